@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// Entry point of the `hazelnut` command: loads the TypeScript sources through tsx.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('./cli.ts');
+process.exitCode = await main(process.argv.slice(2), {
+  out: process.stdout,
+  err: process.stderr,
+  tty: Boolean(process.stderr.isTTY),
+  env: process.env,
+});

@@ -1,0 +1,444 @@
+/**
+ * @module segments/segment
+ * A segment: one directory named by its UTC creation time (`yyyyMMddHHmmss`)
+ * holding one SQLite file with the fetchlist, a fetch record per URL, the raw
+ * content (compressed), and the parse text and data — Nutch's crawl_generate,
+ * crawl_fetch, content, parse_text and parse_data, with random access by URL.
+ * Each write is a transaction, so a killed fetch leaves every stored record
+ * readable and a rerun can skip what is done. Phase markers tell a finished
+ * phase from a half-done one. The searcher opens segments read-only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import Database from 'better-sqlite3';
+import { HzError } from '../shared/errors.js';
+import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
+
+export const SEGMENT_FILE = 'segment.sqlite';
+export const SEGMENT_VERSION = 1;
+export const PHASES = ['generated', 'fetched', 'parsed', 'indexed'] as const;
+export type Phase = (typeof PHASES)[number];
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS fetchlist (
+  url   TEXT PRIMARY KEY,
+  pos   INTEGER NOT NULL,      -- fetch order (hosts interleaved)
+  host  TEXT NOT NULL,
+  score REAL NOT NULL,
+  datum TEXT NOT NULL          -- JSON: the WebDB row at generate time
+);
+CREATE TABLE IF NOT EXISTS fetch (
+  url             TEXT PRIMARY KEY,
+  status          TEXT NOT NULL,   -- fetch_* (shared/status.ts)
+  protocol_status TEXT NOT NULL,
+  http_status     INTEGER,
+  fetch_time      INTEGER NOT NULL,
+  headers         TEXT NOT NULL,   -- JSON object, lower-case names
+  redirect_to     TEXT,
+  content_type    TEXT,
+  message         TEXT,
+  meta            TEXT             -- JSON: extra facts (truncated, charset, redirect hop, …)
+);
+CREATE TABLE IF NOT EXISTS content (
+  url          TEXT PRIMARY KEY,
+  content_type TEXT,
+  charset      TEXT,
+  size         INTEGER NOT NULL,   -- bytes before compression
+  truncated    INTEGER NOT NULL DEFAULT 0,
+  data         BLOB NOT NULL       -- deflate-compressed raw body
+);
+CREATE TABLE IF NOT EXISTS parse (
+  url       TEXT PRIMARY KEY,
+  status    TEXT NOT NULL,         -- success | failed | notparsed
+  message   TEXT,
+  title     TEXT NOT NULL DEFAULT '',
+  text      BLOB,                  -- deflate-compressed UTF-8 parse text
+  lang      TEXT,
+  signature TEXT,
+  outlinks  TEXT NOT NULL,         -- JSON [{url, anchor}]
+  meta      TEXT NOT NULL          -- JSON ParseMeta
+);
+`;
+
+export interface FetchlistEntry {
+  url: string;
+  host: string;
+  score: number;
+  /** The WebDB row at generate time (status, interval, etag, …), as plain JSON. */
+  datum: Record<string, unknown>;
+}
+
+export interface FetchRecord {
+  url: string;
+  status: FetchStatus;
+  protocolStatus: ProtocolStatus;
+  httpStatus: number | null;
+  fetchTime: number;
+  headers: Record<string, string>;
+  redirectTo?: string | null;
+  contentType?: string | null;
+  message?: string | null;
+  meta?: Record<string, unknown>;
+}
+
+export interface ContentRecord {
+  url: string;
+  contentType: string | null;
+  charset: string | null;
+  bytes: Buffer;
+  truncated: boolean;
+}
+
+export interface Outlink {
+  url: string;
+  anchor: string;
+}
+
+export interface ParseMeta {
+  noindex?: boolean;
+  nofollow?: boolean;
+  noarchive?: boolean;
+  canonical?: string;
+  refresh?: { url: string; delay: number };
+  /** Anything a parser plugin wants to pass on (description, keywords, …). */
+  [key: string]: unknown;
+}
+
+export interface ParseRecord {
+  url: string;
+  status: 'success' | 'failed' | 'notparsed';
+  message?: string | null;
+  title: string;
+  text: string;
+  lang?: string | null;
+  signature?: string | null;
+  outlinks: Outlink[];
+  meta: ParseMeta;
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** `yyyyMMddHHmmss` in UTC. */
+export function segmentName(d: Date): string {
+  return `${d.getUTCFullYear()}${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())}${pad(d.getUTCHours())}${pad(d.getUTCMinutes())}${pad(d.getUTCSeconds())}`;
+}
+
+/** The creation time a segment name stands for, or undefined if it is not a segment name. */
+export function segmentDate(name: string): Date | undefined {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(name);
+  if (!m) return undefined;
+  const d = new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!));
+  return segmentName(d) === name ? d : undefined;
+}
+
+/** Segment names under `segmentsDir`, oldest first. Directories without a segment file are ignored. */
+export function listSegments(segmentsDir: string): string[] {
+  if (!fs.existsSync(segmentsDir)) return [];
+  return fs
+    .readdirSync(segmentsDir)
+    .filter((n) => segmentDate(n) && fs.existsSync(path.join(segmentsDir, n, SEGMENT_FILE)))
+    .sort();
+}
+
+const deflate = (b: Buffer | string) => zlib.deflateSync(b, { level: 3 });
+const inflate = (b: Buffer) => zlib.inflateSync(b);
+
+export class Segment {
+  readonly name: string;
+  private readonly stmts: ReturnType<Segment['prepare']>;
+
+  private constructor(
+    readonly dir: string,
+    readonly db: Database.Database,
+  ) {
+    this.name = path.basename(dir);
+    this.stmts = this.prepare();
+  }
+
+  /**
+   * Creates a new segment named after `now` (UTC). When that name is taken the
+   * next free second is used, so two segments made in one second stay distinct
+   * and still sort by age.
+   */
+  static create(segmentsDir: string, now: Date = new Date()): Segment {
+    fs.mkdirSync(segmentsDir, { recursive: true });
+    let t = Math.floor(now.getTime() / 1000) * 1000;
+    for (;;) {
+      const dir = path.join(segmentsDir, segmentName(new Date(t)));
+      try {
+        fs.mkdirSync(dir);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+          t += 1000;
+          continue;
+        }
+        throw e;
+      }
+      const db = new Database(path.join(dir, SEGMENT_FILE));
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.exec(SCHEMA);
+      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(SEGMENT_VERSION));
+      return new Segment(dir, db);
+    }
+  }
+
+  static open(dir: string, opts: { readonly?: boolean } = {}): Segment {
+    const file = path.join(dir, SEGMENT_FILE);
+    if (!fs.existsSync(file)) throw new HzError('HZ_ERR_NOT_FOUND', `${dir} is not a segment (no ${SEGMENT_FILE})`);
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: true });
+      if (!opts.readonly) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = NORMAL');
+        db.exec(SCHEMA);
+      }
+      const v = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined;
+      if (!v || Number(v.value) > SEGMENT_VERSION)
+        throw new Error(`segment format version ${v?.value ?? 'missing'}, this hazelnut reads ${SEGMENT_VERSION}`);
+    } catch (e) {
+      throw new HzError('HZ_ERR_SEGMENT_CORRUPT', `segment ${dir} cannot be read: ${(e as Error).message}`);
+    }
+    return new Segment(dir, db);
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      phase: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
+      clearPhase: db.prepare('DELETE FROM meta WHERE key = ?'),
+      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
+      addFetchlist: db.prepare('INSERT OR IGNORE INTO fetchlist (url, pos, host, score, datum) VALUES (?, ?, ?, ?, ?)'),
+      putFetch: db.prepare(
+        `INSERT OR REPLACE INTO fetch (url, status, protocol_status, http_status, fetch_time, headers, redirect_to, content_type, message, meta)
+         VALUES (@url, @status, @protocolStatus, @httpStatus, @fetchTime, @headers, @redirectTo, @contentType, @message, @meta)`,
+      ),
+      putContent: db.prepare(
+        'INSERT OR REPLACE INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      putParse: db.prepare(
+        `INSERT OR REPLACE INTO parse (url, status, message, title, text, lang, signature, outlinks, meta)
+         VALUES (@url, @status, @message, @title, @text, @lang, @signature, @outlinks, @meta)`,
+      ),
+      getFetch: db.prepare('SELECT * FROM fetch WHERE url = ?'),
+      getContent: db.prepare('SELECT * FROM content WHERE url = ?'),
+      getParse: db.prepare('SELECT * FROM parse WHERE url = ?'),
+    };
+  }
+
+  // ---- phases ------------------------------------------------------------
+
+  markPhase(phase: Phase, at = Date.now()): void {
+    this.stmts.phase.run(`phase.${phase}`, String(at));
+  }
+
+  clearPhase(phase: Phase): void {
+    this.stmts.clearPhase.run(`phase.${phase}`);
+  }
+
+  /** When the phase completed, or undefined if it has not. */
+  phase(phase: Phase): number | undefined {
+    const r = this.stmts.getMeta.get(`phase.${phase}`) as { value: string } | undefined;
+    return r ? Number(r.value) : undefined;
+  }
+
+  hasPhase(phase: Phase): boolean {
+    return this.phase(phase) !== undefined;
+  }
+
+  getMeta(key: string): string | undefined {
+    return (this.stmts.getMeta.get(key) as { value: string } | undefined)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmts.phase.run(key, value);
+  }
+
+  // ---- fetchlist ---------------------------------------------------------
+
+  addFetchlist(entries: Iterable<FetchlistEntry>): number {
+    let pos = (this.db.prepare('SELECT COALESCE(MAX(pos), -1) AS m FROM fetchlist').get() as { m: number }).m + 1;
+    let n = 0;
+    this.db.transaction(() => {
+      for (const e of entries) n += this.stmts.addFetchlist.run(e.url, pos++, e.host, e.score, JSON.stringify(e.datum)).changes;
+    })();
+    return n;
+  }
+
+  *fetchlist(): IterableIterator<FetchlistEntry> {
+    for (const r of this.db.prepare('SELECT * FROM fetchlist ORDER BY pos').iterate() as Iterable<{
+      url: string;
+      host: string;
+      score: number;
+      datum: string;
+    }>)
+      yield { url: r.url, host: r.host, score: r.score, datum: JSON.parse(r.datum) };
+  }
+
+  count(table: 'fetchlist' | 'fetch' | 'content' | 'parse'): number {
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  }
+
+  // ---- fetch records and content -------------------------------------------
+
+  /** Stores a fetch record and its content in one transaction. */
+  putFetch(rec: FetchRecord, content?: ContentRecord): void {
+    this.db.transaction(() => {
+      this.stmts.putFetch.run({
+        url: rec.url,
+        status: rec.status,
+        protocolStatus: rec.protocolStatus,
+        httpStatus: rec.httpStatus,
+        fetchTime: rec.fetchTime,
+        headers: JSON.stringify(rec.headers),
+        redirectTo: rec.redirectTo ?? null,
+        contentType: rec.contentType ?? null,
+        message: rec.message ?? null,
+        meta: rec.meta ? JSON.stringify(rec.meta) : null,
+      });
+      if (content)
+        this.stmts.putContent.run(
+          content.url,
+          content.contentType,
+          content.charset,
+          content.bytes.length,
+          content.truncated ? 1 : 0,
+          deflate(content.bytes),
+        );
+    })();
+  }
+
+  getFetch(url: string): FetchRecord | undefined {
+    const r = this.stmts.getFetch.get(url) as FetchRow | undefined;
+    return r && fetchFromRow(r);
+  }
+
+  *fetches(): IterableIterator<FetchRecord> {
+    for (const r of this.db.prepare('SELECT * FROM fetch ORDER BY rowid').iterate() as Iterable<FetchRow>)
+      yield fetchFromRow(r);
+  }
+
+  /** URLs that already have a fetch record (a resumed fetch skips them). */
+  fetchedUrls(): Set<string> {
+    return new Set((this.db.prepare('SELECT url FROM fetch').pluck().all() as string[]));
+  }
+
+  getContent(url: string): ContentRecord | undefined {
+    const r = this.stmts.getContent.get(url) as ContentRow | undefined;
+    return r && contentFromRow(r);
+  }
+
+  *contents(): IterableIterator<ContentRecord> {
+    for (const r of this.db.prepare('SELECT * FROM content ORDER BY rowid').iterate() as Iterable<ContentRow>)
+      yield contentFromRow(r);
+  }
+
+  // ---- parse -----------------------------------------------------------------
+
+  putParse(rec: ParseRecord): void {
+    this.stmts.putParse.run(parseToRow(rec));
+  }
+
+  /** Stores many parse records in one transaction. */
+  putParses(recs: Iterable<ParseRecord>): void {
+    this.db.transaction(() => {
+      for (const r of recs) this.stmts.putParse.run(parseToRow(r));
+    })();
+  }
+
+  getParse(url: string): ParseRecord | undefined {
+    const r = this.stmts.getParse.get(url) as ParseRow | undefined;
+    return r && parseFromRow(r);
+  }
+
+  *parses(): IterableIterator<ParseRecord> {
+    for (const r of this.db.prepare('SELECT * FROM parse ORDER BY rowid').iterate() as Iterable<ParseRow>)
+      yield parseFromRow(r);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface FetchRow {
+  url: string;
+  status: FetchStatus;
+  protocol_status: ProtocolStatus;
+  http_status: number | null;
+  fetch_time: number;
+  headers: string;
+  redirect_to: string | null;
+  content_type: string | null;
+  message: string | null;
+  meta: string | null;
+}
+interface ContentRow {
+  url: string;
+  content_type: string | null;
+  charset: string | null;
+  size: number;
+  truncated: number;
+  data: Buffer;
+}
+interface ParseRow {
+  url: string;
+  status: ParseRecord['status'];
+  message: string | null;
+  title: string;
+  text: Buffer | null;
+  lang: string | null;
+  signature: string | null;
+  outlinks: string;
+  meta: string;
+}
+
+function fetchFromRow(r: FetchRow): FetchRecord {
+  return {
+    url: r.url,
+    status: r.status,
+    protocolStatus: r.protocol_status,
+    httpStatus: r.http_status,
+    fetchTime: r.fetch_time,
+    headers: JSON.parse(r.headers),
+    redirectTo: r.redirect_to,
+    contentType: r.content_type,
+    message: r.message,
+    meta: r.meta ? JSON.parse(r.meta) : undefined,
+  };
+}
+
+function contentFromRow(r: ContentRow): ContentRecord {
+  return { url: r.url, contentType: r.content_type, charset: r.charset, truncated: r.truncated === 1, bytes: inflate(r.data) };
+}
+
+function parseToRow(rec: ParseRecord) {
+  return {
+    url: rec.url,
+    status: rec.status,
+    message: rec.message ?? null,
+    title: rec.title,
+    text: deflate(rec.text),
+    lang: rec.lang ?? null,
+    signature: rec.signature ?? null,
+    outlinks: JSON.stringify(rec.outlinks),
+    meta: JSON.stringify(rec.meta),
+  };
+}
+
+function parseFromRow(r: ParseRow): ParseRecord {
+  return {
+    url: r.url,
+    status: r.status,
+    message: r.message,
+    title: r.title,
+    text: r.text ? inflate(r.text).toString('utf8') : '',
+    lang: r.lang,
+    signature: r.signature,
+    outlinks: JSON.parse(r.outlinks),
+    meta: JSON.parse(r.meta),
+  };
+}

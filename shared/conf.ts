@@ -1,0 +1,231 @@
+/**
+ * @module shared/conf
+ * Configuration in Nutch's layering: `hazelnut-default.xml` declares every
+ * property with its default and description; optional extra resources (the
+ * one-shot crawl's `crawl-tool.xml`) come next; `hazelnut-site.xml` holds the
+ * user's overrides; `-D name=value` on the command line wins over all.
+ * (Nutch 1.0 put crawl-tool.xml after the site file — NUTCH-735; this order
+ * is 1.1's.) Typed getters fail with the property's name and the file that
+ * set it, so a typo never turns silently into a default.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { HzError } from './errors.js';
+import { child, parseXml, XmlSyntaxError } from './xml.js';
+
+/** The package's own `conf/` directory: defaults and fallbacks for every file. */
+export const PACKAGE_CONF_DIR = path.resolve(import.meta.dirname, '..', 'conf');
+export const DEFAULT_FILE = 'hazelnut-default.xml';
+export const SITE_FILE = 'hazelnut-site.xml';
+
+export interface ConfOptions {
+  /** Directory searched first for site files and rule files; `HAZELNUT_CONF_DIR` when omitted. */
+  confDir?: string;
+  /** Files layered between the defaults and the site file, e.g. `crawl-tool.xml`. */
+  resources?: string[];
+  /** `-D` overrides, applied last. */
+  overrides?: Record<string, string>;
+}
+
+interface Entry {
+  value: string;
+  source: string;
+}
+
+export interface PropertyDecl {
+  name: string;
+  value: string;
+  description: string;
+}
+
+const DURATION_UNITS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  min: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+export class Conf {
+  private readonly values = new Map<string, Entry>();
+  private readonly declared = new Map<string, PropertyDecl>();
+  readonly confDir: string;
+
+  private constructor(confDir: string) {
+    this.confDir = confDir;
+  }
+
+  static load(opts: ConfOptions = {}): Conf {
+    const confDir = path.resolve(opts.confDir ?? process.env.HAZELNUT_CONF_DIR ?? PACKAGE_CONF_DIR);
+    if (!fs.existsSync(confDir) || !fs.statSync(confDir).isDirectory())
+      throw new HzError('HZ_ERR_CONF_FILE', `configuration directory ${confDir} does not exist`);
+    const conf = new Conf(confDir);
+    for (const decl of readPropertyFile(path.join(PACKAGE_CONF_DIR, DEFAULT_FILE))) {
+      conf.declared.set(decl.name, decl);
+      conf.values.set(decl.name, { value: decl.value, source: DEFAULT_FILE });
+    }
+    for (const name of [...(opts.resources ?? []), SITE_FILE]) {
+      const file = conf.resolveFile(name, { optional: true });
+      if (!file) continue;
+      for (const p of readPropertyFile(file)) conf.values.set(p.name, { value: p.value, source: file });
+    }
+    for (const [k, v] of Object.entries(opts.overrides ?? {})) conf.values.set(k, { value: v, source: `-D ${k}` });
+    return conf;
+  }
+
+  /** Every property declared in hazelnut-default.xml, in file order. */
+  declarations(): PropertyDecl[] {
+    return [...this.declared.values()];
+  }
+
+  isDeclared(name: string): boolean {
+    return this.declared.has(name);
+  }
+
+  /** Where the current value of a property came from (file path or `-D`). */
+  source(name: string): string {
+    return this.entry(name).source;
+  }
+
+  set(name: string, value: string, source = 'set'): void {
+    this.values.set(name, { value, source });
+  }
+
+  /** A copy with some properties changed; the original is untouched. */
+  with(overrides: Record<string, string>): Conf {
+    const c = new Conf(this.confDir);
+    for (const [k, v] of this.declared) c.declared.set(k, v);
+    for (const [k, v] of this.values) c.values.set(k, v);
+    for (const [k, v] of Object.entries(overrides)) c.values.set(k, { value: v, source: 'set' });
+    return c;
+  }
+
+  get(name: string): string {
+    return this.entry(name).value.trim();
+  }
+
+  getString(name: string): string {
+    return this.get(name);
+  }
+
+  getInt(name: string): number {
+    const v = this.get(name);
+    if (!/^[-+]?\d+$/.test(v)) throw this.bad(name, 'an integer');
+    return Number(v);
+  }
+
+  getFloat(name: string): number {
+    const v = this.get(name);
+    const n = Number(v);
+    if (v === '' || !Number.isFinite(n)) throw this.bad(name, 'a number');
+    return n;
+  }
+
+  getBoolean(name: string): boolean {
+    const v = this.get(name).toLowerCase();
+    if (v === 'true') return true;
+    if (v === 'false') return false;
+    throw this.bad(name, 'true or false');
+  }
+
+  /**
+   * A duration in milliseconds. The value is a number in `unit` (Nutch's
+   * properties each have their own: seconds for delays and intervals) or a
+   * number with a suffix: ms, s, m/min, h, d, w.
+   */
+  getDuration(name: string, unit: 'ms' | 's' | 'min' | 'h' | 'd' = 'ms'): number {
+    const v = this.get(name);
+    const m = /^([-+]?\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(v);
+    const factor = m ? (m[2] ? DURATION_UNITS[m[2].toLowerCase()] : DURATION_UNITS[unit]) : undefined;
+    if (!m || factor === undefined) throw this.bad(name, `a duration (a number of ${unit}, or with ms/s/min/h/d/w)`);
+    return Number(m[1]) * factor;
+  }
+
+  /** A comma- or whitespace-separated list; empty entries dropped. */
+  getList(name: string): string[] {
+    return this.get(name)
+      .split(/[\s,]+/)
+      .filter(Boolean);
+  }
+
+  getRegex(name: string, flags = ''): RegExp {
+    const v = this.get(name);
+    try {
+      return new RegExp(v, flags);
+    } catch (e) {
+      throw this.bad(name, `a valid regular expression (${(e as Error).message})`);
+    }
+  }
+
+  /**
+   * Path of a configuration resource (rule file, site file): the conf
+   * directory first, then the package's `conf/`.
+   */
+  resolveFile(name: string, opts: { optional: true }): string | undefined;
+  resolveFile(name: string, opts?: { optional?: false }): string;
+  resolveFile(name: string, opts: { optional?: boolean } = {}): string | undefined {
+    if (path.isAbsolute(name)) return fs.existsSync(name) ? name : opts.optional ? undefined : missing(name);
+    for (const dir of [this.confDir, PACKAGE_CONF_DIR]) {
+      const p = path.join(dir, name);
+      if (fs.existsSync(p)) return p;
+    }
+    return opts.optional ? undefined : missing(path.join(this.confDir, name));
+  }
+
+  private entry(name: string): Entry {
+    const e = this.values.get(name);
+    if (!e)
+      throw new HzError(
+        'HZ_ERR_CONF_PROPERTY',
+        `property ${name} is not declared in ${DEFAULT_FILE} (nor set in a site file)`,
+      );
+    return e;
+  }
+
+  private bad(name: string, expected: string): HzError {
+    const e = this.entry(name);
+    return new HzError(
+      'HZ_ERR_CONF_PROPERTY',
+      `property ${name} in ${e.source} must be ${expected}, not ${JSON.stringify(e.value)}`,
+    );
+  }
+}
+
+function missing(file: string): never {
+  throw new HzError('HZ_ERR_CONF_FILE', `configuration file ${file} does not exist`);
+}
+
+/** Reads a `<configuration><property>…` file; errors name the file and line. */
+export function readPropertyFile(file: string): PropertyDecl[] {
+  let src: string;
+  try {
+    src = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new HzError('HZ_ERR_CONF_FILE', `cannot read ${file}: ${(e as Error).message}`);
+  }
+  let root;
+  try {
+    root = parseXml(src);
+  } catch (e) {
+    if (e instanceof XmlSyntaxError)
+      throw new HzError('HZ_ERR_CONF_XML', `${file}:${e.line}: ${e.message}`);
+    throw e;
+  }
+  if (root.name !== 'configuration')
+    throw new HzError('HZ_ERR_CONF_XML', `${file}:${root.line}: root element must be <configuration>, not <${root.name}>`);
+  const out: PropertyDecl[] = [];
+  for (const p of root.children) {
+    if (p.name !== 'property')
+      throw new HzError('HZ_ERR_CONF_XML', `${file}:${p.line}: unexpected <${p.name}> (expected <property>)`);
+    const name = child(p, 'name')?.text.trim();
+    if (!name) throw new HzError('HZ_ERR_CONF_XML', `${file}:${p.line}: <property> without a <name>`);
+    out.push({
+      name,
+      value: child(p, 'value')?.text ?? '',
+      description: (child(p, 'description')?.text ?? '').trim().replace(/\s+/g, ' '),
+    });
+  }
+  return out;
+}

@@ -1,0 +1,79 @@
+/**
+ * @module shared/index/types
+ * The contract between the indexer (crawler side) and the searcher: what a
+ * document holds, and what an index reader answers. Per-segment indexes and
+ * the merged index share one format; the searcher only ever reads.
+ */
+
+/** The fields BM25F scores, each with its own length statistics. */
+export const FIELDS = ['title', 'anchor', 'url', 'content'] as const;
+export type Field = (typeof FIELDS)[number];
+
+/** Stored fields of one document (Nutch's index fields, reference §3.7). */
+export interface StoredDoc {
+  url: string;
+  title: string;
+  host: string;
+  site: string;
+  domain: string;
+  /** Content type without parameters, e.g. `text/html`. */
+  type: string;
+  lang: string;
+  /** `yyyyMMdd` (UTC) of Last-Modified, else of the fetch time. */
+  date: string;
+  /** Fetch time, ms. */
+  tstamp: number;
+  digest: string;
+  /** Link score handed over by the indexer (the document boost). */
+  boost: number;
+  segment: string;
+  contentLength: number;
+  /** Anchor texts of inlinks, one per source host. */
+  anchors: string[];
+  /** The page asked not to be cached (meta robots noarchive). */
+  noarchive?: boolean;
+}
+
+/** What the indexer hands the writer: the stored fields plus the text to index. */
+export interface IndexInputDoc extends StoredDoc {
+  content: string;
+}
+
+export interface IndexMeta {
+  version: number;
+  createdAt: number;
+  docCount: number;
+  /** Documents deleted by dedup (per-segment indexes only; a merged index has none). */
+  deletedCount: number;
+  segments: string[];
+  termCount: number;
+  avgFieldLength: Record<Field, number>;
+}
+
+export interface CandidateOptions {
+  limit: number;
+  /** Filters on exact tag values (`site:`, `type:`, `lang:`). */
+  tags?: Partial<Record<'host' | 'site' | 'type' | 'lang', string>>;
+}
+
+export interface IndexReader {
+  readonly dir: string;
+  readonly meta: IndexMeta;
+  /** Document ids are 0..meta.docCount-1. */
+  doc(id: number): StoredDoc;
+  idOf(url: string): number | undefined;
+  isDeleted(id: number): boolean;
+  /**
+   * Candidate documents for analyzed terms: those holding every term first,
+   * then the best partial matches, up to `limit`. Order carries no score.
+   */
+  candidates(terms: string[], opts: CandidateOptions): number[];
+  /** Documents holding the term in this field. */
+  docFreq(field: Field, term: string): number;
+  termFreq(id: number, field: Field, term: string): number;
+  /** Number of tokens in the field. */
+  fieldLength(id: number, field: Field): number;
+  /** Token positions of a term in the document's title + content stream (title first). */
+  positions(id: number, term: string): readonly number[];
+  close(): void;
+}

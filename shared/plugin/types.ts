@@ -1,0 +1,142 @@
+/**
+ * @module shared/plugin/types
+ * Nutch's extension points as TypeScript interfaces. A plugin is a descriptor
+ * `{ id, point, create(conf) }` (its stand-in for plugin.xml); `create` returns
+ * the implementation, or null when its properties switch it off. Built-ins
+ * register under Nutch's plugin ids; `plugin.includes` selects the active ones
+ * and `plugin.folders` adds a user's own ESM modules exporting descriptors.
+ */
+import type { Conf } from '../conf.js';
+
+/** Where in the pipeline a URL is being normalized (Nutch's URLNormalizers scopes). */
+export type NormalizerScope =
+  | 'default'
+  | 'inject'
+  | 'generate_host_count'
+  | 'fetcher'
+  | 'crawldb'
+  | 'linkdb'
+  | 'outlink'
+  | 'indexer';
+
+/** Returns the normalized URL, or null when the URL cannot be normalized (it is then dropped). */
+export interface URLNormalizer {
+  normalize(url: string, scope: NormalizerScope): string | null;
+}
+
+/** Returns the URL to accept it (possibly unchanged), or null to reject it. */
+export interface URLFilter {
+  filter(url: string): string | null;
+}
+
+/** What a parser gets: the fetched bytes, their decoded text and what the fetch learnt. */
+export interface ParseInput {
+  url: string;
+  contentType: string | null;
+  charset: string | null;
+  bytes: Buffer;
+  headers: Record<string, string>;
+  truncated: boolean;
+}
+
+export interface ParseOutput {
+  status: 'success' | 'failed';
+  message?: string;
+  title: string;
+  text: string;
+  lang?: string | null;
+  /** Absolute, not yet normalized or filtered outlinks, in document order. */
+  outlinks: { url: string; anchor: string }[];
+  meta: {
+    noindex?: boolean;
+    nofollow?: boolean;
+    noarchive?: boolean;
+    canonical?: string;
+    refresh?: { url: string; delay: number };
+    [key: string]: unknown;
+  };
+}
+
+/** Parses one content type family; chosen by `contentTypes` (exact types or `text/*`-style prefixes). */
+export interface Parser {
+  contentTypes: string[];
+  parse(input: ParseInput): ParseOutput;
+}
+
+/** The document handed to indexing filters: field name → value(s). */
+export type IndexDocument = Record<string, string | number | string[] | undefined>;
+
+export interface IndexingInput {
+  url: string;
+  segment: string;
+  fetchTime: number;
+  headers: Record<string, string>;
+  contentType: string | null;
+  contentLength: number;
+  parse: { title: string; text: string; lang?: string | null; meta: Record<string, unknown> };
+  signature: string | null;
+  inlinks: { source: string; anchor: string }[];
+  linkScore: number;
+}
+
+/** Adds fields to a document, or returns null to keep the page out of the index. */
+export interface IndexingFilter {
+  filter(doc: IndexDocument, input: IndexingInput): IndexDocument | null;
+}
+
+/** Scoring hooks of Nutch's ScoringFilter, on plain numbers. */
+export interface ScoringFilter {
+  /** Score of a URL added by inject (`nutch.score` metadata already applied). */
+  injectedScore(url: string, score: number): number;
+  /** Score of a URL first seen as an outlink. */
+  initialScore(url: string): number;
+  /** Sort key in generate: higher is fetched first. */
+  generatorSortValue(url: string, score: number): number;
+  /** Cash each outlink receives from a page with this score. */
+  distributeScoreToOutlinks(fromUrl: string, score: number, outlinks: string[], allCount: number): Map<string, number>;
+  /** New WebDB score from the old one and the cash of this batch's inlinks. */
+  updateDbScore(url: string, oldScore: number | undefined, inlinkCash: number[]): number;
+  /** Document boost in the index. */
+  indexerScore(url: string, dbScore: number, linkScore: number): number;
+}
+
+/** A parsed query clause that a QueryFilter may claim (`site:`, `type:`, …). */
+export interface QueryClause {
+  field: string;
+  value: string;
+  phrase: boolean;
+  prohibited: boolean;
+}
+
+/** Fields a query filter claims; the searcher turns its clauses into filters on stored fields. */
+export interface QueryFilter {
+  fields: string[];
+}
+
+export interface Summarizer {
+  summarize(text: string, queryTerms: string[]): string;
+}
+
+export interface Protocol {
+  schemes: string[];
+}
+
+export interface ExtensionPoints {
+  'url-normalizer': URLNormalizer;
+  'url-filter': URLFilter;
+  parser: Parser;
+  'indexing-filter': IndexingFilter;
+  'scoring-filter': ScoringFilter;
+  'query-filter': QueryFilter;
+  summarizer: Summarizer;
+  protocol: Protocol;
+}
+export type ExtensionPoint = keyof ExtensionPoints;
+
+export interface PluginDescriptor<P extends ExtensionPoint = ExtensionPoint> {
+  /** Nutch's plugin id, e.g. `urlfilter-regex`. */
+  id: string;
+  point: P;
+  description: string;
+  create(conf: Conf): ExtensionPoints[P] | null;
+}

@@ -1,0 +1,116 @@
+/**
+ * @module shared/xml
+ * A small strict XML reader for hazelnut's own configuration files
+ * (`hazelnut-*.xml`, `regex-normalize.xml`). Unlike a forgiving HTML parser it
+ * rejects malformed input and says on which line, so a typo in a site file is
+ * an error instead of a silently ignored property.
+ */
+
+export interface XmlElement {
+  name: string;
+  attrs: Record<string, string>;
+  children: XmlElement[];
+  /** Concatenated character data directly inside this element. */
+  text: string;
+  line: number;
+}
+
+export class XmlSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(s: string, line: number): string {
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);|&/g, (m, ent: string | undefined) => {
+    if (ent === undefined) throw new XmlSyntaxError("bare '&' (write &amp;)", line);
+    if (ent.startsWith('#x')) return String.fromCodePoint(parseInt(ent.slice(2), 16));
+    if (ent.startsWith('#')) return String.fromCodePoint(parseInt(ent.slice(1), 10));
+    const v = ENTITIES[ent];
+    if (v === undefined) throw new XmlSyntaxError(`unknown entity &${ent};`, line);
+    return v;
+  });
+}
+
+/** Parses a whole document and returns its root element. */
+export function parseXml(src: string): XmlElement {
+  let i = 0;
+  let line = 1;
+  const stack: XmlElement[] = [];
+  let root: XmlElement | undefined;
+
+  const advance = (to: number) => {
+    for (let k = i; k < to; k++) if (src.charCodeAt(k) === 10) line++;
+    i = to;
+  };
+  const expectEnd = (marker: string, what: string) => {
+    const end = src.indexOf(marker, i);
+    if (end < 0) throw new XmlSyntaxError(`unterminated ${what}`, line);
+    return end;
+  };
+
+  if (src.charCodeAt(0) === 0xfeff) i = 1;
+  while (i < src.length) {
+    const lt = src.indexOf('<', i);
+    const textEnd = lt < 0 ? src.length : lt;
+    if (textEnd > i) {
+      const raw = src.slice(i, textEnd);
+      const top = stack[stack.length - 1];
+      if (top) top.text += decodeEntities(raw, line);
+      else if (raw.trim()) throw new XmlSyntaxError('text outside the root element', line);
+      advance(textEnd);
+      continue;
+    }
+    if (src.startsWith('<!--', i)) {
+      advance(expectEnd('-->', 'comment') + 3);
+    } else if (src.startsWith('<![CDATA[', i)) {
+      const end = expectEnd(']]>', 'CDATA section');
+      const top = stack[stack.length - 1];
+      if (!top) throw new XmlSyntaxError('CDATA outside the root element', line);
+      top.text += src.slice(i + 9, end);
+      advance(end + 3);
+    } else if (src.startsWith('<?', i)) {
+      advance(expectEnd('?>', 'processing instruction') + 2);
+    } else if (src.startsWith('<!', i)) {
+      advance(expectEnd('>', 'declaration') + 1);
+    } else if (src.startsWith('</', i)) {
+      const end = expectEnd('>', 'closing tag');
+      const name = src.slice(i + 2, end).trim();
+      const top = stack.pop();
+      if (!top) throw new XmlSyntaxError(`closing tag </${name}> without an opening tag`, line);
+      if (top.name !== name)
+        throw new XmlSyntaxError(`</${name}> closes <${top.name}> opened on line ${top.line}`, line);
+      advance(end + 1);
+    } else {
+      const m = /^<([A-Za-z_][\w.:-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.exec(
+        src.slice(i, i + 4096),
+      );
+      if (!m) throw new XmlSyntaxError('malformed tag', line);
+      const el: XmlElement = { name: m[1]!, attrs: {}, children: [], text: '', line };
+      for (const a of (m[2] ?? '').matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
+        el.attrs[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '', line);
+      const parent = stack[stack.length - 1];
+      if (parent) parent.children.push(el);
+      else if (root) throw new XmlSyntaxError('a second root element', line);
+      else root = el;
+      if (!m[3]) stack.push(el);
+      advance(i + m[0].length);
+    }
+  }
+  if (stack.length) {
+    const open = stack[stack.length - 1]!;
+    throw new XmlSyntaxError(`<${open.name}> opened on line ${open.line} is never closed`, line);
+  }
+  if (!root) throw new XmlSyntaxError('no root element', line);
+  return root;
+}
+
+/** The first child element with this name, if any. */
+export function child(el: XmlElement, name: string): XmlElement | undefined {
+  return el.children.find((c) => c.name === name);
+}
