@@ -7,7 +7,7 @@
  */
 import { Conf } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
-import type { Tool, ToolContext } from './tool.js';
+import type { Tool, ToolContext } from '../shared/tool.js';
 
 interface CommandEntry {
   name: string;
@@ -17,6 +17,16 @@ interface CommandEntry {
 
 /** Every command, in the order `hazelnut help` lists them (Nutch's order where it has one). */
 export const COMMANDS: CommandEntry[] = [
+  { name: 'inject', description: 'inject new urls into the WebDB', load: async () => (await import('./inject.js')).default },
+  { name: 'generate', description: 'generate a new segment to fetch from the WebDB', load: async () => (await import('./generate.js')).default },
+  { name: 'fetch', description: 'fetch a segment politely (robots.txt, per-host delays), parsing inline', load: async () => (await import('./fetch/index.js')).default },
+  { name: 'readdb', description: 'read / dump the WebDB', load: async () => (await import('./readdb.js')).default },
+  { name: 'index', description: 'build an index for each segment', load: async () => (await import('./index/indexer.js')).default },
+  { name: 'dedup', description: 'delete duplicate documents (same URL, same content) across segment indexes', load: async () => (await import('./dedup.js')).default },
+  { name: 'merge', description: 'merge segment indexes into the index searched, swapped in atomically', load: async () => (await import('./merge.js')).default },
+  { name: 'prune', description: 'delete segments older than a date, keeping the index consistent', load: async () => (await import('./prune.js')).default },
+  { name: 'readindex', description: 'print statistics of an index', load: async () => (await import('./readindex.js')).default },
+  { name: 'plugin', description: 'list the available plugins and which are active', load: async () => (await import('./plugin.js')).default },
 ];
 
 const GLOBAL_USAGE = `Usage: hazelnut [-conf <dir>] [-D name=value ...] <command> [args]
@@ -46,24 +56,48 @@ function helpText(): string {
   ].join('\n');
 }
 
-/** Splits the global options off the front of argv. */
+const HELP = new Set(['help', '-help', '--help', '-h']);
+
+/** Reads one `-D name=value` (or `-Dname=value`) at argv[i]; returns how many items it used, 0 when argv[i] is not one. */
+function takeDefine(argv: string[], i: number, overrides: Record<string, string>): number {
+  const a = argv[i]!;
+  if (a !== '-D' && !/^-D[\w.-]+=/.test(a)) return 0;
+  const kv = a === '-D' ? argv[i + 1] : a.slice(2);
+  const eq = kv?.indexOf('=') ?? -1;
+  if (!kv || eq <= 0) throw new UsageError(`-D needs name=value, not ${kv ?? 'nothing'}`);
+  overrides[kv.slice(0, eq)] = kv.slice(eq + 1);
+  return a === '-D' ? 2 : 1;
+}
+
+/**
+ * Splits the global options off argv: `-conf <dir>` before the command,
+ * `-D name=value` before or after it (as Hadoop's generic options), so
+ * `hazelnut inject -D db.score.injected=2 crawl/webdb urls` works too.
+ */
 export function parseGlobal(argv: string[]): { confDir?: string; overrides: Record<string, string>; rest: string[] } {
   const overrides: Record<string, string> = {};
   let confDir: string | undefined;
   let i = 0;
-  for (; i < argv.length; i++) {
+  while (i < argv.length) {
     const a = argv[i]!;
     if (a === '-conf' || a === '--conf') {
-      confDir = argv[++i];
+      confDir = argv[i + 1];
       if (!confDir) throw new UsageError('-conf needs a directory');
-    } else if (a === '-D' || a.startsWith('-D')) {
-      const kv = a === '-D' ? argv[++i] : a.slice(2);
-      const eq = kv?.indexOf('=') ?? -1;
-      if (!kv || eq <= 0) throw new UsageError(`-D needs name=value, not ${kv ?? 'nothing'}`);
-      overrides[kv.slice(0, eq)] = kv.slice(eq + 1);
-    } else break;
+      i += 2;
+      continue;
+    }
+    const used = takeDefine(argv, i, overrides);
+    if (!used) break;
+    i += used;
   }
-  return { confDir, overrides, rest: argv.slice(i) };
+  if (i < argv.length && argv[i]!.startsWith('-') && !HELP.has(argv[i]!)) throw new UsageError(`unknown option ${argv[i]}`);
+  const rest = argv.slice(i, i + 1);
+  for (let j = i + 1; j < argv.length; ) {
+    const used = takeDefine(argv, j, overrides);
+    if (used) j += used;
+    else rest.push(argv[j++]!);
+  }
+  return { confDir, overrides, rest };
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -72,9 +106,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     const g = parseGlobal(argv);
     command = g.rest[0];
-    if (!command || command === 'help' || command === '-help' || command === '--help' || command === '-h') {
-      (command ? io.out : io.err).write(helpText() + '\n');
-      return command ? 0 : 2;
+    const args = g.rest.slice(1);
+    if (!command || HELP.has(command)) {
+      // `hazelnut help <command>` shows that command's usage.
+      const about = args[0] && COMMANDS.find((c) => c.name === args[0]);
+      if (about) io.out.write((await about.load()).usage + '\n');
+      else (command ? io.out : io.err).write(helpText() + '\n');
+      return command && (!args[0] || about) ? 0 : 2;
     }
     const entry = COMMANDS.find((c) => c.name === command);
     if (!entry) {
@@ -82,7 +120,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 2;
     }
     tool = await entry.load();
-    const args = g.rest.slice(1);
+    // Every command shows its usage when run bare (exit 2) or with -help (exit 0).
+    if (args.length === 0) throw new UsageError('missing arguments');
+    if (args.some((a) => HELP.has(a) && a !== 'help')) {
+      io.out.write(tool.usage + '\n');
+      return 0;
+    }
     const conf = Conf.load({ confDir: g.confDir ?? io.env?.HAZELNUT_CONF_DIR, overrides: g.overrides });
     const ctx: ToolContext = { conf, out: io.out, err: io.err, tty: io.tty, confOverrides: g.overrides };
     return await tool.run(ctx, args);

@@ -94,6 +94,8 @@ export interface ContentRecord {
 export interface Outlink {
   url: string;
   anchor: string;
+  /** A navigation link (inside nav, header or footer): crawled, but kept out of link scores and anchors. */
+  nav?: boolean;
 }
 
 export interface ParseMeta {
@@ -309,6 +311,26 @@ export class Segment {
           deflate(content.bytes),
         );
     })();
+  }
+
+  /**
+   * Stores what one fetch produced — record, content (unless the fetcher
+   * keeps none) and the inline parse — in one transaction, so a killed fetch
+   * leaves either all of it or none.
+   */
+  putFetched(rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord): void {
+    this.db.transaction(() => {
+      this.putFetch(rec, content);
+      if (parse) this.putParse(parse);
+    })();
+  }
+
+  /** Content without a parse record (a fetch run with -noParsing, or interrupted before parsing). */
+  *unparsedContents(): IterableIterator<ContentRecord> {
+    for (const r of this.db
+      .prepare('SELECT c.* FROM content c LEFT JOIN parse p ON p.url = c.url WHERE p.url IS NULL ORDER BY c.rowid')
+      .iterate() as Iterable<ContentRow>)
+      yield contentFromRow(r);
   }
 
   getFetch(url: string): FetchRecord | undefined {

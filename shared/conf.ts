@@ -48,6 +48,13 @@ const DURATION_UNITS: Record<string, number> = {
   w: 604_800_000,
 };
 
+/** A duration in ms from a number in `unit` or a number with a suffix (ms, s, m/min, h, d, w); undefined when malformed. */
+export function parseDuration(v: string, unit: 'ms' | 's' | 'min' | 'h' | 'd' = 'ms'): number | undefined {
+  const m = /^([-+]?\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(v.trim());
+  const factor = m ? (m[2] ? DURATION_UNITS[m[2].toLowerCase()] : DURATION_UNITS[unit]) : undefined;
+  return m && factor !== undefined ? Number(m[1]) * factor : undefined;
+}
+
 export class Conf {
   private readonly values = new Map<string, Entry>();
   private readonly declared = new Map<string, PropertyDecl>();
@@ -82,6 +89,11 @@ export class Conf {
 
   isDeclared(name: string): boolean {
     return this.declared.has(name);
+  }
+
+  /** True when the property has a value (declared, or set by a site file or -D): for per-scope names like `urlnormalizer.regex.file.<scope>`. */
+  has(name: string): boolean {
+    return this.values.has(name);
   }
 
   /** Where the current value of a property came from (file path or `-D`). */
@@ -136,11 +148,9 @@ export class Conf {
    * number with a suffix: ms, s, m/min, h, d, w.
    */
   getDuration(name: string, unit: 'ms' | 's' | 'min' | 'h' | 'd' = 'ms'): number {
-    const v = this.get(name);
-    const m = /^([-+]?\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(v);
-    const factor = m ? (m[2] ? DURATION_UNITS[m[2].toLowerCase()] : DURATION_UNITS[unit]) : undefined;
-    if (!m || factor === undefined) throw this.bad(name, `a duration (a number of ${unit}, or with ms/s/min/h/d/w)`);
-    return Number(m[1]) * factor;
+    const ms = parseDuration(this.get(name), unit);
+    if (ms === undefined) throw this.bad(name, `a duration (a number of ${unit}, or with ms/s/min/h/d/w)`);
+    return ms;
   }
 
   /** A comma- or whitespace-separated list; empty entries dropped. */

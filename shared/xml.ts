@@ -27,12 +27,17 @@ export class XmlSyntaxError extends Error {
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function decodeEntities(s: string, line: number): string {
-  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);|&/g, (m, ent: string | undefined) => {
-    if (ent === undefined) throw new XmlSyntaxError("bare '&' (write &amp;)", line);
-    if (ent.startsWith('#x')) return String.fromCodePoint(parseInt(ent.slice(2), 16));
-    if (ent.startsWith('#')) return String.fromCodePoint(parseInt(ent.slice(1), 10));
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);|&/g, (m, ent: string | undefined, offset: number) => {
+    // `line` is where the text starts; the error belongs to the line of the `&` itself.
+    const at = line + (s.slice(0, offset).match(/\n/g)?.length ?? 0);
+    if (ent === undefined) throw new XmlSyntaxError("bare '&' (write &amp;)", at);
+    if (ent.startsWith('#')) {
+      const cp = ent.startsWith('#x') ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10);
+      if (!(cp > 0 && cp <= 0x10ffff)) throw new XmlSyntaxError(`invalid character reference &${ent};`, at);
+      return String.fromCodePoint(cp);
+    }
     const v = ENTITIES[ent];
-    if (v === undefined) throw new XmlSyntaxError(`unknown entity &${ent};`, line);
+    if (v === undefined) throw new XmlSyntaxError(`unknown entity &${ent};`, at);
     return v;
   });
 }

@@ -45,6 +45,7 @@ CREATE TABLE IF NOT EXISTS links (
   source TEXT NOT NULL,
   target TEXT NOT NULL,
   anchor TEXT NOT NULL DEFAULT '',
+  nav    INTEGER NOT NULL DEFAULT 0,   -- 1: a navigation link (menu, header, footer), kept out of link scores and anchors
   PRIMARY KEY (source, target, anchor)
 );
 CREATE INDEX IF NOT EXISTS links_target ON links (target);

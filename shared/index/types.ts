@@ -4,6 +4,7 @@
  * document holds, and what an index reader answers. Per-segment indexes and
  * the merged index share one format; the searcher only ever reads.
  */
+import type { Analyzer, AnalyzerOptions } from '../analysis/analyzer.js';
 
 /** The fields BM25F scores, each with its own length statistics. */
 export const FIELDS = ['title', 'anchor', 'url', 'content'] as const;
@@ -48,6 +49,8 @@ export interface IndexMeta {
   segments: string[];
   termCount: number;
   avgFieldLength: Record<Field, number>;
+  /** How the index was analyzed; queries must be analyzed the same way (IndexReader.analyzer). */
+  analyzer: AnalyzerOptions;
 }
 
 export interface CandidateOptions {
@@ -59,6 +62,8 @@ export interface CandidateOptions {
 export interface IndexReader {
   readonly dir: string;
   readonly meta: IndexMeta;
+  /** The analyzer the index was built with: analyze queries with this one. */
+  readonly analyzer: Analyzer;
   /** Document ids are 0..meta.docCount-1. */
   doc(id: number): StoredDoc;
   idOf(url: string): number | undefined;

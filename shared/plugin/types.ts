@@ -45,8 +45,12 @@ export interface ParseOutput {
   title: string;
   text: string;
   lang?: string | null;
-  /** Absolute, not yet normalized or filtered outlinks, in document order. */
-  outlinks: { url: string; anchor: string }[];
+  /**
+   * Absolute, not yet normalized or filtered outlinks, in document order.
+   * `nav` marks a link in the page's navigation (menus, headers, footers):
+   * crawled like any other, but left out of link scores and anchor text.
+   */
+  outlinks: { url: string; anchor: string; nav?: boolean }[];
   meta: {
     noindex?: boolean;
     nofollow?: boolean;

@@ -1,13 +1,13 @@
 /**
- * @module crawler/tool
+ * @module shared/tool
  * The one shape every command has: a name, a one-line description for
  * `hazelnut help`, a usage string in Nutch's argument form, and `run`, which
  * returns the process exit code. User errors are thrown as HzError/UsageError
  * and turned into a message and an exit code by the CLI.
  */
 import minimist from 'minimist';
-import type { Conf } from '../shared/conf.js';
-import { UsageError } from '../shared/errors.js';
+import type { Conf } from './conf.js';
+import { UsageError } from './errors.js';
 
 export interface ToolContext {
   conf: Conf;

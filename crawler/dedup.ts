@@ -1,0 +1,164 @@
+/**
+ * @module crawler/dedup
+ * `hazelnut dedup (<segment> ... | -dir <segments>)`: Nutch's DeleteDuplicates
+ * over segment indexes. Among documents with the same URL the newest fetch
+ * stays; among the rest, documents with the same content digest keep the one
+ * with the highest boost, then the shortest URL. Deletions go to a `deleted`
+ * file beside each segment index; segment data is never rewritten. The
+ * decision is recomputed from all given documents each run, so running it
+ * twice changes nothing. Merge applies the same rule to what it merges.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Conf } from '../shared/conf.js';
+import { UsageError } from '../shared/errors.js';
+import { DELETED_FILE, packColumns, writeIndexFile } from '../shared/index/format.js';
+import { openIndex, readDeleted, type LoadedIndex } from '../shared/index/reader.js';
+import { Log } from '../shared/log.js';
+import { parseArgs, type Tool } from '../shared/tool.js';
+import { SEGMENT_INDEX_DIR, segmentArgs } from './index/indexer.js';
+
+export interface DedupEntry {
+  url: string;
+  digest: string;
+  boost: number;
+  /** Fetch time, ms. */
+  tstamp: number;
+}
+
+export type DedupReason = 'url' | 'digest';
+
+/**
+ * Which entries to delete, by index into `entries`, and why. Entries come in
+ * segment order, oldest first. Same URL: the newest tstamp stays; on a tie
+ * the later entry (the newer segment) stays — Nutch kept the first seen, which
+ * let an older segment's copy win a re-crawl within one second. Same digest
+ * (empty digests never match): the highest boost stays when `keepHighestScore`,
+ * then the shortest URL, then the first in URL order, so the choice never
+ * depends on the order segments are given.
+ */
+export function duplicates(entries: readonly DedupEntry[], keepHighestScore: boolean): Map<number, DedupReason> {
+  const out = new Map<number, DedupReason>();
+  const byUrl = new Map<string, number>();
+  entries.forEach((e, i) => {
+    const j = byUrl.get(e.url);
+    if (j === undefined) return void byUrl.set(e.url, i);
+    const newer = e.tstamp >= entries[j]!.tstamp;
+    out.set(newer ? j : i, 'url');
+    if (newer) byUrl.set(e.url, i);
+  });
+  const byDigest = new Map<string, number>();
+  for (const i of byUrl.values()) {
+    const e = entries[i]!;
+    if (!e.digest) continue;
+    const j = byDigest.get(e.digest);
+    if (j === undefined) {
+      byDigest.set(e.digest, i);
+      continue;
+    }
+    if (better(e, entries[j]!, keepHighestScore)) {
+      out.set(j, 'digest');
+      byDigest.set(e.digest, i);
+    } else out.set(i, 'digest');
+  }
+  return out;
+}
+
+function better(a: DedupEntry, b: DedupEntry, keepHighestScore: boolean): boolean {
+  if (keepHighestScore && a.boost !== b.boost) return a.boost > b.boost;
+  if (a.url.length !== b.url.length) return a.url.length < b.url.length;
+  return a.url < b.url;
+}
+
+export interface SegmentIndex {
+  segment: string;
+  reader: LoadedIndex;
+}
+
+/** Opens the index of each segment directory; segments without one are reported and left out. */
+export async function openSegmentIndexes(dirs: readonly string[], log?: Log): Promise<SegmentIndex[]> {
+  const out: SegmentIndex[] = [];
+  for (const dir of dirs) {
+    const idx = path.join(dir, SEGMENT_INDEX_DIR);
+    if (!fs.existsSync(idx)) {
+      log?.warn(`segment ${dir} has no index (run 'hazelnut index' on it); left out`);
+      continue;
+    }
+    out.push({ segment: path.basename(dir), reader: await openIndex(idx) });
+  }
+  return out;
+}
+
+/** Every document of the segment indexes as dedup entries, with where each came from. */
+export function dedupEntries(indexes: readonly SegmentIndex[], opts: { skipDeleted: boolean }): { entries: DedupEntry[]; where: [number, number][] } {
+  const entries: DedupEntry[] = [];
+  const where: [number, number][] = [];
+  indexes.forEach((s, k) => {
+    for (let id = 0; id < s.reader.meta.docCount; id++) {
+      if (opts.skipDeleted && s.reader.isDeleted(id)) continue;
+      const d = s.reader.doc(id);
+      entries.push({ url: d.url, digest: d.digest, boost: d.boost, tstamp: d.tstamp });
+      where.push([k, id]);
+    }
+  });
+  return { entries, where };
+}
+
+export interface DedupSummary {
+  segments: number;
+  documents: number;
+  byUrl: number;
+  byDigest: number;
+  /** Segment indexes whose deletions changed. */
+  changed: number;
+}
+
+export async function dedup(conf: Conf, opts: { segments: string[]; log?: Log }): Promise<DedupSummary> {
+  const indexes = await openSegmentIndexes(opts.segments, opts.log);
+  const { entries, where } = dedupEntries(indexes, { skipDeleted: false });
+  const dup = duplicates(entries, conf.getBoolean('dedup.keep.highest.score'));
+  const perSegment = indexes.map(() => [] as number[]);
+  for (const i of dup.keys()) perSegment[where[i]![0]]!.push(where[i]![1]);
+  let changed = 0;
+  indexes.forEach((s, k) => {
+    const ids = perSegment[k]!.sort((a, b) => a - b);
+    const dir = s.reader.dir;
+    const before = [...readDeleted(dir)].sort((a, b) => a - b);
+    if (before.length === ids.length && before.every((v, i) => v === ids[i])) return;
+    changed++;
+    const file = path.join(dir, DELETED_FILE);
+    if (ids.length === 0) fs.rmSync(file, { force: true });
+    else {
+      writeIndexFile(dir, DELETED_FILE, packColumns({ ids: Uint32Array.from(ids) }), `${DELETED_FILE}.tmp`);
+      fs.renameSync(path.join(dir, `${DELETED_FILE}.tmp`), file);
+    }
+    opts.log?.info(`${s.segment}: ${ids.length} of ${s.reader.meta.docCount} documents deleted as duplicates`);
+  });
+  let byUrl = 0;
+  for (const r of dup.values()) if (r === 'url') byUrl++;
+  return { segments: indexes.length, documents: entries.length, byUrl, byDigest: dup.size - byUrl, changed };
+}
+
+const tool: Tool = {
+  name: 'dedup',
+  description: 'delete duplicate documents (same URL or same content) across segment indexes',
+  usage: 'Usage: hazelnut dedup (<segment> ... | -dir <segments>)',
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['dir'] });
+    const segments = segmentArgs(a._, a.dir as string | undefined);
+    if (segments.length === 0) throw new UsageError(`no segments in ${a.dir}`);
+    const crawlDir = path.dirname(path.dirname(path.resolve(segments[0]!)));
+    const log = new Log({ tool: 'dedup', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
+    try {
+      const s = await dedup(ctx.conf, { segments, log });
+      ctx.out.write(
+        `dedup: ${s.byUrl + s.byDigest} of ${s.documents} documents deleted (${s.byUrl} older copies of a URL, ${s.byDigest} same content) in ${s.segments} segment indexes, ${s.changed} changed\n`,
+      );
+      return 0;
+    } finally {
+      log.close();
+    }
+  },
+};
+
+export default tool;

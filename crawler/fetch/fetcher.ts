@@ -1,0 +1,295 @@
+/**
+ * @module crawler/fetch/fetcher
+ * The fetch loop (Nutch's Fetcher): fetchlist URLs go into per-host queues,
+ * N workers take whichever URL is ready, run it through the fetch steps,
+ * decide redirects, parse inline and store each result in its own
+ * transaction — so a killed run keeps every finished page and a rerun
+ * continues with the rest. A monitor redraws progress and ends the long
+ * tail (one slow host left after the others are done) and the time limit by
+ * leaving the remaining URLs for the next cycle, recorded as deferred.
+ */
+import dns from 'node:dns/promises';
+import type { Conf } from '../../shared/conf.js';
+import type { Log } from '../../shared/log.js';
+import type { FetchStatus } from '../../shared/status.js';
+import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
+import { parseContent } from '../parse/index.js';
+import type { CrawlerPlugins } from '../plugins.js';
+import { FetchQueues, type Lease } from './queues.js';
+import { decideRedirect } from './redirect.js';
+import type { RobotsCache } from './robots.js';
+import { deferredOutcome, exceptionOutcome, redirectExceededOutcome } from './status.js';
+import type { Fetch, FetchItem, FetchOutcome } from './step.js';
+
+export interface FetcherSettings {
+  threads: number;
+  perHost: number;
+  byIp: boolean;
+  delayMs: number;
+  minDelayMs: number;
+  maxRedirects: number;
+  ignoreExternal: boolean;
+  /** fetcher.timelimit.mins in ms; negative: none. */
+  timeLimitMs: number;
+  /** fetcher.max.exceptions.per.queue; negative: none. */
+  maxExceptions: number;
+  /** fetcher.tail.max.time in ms; negative: none. */
+  tailMaxMs: number;
+  parse: boolean;
+  storeContent: boolean;
+}
+
+export interface FetchSummary {
+  segment: string;
+  /** URLs in the fetchlist. */
+  total: number;
+  /** Fetchlist URLs that already had a record when this run started (a resumed fetch). */
+  resumed: number;
+  /** Records written by this run, redirect hops included. */
+  fetched: number;
+  redirectsFollowed: number;
+  byStatus: Partial<Record<FetchStatus, number>>;
+  /** Pages left for a later cycle (Crawl-delay too long, time limit, long tail). */
+  deferred: number;
+  /** Queues whose rest was left for the next cycle, with why. */
+  deferredQueues: { queue: string; urls: number; reason: string }[];
+  bytes: number;
+  parsed: number;
+  errors: number;
+  /** Every fetchlist URL has a record: the segment is marked fetched. */
+  complete: boolean;
+  interrupted: boolean;
+  elapsedMs: number;
+}
+
+const isRedirect = (s: FetchStatus) => s === 'fetch_redir_perm' || s === 'fetch_redir_temp';
+
+export class Fetcher {
+  readonly summary: FetchSummary;
+  private readonly queues: FetchQueues<FetchItem>;
+  /** URLs that are in the fetchlist, already recorded or queued as a redirect hop: never queued twice. */
+  private readonly known = new Set<string>();
+  private readonly ipOf = new Map<string, Promise<string | undefined>>();
+  private readonly started = Date.now();
+  private tailSince: number | undefined;
+  private maxActive = 0;
+
+  constructor(
+    private readonly conf: Conf,
+    private readonly segment: Segment,
+    private readonly plugins: CrawlerPlugins,
+    private readonly robots: RobotsCache,
+    private readonly fetchOne: Fetch,
+    private readonly s: FetcherSettings,
+    private readonly log: Log | undefined,
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    this.queues = new FetchQueues({ maxPerQueue: s.perHost, delayMs: s.delayMs, minDelayMs: s.minDelayMs });
+    this.summary = {
+      segment: segment.name,
+      total: segment.count('fetchlist'),
+      resumed: 0,
+      fetched: 0,
+      redirectsFollowed: 0,
+      byStatus: {},
+      deferred: 0,
+      deferredQueues: [],
+      bytes: 0,
+      parsed: 0,
+      errors: 0,
+      complete: false,
+      interrupted: false,
+      elapsedMs: 0,
+    };
+  }
+
+  async run(): Promise<FetchSummary> {
+    const done = this.segment.fetchedUrls();
+    for (const u of done) this.known.add(u);
+    for (const e of this.segment.fetchlist()) {
+      if (done.has(e.url)) {
+        this.summary.resumed++;
+        continue;
+      }
+      this.known.add(e.url);
+      await this.enqueue({ url: e.url, datum: e.datum, hop: 0, chain: [e.url] });
+    }
+    // A followed redirect whose target was not stored before a kill is queued again.
+    for (const r of this.segment.fetches())
+      if (r.meta?.redirect === 'followed' && r.redirectTo && !this.known.has(r.redirectTo)) {
+        this.known.add(r.redirectTo);
+        await this.enqueue({ url: r.redirectTo, datum: {}, hop: Number(r.meta.hop ?? 0) + 1, chain: [r.url, r.redirectTo] });
+      }
+    const onAbort = () => this.queues.close();
+    this.signal?.addEventListener('abort', onAbort);
+    const monitor = setInterval(() => this.watch(), 200);
+    try {
+      await Promise.all(Array.from({ length: Math.max(1, this.s.threads) }, () => this.worker()));
+    } finally {
+      clearInterval(monitor);
+      this.signal?.removeEventListener('abort', onAbort);
+    }
+    this.summary.interrupted = this.signal?.aborted ?? false;
+    if (!this.summary.interrupted && this.s.parse) this.parseLeftovers();
+    this.summary.elapsedMs = Date.now() - this.started;
+    this.progress(true);
+    this.log?.clearProgress();
+    return this.summary;
+  }
+
+  private async queueKey(url: string): Promise<string | undefined> {
+    const u = new URL(url);
+    if (!this.s.byIp) return u.origin;
+    let ip = this.ipOf.get(u.hostname);
+    if (!ip) {
+      ip = dns.lookup(u.hostname.replace(/^\[|\]$/g, '')).then((a) => a.address, () => undefined);
+      this.ipOf.set(u.hostname, ip);
+    }
+    const addr = await ip;
+    return addr && `${u.protocol}//${addr}`;
+  }
+
+  private async enqueue(item: FetchItem): Promise<void> {
+    const key = await this.queueKey(item.url);
+    if (key) this.queues.add(key, item);
+    else this.store({ record: { ...this.bare(item.url, exceptionOutcome()), message: 'unknown host (DNS lookup failed)' }, exception: true });
+  }
+
+  private async worker(): Promise<void> {
+    for (;;) {
+      const lease = await this.queues.next();
+      if (!lease) return;
+      await this.process(lease);
+    }
+  }
+
+  private async process({ key, item }: Lease<FetchItem>): Promise<void> {
+    const origin = new URL(item.url).origin;
+    if (!this.robots.known(origin)) {
+      // robots.txt is a request of its own: it takes the host's turn and its rest.
+      const rules = await this.robots.get(origin);
+      this.log?.info(`robots ${origin}: ${rules.state.status} (${rules.state.reason})`);
+      if (rules.crawlDelayMs !== undefined) this.queues.setCrawlDelay(key, rules.crawlDelayMs);
+      this.queues.add(key, item, { front: true });
+      this.queues.finish(key, { asap: rules.state.reason === 'cached' });
+      return;
+    }
+    const o = await this.fetchOne(item);
+    if (this.signal?.aborted && o.exception) {
+      // Cut off by the interrupt: leave it unrecorded so the rerun fetches it.
+      this.queues.finish(key, { asap: true });
+      return;
+    }
+    if (isRedirect(o.record.status)) await this.redirect(item, o);
+    this.store(o);
+    const requested = o.record.httpStatus !== null || o.exception === true;
+    this.queues.finish(key, { asap: !requested, exception: o.exception });
+    if (o.deferred) this.deferQueue(key, o.deferred, 'crawl-delay');
+    else if (this.s.maxExceptions > 0 && this.queues.exceptions(key) >= this.s.maxExceptions)
+      for (const l of this.queues.purge(key))
+        this.store({
+          record: { ...this.bare(l.item.url, exceptionOutcome()), message: `not fetched: ${this.s.maxExceptions} failures on ${key} (fetcher.max.exceptions.per.queue)` },
+        });
+  }
+
+  private async redirect(item: FetchItem, o: FetchOutcome): Promise<void> {
+    const d = decideRedirect({
+      from: item.url,
+      location: o.record.headers.location,
+      hop: item.hop,
+      chain: item.chain,
+      maxRedirects: this.s.maxRedirects,
+      ignoreExternal: this.s.ignoreExternal,
+      normalize: (u) => this.plugins.normalizers.normalize(u, 'fetcher'),
+      filter: (u) => this.plugins.filters.filter(u),
+    });
+    const r = o.record;
+    if (d.kind === 'drop') r.message = d.reason;
+    else if (d.kind === 'loop') Object.assign(r, redirectExceededOutcome(), { redirectTo: d.url, message: `redirect loop: ${d.chain.join(' -> ')}` });
+    else {
+      r.redirectTo = d.url;
+      r.meta = { ...r.meta, redirect: d.kind === 'follow' ? 'followed' : 'recorded' };
+      if (d.kind === 'record') r.message = d.reason;
+      if (d.kind === 'follow' && !this.known.has(d.url)) {
+        this.known.add(d.url);
+        this.summary.redirectsFollowed++;
+        const datum = { score: item.datum.score, fetch_interval: item.datum.fetch_interval };
+        await this.enqueue({ url: d.url, datum, hop: d.hop, chain: [...item.chain, d.url] });
+      }
+    }
+  }
+
+  private bare(url: string, o: Pick<FetchRecord, 'status' | 'protocolStatus'>): FetchRecord {
+    return { url, ...o, httpStatus: null, fetchTime: Date.now(), headers: {} };
+  }
+
+  private store(o: FetchOutcome): void {
+    const { record, content } = o;
+    let parse: ParseRecord | undefined;
+    if (content && this.s.parse) parse = this.parse(content, record);
+    this.segment.putFetched(record, this.s.storeContent ? content : undefined, parse);
+    const s = this.summary;
+    s.fetched++;
+    s.byStatus[record.status] = (s.byStatus[record.status] ?? 0) + 1;
+    if (content) s.bytes += content.bytes.length;
+    if (o.exception) s.errors++;
+    if (record.protocolStatus === 'blocked') s.deferred++;
+    this.log?.info(`${record.status} ${record.httpStatus ?? '-'} ${record.url}${record.message ? ` (${record.message})` : ''}`);
+  }
+
+  private parse(content: ContentRecord, record: FetchRecord): ParseRecord {
+    this.summary.parsed++;
+    return parseContent(this.plugins, this.conf, content, record);
+  }
+
+  private parseLeftovers(): void {
+    const batch: ParseRecord[] = [];
+    for (const c of this.segment.unparsedContents()) {
+      const rec = this.segment.getFetch(c.url);
+      if (rec) batch.push(this.parse(c, rec));
+    }
+    if (batch.length) this.segment.putParses(batch);
+  }
+
+  /** Leaves the rest of a queue for the next cycle. */
+  private deferQueue(key: string | undefined, why: string, kind: string): void {
+    const purged = this.queues.purge(key);
+    const byQueue = new Map<string, number>();
+    for (const l of purged) {
+      this.store({ record: { ...this.bare(l.item.url, deferredOutcome()), message: why, meta: { deferred: kind } } });
+      byQueue.set(l.key, (byQueue.get(l.key) ?? 0) + 1);
+    }
+    for (const [queue, urls] of byQueue) {
+      this.summary.deferredQueues.push({ queue, urls, reason: why });
+      this.log?.warn(`${urls} URLs of ${queue} left for the next cycle: ${why}`);
+    }
+  }
+
+  private watch(): void {
+    const now = Date.now();
+    const elapsed = now - this.started;
+    if (this.s.timeLimitMs >= 0 && elapsed > this.s.timeLimitMs && this.queues.size() > 0)
+      this.deferQueue(undefined, `time limit of ${this.s.timeLimitMs / 60000} min reached (fetcher.timelimit.mins)`, 'timelimit');
+    const active = this.queues.activeKeys();
+    this.maxActive = Math.max(this.maxActive, active.length);
+    // A tail is one host left after others finished; a single-host fetch has no tail.
+    if (active.length === 1 && this.maxActive > 1 && this.s.tailMaxMs >= 0) {
+      this.tailSince ??= now;
+      if (now - this.tailSince > this.s.tailMaxMs && this.queues.size() > 0)
+        this.deferQueue(active[0], `the only host left after ${(now - this.tailSince) / 1000} s (fetcher.tail.max.time)`, 'long-tail');
+    } else this.tailSince = undefined;
+    this.progress(false);
+  }
+
+  private progress(force: boolean): void {
+    if (!this.log) return;
+    const s = this.summary;
+    const secs = Math.max(0.001, (Date.now() - this.started) / 1000);
+    const done = s.resumed + s.fetched;
+    this.log.progress(
+      `fetch ${done}/${s.total + s.redirectsFollowed} ${(s.fetched / secs).toFixed(1)} pages/s ${(s.bytes / secs / 1024).toFixed(0)} KiB/s ` +
+        `${this.queues.activeKeys().length} hosts active, ${s.errors} errors`,
+      force,
+    );
+  }
+}

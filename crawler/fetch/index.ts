@@ -1,0 +1,192 @@
+/**
+ * @module crawler/fetch
+ * `hazelnut fetch <segment>`: fetches a generated segment's fetchlist
+ * politely (per-host queues, robots.txt, delays), parses inline unless
+ * told not to, and marks the segment fetched (and parsed) once every URL has
+ * a record. Interrupted (SIGINT) or killed, it keeps what it stored; run it
+ * again to continue. The WebDB next to the segments directory, when there is
+ * one, caches robots.txt per host for a day; fetch does not take the crawl
+ * lock, so a generate or updatedb of another segment may run meanwhile.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Conf } from '../../shared/conf.js';
+import { HzError, UsageError } from '../../shared/errors.js';
+import { Log } from '../../shared/log.js';
+import { intOption, parseArgs, type Tool } from '../../shared/tool.js';
+import { Segment } from '../../segments/segment.js';
+import { loadCrawlerPlugins } from '../plugins.js';
+import { openWebDb, webDbFile } from '../webdb/schema.js';
+import { DEFAULT_CHARSET } from './charset.js';
+import { Fetcher, type FetcherSettings, type FetchSummary } from './fetcher.js';
+import { HttpClient } from './http.js';
+import { RobotsCache } from './robots.js';
+import { charsetStep, compose, httpFetch, robotsStep } from './step.js';
+
+export type { FetchSummary } from './fetcher.js';
+
+export interface FetchOptions {
+  /** -threads: concurrent requests in all (fetcher.threads.fetch). */
+  threads?: number;
+  /** false for -noParsing; default fetcher.parse. */
+  parse?: boolean;
+  log?: Log;
+  /** Aborting stops the fetch cleanly (SIGINT): what is stored stays, the rest is fetched by a rerun. */
+  signal?: AbortSignal;
+}
+
+/** `name/version (description; url; email)`, empty parts left out (Nutch's HttpBase.getAgentString). */
+export function userAgent(conf: Conf): string {
+  const name = conf.get('http.agent.name');
+  if (!name)
+    throw new HzError(
+      'HZ_ERR_CONF_PROPERTY',
+      "http.agent.name is empty: name your crawler in hazelnut-site.xml (<property><name>http.agent.name</name><value>MyBot</value></property>) or with -D http.agent.name=MyBot",
+    );
+  if (/[\s/;()]/.test(name)) throw new HzError('HZ_ERR_CONF_PROPERTY', `http.agent.name must be one product token (no spaces, / ; or parentheses), not ${JSON.stringify(name)}`);
+  const version = conf.get('http.agent.version');
+  const details = ['http.agent.description', 'http.agent.url', 'http.agent.email'].map((p) => conf.get(p)).filter(Boolean);
+  return `${name}${version ? `/${version}` : ''}${details.length ? ` (${details.join('; ')})` : ''}`;
+}
+
+/** Product tokens matched against robots.txt groups, in precedence order: http.agent.name first, then http.robots.agents. */
+export function robotsAgents(conf: Conf): string[] {
+  const name = conf.get('http.agent.name');
+  const listed = conf.getList('http.robots.agents').filter((a) => a !== '*');
+  return [name, ...listed.filter((a) => a.toLowerCase() !== name.toLowerCase())];
+}
+
+export function fetcherSettings(conf: Conf, opts: FetchOptions = {}): FetcherSettings {
+  const threads = opts.threads ?? conf.getInt('fetcher.threads.fetch');
+  if (threads < 1) throw new UsageError(`-threads must be at least 1, not ${threads}`);
+  const limitMins = conf.getFloat('fetcher.timelimit.mins');
+  return {
+    threads,
+    perHost: conf.getInt('fetcher.threads.per.host'),
+    byIp: conf.getBoolean('fetcher.threads.per.host.by.ip'),
+    delayMs: conf.getDuration('fetcher.server.delay', 's'),
+    minDelayMs: conf.getDuration('fetcher.server.min.delay', 's'),
+    maxRedirects: conf.getInt('http.redirect.max'),
+    ignoreExternal: conf.getBoolean('db.ignore.external.links'),
+    timeLimitMs: limitMins < 0 ? -1 : limitMins * 60_000,
+    maxExceptions: conf.getInt('fetcher.max.exceptions.per.queue'),
+    tailMaxMs: conf.getDuration('fetcher.tail.max.time', 's'),
+    parse: opts.parse ?? conf.getBoolean('fetcher.parse'),
+    storeContent: conf.getBoolean('fetcher.store.content'),
+  };
+}
+
+/** The WebDB of the crawl a segment belongs to (`<crawl>/segments/<name>` → `<crawl>/webdb`), if there is one. */
+function crawlWebDbDir(segmentDir: string): string | undefined {
+  const dir = path.join(path.dirname(path.dirname(path.resolve(segmentDir))), 'webdb');
+  return fs.existsSync(webDbFile(dir)) ? dir : undefined;
+}
+
+export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions = {}): Promise<FetchSummary> {
+  const ua = userAgent(conf);
+  const settings = fetcherSettings(conf, opts);
+  const segment = Segment.open(segmentDir);
+  const webDbDir = crawlWebDbDir(segmentDir);
+  const webdb = webDbDir ? openWebDb(webDbDir) : undefined;
+  const timeoutMs = conf.getDuration('http.timeout', 'ms');
+  const http = new HttpClient({
+    userAgent: ua,
+    timeoutMs,
+    deadlineMs: Math.max(timeoutMs, conf.getDuration('http.timeout.total', 'ms')),
+    contentLimit: conf.getInt('http.content.limit'),
+    connectionsPerOrigin: settings.perHost,
+    acceptLanguage: conf.get('http.accept.language'),
+    accept: conf.get('http.accept'),
+  });
+  try {
+    if (!segment.hasPhase('generated'))
+      throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} was not completely generated; delete it and run generate again`);
+    if (segment.hasPhase('fetched')) throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} is already fetched`);
+    const plugins = await loadCrawlerPlugins(conf);
+    opts.log?.info(`fetching ${segmentDir} as "${ua}", ${settings.threads} threads; plugins: ${plugins.active.map((p) => p.id).join(' ')}`);
+    const robots = new RobotsCache({ http, agents: robotsAgents(conf), webdb });
+    const maxCrawlDelay = conf.getFloat('fetcher.max.crawl.delay');
+    const fetchOne = compose(
+      httpFetch(http, opts.signal),
+      robotsStep(robots, (u) => new URL(u).origin, maxCrawlDelay < 0 ? -1 : maxCrawlDelay * 1000),
+      charsetStep(conf.isDeclared('parser.character.encoding.default') ? conf.get('parser.character.encoding.default') : DEFAULT_CHARSET),
+    );
+    const summary = await new Fetcher(conf, segment, plugins, robots, fetchOne, settings, opts.log, opts.signal).run();
+    if (!summary.interrupted) {
+      const missing = segment.db
+        .prepare('SELECT COUNT(*) AS n FROM fetchlist f LEFT JOIN fetch r ON r.url = f.url WHERE r.url IS NULL')
+        .get() as { n: number };
+      summary.complete = missing.n === 0;
+      if (summary.complete) {
+        segment.markPhase('fetched');
+        if (settings.parse && segment.unparsedContents().next().done) segment.markPhase('parsed');
+      }
+    }
+    return summary;
+  } finally {
+    await http.close();
+    segment.close();
+    webdb?.close();
+  }
+}
+
+/** The summary line: what was fetched, what was left and how fast. */
+export function summaryLine(s: FetchSummary): string {
+  const st = s.byStatus;
+  const n = (k: keyof typeof st) => st[k] ?? 0;
+  const parts = [
+    `${n('fetch_success')} ok`,
+    `${n('fetch_notmodified')} not modified`,
+    `${n('fetch_redir_perm') + n('fetch_redir_temp')} redirects`,
+    `${n('fetch_gone')} gone`,
+    `${n('fetch_retry') - s.deferred} to retry`,
+    `${s.deferred} deferred`,
+  ];
+  const secs = s.elapsedMs / 1000;
+  return (
+    `fetch ${s.segment}: ${s.fetched} fetched (${parts.join(', ')})` +
+    (s.resumed ? `, ${s.resumed} already done` : '') +
+    `, ${(s.bytes / 1048576).toFixed(1)} MiB in ${secs.toFixed(1)} s (${(s.fetched / Math.max(secs, 0.001)).toFixed(1)} pages/s)` +
+    (s.interrupted ? '; interrupted: run the same command again to continue' : s.complete ? '' : '; incomplete')
+  );
+}
+
+const tool: Tool = {
+  name: 'fetch',
+  description: 'fetch a generated segment politely (robots.txt, per-host delays), parsing inline',
+  usage: `Usage: hazelnut fetch <segment> [-threads n] [-noParsing]
+  <segment>     a segment directory made by generate (<crawl>/segments/<yyyyMMddHHmmss>)
+  -threads n    concurrent requests in all (default fetcher.threads.fetch)
+  -noParsing    store content only; run 'hazelnut parse <segment>' later (default: fetcher.parse)
+Interrupt with Ctrl-C and run the same command again to continue where it stopped.`,
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['threads'], boolean: ['noParsing'] });
+    if (a._.length !== 1) throw new UsageError(a._.length ? 'too many arguments' : 'missing <segment>');
+    const segmentDir = a._[0]!;
+    const log = new Log({ tool: 'fetch', dir: path.join(path.dirname(path.dirname(path.resolve(segmentDir))), 'logs'), err: ctx.err, tty: ctx.tty });
+    const abort = new AbortController();
+    const onSigint = () => {
+      log.warn('interrupted: finishing the requests in flight, keeping what is fetched');
+      abort.abort();
+    };
+    process.once('SIGINT', onSigint);
+    try {
+      const s = await fetch(ctx.conf, segmentDir, {
+        threads: intOption(a.threads, 'threads'),
+        parse: a.noParsing ? false : undefined,
+        log,
+        signal: abort.signal,
+      });
+      for (const d of s.deferredQueues) log.info(`deferred ${d.urls} URLs of ${d.queue}: ${d.reason}`);
+      const line = summaryLine(s);
+      log.info(line);
+      ctx.out.write(line + '\n');
+      return s.interrupted ? 130 : 0;
+    } finally {
+      process.off('SIGINT', onSigint);
+      log.close();
+    }
+  },
+};
+
+export default tool;

@@ -1,0 +1,236 @@
+/**
+ * @module crawler/generate
+ * `hazelnut generate <webdb> <segments_dir>`: picks the due pages of the
+ * WebDB, best score first, at most generate.max.count per host or domain,
+ * and writes them as the fetchlist of a new dated segment (or several, with
+ * -maxNumSegments). Generated pages are marked in the WebDB, so an
+ * overlapping generate skips them until updatedb takes the segment in or
+ * crawl.gen.delay passes. When nothing is due it says why — empty WebDB,
+ * everything fetched recently (and when the next page is due), everything
+ * filtered (naming the rule file) or awaiting updatedb — and exits with
+ * NOTHING_DUE_EXIT (3), which scripts can tell from an error (1).
+ */
+import path from 'node:path';
+import type { Conf } from '../shared/conf.js';
+import { UsageError } from '../shared/errors.js';
+import { Log } from '../shared/log.js';
+import { intOption, parseArgs, type Tool } from '../shared/tool.js';
+import { domainOfHost, host } from '../shared/url/keys.js';
+import { Segment } from '../segments/segment.js';
+import { assignSegments, awaitingUpdate, interleaveHosts, isDue } from './fetchlist.js';
+import { withLock } from './lock.js';
+import { loadCrawlerPlugins } from './plugins.js';
+import { scheduleFromConf } from './updatedb/schedule.js';
+import { openWebDb, type PageRow } from './webdb/schema.js';
+
+/** Exit code of `generate` when no page is due: not an error, but nothing to fetch. */
+export const NOTHING_DUE_EXIT = 3;
+
+export interface GenerateOptions {
+  /** -topN: URLs per segment. */
+  topN?: number;
+  /** -adddays: generate as if it were this many days later. */
+  addDays?: number;
+  /** -noFilter / -noNorm switch off generate.filter / generate.normalise. */
+  filter?: boolean;
+  normalize?: boolean;
+  /** -maxNumSegments */
+  maxNumSegments?: number;
+  now?: number;
+  log?: Log;
+}
+
+export type NothingDueReason = 'empty' | 'not_due' | 'awaiting_update' | 'filtered' | 'min_score';
+
+export interface GenerateSummary {
+  /** Directories of the segments made, oldest first. */
+  segments: string[];
+  /** URLs per segment. */
+  counts: number[];
+  hosts: number;
+  /** Due pages the URL filters or normalizers dropped, and those below generate.min.score. */
+  filtered: number;
+  belowMinScore: number;
+  /** Due pages beyond -topN × -maxNumSegments or the per-host cap, left for later. */
+  leftOver: number;
+  /** Set when no segment was made. */
+  nothingDue?: { reason: NothingDueReason; message: string };
+}
+
+function settings(conf: Conf, o: GenerateOptions) {
+  let maxCount = conf.getInt('generate.max.count');
+  if (maxCount < 0) maxCount = conf.getInt('generate.max.per.host');
+  const mode = conf.get('generate.count.mode');
+  if (mode !== 'host' && mode !== 'domain')
+    throw new UsageError(`property generate.count.mode in ${conf.source('generate.count.mode')} must be host or domain, not ${JSON.stringify(mode)}`);
+  const minScore = conf.get('generate.min.score') === '' ? -Infinity : conf.getFloat('generate.min.score');
+  const topN = o.topN ?? Infinity;
+  const maxSegments = o.maxNumSegments ?? 1;
+  if (!(topN > 0)) throw new UsageError(`-topN must be positive, not ${topN}`);
+  if (!(maxSegments >= 1)) throw new UsageError(`-maxNumSegments must be at least 1, not ${maxSegments}`);
+  return {
+    maxCount,
+    countKey: mode === 'domain' ? (u: string) => domainOfHost(host(u)) : host,
+    minScore,
+    topN,
+    maxSegments,
+    filter: o.filter ?? conf.getBoolean('generate.filter'),
+    normalize: o.normalize ?? conf.getBoolean('generate.normalise'),
+    delayMs: conf.getDuration('crawl.gen.delay', 'ms'),
+    schedule: scheduleFromConf(conf),
+  };
+}
+
+export async function generate(conf: Conf, webDbDir: string, segmentsDir: string, opts: GenerateOptions = {}): Promise<GenerateSummary> {
+  const s = settings(conf, opts);
+  const now = opts.now ?? Date.now();
+  const addMs = (opts.addDays ?? 0) * 86_400_000;
+  const plugins = await loadCrawlerPlugins(conf);
+  const db = openWebDb(webDbDir);
+  try {
+    const summary: GenerateSummary = { segments: [], counts: [], hosts: 0, filtered: 0, belowMinScore: 0, leftOver: 0 };
+    // SQL narrows to rows that are due, or pulled in, and not awaiting updatedb; the rules decide.
+    const rows = db
+      .prepare(
+        `SELECT * FROM pages WHERE (generate_time IS NULL OR generate_time + @delay <= @now)
+           AND (fetch_time <= @dueBy OR fetch_time > @pullIn) ORDER BY score DESC, url`,
+      )
+      .iterate({ delay: s.delayMs, now, dueBy: now + addMs, pullIn: now + addMs + s.schedule.maxInterval * 1000 }) as Iterable<PageRow>;
+    const candidates: { url: string; host: string; countKey: string; sort: number; row: PageRow }[] = [];
+    for (const row of rows) {
+      if (!isDue(row, s.schedule, now, addMs) || awaitingUpdate(row.generate_time, now, s.delayMs)) continue;
+      const normalized = s.normalize ? plugins.normalizers.normalize(row.url, 'generate_host_count') : row.url;
+      if (normalized === null || (s.filter && plugins.filters.filter(row.url) === null)) {
+        summary.filtered++;
+        continue;
+      }
+      const sort = plugins.scoring.generatorSortValue(row.url, row.score);
+      if (sort < s.minScore) {
+        summary.belowMinScore++;
+        continue;
+      }
+      candidates.push({ url: row.url, host: new URL(row.url).host, countKey: s.countKey(normalized), sort, row });
+    }
+    candidates.sort((a, b) => b.sort - a.sort || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    const lists = assignSegments(candidates, { topN: s.topN, maxCount: s.maxCount, maxSegments: s.maxSegments });
+    summary.leftOver = candidates.length - lists.reduce((n, l) => n + l.length, 0);
+    if (lists.length === 0) {
+      summary.nothingDue = explain(conf, db, summary, now, addMs, s.delayMs);
+      opts.log?.info(summary.nothingDue.message);
+      return summary;
+    }
+    const mark = db.prepare('UPDATE pages SET generate_time = ? WHERE url = ?');
+    const hosts = new Set<string>();
+    for (const list of lists) {
+      // The segment is complete (marker last) before the WebDB marks its pages: a crash in between
+      // at worst lets a later generate pick the same pages again.
+      const seg = Segment.create(segmentsDir, new Date(now));
+      try {
+        seg.addFetchlist(interleaveHosts(list).map((c) => ({ url: c.url, host: c.host, score: c.sort, datum: { ...c.row } })));
+        seg.setMeta('generate.time', String(now));
+        seg.markPhase('generated');
+      } finally {
+        seg.close();
+      }
+      db.transaction(() => {
+        for (const c of list) mark.run(now, c.url);
+      })();
+      for (const c of list) hosts.add(c.host);
+      summary.segments.push(seg.dir);
+      summary.counts.push(list.length);
+      opts.log?.info(`segment ${seg.dir}: ${list.length} URLs`);
+    }
+    summary.hosts = hosts.size;
+    return summary;
+  } finally {
+    db.close();
+  }
+}
+
+/** Why no page was generated, in the words a user needs to act. */
+function explain(
+  conf: Conf,
+  db: ReturnType<typeof openWebDb>,
+  s: GenerateSummary,
+  now: number,
+  addMs: number,
+  delayMs: number,
+): { reason: NothingDueReason; message: string } {
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM pages').get() as { n: number }).n;
+  if (total === 0) return { reason: 'empty', message: "0 URLs selected: the WebDB has no URLs; add seeds with 'hazelnut inject'" };
+  if (s.filtered > 0 && s.belowMinScore === 0) {
+    const file = conf.isDeclared('urlfilter.regex.file') ? conf.resolveFile(conf.get('urlfilter.regex.file'), { optional: true }) : undefined;
+    return {
+      reason: 'filtered',
+      message: `0 URLs selected: all ${s.filtered} due URLs were rejected by the URL filters or normalizers${file ? ` (rules in ${file})` : ''}; check the rules, or run generate -noFilter`,
+    };
+  }
+  if (s.belowMinScore > 0)
+    return { reason: 'min_score', message: `0 URLs selected: ${s.belowMinScore} due URLs scored below generate.min.score (${conf.get('generate.min.score')})` };
+  const waiting = db
+    .prepare('SELECT COUNT(*) AS n, MAX(generate_time) AS last FROM pages WHERE generate_time IS NOT NULL AND generate_time + ? > ?')
+    .get(delayMs, now) as { n: number; last: number | null };
+  const next = db
+    .prepare('SELECT MIN(fetch_time) AS t FROM pages WHERE generate_time IS NULL OR generate_time + ? <= ?')
+    .get(delayMs, now) as { t: number | null };
+  const nextDue = next.t !== null ? ` The next page is due at ${new Date(next.t).toISOString()}${next.t > now + addMs ? ` (-adddays ${Math.ceil((next.t - now) / 86_400_000)} generates it now)` : ''}.` : '';
+  if (waiting.n > 0)
+    return {
+      reason: 'awaiting_update',
+      message: `0 URLs selected: ${waiting.n} URLs are in segments awaiting 'hazelnut updatedb' (generated at ${new Date(waiting.last!).toISOString()}; generate skips them until updatedb or crawl.gen.delay has passed).${nextDue}`,
+    };
+  return { reason: 'not_due', message: `0 URLs selected: all ${total} URLs were fetched recently.${nextDue}` };
+}
+
+const tool: Tool = {
+  name: 'generate',
+  description: 'generate a new segment to fetch from the WebDB',
+  usage: `Usage: hazelnut generate <webdb> <segments_dir> [-topN N] [-numFetchers n] [-adddays d] [-force] [-noFilter] [-noNorm] [-maxNumSegments n]
+  -topN N            at most N URLs per segment, best score first
+  -numFetchers n     accepted for Nutch scripts; a segment is fetched by one process (use fetch -threads)
+  -adddays d         generate as if it were d days later (pages due within d days are included)
+  -force             take over a stale lock of the crawl directory
+  -noFilter          do not apply the URL filters (generate.filter)
+  -noNorm            do not normalize URLs before counting them per host (generate.normalise)
+  -maxNumSegments n  fill up to n segments: hosts over generate.max.count continue in the next one
+Exit status: 0 when a segment was made, ${NOTHING_DUE_EXIT} when no URL is due (the message says why).`,
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['topN', 'numFetchers', 'adddays', 'maxNumSegments'], boolean: ['force', 'noFilter', 'noNorm'] });
+    if (a._.length !== 2) throw new UsageError(a._.length < 2 ? 'missing <webdb> or <segments_dir>' : 'too many arguments');
+    const [webDbDir, segmentsDir] = a._ as [string, string];
+    const crawlDir = path.dirname(path.resolve(webDbDir));
+    const log = new Log({ tool: 'generate', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
+    try {
+      if (a.numFetchers !== undefined) {
+        intOption(a.numFetchers, 'numFetchers');
+        log.warn('-numFetchers has no effect: a segment is fetched by one process; use fetch -threads for concurrency');
+      }
+      const s = await withLock(crawlDir, 'generate', { force: a.force === true }, () =>
+        generate(ctx.conf, webDbDir, segmentsDir, {
+          topN: intOption(a.topN, 'topN'),
+          addDays: intOption(a.adddays, 'adddays'),
+          maxNumSegments: intOption(a.maxNumSegments, 'maxNumSegments'),
+          filter: a.noFilter ? false : undefined,
+          normalize: a.noNorm ? false : undefined,
+          log,
+        }),
+      );
+      if (s.nothingDue) {
+        ctx.out.write(`generate: ${s.nothingDue.message}\n`);
+        return NOTHING_DUE_EXIT;
+      }
+      const total = s.counts.reduce((x, y) => x + y, 0);
+      const line =
+        `generate: ${total} URLs from ${s.hosts} hosts in ${s.segments.length} segment${s.segments.length > 1 ? 's' : ''}: ${s.segments.join(' ')}` +
+        (s.leftOver ? `; ${s.leftOver} due URLs left for a later generate (-topN / generate.max.count)` : '') +
+        (s.filtered ? `; ${s.filtered} filtered` : '');
+      log.info(line);
+      ctx.out.write(line + '\n');
+      return 0;
+    } finally {
+      log.close();
+    }
+  },
+};
+
+export default tool;

@@ -1,0 +1,47 @@
+/**
+ * @module crawler/index/filters/more
+ * index-more (Nutch's MoreIndexingFilter): content type (from the fetch,
+ * else guessed from the URL's extension), date (`yyyyMMdd` UTC of
+ * Last-Modified, else of the fetch time), contentLength and lang (parse
+ * language, else Content-Language, else `unknown`).
+ */
+import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/types.js';
+
+const BY_EXTENSION: Record<string, string> = {
+  html: 'text/html', htm: 'text/html', xhtml: 'application/xhtml+xml', txt: 'text/plain', md: 'text/markdown',
+  pdf: 'application/pdf', xml: 'text/xml', json: 'application/json', csv: 'text/csv',
+};
+
+/** Content type without parameters, lower-case; guessed from the URL when the fetch had none. */
+export function contentType(header: string | null, url: string): string {
+  const t = header?.split(';')[0]?.trim().toLowerCase();
+  if (t) return t;
+  const ext = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
+  return (ext && BY_EXTENSION[ext]) || 'text/html';
+}
+
+/** `yyyyMMdd` in UTC of Last-Modified when it parses, else of the fetch time. */
+export function indexDate(lastModified: string | undefined, fetchTime: number): string {
+  const lm = lastModified ? Date.parse(lastModified) : NaN;
+  return new Date(Number.isFinite(lm) ? lm : fetchTime).toISOString().slice(0, 10).replaceAll('-', '');
+}
+
+export const moreFilter: IndexingFilter = {
+  filter(doc, input) {
+    doc.type = contentType(input.contentType, input.url);
+    doc.date = indexDate(input.headers['last-modified'], input.fetchTime);
+    const lm = input.headers['last-modified'] ? Date.parse(input.headers['last-modified']) : NaN;
+    if (Number.isFinite(lm)) doc.lastModified = lm;
+    doc.contentLength = Number(input.headers['content-length']) || input.contentLength;
+    const lang = input.parse.lang || input.headers['content-language']?.split(',')[0]?.trim().toLowerCase();
+    doc.lang = lang || 'unknown';
+    return doc;
+  },
+};
+
+export const indexMore: PluginDescriptor<'indexing-filter'> = {
+  id: 'index-more',
+  point: 'indexing-filter',
+  description: 'content type, date, content length and language of a page',
+  create: () => moreFilter,
+};

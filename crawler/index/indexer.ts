@@ -1,0 +1,194 @@
+/**
+ * @module crawler/index/indexer
+ * `hazelnut index <webdb> <segment> ...`: one index per segment, written to
+ * `segments/<name>/index/` and replaced whole. A document is made for every
+ * page fetched successfully and parsed successfully that did not ask for
+ * noindex; its fields come from the indexing filters (index-basic,
+ * index-anchor, index-more), its anchors from the WebDB inlinks, its boost
+ * from the scoring filters' indexerScore over the page's link score. Only a
+ * segment whose parse phase completed is indexed, so a half-fetched segment
+ * never reaches the searcher. Nutch's Indexer, one segment at a time.
+ */
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { Analyzer } from '../../shared/analysis/analyzer.js';
+import type { Conf } from '../../shared/conf.js';
+import { HzError, UsageError } from '../../shared/errors.js';
+import { replaceDir } from '../../shared/index/publish.js';
+import type { IndexInputDoc } from '../../shared/index/types.js';
+import { IndexWriter } from '../../shared/index/writer.js';
+import { Log } from '../../shared/log.js';
+import type { IndexDocument, IndexingInput } from '../../shared/plugin/types.js';
+import { host } from '../../shared/url/keys.js';
+import { parseArgs, type Tool } from '../../shared/tool.js';
+import { listSegments, Segment } from '../../segments/segment.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { openWebDb } from '../webdb/schema.js';
+import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
+
+export const SEGMENT_INDEX_DIR = 'index';
+
+export interface SegmentIndexSummary {
+  segment: string;
+  indexed: number;
+  /** Fetch records that were not a successful fetch (redirects, gone, retry, …). */
+  notFetched: number;
+  notParsed: number;
+  noindex: number;
+  /** Dropped by an indexing filter. */
+  filtered: number;
+}
+
+export interface IndexSummary {
+  segments: SegmentIndexSummary[];
+  indexed: number;
+}
+
+export interface IndexOptions {
+  webdb: string;
+  /** Segment directories. */
+  segments: string[];
+  log?: Log;
+}
+
+/** Turns the filters' field map into the writer's document, with the core fields. */
+function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; boost: number }): IndexInputDoc {
+  const str = (k: string, dflt = '') => (typeof d[k] === 'string' ? (d[k] as string) : dflt);
+  const num = (k: string) => (typeof d[k] === 'number' ? (d[k] as number) : Number(d[k] ?? 0) || 0);
+  const anchors = Array.isArray(d.anchor) ? d.anchor : typeof d.anchor === 'string' ? [d.anchor] : [];
+  return {
+    url: str('url'),
+    title: str('title'),
+    host: str('host'),
+    site: str('site'),
+    domain: str('domain'),
+    type: str('type', 'text/html'),
+    lang: str('lang', 'unknown'),
+    date: str('date'),
+    tstamp: num('tstamp'),
+    digest: core.digest,
+    boost: core.boost,
+    segment: core.segment,
+    contentLength: num('contentLength'),
+    anchors,
+    ...(d.noarchive === 'true' ? { noarchive: true } : {}),
+    content: str('content'),
+  };
+}
+
+async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: Database.Database, dir: string, log?: Log): Promise<SegmentIndexSummary> {
+  const seg = Segment.open(dir);
+  try {
+    if (!seg.hasPhase('parsed'))
+      throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${dir} is not parsed yet; run 'hazelnut parse ${dir}' (or finish its fetch) first`);
+    const sum: SegmentIndexSummary = { segment: seg.name, indexed: 0, notFetched: 0, notParsed: 0, noindex: 0, filtered: 0 };
+    const pageStmt = db.prepare('SELECT score, link_score FROM pages WHERE url = ?');
+    const inlinkStmt = db.prepare('SELECT source, anchor FROM inlinks WHERE target = ? ORDER BY source');
+    const sizeStmt = seg.db.prepare('SELECT size FROM content WHERE url = ?').pluck();
+    const suffixes = conf.getBoolean('indexer.title.strip.suffix')
+      ? siteTitleSuffixes((function* () {
+          for (const p of seg.parses()) if (p.status === 'success') yield { host: host(p.url), title: p.title };
+        })())
+      : new Map<string, string>();
+    const writer = new IndexWriter({ analyzer: Analyzer.fromConf(conf), segments: [seg.name], maxTokens: conf.getInt('indexer.max.tokens') });
+    let seen = 0;
+    for (const f of seg.fetches()) {
+      log?.progress(`index ${seg.name}: ${++seen} records, ${writer.docCount} documents`);
+      if (f.status !== 'fetch_success') {
+        sum.notFetched++;
+        continue;
+      }
+      const parse = seg.getParse(f.url);
+      if (!parse || parse.status !== 'success') {
+        sum.notParsed++;
+        continue;
+      }
+      if (parse.meta.noindex) {
+        sum.noindex++;
+        continue;
+      }
+      const page = pageStmt.get(f.url) as { score: number; link_score: number } | undefined;
+      const input: IndexingInput = {
+        url: f.url,
+        segment: seg.name,
+        fetchTime: f.fetchTime,
+        headers: f.headers,
+        contentType: f.contentType ?? null,
+        contentLength: (sizeStmt.get(f.url) as number | undefined) ?? parse.text.length,
+        parse: { title: stripTitleSuffix(parse.title, suffixes.get(host(f.url))), text: parse.text, lang: parse.lang, meta: parse.meta },
+        signature: parse.signature ?? null,
+        inlinks: inlinkStmt.all(f.url) as { source: string; anchor: string }[],
+        linkScore: page?.link_score ?? 0,
+      };
+      let doc: IndexDocument | null = {};
+      for (const filter of plugins.indexingFilters) {
+        doc = filter.filter(doc, input);
+        if (!doc) break;
+      }
+      if (!doc) {
+        sum.filtered++;
+        continue;
+      }
+      const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
+      writer.add(toInputDoc(doc, { segment: seg.name, digest: parse.signature ?? '', boost }));
+    }
+    await replaceDir(path.join(dir, SEGMENT_INDEX_DIR), async (tmp) => {
+      await writer.write(tmp);
+    });
+    seg.markPhase('indexed');
+    sum.indexed = writer.docCount;
+    log?.info(`${seg.name}: ${sum.indexed} indexed, ${sum.notFetched} not fetched, ${sum.notParsed} not parsed, ${sum.noindex} noindex, ${sum.filtered} filtered`);
+    return sum;
+  } finally {
+    seg.close();
+  }
+}
+
+export async function indexSegments(conf: Conf, opts: IndexOptions): Promise<IndexSummary> {
+  const plugins = await loadCrawlerPlugins(conf);
+  opts.log?.info(`indexing filters: ${plugins.active.filter((p) => p.point === 'indexing-filter').map((p) => p.id).join(', ') || 'none'}`);
+  const db = openWebDb(opts.webdb, { readonly: true });
+  try {
+    const segments: SegmentIndexSummary[] = [];
+    for (const dir of opts.segments) segments.push(await indexSegment(conf, plugins, db, dir, opts.log));
+    return { segments, indexed: segments.reduce((n, s) => n + s.indexed, 0) };
+  } finally {
+    db.close();
+    opts.log?.clearProgress();
+  }
+}
+
+/** Segment directories from `<segment> ...` or `-dir <segments>` (every segment there, oldest first). */
+export function segmentArgs(positional: string[], dir: string | undefined): string[] {
+  if (dir !== undefined) {
+    if (positional.length) throw new UsageError('give segments or -dir, not both');
+    return listSegments(dir).map((n) => path.join(dir, n));
+  }
+  if (positional.length === 0) throw new UsageError('missing segment');
+  return positional;
+}
+
+const tool: Tool = {
+  name: 'index',
+  description: 'build an index for each segment (segments/<name>/index)',
+  usage: 'Usage: hazelnut index <webdb> (<segment> ... | -dir <segments>)',
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['dir'] });
+    const [webdb, ...rest] = a._;
+    if (!webdb) throw new UsageError('missing arguments');
+    const segments = segmentArgs(rest, a.dir as string | undefined);
+    const crawlDir = path.dirname(path.resolve(webdb));
+    const log = new Log({ tool: 'index', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
+    try {
+      const s = await indexSegments(ctx.conf, { webdb, segments, log });
+      const skipped = s.segments.reduce((n, x) => n + x.notFetched + x.notParsed + x.noindex + x.filtered, 0);
+      const noindex = s.segments.reduce((n, x) => n + x.noindex, 0);
+      ctx.out.write(`index: ${s.indexed} documents from ${s.segments.length} segment${s.segments.length === 1 ? '' : 's'} (${skipped} records skipped, ${noindex} noindex)\n`);
+      return 0;
+    } finally {
+      log.close();
+    }
+  },
+};
+
+export default tool;

@@ -1,0 +1,199 @@
+/**
+ * @module crawler/inject
+ * `hazelnut inject <webdb> <urlDir|file>`: Nutch's Injector. Seed files hold
+ * one URL per line, `#` comments, and optional tab-separated `key=value`
+ * metadata (`nutch.score`, `nutch.fetchInterval` in seconds, anything else is
+ * kept in the page's metadata). Each URL is normalized (scope `inject`) and
+ * filtered. New URLs enter the WebDB as db_unfetched, due now; URLs already
+ * there are never touched, so injecting twice changes nothing. A bad line is
+ * reported with its file and line and the others still go in, all in one
+ * transaction.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Conf } from '../shared/conf.js';
+import { HzError, UsageError } from '../shared/errors.js';
+import { Log } from '../shared/log.js';
+import { parseArgs, type Tool } from '../shared/tool.js';
+import { host } from '../shared/url/keys.js';
+import { withLock } from './lock.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { openWebDb } from './webdb/schema.js';
+
+export interface SeedLine {
+  url: string;
+  meta: Record<string, string>;
+  /** `file:line`. */
+  where: string;
+}
+
+export interface SeedBatch {
+  lines: SeedLine[];
+  /** Lines that could not be read as a seed (bad metadata). */
+  malformed: { where: string; reason: string }[];
+  files: string[];
+}
+
+export interface InjectSummary {
+  injected: number;
+  known: number;
+  filtered: number;
+  malformed: number;
+  /** Each malformed line with its reason, in file order. */
+  problems: { where: string; reason: string }[];
+}
+
+const RESERVED_NUMBERS: Record<string, RegExp> = {
+  'nutch.score': /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/,
+  'nutch.fetchInterval': /^\d+$/,
+};
+
+/** The seed files of a path: the file itself, or a directory's visible regular files in name order. */
+export function seedFiles(seedPath: string): string[] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(seedPath);
+  } catch {
+    throw new HzError('HZ_ERR_SEED', `seed path ${seedPath} does not exist: give a text file, or a directory of text files, with one URL per line`);
+  }
+  if (!stat.isDirectory()) return [seedPath];
+  return fs
+    .readdirSync(seedPath, { withFileTypes: true })
+    .filter((e) => e.isFile() && !e.name.startsWith('.') && !e.name.endsWith('~'))
+    .map((e) => path.join(seedPath, e.name))
+    .sort();
+}
+
+/** Reads the seed lines; throws when there is no URL at all, since a crawl could then do nothing. */
+export function readSeeds(seedPath: string): SeedBatch {
+  const files = seedFiles(seedPath);
+  const batch: SeedBatch = { lines: [], malformed: [], files };
+  for (const file of files) {
+    const text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
+    text.split(/\r?\n/).forEach((raw, i) => {
+      const line = raw.trim();
+      if (!line || line.startsWith('#')) return;
+      const where = `${file}:${i + 1}`;
+      const [url, ...fields] = line.split('\t');
+      const meta: Record<string, string> = {};
+      for (const f of fields) {
+        const eq = f.indexOf('=');
+        const key = f.slice(0, eq).trim();
+        const value = f.slice(eq + 1).trim();
+        const problem =
+          eq <= 0 || !key
+            ? `metadata ${JSON.stringify(f)} is not key=value`
+            : RESERVED_NUMBERS[key] && !RESERVED_NUMBERS[key].test(value)
+              ? `${key} must be ${key === 'nutch.score' ? 'a number' : 'a whole number of seconds'}, not ${JSON.stringify(value)}`
+              : undefined;
+        if (problem) {
+          batch.malformed.push({ where, reason: problem });
+          return;
+        }
+        meta[key] = value;
+      }
+      batch.lines.push({ url: url!.trim(), meta, where });
+    });
+  }
+  if (batch.lines.length === 0 && batch.malformed.length === 0)
+    throw new HzError(
+      'HZ_ERR_SEED',
+      files.length === 0
+        ? `seed directory ${seedPath} holds no files: put a text file with one URL per line in it`
+        : `${seedPath} holds no URL: write one URL per line (like https://intranet.example.com/), # starts a comment`,
+    );
+  return batch;
+}
+
+export interface InjectOptions {
+  webdb: string;
+  /** A seed path, or seeds already read with readSeeds. */
+  seeds: string | SeedBatch;
+  plugins?: CrawlerPlugins;
+  now?: number;
+  log?: Log;
+}
+
+export async function inject(conf: Conf, opts: InjectOptions): Promise<InjectSummary> {
+  const batch = typeof opts.seeds === 'string' ? readSeeds(opts.seeds) : opts.seeds;
+  const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
+  const now = opts.now ?? Date.now();
+  const defaultScore = conf.getFloat('db.score.injected');
+  const defaultInterval = Math.round(conf.getDuration('db.fetch.interval.default', 's') / 1000);
+  const summary: InjectSummary = { injected: 0, known: 0, filtered: 0, malformed: 0, problems: [...batch.malformed] };
+
+  const rows: { url: string; host: string; score: number; interval: number; meta: string | null }[] = [];
+  for (const seed of batch.lines) {
+    const url = plugins.normalizers.normalize(seed.url, 'inject');
+    if (url === null) {
+      summary.problems.push({ where: seed.where, reason: `${JSON.stringify(seed.url)} is not an absolute URL hazelnut can fetch` });
+      continue;
+    }
+    if (plugins.filters.filter(url) === null) {
+      summary.filtered++;
+      opts.log?.info(`${seed.where}: ${url} rejected by the URL filters`);
+      continue;
+    }
+    const { 'nutch.score': score, 'nutch.fetchInterval': interval, ...rest } = seed.meta;
+    rows.push({
+      url,
+      host: host(url),
+      score: plugins.scoring.injectedScore(url, score === undefined ? defaultScore : Number(score)),
+      interval: interval === undefined ? defaultInterval : Number(interval),
+      meta: Object.keys(rest).length ? JSON.stringify(rest) : null,
+    });
+  }
+  summary.malformed = summary.problems.length;
+  summary.problems.sort((a, b) => a.where.localeCompare(b.where, undefined, { numeric: true }));
+
+  const db = openWebDb(opts.webdb, { create: true });
+  try {
+    const insert = db.prepare(
+      `INSERT INTO pages (url, host, status, fetch_time, fetch_interval, retries, score, metadata)
+       VALUES (?, ?, 'db_unfetched', ?, ?, 0, ?, ?) ON CONFLICT (url) DO NOTHING`,
+    );
+    db.transaction(() => {
+      for (const r of rows) {
+        if (insert.run(r.url, r.host, now, r.interval, r.score, r.meta).changes) summary.injected++;
+        else summary.known++;
+      }
+    })();
+  } finally {
+    db.close();
+  }
+  for (const p of summary.problems) opts.log?.info(`${p.where}: ${p.reason}`);
+  return summary;
+}
+
+const USAGE = 'Usage: hazelnut inject <webdb> <url_dir|url_file> [-force]';
+
+const tool: Tool = {
+  name: 'inject',
+  description: 'inject new urls into the WebDB',
+  usage: USAGE,
+  async run(ctx, args) {
+    const a = parseArgs(args, { boolean: ['force'] });
+    if (a._.length !== 2) throw new UsageError(a._.length < 2 ? 'missing arguments' : `unexpected argument ${a._[2]}`);
+    const [webdb, seedPath] = a._ as [string, string];
+    const seeds = readSeeds(seedPath);
+    const crawlDir = path.dirname(path.resolve(webdb));
+    const summary = await withLock(crawlDir, 'inject', { force: a.force === true }, async () => {
+      const log = new Log({ tool: 'inject', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
+      try {
+        return await inject(ctx.conf, { webdb, seeds, log });
+      } finally {
+        log.close();
+      }
+    });
+    for (const p of summary.problems) ctx.err.write(`inject: ${p.where}: ${p.reason}\n`);
+    if (summary.injected === 0 && summary.known === 0 && summary.filtered > 0)
+      ctx.err.write(`inject: every URL was rejected by the URL filters; check ${ctx.conf.get('urlfilter.regex.file')}\n`);
+    ctx.out.write(
+      `inject: ${summary.injected} injected, ${summary.known} already known, ${summary.filtered} rejected by filters, ${summary.malformed} malformed (${seeds.files.length} seed file${seeds.files.length === 1 ? '' : 's'})\n`,
+    );
+    // The good lines are in; a bad one still fails the run so a script notices.
+    return summary.malformed > 0 ? 1 : 0;
+  },
+};
+
+export default tool;

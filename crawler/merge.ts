@@ -1,0 +1,85 @@
+/**
+ * @module crawler/merge
+ * `hazelnut merge <index> (<segment> ... | -dir <segments>)`: one merged index
+ * of every live document of the segment indexes, with global statistics.
+ * Documents dedup deleted stay out, and the dedup rule is applied again over
+ * what remains, so a re-crawled page is merged only in its newest copy even
+ * when dedup was run over fewer segments. Documents are re-added from their
+ * segment index's own statistics (flexsearch cannot merge indexes), built in
+ * a temporary directory and published as a new generation in one rename, so
+ * a merge killed at any point leaves the previous index serving.
+ */
+import path from 'node:path';
+import type { Conf } from '../shared/conf.js';
+import { HzError, UsageError } from '../shared/errors.js';
+import { Analyzer } from '../shared/analysis/analyzer.js';
+import { publishIndex } from '../shared/index/publish.js';
+import { IndexWriter } from '../shared/index/writer.js';
+import { Log } from '../shared/log.js';
+import { parseArgs, type Tool } from '../shared/tool.js';
+import { dedupEntries, duplicates, openSegmentIndexes } from './dedup.js';
+import { segmentArgs } from './index/indexer.js';
+
+export interface MergeSummary {
+  documents: number;
+  segments: number;
+  /** Live documents left out as duplicates of another live one. */
+  duplicates: number;
+  generation: string;
+  dir: string;
+}
+
+export async function merge(conf: Conf, opts: { index: string; segments: string[]; log?: Log }): Promise<MergeSummary> {
+  const indexes = await openSegmentIndexes(opts.segments, opts.log);
+  const analyzers = new Set(indexes.map((s) => JSON.stringify(s.reader.meta.analyzer)));
+  if (analyzers.size > 1)
+    throw new HzError(
+      'HZ_ERR_INDEX_FORMAT',
+      `segment indexes were built with different analyzer settings (${[...analyzers].join(' vs ')}); re-index them with one setting before merging`,
+    );
+  const analyzer = indexes[0] ? new Analyzer(indexes[0].reader.meta.analyzer) : Analyzer.fromConf(conf);
+  const { entries, where } = dedupEntries(indexes, { skipDeleted: true });
+  const dup = duplicates(entries, conf.getBoolean('dedup.keep.highest.score'));
+  const writer = new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment) });
+  for (let i = 0; i < entries.length; i++) {
+    if (dup.has(i)) continue;
+    const [k, id] = where[i]!;
+    writer.addAnalyzed(indexes[k]!.reader.analyzed(id));
+    opts.log?.progress(`merge: ${writer.docCount} documents`);
+  }
+  const published = await publishIndex(
+    opts.index,
+    async (dir) => {
+      await writer.write(dir);
+    },
+    { graceMs: conf.getDuration('index.generation.grace', 'ms') },
+  );
+  opts.log?.clearProgress();
+  opts.log?.info(`published generation ${published.generation}: ${writer.docCount} documents from ${indexes.length} segments`);
+  for (const s of indexes) s.reader.close();
+  return { documents: writer.docCount, segments: indexes.length, duplicates: dup.size, generation: published.generation, dir: published.dir };
+}
+
+const tool: Tool = {
+  name: 'merge',
+  description: 'merge segment indexes into one index, swapped in atomically',
+  usage: 'Usage: hazelnut merge <index> (<segment> ... | -dir <segments>)',
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['dir'] });
+    const [index, ...rest] = a._;
+    if (!index) throw new UsageError('missing arguments');
+    const segments = segmentArgs(rest, a.dir as string | undefined);
+    const log = new Log({ tool: 'merge', dir: path.join(path.dirname(path.resolve(index)), 'logs'), err: ctx.err, tty: ctx.tty });
+    try {
+      const s = await merge(ctx.conf, { index, segments, log });
+      ctx.out.write(
+        `merge: ${s.documents} documents from ${s.segments} segments (${s.duplicates} duplicates left out) published as ${path.join(index, s.generation)}\n`,
+      );
+      return 0;
+    } finally {
+      log.close();
+    }
+  },
+};
+
+export default tool;

@@ -1,0 +1,148 @@
+/**
+ * @module crawler/parse
+ * Parsing one fetched page, shared by the `parse` tool and the fetcher's
+ * inline parse: choose a parser by content type (sniffed when the header is
+ * missing or wrong), run it, then apply Nutch's outlink rules
+ * (ParseOutputFormat): drop self-links, normalize (scope `outlink`) and
+ * filter, `db.ignore.external.links`, keep at most `db.max.outlinks.per.page`
+ * valid links and cut anchors to `db.max.anchor.length`. Meta robots
+ * `nofollow` leaves no outlinks; `noindex` is kept in the parse meta for the
+ * indexer. Every record gets a signature (`db.signature.class`) and a
+ * language. A page no parser takes is kept as `notparsed`, a parser error
+ * becomes `failed`; nothing a page contains makes this function throw.
+ */
+import type { Conf } from '../../shared/conf.js';
+import type { ParseOutput, Parser } from '../../shared/plugin/types.js';
+import { host } from '../../shared/url/keys.js';
+import type { ContentRecord, FetchRecord, Outlink, ParseRecord } from '../../segments/segment.js';
+import type { CrawlerPlugins } from '../plugins.js';
+import { pageLanguage } from './language.js';
+import { signatureFromConf, type SignatureFn } from './signature.js';
+import { mediaType, sniffContentType } from './sniff.js';
+
+export type ParsePlugins = Pick<CrawlerPlugins, 'normalizers' | 'filters' | 'parsers'>;
+
+export interface ParseOptions {
+  /** Valid outlinks kept per page; negative keeps all. */
+  maxOutlinks: number;
+  maxAnchorLength: number;
+  ignoreExternalLinks: boolean;
+  signature: SignatureFn;
+  /** Characters of text language detection looks at. */
+  langMaxLength: number;
+}
+
+const optionsCache = new WeakMap<Conf, ParseOptions>();
+
+/** The parse properties, read once per configuration. */
+export function parseOptions(conf: Conf): ParseOptions {
+  let o = optionsCache.get(conf);
+  if (!o) {
+    o = {
+      maxOutlinks: conf.getInt('db.max.outlinks.per.page'),
+      maxAnchorLength: conf.getInt('db.max.anchor.length'),
+      ignoreExternalLinks: conf.getBoolean('db.ignore.external.links'),
+      signature: signatureFromConf(conf),
+      langMaxLength: conf.getInt('lang.analyze.max.length'),
+    };
+    optionsCache.set(conf, o);
+  }
+  return o;
+}
+
+/** The parser for a media type: one that names it exactly, else one claiming its family (`text/*`). */
+export function chooseParser(parsers: readonly Parser[], type: string): Parser | undefined {
+  const family = type.split('/')[0] + '/*';
+  return parsers.find((p) => p.contentTypes.includes(type)) ?? parsers.find((p) => p.contentTypes.includes(family));
+}
+
+/** Nutch's outlink rules over a parser's raw outlinks, in document order. */
+export function filterOutlinks(plugins: ParsePlugins, opts: ParseOptions, from: string, raw: ParseOutput['outlinks']): Outlink[] {
+  const fromHost = host(from);
+  const kept: Outlink[] = [];
+  const seen = new Map<string, Outlink>();
+  for (const l of raw) {
+    if (opts.maxOutlinks >= 0 && kept.length >= opts.maxOutlinks) break;
+    if (l.url === from) continue;
+    const norm = plugins.normalizers.normalize(l.url, 'outlink');
+    const url = norm === null ? null : plugins.filters.filter(norm);
+    if (url === null || url === from) continue;
+    if (opts.ignoreExternalLinks && host(url) !== fromHost) continue;
+    const anchor = l.anchor.length > opts.maxAnchorLength ? l.anchor.slice(0, opts.maxAnchorLength) : l.anchor;
+    const key = `${url}\n${anchor}`;
+    const dup = seen.get(key);
+    if (dup) {
+      // The same link in the menu and in the content counts as content.
+      if (dup.nav && !l.nav) delete dup.nav;
+      continue;
+    }
+    const o: Outlink = l.nav ? { url, anchor, nav: true } : { url, anchor };
+    seen.set(key, o);
+    kept.push(o);
+  }
+  return kept;
+}
+
+/** A meta refresh target after the fetcher-scope normalizers and the filters, or undefined if it goes nowhere new. */
+function refreshTarget(plugins: ParsePlugins, from: string, url: string): string | undefined {
+  const norm = plugins.normalizers.normalize(url, 'fetcher');
+  const ok = norm === null ? null : plugins.filters.filter(norm);
+  return ok === null || ok === from ? undefined : ok;
+}
+
+export function parseContent(plugins: ParsePlugins, conf: Conf, content: ContentRecord, fetch: FetchRecord): ParseRecord {
+  const opts = parseOptions(conf);
+  const declared = content.contentType ?? fetch.contentType ?? null;
+  const type = sniffContentType(declared, content.bytes);
+  const empty = { url: content.url, title: '', text: '', lang: null, outlinks: [] };
+  const meta: ParseRecord['meta'] = { contentType: type };
+  if (content.truncated) meta.truncated = true;
+  const parser = chooseParser(plugins.parsers, type);
+  if (!parser)
+    return { ...empty, status: 'notparsed', message: `no parser for content type ${type}`, signature: opts.signature(content.bytes, ''), meta };
+
+  let out: ParseOutput;
+  try {
+    out = parser.parse({
+      url: content.url,
+      contentType: mediaType(declared) === type ? declared : type,
+      charset: content.charset,
+      bytes: content.bytes,
+      headers: fetch.headers,
+      truncated: content.truncated,
+    });
+  } catch (e) {
+    out = { status: 'failed', message: `parser error: ${(e as Error)?.message ?? String(e)}`, title: '', text: '', outlinks: [], meta: {} };
+  }
+  if (out.status !== 'success')
+    return { ...empty, status: 'failed', message: out.message ?? 'parse failed', signature: opts.signature(content.bytes, ''), meta };
+
+  try {
+    Object.assign(meta, out.meta);
+    if (meta.refresh) {
+      const to = refreshTarget(plugins, content.url, meta.refresh.url);
+      if (to) meta.refresh = { url: to, delay: meta.refresh.delay };
+      else delete meta.refresh;
+    }
+    if (meta.canonical) {
+      const c = plugins.normalizers.normalize(meta.canonical, 'outlink');
+      if (c) meta.canonical = c;
+      else delete meta.canonical;
+    }
+    meta.outlinkCount = out.outlinks.length;
+    const outlinks = meta.nofollow ? [] : filterOutlinks(plugins, opts, content.url, out.outlinks);
+    const declaredLang = [out.lang, meta.contentLanguage as string | undefined, fetch.headers['content-language']];
+    return {
+      url: content.url,
+      status: 'success',
+      title: out.title,
+      text: out.text,
+      lang: pageLanguage(declaredLang, out.text, opts.langMaxLength),
+      signature: opts.signature(content.bytes, out.text),
+      outlinks,
+      meta,
+    };
+  } catch (e) {
+    return { ...empty, status: 'failed', message: `outlink processing failed: ${(e as Error)?.message ?? String(e)}`, signature: opts.signature(content.bytes, ''), meta };
+  }
+}

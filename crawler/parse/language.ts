@@ -1,0 +1,34 @@
+/**
+ * @module crawler/parse/language
+ * The language of a page: what the page declares (`<html lang>`, a
+ * Content-Language meta or header), else what tinyld detects from the first
+ * `lang.analyze.max.length` characters of its text. Languages are ISO 639-1
+ * codes where one exists (`en`, `de`), lower case, region dropped, so a
+ * `lang:en` filter finds `en-GB` pages too. tinyld is used only here.
+ */
+import { detect } from 'tinyld';
+
+/** Detection on fewer characters than this is guesswork; such pages get no language. */
+const MIN_DETECT_CHARS = 40;
+
+/** `en-GB` → `en`; `de, en` → `de`; null for anything that is not a language tag. */
+export function normalizeLanguage(tag: string | null | undefined): string | null {
+  const first = tag?.split(',')[0]?.trim().toLowerCase().replace(/_/g, '-') ?? '';
+  const primary = first.split('-')[0]!;
+  return /^[a-z]{2,3}$/.test(primary) ? primary : null;
+}
+
+export function detectLanguage(text: string, maxLength: number): string | null {
+  const sample = text.length > maxLength ? text.slice(0, maxLength) : text;
+  if (sample.replace(/[\s\p{P}\p{N}]/gu, '').length < MIN_DETECT_CHARS) return null;
+  return normalizeLanguage(detect(sample));
+}
+
+/** The first declared language that is a language tag, else the detected one. */
+export function pageLanguage(declared: (string | null | undefined)[], text: string, maxLength: number): string | null {
+  for (const d of declared) {
+    const l = normalizeLanguage(d);
+    if (l) return l;
+  }
+  return detectLanguage(text, maxLength);
+}

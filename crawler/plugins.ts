@@ -1,0 +1,134 @@
+/**
+ * @module crawler/plugins
+ * The crawler's built-in plugins and the chains built from the active ones,
+ * in the manner of Nutch's URLNormalizers, URLFilters, IndexingFilters and
+ * ScoringFilters. Each part of the crawler registers its descriptors in
+ * `CRAWLER_PLUGINS`; tools call `loadCrawlerPlugins(conf)` once at start.
+ */
+import type { Conf } from '../shared/conf.js';
+import { instantiate, listPlugins, orderedActive } from '../shared/plugin/registry.js';
+import type {
+  ExtensionPoint,
+  IndexingFilter,
+  NormalizerScope,
+  Parser,
+  PluginDescriptor,
+  ScoringFilter,
+  URLFilter,
+  URLNormalizer,
+} from '../shared/plugin/types.js';
+import { urlnormalizerBasic } from '../shared/url/normalize.js';
+import { urlfilterRegex } from '../shared/url/regex-filter.js';
+import { urlnormalizerRegex } from '../shared/url/regex-normalize.js';
+import { parseHtml } from './parse/html.js';
+import { parseText } from './parse/text.js';
+import { scoringOpic } from './scoring/opic.js';
+import { indexAnchor } from './index/filters/anchor.js';
+import { indexBasic } from './index/filters/basic.js';
+import { indexMore } from './index/filters/more.js';
+
+/** Every built-in crawler plugin, in registration order (the order within a point when no order property says otherwise). */
+export const CRAWLER_PLUGINS: PluginDescriptor[] = [urlnormalizerBasic, urlnormalizerRegex, urlfilterRegex, parseHtml, parseText, scoringOpic, indexBasic, indexAnchor, indexMore];
+
+export interface CrawlerPlugins {
+  normalizers: { normalize(url: string, scope: NormalizerScope): string | null };
+  filters: { filter(url: string): string | null };
+  parsers: Parser[];
+  indexingFilters: IndexingFilter[];
+  scoring: ScoringFilter;
+  /** The active plugins, in chain order per point. */
+  active: { id: string; point: ExtensionPoint }[];
+}
+
+/** Runs the normalizers in order, repeating the chain up to `loops` times until a pass changes nothing. */
+export function normalizerChain(normalizers: URLNormalizer[], loops: number): CrawlerPlugins['normalizers'] {
+  return {
+    normalize(url, scope) {
+      let cur: string | null = url;
+      for (let pass = 0; pass < Math.max(1, loops); pass++) {
+        const before: string = cur;
+        for (const n of normalizers) {
+          cur = n.normalize(cur, scope);
+          if (cur === null) return null;
+        }
+        if (cur === before) break;
+      }
+      return cur;
+    },
+  };
+}
+
+/** A URL must pass every filter; each may rewrite it for the next. */
+export function filterChain(filters: URLFilter[]): CrawlerPlugins['filters'] {
+  return {
+    filter(url) {
+      let cur: string | null = url;
+      for (const f of filters) {
+        cur = f.filter(cur);
+        if (cur === null) return null;
+      }
+      return cur;
+    },
+  };
+}
+
+/**
+ * With no scoring plugin active, scores stay neutral: an injected page keeps
+ * the score it was given, a new page gets 1.0 (CrawlDatum's default), no cash
+ * flows along links, and every document's boost is 1.
+ */
+export const NEUTRAL_SCORING: ScoringFilter = {
+  injectedScore: (_url, score) => score,
+  initialScore: () => 1,
+  generatorSortValue: (_url, score) => score,
+  distributeScoreToOutlinks: () => new Map(),
+  updateDbScore: (_url, oldScore) => oldScore ?? 1,
+  indexerScore: () => 1,
+};
+
+/** Several scoring filters chained as Nutch's ScoringFilters does: each hook passes its result to the next. */
+export function scoringChain(filters: ScoringFilter[]): ScoringFilter {
+  if (filters.length === 0) return NEUTRAL_SCORING;
+  if (filters.length === 1) return filters[0]!;
+  return {
+    injectedScore: (url, score) => filters.reduce((s, f) => f.injectedScore(url, s), score),
+    initialScore: (url) => filters.reduce((_s, f) => f.initialScore(url), 0),
+    generatorSortValue: (url, score) => filters.reduce((s, f) => f.generatorSortValue(url, s), score),
+    distributeScoreToOutlinks: (from, score, outlinks, all) => {
+      const merged = new Map<string, number>();
+      for (const f of filters)
+        for (const [u, cash] of f.distributeScoreToOutlinks(from, score, outlinks, all)) merged.set(u, (merged.get(u) ?? 0) + cash);
+      return merged;
+    },
+    updateDbScore: (url, old, cash) => filters.reduce<number | undefined>((s, f) => f.updateDbScore(url, s, cash), old) ?? 1,
+    indexerScore: (url, db, link) => filters.reduce((s, f) => s * f.indexerScore(url, db, link), 1),
+  };
+}
+
+export async function loadCrawlerPlugins(conf: Conf, builtins: readonly PluginDescriptor[] = CRAWLER_PLUGINS): Promise<CrawlerPlugins> {
+  const entries = await listPlugins(conf, builtins);
+  const make = <P extends ExtensionPoint>(point: P) => instantiate(conf, orderedActive(conf, entries, point));
+  const normalizers = make('url-normalizer');
+  const filters = make('url-filter');
+  const parsers = make('parser');
+  const indexing = make('indexing-filter');
+  const scoring = make('scoring-filter');
+  const active = [
+    ...normalizers.map((p) => ({ id: p.id, point: 'url-normalizer' as const })),
+    ...filters.map((p) => ({ id: p.id, point: 'url-filter' as const })),
+    ...parsers.map((p) => ({ id: p.id, point: 'parser' as const })),
+    ...indexing.map((p) => ({ id: p.id, point: 'indexing-filter' as const })),
+    ...scoring.map((p) => ({ id: p.id, point: 'scoring-filter' as const })),
+  ];
+  return {
+    normalizers: normalizerChain(
+      normalizers.map((p) => p.impl),
+      conf.getInt('urlnormalizer.loop.count'),
+    ),
+    filters: filterChain(filters.map((p) => p.impl)),
+    parsers: parsers.map((p) => p.impl),
+    indexingFilters: indexing.map((p) => p.impl),
+    scoring: scoringChain(scoring.map((p) => p.impl)),
+    active,
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * @module crawler/segment-args
+ * Nutch's way of naming segments on a command line: `-dir <segments>` for
+ * every segment under a directory (oldest first), or the segment directories
+ * themselves. Shared by updatedb, invertlinks and readseg.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { HzError, UsageError } from '../shared/errors.js';
+import { listSegments, SEGMENT_FILE } from '../segments/segment.js';
+
+export function segmentDirs(positional: string[], dir: string | undefined): string[] {
+  if (dir !== undefined && positional.length > 0) throw new UsageError('give either -dir <segments> or segment directories, not both');
+  if (dir === undefined && positional.length === 0) throw new UsageError('no segments: give -dir <segments> or one or more segment directories');
+  if (dir !== undefined) {
+    if (!fs.existsSync(dir)) throw new HzError('HZ_ERR_NOT_FOUND', `segments directory ${dir} does not exist`);
+    return listSegments(dir).map((n) => path.join(dir, n));
+  }
+  for (const d of positional)
+    if (!fs.existsSync(path.join(d, SEGMENT_FILE))) throw new HzError('HZ_ERR_NOT_FOUND', `${d} is not a segment (no ${SEGMENT_FILE})`);
+  return positional;
+}

@@ -1,0 +1,121 @@
+/**
+ * @module crawler/updatedb/collect
+ * What one segment tells the WebDB, read into plain maps before anything is
+ * written: a fetch datum per fetched URL, the linked datums (outlinks, HTTP
+ * redirect targets recorded with http.redirect.max = 0, meta refresh
+ * targets) carrying the cash the scoring plugin hands them, and the new
+ * outlink rows of every page whose links changed. A meta refresh makes the
+ * page a redirect, temporary below five seconds as in Nutch's Fetcher
+ * (PERM_REFRESH_TIME), permanent otherwise; a redirect is kept in the link
+ * graph as one link, so link scores flow through it to its target.
+ */
+import type { NormalizerScope, ScoringFilter } from '../../shared/plugin/types.js';
+import type { FetchStatus } from '../../shared/status.js';
+import type { Outlink, ParseRecord, Segment } from '../../segments/segment.js';
+import type { CrawlerPlugins } from '../plugins.js';
+import type { FetchDatum, LinkedDatum } from './merge.js';
+
+/** A meta refresh this many seconds or longer counts as a permanent redirect. */
+export const PERM_REFRESH_TIME = 5;
+
+export interface SegmentUpdate {
+  fetches: Map<string, FetchDatum>;
+  linked: Map<string, LinkedDatum[]>;
+  /** Sources whose rows in `links` are replaced by these (an empty list deletes them). */
+  links: Map<string, Outlink[]>;
+}
+
+export interface CollectOptions {
+  /** Normalize URLs (scope `crawldb`) before they key the WebDB. */
+  normalize: boolean;
+  /** Drop URLs the URL filters reject. */
+  filter: boolean;
+}
+
+type Plugins = Pick<CrawlerPlugins, 'normalizers' | 'filters'> & { scoring: Pick<ScoringFilter, 'distributeScoreToOutlinks'> };
+
+function lastModified(headers: Record<string, string>): number {
+  const t = Date.parse(headers['last-modified'] ?? '');
+  return Number.isFinite(t) ? t : 0;
+}
+
+/** The effective fetch status and redirect target of a fetch and its parse. */
+function redirectOf(status: FetchStatus, redirectTo: string | null | undefined, parse: ParseRecord | undefined) {
+  if ((status === 'fetch_redir_temp' || status === 'fetch_redir_perm') && redirectTo) return { status, target: redirectTo };
+  const refresh = status === 'fetch_success' && parse?.status === 'success' ? parse.meta.refresh : undefined;
+  if (refresh) return { status: (refresh.delay < PERM_REFRESH_TIME ? 'fetch_redir_temp' : 'fetch_redir_perm') as FetchStatus, target: refresh.url };
+  return { status, target: undefined };
+}
+
+export function collectSegment(seg: Segment, plugins: Plugins, o: CollectOptions, scoreOf: (url: string) => number | undefined): SegmentUpdate {
+  const key = (url: string, scope: NormalizerScope = 'crawldb'): string | null => {
+    const n = o.normalize ? plugins.normalizers.normalize(url, scope) : url;
+    return n !== null && o.filter ? plugins.filters.filter(n) : n;
+  };
+  const generated = new Map<string, { score: number; datum: Record<string, unknown> }>();
+  for (const e of seg.fetchlist()) generated.set(e.url, e);
+
+  const out: SegmentUpdate = { fetches: new Map(), linked: new Map(), links: new Map() };
+  const link = (target: string, source: string, score: number) => {
+    const list = out.linked.get(target);
+    if (list) list.push({ source, score });
+    else out.linked.set(target, [{ source, score }]);
+  };
+
+  for (const f of seg.fetches()) {
+    const url = key(f.url);
+    if (url === null) continue;
+    const parse = f.status === 'fetch_success' ? seg.getParse(f.url) : undefined;
+    const { status, target: rawTarget } = redirectOf(f.status, f.redirectTo, parse);
+    const gen = generated.get(f.url);
+    const score = gen?.score ?? scoreOf(url) ?? 0;
+    const datum: FetchDatum = {
+      status,
+      fetchTime: f.fetchTime,
+      signature: parse?.signature ?? null,
+      modifiedTime: lastModified(f.headers),
+      protocolStatus: f.protocolStatus,
+      etag: f.headers.etag ?? null,
+      lastModified: f.headers['last-modified'] ?? null,
+    };
+    if (gen) {
+      const d = gen.datum;
+      datum.generated = {
+        score: gen.score,
+        ...(typeof d.fetch_interval === 'number' ? { fetch_interval: d.fetch_interval } : {}),
+        ...(typeof d.retries === 'number' ? { retries: d.retries } : {}),
+      };
+    }
+
+    // The page's outlinks, keyed as the WebDB keys them.
+    const outlinks: Outlink[] = [];
+    const seen = new Set<string>();
+    if (parse?.status === 'success')
+      for (const l of parse.outlinks) {
+        const t = key(l.url);
+        if (t === null || t === url || seen.has(`${t}\n${l.anchor}`)) continue;
+        seen.add(`${t}\n${l.anchor}`);
+        outlinks.push(l.nav ? { url: t, anchor: l.anchor, nav: true } : { url: t, anchor: l.anchor });
+      }
+    const target = rawTarget === undefined ? null : key(rawTarget, 'fetcher');
+    if (target !== null && target !== url && !seen.has(`${target}\n`)) outlinks.push({ url: target, anchor: '' });
+
+    if (status === 'fetch_success' || target !== null || status === 'fetch_redir_temp' || status === 'fetch_redir_perm' || status === 'fetch_gone')
+      out.links.set(url, status === 'fetch_gone' ? [] : outlinks);
+
+    const targets = [...new Set(outlinks.map((l) => l.url))];
+    const allCount = typeof parse?.meta.outlinkCount === 'number' ? parse.meta.outlinkCount + (target !== null ? 1 : 0) : targets.length;
+    const paid = new Set<string>();
+    for (const [to, cash] of plugins.scoring.distributeScoreToOutlinks(url, score, targets, allCount)) {
+      if (to === url) datum.scoreAdjust = (datum.scoreAdjust ?? 0) + cash;
+      else {
+        link(to, url, cash);
+        paid.add(to);
+      }
+    }
+    // Every target is linked, even when the scoring plugin hands it no cash.
+    for (const to of targets) if (!paid.has(to)) link(to, url, 0);
+    out.fetches.set(url, datum);
+  }
+  return out;
+}

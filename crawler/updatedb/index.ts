@@ -1,0 +1,166 @@
+/**
+ * @module crawler/updatedb
+ * `hazelnut updatedb <webdb> (-dir <segments> | <seg> ...) [-normalize]
+ * [-filter] [-noAdditions] [-force]`: Nutch's CrawlDb update. Each segment
+ * that was fetched and parsed is read (collect.ts), every URL it touched is
+ * merged with its WebDB row (merge.ts), the outlink rows of its re-parsed
+ * pages replace their old ones, and the segment is recorded as applied — all
+ * in one transaction per segment, so a crash leaves the WebDB as it was and
+ * applying a segment twice changes nothing the second time. Normalizing and
+ * filtering are off unless asked for, as in Nutch; the one-shot crawl asks.
+ */
+import path from 'node:path';
+import type { Conf } from '../../shared/conf.js';
+import { UsageError } from '../../shared/errors.js';
+import { Log } from '../../shared/log.js';
+import { parseArgs, type Tool } from '../../shared/tool.js';
+import { Segment } from '../../segments/segment.js';
+import { withLock } from '../lock.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { segmentDirs } from '../segment-args.js';
+import { openWebDb, type PageRow, type WebDb } from '../webdb/schema.js';
+import { collectSegment, type SegmentUpdate } from './collect.js';
+import { mergePage, type MergeOptions } from './merge.js';
+import { scheduleFromConf } from './schedule.js';
+
+export const UPDATEDB_TOOL = 'updatedb';
+
+export interface UpdateDbOptions {
+  webdb: string;
+  segments: string[];
+  normalize?: boolean;
+  filter?: boolean;
+  /** Overrides `db.update.additions.allowed`. */
+  additionsAllowed?: boolean;
+  plugins?: CrawlerPlugins;
+  log?: Log;
+  now?: number;
+}
+
+export interface UpdateDbSummary {
+  applied: string[];
+  /** Segment name → why it was skipped. */
+  skipped: Record<string, string>;
+  fetched: number;
+  added: number;
+  updated: number;
+  links: number;
+}
+
+export function mergeOptions(conf: Conf, scoring: CrawlerPlugins['scoring'], additionsAllowed?: boolean): MergeOptions {
+  return {
+    additionsAllowed: additionsAllowed ?? conf.getBoolean('db.update.additions.allowed'),
+    retryMax: conf.getInt('db.fetch.retry.max'),
+    maxInlinks: conf.getInt('db.update.max.inlinks'),
+    schedule: scheduleFromConf(conf),
+    scoring,
+  };
+}
+
+/** Writes one segment's update in a single transaction; returns what changed. */
+function apply(db: WebDb, name: string, u: SegmentUpdate, o: MergeOptions, now: number) {
+  const get = db.prepare('SELECT * FROM pages WHERE url = ?');
+  const put = db.prepare(
+    `INSERT OR REPLACE INTO pages (url, host, status, fetch_time, fetch_interval, retries, score, link_score, signature, modified_time,
+       last_fetch_time, generate_time, protocol_status, etag, last_modified, metadata)
+     VALUES (@url, @host, @status, @fetch_time, @fetch_interval, @retries, @score, @link_score, @signature, @modified_time,
+       @last_fetch_time, @generate_time, @protocol_status, @etag, @last_modified, @metadata)`,
+  );
+  const delLinks = db.prepare('DELETE FROM links WHERE source = ?');
+  const addLink = db.prepare('INSERT OR IGNORE INTO links (source, target, anchor, nav) VALUES (?, ?, ?, ?)');
+  const stats = { added: 0, updated: 0, links: 0 };
+  db.transaction(() => {
+    for (const url of new Set([...u.fetches.keys(), ...u.linked.keys()])) {
+      const old = get.get(url) as PageRow | undefined;
+      const row = mergePage(url, old, u.fetches.get(url), u.linked.get(url) ?? [], o, now);
+      if (!row || row === old) continue;
+      put.run(row);
+      if (old) stats.updated++;
+      else stats.added++;
+    }
+    for (const [source, outlinks] of u.links) {
+      delLinks.run(source);
+      for (const l of outlinks) stats.links += addLink.run(source, l.url, l.anchor, l.nav ? 1 : 0).changes;
+    }
+    db.prepare('INSERT OR REPLACE INTO applied (tool, segment, at) VALUES (?, ?, ?)').run(UPDATEDB_TOOL, name, now);
+  })();
+  return stats;
+}
+
+export async function updatedb(conf: Conf, opts: UpdateDbOptions): Promise<UpdateDbSummary> {
+  const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
+  const o = mergeOptions(conf, plugins.scoring, opts.additionsAllowed);
+  const summary: UpdateDbSummary = { applied: [], skipped: {}, fetched: 0, added: 0, updated: 0, links: 0 };
+  const db = openWebDb(opts.webdb);
+  try {
+    const isApplied = db.prepare('SELECT 1 FROM applied WHERE tool = ? AND segment = ?');
+    const scoreOf = db.prepare('SELECT score FROM pages WHERE url = ?').pluck();
+    for (const dir of opts.segments) {
+      const seg = Segment.open(dir, { readonly: true });
+      try {
+        const why = !seg.hasPhase('fetched')
+          ? 'not fetched'
+          : !seg.hasPhase('parsed')
+            ? 'not parsed'
+            : isApplied.get(UPDATEDB_TOOL, seg.name)
+              ? 'already applied'
+              : undefined;
+        if (why) {
+          summary.skipped[seg.name] = why;
+          opts.log?.info(`segment ${seg.name} skipped: ${why}`);
+          continue;
+        }
+        const u = collectSegment(seg, plugins, { normalize: opts.normalize ?? false, filter: opts.filter ?? false }, (url) => scoreOf.get(url) as number | undefined);
+        const s = apply(db, seg.name, u, o, opts.now ?? Date.now());
+        summary.applied.push(seg.name);
+        summary.fetched += u.fetches.size;
+        summary.added += s.added;
+        summary.updated += s.updated;
+        summary.links += s.links;
+        opts.log?.info(`segment ${seg.name}: ${u.fetches.size} fetched, ${s.added} new pages, ${s.updated} updated, ${s.links} links`);
+      } finally {
+        seg.close();
+      }
+    }
+  } finally {
+    db.close();
+  }
+  return summary;
+}
+
+const USAGE = 'Usage: hazelnut updatedb <webdb> (-dir <segments> | <seg1> <seg2> ...) [-force] [-normalize] [-filter] [-noAdditions]';
+
+const tool: Tool = {
+  name: 'updatedb',
+  description: 'update the WebDB from fetched and parsed segments',
+  usage: USAGE,
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['dir'], boolean: ['force', 'normalize', 'filter', 'noAdditions'] });
+    const [webdb, ...segs] = a._;
+    if (!webdb) throw new UsageError('missing <webdb>');
+    const segments = segmentDirs(segs, a.dir as string | undefined);
+    const crawlDir = path.dirname(path.resolve(webdb));
+    const s = await withLock(crawlDir, 'updatedb', { force: a.force === true }, async () => {
+      const log = new Log({ tool: 'updatedb', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
+      try {
+        return await updatedb(ctx.conf, {
+          webdb,
+          segments,
+          normalize: a.normalize === true,
+          filter: a.filter === true,
+          additionsAllowed: a.noAdditions === true ? false : undefined,
+          log,
+        });
+      } finally {
+        log.close();
+      }
+    });
+    for (const [name, why] of Object.entries(s.skipped)) ctx.err.write(`updatedb: segment ${name} skipped: ${why}\n`);
+    ctx.out.write(
+      `updatedb: ${s.applied.length} segment${s.applied.length === 1 ? '' : 's'} applied, ${Object.keys(s.skipped).length} skipped; ${s.fetched} fetched, ${s.added} new pages, ${s.updated} pages updated, ${s.links} links\n`,
+    );
+    return 0;
+  },
+};
+
+export default tool;

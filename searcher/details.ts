@@ -1,0 +1,50 @@
+/**
+ * @module searcher/details
+ * The segment side of a hit (NutchBean.getSummary / getContent /
+ * getParseText): found by the stored `segment` and `url`, read from the
+ * segment store, never from the crawler's databases.
+ */
+import type { StoredDoc } from '../shared/index/types.js';
+import type { ContentRecord, FetchRecord } from '../segments/segment.js';
+import type { Snapshot } from './snapshot.js';
+import { summarize, type Summary } from './summary.js';
+
+/** Only the start of a long text is tokenized for its summary (the summarizer looks at 5000 words at most). */
+const SUMMARY_TEXT_CHARS = 60_000;
+
+export function hitSummary(snap: Snapshot, doc: StoredDoc, terms: readonly string[]): Summary {
+  const parse = snap.segments.getParse(doc.segment, doc.url);
+  if (!parse?.text) return [];
+  const text = parse.text.length > SUMMARY_TEXT_CHARS ? parse.text.slice(0, SUMMARY_TEXT_CHARS) : parse.text;
+  return summarize(text, snap.analyzer.tokens(text), new Set(terms), snap.settings.summary);
+}
+
+/** The indexed document for a URL, or undefined. */
+export function docByUrl(snap: Snapshot, url: string): StoredDoc | undefined {
+  const id = snap.reader.idOf(url);
+  return id === undefined || snap.reader.isDeleted(id) ? undefined : snap.reader.doc(id);
+}
+
+export function parseText(snap: Snapshot, doc: StoredDoc): string | undefined {
+  return snap.segments.getParse(doc.segment, doc.url)?.text;
+}
+
+export interface Cached {
+  content: ContentRecord;
+  fetch?: FetchRecord;
+}
+
+export function cachedContent(snap: Snapshot, doc: StoredDoc): Cached | undefined {
+  const content = snap.segments.getContent(doc.segment, doc.url);
+  return content && { content, fetch: snap.segments.getFetch(doc.segment, doc.url) };
+}
+
+/** Decodes stored bytes with the charset found at fetch time; windows-1252 when unknown (as Nutch's cached.jsp). */
+export function decodeContent(c: ContentRecord): string {
+  const label = c.charset ?? 'windows-1252';
+  try {
+    return new TextDecoder(label).decode(c.bytes);
+  } catch {
+    return new TextDecoder('windows-1252').decode(c.bytes);
+  }
+}

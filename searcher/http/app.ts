@@ -1,0 +1,182 @@
+/**
+ * @module searcher/http/app
+ * The searcher's HTTP face, a thin hono app made by a factory: every route
+ * leases the current snapshot, calls plain functions in searcher/, and
+ * renders. Bad input answers 400 with a message, an unknown URL 404; a 500
+ * is a bug. Our pages forbid all script (PAGE_CSP); a cached page is
+ * served under `sandbox`, so its own scripts cannot run either.
+ */
+import { Hono, type Context } from 'hono';
+import { cachedContent, decodeContent, docByUrl, hitSummary, parseText } from '../details.js';
+import { makeScorer } from '../rank/score.js';
+import { isHit, search, type SearchResult } from '../search.js';
+import { analyzeQuery } from '../query/analyze.js';
+import { parseQuery, QuerySyntaxError } from '../query/parse.js';
+import type { Snapshot, SnapshotProvider } from '../snapshot.js';
+import { anchorsPage, cachedHtml, cachedOther, explainPage, homePage, noArchivePage, statsPage, textPage, type IndexStats } from './docpages.js';
+import { messagePage, PAGE_CSP } from './layout.js';
+import { searchJson } from './api.js';
+import { snapshotLease, type LeaseEnv } from './lease.js';
+import { openSearchDescription, openSearchRss } from './opensearch.js';
+import { resultsPage } from './results.js';
+
+export interface AppOptions {
+  snapshots: SnapshotProvider;
+}
+
+class BadRequest extends Error {}
+
+/** A non-negative integer parameter, or the default when absent. */
+function intParam(c: Context, name: string): number | undefined {
+  const v = c.req.query(name);
+  if (v === undefined || v === '') return undefined;
+  if (!/^\d{1,9}$/.test(v.trim())) throw new BadRequest(`parameter ${name} must be a non-negative integer, not ${JSON.stringify(v.slice(0, 40))}`);
+  return Number(v);
+}
+
+function runSearch(c: Context<LeaseEnv>): SearchResult {
+  const snap = c.get('snapshot');
+  return search(snap, {
+    query: c.req.query('query') ?? '',
+    start: intParam(c, 'start'),
+    hitsPerPage: intParam(c, 'hitsPerPage'),
+    // OpenSearch's hitsPerDup is Nutch's older name for hitsPerSite.
+    hitsPerSite: intParam(c, 'hitsPerSite') ?? intParam(c, 'hitsPerDup'),
+  });
+}
+
+const defaultsOf = (snap: Snapshot) => ({ hitsPerPage: 10, hitsPerSite: snap.settings.hitsPerSite });
+const baseUrl = (c: Context) => new URL(c.req.url).origin;
+
+function indexStats(snap: Snapshot): IndexStats {
+  const m = snap.reader.meta;
+  return {
+    documents: m.docCount - m.deletedCount,
+    segments: snap.segments.names().length,
+    indexSegments: m.segments,
+    indexCreatedAt: m.createdAt,
+    indexAgeSeconds: (Date.now() - m.createdAt) / 1000,
+    loadedAt: snap.loadedAt,
+    terms: m.termCount,
+    version: snap.version,
+  };
+}
+
+/** The document named by `?url=`, or a 404 page. */
+function requireDoc(c: Context<LeaseEnv>) {
+  const url = c.req.query('url');
+  if (!url) throw new BadRequest('parameter url is required');
+  const doc = docByUrl(c.get('snapshot'), url);
+  return doc;
+}
+
+const notFound = (c: Context) => c.html(messagePage('Not found', `${c.req.query('url') ?? c.req.path} is not in the index.`), 404);
+
+export function createApp(opts: AppOptions): Hono<LeaseEnv> {
+  const app = new Hono<LeaseEnv>();
+
+  app.use('*', async function securityHeaders(c, next) {
+    await next();
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('Referrer-Policy', 'no-referrer');
+    if (!c.res.headers.has('Content-Security-Policy')) c.header('Content-Security-Policy', PAGE_CSP);
+  });
+  app.get('/healthz', (c) => c.text('ok\n'));
+  app.use('*', snapshotLease(opts.snapshots));
+
+  app.get('/', (c) => c.html(homePage(indexStats(c.get('snapshot')))));
+
+  app.get('/search', (c) => {
+    const snap = c.get('snapshot');
+    if (!(c.req.query('query') ?? '').trim()) return c.html(homePage(indexStats(snap)));
+    const r = runSearch(c);
+    return c.html(resultsPage(r, r.hits.map((h) => hitSummary(snap, h.doc, r.query.terms)), defaultsOf(snap)));
+  });
+
+  app.get('/api/search', (c) => c.json(searchJson(c.get('snapshot'), runSearch(c))));
+
+  app.get('/opensearch', (c) => {
+    const snap = c.get('snapshot');
+    const r = runSearch(c);
+    const xml = openSearchRss(r, r.hits.map((h) => hitSummary(snap, h.doc, r.query.terms)), baseUrl(c), defaultsOf(snap));
+    return c.body(xml, 200, { 'Content-Type': 'text/xml; charset=utf-8' });
+  });
+
+  app.get('/opensearch.xml', (c) => c.body(openSearchDescription(baseUrl(c)), 200, { 'Content-Type': 'application/opensearchdescription+xml; charset=utf-8' }));
+
+  app.get('/cached', (c) => {
+    const snap = c.get('snapshot');
+    const doc = requireDoc(c);
+    if (!doc) return notFound(c);
+    if (doc.noarchive) return c.html(noArchivePage(doc), 403);
+    const cached = cachedContent(snap, doc);
+    if (!cached) return c.html(messagePage('No cached copy', `The segment ${doc.segment} holding ${doc.url} is not available on this server.`), 404);
+    const type = (cached.content.contentType ?? doc.type).split(';')[0]!.trim().toLowerCase();
+    const fetched = cached.fetch?.fetchTime ?? doc.tstamp;
+    if (type === 'text/html' || type === 'application/xhtml+xml') {
+      // sandbox without allow-scripts: no script, no handler attribute, no form of the page runs.
+      return c.body(cachedHtml(decodeContent(cached.content), doc, fetched), 200, {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': "sandbox; script-src 'none'; object-src 'none'",
+      });
+    }
+    const text = type.startsWith('text/') || type.endsWith('+xml') || type.endsWith('/json') ? decodeContent(cached.content) : undefined;
+    return c.html(cachedOther(doc, type, fetched, text));
+  });
+
+  app.get('/cached/raw', (c) => {
+    const snap = c.get('snapshot');
+    const doc = requireDoc(c);
+    if (!doc) return notFound(c);
+    if (doc.noarchive) return c.html(noArchivePage(doc), 403);
+    const cached = cachedContent(snap, doc);
+    if (!cached) return notFound(c);
+    const type = cached.content.contentType ?? doc.type ?? 'application/octet-stream';
+    return c.body(new Uint8Array(cached.content.bytes), 200, {
+      'Content-Type': type,
+      'Content-Security-Policy': "sandbox; default-src 'none'",
+      'Content-Disposition': 'inline',
+    });
+  });
+
+  app.get('/text', (c) => {
+    const doc = requireDoc(c);
+    if (!doc) return notFound(c);
+    return c.html(textPage(doc, parseText(c.get('snapshot'), doc)));
+  });
+
+  app.get('/anchors', (c) => {
+    const doc = requireDoc(c);
+    if (!doc) return notFound(c);
+    return c.html(anchorsPage(doc));
+  });
+
+  app.get('/explain', (c) => {
+    const snap = c.get('snapshot');
+    const doc = requireDoc(c);
+    if (!doc) return notFound(c);
+    const raw = c.req.query('query') ?? '';
+    if (!raw.trim()) return c.html(explainPage(doc, raw, undefined, false));
+    const q = analyzeQuery(parseQuery(raw), snap.analyzer, snap.settings.stopWords);
+    const id = snap.reader.idOf(doc.url)!;
+    return c.html(explainPage(doc, raw, makeScorer(snap.reader, q.terms, snap.settings.rank).explain(id), isHit(snap.reader, id, doc, q)));
+  });
+
+  app.get('/stats', (c) => {
+    const s = indexStats(c.get('snapshot'));
+    return (c.req.header('accept') ?? '').includes('application/json') || c.req.query('format') === 'json' ? c.json(s) : c.html(statsPage(s));
+  });
+
+  app.notFound((c) => c.html(messagePage('Not found', `There is no page ${c.req.path} here.`), 404));
+
+  app.onError((e, c) => {
+    if (e instanceof BadRequest || e instanceof QuerySyntaxError) {
+      if (c.req.path.startsWith('/api/')) return c.json({ error: e.message }, 400);
+      return c.html(messagePage('Bad request', e.message, c.req.query('query')), 400);
+    }
+    console.error(e);
+    return c.html(messagePage('Server error', 'The searcher failed on this request; the error is in its log.'), 500);
+  });
+
+  return app;
+}

@@ -1,0 +1,133 @@
+/**
+ * @module searcher/http/docpages
+ * Pages about one document (Nutch's cached.jsp, text.jsp, anchors.jsp,
+ * explain.jsp) and the front and statistics pages. The cached copy is the
+ * page as fetched, served under `Content-Security-Policy: sandbox` by the
+ * route, with a banner saying it is a cached copy and when it was fetched.
+ */
+import type { StoredDoc } from '../../shared/index/types.js';
+import type { Explanation } from '../rank/score.js';
+import { escapeHtml, safeHref } from './escape.js';
+import { page } from './layout.js';
+
+const when = (ms: number | undefined) => (ms ? new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : 'an unknown time');
+
+function banner(doc: StoredDoc, fetchTime: number | undefined): string {
+  return (
+    `<div role="note" style="all:initial;display:block;font:14px/1.4 system-ui,sans-serif;background:#fff8c5;color:#1b1b1b;border-bottom:1px solid #d4a72c;padding:8px 12px">` +
+    `This is hazelnut's cached copy of <a style="color:#0b57d0" href="${escapeHtml(safeHref(doc.url))}">${escapeHtml(doc.url)}</a>, ` +
+    `fetched ${escapeHtml(when(fetchTime))}. The page may have changed since; its scripts do not run here.</div>`
+  );
+}
+
+/**
+ * The stored HTML with the banner after `<body>` (or first, when there is
+ * none) and a `<base>` so relative links and images resolve to the site.
+ */
+export function cachedHtml(html: string, doc: StoredDoc, fetchTime: number | undefined): string {
+  const base = `<base href="${escapeHtml(safeHref(doc.url))}">`;
+  let out = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (m) => m + base) : base + html;
+  const b = banner(doc, fetchTime);
+  out = /<body[^>]*>/i.test(out) ? out.replace(/<body[^>]*>/i, (m) => m + b) : b + out;
+  return out;
+}
+
+/** A non-HTML cached document: its text if it is text, else a link to the raw bytes. */
+export function cachedOther(doc: StoredDoc, contentType: string, fetchTime: number | undefined, text: string | undefined): string {
+  const enc = encodeURIComponent(doc.url);
+  const body =
+    text !== undefined
+      ? `<pre>${escapeHtml(text)}</pre>`
+      : `<p>The cached content has type <code>${escapeHtml(contentType)}</code>. <a href="/cached/raw?url=${enc}">Download the stored bytes</a> or <a href="/text?url=${enc}">view the extracted text</a>.</p>`;
+  return page(`Cached: ${doc.title || doc.url}`, `${banner(doc, fetchTime)}<h1>Cached copy</h1>${body}`);
+}
+
+export function noArchivePage(doc: StoredDoc): string {
+  return page(
+    'Cached copy not available',
+    `<h1>Cached copy not available</h1><p>Display of this content was administratively prohibited by the webmaster (the page asks not to be archived).</p><p>You may visit the original page instead: <a href="${escapeHtml(safeHref(doc.url))}">${escapeHtml(doc.url)}</a></p>`,
+  );
+}
+
+export function textPage(doc: StoredDoc, text: string | undefined): string {
+  const body = text ? `<pre>${escapeHtml(text)}</pre>` : '<p>No text was extracted from this page.</p>';
+  return page(`Text: ${doc.title || doc.url}`, `<h1>Text of <a href="${escapeHtml(safeHref(doc.url))}">${escapeHtml(doc.title || doc.url)}</a></h1>${body}`);
+}
+
+export function anchorsPage(doc: StoredDoc): string {
+  const list = doc.anchors.length
+    ? `<ul>${doc.anchors.map((a) => `<li>${escapeHtml(a)}</li>`).join('')}</ul>`
+    : '<p>No anchor text from other pages points here.</p>';
+  return page(`Anchors: ${doc.title || doc.url}`, `<h1>Anchors of <a href="${escapeHtml(safeHref(doc.url))}">${escapeHtml(doc.url)}</a></h1><p>Link texts of pages pointing here, one per source host:</p>${list}`);
+}
+
+function fieldsTable(doc: StoredDoc): string {
+  const rows = Object.entries(doc)
+    .filter(([k]) => k !== 'anchors')
+    .map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`);
+  rows.push(`<tr><th scope="row">anchors</th><td>${doc.anchors.length}</td></tr>`);
+  return `<table><caption>Stored fields</caption>${rows.join('')}</table>`;
+}
+
+const n4 = (x: number) => (Number.isFinite(x) ? x.toFixed(4) : String(x));
+
+export function explainPage(doc: StoredDoc, query: string, e: Explanation | undefined, matched: boolean): string {
+  const p = e?.params;
+  const parts = [`<h1>Explanation for <a href="${escapeHtml(safeHref(doc.url))}">${escapeHtml(doc.title || doc.url)}</a></h1>`, fieldsTable(doc)];
+  if (!e || !p) {
+    parts.push('<p>Enter a query to see how this page scores for it.</p>');
+  } else {
+    parts.push(`<h2>Score ${n4(e.score)} for <q>${escapeHtml(query)}</q></h2>`);
+    if (!matched) parts.push('<p class="notice">This page does not match the whole query (it would not be shown as a hit); the factors below are what it would score.</p>');
+    parts.push(`<p>score = BM25F ${n4(e.bm25f)} + proximity ${n4(e.proximity)} + link prior ${n4(e.linkPrior)}</p>`);
+    const fw = Object.entries(p.bm25f.fields).map(([f, v]) => `${f} weight ${v.weight}, b ${v.b}`).join('; ');
+    parts.push(`<p>BM25F: k1 = ${p.bm25f.k1}; ${escapeHtml(fw)}; ${e.docCount} documents.</p>`);
+    const rows = e.terms.map((t) => {
+      const fields = Object.entries(t.fields)
+        .map(([f, v]) => `${f}: tf ${v!.tf}, length ${v!.length} (avg ${v!.avgLength.toFixed(1)}) → ${n4(v!.normalised)}`)
+        .join('<br>');
+      return `<tr><th scope="row">${escapeHtml(t.term)}</th><td>${n4(t.idf)}</td><td>${fields || '—'}</td><td>${n4(t.tf)}</td><td>${n4(t.score)}</td></tr>`;
+    });
+    parts.push(`<table><caption>BM25F per query term: idf × tf·(k1+1)/(tf+k1), tf = Σ weight·tf/(1−b+b·length/avg)</caption><tr><th scope="col">term</th><th scope="col">idf</th><th scope="col">fields</th><th scope="col">weighted tf</th><th scope="col">score</th></tr>${rows.join('')}</table>`);
+    const pairs = e.pairs.map((x) => `<tr><td>${escapeHtml(x.a)} · ${escapeHtml(x.b)}</td><td>${Number.isFinite(x.distance) ? x.distance : 'none'}</td><td>${n4(x.score)}</td></tr>`);
+    parts.push(
+      `<table><caption>Proximity: weight ${p.proximity.weight} × min idf × (window ${p.proximity.window} − distance + 1)/window</caption><tr><th scope="col">pair</th><th scope="col">distance</th><th scope="col">bonus</th></tr>${pairs.join('') || '<tr><td colspan="3">one query word: no pairs</td></tr>'}</table>`,
+    );
+    parts.push(`<p>Link prior: weight ${p.linkWeight} × boost/(boost+1), boost ${n4(e.linkBoost)} → ${n4(e.linkPrior)}</p>`);
+  }
+  return page(`Explain: ${doc.title || doc.url}`, parts.join('\n'), { query });
+}
+
+export function homePage(stats: { documents: number }): string {
+  return page(
+    'hazelnut search',
+    `<h1>Search ${stats.documents} pages</h1>
+<p>All words must appear. <code>"a phrase"</code> matches words together; <code>-word</code> leaves pages out; <code>a OR b</code> takes either.
+Restrict with <code>site:host</code>, <code>title:</code>, <code>url:</code>, <code>anchor:</code>, <code>type:pdf</code>, <code>lang:en</code>, <code>date:20240101-20241231</code>.</p>`,
+  );
+}
+
+export interface IndexStats {
+  documents: number;
+  segments: number;
+  indexSegments: string[];
+  indexCreatedAt: number;
+  indexAgeSeconds: number;
+  loadedAt: number;
+  terms: number;
+  version: string;
+}
+
+export function statsPage(s: IndexStats): string {
+  const rows: [string, string][] = [
+    ['documents', String(s.documents)],
+    ['segments on disk', String(s.segments)],
+    ['segments in the index', String(s.indexSegments.length)],
+    ['distinct terms', String(s.terms)],
+    ['index built', when(s.indexCreatedAt)],
+    ['index age', `${Math.round(s.indexAgeSeconds)} s`],
+    ['index generation', s.version],
+    ['serving since', when(s.loadedAt)],
+  ];
+  return page('Index statistics', `<h1>Index statistics</h1><table>${rows.map(([k, v]) => `<tr><th scope="row">${k}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`);
+}

@@ -1,0 +1,77 @@
+/**
+ * @module searcher/query/analyze
+ * Turns a parsed query into index terms with the one shared analyzer (with
+ * the options the index was built with). A word the analyzer splits
+ * (`www.apache.org`, `don't`, `foo:bar`) becomes a phrase, as in Nutch.
+ * Stop words and question words are dropped at query time only, and only
+ * when other words remain (reference/ranking.md §6); `+the` and quoted
+ * words are kept.
+ */
+import type { Analyzer } from '../../shared/analysis/analyzer.js';
+import type { DateClause, FilterClause, ParsedQuery, TextClause, TextField } from './parse.js';
+
+/** Terms that must occur in a field; with `phrase`, next to each other in this order. */
+export interface Match {
+  field: TextField;
+  terms: string[];
+  phrase: boolean;
+}
+
+export interface AnalyzedQuery {
+  /** Every group must match; a group matches when any of its alternatives does (OR). */
+  required: Match[][];
+  /** A document matching any of these is dropped. */
+  excluded: Match[];
+  filters: FilterClause[];
+  dates: DateClause[];
+  /** Distinct positive terms in query order: what is scored and highlighted. */
+  terms: string[];
+  /** Words left out as stop words. */
+  stopped: string[];
+  truncated: boolean;
+}
+
+function toMatch(analyzer: Analyzer, c: TextClause): Match | undefined {
+  const terms = analyzer.terms(c.text);
+  if (terms.length === 0) return undefined;
+  return { field: c.field, terms, phrase: terms.length > 1 };
+}
+
+function isStopWord(c: TextClause, stopWords: ReadonlySet<string>): boolean {
+  return c.field === 'default' && !c.quoted && !c.plus && stopWords.has(c.text.toLowerCase().replace(/[^\p{L}\p{N}']/gu, ''));
+}
+
+export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: ReadonlySet<string>): AnalyzedQuery {
+  const out: AnalyzedQuery = { required: [], excluded: [], filters: [], dates: [], terms: [], stopped: [], truncated: q.truncated };
+  const stops: Match[][] = [];
+  for (const c of q.clauses) {
+    if (c.kind === 'filter') out.filters.push(c);
+    else if (c.kind === 'date') out.dates.push(c);
+    else if (c.kind === 'or') {
+      const alts = c.alternatives.map((a) => toMatch(analyzer, a)).filter((m): m is Match => !!m);
+      if (alts.length) out.required.push(alts);
+    } else {
+      const m = toMatch(analyzer, c);
+      if (!m) continue;
+      if (c.exclude) out.excluded.push(m);
+      else if (isStopWord(c, stopWords)) {
+        stops.push([m]);
+        out.stopped.push(c.text);
+      } else out.required.push([m]);
+    }
+  }
+  // Only stop words: they are the query after all.
+  if (out.required.length === 0) {
+    out.required = stops;
+    out.stopped = [];
+  }
+  const seen = new Set<string>();
+  for (const g of out.required)
+    for (const m of g)
+      for (const t of m.terms)
+        if (!seen.has(t)) {
+          seen.add(t);
+          out.terms.push(t);
+        }
+  return out;
+}

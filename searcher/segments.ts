@@ -1,0 +1,52 @@
+/**
+ * @module searcher/segments
+ * Read-only access to a crawl's segments by name (Nutch's FetchedSegments):
+ * summaries, cached pages and parse text are looked up by the hit's stored
+ * `segment` and `url`. Segments open lazily and stay open; one that has gone
+ * (pruned, not copied to this machine) is simply absent.
+ */
+import path from 'node:path';
+import { Segment, segmentDate, listSegments, type ContentRecord, type FetchRecord, type ParseRecord } from '../segments/segment.js';
+
+export class FetchedSegments {
+  private readonly open = new Map<string, Segment | null>();
+
+  constructor(readonly segmentsDir: string) {}
+
+  /** Segment names on disk, oldest first. */
+  names(): string[] {
+    return listSegments(this.segmentsDir);
+  }
+
+  private get(name: string): Segment | undefined {
+    if (!segmentDate(name)) return undefined;
+    let s = this.open.get(name);
+    if (s === undefined) {
+      try {
+        s = Segment.open(path.join(this.segmentsDir, name), { readonly: true });
+      } catch {
+        s = null;
+      }
+      // A missing segment is looked for again next time: it may be copied in later.
+      if (s) this.open.set(name, s);
+    }
+    return s ?? undefined;
+  }
+
+  getParse(segment: string, url: string): ParseRecord | undefined {
+    return this.get(segment)?.getParse(url);
+  }
+
+  getContent(segment: string, url: string): ContentRecord | undefined {
+    return this.get(segment)?.getContent(url);
+  }
+
+  getFetch(segment: string, url: string): FetchRecord | undefined {
+    return this.get(segment)?.getFetch(url);
+  }
+
+  close(): void {
+    for (const s of this.open.values()) s?.close();
+    this.open.clear();
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * @module searcher/settings
+ * Everything the searcher reads from configuration, read and checked once
+ * at start, so a bad property fails the start rather than a query.
+ */
+import type { Conf } from '../shared/conf.js';
+import { rankParams, type RankParams } from './rank/params.js';
+import type { SummaryOptions } from './summary.js';
+
+export interface SearchSettings {
+  rank: RankParams;
+  stopWords: ReadonlySet<string>;
+  candidates: number;
+  hitsPerSite: number;
+  maxHitsPerPage: number;
+  summary: SummaryOptions;
+  pollInterval: number;
+}
+
+export function searchSettings(conf: Conf): SearchSettings {
+  return {
+    rank: rankParams(conf),
+    stopWords: new Set(conf.getList('searcher.stopwords').map((w) => w.toLowerCase())),
+    candidates: Math.max(10, conf.getInt('searcher.candidates')),
+    hitsPerSite: conf.getInt('searcher.hits.per.site'),
+    maxHitsPerPage: Math.max(1, conf.getInt('searcher.max.hits.per.page')),
+    summary: { context: conf.getInt('searcher.summary.context'), length: conf.getInt('searcher.summary.length') },
+    pollInterval: Math.max(100, conf.getDuration('searcher.index.poll.interval', 's')),
+  };
+}

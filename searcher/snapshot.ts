@@ -1,0 +1,173 @@
+/**
+ * @module searcher/snapshot
+ * The searcher works from a snapshot: one opened merged index, the analyzer
+ * it was built with, and the settings. Every request leases the current
+ * snapshot and releases it when its response is done. When a new merged
+ * index is published under `<crawl>/index/`, the provider opens it and
+ * makes it current; the old one is closed once its last lease is released,
+ * so requests in flight finish on the index they started with.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Analyzer } from '../shared/analysis/analyzer.js';
+import { HzError } from '../shared/errors.js';
+import { INDEX_FILES } from '../shared/index/format.js';
+import { currentIndex } from '../shared/index/publish.js';
+import { openIndex } from '../shared/index/reader.js';
+import type { IndexReader } from '../shared/index/types.js';
+import { FetchedSegments } from './segments.js';
+import type { SearchSettings } from './settings.js';
+
+export interface Snapshot {
+  readonly crawlDir: string;
+  readonly reader: IndexReader;
+  readonly analyzer: Analyzer;
+  readonly segments: FetchedSegments;
+  readonly settings: SearchSettings;
+  /** When this snapshot became current, ms. */
+  readonly loadedAt: number;
+  /** Identifies the published index (changes when a new one is installed). */
+  readonly version: string;
+}
+
+export interface Lease {
+  readonly snapshot: Snapshot;
+  release(): void;
+}
+
+export interface SnapshotProvider {
+  acquire(): Lease;
+  /** Looks for a newly published index now; true when it switched. */
+  refresh(): Promise<boolean>;
+  close(): void;
+}
+
+/** How the searcher finds and opens a crawl's published merged index. */
+export interface IndexSource {
+  /** The directory and version of the index currently published in the crawl dir, if any. */
+  locate(crawlDir: string): { dir: string; version: string } | undefined;
+  open(dir: string): Promise<IndexReader>;
+}
+
+/**
+ * The published merged index: `<crawl>/index/CURRENT` naming a generation
+ * (shared/index/publish.ts), or a plain index directory at `<crawl>/index`
+ * (copied by hand), versioned by its meta file's time.
+ */
+export const crawlIndexSource: IndexSource = {
+  locate(crawlDir) {
+    const cur = currentIndex(path.join(crawlDir, 'index'));
+    if (cur) return { dir: cur.dir, version: cur.generation };
+    const plain = path.join(crawlDir, 'index');
+    try {
+      return { dir: plain, version: `plain-${fs.statSync(path.join(plain, INDEX_FILES.meta)).mtimeMs}` };
+    } catch {
+      return undefined;
+    }
+  },
+  open: (dir) => openIndex(dir),
+};
+
+interface Slot {
+  snapshot: Snapshot;
+  leases: number;
+  retired: boolean;
+}
+
+export class CrawlSnapshots implements SnapshotProvider {
+  private slot: Slot;
+  private readonly segments: FetchedSegments;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Called after a switch (for the log). */
+  onSwitch?: (s: Snapshot) => void;
+  /** Called when a newly published index cannot be opened; the old one stays current. */
+  onError?: (e: unknown) => void;
+
+  private refreshing: Promise<boolean> | undefined;
+
+  private constructor(
+    readonly crawlDir: string,
+    private readonly source: IndexSource,
+    private readonly settings: SearchSettings,
+    first: Snapshot,
+  ) {
+    this.segments = first.segments;
+    this.slot = { snapshot: first, leases: 0, retired: false };
+  }
+
+  /** Opens the crawl's current index; fails with a message saying what is missing. */
+  static async open(crawlDir: string, settings: SearchSettings, source: IndexSource = crawlIndexSource): Promise<CrawlSnapshots> {
+    if (!fs.existsSync(crawlDir)) throw new HzError('HZ_ERR_NOT_FOUND', `crawl directory ${crawlDir} does not exist`);
+    const found = source.locate(crawlDir);
+    if (!found)
+      throw new HzError(
+        'HZ_ERR_NOT_FOUND',
+        `${crawlDir} has no merged index (expected ${path.join(crawlDir, 'index')}); run 'hazelnut merge', or copy a crawl's index/ and segments/ here`,
+      );
+    const segments = new FetchedSegments(path.join(crawlDir, 'segments'));
+    return new CrawlSnapshots(crawlDir, source, settings, await makeSnapshot(crawlDir, source, settings, segments, found));
+  }
+
+  get current(): Snapshot {
+    return this.slot.snapshot;
+  }
+
+  acquire(): Lease {
+    const slot = this.slot;
+    slot.leases++;
+    let released = false;
+    return {
+      snapshot: slot.snapshot,
+      release: () => {
+        if (released) return;
+        released = true;
+        slot.leases--;
+        if (slot.retired && slot.leases === 0) slot.snapshot.reader.close();
+      },
+    };
+  }
+
+  /** Switches to a newly published index, if any; concurrent calls share one attempt. */
+  refresh(): Promise<boolean> {
+    this.refreshing ??= this.switchIfNew().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async switchIfNew(): Promise<boolean> {
+    if (this.closed) return false;
+    const found = this.source.locate(this.crawlDir);
+    if (!found || found.version === this.slot.snapshot.version) return false;
+    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found);
+    if (this.closed) {
+      next.reader.close();
+      return false;
+    }
+    const old = this.slot;
+    this.slot = { snapshot: next, leases: 0, retired: false };
+    old.retired = true;
+    if (old.leases === 0) old.snapshot.reader.close();
+    this.onSwitch?.(next);
+    return true;
+  }
+
+  /** Polls for a new index every `interval` ms (an unref'd timer: it never keeps the process alive). */
+  watch(interval = this.settings.pollInterval): void {
+    this.timer ??= setInterval(() => {
+      this.refresh().catch((e) => this.onError?.(e));
+    }, interval).unref();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.slot.retired = true;
+    if (this.slot.leases === 0) this.slot.snapshot.reader.close();
+    this.segments.close();
+  }
+}
+
+async function makeSnapshot(crawlDir: string, source: IndexSource, settings: SearchSettings, segments: FetchedSegments, found: { dir: string; version: string }): Promise<Snapshot> {
+  const reader = await source.open(found.dir);
+  return { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version };
+}

@@ -1,0 +1,87 @@
+/**
+ * @module searcher/tools
+ * The searcher's commands: `serve` (the HTTP searcher, also the
+ * `hazelnut-searcher` program) and `search` (one query in the terminal,
+ * through the same search and summary code as the server).
+ */
+import path from 'node:path';
+import { UsageError } from '../shared/errors.js';
+import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
+import { hitSummary } from './details.js';
+import { searchJson } from './http/api.js';
+import { totalText } from './http/results.js';
+import { search } from './search.js';
+import { startSearcher } from './server.js';
+import { searchSettings } from './settings.js';
+import { CrawlSnapshots } from './snapshot.js';
+import { summaryToText } from './summary.js';
+
+const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-port <n>] [-host <address>]';
+
+/** Serves until SIGTERM or SIGINT, then drains and exits 0. */
+export async function serveUntilSignal(ctx: ToolContext, args: string[]): Promise<number> {
+  const a = parseArgs(args, { string: ['dir', 'port', 'host'] });
+  if (a._.length > 1) throw new UsageError(`unexpected argument ${a._[1]}`);
+  const dir = path.resolve((a.dir as string | undefined) ?? a._[0] ?? ctx.conf.get('searcher.dir'));
+  const port = intOption(a.port, 'port') ?? ctx.conf.getInt('searcher.port');
+  const host = (a.host as string | undefined) ?? ctx.conf.get('searcher.host');
+  const log = (line: string) => ctx.err.write(`${new Date().toISOString()} searcher: ${line}\n`);
+  const running = await startSearcher(ctx.conf, { dir, port, host, log });
+  const docs = running.snapshots.current.reader.meta.docCount;
+  ctx.out.write(`searcher serving ${docs} documents from ${dir} at ${running.url}/\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (sig: NodeJS.Signals) => {
+      process.off('SIGTERM', stop);
+      process.off('SIGINT', stop);
+      log(`${sig}: finishing requests in flight, then stopping`);
+      void running.close().then(resolve);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+  return 0;
+}
+
+export const serveTool: Tool = {
+  name: 'serve',
+  description: 'serve the search page, OpenSearch and JSON API over a crawl directory',
+  usage: SERVE_USAGE,
+  run: (ctx, args) => serveUntilSignal(ctx, args),
+};
+
+export const searchTool: Tool = {
+  name: 'search',
+  description: 'search a crawl directory from the terminal',
+  usage: 'Usage: hazelnut search <crawl_dir> <query ...> [-n <hits>] [-start <n>] [-hitsPerSite <n>] [-json]',
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['n', 'start', 'hitsPerSite'], boolean: ['json'] });
+    const [dir, ...words] = a._;
+    if (!dir || words.length === 0) throw new UsageError('a crawl directory and a query are needed');
+    const snapshots = await CrawlSnapshots.open(path.resolve(dir), searchSettings(ctx.conf));
+    const lease = snapshots.acquire();
+    try {
+      const snap = lease.snapshot;
+      const r = search(snap, {
+        query: words.join(' '),
+        hitsPerPage: intOption(a.n, 'n') ?? 10,
+        start: intOption(a.start, 'start'),
+        hitsPerSite: intOption(a.hitsPerSite, 'hitsPerSite'),
+      });
+      if (a.json) {
+        ctx.out.write(JSON.stringify(searchJson(snap, r), null, 2) + '\n');
+        return 0;
+      }
+      r.hits.forEach((h, i) => {
+        const summary = summaryToText(hitSummary(snap, h.doc, r.query.terms));
+        ctx.out.write(`${r.start + i + 1}. ${h.doc.title.trim() || h.doc.url}\n   ${h.doc.url}\n${summary ? `   ${summary}\n` : ''}`);
+      });
+      const shown = r.hits.length ? `hits ${r.start + 1}-${r.start + r.hits.length}` : 'no hits';
+      const hidden = r.hidden ? `, ${r.hidden} more from sites already shown (-hitsPerSite 0)` : '';
+      ctx.out.write(`search: ${shown} of ${totalText(r)} for "${r.raw}" in ${r.ms.toFixed(1)} ms${hidden}\n`);
+      return 0;
+    } finally {
+      lease.release();
+      snapshots.close();
+    }
+  },
+};

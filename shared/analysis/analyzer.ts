@@ -1,0 +1,146 @@
+/**
+ * @module shared/analysis/analyzer
+ * The one text analyzer of hazelnut. The indexer, the index statistics, the
+ * candidate index (flexsearch gets it as its encoder) and the query parser all
+ * turn text into terms through it, so their vocabularies cannot drift apart.
+ * An index records the options it was built with (IndexMeta.analyzer) and the
+ * searcher analyzes queries with those, never with its own configuration.
+ *
+ * Decisions:
+ * - Compatibility forms are unified (NFKC), case is folded, and diacritics are
+ *   stripped from Latin and Greek letters only: `München` → `munchen`,
+ *   `café` → `cafe`. German umlauts fold to the bare vowel (ä → a, not ae),
+ *   like every other Latin diacritic, so a user typing without umlauts finds
+ *   the page; `ß` → `ss`. Cyrillic keeps its letters (й ≠ и) except ё → е.
+ *   Japanese voicing marks are kept (が ≠ か).
+ * - Han, kana, Thai, Lao, Khmer and Myanmar runs have no spaces between words;
+ *   they go through `Intl.Segmenter` (ICU dictionaries). Korean is spaced;
+ *   one trailing particle (josa) is removed from a Hangul word so `서울에서`
+ *   and `서울` meet.
+ * - Numbers stay whole: `2024`, `3.14`, `1,000` are single terms.
+ * - No letter collapsing, no phonetic folding (`hello` stays `hello`).
+ * - English stemming (Porter, via the `stemmer` package) is optional
+ *   (`analysis.stem.english`) and applies only to ASCII letter terms.
+ * - Stop words are not removed here: dropping them is a query-time choice.
+ * A term's position is its index in the returned list.
+ */
+import { stemmer } from 'stemmer';
+import type { Conf } from '../conf.js';
+
+export interface AnalyzerOptions {
+  /** Porter-stem ASCII terms. @default false */
+  stemEnglish: boolean;
+}
+
+export interface Token {
+  term: string;
+  /** Position in the token stream (0-based). */
+  pos: number;
+  /** Offsets of the source word in the analyzed text, for highlighting. */
+  start: number;
+  end: number;
+}
+
+/** Longer "words" are base64, hashes or minified code: never worth a term. */
+export const MAX_TERM_LENGTH = 64;
+
+/** Scripts written without spaces between words: segmented by ICU. */
+const UNSPACED = String.raw`\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30FC\u3005\u3099-\u309C\uFF70\uFF9E\uFF9F`;
+const WORD_CHAR = String.raw`[[\p{L}\p{M}\p{N}]--[${UNSPACED}]]`;
+const TOKEN = new RegExp(
+  [
+    `[${UNSPACED}]+`, // a run for Intl.Segmenter
+    String.raw`\p{N}+(?:[.,]\p{N}+)+(?!${WORD_CHAR})`, // a decimal or grouped number, whole
+    `${WORD_CHAR}+(?:['’]${WORD_CHAR}+)*`, // a word, apostrophes inside kept for now
+  ].join('|'),
+  'gv',
+);
+const UNSPACED_START = new RegExp(`^[${UNSPACED}]`, 'v');
+const NON_ASCII = /[^\x00-\x7f]/;
+const APOSTROPHE = /['’]/g;
+const POSSESSIVE = /['’]s$/;
+const ASCII_LETTERS = /^[a-z]+$/;
+/** Combining marks on a Latin or Greek base letter (after NFD). */
+const LATIN_GREEK_MARKS = /([\p{sc=Latin}\p{sc=Greek}])[\u0300-\u036f]+/gu;
+/** Letters that have no decomposition but fold all the same. */
+const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ς: 'σ', ё: 'е' };
+const FOLD_CHARS = new RegExp(`[${Object.keys(FOLD).join('')}]`, 'g');
+const HANGUL = /^\p{sc=Hangul}+$/u;
+/** Korean particles, longest first; removed only when two syllables remain. */
+const JOSA = ['에서는', '으로는', '에게서', '에서', '에게', '으로', '부터', '까지', '보다', '처럼', '께서', '은', '는', '이', '가', '을', '를', '에', '의', '와', '과', '도', '로', '만'];
+
+const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
+
+/** Case and diacritic folding of one word (already NFKC). */
+function fold(word: string): string {
+  const lower = word.toLowerCase();
+  if (!NON_ASCII.test(lower)) return lower;
+  return lower
+    .normalize('NFD')
+    .replace(LATIN_GREEK_MARKS, '$1')
+    .normalize('NFC')
+    .replace(FOLD_CHARS, (c) => FOLD[c]!);
+}
+
+function stripJosa(word: string): string {
+  for (const j of JOSA) if (word.length - j.length >= 2 && word.endsWith(j)) return word.slice(0, -j.length);
+  return word;
+}
+
+export class Analyzer {
+  readonly options: Readonly<AnalyzerOptions>;
+
+  constructor(opts: Partial<AnalyzerOptions> = {}) {
+    for (const k of Object.keys(opts)) if (k !== 'stemEnglish') throw new TypeError(`unknown analyzer option ${k}`);
+    this.options = Object.freeze({ stemEnglish: opts.stemEnglish ?? false });
+  }
+
+  /** The analyzer a crawler tool builds indexes with (`analysis.*` properties). */
+  static fromConf(conf: Conf): Analyzer {
+    return new Analyzer({ stemEnglish: conf.getBoolean('analysis.stem.english') });
+  }
+
+  /** Terms of a text, in order; a term's position is its index. */
+  terms(text: string): string[] {
+    const out: string[] = [];
+    this.scan(text, (term) => out.push(term));
+    return out;
+  }
+
+  /** Terms with positions and source offsets (summaries and highlighting). */
+  tokens(text: string): Token[] {
+    const out: Token[] = [];
+    this.scan(text, (term, start, end) => out.push({ term, pos: out.length, start, end }));
+    return out;
+  }
+
+  /** The term one query word becomes, or undefined when it yields none or several. */
+  term(word: string): string | undefined {
+    const t = this.terms(word);
+    return t.length === 1 ? t[0] : undefined;
+  }
+
+  private scan(text: string, emit: (term: string, start: number, end: number) => void): void {
+    for (const m of text.matchAll(TOKEN)) {
+      const raw = m[0];
+      const at = m.index;
+      if (UNSPACED_START.test(raw)) {
+        // Half-width kana only segment well once composed; offsets then fall back to the run's.
+        const run = raw.normalize('NFKC');
+        const exact = run.length === raw.length;
+        for (const s of segmenter.segment(run))
+          if (s.isWordLike)
+            this.emitWord(s.segment, exact ? at + s.index : at, exact ? at + s.index + s.segment.length : at + raw.length, emit);
+      } else this.emitWord(raw, at, at + raw.length, emit);
+    }
+  }
+
+  private emitWord(raw: string, start: number, end: number, emit: (term: string, start: number, end: number) => void): void {
+    let w = NON_ASCII.test(raw) ? fold(raw.normalize('NFKC')) : raw.toLowerCase();
+    if (w.includes("'") || w.includes('’')) w = w.replace(POSSESSIVE, '').replace(APOSTROPHE, '');
+    if (w.length === 0 || w.length > MAX_TERM_LENGTH) return;
+    if (this.options.stemEnglish && ASCII_LETTERS.test(w)) w = stemmer(w);
+    else if (HANGUL.test(w)) w = stripJosa(w);
+    emit(w, start, end);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * @module shared/index/document
+ * A document as the index sees it once analyzed: the stored fields, the token
+ * stream of title then content (positions are indexes into it, as phrases and
+ * proximity need), and the anchor and URL terms. The writer takes this shape
+ * both from the indexer (fresh text) and from merge (read back from segment
+ * indexes), so a merge never re-reads or re-analyzes segment text.
+ */
+import type { Analyzer } from '../analysis/analyzer.js';
+import type { Field, IndexInputDoc, StoredDoc } from './types.js';
+
+export interface AnalyzedDoc {
+  stored: StoredDoc;
+  /** Title terms, then content terms. */
+  stream: string[];
+  /** How many leading stream terms are the title. */
+  titleLength: number;
+  anchor: string[];
+  url: string[];
+}
+
+/** The terms of a URL: host and path words, without the scheme. */
+export function urlTerms(analyzer: Analyzer, url: string): string[] {
+  return analyzer.terms(url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
+}
+
+/** Analyzes a document; content beyond `maxTokens` terms is dropped (Nutch's indexer.max.tokens). */
+export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: number): AnalyzedDoc {
+  const { content, ...stored } = doc;
+  const title = analyzer.terms(doc.title);
+  const body = analyzer.terms(content);
+  if (body.length > maxTokens) body.length = maxTokens;
+  return {
+    stored,
+    stream: title.concat(body),
+    titleLength: title.length,
+    anchor: doc.anchors.flatMap((a) => analyzer.terms(a)),
+    url: urlTerms(analyzer, doc.url),
+  };
+}
+
+/** Token counts per field. */
+export function fieldLengths(d: AnalyzedDoc): Record<Field, number> {
+  return { title: d.titleLength, anchor: d.anchor.length, url: d.url.length, content: d.stream.length - d.titleLength };
+}

@@ -1,0 +1,219 @@
+/**
+ * @module shared/index/reader
+ * Opens an index directory (or an index root with a CURRENT pointer) and
+ * answers the IndexReader contract from typed arrays viewed in place: term
+ * statistics by binary search in a document's sorted term ids, positions by
+ * decoding one delta-varint run, stored fields parsed on first use, the
+ * flexsearch candidate index imported on the first query (or `warm()`).
+ * Every file's version and checksum is verified when it is read. Used by the searcher and
+ * by merge, dedup, prune and readindex.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Analyzer } from '../analysis/analyzer.js';
+import { HzError } from '../errors.js';
+import { CandidateIndex } from './candidates.js';
+import type { AnalyzedDoc } from './document.js';
+import { column, DELETED_FILE, INDEX_FILES, readIndexFile, unpackColumns } from './format.js';
+import { currentIndex } from './publish.js';
+import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type StoredDoc } from './types.js';
+
+const FIELD_INDEX: Record<Field, number> = { title: 0, anchor: 1, url: 2, content: 3 };
+
+function load(dir: string, name: string) {
+  const file = path.join(dir, name);
+  return { file, cols: unpackColumns(readIndexFile(dir, name), file) };
+}
+
+/** Dedup's deletions beside an index: the deleted ids, or none. */
+export function readDeleted(dir: string): Set<number> {
+  if (!fs.existsSync(path.join(dir, DELETED_FILE))) return new Set();
+  const { file, cols } = load(dir, DELETED_FILE);
+  return new Set(column(cols, 'ids', Uint32Array, file));
+}
+
+class SegmentedIndexReader implements IndexReader {
+  readonly analyzer: Analyzer;
+  private readonly words: string[];
+  private readonly termIds = new Map<string, number>();
+  private readonly df: Uint32Array[];
+  private readonly start: Uint32Array;
+  private readonly term: Uint32Array;
+  private readonly tf: Uint16Array[];
+  private readonly lengths: Uint32Array;
+  private readonly posStart: Uint32Array;
+  private readonly posData: Uint8Array;
+  private readonly docOffsets: Uint32Array;
+  private readonly docJson: Uint8Array;
+  private readonly storedCache: (StoredDoc | undefined)[];
+  private urlIds: Map<string, number> | undefined;
+  private cands: CandidateIndex | undefined;
+
+  constructor(
+    readonly dir: string,
+    readonly meta: IndexMeta,
+    private readonly deleted: Set<number>,
+  ) {
+    this.analyzer = new Analyzer(meta.analyzer);
+    const terms = load(dir, INDEX_FILES.terms);
+    const words = column(terms.cols, 'words', Uint8Array, terms.file);
+    this.words = words.length ? Buffer.from(words.buffer, words.byteOffset, words.length).toString('utf8').split('\n') : [];
+    this.words.forEach((w, i) => this.termIds.set(w, i));
+    this.df = FIELDS.map((f) => column(terms.cols, `df.${f}`, Uint32Array, terms.file));
+    const fwd = load(dir, INDEX_FILES.forward);
+    this.start = column(fwd.cols, 'start', Uint32Array, fwd.file);
+    this.term = column(fwd.cols, 'term', Uint32Array, fwd.file);
+    this.tf = FIELDS.map((f) => column(fwd.cols, `tf.${f}`, Uint16Array, fwd.file));
+    this.lengths = column(fwd.cols, 'lengths', Uint32Array, fwd.file);
+    const pos = load(dir, INDEX_FILES.positions);
+    this.posStart = column(pos.cols, 'start', Uint32Array, pos.file);
+    this.posData = column(pos.cols, 'data', Uint8Array, pos.file);
+    const docs = load(dir, INDEX_FILES.docs);
+    this.docOffsets = column(docs.cols, 'offsets', Uint32Array, docs.file);
+    this.docJson = column(docs.cols, 'json', Uint8Array, docs.file);
+    this.storedCache = new Array(meta.docCount);
+    if (this.start.length !== meta.docCount + 1 || this.docOffsets.length !== meta.docCount + 1 || this.words.length !== meta.termCount)
+      throw new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);
+  }
+
+  /** The flexsearch index, imported on the first query (tools that only read statistics never pay for it). */
+  private candidateIndex(): CandidateIndex {
+    return (this.cands ??= CandidateIndex.import(this.analyzer, readIndexFile(this.dir, INDEX_FILES.candidates)));
+  }
+
+  /** Loads everything a query needs now rather than on the first query. */
+  warm(): this {
+    this.candidateIndex();
+    return this;
+  }
+
+  doc(id: number): StoredDoc {
+    let d = this.storedCache[id];
+    if (!d) {
+      if (!(id >= 0 && id < this.meta.docCount)) throw new RangeError(`no document ${id} in ${this.dir}`);
+      const bytes = this.docJson.subarray(this.docOffsets[id], this.docOffsets[id + 1]);
+      d = this.storedCache[id] = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as StoredDoc;
+    }
+    return d;
+  }
+
+  idOf(url: string): number | undefined {
+    if (!this.urlIds) {
+      this.urlIds = new Map();
+      for (let i = 0; i < this.meta.docCount; i++) this.urlIds.set(this.doc(i).url, i);
+    }
+    return this.urlIds.get(url);
+  }
+
+  isDeleted(id: number): boolean {
+    return this.deleted.has(id);
+  }
+
+  candidates(terms: string[], opts: CandidateOptions): number[] {
+    const extra = this.deleted.size;
+    const ids = this.candidateIndex().search(terms, opts.limit + extra, opts.tags);
+    const live = extra ? ids.filter((id) => !this.deleted.has(id)) : ids;
+    return live.length > opts.limit ? live.slice(0, opts.limit) : live;
+  }
+
+  docFreq(field: Field, term: string): number {
+    const t = this.termIds.get(term);
+    return t === undefined ? 0 : this.df[FIELD_INDEX[field]]![t]!;
+  }
+
+  /** The forward-index entry of (document, term), or -1. */
+  private entry(id: number, term: string): number {
+    const t = this.termIds.get(term);
+    if (t === undefined || !(id >= 0 && id < this.meta.docCount)) return -1;
+    let lo = this.start[id]!;
+    let hi = this.start[id + 1]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.term[mid]!;
+      if (v === t) return mid;
+      if (v < t) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  termFreq(id: number, field: Field, term: string): number {
+    const e = this.entry(id, term);
+    return e < 0 ? 0 : this.tf[FIELD_INDEX[field]]![e]!;
+  }
+
+  fieldLength(id: number, field: Field): number {
+    return this.lengths[id * FIELDS.length + FIELD_INDEX[field]] ?? 0;
+  }
+
+  positions(id: number, term: string): readonly number[] {
+    const e = this.entry(id, term);
+    return e < 0 ? [] : this.decodePositions(e);
+  }
+
+  private decodePositions(e: number): number[] {
+    const out: number[] = [];
+    const end = this.posStart[e + 1]!;
+    let p = this.posStart[e]!;
+    let prev = 0;
+    while (p < end) {
+      let v = 0;
+      let shift = 0;
+      let b: number;
+      do {
+        b = this.posData[p++]!;
+        v += (b & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (b & 0x80);
+      prev += v;
+      out.push(prev);
+    }
+    return out;
+  }
+
+  /** The document as the writer took it (merge re-adds documents without re-reading segment text). */
+  analyzed(id: number): AnalyzedDoc {
+    const L = (f: Field) => this.fieldLength(id, f);
+    const titleLength = L('title');
+    const stream: string[] = new Array(titleLength + L('content'));
+    const anchor: string[] = [];
+    const url: string[] = [];
+    for (let e = this.start[id]!; e < this.start[id + 1]!; e++) {
+      const w = this.words[this.term[e]!]!;
+      for (const p of this.decodePositions(e)) stream[p] = w;
+      for (let k = this.tf[FIELD_INDEX.anchor]![e]!; k > 0; k--) anchor.push(w);
+      for (let k = this.tf[FIELD_INDEX.url]![e]!; k > 0; k--) url.push(w);
+    }
+    return { stored: this.doc(id), stream, titleLength, anchor, url };
+  }
+
+  /** The term dictionary, sorted. */
+  terms(): readonly string[] {
+    return this.words;
+  }
+
+  close(): void {
+    this.storedCache.length = 0;
+    this.urlIds = undefined;
+  }
+}
+
+export type LoadedIndex = SegmentedIndexReader;
+
+/**
+ * Opens an index directory, or an index root (`<crawl>/index`, or the crawl
+ * directory itself) through its CURRENT pointer.
+ */
+export async function openIndex(dir: string): Promise<LoadedIndex> {
+  const cur = currentIndex(dir);
+  const indexDir = cur ? cur.dir : dir;
+  let meta: IndexMeta;
+  try {
+    meta = JSON.parse(readIndexFile(indexDir, INDEX_FILES.meta).toString('utf8')) as IndexMeta;
+  } catch (e) {
+    if (e instanceof HzError) throw e;
+    throw new HzError('HZ_ERR_INDEX_FORMAT', `index meta ${path.join(indexDir, INDEX_FILES.meta)} is not valid JSON`);
+  }
+  const deleted = readDeleted(indexDir);
+  return new SegmentedIndexReader(indexDir, { ...meta, deletedCount: deleted.size }, deleted);
+}

@@ -1,0 +1,74 @@
+/**
+ * @module shared/url/regex-filter
+ * Nutch's urlfilter-regex and its `regex-urlfilter.txt` rules: one rule per
+ * line, `+regex` accepts and `-regex` rejects; empty lines and lines starting
+ * with `#` or a space are skipped; the first rule whose regex occurs anywhere
+ * in the URL decides (a substring search, like Java's `find()`), and a URL no
+ * rule matches is rejected. Patterns are java.util.regex syntax (see
+ * `java-regex`). A line starting with anything else, or a pattern that does
+ * not compile, is an error naming the file and line. Trailing whitespace
+ * (a `\r` from a Windows editor) is ignored, unlike in Nutch.
+ */
+import fs from 'node:fs';
+import type { Conf } from '../conf.js';
+import { HzError } from '../errors.js';
+import type { PluginDescriptor, URLFilter } from '../plugin/types.js';
+import { javaRegex } from './java-regex.js';
+
+export interface FilterRule {
+  accept: boolean;
+  regex: RegExp;
+  /** `file:line`, for messages and the filter checker. */
+  where: string;
+}
+
+/** Parses the rules of a regex-urlfilter file; `file` is only used in messages. */
+export function parseFilterRules(text: string, file: string): FilterRule[] {
+  const rules: FilterRule[] = [];
+  text.split('\n').forEach((raw, idx) => {
+    const line = raw.replace(/\s+$/, '');
+    const where = `${file}:${idx + 1}`;
+    if (line === '' || line[0] === '#' || line[0] === ' ' || line[0] === '\t') return;
+    const sign = line[0];
+    if (sign !== '+' && sign !== '-')
+      throw new HzError('HZ_ERR_CONF_FILE', `${where}: a rule must start with + or -, not ${JSON.stringify(sign)}`);
+    let regex: RegExp;
+    try {
+      regex = javaRegex(line.slice(1));
+    } catch (e) {
+      throw new HzError('HZ_ERR_CONF_FILE', `${where}: invalid regular expression ${line.slice(1)}: ${(e as Error).message}`);
+    }
+    rules.push({ accept: sign === '+', regex, where });
+  });
+  return rules;
+}
+
+/** The rule that decides a URL, or undefined when none matches (the URL is then rejected). */
+export function matchingRule(rules: FilterRule[], url: string): FilterRule | undefined {
+  return rules.find((r) => r.regex.test(url));
+}
+
+export class RegexURLFilter implements URLFilter {
+  constructor(readonly rules: FilterRule[]) {}
+
+  static fromFile(file: string): RegexURLFilter {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new HzError('HZ_ERR_CONF_FILE', `cannot read URL filter rules ${file}: ${(e as Error).message}`);
+    }
+    return new RegexURLFilter(parseFilterRules(text, file));
+  }
+
+  filter(url: string): string | null {
+    return matchingRule(this.rules, url)?.accept ? url : null;
+  }
+}
+
+export const urlfilterRegex: PluginDescriptor<'url-filter'> = {
+  id: 'urlfilter-regex',
+  point: 'url-filter',
+  description: 'accept or reject URLs by the +/- regular expressions in urlfilter.regex.file (regex-urlfilter.txt)',
+  create: (conf: Conf) => RegexURLFilter.fromFile(conf.resolveFile(conf.get('urlfilter.regex.file'))),
+};

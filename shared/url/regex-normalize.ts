@@ -1,0 +1,101 @@
+/**
+ * @module shared/url/regex-normalize
+ * Nutch's urlnormalizer-regex: `regex-normalize.xml` holds
+ * `<regex><pattern>…</pattern><substitution>…</substitution></regex>` rules,
+ * applied in file order, each a replace-all with Java's `$n` group
+ * references. Patterns and substitutions are Java syntax, translated by
+ * `java-regex`, so Nutch's own rule files work unchanged. A scope may have its
+ * own file (`urlnormalizer.regex.file.<scope>`, e.g. `….outlink`); scopes
+ * without one use `urlnormalizer.regex.file`. A rule that does not compile is
+ * an error naming the file and line.
+ */
+import fs from 'node:fs';
+import type { Conf } from '../conf.js';
+import { HzError } from '../errors.js';
+import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../plugin/types.js';
+import { child, parseXml, XmlSyntaxError } from '../xml.js';
+import { javaRegex, javaReplacement } from './java-regex.js';
+
+export interface NormalizeRule {
+  pattern: RegExp;
+  replace: (match: string, ...rest: unknown[]) => string;
+  where: string;
+}
+
+/** Parses a regex-normalize.xml document; `file` is only used in messages. */
+export function parseNormalizeRules(src: string, file: string): NormalizeRule[] {
+  let root;
+  try {
+    root = parseXml(src);
+  } catch (e) {
+    if (e instanceof XmlSyntaxError) throw new HzError('HZ_ERR_CONF_XML', `${file}:${e.line}: ${e.message}`);
+    throw e;
+  }
+  if (root.name !== 'regex-normalize')
+    throw new HzError('HZ_ERR_CONF_XML', `${file}:${root.line}: root element must be <regex-normalize>, not <${root.name}>`);
+  const rules: NormalizeRule[] = [];
+  for (const el of root.children) {
+    const where = `${file}:${el.line}`;
+    if (el.name !== 'regex') throw new HzError('HZ_ERR_CONF_XML', `${where}: unexpected <${el.name}> (expected <regex>)`);
+    const pattern = child(el, 'pattern')?.text;
+    if (!pattern) throw new HzError('HZ_ERR_CONF_XML', `${where}: <regex> without a <pattern>`);
+    const substitution = child(el, 'substitution')?.text ?? '';
+    try {
+      const re = javaRegex(pattern);
+      rules.push({ pattern: new RegExp(re.source, re.flags + 'g'), replace: javaReplacement(substitution, re), where });
+    } catch (e) {
+      throw new HzError('HZ_ERR_CONF_FILE', `${where}: invalid rule ${pattern} → ${substitution}: ${(e as Error).message}`);
+    }
+  }
+  return rules;
+}
+
+export function readNormalizeRules(file: string): NormalizeRule[] {
+  let src: string;
+  try {
+    src = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new HzError('HZ_ERR_CONF_FILE', `cannot read URL normalizer rules ${file}: ${(e as Error).message}`);
+  }
+  return parseNormalizeRules(src, file);
+}
+
+/** Applies the rules in order; a URL emptied by them is dropped (null). */
+export function applyNormalizeRules(rules: NormalizeRule[], url: string): string | null {
+  let out = url;
+  for (const r of rules) out = out.replace(r.pattern, r.replace);
+  return out === '' ? null : out;
+}
+
+export class RegexURLNormalizer implements URLNormalizer {
+  private readonly byScope = new Map<NormalizerScope, NormalizeRule[]>();
+
+  constructor(private readonly conf: Conf) {}
+
+  /** Rules for a scope, read once; a missing scope file falls back to the default rules. */
+  rules(scope: NormalizerScope): NormalizeRule[] {
+    let rules = this.byScope.get(scope);
+    if (!rules) {
+      const scoped = `urlnormalizer.regex.file.${scope}`;
+      const name = scope !== 'default' && this.conf.has(scoped) ? this.conf.get(scoped) : this.conf.get('urlnormalizer.regex.file');
+      rules = readNormalizeRules(this.conf.resolveFile(name));
+      this.byScope.set(scope, rules);
+    }
+    return rules;
+  }
+
+  normalize(url: string, scope: NormalizerScope): string | null {
+    return applyNormalizeRules(this.rules(scope), url);
+  }
+}
+
+export const urlnormalizerRegex: PluginDescriptor<'url-normalizer'> = {
+  id: 'urlnormalizer-regex',
+  point: 'url-normalizer',
+  description: 'rewrite URLs with the ordered pattern/substitution rules of urlnormalizer.regex.file (regex-normalize.xml)',
+  create: (conf: Conf) => {
+    const n = new RegexURLNormalizer(conf);
+    n.rules('default'); // a broken rule file fails when the plugin loads, not on the first URL
+    return n;
+  },
+};

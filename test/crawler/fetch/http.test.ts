@@ -1,0 +1,106 @@
+/** The transport against the test web: encodings, the decoded-size cap, truncation, timeouts, conditional GETs. */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { HttpClient, HttpFailure, MAX_DECODED_BYTES } from '../../../crawler/fetch/http.js';
+import { gzipBomb, startTestWeb, type TestWeb } from '../../fixtures/testweb.js';
+
+let web: TestWeb;
+let client: HttpClient;
+const page = '<html><body>' + 'hello world '.repeat(500) + '</body></html>';
+
+test.before(async () => {
+  web = await startTestWeb({
+    block: '127.0.3',
+    hosts: {
+      a: {
+        pages: {
+          '/gz': { body: page, encoding: 'gzip' },
+          '/br': { body: page, encoding: 'br' },
+          '/deflate': { body: page, encoding: 'deflate' },
+          '/bomb': gzipBomb(50 << 20),
+          '/hugebomb': gzipBomb(MAX_DECODED_BYTES + (1 << 20)),
+          '/big': { size: 300_000 },
+          '/slowhead': { headerDelayMs: 2000, body: 'late' },
+          '/drip': { body: 'x'.repeat(100), chunks: 3, chunkDelayMs: 1500 },
+          '/badgz': { body: Buffer.from('not gzip at all'), encoding: 'gzip', preEncoded: true },
+          '/cond': { body: 'v1', etag: '"e1"', lastModified: new Date('2020-01-01T00:00:00Z') },
+        },
+      },
+    },
+  });
+  client = new HttpClient({ userAgent: 'HzTest/1.0', timeoutMs: 300, deadlineMs: 5000, contentLimit: 65536, connectionsPerOrigin: 2 });
+});
+test.after(async () => {
+  await client.close();
+  await web.stop();
+});
+
+for (const enc of ['gz', 'br', 'deflate']) {
+  test(`decodes ${enc}`, async () => {
+    const r = await client.get({ url: web.url('a', `/${enc}`) });
+    assert.is(r.body.toString(), page);
+    assert.is(r.truncated, false);
+    assert.ok(r.wireBytes < page.length);
+  });
+}
+
+test('a compression bomb stops at the content limit, flagged truncated', async () => {
+  const r = await client.get({ url: web.url('a', '/bomb') });
+  assert.is(r.body.length, 65536);
+  assert.is(r.truncated, true);
+  assert.ok(r.wireBytes < 1 << 20, `read ${r.wireBytes} wire bytes`);
+});
+
+test('with no content limit the bomb still stops at MAX_DECODED_BYTES', async () => {
+  const c = new HttpClient({ userAgent: 'HzTest/1.0', timeoutMs: 2000, deadlineMs: 10000, contentLimit: -1, connectionsPerOrigin: 1 });
+  try {
+    const r = await c.get({ url: web.url('a', '/hugebomb') });
+    assert.is(r.truncated, true);
+    assert.is(r.body.length, MAX_DECODED_BYTES);
+  } finally {
+    await c.close();
+  }
+});
+
+test('an oversized page keeps the first http.content.limit bytes', async () => {
+  const r = await client.get({ url: web.url('a', '/big') });
+  assert.is(r.body.length, 65536);
+  assert.is(r.truncated, true);
+  assert.ok(r.body.toString().startsWith('<html><body>'));
+});
+
+test('slow headers and a stalled body time out', async () => {
+  for (const p of ['/slowhead', '/drip']) {
+    const e = await client.get({ url: web.url('a', p) }).catch((x: unknown) => x);
+    assert.instance(e, HttpFailure, p);
+    assert.match((e as HttpFailure).message, /http\.timeout/);
+  }
+});
+
+test('the total deadline ends a body that trickles within the idle timeout', async () => {
+  const c = new HttpClient({ userAgent: 'HzTest/1.0', timeoutMs: 5000, deadlineMs: 1000, contentLimit: 65536, connectionsPerOrigin: 1 });
+  try {
+    const e = await c.get({ url: web.url('a', '/drip') }).catch((x: unknown) => x);
+    assert.instance(e, HttpFailure);
+    assert.match((e as HttpFailure).message, /http\.timeout\.total/);
+  } finally {
+    await c.close();
+  }
+});
+
+test('a corrupt gzip body is a failure, not garbage content', async () => {
+  const e = await client.get({ url: web.url('a', '/badgz') }).catch((x: unknown) => x);
+  assert.instance(e, HttpFailure);
+});
+
+test('conditional requests send the validators and get 304', async () => {
+  const r = await client.get({ url: web.url('a', '/cond'), ifNoneMatch: '"e1"' });
+  assert.is(r.status, 304);
+  const r2 = await client.get({ url: web.url('a', '/cond'), ifModifiedSince: new Date('2021-01-01').toUTCString() });
+  assert.is(r2.status, 304);
+  const last = web.requestsTo('a', '/cond').at(-1)!;
+  assert.is(last.headers['user-agent'], 'HzTest/1.0');
+  assert.ok(last.headers['if-modified-since']);
+});
+
+test.run();

@@ -1,0 +1,189 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import crypto from 'node:crypto';
+import iconv from 'iconv-lite';
+import { parseContent } from '../../../crawler/parse/index.js';
+import { extractHtml, parseRefresh } from '../../../crawler/parse/html.js';
+import { sniffContentType } from '../../../crawler/parse/sniff.js';
+import { loadCrawlerPlugins } from '../../../crawler/plugins.js';
+import { Conf } from '../../../shared/conf.js';
+import type { ContentRecord, FetchRecord } from '../../../segments/segment.js';
+
+const conf = Conf.load();
+const plugins = await loadCrawlerPlugins(conf);
+const PAGE = 'http://127.0.4.1/dir/page.html';
+
+function page(body: string | Buffer, contentType: string | null = 'text/html', charset: string | null = 'utf-8', url = PAGE, c = conf, headers: Record<string, string> = {}) {
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
+  const content: ContentRecord = { url, contentType, charset, bytes, truncated: false };
+  const fetch: FetchRecord = { url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: 0, headers, contentType };
+  return parseContent(plugins, c, content, fetch);
+}
+
+test('title, visible text, block separation; script/style/noscript/template/svg/math skipped', () => {
+  const p = page(`<html><head><title> My  Title </title><style>.x{}</style><script>var a = "<p>no</p>";</script></head>
+    <body><h1>Head</h1><p>one<b>two</b></p><div>three</div><noscript>ns</noscript><template>tpl</template>
+    <svg><title>svgtitle</title><text>svgtext</text></svg><math><mi>x</mi></math><p>four&amp;five &eacute;</p></body></html>`);
+  assert.is(p.status, 'success');
+  assert.is(p.title, 'My Title');
+  assert.is(p.text, 'Head onetwo three four&five é');
+});
+
+test('outlinks: a, area, frame, iframe, link rel, anchors with img alt, base href, self-links and fragments dropped', () => {
+  const p = page(`<html><head><base href="http://127.0.4.2/base/"><link rel="canonical" href="/canon">
+    <link rel="stylesheet" href="s.css"><link rel="next" href="p2"></head><body>
+    <a href="a.html">Alpha <img src=x alt="pic"> text</a>
+    <map><area href="area.html" alt="Area"></map><iframe src="if.html"></iframe>
+    <a href="http://127.0.4.1/dir/page.html">self</a><a href="#top">top</a><a href="mailto:x@y">mail</a>
+    <a href="javascript:void(0)">js</a><a href="nf.html" rel="nofollow">nf</a></body></html>`);
+  assert.equal(
+    p.outlinks.map((l) => [l.url, l.anchor]),
+    [
+      ['http://127.0.4.2/canon', ''],
+      ['http://127.0.4.2/base/p2', ''],
+      ['http://127.0.4.2/base/a.html', 'Alpha pic text'],
+      ['http://127.0.4.2/base/area.html', 'Area'],
+      ['http://127.0.4.2/base/if.html', ''],
+      ['http://127.0.4.2/base/', 'top'], // a fragment is relative to <base>, as in browsers
+    ],
+  );
+  assert.is(p.meta.canonical, 'http://127.0.4.2/canon');
+  assert.equal(page('<a href="#x">x</a><a href="?">q</a><a href="page.html#y">y</a>').outlinks, [], 'links to the page itself');
+});
+
+test('frames', () => {
+  const p = page('<html><frameset><frame src="left.html"><frame src="/right.html"></frameset></html>');
+  assert.equal(p.outlinks.map((l) => l.url), ['http://127.0.4.1/dir/left.html', 'http://127.0.4.1/right.html']);
+});
+
+test('links in nav, header, footer and role=navigation are marked nav', () => {
+  const p = page(`<body><header><a href="/h">Home</a></header><nav><ul><li><a href="/n">Menu</a></li></ul></nav>
+    <main><p><a href="/c">content link</a></p></main><div role="navigation"><a href="/r">R</a></div>
+    <footer><a href="/f">Footer</a></footer><a href="/after">after</a></body>`);
+  assert.equal(
+    p.outlinks.map((l) => [l.url.replace('http://127.0.4.1', ''), l.nav === true]),
+    [['/h', true], ['/n', true], ['/c', false], ['/r', true], ['/f', true], ['/after', false]],
+  );
+});
+
+test('meta robots: noindex kept as meta, nofollow and none drop outlinks, noarchive', () => {
+  const a = page('<meta name="robots" content="noindex, noarchive"><a href="/x">x</a>');
+  assert.is(a.meta.noindex, true);
+  assert.is(a.meta.noarchive, true);
+  assert.is(a.outlinks.length, 1);
+  const b = page('<meta name="ROBOTS" content="NONE"><a href="/x">x</a>');
+  assert.is(b.meta.noindex, true);
+  assert.is(b.meta.nofollow, true);
+  assert.is(b.outlinks.length, 0);
+});
+
+test('meta refresh: target resolved and normalized; refresh without a URL is no redirect', () => {
+  const p = page('<meta http-equiv="refresh" content="0; URL=\'../moved.html\'"><p>moved</p>');
+  assert.equal(p.meta.refresh, { url: 'http://127.0.4.1/moved.html', delay: 0 });
+  assert.is(page('<meta http-equiv="refresh" content="30">').meta.refresh, undefined);
+  assert.equal(parseRefresh('5;url=http://x/'), { href: 'http://x/', delay: 5 });
+  assert.equal(parseRefresh('  3 , url = /a b '), { href: '/a b', delay: 3 });
+});
+
+test('broken HTML: unclosed tags, stray closers, bad entities still give text and links', () => {
+  const p = page('<title>T</title><p>one<p>two<div><a href="/x">link <b>bold</a> after</i></span> &notanentity; &lt;x&gt; &#x41;<a href=/y>y');
+  assert.is(p.status, 'success');
+  assert.ok(p.text.includes('one two'), p.text);
+  assert.ok(p.text.includes('¬anentity; <x> A'), p.text); // legacy entity without ';', as browsers read it
+  assert.equal(p.outlinks.map((l) => [l.url, l.anchor]), [['http://127.0.4.1/x', 'link bold'], ['http://127.0.4.1/y', 'y']]);
+});
+
+test('10,000-deep nesting and a 1 MB attribute parse without trouble', () => {
+  const deep = '<div>'.repeat(10_000) + '<a href="/deep">deep</a>' + '</div>'.repeat(10_000) + '<nav>' + '<span>'.repeat(10_000) + '<a href="/n">n</a>';
+  const p = page(deep);
+  assert.equal(p.outlinks.map((l) => [l.url, !!l.nav]), [['http://127.0.4.1/deep', false], ['http://127.0.4.1/n', true]]);
+  const huge = page(`<p title="${'x'.repeat(1 << 20)}">after</p><a href="/z" data-x="${'y'.repeat(1 << 20)}">z</a>`);
+  assert.is(huge.text, 'after z');
+  assert.is(huge.outlinks[0]!.url, 'http://127.0.4.1/z');
+});
+
+test('a declared non-UTF-8 page is decoded with its charset', () => {
+  const html = '<html lang="ru"><title>Привет</title><p>Мир и дружба</p></html>';
+  const p = page(iconv.encode(html, 'windows-1251'), 'text/html; charset=windows-1251', 'windows-1251');
+  assert.is(p.title, 'Привет');
+  assert.is(p.text, 'Мир и дружба');
+  assert.is(p.lang, 'ru');
+  // No stored charset: the meta prescan finds it.
+  const q = page(iconv.encode('<meta charset="koi8-r"><p>Мир</p>', 'koi8-r'), 'text/html', null);
+  assert.is(q.text, 'Мир');
+});
+
+test('language: declared (html lang, Content-Language) wins, else detected', () => {
+  assert.is(page('<html lang="en-GB"><p>Guten Tag</p></html>').lang, 'en');
+  assert.is(page('<p>x</p>', 'text/html', 'utf-8', PAGE, conf, { 'content-language': 'de-DE, en' }).lang, 'de');
+  const fr = page('<p>Le renard brun rapide saute par-dessus le chien paresseux, puis il court dans la forêt avec ses amis.</p>');
+  assert.is(fr.lang, 'fr');
+  assert.is(page('<p>ok</p>').lang, null, 'too little text to tell');
+});
+
+test('text/plain: text kept, URLs become outlinks', () => {
+  const p = page('Read http://127.0.4.3/doc.txt, then (https://127.0.4.3/other).\nBye', 'text/plain');
+  assert.is(p.status, 'success');
+  assert.is(p.title, '');
+  assert.is(p.text, 'Read http://127.0.4.3/doc.txt, then (https://127.0.4.3/other). Bye');
+  assert.equal(p.outlinks.map((l) => l.url), ['http://127.0.4.3/doc.txt', 'https://127.0.4.3/other']);
+});
+
+test('a binary file labelled text/html is not parsed, but kept with a signature', () => {
+  const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 7)]);
+  const p = page(png, 'text/html');
+  assert.is(p.status, 'notparsed');
+  assert.match(p.message!, /image\/png/);
+  assert.is(p.text, '');
+  assert.is(p.signature?.length, 32);
+  assert.is(page(Buffer.from([0, 1, 2, 3, 0, 0, 5]), 'text/html').status, 'notparsed');
+});
+
+test('content type sniffing', () => {
+  assert.is(sniffContentType(null, Buffer.from('  <!DOCTYPE html><p>x')), 'text/html');
+  assert.is(sniffContentType('application/octet-stream', Buffer.from('just words')), 'text/plain');
+  assert.is(sniffContentType(null, Buffer.from('%PDF-1.4 ...')), 'application/pdf');
+  assert.is(sniffContentType('text/plain; charset=utf-8', Buffer.from('<html>')), 'text/plain');
+  assert.is(sniffContentType('application/pdf', Buffer.from('<html>')), 'application/pdf');
+  assert.is(page('<html><title>sniffed</title></html>', null).title, 'sniffed');
+});
+
+test('outlink rules: db.max.outlinks.per.page counts valid links, db.max.anchor.length, db.ignore.external.links', () => {
+  const body = '<a href="/1">' + 'x'.repeat(300) + '</a><a href="http://127.0.4.9/ext">e</a><a href="/2">2</a><a href="/3">3</a>';
+  const c = conf.with({ 'db.max.outlinks.per.page': '2', 'db.max.anchor.length': '10', 'db.ignore.external.links': 'true' });
+  const p = page(body, 'text/html', 'utf-8', PAGE, c);
+  assert.equal(p.outlinks.map((l) => [l.url, l.anchor]), [['http://127.0.4.1/1', 'xxxxxxxxxx'], ['http://127.0.4.1/2', '2']]);
+  const all = page(body, 'text/html', 'utf-8', PAGE, conf.with({ 'db.max.outlinks.per.page': '-1' }));
+  assert.is(all.outlinks.length, 4);
+});
+
+test('signatures: MD5 of the raw bytes; TextProfileSignature ignores small changes', () => {
+  const a = page('<p>Hello world, hello hazelnut</p>');
+  const b = page('<p>Hello world, hello hazelnut</p> ');
+  assert.is(a.signature, crypto.createHash('md5').update('<p>Hello world, hello hazelnut</p>').digest('hex'));
+  assert.is.not(a.signature, b.signature);
+  const tp = conf.with({ 'db.signature.class': 'org.apache.nutch.crawl.TextProfileSignature' });
+  const words = 'alpha beta gamma delta '.repeat(50);
+  const c = page(`<p>${words} updated 2024-01-01</p>`, 'text/html', 'utf-8', PAGE, tp);
+  const d = page(`<p>${words} updated 2024-02-02</p>`, 'text/html', 'utf-8', PAGE, tp);
+  assert.is(c.signature, d.signature);
+  assert.throws(() => page('<p>x</p>', 'text/html', 'utf-8', PAGE, conf.with({ 'db.signature.class': 'SHA1' })), /db.signature.class/);
+});
+
+test('a parser that throws gives a failed parse, not an exception', () => {
+  const bad = { ...plugins, parsers: [{ contentTypes: ['text/html'], parse: () => { throw new Error('boom'); } }] };
+  const content: ContentRecord = { url: PAGE, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from('<p>x'), truncated: false };
+  const fetch: FetchRecord = { url: PAGE, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: 0, headers: {} };
+  const p = parseContent(bad, conf, content, fetch);
+  assert.is(p.status, 'failed');
+  assert.match(p.message!, /boom/);
+});
+
+test('extractHtml: html lang, description, keywords', () => {
+  const x = extractHtml('<html xml:lang="nl"><meta name="description" content=" A  page "><meta name="keywords" content="a, b">');
+  assert.is(x.lang, 'nl');
+  assert.is(x.description, 'A page');
+  assert.is(x.keywords, 'a, b');
+});
+
+test.run();

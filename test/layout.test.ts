@@ -1,0 +1,64 @@
+/**
+ * The layout is the architecture: imports flow one way. shared/ imports none
+ * of the other rooms, segments/ only shared/, and the searcher never the
+ * crawler, so a search machine needs only index/ and segments/.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const root = path.resolve(import.meta.dirname, '..');
+const ROOMS = ['shared', 'segments', 'crawler', 'searcher'] as const;
+const ALLOWED: Record<(typeof ROOMS)[number], string[]> = {
+  shared: ['shared'],
+  segments: ['shared', 'segments'],
+  crawler: ['shared', 'segments', 'crawler'],
+  searcher: ['shared', 'segments', 'searcher'],
+};
+
+function* sources(dir: string): Generator<string> {
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) yield* sources(p);
+    else if (/\.(ts|js|mjs)$/.test(e.name)) yield p;
+  }
+}
+
+function importsOf(file: string): string[] {
+  const src = fs.readFileSync(file, 'utf8');
+  const out: string[] = [];
+  for (const m of src.matchAll(/(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g))
+    out.push((m[1] ?? m[2])!);
+  return out.filter((s) => s.startsWith('.'));
+}
+
+test('imports flow one way between shared, segments, crawler and searcher', () => {
+  const violations: string[] = [];
+  let files = 0;
+  for (const room of ROOMS) {
+    const dir = path.join(root, room);
+    if (!fs.existsSync(dir)) continue;
+    for (const file of sources(dir)) {
+      files++;
+      for (const spec of importsOf(file)) {
+        const target = path.relative(root, path.resolve(path.dirname(file), spec)).split(path.sep)[0]!;
+        if (!ALLOWED[room].includes(target)) violations.push(`${path.relative(root, file)} imports ${spec}`);
+      }
+    }
+  }
+  assert.ok(files > 5, 'found the sources');
+  assert.equal(violations, []);
+});
+
+test('the import scan sees relative imports, dynamic ones included', () => {
+  const tmp = path.join(fs.mkdtempSync(path.join(root, 'test', '.tmp-')), 'x.ts');
+  try {
+    fs.writeFileSync(tmp, "import a from '../crawler/x.js';\nconst b = await import('../crawler/y.js');\nimport fs from 'node:fs';\n");
+    assert.equal(importsOf(tmp), ['../crawler/x.js', '../crawler/y.js']);
+  } finally {
+    fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
+  }
+});
+
+test.run();

@@ -1,0 +1,121 @@
+/**
+ * The searcher as its own program on a machine that holds only a copy of
+ * a crawl's index/ and segments/: `hazelnut-searcher -dir`, answering over
+ * HTTP, refusing a taken port with a clear message, stopping cleanly on
+ * SIGTERM. Also `hazelnut search` in the terminal, over the same copy.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Conf } from '../../shared/conf.js';
+import { searchTool } from '../../searcher/tools.js';
+import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
+import { PAGES } from './pages.js';
+
+const HOST = '127.0.6.2';
+const BIN = path.resolve(import.meta.dirname, '..', '..', 'searcher', 'hazelnut-searcher.js');
+let src = '';
+let copy = '';
+const children: ChildProcess[] = [];
+
+test.before(async () => {
+  src = tempCrawlDir();
+  await buildCrawl(src, PAGES);
+  copy = tempCrawlDir();
+  fs.cpSync(path.join(src, 'index'), path.join(copy, 'index'), { recursive: true });
+  fs.cpSync(path.join(src, 'segments'), path.join(copy, 'segments'), { recursive: true });
+  fs.rmSync(src, { recursive: true, force: true });
+});
+test.after(() => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  fs.rmSync(copy, { recursive: true, force: true });
+});
+
+interface Proc {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exit: Promise<number | null>;
+}
+
+function run(args: string[]): Proc {
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, exit };
+}
+
+async function until(what: () => RegExpMatchArray | null, ms: number, p: Proc): Promise<RegExpMatchArray> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const m = what();
+    if (m) return m;
+    if (Date.now() > end || p.child.exitCode !== null) throw new Error(`timed out; stdout: ${p.out()} stderr: ${p.err()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('hazelnut-searcher serves a copied index/ + segments/, refuses a taken port, stops on SIGTERM', async () => {
+  assert.equal(fs.readdirSync(copy).sort(), ['index', 'segments']);
+  const p = run(['-dir', copy, '-port', '0', '-host', HOST]);
+  const m = await until(() => p.out().match(/serving 9 documents from .* at (http:\/\/[\d.]+:(\d+))\//), 20_000, p);
+  const base = m[1]!;
+  const r = (await (await fetch(`${base}/api/search?query=${encodeURIComponent('"web crawler"')}`)).json()) as { hits: { url: string; summary: string }[] };
+  assert.equal(r.hits.map((h) => h.url), ['http://docs.test/crawler']);
+  assert.match(r.hits[0]!.summary, /web crawler fetches pages/);
+  const cached = await fetch(`${base}/cached?url=${encodeURIComponent('http://docs.test/parser')}`);
+  assert.is(cached.status, 200);
+  assert.match(await cached.text(), /extracts outlinks/);
+
+  const second = run(['-dir', copy, '-port', m[2]!, '-host', HOST]);
+  assert.is(await second.exit, 1);
+  assert.match(second.err(), new RegExp(`port ${m[2]} on 127\\.0\\.6\\.2 is already in use.*-port <n>`));
+
+  p.child.kill('SIGTERM');
+  assert.is(await p.exit, 0);
+  assert.match(p.err(), /SIGTERM: finishing requests in flight/);
+});
+
+test('hazelnut-searcher: a directory without an index and a bad option are clear errors', async () => {
+  const empty = tempCrawlDir();
+  try {
+    const p = run(['-dir', empty, '-port', '0', '-host', HOST]);
+    assert.is(await p.exit, 1);
+    assert.match(p.err(), /has no merged index .*hazelnut merge/);
+    const q = run(['-dir', empty, '-prot', '1']);
+    assert.is(await q.exit, 2);
+    assert.match(q.err(), /unknown option -prot\nUsage: hazelnut-searcher/);
+  } finally {
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (d) => (text += d));
+  const code = await searchTool.run({ conf: Conf.load(), out, err: new PassThrough(), tty: false, confOverrides: {} }, args);
+  return { code, out: text };
+}
+
+test('hazelnut search prints hits with summaries, or JSON, from the same code as the server', async () => {
+  const t = await cli([copy, 'fetcher', 'threads']);
+  assert.is(t.code, 0);
+  assert.match(t.out, /^1\. Fetcher settings\n {3}http:\/\/docs\.test\/fetcher\n {3}.*fetcher threads/);
+  assert.match(t.out, /search: hits 1-1 of 1 for "fetcher threads" in [\d.]+ ms\n$/);
+  const j = await cli([copy, 'crawler', '-n', '2', '-json']);
+  const r = JSON.parse(j.out) as { hits: unknown[]; total: number; exact: boolean };
+  assert.is(r.hits.length, 2);
+  assert.ok(r.total >= 7 && r.exact);
+  const none = await cli([copy, 'zzzz']);
+  assert.match(none.out, /search: no hits of 0 for "zzzz"/);
+});
+
+test.run();

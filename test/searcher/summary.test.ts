@@ -1,0 +1,57 @@
+/** Summaries: windows around hits, whole words, best windows first, everything escaped. */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Analyzer } from '../../shared/analysis/analyzer.js';
+import { summarize, summaryToHtml, summaryToText } from '../../searcher/summary.js';
+
+const analyzer = new Analyzer();
+const S = (text: string, terms: string[], context = 2, length = 10) =>
+  summarize(text, analyzer.tokens(text), new Set(terms), { context, length });
+
+const CASES: [name: string, text: string, terms: string[], context: number, length: number, expected: string][] = [
+  ['no hit: the first words', 'one two three four five six', ['zzz'], 2, 3, 'one two three …'],
+  ['short text, no hit: all of it', 'one two', ['zzz'], 2, 10, 'one two'],
+  ['hit in the middle', 'a b c d crawler e f g h', ['crawler'], 2, 10, '… c d crawler e f …'],
+  ['hit at the start', 'crawler a b c d e', ['crawler'], 2, 10, 'crawler a b …'],
+  ['hit at the end', 'a b c d e crawler', ['crawler'], 2, 10, '… d e crawler'],
+  ['two near hits merge', 'a b web c crawler d e f g h', ['web', 'crawler'], 1, 10, '… b web c crawler d …'],
+  ['far hits give two windows', 'web a b c d e f g h i j k crawler', ['web', 'crawler'], 1, 10, 'web a … k crawler'],
+  ['length caps the words', 'x web a b c d e f g h', ['web'], 5, 4, 'x web a b …'],
+  ['punctuation inside a window is kept, whitespace squeezed', 'Hello,   world! The crawler\n\tworks.', ['crawler'], 2, 10, '… world! The crawler works'],
+];
+
+for (const [name, text, terms, context, length, expected] of CASES)
+  test(name, () => {
+    assert.is(summaryToText(S(text, terms, context, length)), expected);
+  });
+
+test('the window with the most distinct query words wins when space is short', () => {
+  const text = 'web a b c d e f g h i j k l m n web crawler o p';
+  assert.is(summaryToText(S(text, ['web', 'crawler'], 1, 3)), '… n web crawler …');
+});
+
+test('words are never cut', () => {
+  const text = 'supercalifragilistic expialidocious crawler extraordinarily long words';
+  const out = summaryToText(S(text, ['crawler'], 1, 3));
+  for (const w of out.replace(/…/g, '').split(/\s+/).filter(Boolean)) assert.ok(text.split(' ').includes(w), w);
+});
+
+test('hits are marked, and page text is escaped in HTML', () => {
+  const text = '<script>alert(1)</script> the crawler & "friends" <img src=x onerror=alert(2)>';
+  const html = summaryToHtml(S(text, ['crawler', 'script', 'img'], 20, 40));
+  assert.not.match(html, /<script|<img/);
+  assert.match(html, /<mark>script<\/mark>&gt;alert\(1\)&lt;\/<mark>script<\/mark>&gt;/);
+  assert.match(html, /<mark>crawler<\/mark> &amp; &quot;friends&quot;/);
+  assert.match(html, /&lt;<mark>img<\/mark> src=x onerror=alert\(2/);
+});
+
+test('highlighting matches analyzed terms: case and diacritics folded', () => {
+  const html = summaryToHtml(S('Über CAFÉ culture', ['cafe', 'uber'], 2, 10));
+  assert.is(html, '<mark>Über</mark> <mark>CAFÉ</mark> culture');
+});
+
+test('an empty text has an empty summary', () => {
+  assert.equal(S('', ['x']), []);
+});
+
+test.run();

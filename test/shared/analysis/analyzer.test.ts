@@ -1,0 +1,61 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Analyzer, MAX_TERM_LENGTH } from '../../../shared/analysis/analyzer.js';
+
+const plain = new Analyzer();
+const stem = new Analyzer({ stemEnglish: true });
+
+const CASES: [string, string, string[]][] = [
+  ['English words, case, punctuation', 'Hello, World! The FETCHER runs.', ['hello', 'world', 'the', 'fetcher', 'runs']],
+  ['no letter collapsing', 'hello foo running', ['hello', 'foo', 'running']],
+  ['numbers stay whole', 'version 3.14 of 2024 cost 1,000 units', ['version', '3.14', 'of', '2024', 'cost', '1,000', 'units']],
+  ['possessive and contraction', "the crawler's queue doesn't stall", ['the', 'crawler', 'queue', 'doesnt', 'stall']],
+  ['identifiers split on punctuation', 'node.js max_tokens e-mail', ['node', 'js', 'max', 'tokens', 'e', 'mail']],
+  ['German umlauts fold to the vowel', 'Müller aß Äpfel in München', ['muller', 'ass', 'apfel', 'in', 'munchen']],
+  ['German sharp s, capital too', 'Straße STRASSE ẞ', ['strasse', 'strasse', 'ss']],
+  ['other Latin diacritics and ligatures', 'café naïve Œuvre Søren Łódź', ['cafe', 'naive', 'oeuvre', 'soren', 'lodz']],
+  ['fullwidth forms (NFKC)', 'ＡＢＣ１２３ ﬁle', ['abc123', 'file']],
+  ['Korean: spaced words, particles stripped', '서울에서 한국어를 공부합니다 서울', ['서울', '한국어', '공부합니다', '서울']],
+  ['Korean: short words keep their last syllable', '아이 나는', ['아이', '나는']],
+  ['Japanese: segmented, voicing kept', '東京都に住んでいます', ['東京', '都', 'に', '住', 'んで', 'い', 'ます']],
+  ['Japanese: half-width kana composed', 'ｶﾞｲﾄﾞ', ['ガイド']],
+  ['Chinese: segmented by dictionary', '我们是中国人，北京欢迎你', ['我们', '是', '中国人', '北京', '欢迎', '你']],
+  ['mixed scripts in one word', 'abc東京', ['abc', '東京']],
+  ['Thai: segmented', 'ภาษาไทยง่าย', ['ภาษา', 'ไทย', 'ง่าย']],
+  ['Cyrillic: case folded, й kept, ё → е', 'Привет ЁЛКА Йошкар-Ола', ['привет', 'елка', 'йошкар', 'ола']],
+  ['Greek: accents and final sigma', 'Ωμέγα σοφός', ['ωμεγα', 'σοφοσ']],
+];
+
+for (const [name, input, want] of CASES)
+  test(`analyzer: ${name}`, () => {
+    assert.equal(plain.terms(input), want);
+  });
+
+test('analyzer: stemming is an option, ASCII terms only', () => {
+  assert.equal(stem.terms('Crawlers running quickly generalization'), ['crawler', 'run', 'quickli', 'gener']);
+  assert.equal(stem.terms('Müller Häuser'), ['muller', 'hauser']);
+  assert.equal(stem.terms('東京 서울에서'), ['東京', '서울']);
+  assert.equal(plain.terms('Crawlers running'), ['crawlers', 'running']);
+});
+
+test('analyzer: analysis is idempotent on its own output without stemming', () => {
+  const text = 'Müller 東京都に住んでいます 3.14 Straße crawler’s';
+  const once = plain.terms(text);
+  assert.equal(plain.terms(once.join(' ')), once);
+});
+
+test('analyzer: positions and offsets', () => {
+  const text = 'Müller aß 東京都';
+  const toks = plain.tokens(text);
+  assert.equal(toks.map((t) => t.pos), [0, 1, 2, 3]);
+  assert.equal(toks.map((t) => text.slice(t.start, t.end)), ['Müller', 'aß', '東京', '都']);
+});
+
+test('analyzer: over-long tokens are dropped, unknown options refused', () => {
+  assert.equal(plain.terms('a' + 'x'.repeat(MAX_TERM_LENGTH) + ' ok'), ['ok']);
+  assert.throws(() => new Analyzer({ stem: true } as never), /unknown analyzer option stem/);
+  assert.equal(plain.term('Über'), 'uber');
+  assert.is(plain.term('two words'), undefined);
+});
+
+test.run();

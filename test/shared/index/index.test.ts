@@ -1,0 +1,186 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Analyzer } from '../../../shared/analysis/analyzer.js';
+import { analyzeDoc } from '../../../shared/index/document.js';
+import { DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from '../../../shared/index/format.js';
+import { currentIndex, publishIndex, removeSuperseded } from '../../../shared/index/publish.js';
+import { openIndex } from '../../../shared/index/reader.js';
+import type { IndexInputDoc } from '../../../shared/index/types.js';
+import { IndexWriter } from '../../../shared/index/writer.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-index-'));
+test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function doc(url: string, title: string, content: string, extra: Partial<IndexInputDoc> = {}): IndexInputDoc {
+  const host = new URL(url).host;
+  return {
+    url, title, content, host, site: host, domain: host, type: 'text/html', lang: 'en', date: '20240101',
+    tstamp: 1_700_000_000_000, digest: 'd-' + url, boost: 1, segment: '20240101000000', contentLength: content.length,
+    anchors: [], ...extra,
+  };
+}
+
+const DOCS = [
+  doc('http://a.test/crawler', 'Web crawler basics', 'A web crawler fetches pages. The crawler follows links and the crawler obeys robots.', { anchors: ['crawler guide', 'basics'] }),
+  doc('http://a.test/index', 'Building an index', 'The indexer writes an inverted index of every fetched page.', { lang: 'de' }),
+  doc('http://b.test/search', 'Search ranking', 'Ranking uses term statistics; a crawler is not involved.', { type: 'text/plain' }),
+  doc('http://b.test/munich', 'München travel', 'Visit München and eat Äpfel. 東京都に住んでいます.'),
+];
+
+async function build(dir: string, docs = DOCS, analyzer = new Analyzer()) {
+  const w = new IndexWriter({ analyzer, segments: ['20240101000000'] });
+  for (const d of docs) w.add(d);
+  return w.write(dir);
+}
+
+test('writer/reader: statistics round trip', async () => {
+  const dir = path.join(tmp, 'rt');
+  const meta = await build(dir);
+  assert.is(meta.docCount, 4);
+  const r = await openIndex(dir);
+  assert.is(r.meta.docCount, 4);
+  assert.is(r.meta.version, INDEX_FORMAT_VERSION);
+  assert.equal(r.meta.analyzer, { stemEnglish: false });
+  assert.is(r.doc(0).url, 'http://a.test/crawler');
+  assert.equal(r.doc(0).anchors, ['crawler guide', 'basics']);
+  assert.is(r.idOf('http://b.test/search'), 2);
+  assert.is(r.idOf('http://nowhere.test/'), undefined);
+  assert.is(r.termFreq(0, 'content', 'crawler'), 3);
+  assert.is(r.termFreq(0, 'title', 'crawler'), 1);
+  assert.is(r.termFreq(0, 'anchor', 'crawler'), 1);
+  assert.is(r.termFreq(0, 'url', 'crawler'), 1);
+  assert.is(r.termFreq(1, 'content', 'crawler'), 0);
+  assert.is(r.docFreq('content', 'crawler'), 2);
+  assert.is(r.docFreq('title', 'crawler'), 1);
+  assert.is(r.docFreq('content', 'nonexistent'), 0);
+  assert.is(r.fieldLength(0, 'title'), 3);
+  assert.is(r.fieldLength(0, 'anchor'), 3);
+  assert.is(r.fieldLength(0, 'url'), 3); // a, test, crawler
+  // title is "web crawler basics" (0..2); content starts at 3: "a web crawler fetches pages ..."
+  assert.equal(r.positions(0, 'crawler'), [1, 5, 9, 14]);
+  assert.equal(r.positions(0, 'guide'), []);
+  assert.is(r.termFreq(3, 'content', '東京'), 1);
+  assert.is(r.termFreq(3, 'title', 'munchen'), 1);
+  const expected = r.meta.avgFieldLength.title;
+  assert.ok(Math.abs(expected - (3 + 3 + 2 + 2) / 4) < 1e-9);
+});
+
+test('reader: candidates AND first, then partial matches, tag filters', async () => {
+  const r = await openIndex(path.join(tmp, 'rt'));
+  const c = (terms: string[], tags = {}) => r.candidates(terms, { limit: 10, tags });
+  assert.equal(c(['crawler']).sort(), [0, 2]);
+  const both = c(['crawler', 'ranking']);
+  assert.is(both[0], 2, 'the document with both terms comes first');
+  assert.ok(both.includes(0), 'then partial matches');
+  assert.equal(c(['crawler', 'ranking']).slice(0, 1), [2]);
+  assert.equal(r.candidates(['crawler', 'ranking'], { limit: 1 }), [2]);
+  assert.equal(c(['crawler'], { site: 'b.test' }), [2]);
+  assert.equal(c(['crawler'], { type: 'text/html' }), [0]);
+  assert.equal(c([], { lang: 'de' }), [1]);
+  assert.equal(c([], { site: 'a.test', lang: 'en' }), [0]);
+  assert.equal(c([]), []);
+  assert.equal(c(['guide']), [0], 'anchor text is retrievable');
+  assert.equal(c([r.analyzer.term('MÜNCHEN')!]), [3]);
+});
+
+test('reader: analyzed() gives back what the writer took', async () => {
+  const r = await openIndex(path.join(tmp, 'rt'));
+  const a = new Analyzer();
+  for (let id = 0; id < DOCS.length; id++) {
+    const want = analyzeDoc(a, DOCS[id]!, 10_000);
+    const got = r.analyzed(id);
+    assert.equal(got.stream, want.stream);
+    assert.is(got.titleLength, want.titleLength);
+    assert.equal([...got.anchor].sort(), [...want.anchor].sort());
+    assert.equal([...got.url].sort(), [...want.url].sort());
+    assert.equal(got.stored, r.doc(id));
+  }
+});
+
+test('reader: deletions beside the index are honoured', async () => {
+  const dir = path.join(tmp, 'del');
+  await build(dir);
+  writeIndexFile(dir, DELETED_FILE, packColumns({ ids: Uint32Array.of(0) }));
+  const r = await openIndex(dir);
+  assert.is(r.meta.deletedCount, 1);
+  assert.ok(r.isDeleted(0));
+  assert.ok(!r.isDeleted(2));
+  assert.equal(r.candidates(['crawler'], { limit: 10 }), [2]);
+});
+
+test('format: a corrupt file is refused, naming it', async () => {
+  const dir = path.join(tmp, 'corrupt');
+  await build(dir);
+  const f = path.join(dir, INDEX_FILES.forward);
+  const b = fs.readFileSync(f);
+  b[b.length - 3] ^= 0xff;
+  fs.writeFileSync(f, b);
+  await openIndex(dir).then(
+    () => assert.unreachable('opened a corrupt index'),
+    (e: Error) => assert.match(e.message, new RegExp(`${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} fails its checksum`)),
+  );
+  fs.writeFileSync(f, b.subarray(0, b.length - 10));
+  await openIndex(dir).then(
+    () => assert.unreachable('opened a truncated index'),
+    (e: Error) => assert.match(e.message, /is truncated/),
+  );
+});
+
+test('format: an unknown version is refused, naming the file and both versions', async () => {
+  const dir = path.join(tmp, 'future');
+  await build(dir);
+  const f = path.join(dir, INDEX_FILES.meta);
+  const b = fs.readFileSync(f);
+  b.writeUInt32LE(INDEX_FORMAT_VERSION + 1, 4);
+  fs.writeFileSync(f, b);
+  await openIndex(dir).then(
+    () => assert.unreachable('opened a future index'),
+    (e: Error & { code?: string }) => {
+      assert.is(e.code, 'HZ_ERR_INDEX_FORMAT');
+      assert.ok(e.message.includes(f), e.message);
+      assert.ok(e.message.includes(`version ${INDEX_FORMAT_VERSION + 1}`), e.message);
+      assert.ok(e.message.includes(`..${INDEX_FORMAT_VERSION}`), e.message);
+    },
+  );
+});
+
+test('index records its analyzer; a stemmed index is queried stemmed', async () => {
+  const dir = path.join(tmp, 'stem');
+  await build(dir, DOCS, new Analyzer({ stemEnglish: true }));
+  const r = await openIndex(dir);
+  assert.equal(r.meta.analyzer, { stemEnglish: true });
+  const q = r.analyzer.terms('crawlers fetching');
+  assert.equal(q, ['crawler', 'fetch']);
+  const c = r.candidates(q, { limit: 5 });
+  assert.is(c[0], 0);
+  assert.equal([...c].sort(), [0, 1, 2], 'fetched → fetch matches too');
+});
+
+test('publish: generations, CURRENT pointer, failed build changes nothing', async () => {
+  const root = path.join(tmp, 'crawl', 'index');
+  assert.is(currentIndex(path.join(tmp, 'crawl')), undefined);
+  const g1 = await publishIndex(root, (d) => build(d, DOCS.slice(0, 2)).then(() => {}), { graceMs: 0 });
+  assert.is(g1.generation, '000001');
+  assert.equal(currentIndex(path.join(tmp, 'crawl')), g1);
+  assert.equal(currentIndex(root), g1);
+  assert.is((await openIndex(root)).meta.docCount, 2);
+  await publishIndex(root, async () => { throw new Error('boom'); }, { graceMs: 0 }).then(
+    () => assert.unreachable(),
+    (e: Error) => assert.is(e.message, 'boom'),
+  );
+  assert.equal(currentIndex(root), g1);
+  assert.equal(fs.readdirSync(root).sort(), ['000001', 'CURRENT']);
+  const g2 = await publishIndex(root, (d) => build(d).then(() => {}), { graceMs: 0 });
+  const g3 = await publishIndex(root, (d) => build(d).then(() => {}), { graceMs: 60_000 });
+  assert.is(g3.generation, '000003');
+  assert.equal(fs.readdirSync(root).sort(), ['000001', '000002', '000003', 'CURRENT'], 'within the grace period');
+  assert.equal(removeSuperseded(root, 60_000, Date.now() + 120_000), ['000001']);
+  assert.equal(fs.readdirSync(root).sort(), ['000002', '000003', 'CURRENT'], 'the previous generation stays');
+  assert.is(g2.generation, '000002');
+  assert.is((await openIndex(path.join(tmp, 'crawl'))).meta.docCount, 4);
+});
+
+test.run();

@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { PACKAGE_CONF_DIR } from '../../../shared/conf.js';
+import { HzError } from '../../../shared/errors.js';
+import { javaRegex, javaReplacement } from '../../../shared/url/java-regex.js';
+import { applyNormalizeRules, parseNormalizeRules, readNormalizeRules } from '../../../shared/url/regex-normalize.js';
+
+test('javaRegex: inline flags become JS flags or both-case letters', () => {
+  // [java pattern, input, should match]
+  const table: [string, string, boolean][] = [
+    ['(?i)abc', 'xABCx', true],
+    ['a(?i)bc', 'aBC', true],
+    ['a(?i)bc', 'ABC', false],
+    ['((?i)x)y', 'Xy', true],
+    ['((?i)x)y', 'XY', false], // the flag ends with its group
+    ['((?i)l|j|bv_)sid', 'BV_sid', true],
+    ['((?i)l|j|bv_)sid', 'jSID', false],
+    ['(?i:ab)c', 'ABc', true],
+    ['(?i:ab)c', 'ABC', false],
+    ['x(?i)[a-c]+', 'xAbC', true],
+    ['x(?i)[a-c]+', 'XAbC', false],
+    ['(?i)a(?-i)b', 'Ab', true],
+    ['(?i)a(?-i)b', 'AB', false],
+    ['\\Qa.b\\E', 'a.b', true],
+    ['\\Qa.b\\E', 'axb', false],
+    ['\\Aab\\z', 'ab', true],
+    ['a{2}(?i)b{2}', 'aaBb', true],
+    ['(?<n>x)\\k<n>', 'xx', true],
+  ];
+  for (const [src, input, ok] of table) assert.is(javaRegex(src).test(input), ok, `${src} on ${input}`);
+});
+
+test('javaReplacement: groups, escapes, missing groups', () => {
+  const re = /(a)(b)?/;
+  const table: [string, string, string][] = [
+    ['$1-$2', 'ab', 'a-b'],
+    ['$1-$2', 'a', 'a-'],
+    ['\\$1', 'ab', '$1'],
+    ['\\?', 'ab', '?'],
+    ['x$0y', 'ab', 'xaby'],
+  ];
+  for (const [repl, input, out] of table) assert.is(input.replace(re, javaReplacement(repl, re)), out, repl);
+  assert.throws(() => javaReplacement('$3', re), /group 3/);
+  assert.throws(() => javaReplacement('a$b', re), /\$/);
+});
+
+test("Nutch's default regex-normalize.xml", () => {
+  const rules = readNormalizeRules(path.join(PACKAGE_CONF_DIR, 'regex-normalize.xml'));
+  assert.is(rules.length, 5);
+  const table: [string, string | null][] = [
+    ['http://x.com/a;jsessionid=0123ABC?q=1', 'http://x.com/a?q=1'],
+    ['http://x.com/a;JSESSIONID=0123ABC', 'http://x.com/a'],
+    ['http://x.com/p?PHPSESSID=abc&x=1', 'http://x.com/p?x=1'],
+    ['http://x.com/p?x=1&sid=9&y=2', 'http://x.com/p?x=1&y=2'],
+    ['http://x.com/p?a=1&BV_SessionID=7', 'http://x.com/p?a=1'],
+    ['http://x.com/p?consider=1', 'http://x.com/p?consider=1'],
+    ['http://x.com/a#frag', 'http://x.com/a'],
+    ['http://x.com/a?&b=1', 'http://x.com/a?b=1'],
+    ['http://x.com/a?b=1&&&c=2', 'http://x.com/a?b=1&c=2'],
+    ['http://x.com/a?', 'http://x.com/a'],
+    ['http://x.com/a.', 'http://x.com/a'],
+    ['http://x.com/index.html', 'http://x.com/index.html'],
+  ];
+  for (const [input, out] of table) assert.is(applyNormalizeRules(rules, input), out, input);
+});
+
+test('rules apply in order as replace-all', () => {
+  const xml = `<regex-normalize>
+<regex><pattern>a</pattern><substitution>b</substitution></regex>
+<regex><pattern>b+</pattern><substitution>c</substitution></regex>
+</regex-normalize>`;
+  assert.is(applyNormalizeRules(parseNormalizeRules(xml, 'r.xml'), 'http://h/abab'), 'http://h/c');
+  const empty = `<regex-normalize><regex><pattern>.*</pattern><substitution></substitution></regex></regex-normalize>`;
+  assert.is(applyNormalizeRules(parseNormalizeRules(empty, 'e.xml'), 'http://h/'), null);
+});
+
+test('bad rule files name file and line', () => {
+  const table: [string, RegExp][] = [
+    ['<regex-normalize>\n<regex>\n<pattern>(</pattern></regex></regex-normalize>', /^n\.xml:2: invalid rule/],
+    ['<regex-normalize>\n<regex><pattern>a</pattern></regex>\n<regex><substitution>x</substitution></regex></regex-normalize>', /^n\.xml:3: <regex> without a <pattern>/],
+    ['<regex-normalize>\n<regex><pattern>a</pattern>\n</regex-normalize>', /^n\.xml:3: /],
+    ['<rules/>', /^n\.xml:1: root element must be <regex-normalize>/],
+    ['<regex-normalize><regex><pattern>(a)</pattern><substitution>$2</substitution></regex></regex-normalize>', /n\.xml:1: .*group 2/],
+  ];
+  for (const [xml, re] of table) {
+    try {
+      parseNormalizeRules(xml, 'n.xml');
+      assert.unreachable(xml);
+    } catch (e) {
+      assert.instance(e, HzError);
+      assert.match((e as Error).message, re);
+    }
+  }
+});
+
+test.run();
