@@ -17,10 +17,17 @@ interface CommandEntry {
 
 /** Every command, in the order `hazelnut help` lists them (Nutch's order where it has one). */
 export const COMMANDS: CommandEntry[] = [
+  { name: 'crawl', description: 'one-step crawler for intranets: inject, fetch rounds, index, dedup, merge', load: async () => (await import('./crawl.js')).default },
   { name: 'inject', description: 'inject new urls into the WebDB', load: async () => (await import('./inject.js')).default },
   { name: 'generate', description: 'generate a new segment to fetch from the WebDB', load: async () => (await import('./generate.js')).default },
   { name: 'fetch', description: 'fetch a segment politely (robots.txt, per-host delays), parsing inline', load: async () => (await import('./fetch/index.js')).default },
+  { name: 'parse', description: "parse a segment's pages", load: async () => (await import('./parse/tool.js')).default },
+  { name: 'updatedb', description: 'update the WebDB from fetched and parsed segments', load: async () => (await import('./updatedb/index.js')).default },
+  { name: 'invertlinks', description: 'build the inlinks and anchors of each URL from parsed segments', load: async () => (await import('./linkdb.js')).invertlinksTool },
+  { name: 'linkrank', description: 'compute link scores (PageRank over content links) for the index boost', load: async () => (await import('./linkrank.js')).default },
   { name: 'readdb', description: 'read / dump the WebDB', load: async () => (await import('./readdb.js')).default },
+  { name: 'readlinkdb', description: 'read / dump the inlinks and anchors of URLs', load: async () => (await import('./linkdb.js')).readlinkdbTool },
+  { name: 'readseg', description: 'read / dump segment data', load: async () => (await import('./readseg.js')).default },
   { name: 'index', description: 'build an index for each segment', load: async () => (await import('./index/indexer.js')).default },
   { name: 'dedup', description: 'delete duplicate documents (same URL, same content) across segment indexes', load: async () => (await import('./dedup.js')).default },
   { name: 'merge', description: 'merge segment indexes into the index searched, swapped in atomically', load: async () => (await import('./merge.js')).default },

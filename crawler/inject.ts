@@ -117,6 +117,7 @@ export interface InjectOptions {
 export async function inject(conf: Conf, opts: InjectOptions): Promise<InjectSummary> {
   const batch = typeof opts.seeds === 'string' ? readSeeds(opts.seeds) : opts.seeds;
   const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
+  opts.log?.info(`plugins: ${plugins.active.map((p) => `${p.id} (${p.point})`).join(', ')}`);
   const now = opts.now ?? Date.now();
   const defaultScore = conf.getFloat('db.score.injected');
   const defaultInterval = Math.round(conf.getDuration('db.fetch.interval.default', 's') / 1000);

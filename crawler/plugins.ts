@@ -18,6 +18,7 @@ import type {
   URLNormalizer,
 } from '../shared/plugin/types.js';
 import { urlnormalizerBasic } from '../shared/url/normalize.js';
+import { urlfilterHost } from '../shared/url/host-filter.js';
 import { urlfilterRegex } from '../shared/url/regex-filter.js';
 import { urlnormalizerRegex } from '../shared/url/regex-normalize.js';
 import { parseHtml } from './parse/html.js';
@@ -28,7 +29,7 @@ import { indexBasic } from './index/filters/basic.js';
 import { indexMore } from './index/filters/more.js';
 
 /** Every built-in crawler plugin, in registration order (the order within a point when no order property says otherwise). */
-export const CRAWLER_PLUGINS: PluginDescriptor[] = [urlnormalizerBasic, urlnormalizerRegex, urlfilterRegex, parseHtml, parseText, scoringOpic, indexBasic, indexAnchor, indexMore];
+export const CRAWLER_PLUGINS: PluginDescriptor[] = [urlnormalizerBasic, urlnormalizerRegex, urlfilterRegex, urlfilterHost, parseHtml, parseText, scoringOpic, indexBasic, indexAnchor, indexMore];
 
 export interface CrawlerPlugins {
   normalizers: { normalize(url: string, scope: NormalizerScope): string | null };

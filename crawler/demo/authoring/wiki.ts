@@ -19,7 +19,7 @@ const archive: DemoPage[] = [
     path: '/archive/travel-policy-2023.html', section: 'archive', title: 'Travel policy (2023 copy)', reviewed: '2023-02-01',
     summary: 'The travel policy as it stood in 2023, kept for expense disputes about trips from that year.',
     body: `Archived copy for trips taken in 2023. The current policy is in the [handbook](handbook:/money/travel.html).\n\n` +
-      travel.body.replace('180 a night', '160 a night').replace('and 140 elsewhere', 'and 120 elsewhere').replace('14 days ahead', '10 days ahead'),
+      travel.body.replace(/\]\(\//g, '](handbook:/').replace('180 a night', '160 a night').replace('and 140 elsewhere', 'and 120 elsewhere').replace('14 days ahead', '10 days ahead'),
   },
   {
     path: '/archive/legacy-build-farm.html', section: 'archive', title: 'Legacy build farm (retired)', reviewed: '2021-08-30',

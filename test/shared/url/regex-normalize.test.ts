@@ -1,10 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { PACKAGE_CONF_DIR } from '../../../shared/conf.js';
+import { Conf, PACKAGE_CONF_DIR } from '../../../shared/conf.js';
 import { HzError } from '../../../shared/errors.js';
 import { javaRegex, javaReplacement } from '../../../shared/url/java-regex.js';
-import { applyNormalizeRules, parseNormalizeRules, readNormalizeRules } from '../../../shared/url/regex-normalize.js';
+import { applyNormalizeRules, parseNormalizeRules, readNormalizeRules, urlnormalizerRegex } from '../../../shared/url/regex-normalize.js';
 
 test('javaRegex: inline flags become JS flags or both-case letters', () => {
   // [java pattern, input, should match]
@@ -91,6 +93,29 @@ test('bad rule files name file and line', () => {
       assert.instance(e, HzError);
       assert.match((e as Error).message, re);
     }
+  }
+});
+
+test('per-scope rule files: urlnormalizer.regex.file.<scope>, others fall back to the default file', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-rn-'));
+  try {
+    fs.writeFileSync(
+      path.join(dir, 'outlink.xml'),
+      '<regex-normalize><regex><pattern>(?i)/PRINT/</pattern><substitution>/</substitution></regex></regex-normalize>',
+    );
+    const conf = Conf.load({ confDir: dir, overrides: { 'urlnormalizer.regex.file.outlink': 'outlink.xml' } });
+    const n = urlnormalizerRegex.create(conf)!;
+    // [scope, input, output]
+    const table: [Parameters<typeof n.normalize>[1], string, string][] = [
+      ['outlink', 'http://h/print/a?', 'http://h/a?'],
+      ['inject', 'http://h/print/a?', 'http://h/print/a'],
+      ['default', 'http://h/a;jsessionid=1', 'http://h/a'],
+    ];
+    for (const [scope, input, out] of table) assert.is(n.normalize(input, scope), out, scope);
+    const broken = Conf.load({ confDir: dir, overrides: { 'urlnormalizer.regex.file': 'missing.xml' } });
+    assert.throws(() => urlnormalizerRegex.create(broken), /configuration file .*missing\.xml does not exist/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 

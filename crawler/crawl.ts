@@ -1,0 +1,281 @@
+/**
+ * @module crawler/crawl
+ * `hazelnut crawl <urlDir|file> [-dir d] [-threads n] [-depth i] [-topN N]`:
+ * Nutch's one-shot crawl for intranets. It only sequences the other tools —
+ * inject; depth × (generate → fetch with inline parse → updatedb);
+ * invertlinks; link scores; index the new segments; dedup; merge — holding the
+ * crawl directory's lock once for the whole run. On an existing directory it
+ * is a re-crawl: a fetch that was interrupted is resumed first, then only due
+ * pages are fetched, new segments are indexed and the merged index is rebuilt.
+ * Configuration is layered default → crawl-tool.xml → site → -D (Nutch 1.1's
+ * order; 1.0 let crawl-tool.xml override the site file).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Conf } from '../shared/conf.js';
+import { HzError, UsageError } from '../shared/errors.js';
+import { Log } from '../shared/log.js';
+import type { FetchStatus } from '../shared/status.js';
+import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
+import { listSegments, Segment, segmentName } from '../segments/segment.js';
+import { dedup } from './dedup.js';
+import { fetch, userAgent, type FetchSummary } from './fetch/index.js';
+import { generate } from './generate.js';
+import { indexSegments } from './index/indexer.js';
+import { inject, readSeeds } from './inject.js';
+import { invertlinks } from './linkdb.js';
+import { linkrank } from './linkrank.js';
+import { withLock } from './lock.js';
+import { merge } from './merge.js';
+import { parseSegment } from './parse/tool.js';
+import { loadCrawlerPlugins } from './plugins.js';
+import { updatedb } from './updatedb/index.js';
+
+export const CRAWL_TOOL_FILE = 'crawl-tool.xml';
+
+export interface CrawlOptions {
+  seeds: string;
+  dir: string;
+  depth: number;
+  threads?: number;
+  topN?: number;
+  log: Log;
+  signal?: AbortSignal;
+}
+
+export interface CrawlSummary {
+  dir: string;
+  injected: number;
+  /** Segments made or resumed by this run. */
+  segments: string[];
+  /** Pages fetched by this run, by fetch status. */
+  byStatus: Partial<Record<FetchStatus, number>>;
+  robotsDenied: number;
+  deferred: number;
+  documents: number;
+  duplicates: number;
+  /** Why the depth loop ended before -depth, if it did. */
+  stoppedEarly?: string;
+  interrupted: boolean;
+  /** Milliseconds per phase, summed over the depth loop. */
+  phases: Record<string, number>;
+}
+
+/** The configuration of a crawl: default → crawl-tool.xml → site file → -D. */
+export function crawlConf(confDir: string, overrides: Record<string, string>): Conf {
+  return Conf.load({ confDir, resources: [CRAWL_TOOL_FILE], overrides });
+}
+
+export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummary> {
+  userAgent(conf); // no agent name: stop before anything is written
+  const webdb = path.join(opts.dir, 'webdb');
+  const segmentsDir = path.join(opts.dir, 'segments');
+  const log = opts.log;
+  const s: CrawlSummary = {
+    dir: opts.dir,
+    injected: 0,
+    segments: [],
+    byStatus: {},
+    robotsDenied: 0,
+    deferred: 0,
+    documents: 0,
+    duplicates: 0,
+    interrupted: false,
+    phases: {},
+  };
+  const timed = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
+    const t0 = Date.now();
+    try {
+      return await fn();
+    } finally {
+      s.phases[phase] = (s.phases[phase] ?? 0) + Date.now() - t0;
+    }
+  };
+  const say = (line: string) => {
+    log.clearProgress();
+    log.info(line);
+    opts.log.progress(line, true);
+  };
+
+  const plugins = await loadCrawlerPlugins(conf);
+  const seeds = readSeeds(opts.seeds);
+  const injected = await timed('inject', () => inject(conf, { webdb, seeds, plugins, log }));
+  s.injected = injected.injected;
+  for (const p of injected.problems) log.warn(`${p.where}: ${p.reason}`);
+  if (injected.injected + injected.known === 0) {
+    const filterFile = conf.resolveFile(conf.get('urlfilter.regex.file'), { optional: true }) ?? conf.get('urlfilter.regex.file');
+    throw new HzError(
+      'HZ_ERR_SEED',
+      injected.filtered > 0
+        ? `no seed URL passed the URL filters: all ${injected.filtered} were rejected by ${filterFile}; add a '+' rule for your hosts there`
+        : `no URL to crawl in ${opts.seeds}: put one URL per line (e.g. http://intranet.example.com/)`,
+    );
+  }
+
+  const fetchAndUpdate = async (segDir: string) => {
+    s.segments.push(path.basename(segDir));
+    const f = await timed('fetch', () => fetch(conf, segDir, { threads: opts.threads, log, signal: opts.signal }));
+    tally(s, f);
+    if (f.interrupted || opts.signal?.aborted) {
+      s.interrupted = true;
+      return f;
+    }
+    const seg = Segment.open(segDir);
+    const parsed = seg.hasPhase('parsed');
+    s.robotsDenied += (seg.db.prepare("SELECT COUNT(*) AS n FROM fetch WHERE protocol_status = 'robots_denied'").get() as { n: number }).n;
+    seg.close();
+    if (!parsed) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
+    await timed('updatedb', () => updatedb(conf, { webdb, segments: [segDir], normalize: true, filter: true, plugins, log }));
+    return f;
+  };
+
+  // A fetch killed or interrupted last time is finished before anything new is generated.
+  for (const name of listSegments(segmentsDir)) {
+    if (s.interrupted) break;
+    const seg = Segment.open(path.join(segmentsDir, name));
+    const unfinished = seg.hasPhase('generated') && !seg.hasPhase('fetched');
+    seg.close();
+    if (unfinished) {
+      say(`crawl: resuming the fetch of segment ${name}`);
+      await fetchAndUpdate(path.join(segmentsDir, name));
+    }
+  }
+
+  for (let depth = 0; depth < opts.depth && !s.interrupted; depth++) {
+    const g = await timed('generate', () => generate(conf, webdb, segmentsDir, { topN: opts.topN, log }));
+    if (g.nothingDue) {
+      s.stoppedEarly = `Stopping at depth=${depth} - no more URLs to fetch: ${g.nothingDue.message}`;
+      break;
+    }
+    for (const segDir of g.segments) {
+      say(`crawl: depth ${depth + 1}/${opts.depth}: fetching ${g.counts[g.segments.indexOf(segDir)]} URLs into ${path.basename(segDir)}`);
+      const f = await fetchAndUpdate(segDir);
+      if (depth === 0 && s.segments.length === 1) warnUnreachableSeeds(segDir, f, log);
+      if (s.interrupted) break;
+    }
+  }
+  if (s.interrupted) return s;
+
+  const all = listSegments(segmentsDir).map((n) => path.join(segmentsDir, n));
+  if (all.length === 0) return s;
+  await timed('invertlinks', () => invertlinks(conf, { webdb, segments: all, normalize: true, filter: true, plugins, log }));
+  await timed('linkrank', () => linkrank(conf, { webdb, log }));
+  const unindexed = all.filter((d) => {
+    const seg = Segment.open(d, { readonly: true });
+    try {
+      return seg.hasPhase('parsed') && !seg.hasPhase('indexed');
+    } finally {
+      seg.close();
+    }
+  });
+  if (unindexed.length) await timed('index', () => indexSegments(conf, { webdb, segments: unindexed, log }));
+  const indexed = all.filter((d) => fs.existsSync(path.join(d, 'index')));
+  const d = await timed('dedup', () => dedup(conf, { segments: indexed, log }));
+  const m = await timed('merge', () => merge(conf, { index: path.join(opts.dir, 'index'), segments: indexed, log }));
+  s.duplicates = d.byUrl + d.byDigest + m.duplicates;
+  s.documents = m.documents;
+  return s;
+}
+
+function tally(s: CrawlSummary, f: FetchSummary): void {
+  for (const [k, v] of Object.entries(f.byStatus) as [FetchStatus, number][]) s.byStatus[k] = (s.byStatus[k] ?? 0) + v;
+  s.deferred += f.deferred;
+}
+
+/**
+ * After the first segment: when not one page could be fetched, say per host
+ * why (unreachable, robots.txt, errors), since nothing later will succeed either.
+ */
+function warnUnreachableSeeds(segDir: string, f: FetchSummary, log: Log): void {
+  if ((f.byStatus.fetch_success ?? 0) + (f.byStatus.fetch_notmodified ?? 0) > 0 || f.fetched === 0) return;
+  const seg = Segment.open(segDir, { readonly: true });
+  try {
+    const reasons = new Map<string, string>();
+    for (const r of seg.fetches()) {
+      const host = new URL(r.url).host;
+      if (!reasons.has(host))
+        reasons.set(
+          host,
+          r.protocolStatus === 'robots_denied'
+            ? `robots.txt disallows our agent (${r.url})`
+            : `${r.message ?? r.protocolStatus}${r.httpStatus ? ` (HTTP ${r.httpStatus})` : ''} for ${r.url}`,
+        );
+    }
+    for (const [host, why] of reasons) log.warn(`no page of ${host} could be fetched: ${why}`);
+  } finally {
+    seg.close();
+  }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+export function formatSummary(s: CrawlSummary): string {
+  const n = (k: FetchStatus) => s.byStatus[k] ?? 0;
+  const fetched = Object.values(s.byStatus).reduce((a, b) => a + (b ?? 0), 0);
+  const lines = [
+    `crawl: ${s.dir}${s.interrupted ? ' (interrupted: run the same command again to resume)' : ''}`,
+    ...(s.stoppedEarly ? [`  ${s.stoppedEarly}`] : []),
+    `  pages fetched      ${fetched} (${n('fetch_success')} ok, ${n('fetch_notmodified')} not modified)`,
+    `  failed             ${n('fetch_retry')} (will be retried)`,
+    `  gone               ${n('fetch_gone')}`,
+    `  redirected         ${n('fetch_redir_perm') + n('fetch_redir_temp')}`,
+    `  robots-denied      ${s.robotsDenied}`,
+    ...(s.deferred ? [`  deferred           ${s.deferred} (left for the next crawl)`] : []),
+    `  segments           ${s.segments.length}${s.segments.length ? ` (${s.segments.join(', ')})` : ''}`,
+    `  documents indexed  ${s.documents}`,
+    `  duplicates removed ${s.duplicates}`,
+    `  time per phase     ${Object.entries(s.phases)
+      .map(([k, v]) => `${k} ${seconds(v)}`)
+      .join(', ')}`,
+  ];
+  return lines.join('\n');
+}
+
+const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-threads n] [-depth i] [-topN N] [-force]
+  urlDir|file  seed URLs, one per line (a file, or a directory of files)
+  -dir d       crawl directory (default crawl-<yyyyMMddHHmmss>); an existing one is re-crawled
+  -threads n   concurrent fetches (default fetcher.threads.fetch)
+  -depth i     generate/fetch/update rounds (default 5)
+  -topN N      at most N URLs per round (default: all due)
+  -force       take over a stale lock left by a killed run`;
+
+const tool: Tool = {
+  name: 'crawl',
+  description: 'one-step crawler for intranets: inject, fetch rounds, index, dedup, merge',
+  usage: USAGE,
+  async run(ctx: ToolContext, args: string[]): Promise<number> {
+    const a = parseArgs(args, { string: ['dir', 'threads', 'depth', 'topN'], boolean: ['force'] });
+    if (a._.length !== 1) throw new UsageError(a._.length ? `one seed path expected, got ${a._.length}` : 'no seed path given');
+    const depth = intOption(a.depth, 'depth') ?? 5;
+    const threads = intOption(a.threads, 'threads');
+    const topN = intOption(a.topN, 'topN');
+    if (depth < 1) throw new UsageError('-depth must be at least 1');
+    const dir = path.resolve(typeof a.dir === 'string' ? a.dir : `crawl-${segmentName(new Date())}`);
+    const conf = crawlConf(ctx.conf.confDir, ctx.confOverrides);
+    userAgent(conf);
+    fs.mkdirSync(dir, { recursive: true });
+
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    process.once('SIGINT', onSignal);
+    const log = new Log({ tool: 'crawl', dir: path.join(dir, 'logs'), err: ctx.err, tty: ctx.tty });
+    try {
+      const summary = await withLock(dir, 'crawl', { force: a.force === true }, () =>
+        crawl(conf, { seeds: a._[0]!, dir, depth, threads, topN, log, signal: controller.signal }),
+      );
+      log.close();
+      ctx.out.write(formatSummary(summary) + '\n');
+      if (summary.interrupted) return 130;
+      if (summary.documents > 0) {
+        const rel = path.relative(process.cwd(), dir) || '.';
+        ctx.out.write(`Serve the result: hazelnut-searcher -dir ${rel}   (then open http://127.0.0.1:8080/)\n`);
+      }
+      return 0;
+    } finally {
+      log.close();
+      process.off('SIGINT', onSignal);
+    }
+  },
+};
+
+export default tool;

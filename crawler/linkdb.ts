@@ -1,0 +1,247 @@
+/**
+ * @module crawler/linkdb
+ * Nutch's LinkDb, kept in the WebDB: `hazelnut invertlinks <webdb> (-dir
+ * <segments> | <seg> ...) [-force] [-noNormalize] [-noFilter]` turns the
+ * outlinks of the pages parsed in the given segments (stored in `links` by
+ * updatedb, so a segment must be applied by updatedb first) into the
+ * `inlinks` table: for each URL those pages link to, its inlinks and anchor
+ * texts, rebuilt from every page now linking to it. `hazelnut readlinkdb
+ * <webdb> (-url <url> | -dump <out_dir>)` reads it.
+ *
+ * Rules, as in Nutch: `db.ignore.internal.links` drops links within a host
+ * (Nutch's default true suits the web; the one-shot crawl sets false, since
+ * an intranet site's own links are most of what it has); anchors are cut to
+ * `db.max.anchor.length`; at most `db.max.inlinks` inlinks per URL; each
+ * anchor text counts once per source host (the rest are kept as inlinks
+ * without anchor), so a site-wide menu cannot repeat one anchor a thousand
+ * times. Unlike Nutch, links in navigation are left out while
+ * `db.ignore.navigation.links` is true.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Conf } from '../shared/conf.js';
+import { UsageError } from '../shared/errors.js';
+import { Log } from '../shared/log.js';
+import { parseArgs, type Tool } from '../shared/tool.js';
+import { host } from '../shared/url/keys.js';
+import { Segment } from '../segments/segment.js';
+import { withLock } from './lock.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { segmentDirs } from './segment-args.js';
+import { UPDATEDB_TOOL } from './updatedb/index.js';
+import { openWebDb, type WebDb } from './webdb/schema.js';
+
+export const INVERTLINKS_TOOL = 'invertlinks';
+
+export interface InvertLinksOptions {
+  webdb: string;
+  segments: string[];
+  normalize?: boolean;
+  filter?: boolean;
+  plugins?: CrawlerPlugins;
+  log?: Log;
+}
+
+export interface InvertLinksSummary {
+  applied: string[];
+  skipped: Record<string, string>;
+  /** URLs whose inlinks were rebuilt. */
+  targets: number;
+  inlinks: number;
+}
+
+export interface LinkRow {
+  source: string;
+  anchor: string;
+  nav: number;
+}
+
+export interface InlinkRules {
+  ignoreInternal: boolean;
+  ignoreNavigation: boolean;
+  maxAnchorLength: number;
+  maxInlinks: number;
+}
+
+/** The inlinks of one target from its link rows, in Nutch's rules; pure. */
+export function invertRows(target: string, rows: readonly LinkRow[], r: InlinkRules): { source: string; anchor: string }[] {
+  const targetHost = host(target);
+  const bySource = new Map<string, string>();
+  for (const l of rows) {
+    if (r.ignoreNavigation && l.nav) continue;
+    if (l.source === target) continue;
+    if (r.ignoreInternal && host(l.source) === targetHost) continue;
+    const anchor = l.anchor.slice(0, r.maxAnchorLength);
+    const prev = bySource.get(l.source);
+    if (prev === undefined || (prev === '' && anchor !== '')) bySource.set(l.source, anchor);
+  }
+  const anchorsByHost = new Map<string, Set<string>>();
+  const out: { source: string; anchor: string }[] = [];
+  for (const [source, a] of bySource) {
+    if (r.maxInlinks >= 0 && out.length >= r.maxInlinks) break;
+    let anchor = a;
+    if (anchor) {
+      const h = host(source);
+      let seen = anchorsByHost.get(h);
+      if (!seen) anchorsByHost.set(h, (seen = new Set()));
+      if (seen.has(anchor)) anchor = '';
+      else seen.add(anchor);
+    }
+    out.push({ source, anchor });
+  }
+  return out;
+}
+
+function rules(conf: Conf): InlinkRules {
+  return {
+    ignoreInternal: conf.getBoolean('db.ignore.internal.links'),
+    ignoreNavigation: conf.getBoolean('db.ignore.navigation.links'),
+    maxAnchorLength: conf.getInt('db.max.anchor.length'),
+    maxInlinks: conf.getInt('db.max.inlinks'),
+  };
+}
+
+export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise<InvertLinksSummary> {
+  const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
+  const r = rules(conf);
+  const keep = (url: string): string | null => {
+    const n = opts.normalize === false ? url : plugins.normalizers.normalize(url, 'linkdb');
+    return n !== null && opts.filter !== false ? plugins.filters.filter(n) : n;
+  };
+  const summary: InvertLinksSummary = { applied: [], skipped: {}, targets: 0, inlinks: 0 };
+  const db: WebDb = openWebDb(opts.webdb);
+  try {
+    const applied = db.prepare('SELECT 1 FROM applied WHERE tool = ? AND segment = ?');
+    const targetsOf = db.prepare('SELECT target FROM links WHERE source = ? UNION SELECT target FROM inlinks WHERE source = ?').pluck();
+    const linksTo = db.prepare('SELECT source, anchor, nav FROM links WHERE target = ? ORDER BY nav, rowid');
+    const del = db.prepare('DELETE FROM inlinks WHERE target = ?');
+    const ins = db.prepare('INSERT OR REPLACE INTO inlinks (target, source, anchor) VALUES (?, ?, ?)');
+    for (const dir of opts.segments) {
+      const seg = Segment.open(dir, { readonly: true });
+      try {
+        const why = !applied.get(UPDATEDB_TOOL, seg.name)
+          ? "not applied by updatedb yet (run 'hazelnut updatedb' first)"
+          : applied.get(INVERTLINKS_TOOL, seg.name)
+            ? 'already inverted'
+            : undefined;
+        if (why) {
+          summary.skipped[seg.name] = why;
+          opts.log?.info(`segment ${seg.name} skipped: ${why}`);
+          continue;
+        }
+        const sources = new Set<string>();
+        for (const f of seg.fetches()) {
+          sources.add(f.url);
+          const n = plugins.normalizers.normalize(f.url, 'crawldb');
+          if (n) sources.add(n);
+        }
+        db.transaction(() => {
+          const targets = new Set<string>();
+          for (const s of sources) for (const t of targetsOf.all(s, s) as string[]) targets.add(t);
+          for (const t of targets) {
+            del.run(t);
+            const key = keep(t);
+            if (key === null) continue;
+            if (key !== t) del.run(key);
+            const rows = (linksTo.all(t) as LinkRow[]).flatMap((l) => {
+              const source = keep(l.source);
+              return source === null ? [] : [{ ...l, source }];
+            });
+            for (const i of invertRows(key, rows, r)) summary.inlinks += ins.run(key, i.source, i.anchor).changes;
+          }
+          summary.targets += targets.size;
+          db.prepare('INSERT OR REPLACE INTO applied (tool, segment, at) VALUES (?, ?, ?)').run(INVERTLINKS_TOOL, seg.name, Date.now());
+        })();
+        summary.applied.push(seg.name);
+      } finally {
+        seg.close();
+      }
+    }
+  } finally {
+    db.close();
+  }
+  return summary;
+}
+
+const INVERT_USAGE = 'Usage: hazelnut invertlinks <webdb> (-dir <segments> | <seg1> <seg2> ...) [-force] [-noNormalize] [-noFilter]';
+
+export const invertlinksTool: Tool = {
+  name: 'invertlinks',
+  description: 'build the inlinks and anchors of each URL from parsed segments',
+  usage: INVERT_USAGE,
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['dir'], boolean: ['force', 'noNormalize', 'noFilter'] });
+    const [webdb, ...segs] = a._;
+    if (!webdb) throw new UsageError('missing <webdb>');
+    const segments = segmentDirs(segs, a.dir as string | undefined);
+    const crawlDir = path.dirname(path.resolve(webdb));
+    const s = await withLock(crawlDir, 'invertlinks', { force: a.force === true }, async () => {
+      const log = new Log({ tool: 'invertlinks', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
+      try {
+        return await invertlinks(ctx.conf, { webdb, segments, normalize: a.noNormalize !== true, filter: a.noFilter !== true, log });
+      } finally {
+        log.close();
+      }
+    });
+    for (const [name, why] of Object.entries(s.skipped)) ctx.err.write(`invertlinks: segment ${name} skipped: ${why}\n`);
+    ctx.out.write(`invertlinks: ${s.applied.length} segments inverted, ${Object.keys(s.skipped).length} skipped; ${s.targets} URLs, ${s.inlinks} inlinks\n`);
+    return 0;
+  },
+};
+
+const READ_USAGE = 'Usage: hazelnut readlinkdb <webdb> (-url <url> | -dump <out_dir>)';
+
+/** Nutch's Inlinks text form: ` fromUrl: <url> anchor: <text>` per inlink. */
+function formatInlinks(rows: { source: string; anchor: string }[]): string {
+  return rows.map((r) => ` fromUrl: ${r.source} anchor: ${r.anchor}\n`).join('');
+}
+
+export const readlinkdbTool: Tool = {
+  name: 'readlinkdb',
+  description: 'read / dump the inlinks and anchors of URLs',
+  usage: READ_USAGE,
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['url', 'dump'] });
+    if (a._.length !== 1) throw new UsageError(a._.length === 0 ? 'missing <webdb>' : `unexpected argument ${a._[1]}`);
+    if ((a.url === undefined) === (a.dump === undefined)) throw new UsageError('give one of -url <url> or -dump <out_dir>');
+    const db = openWebDb(a._[0]!, { readonly: true });
+    try {
+      if (typeof a.url === 'string') {
+        const rows = db.prepare('SELECT source, anchor FROM inlinks WHERE target = ? ORDER BY rowid').all(a.url) as { source: string; anchor: string }[];
+        ctx.out.write(rows.length ? formatInlinks(rows) : ' - no link information.\n');
+        return rows.length ? 0 : 1;
+      }
+      const out = a.dump as string;
+      if (fs.existsSync(out)) throw new UsageError(`output directory ${out} already exists`);
+      fs.mkdirSync(out, { recursive: true });
+      const file = path.join(out, 'part-00000');
+      const fd = fs.openSync(file, 'w');
+      let targets = 0;
+      try {
+        let cur: string | undefined;
+        let batch: { source: string; anchor: string }[] = [];
+        const flush = () => {
+          if (cur !== undefined) fs.writeSync(fd, `${cur}\tInlinks:\n${formatInlinks(batch)}\n`);
+        };
+        for (const r of db.prepare('SELECT target, source, anchor FROM inlinks ORDER BY target, rowid').iterate() as Iterable<{ target: string; source: string; anchor: string }>) {
+          if (r.target !== cur) {
+            flush();
+            cur = r.target;
+            batch = [];
+            targets++;
+          }
+          batch.push(r);
+        }
+        flush();
+      } finally {
+        fs.closeSync(fd);
+      }
+      ctx.out.write(`readlinkdb: ${targets} URLs dumped to ${file}\n`);
+      return 0;
+    } finally {
+      db.close();
+    }
+  },
+};
+
+export default invertlinksTool;

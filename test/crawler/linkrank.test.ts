@@ -1,0 +1,45 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { pageRank } from '../../crawler/linkrank.js';
+
+const O = { damping: 0.85, tolerance: 1e-12, maxIterations: 1000 };
+const close = (a: number, b: number, msg?: string) => assert.ok(Math.abs(a - b) < 1e-9, msg ?? `${a} ≉ ${b}`);
+const sum = (r: Float64Array) => r.reduce((s, x) => s + x, 0);
+
+test('a 3-cycle is uniform, and a self-link or a duplicate edge changes nothing', () => {
+  const r = pageRank(3, [0, 1, 2, 0, 0], [1, 2, 0, 0, 1], O);
+  for (const x of r.ranks) close(x, 1 / 3);
+  assert.ok(r.iterations < 1000);
+});
+
+test('a star: k leaves pointing at a dangling centre', () => {
+  // leaf l = (1-d)/n + d·c/n, centre c = l + d·k·l  ⇒  l = (1-d) / (n − d − d²k)
+  const k = 3;
+  const n = k + 1;
+  const d = O.damping;
+  const r = pageRank(n, [1, 2, 3], [0, 0, 0], O);
+  const leaf = (1 - d) / (n - d - d * d * k);
+  close(r.ranks[1]!, leaf);
+  close(r.ranks[0]!, leaf * (1 + d * k));
+  close(sum(r.ranks), 1);
+});
+
+test('a dangling node spreads its rank over all pages', () => {
+  // a → b, b dangling: a = (1-d)/(2 − d − d²), b = a(1 + d)
+  const d = O.damping;
+  const r = pageRank(2, [0], [1], O);
+  const a = (1 - d) / (2 - d - d * d);
+  close(r.ranks[0]!, a);
+  close(r.ranks[1]!, a * (1 + d));
+});
+
+test('no edges: uniform; no nodes: empty; max iterations bounds the work', () => {
+  const r = pageRank(4, [], [], O);
+  for (const x of r.ranks) close(x, 0.25);
+  assert.is(pageRank(0, [], [], O).ranks.length, 0);
+  const capped = pageRank(3, [0, 0], [1, 2], { ...O, maxIterations: 2 });
+  assert.is(capped.iterations, 2);
+  assert.ok(capped.delta > 0);
+});
+
+test.run();

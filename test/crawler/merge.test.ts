@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { indexSegments } from '../../crawler/index/indexer.js';
+import { merge } from '../../crawler/merge.js';
+import { currentIndex } from '../../shared/index/publish.js';
+import { openIndex } from '../../shared/index/reader.js';
+import { makeCrawl, writeSegment } from '../fixtures/crawlstore.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+test('a changed page re-crawled appears only in its new version', async () => {
+  const crawl = makeCrawl();
+  try {
+    const s1 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), [
+      { url: 'http://a.test/status', title: 'Status', text: 'the service is degraded today' },
+      { url: 'http://a.test/about', title: 'About', text: 'about this service' },
+    ]);
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [s1] });
+    const g1 = await merge(crawl.conf, { index: crawl.index, segments: [s1] });
+    let r = await openIndex(crawl.index);
+    assert.is(r.candidates(['degraded'], { limit: 10 }).length, 1);
+
+    const s2 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), [{ url: 'http://a.test/status', title: 'Status', text: 'the service is operational again' }]);
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [s2] });
+    // No dedup run in between: merge itself keeps only the newest copy of a URL.
+    const g2 = await merge(crawl.conf, { index: crawl.index, segments: [s1, s2] });
+    assert.is(g2.documents, 2);
+    assert.is(g2.duplicates, 1);
+    assert.is.not(g2.generation, g1.generation);
+    r = await openIndex(crawl.index);
+    assert.equal(r.candidates(['degraded'], { limit: 10 }), []);
+    const hit = r.candidates(['operational'], { limit: 10 });
+    assert.is(hit.length, 1);
+    assert.is(r.doc(hit[0]!).segment, path.basename(s2));
+    assert.is(r.docFreq('content', 'service'), 2, 'global statistics count each page once');
+    assert.equal(r.meta.segments, [path.basename(s1), path.basename(s2)]);
+  } finally {
+    crawl.cleanup();
+  }
+});
+
+const words = 'crawler fetcher segment index merge search ranking anchor title body link host page query token'.split(' ');
+function prose(i: number, n: number): string {
+  const out: string[] = [];
+  for (let k = 0; k < n; k++) out.push(words[(i * 7 + k * 13 + ((k * k) % 11)) % words.length]! + (k % 17 === 0 ? String(i) : ''));
+  return out.join(' ');
+}
+
+test('SIGKILL during merge leaves the previous index intact', async () => {
+  const crawl = makeCrawl();
+  try {
+    const pages = Array.from({ length: 1500 }, (_, i) => ({ url: `http://a.test/p${i}`, title: `Page ${i}`, text: prose(i, 400) }));
+    const s1 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), pages.slice(0, 10));
+    const s2 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), pages);
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [s1, s2] });
+    const g1 = await merge(crawl.conf, { index: crawl.index, segments: [s1] });
+    assert.is(g1.documents, 10);
+
+    let killedMidway = false;
+    for (let attempt = 0; attempt < 3 && !killedMidway; attempt++) {
+      const child = spawn(process.execPath, [path.join(ROOT, 'crawler', 'hazelnut.js'), 'merge', crawl.index, '-dir', crawl.segments], { stdio: 'ignore' });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      const deadline = Date.now() + 30_000;
+      try {
+        while (Date.now() < deadline && child.exitCode === null) {
+          if (fs.readdirSync(crawl.index).some((n) => n.startsWith('.tmp-'))) {
+            child.kill('SIGKILL');
+            killedMidway = true;
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 2));
+        }
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL');
+        await exited;
+      }
+      if (!killedMidway) break;
+    }
+    assert.ok(killedMidway, 'the merge was killed while building its new generation');
+    assert.is(currentIndex(crawl.dir)?.generation, g1.generation, 'CURRENT still names the old generation');
+    const r = await openIndex(crawl.index);
+    assert.is(r.meta.docCount, 10);
+    assert.is(r.candidates(['crawler'], { limit: 100 }).length > 0, true, 'the old index still answers');
+    assert.ok(fs.readdirSync(crawl.index).some((n) => n.startsWith('.tmp-')), 'the killed build left only a temporary directory');
+
+    const g2 = await merge(crawl.conf, { index: crawl.index, segments: [s1, s2] });
+    assert.is(g2.documents, 1500);
+    assert.not.ok(fs.readdirSync(crawl.index).some((n) => n.startsWith('.tmp-')), 'the next merge removes the leftovers');
+    assert.is((await openIndex(crawl.index)).meta.docCount, 1500);
+  } finally {
+    crawl.cleanup();
+  }
+});
+
+test.run();
