@@ -33,6 +33,9 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'merge', description: 'merge segment indexes into the index searched, swapped in atomically', load: async () => (await import('./merge.js')).default },
   { name: 'prune', description: 'delete segments older than a date, keeping the index consistent', load: async () => (await import('./prune.js')).default },
   { name: 'readindex', description: 'print statistics of an index', load: async () => (await import('./readindex.js')).default },
+  // The front door also lists the searcher's two commands; nothing else in crawler/ reaches into searcher/.
+  { name: 'serve', description: 'serve the search page, OpenSearch and JSON API over a crawl directory', load: async () => (await import('../searcher/tools.js')).serveTool },
+  { name: 'search', description: 'search a crawl directory from the terminal', load: async () => (await import('../searcher/tools.js')).searchTool },
   { name: 'plugin', description: 'list the available plugins and which are active', load: async () => (await import('./plugin.js')).default },
 ];
 

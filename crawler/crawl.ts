@@ -22,7 +22,7 @@ import { dedup } from './dedup.js';
 import { fetch, userAgent, type FetchSummary } from './fetch/index.js';
 import { generate } from './generate.js';
 import { indexSegments } from './index/indexer.js';
-import { inject, readSeeds } from './inject.js';
+import { inject, readSeeds, type SeedBatch } from './inject.js';
 import { invertlinks } from './linkdb.js';
 import { linkrank } from './linkrank.js';
 import { withLock } from './lock.js';
@@ -34,7 +34,8 @@ import { updatedb } from './updatedb/index.js';
 export const CRAWL_TOOL_FILE = 'crawl-tool.xml';
 
 export interface CrawlOptions {
-  seeds: string;
+  /** A seed path, or seeds already read (the tool reads them before it creates anything). */
+  seeds: string | SeedBatch;
   dir: string;
   depth: number;
   threads?: number;
@@ -97,8 +98,9 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
     opts.log.progress(line, true);
   };
 
+  const seeds = typeof opts.seeds === 'string' ? readSeeds(opts.seeds) : opts.seeds;
+  conf = scopeToSeedHosts(conf, seeds);
   const plugins = await loadCrawlerPlugins(conf);
-  const seeds = readSeeds(opts.seeds);
   const injected = await timed('inject', () => inject(conf, { webdb, seeds, plugins, log }));
   s.injected = injected.injected;
   for (const p of injected.problems) log.warn(`${p.where}: ${p.reason}`);
@@ -108,7 +110,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
       'HZ_ERR_SEED',
       injected.filtered > 0
         ? `no seed URL passed the URL filters: all ${injected.filtered} were rejected by ${filterFile}; add a '+' rule for your hosts there`
-        : `no URL to crawl in ${opts.seeds}: put one URL per line (e.g. http://intranet.example.com/)`,
+        : `no URL to crawl in ${seeds.files.join(', ')}: put one URL per line (e.g. http://intranet.example.com/)`,
     );
   }
 
@@ -175,6 +177,23 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
   s.duplicates = d.byUrl + d.byDigest + m.duplicates;
   s.documents = m.documents;
   return s;
+}
+
+/**
+ * With crawl.seed.hosts.only, the crawl stays on the hosts of its seeds: they
+ * go into urlfilter.host.allow unless the user listed hosts there already.
+ */
+export function scopeToSeedHosts(conf: Conf, seeds: SeedBatch): Conf {
+  if (!conf.getBoolean('crawl.seed.hosts.only') || conf.getList('urlfilter.host.allow').length) return conf;
+  const hosts = new Set<string>();
+  for (const { url } of seeds.lines) {
+    try {
+      hosts.add(new URL(url).host.toLowerCase());
+    } catch {
+      // a malformed seed line is reported by inject
+    }
+  }
+  return hosts.size ? conf.with({ 'urlfilter.host.allow': [...hosts].join(',') }) : conf;
 }
 
 function tally(s: CrawlSummary, f: FetchSummary): void {
@@ -253,6 +272,7 @@ const tool: Tool = {
     const dir = path.resolve(typeof a.dir === 'string' ? a.dir : `crawl-${segmentName(new Date())}`);
     const conf = crawlConf(ctx.conf.confDir, ctx.confOverrides);
     userAgent(conf);
+    const seeds = readSeeds(a._[0]!);
     fs.mkdirSync(dir, { recursive: true });
 
     const controller = new AbortController();
@@ -261,14 +281,15 @@ const tool: Tool = {
     const log = new Log({ tool: 'crawl', dir: path.join(dir, 'logs'), err: ctx.err, tty: ctx.tty });
     try {
       const summary = await withLock(dir, 'crawl', { force: a.force === true }, () =>
-        crawl(conf, { seeds: a._[0]!, dir, depth, threads, topN, log, signal: controller.signal }),
+        crawl(conf, { seeds, dir, depth, threads, topN, log, signal: controller.signal }),
       );
       log.close();
       ctx.out.write(formatSummary(summary) + '\n');
       if (summary.interrupted) return 130;
       if (summary.documents > 0) {
-        const rel = path.relative(process.cwd(), dir) || '.';
-        ctx.out.write(`Serve the result: hazelnut-searcher -dir ${rel}   (then open http://127.0.0.1:8080/)\n`);
+        const rel = path.relative(process.cwd(), dir);
+        const shown = rel && !rel.startsWith('..') ? rel : dir;
+        ctx.out.write(`Serve the result: hazelnut serve -dir ${shown}   (or hazelnut-searcher -dir ${shown}; then open http://127.0.0.1:8080/)\n`);
       }
       return 0;
     } finally {

@@ -37,6 +37,8 @@ export interface SeedBatch {
 export interface InjectSummary {
   injected: number;
   known: number;
+  /** Known URLs replaced because of `overwrite`. */
+  overwritten: number;
   filtered: number;
   malformed: number;
   /** Each malformed line with its reason, in file order. */
@@ -110,6 +112,12 @@ export interface InjectOptions {
   /** A seed path, or seeds already read with readSeeds. */
   seeds: string | SeedBatch;
   plugins?: CrawlerPlugins;
+  /**
+   * Replace existing records with the injected ones (Nutch 1.13's -overwrite):
+   * the page becomes db_unfetched and due now, so the next generate picks it
+   * up — the way to re-crawl pages you know have changed.
+   */
+  overwrite?: boolean;
   now?: number;
   log?: Log;
 }
@@ -121,7 +129,7 @@ export async function inject(conf: Conf, opts: InjectOptions): Promise<InjectSum
   const now = opts.now ?? Date.now();
   const defaultScore = conf.getFloat('db.score.injected');
   const defaultInterval = Math.round(conf.getDuration('db.fetch.interval.default', 's') / 1000);
-  const summary: InjectSummary = { injected: 0, known: 0, filtered: 0, malformed: 0, problems: [...batch.malformed] };
+  const summary: InjectSummary = { injected: 0, known: 0, overwritten: 0, filtered: 0, malformed: 0, problems: [...batch.malformed] };
 
   const rows: { url: string; host: string; score: number; interval: number; meta: string | null }[] = [];
   for (const seed of batch.lines) {
@@ -153,9 +161,15 @@ export async function inject(conf: Conf, opts: InjectOptions): Promise<InjectSum
       `INSERT INTO pages (url, host, status, fetch_time, fetch_interval, retries, score, metadata)
        VALUES (?, ?, 'db_unfetched', ?, ?, 0, ?, ?) ON CONFLICT (url) DO NOTHING`,
     );
+    const overwrite = db.prepare(
+      `UPDATE pages SET status = 'db_unfetched', fetch_time = ?, fetch_interval = ?, retries = 0, score = ?, metadata = ?,
+         generate_time = NULL, signature = NULL, modified_time = 0, etag = NULL, last_modified = NULL
+       WHERE url = ?`,
+    );
     db.transaction(() => {
       for (const r of rows) {
         if (insert.run(r.url, r.host, now, r.interval, r.score, r.meta).changes) summary.injected++;
+        else if (opts.overwrite && overwrite.run(now, r.interval, r.score, r.meta, r.url).changes) summary.overwritten++;
         else summary.known++;
       }
     })();
@@ -166,14 +180,16 @@ export async function inject(conf: Conf, opts: InjectOptions): Promise<InjectSum
   return summary;
 }
 
-const USAGE = 'Usage: hazelnut inject <webdb> <url_dir|url_file> [-force]';
+const USAGE = `Usage: hazelnut inject <webdb> <url_dir|url_file> [-overwrite] [-force]
+  -overwrite  replace known URLs' records: they become unfetched and due now (re-crawl changed pages)
+  -force      take over a stale lock`;
 
 const tool: Tool = {
   name: 'inject',
   description: 'inject new urls into the WebDB',
   usage: USAGE,
   async run(ctx, args) {
-    const a = parseArgs(args, { boolean: ['force'] });
+    const a = parseArgs(args, { boolean: ['force', 'overwrite'] });
     if (a._.length !== 2) throw new UsageError(a._.length < 2 ? 'missing arguments' : `unexpected argument ${a._[2]}`);
     const [webdb, seedPath] = a._ as [string, string];
     const seeds = readSeeds(seedPath);
@@ -181,7 +197,7 @@ const tool: Tool = {
     const summary = await withLock(crawlDir, 'inject', { force: a.force === true }, async () => {
       const log = new Log({ tool: 'inject', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
       try {
-        return await inject(ctx.conf, { webdb, seeds, log });
+        return await inject(ctx.conf, { webdb, seeds, log, overwrite: a.overwrite === true });
       } finally {
         log.close();
       }
@@ -190,7 +206,7 @@ const tool: Tool = {
     if (summary.injected === 0 && summary.known === 0 && summary.filtered > 0)
       ctx.err.write(`inject: every URL was rejected by the URL filters; check ${ctx.conf.get('urlfilter.regex.file')}\n`);
     ctx.out.write(
-      `inject: ${summary.injected} injected, ${summary.known} already known, ${summary.filtered} rejected by filters, ${summary.malformed} malformed (${seeds.files.length} seed file${seeds.files.length === 1 ? '' : 's'})\n`,
+      `inject: ${summary.injected} injected, ${summary.known} already known, ${summary.overwritten ? `${summary.overwritten} overwritten, ` : ''}${summary.filtered} rejected by filters, ${summary.malformed} malformed (${seeds.files.length} seed file${seeds.files.length === 1 ? '' : 's'})\n`,
     );
     // The good lines are in; a bad one still fails the run so a script notices.
     return summary.malformed > 0 ? 1 : 0;

@@ -144,11 +144,19 @@ export function passesFilters(doc: StoredDoc, q: AnalyzedQuery): boolean {
 /** Whether a document is a hit for the query: every group, no exclusion, every filter. */
 export function isHit(reader: IndexReader, id: number, doc: StoredDoc, q: AnalyzedQuery): boolean {
   return (
-    q.required.length > 0 &&
+    (q.required.length > 0 || browsable(q)) &&
     q.required.every((g) => g.some((m) => matches(reader, id, m))) &&
     !q.excluded.some((m) => matches(reader, id, m)) &&
     passesFilters(doc, q)
   );
+}
+
+/**
+ * A query of filters only (`site:docs.example.com`, `lang:de`) lists the
+ * matching pages by link score, when a positive filter narrows the index.
+ */
+function browsable(q: AnalyzedQuery): boolean {
+  return q.required.length === 0 && q.filters.some((f) => !f.exclude && (f.field !== 'type' || f.value.includes('/')));
 }
 
 /** Exact tag values the index can filter candidates by (one positive value per tag). */
@@ -177,7 +185,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   const parsed = parseQuery(req.query);
   const query = analyzeQuery(parsed, snap.analyzer, settings.stopWords);
   const empty = { raw: req.query, parsed, query, hits: [], ...paging, total: 0, exact: true, hidden: 0, hasNext: false };
-  if (query.required.length === 0) return { ...empty, ms: performance.now() - t0 };
+  if (query.required.length === 0 && !browsable(query)) return { ...empty, ms: performance.now() - t0 };
 
   const tags = candidateTags(query);
   const pool = new Set<number>();

@@ -24,6 +24,12 @@ const USAGE = 'Usage: npm start -- [-port <n>] [-host <address>] [-dir <crawl_di
 const MARKER = '.hazelnut-demo';
 const HEALTH_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 5_000;
+/**
+ * Ctrl-C reaches the children too (same process group), and their exit may be
+ * seen before our own SIGINT handler runs: wait this long before calling a
+ * child's exit unexpected.
+ */
+const SIGNAL_SETTLE_MS = 300;
 
 /** Searches that show what the demo web holds, with what each should find. */
 export const EXAMPLE_QUERIES: [query: string, why: string][] = [
@@ -45,6 +51,13 @@ function exitOf(c: ChildProcess): Promise<number> {
     if (c.exitCode !== null || c.signalCode !== null) resolve(c.exitCode ?? 1);
     else c.once('exit', (code) => resolve(code ?? 1));
   });
+}
+
+/** The child's exit code, or -1 when a stop signal came first (or together with it). */
+async function exitOrSignal(c: ChildProcess): Promise<number> {
+  const code = await Promise.race([exitOf(c), signalled.then(() => -1)]);
+  if (code !== -1) await new Promise((r) => setTimeout(r, SIGNAL_SETTLE_MS));
+  return stopping ? -1 : code;
 }
 
 async function stopChild(): Promise<void> {
@@ -127,9 +140,8 @@ async function waitHealthy(url: string, c: ChildProcess): Promise<boolean> {
 
 function banner(url: string, dir: string, demo: DemoWeb): string {
   const hosts = demo.hosts.map((h) => `  ${h.host.title.padEnd(26)} ${h.origin}/`).join('\n');
-  const width = Math.max(...EXAMPLE_QUERIES.map(([q]) => q.length)) + 2;
   const queries = EXAMPLE_QUERIES.map(
-    ([q, why]) => `  ${q.padEnd(width)} ${why}\n  ${''.padEnd(width)} ${url}search?query=${encodeURIComponent(q)}`,
+    ([q, why]) => `  ${q}\n      ${why}\n      ${url}search?query=${encodeURIComponent(q)}`,
   ).join('\n');
   return `
 hazelnut demo is ready: open ${url}
@@ -171,8 +183,8 @@ async function main(argv: string[]): Promise<void> {
     '-D', 'fetcher.server.delay=0.05',
     'crawl', seedDir, '-dir', dir, '-depth', String(DEMO_DEPTH), '-threads', '8',
   ], { stdio: 'inherit', cwd: ROOT });
-  const crawled = await Promise.race([exitOf(child), signalled.then(() => -1)]);
-  if (stopping) await shutdown(0);
+  const crawled = await exitOrSignal(child);
+  if (crawled === -1) await shutdown(0);
   if (crawled !== 0) await shutdown(1, `the crawl failed (exit ${crawled}); see the messages above and ${path.join(dir, 'logs')}`);
 
   const port = await choosePort(host, askedPort);
@@ -182,13 +194,14 @@ async function main(argv: string[]): Promise<void> {
   const tail = teeStderr(child);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
   if (!(await waitHealthy(url + 'healthz', child))) {
+    await new Promise((r) => setTimeout(r, SIGNAL_SETTLE_MS));
     if (stopping) await shutdown(0);
     await shutdown(1, `the searcher did not come up on ${url}${tail() ? `:\n${tail()}` : ''}`);
   }
   process.stdout.write(banner(url, dir, web));
 
-  const code = await Promise.race([exitOf(child), signalled.then(() => -1)]);
-  if (stopping) await shutdown(0);
+  const code = await exitOrSignal(child);
+  if (code === -1) await shutdown(0);
   await shutdown(1, `the searcher exited (code ${code})${tail() ? `:\n${tail()}` : ''}`);
 }
 

@@ -120,6 +120,7 @@ export class Fetcher {
         this.known.add(r.redirectTo);
         await this.enqueue({ url: r.redirectTo, datum: {}, hop: Number(r.meta.hop ?? 0) + 1, chain: [r.url, r.redirectTo] });
       }
+    this.maxActive = this.queues.activeKeys().length;
     const onAbort = () => this.queues.close();
     this.signal?.addEventListener('abort', onAbort);
     const monitor = setInterval(() => this.watch(), 200);

@@ -71,7 +71,7 @@ export function resultsPage(r: SearchResult, summaries: Summary[], defaults: { h
   if (r.hits.length === 0) {
     parts[0] += `No pages found for <strong>${escapeHtml(q)}</strong>.</h1>`;
     if (r.query.required.length === 0 && q.trim())
-      parts.push(`<p class="notice">Type at least one word that is not excluded (a query of only <code>-word</code> exclusions or filters matches nothing).</p>`);
+      parts.push(`<p class="notice">Type at least one word that is not excluded: a query of only <code>-word</code> exclusions matches nothing.</p>`);
   } else {
     const end = r.start + r.hits.length;
     parts[0] += `Hits ${r.start + 1}–${end} (of ${totalText(r)} matching pages) for <strong>${escapeHtml(q)}</strong></h1>`;

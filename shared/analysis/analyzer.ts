@@ -18,6 +18,8 @@
  *   one trailing particle (josa) is removed from a Hangul word so `서울에서`
  *   and `서울` meet.
  * - Numbers stay whole: `2024`, `3.14`, `1,000` are single terms.
+ * - A one-letter prefix joins its word (`e-mail` → `email`, `x-ray` → `xray`),
+ *   so the spelling with and without the hyphen meet; other hyphens split.
  * - No letter collapsing, no phonetic folding (`hello` stays `hello`).
  * - English stemming (Porter, via the `stemmer` package) is optional
  *   (`analysis.stem.english`) and applies only to ASCII letter terms.
@@ -51,6 +53,7 @@ const TOKEN = new RegExp(
   [
     `[${UNSPACED}]+`, // a run for Intl.Segmenter
     String.raw`\p{N}+(?:[.,]\p{N}+)+(?!${WORD_CHAR})`, // a decimal or grouped number, whole
+    `(?<!${WORD_CHAR})${WORD_CHAR}-${WORD_CHAR}+`, // one letter + hyphen: e-mail, x-ray, joined
     `${WORD_CHAR}+(?:['’]${WORD_CHAR}+)*`, // a word, apostrophes inside kept for now
   ].join('|'),
   'gv',
@@ -138,6 +141,7 @@ export class Analyzer {
   private emitWord(raw: string, start: number, end: number, emit: (term: string, start: number, end: number) => void): void {
     let w = NON_ASCII.test(raw) ? fold(raw.normalize('NFKC')) : raw.toLowerCase();
     if (w.includes("'") || w.includes('’')) w = w.replace(POSSESSIVE, '').replace(APOSTROPHE, '');
+    else if (w[1] === '-') w = w[0]! + w.slice(2);
     if (w.length === 0 || w.length > MAX_TERM_LENGTH) return;
     if (this.options.stemEnglish && ASCII_LETTERS.test(w)) w = stemmer(w);
     else if (HANGUL.test(w)) w = stripJosa(w);

@@ -59,6 +59,10 @@ const FORMS: [query: string, expected: string[]][] = [
   ['"unbalanced crawler', []],
   ['"politeness matters', ['http://docs.test/crawler']],
   ['+the parser', ['http://docs.test/parser']],
+  ['site:docs.test', ['http://docs.test/crawler', 'http://docs.test/fetcher', 'http://docs.test/parser']],
+  ['lang:de -site:docs.test', ['http://de.test/kriecher']],
+  ['-site:docs.test', []],
+  ['type:pdf', []],
 ];
 
 for (const [query, expected] of FORMS)

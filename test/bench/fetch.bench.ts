@@ -1,0 +1,112 @@
+/**
+ * Fetch throughput on loopback: `hazelnut fetch` over a synthetic web of 20
+ * hosts × 500 pages (delay 0, one connection per host) beside a bare undici
+ * loop with the same Agent settings, concurrency and URLs, measured in the
+ * same run. The server runs in a child process.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Agent, interceptors, request } from 'undici';
+import { fetch } from '../../crawler/fetch/index.js';
+import { Conf } from '../../shared/conf.js';
+import { Log } from '../../shared/log.js';
+import { Segment } from '../../segments/segment.js';
+import { syntheticPaths } from '../fixtures/testweb.js';
+
+const HOSTS = 20;
+const PAGES = 500;
+const PAGE_BYTES = 4000;
+
+async function startServer(): Promise<{ origins: string[]; stop: () => void }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, '../fixtures/testweb-server.ts'), JSON.stringify({ block: '127.0.3', hosts: HOSTS, pages: PAGES, pageBytes: PAGE_BYTES })],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (c) => reject(new Error(`test web server exited with ${c}`)));
+  });
+  const { origins } = JSON.parse(line) as { origins: Record<string, string> };
+  return { origins: Object.values(origins), stop: () => child.stdin!.end() };
+}
+
+/** One worker per host, each on its own keep-alive connection: the most a polite fetcher could do. */
+async function bareLoop(origins: string[]): Promise<{ pages: number; secs: number }> {
+  const agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 10_000, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const dispatcher = agent.compose(interceptors.dns());
+  const paths = syntheticPaths(PAGES);
+  const t0 = performance.now();
+  let pages = 0;
+  await Promise.all(
+    origins.map(async (o) => {
+      for (const p of paths) {
+        const res = await request(o + p, { dispatcher, headers: { 'user-agent': 'HzBench/1.0', 'accept-encoding': 'gzip, deflate, br' } });
+        await res.body.arrayBuffer();
+        pages++;
+      }
+    }),
+  );
+  const secs = (performance.now() - t0) / 1000;
+  await agent.close();
+  return { pages, secs };
+}
+
+async function hazelnutFetch(origins: string[], parse: boolean): Promise<{ pages: number; secs: number }> {
+  const crawl = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-fetch-'));
+  try {
+    const seg = Segment.create(path.join(crawl, 'segments'));
+    const paths = syntheticPaths(PAGES);
+    const entries = [];
+    for (const p of paths) for (const o of origins) entries.push({ url: o + p, host: new URL(o).host, score: 1, datum: {} });
+    seg.addFetchlist(entries);
+    seg.markPhase('generated');
+    seg.close();
+    const conf = Conf.load({
+      overrides: { 'http.agent.name': 'HzBench', 'fetcher.server.delay': '0', 'fetcher.threads.per.host': '1', 'http.redirect.max': '0' },
+    });
+    const log = new Log({ tool: 'fetch', dir: path.join(crawl, 'logs'), tty: false });
+    const t0 = performance.now();
+    const s = await fetch(conf, seg.dir, { threads: origins.length, parse, log });
+    const secs = (performance.now() - t0) / 1000;
+    log.close();
+    if (!s.complete || (s.byStatus.fetch_success ?? 0) !== entries.length) throw new Error(`fetch incomplete: ${JSON.stringify(s.byStatus)}`);
+    return { pages: s.fetched, secs };
+  } finally {
+    fs.rmSync(crawl, { recursive: true, force: true });
+  }
+}
+
+export default async function bench(): Promise<{ title: string; markdown: string }> {
+  const server = await startServer();
+  try {
+    await bareLoop(server.origins.slice(0, 2)); // warm-up: JIT and sockets
+    const bare1 = await bareLoop(server.origins);
+    const noParse = await hazelnutFetch(server.origins, false);
+    const withParse = await hazelnutFetch(server.origins, true);
+    const bare2 = await bareLoop(server.origins);
+    const rate = (r: { pages: number; secs: number }) => r.pages / r.secs;
+    const bare = (rate(bare1) + rate(bare2)) / 2;
+    const row = (name: string, r: { pages: number; secs: number }) =>
+      `| ${name} | ${r.pages} | ${r.secs.toFixed(2)} | ${rate(r).toFixed(0)} | ${((100 * rate(r)) / bare).toFixed(0)} % |`;
+    return {
+      title: `Fetch: ${HOSTS} hosts × ${PAGES} pages (${PAGE_BYTES} B), delay 0, one connection per host`,
+      markdown: [
+        '| run | pages | s | pages/s | of bare loop |',
+        '|---|---|---|---|---|',
+        row('bare undici loop (first)', bare1),
+        row('bare undici loop (second)', bare2),
+        row('hazelnut fetch -noParsing', noParse),
+        row('hazelnut fetch (inline parse)', withParse),
+        '',
+        `Target: hazelnut fetch -noParsing ≥ 70 % of the bare loop (mean of both bare runs, ${bare.toFixed(0)} pages/s). ` +
+          'hazelnut also fetches 20 robots.txt, stores every page in its own SQLite transaction (compressed), detects charsets and writes fetch.log.',
+      ].join('\n'),
+    };
+  } finally {
+    server.stop();
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The main job end to end: `hazelnut crawl` over a multi-host test web, then
+ * `hazelnut-searcher` on the result, queried over HTTP; then a page changes and
+ * a re-crawl on the same directory fetches only what is due (nothing), and,
+ * once the changed page is forced due, that page alone — and the running
+ * searcher serves its new text.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { startTestWeb, type TestWeb } from '../fixtures/testweb.js';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+const HAZELNUT = path.join(root, 'crawler', 'hazelnut.js');
+const SEARCHER = path.join(root, 'searcher', 'hazelnut-searcher.js');
+
+function run(bin: string, args: string[], timeoutMs = 60_000): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    const t = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new Error(`${path.basename(bin)} ${args.join(' ')} timed out\n${out}\n${err}`));
+    }, timeoutMs);
+    p.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code, out, err });
+    });
+  });
+}
+
+async function startSearcher(dir: string, host: string): Promise<{ proc: ChildProcess; base: string }> {
+  const proc = spawn(process.execPath, [SEARCHER, '-dir', dir, '-port', '0', '-host', host], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`searcher did not start: ${out}`)), 30_000);
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /(http:\/\/[\d.]+:\d+)\//.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`searcher exited ${code}: ${out}`)));
+  });
+  return { proc, base };
+}
+
+async function api(base: string, query: string): Promise<{ total: number; hits: { url: string; title: string; summary: string }[] }> {
+  const res = await fetch(`${base}/api/search?query=${encodeURIComponent(query)}`);
+  assert.is(res.status, 200);
+  return (await res.json()) as { total: number; hits: { url: string; title: string; summary: string }[] };
+}
+
+const page = (title: string, body: string, links: string[] = []) =>
+  `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>${title}</h1><p>${body}</p>${links
+    .map((l) => `<a href="${l}">${l}</a>`)
+    .join(' ')}</body></html>`;
+
+let web: TestWeb;
+let tmp: string;
+let searcher: ChildProcess | undefined;
+
+test.before(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-crawl-'));
+  web = await startTestWeb({
+    block: '127.0.8',
+    hosts: {
+      handbook: {
+        robots: 'User-agent: *\nDisallow: /private/\n',
+        pages: {
+          '/': page('Handbook home', 'Welcome to the handbook.', ['/leave.html', '/expenses.html', '/private/salaries.html']),
+          '/leave.html': page('Parental leave', 'Parents receive sixteen weeks of paid parental leave.', ['/']),
+          '/expenses.html': page('Expense reports', 'File your expense report within thirty days of travel.', ['/', '/old']),
+          '/old': { status: 301, location: '/expenses.html' },
+          '/private/salaries.html': page('Salaries', 'Confidential salary bands.'),
+        },
+      },
+      wiki: {
+        pages: {
+          '/': page('Engineering wiki', 'Runbooks and design notes.', ['/deploy.html', '/missing.html']),
+          '/deploy.html': page('Deploy process', 'Every deploy goes through the canary stage before production.', ['/']),
+        },
+      },
+    },
+  });
+});
+
+test.after(async () => {
+  searcher?.kill('SIGTERM');
+  await web.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('crawl, serve, change a page, re-crawl, and the searcher serves the new text', async () => {
+  const seeds = path.join(tmp, 'seeds.txt');
+  fs.writeFileSync(seeds, `${web.url('handbook', '/')}\n${web.url('wiki', '/')}\n`);
+  const dir = path.join(tmp, 'crawl');
+  const common = ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0.01'];
+
+  const first = await run(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
+  assert.is(first.code, 0, first.err);
+  assert.match(first.out, /documents indexed\s+5/);
+  assert.match(first.out, /robots-denied\s+1/);
+  assert.match(first.out, /Serve the result: hazelnut serve -dir/);
+  assert.is(web.requestsTo('handbook', '/private/salaries.html').length, 0, 'robots.txt is obeyed');
+
+  const s = await startSearcher(dir, '127.0.8.200');
+  searcher = s.proc;
+  const leave = await api(s.base, 'parental leave');
+  assert.is(leave.hits[0]?.url, web.url('handbook', '/leave.html'));
+  assert.is(leave.hits[0]?.title, 'Parental leave');
+  assert.match(leave.hits[0]!.summary, /sixteen weeks of paid/);
+  const deploy = await api(s.base, 'canary');
+  assert.equal(deploy.hits.map((h) => h.title), ['Deploy process']);
+  assert.is((await api(s.base, 'salary')).total, 0, 'a disallowed page is never indexed');
+
+  // Nothing is due: a re-crawl fetches no page.
+  web.reset();
+  const idle = await run(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
+  assert.is(idle.code, 0, idle.err);
+  assert.match(idle.out, /no more URLs to fetch: .*fetched recently/);
+  assert.equal(web.requests.filter((r) => r.path !== '/robots.txt'), []);
+
+  // The page changes and is forced due: only it is fetched, and the searcher picks up the new index.
+  web.setPage('wiki', '/deploy.html', page('Deploy process', 'Every deploy now goes through a blue-green switch.', ['/']));
+  const changed = path.join(tmp, 'changed.txt');
+  fs.writeFileSync(changed, `${web.url('wiki', '/deploy.html')}\n`);
+  const inj = await run(HAZELNUT, [...common, 'inject', path.join(dir, 'webdb'), changed, '-overwrite']);
+  assert.is(inj.code, 0, inj.err);
+  assert.match(inj.out, /1 overwritten/);
+  web.reset();
+  const second = await run(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
+  assert.is(second.code, 0, second.err);
+  assert.equal(
+    web.requests.filter((r) => r.path !== '/robots.txt').map((r) => r.path),
+    ['/deploy.html'],
+  );
+
+  let fresh = { total: 0, hits: [] } as Awaited<ReturnType<typeof api>>;
+  for (let i = 0; i < 50 && fresh.total === 0; i++) {
+    fresh = await api(s.base, 'blue-green');
+    if (fresh.total === 0) await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.is(fresh.hits[0]?.url, web.url('wiki', '/deploy.html'));
+  assert.match(fresh.hits[0]!.summary, /blue-green switch/);
+  assert.is((await api(s.base, 'canary')).total, 0, 'the old text is gone from the index');
+});
+
+test('a crawl without an agent name, or with a missing seed file, says what to do and writes nothing', async () => {
+  const dir = path.join(tmp, 'crawl-bad');
+  const noAgent = await run(HAZELNUT, ['crawl', path.join(tmp, 'seeds.txt'), '-dir', dir]);
+  assert.is(noAgent.code, 1);
+  assert.match(noAgent.err, /http\.agent\.name is empty/);
+  assert.not.ok(fs.existsSync(dir));
+  const noSeeds = await run(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', path.join(tmp, 'nope.txt'), '-dir', dir]);
+  assert.is(noSeeds.code, 1);
+  assert.match(noSeeds.err, /nope\.txt does not exist/);
+});
+
+test.run();

@@ -1,0 +1,98 @@
+/**
+ * `npm start` end to end, as the README gives it: it serves the demo web,
+ * crawls it, starts the searcher and prints the URL; the printed URL answers
+ * the example queries; Ctrl-C (SIGINT to the process group, as a terminal
+ * sends it) stops everything and exits 0, leaving nothing listening.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SEARCH_HOST = '127.0.7.40';
+const WEB_IP = '127.0.7.31';
+
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().once('error', reject);
+    s.listen(0, host, () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function exited(p: ChildProcess, ms: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (p.exitCode !== null) return resolve(p.exitCode);
+    const t = setTimeout(() => resolve(null), ms);
+    p.once('exit', (code) => {
+      clearTimeout(t);
+      resolve(code);
+    });
+  });
+}
+
+async function refused(url: string): Promise<boolean> {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+async function hitUrls(base: string, query: string): Promise<string[]> {
+  const res = await fetch(`${base}api/search?query=${encodeURIComponent(query)}`);
+  assert.is(res.status, 200, query);
+  const body = (await res.json()) as { hits: { url: string }[] };
+  return body.hits.map((h) => h.url);
+}
+
+test('npm start crawls the demo web, serves search, and stops cleanly on Ctrl-C', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-demo-start-'));
+  const port = await freePort(SEARCH_HOST);
+  const proc = spawn('npm', ['start', '--', '-port', String(port), '-host', SEARCH_HOST, '-ip', WEB_IP, '-dir', path.join(tmp, 'crawl')], {
+    cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d));
+  proc.stderr!.on('data', (d: Buffer) => (err += d));
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!out.includes('Ctrl-C stops') && proc.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(out.includes('Ctrl-C stops'), `npm start did not become ready:\n${out}\n${err}`);
+    const base = /demo is ready: open (http:\S+)/.exec(out)![1]!;
+    assert.is(base, `http://${SEARCH_HOST}:${port}/`);
+    const web = [...out.matchAll(/(http:\/\/127\.0\.7\.3\d:\d+\/)/g)].map((m) => m[1]!);
+    assert.is(web.length, 4, 'four demo hosts printed');
+
+    const expenses = await hitUrls(base, 'expense report receipts');
+    assert.ok(expenses.some((u) => /\/(money|finance)\/expenses\.html$/.test(u)), expenses.join(' '));
+    assert.is(expenses.filter((u) => /\/expenses\.html$/.test(u)).length, 1, 'the duplicate is one hit');
+    assert.ok((await hitUrls(base, '서울 사무소')).some((u) => u.endsWith('/offices/seoul.html')), 'Korean page found');
+    assert.equal(await hitUrls(base, 'nightjar'), [], 'drafts stay out');
+    const page = await fetch(base);
+    assert.is(page.status, 200);
+
+    process.kill(-proc.pid!, 'SIGINT');
+    assert.is(await exited(proc, 15_000), 0, `exit code after Ctrl-C:\n${err}`);
+    assert.ok(await refused(base + 'healthz'), 'searcher stopped');
+    for (const w of web) assert.ok(await refused(w), `demo web ${w} stopped`);
+  } finally {
+    try {
+      process.kill(-proc.pid!, 'SIGKILL');
+    } catch {
+      // the group is gone already
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test.run();
