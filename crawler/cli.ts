@@ -6,7 +6,7 @@
  * non-zero; anything else is a bug and prints its stack.
  */
 import { Conf } from '../shared/conf.js';
-import { HzError, UsageError } from '../shared/errors.js';
+import { isHzError, isUsageError, UsageError } from '../shared/errors.js';
 import type { Tool, ToolContext } from '../shared/tool.js';
 
 interface CommandEntry {
@@ -140,11 +140,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const ctx: ToolContext = { conf, out: io.out, err: io.err, tty: io.tty, confOverrides: g.overrides };
     return await tool.run(ctx, args);
   } catch (e) {
-    if (e instanceof UsageError) {
+    if (isUsageError(e)) {
       io.err.write(`hazelnut${command ? ' ' + command : ''}: ${e.message}\n${tool ? tool.usage : GLOBAL_USAGE}\n`);
       return 2;
     }
-    if (e instanceof HzError) {
+    if (isHzError(e)) {
       io.err.write(`hazelnut${command ? ' ' + command : ''}: ${e.message}\n`);
       return e.exitCode;
     }

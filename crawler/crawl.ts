@@ -278,12 +278,13 @@ const tool: Tool = {
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
-    const log = new Log({ tool: 'crawl', dir: path.join(dir, 'logs'), err: ctx.err, tty: ctx.tty });
+    let log: Log | undefined;
     try {
-      const summary = await withLock(dir, 'crawl', { force: a.force === true }, () =>
-        crawl(conf, { seeds, dir, depth, threads, topN, log, signal: controller.signal }),
-      );
-      log.close();
+      const summary = await withLock(dir, 'crawl', { force: a.force === true }, () => {
+        log = new Log({ tool: 'crawl', dir: path.join(dir, 'logs'), err: ctx.err, tty: ctx.tty });
+        return crawl(conf, { seeds, dir, depth, threads, topN, log, signal: controller.signal });
+      });
+      log?.close();
       ctx.out.write(formatSummary(summary) + '\n');
       if (summary.interrupted) return 130;
       if (summary.documents > 0) {
@@ -293,7 +294,7 @@ const tool: Tool = {
       }
       return 0;
     } finally {
-      log.close();
+      log?.close();
       process.off('SIGINT', onSignal);
     }
   },

@@ -42,6 +42,8 @@ export interface SearchResult {
   hitsPerSite: number;
   /** Matching documents (before grouping). */
   total: number;
+  /** Of the total, documents holding only some of the words (ranked among those holding all). */
+  partial: number;
   /** False when the candidate pool filled up, so more documents may match. */
   exact: boolean;
   /** Hits hidden by hits-per-site grouping. */
@@ -141,14 +143,16 @@ export function passesFilters(doc: StoredDoc, q: AnalyzedQuery): boolean {
   return true;
 }
 
-/** Whether a document is a hit for the query: every group, no exclusion, every filter. */
-export function isHit(reader: IndexReader, id: number, doc: StoredDoc, q: AnalyzedQuery): boolean {
-  return (
-    (q.required.length > 0 || browsable(q)) &&
-    q.required.every((g) => g.some((m) => matches(reader, id, m))) &&
-    !q.excluded.some((m) => matches(reader, id, m)) &&
-    passesFilters(doc, q)
-  );
+/**
+ * How a document matches: `all` (every group, no exclusion, every filter: a
+ * hit), `some` (no exclusion, every filter, at least one group but not all:
+ * a partial match), or `none`.
+ */
+export function matchOf(reader: IndexReader, id: number, doc: StoredDoc, q: AnalyzedQuery): 'all' | 'some' | 'none' {
+  if ((q.required.length === 0 && !browsable(q)) || !passesFilters(doc, q) || q.excluded.some((m) => matches(reader, id, m))) return 'none';
+  let n = 0;
+  for (const g of q.required) if (g.some((m) => matches(reader, id, m))) n++;
+  return n === q.required.length ? 'all' : n > 0 ? 'some' : 'none';
 }
 
 /**
@@ -184,7 +188,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
   const parsed = parseQuery(req.query);
   const query = analyzeQuery(parsed, snap.analyzer, settings.stopWords);
-  const empty = { raw: req.query, parsed, query, hits: [], ...paging, total: 0, exact: true, hidden: 0, hasNext: false };
+  const empty = { raw: req.query, parsed, query, hits: [], ...paging, total: 0, partial: 0, exact: true, hidden: 0, hasNext: false };
   if (query.required.length === 0 && !browsable(query)) return { ...empty, ms: performance.now() - t0 };
 
   const tags = candidateTags(query);
@@ -197,14 +201,20 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   }
 
   const scorer = makeScorer(reader, query.terms, settings.rank);
-  const ranked: Hit[] = [];
+  const full: Hit[] = [];
+  const some: Hit[] = [];
   for (const id of pool) {
     if (reader.isDeleted(id)) continue;
     const doc = reader.doc(id);
-    if (!isHit(reader, id, doc, query)) continue;
-    ranked.push({ id, score: scorer.score(id), site: doc.site, doc, moreFromSite: false });
+    const kind = matchOf(reader, id, doc, query);
+    if (kind !== 'none') (kind === 'all' ? full : some).push({ id, score: scorer.score(id), site: doc.site, doc, moreFromSite: false });
   }
-  ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+  const byScore = (a: Hit, b: Hit) => b.score - a.score || a.id - b.id;
+  full.sort(byScore);
+  // Too few pages hold every word: partial matches join them, ranked together (a strict
+  // "all words first" order measured worse on questions), and the page says so.
+  const partial = full.length < settings.partialBelow ? some : [];
+  const ranked = partial.length ? full.concat(partial).sort(byScore) : full;
   const page = groupBySite(ranked, paging.hitsPerSite, paging.start, paging.hitsPerPage);
   for (const h of page.hits) h.moreFromSite = page.sitesWithMore.has(h.site);
   return {
@@ -214,6 +224,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
     hits: page.hits,
     ...paging,
     total: ranked.length,
+    partial: partial.length,
     exact,
     hidden: page.hidden,
     hasNext: page.hasNext,

@@ -11,6 +11,8 @@ export interface SearchSettings {
   rank: RankParams;
   stopWords: ReadonlySet<string>;
   candidates: number;
+  /** Partial matches are added when fewer than this many documents hold every word; 0 never. */
+  partialBelow: number;
   hitsPerSite: number;
   maxHitsPerPage: number;
   summary: SummaryOptions;
@@ -22,6 +24,7 @@ export function searchSettings(conf: Conf): SearchSettings {
     rank: rankParams(conf),
     stopWords: new Set(conf.getList('searcher.stopwords').map((w) => w.toLowerCase())),
     candidates: Math.max(10, conf.getInt('searcher.candidates')),
+    partialBelow: Math.max(0, conf.getInt('searcher.partial.below')),
     hitsPerSite: conf.getInt('searcher.hits.per.site'),
     maxHitsPerPage: Math.max(1, conf.getInt('searcher.max.hits.per.page')),
     summary: { context: conf.getInt('searcher.summary.context'), length: conf.getInt('searcher.summary.length') },

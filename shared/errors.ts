@@ -21,8 +21,15 @@ export type HzErrorCode =
   | 'HZ_ERR_NOTHING_TO_DO'
   | 'HZ_ERR_PORT_IN_USE';
 
+/**
+ * Brand checked instead of `instanceof`: a tool loaded through a second module
+ * instance (a test loader, a user plugin) still throws errors the CLI knows.
+ */
+const BRAND = Symbol.for('hazelnut.error');
+
 export class HzError extends Error {
   override name = 'HzError';
+  readonly [BRAND] = true;
   /** Exit code a CLI should use for this error. */
   readonly exitCode: number;
   constructor(
@@ -44,5 +51,9 @@ export class UsageError extends HzError {
 }
 
 export function isHzError(e: unknown): e is HzError {
-  return e instanceof HzError;
+  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+}
+
+export function isUsageError(e: unknown): e is UsageError {
+  return isHzError(e) && e.code === 'HZ_ERR_USAGE';
 }

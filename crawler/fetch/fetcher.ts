@@ -72,6 +72,8 @@ export class Fetcher {
   private readonly ipOf = new Map<string, Promise<string | undefined>>();
   private readonly started = Date.now();
   private tailSince: number | undefined;
+  /** Per-URL log lines, written in one go by the monitor. */
+  private logLines: { at: number; msg: string }[] = [];
   private maxActive = 0;
 
   constructor(
@@ -235,7 +237,7 @@ export class Fetcher {
     if (content) s.bytes += content.bytes.length;
     if (o.exception) s.errors++;
     if (record.protocolStatus === 'blocked') s.deferred++;
-    this.log?.info(`${record.status} ${record.httpStatus ?? '-'} ${record.url}${record.message ? ` (${record.message})` : ''}`);
+    if (this.log) this.logLines.push({ at: Date.now(), msg: `${record.status} ${record.httpStatus ?? '-'} ${record.url}${record.message ? ` (${record.message})` : ''}` });
   }
 
   private parse(content: ContentRecord, record: FetchRecord): ParseRecord {
@@ -284,6 +286,8 @@ export class Fetcher {
 
   private progress(force: boolean): void {
     if (!this.log) return;
+    this.log.infoLines(this.logLines);
+    this.logLines = [];
     const s = this.summary;
     const secs = Math.max(0.001, (Date.now() - this.started) / 1000);
     const done = s.resumed + s.fetched;

@@ -9,7 +9,7 @@
 import { Hono, type Context } from 'hono';
 import { cachedContent, decodeContent, docByUrl, hitSummary, parseText } from '../details.js';
 import { makeScorer } from '../rank/score.js';
-import { isHit, search, type SearchResult } from '../search.js';
+import { matchOf, search, type SearchResult } from '../search.js';
 import { analyzeQuery } from '../query/analyze.js';
 import { parseQuery, QuerySyntaxError } from '../query/parse.js';
 import type { Snapshot, SnapshotProvider } from '../snapshot.js';
@@ -159,7 +159,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
     if (!raw.trim()) return c.html(explainPage(doc, raw, undefined, false));
     const q = analyzeQuery(parseQuery(raw), snap.analyzer, snap.settings.stopWords);
     const id = snap.reader.idOf(doc.url)!;
-    return c.html(explainPage(doc, raw, makeScorer(snap.reader, q.terms, snap.settings.rank).explain(id), isHit(snap.reader, id, doc, q)));
+    return c.html(explainPage(doc, raw, makeScorer(snap.reader, q.terms, snap.settings.rank).explain(id), matchOf(snap.reader, id, doc, q) === 'all'));
   });
 
   app.get('/stats', (c) => {

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
-import { HzError } from '../errors.js';
+import { HzError, isHzError } from '../errors.js';
 import { CandidateIndex } from './candidates.js';
 import type { AnalyzedDoc } from './document.js';
 import { column, DELETED_FILE, INDEX_FILES, readIndexFile, unpackColumns } from './format.js';
@@ -211,7 +211,7 @@ export async function openIndex(dir: string): Promise<LoadedIndex> {
   try {
     meta = JSON.parse(readIndexFile(indexDir, INDEX_FILES.meta).toString('utf8')) as IndexMeta;
   } catch (e) {
-    if (e instanceof HzError) throw e;
+    if (isHzError(e)) throw e;
     throw new HzError('HZ_ERR_INDEX_FORMAT', `index meta ${path.join(indexDir, INDEX_FILES.meta)} is not valid JSON`);
   }
   const deleted = readDeleted(indexDir);

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Conf } from '../conf.js';
-import { HzError } from '../errors.js';
+import { HzError, isHzError } from '../errors.js';
 import type { ExtensionPoint, PluginDescriptor } from './types.js';
 
 export const EXTENSION_POINTS: readonly ExtensionPoint[] = [
@@ -154,7 +154,7 @@ export function instantiate<P extends ExtensionPoint>(conf: Conf, descriptors: P
     try {
       impl = d.create(conf);
     } catch (e) {
-      if (e instanceof HzError) throw e;
+      if (isHzError(e)) throw e;
       throw new HzError('HZ_ERR_PLUGIN', `plugin ${d.id} failed to start: ${(e as Error).message}`, { cause: e });
     }
     if (impl) out.push({ id: d.id, impl: impl as NonNullable<ReturnType<PluginDescriptor<P>['create']>> });

@@ -122,7 +122,10 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
   assert.match(leave.hits[0]!.summary, /sixteen weeks of paid/);
   const deploy = await api(s.base, 'canary');
   assert.equal(deploy.hits.map((h) => h.title), ['Deploy process']);
-  assert.is((await api(s.base, 'salary')).total, 0, 'a disallowed page is never indexed');
+  assert.ok(
+    (await api(s.base, 'salaries confidential')).hits.every((h) => !h.url.includes('/private/')),
+    'a disallowed page is never indexed',
+  );
 
   // Nothing is due: a re-crawl fetches no page.
   web.reset();
@@ -165,6 +168,32 @@ test('a crawl without an agent name, or with a missing seed file, says what to d
   const noSeeds = await run(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', path.join(tmp, 'nope.txt'), '-dir', dir]);
   assert.is(noSeeds.code, 1);
   assert.match(noSeeds.err, /nope\.txt does not exist/);
+});
+
+test('seed hosts that are unreachable or disallow us are named with the reason', async () => {
+  const closed = await startTestWeb({ block: '127.0.8', hosts: { shut: { robots: 'User-agent: *\nDisallow: /\n', pages: { '/': page('x', 'y') } } } });
+  try {
+    const seeds = path.join(tmp, 'bad-seeds.txt');
+    // 127.0.8.251:9 has no listener: the connection is refused.
+    fs.writeFileSync(seeds, `${closed.url('shut', '/')}\nhttp://127.0.8.251:9/\n`);
+    const r = await run(HAZELNUT, ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', 'crawl', seeds, '-dir', path.join(tmp, 'crawl-unreachable'), '-depth', '1']);
+    assert.is(r.code, 0, r.err);
+    assert.match(r.err, new RegExp(`no page of ${new URL(closed.url('shut', '/')).host.replace(/\./g, '\\.')}(:\\d+)? could be fetched: robots\\.txt disallows`));
+    assert.match(r.err, /no page of 127\.0\.8\.251:9 could be fetched: /);
+    assert.match(r.out, /documents indexed\s+0/);
+  } finally {
+    await closed.stop();
+  }
+});
+
+test('a crawl directory locked by a running tool is refused, naming the holder', async () => {
+  const dir = path.join(tmp, 'crawl-locked');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, '.lock'), JSON.stringify({ pid: process.pid, tool: 'fetch', host: os.hostname(), started: new Date().toISOString() }));
+  const r = await run(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', path.join(tmp, 'seeds.txt'), '-dir', dir]);
+  assert.is(r.code, 1);
+  assert.match(r.err, new RegExp(`is locked by .*${process.pid}`));
+  assert.equal(fs.readdirSync(dir), ['.lock'], 'nothing written');
 });
 
 test.run();

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
+import { Conf } from '../../shared/conf.js';
 import { publishIndex } from '../../shared/index/publish.js';
 import type { IndexInputDoc } from '../../shared/index/types.js';
 import { IndexWriter } from '../../shared/index/writer.js';
@@ -77,9 +78,9 @@ export function inputDoc(p: FixturePage, segment: string, tstamp: number): Index
   };
 }
 
-/** Indexes documents and publishes them as the crawl's new merged index generation. */
+/** Indexes documents (with the analyzer the configuration gives the indexer) and publishes them as the crawl's new merged index generation. */
 export async function publishDocs(crawlDir: string, docs: IndexInputDoc[]): Promise<string> {
-  const writer = new IndexWriter({ analyzer: new Analyzer(), segments: docs.map((d) => d.segment) });
+  const writer = new IndexWriter({ analyzer: Analyzer.fromConf(Conf.load()), segments: docs.map((d) => d.segment) });
   for (const d of docs) writer.add(d);
   const cur = await publishIndex(path.join(crawlDir, 'index'), async (dir) => void (await writer.write(dir)), { graceMs: 60_000 });
   return cur.generation;

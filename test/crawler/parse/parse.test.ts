@@ -5,12 +5,16 @@ import iconv from 'iconv-lite';
 import { parseContent } from '../../../crawler/parse/index.js';
 import { extractHtml, parseRefresh } from '../../../crawler/parse/html.js';
 import { sniffContentType } from '../../../crawler/parse/sniff.js';
-import { loadCrawlerPlugins } from '../../../crawler/plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
 import { Conf } from '../../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../../segments/segment.js';
 
 const conf = Conf.load();
-const plugins = await loadCrawlerPlugins(conf);
+let plugins: CrawlerPlugins;
+
+test.before(async () => {
+  plugins = await loadCrawlerPlugins(conf);
+});
 const PAGE = 'http://127.0.4.1/dir/page.html';
 
 function page(body: string | Buffer, contentType: string | null = 'text/html', charset: string | null = 'utf-8', url = PAGE, c = conf, headers: Record<string, string> = {}) {
