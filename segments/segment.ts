@@ -151,6 +151,7 @@ const inflate = (b: Buffer) => zlib.inflateSync(b);
 export class Segment {
   readonly name: string;
   private readonly stmts: ReturnType<Segment['prepare']>;
+  private readonly fetchedTxn: (rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord) => void;
 
   private constructor(
     readonly dir: string,
@@ -158,6 +159,11 @@ export class Segment {
   ) {
     this.name = path.basename(dir);
     this.stmts = this.prepare();
+    this.fetchedTxn = db.transaction((rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord) => {
+      this.stmts.putFetch.run(fetchToRow(rec));
+      if (content) this.stmts.putContent.run(...contentToRow(content));
+      if (parse) this.stmts.putParse.run(parseToRow(parse));
+    });
   }
 
   /**
@@ -301,11 +307,7 @@ export class Segment {
     this.fetchedTxn(rec, content, parse);
   }
 
-  private readonly fetchedTxn = this.db.transaction((rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord) => {
-    this.stmts.putFetch.run(fetchToRow(rec));
-    if (content) this.stmts.putContent.run(...contentToRow(content));
-    if (parse) this.stmts.putParse.run(parseToRow(parse));
-  });
+
 
   /** Content without a parse record (a fetch run with -noParsing, or interrupted before parsing). */
   *unparsedContents(): IterableIterator<ContentRecord> {

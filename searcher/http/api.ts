@@ -29,6 +29,7 @@ export function searchJson(snap: Snapshot, r: SearchResult) {
     hitsPerPage: r.hitsPerPage,
     hitsPerSite: r.hitsPerSite,
     total: r.total,
+    partial: r.partial,
     exact: r.exact,
     hidden: r.hidden,
     hasNext: r.hasNext,

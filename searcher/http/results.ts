@@ -78,6 +78,8 @@ export function resultsPage(r: SearchResult, summaries: Summary[], defaults: { h
   }
   if (r.query.stopped.length)
     parts.push(`<p class="notice">Common words left out: ${r.query.stopped.map((w) => `<q>${escapeHtml(w)}</q>`).join(', ')}. Put a + before a word to keep it.</p>`);
+  if (r.partial > 0)
+    parts.push(`<p class="notice">${r.total - r.partial === 0 ? 'No page holds every word' : `Only ${r.total - r.partial} ${r.total - r.partial === 1 ? 'page holds' : 'pages hold'} every word`}; pages holding some of them are included.</p>`);
   if (r.query.truncated) parts.push(`<p class="notice">The query was too long; only its beginning was used.</p>`);
   if (r.hits.length) {
     parts.push(`<ol class="hits" start="${r.start + 1}" aria-labelledby="results-heading">`);

@@ -21,7 +21,7 @@ test('a changed page re-crawled appears only in its new version', async () => {
     await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [s1] });
     const g1 = await merge(crawl.conf, { index: crawl.index, segments: [s1] });
     let r = await openIndex(crawl.index);
-    assert.is(r.candidates(['degraded'], { limit: 10 }).length, 1);
+    assert.is(r.candidates(r.analyzer.terms('degraded'), { limit: 10 }).length, 1);
 
     const s2 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), [{ url: 'http://a.test/status', title: 'Status', text: 'the service is operational again' }]);
     await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [s2] });
@@ -31,11 +31,11 @@ test('a changed page re-crawled appears only in its new version', async () => {
     assert.is(g2.duplicates, 1);
     assert.is.not(g2.generation, g1.generation);
     r = await openIndex(crawl.index);
-    assert.equal(r.candidates(['degraded'], { limit: 10 }), []);
-    const hit = r.candidates(['operational'], { limit: 10 });
+    assert.equal(r.candidates(r.analyzer.terms('degraded'), { limit: 10 }), []);
+    const hit = r.candidates(r.analyzer.terms('operational'), { limit: 10 });
     assert.is(hit.length, 1);
     assert.is(r.doc(hit[0]!).segment, path.basename(s2));
-    assert.is(r.docFreq('content', 'service'), 2, 'global statistics count each page once');
+    assert.is(r.docFreq('content', r.analyzer.term('service')!), 2, 'global statistics count each page once');
     assert.equal(r.meta.segments, [path.basename(s1), path.basename(s2)]);
   } finally {
     crawl.cleanup();
@@ -83,7 +83,7 @@ test('SIGKILL during merge leaves the previous index intact', async () => {
     assert.is(currentIndex(crawl.dir)?.generation, g1.generation, 'CURRENT still names the old generation');
     const r = await openIndex(crawl.index);
     assert.is(r.meta.docCount, 10);
-    assert.is(r.candidates(['crawler'], { limit: 100 }).length > 0, true, 'the old index still answers');
+    assert.is(r.candidates(r.analyzer.terms('crawler'), { limit: 100 }).length > 0, true, 'the old index still answers');
     assert.ok(fs.readdirSync(crawl.index).some((n) => n.startsWith('.tmp-')), 'the killed build left only a temporary directory');
 
     const g2 = await merge(crawl.conf, { index: crawl.index, segments: [s1, s2] });

@@ -71,7 +71,7 @@ test('prune refuses a segment holding the newest copy of a page, deletes the res
     const r = await openIndex(crawl.index);
     assert.is(r.meta.docCount, 3, 'a, b and c are still searchable');
     assert.is(r.doc(r.idOf('http://a.test/a')!).segment, path.basename(segs[2]!));
-    assert.equal(r.candidates(['second'], { limit: 5 }), [], 'the superseded copy is gone');
+    assert.equal(r.candidates(r.analyzer.terms('second'), { limit: 5 }), [], 'the superseded copy is gone');
   } finally {
     crawl.cleanup();
   }
