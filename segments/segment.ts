@@ -120,6 +120,14 @@ export interface ParseRecord {
   meta: ParseMeta;
 }
 
+/**
+ * WAL pages between checkpoints (SQLite's default is 1000). A fetch commits
+ * every page on its own, and each checkpoint syncs the file: at 1000 the
+ * syncs took two thirds of the fetcher's storage time; at 10000 (a WAL of up
+ * to 40 MB) a tenth. Commits stay durable against a killed process either way.
+ */
+const WAL_CHECKPOINT_PAGES = 10_000;
+
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** `yyyyMMddHHmmss` in UTC. */
@@ -188,6 +196,7 @@ export class Segment {
       const db = new Database(path.join(dir, SEGMENT_FILE));
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
       db.exec(SCHEMA);
       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(SEGMENT_VERSION));
       return new Segment(dir, db);
@@ -203,6 +212,7 @@ export class Segment {
       if (!opts.readonly) {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = NORMAL');
+        db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
         db.exec(SCHEMA);
       }
       const v = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined;

@@ -163,12 +163,20 @@ export async function serveDemoWeb(opts: DemoWebOptions = {}): Promise<DemoWeb> 
   return web;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const args = parseArgs(process.argv.slice(2), { string: ['ip', 'port'] });
+/** `tsx crawler/demo/serve.ts`: serve until Ctrl-C. */
+async function serveFromCommandLine(argv: string[]): Promise<void> {
+  const args = parseArgs(argv, { string: ['ip', 'port'] });
   const web = await serveDemoWeb({ firstAddress: args.ip as string | undefined, port: intOption(args.port, 'port') });
   for (const h of web.hosts) console.log(`${h.host.title.padEnd(26)} ${h.origin}/`);
   console.log('Serving the demo web; Ctrl-C stops it.');
   const stop = () => void web.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  serveFromCommandLine(process.argv.slice(2)).catch((e: Error) => {
+    console.error(`demo web: ${e.message}`);
+    process.exit(1);
+  });
 }

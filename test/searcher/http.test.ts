@@ -19,7 +19,8 @@ let s: RunningSearcher;
 test.before(async () => {
   dir = tempCrawlDir();
   await buildCrawl(dir, PAGES);
-  s = await startSearcher(Conf.load(), { dir, port: 0, host: HOST });
+  // Strict AND (Nutch's semantics) so the query forms below are exact; partial matches are tested on their own.
+  s = await startSearcher(Conf.load({ overrides: { 'searcher.partial.below': '0' } }), { dir, port: 0, host: HOST });
 });
 test.after(async () => {
   await s?.close();
@@ -36,14 +37,15 @@ const urls = async (query: string, extra = '&hitsPerSite=0') => (await api(query
 
 // query form → the URLs expected (every hit, no grouping)
 const FORMS: [query: string, expected: string[]][] = [
-  ['fetcher', ['http://docs.test/fetcher', 'http://files.test/manual.pdf']],
-  ['crawler fetcher', ['http://docs.test/fetcher', 'http://files.test/manual.pdf']],
+  ['fetcher', ['http://docs.test/fetcher', 'http://files.test/manual.pdf', 'http://blog.test/2023/crawling']],
+  ['fetchers', ['http://docs.test/fetcher', 'http://files.test/manual.pdf', 'http://blog.test/2023/crawling']],
+  ['crawler fetcher', ['http://docs.test/fetcher', 'http://files.test/manual.pdf', 'http://blog.test/2023/crawling']],
   ['"web crawler"', ['http://docs.test/crawler']],
   ['"crawler web"', []],
-  ['crawler -fetcher -parser', ['http://blog.test/2023/crawling', 'http://de.test/kriecher', 'http://docs.test/crawler', 'http://private.test/secret', EVIL_URL]],
+  ['crawler -fetcher -parser', ['http://de.test/kriecher', 'http://docs.test/crawler', 'http://private.test/secret', EVIL_URL]],
   ['crawler -"web crawler"', ['http://blog.test/2023/crawling', 'http://de.test/kriecher', 'http://docs.test/fetcher', 'http://docs.test/parser', 'http://files.test/manual.pdf', 'http://private.test/secret', EVIL_URL]],
   ['site:docs.test crawler', ['http://docs.test/crawler', 'http://docs.test/fetcher', 'http://docs.test/parser']],
-  ['-site:docs.test fetcher', ['http://files.test/manual.pdf']],
+  ['-site:docs.test fetcher', ['http://files.test/manual.pdf', 'http://blog.test/2023/crawling']],
   ['url:manual crawler', ['http://files.test/manual.pdf']],
   ['title:guide', ['http://docs.test/crawler']],
   ['title:fetcher', ['http://docs.test/fetcher']],
@@ -245,6 +247,21 @@ test('healthz and stats', async () => {
   assert.match(await (await get('/stats')).text(), /<th scope="row">documents<\/th><td>9<\/td>/);
   const home = await (await get('/')).text();
   assert.match(home, /Search 9 pages/);
+});
+
+test('with the default searcher.partial.below, pages with some of the words join, and the page says so', async () => {
+  const d = await startSearcher(Conf.load(), { dir, port: 0, host: HOST });
+  try {
+    const r = (await (await fetch(`${d.url}/api/search?query=politeness+zebra&hitsPerSite=0`)).json()) as { total: number; partial: number; hits: { url: string }[] };
+    assert.equal(r.hits.map((h) => h.url), ['http://docs.test/crawler']);
+    assert.is(r.partial, 1);
+    const html = await (await fetch(`${d.url}/search?query=politeness+zebra`)).text();
+    assert.match(html, /No page holds every word; pages holding some of them are included/);
+    const full = (await (await fetch(`${d.url}/api/search?query=web+crawler&hitsPerSite=0`)).json()) as { partial: number; hits: { url: string }[] };
+    assert.is(full.hits[0]!.url, 'http://docs.test/crawler', 'pages with every word still rank first here');
+  } finally {
+    await d.close();
+  }
 });
 
 test('a second searcher on the same port fails with a message naming the port', async () => {
