@@ -47,6 +47,8 @@ export interface CliIo {
   err: NodeJS.WritableStream;
   tty: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Piped standard input; absent when stdin is a terminal. */
+  in?: NodeJS.ReadableStream;
 }
 
 function helpText(): string {
@@ -131,13 +133,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     tool = await entry.load();
     // Every command shows its usage when run bare (exit 2) or with -help (exit 0).
-    if (args.length === 0) throw new UsageError('missing arguments');
+    if (args.length === 0 && !(tool.stdin && io.in)) throw new UsageError('missing arguments');
     if (args.some((a) => HELP.has(a) && a !== 'help')) {
       io.out.write(tool.usage + '\n');
       return 0;
     }
     const conf = Conf.load({ confDir: g.confDir ?? io.env?.HAZELNUT_CONF_DIR, overrides: g.overrides });
-    const ctx: ToolContext = { conf, out: io.out, err: io.err, tty: io.tty, confOverrides: g.overrides };
+    const ctx: ToolContext = { conf, out: io.out, err: io.err, tty: io.tty, confOverrides: g.overrides, in: io.in };
     return await tool.run(ctx, args);
   } catch (e) {
     if (isUsageError(e)) {

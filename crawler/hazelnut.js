@@ -9,4 +9,5 @@ process.exitCode = await main(process.argv.slice(2), {
   err: process.stderr,
   tty: Boolean(process.stderr.isTTY),
   env: process.env,
+  in: process.stdin.isTTY ? undefined : process.stdin,
 });

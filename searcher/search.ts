@@ -52,6 +52,9 @@ export interface SearchResult {
   ms: number;
 }
 
+/** Candidates (by BM25F + link prior) that get the proximity bonus (reference/ranking.md: over the top 100). */
+const PROXIMITY_DEPTH = 100;
+
 /** OR groups multiply candidate lookups; past this many combinations the rest share one lookup. */
 const MAX_EXPANSIONS = 16;
 
@@ -207,14 +210,17 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
     if (reader.isDeleted(id)) continue;
     const doc = reader.doc(id);
     const kind = matchOf(reader, id, doc, query);
-    if (kind !== 'none') (kind === 'all' ? full : some).push({ id, score: scorer.score(id), site: doc.site, doc, moreFromSite: false });
+    if (kind !== 'none') (kind === 'all' ? full : some).push({ id, score: scorer.base(id), site: doc.site, doc, moreFromSite: false });
   }
   const byScore = (a: Hit, b: Hit) => b.score - a.score || a.id - b.id;
-  full.sort(byScore);
   // Too few pages hold every word: partial matches join them, ranked together (a strict
   // "all words first" order measured worse on questions), and the page says so.
   const partial = full.length < settings.partialBelow ? some : [];
-  const ranked = partial.length ? full.concat(partial).sort(byScore) : full;
+  const ranked = partial.length ? full.concat(partial) : full;
+  ranked.sort(byScore);
+  // The proximity bonus re-orders the best PROXIMITY_DEPTH only: decoding positions dominates the cost.
+  for (let i = 0; i < Math.min(PROXIMITY_DEPTH, ranked.length); i++) ranked[i]!.score += scorer.proximity(ranked[i]!.id);
+  ranked.sort(byScore);
   const page = groupBySite(ranked, paging.hitsPerSite, paging.start, paging.hitsPerPage);
   for (const h of page.hits) h.moreFromSite = page.sitesWithMore.has(h.site);
   return {

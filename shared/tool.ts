@@ -19,12 +19,16 @@ export interface ToolContext {
   tty: boolean;
   /** Global options the CLI took before the command (`-force` and the like stay with the tool). */
   confOverrides: Record<string, string>;
+  /** Standard input when it is piped (not a terminal): the URLs of a tool with `stdin` run bare. */
+  in?: NodeJS.ReadableStream;
 }
 
 export interface Tool {
   name: string;
   description: string;
   usage: string;
+  /** Reads URLs one per line from piped stdin when given none, so a bare run is no usage error then. */
+  stdin?: boolean;
   run(ctx: ToolContext, args: string[]): Promise<number>;
 }
 

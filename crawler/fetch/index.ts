@@ -21,7 +21,7 @@ import { DEFAULT_CHARSET } from './charset.js';
 import { Fetcher, type FetcherSettings, type FetchSummary } from './fetcher.js';
 import { HttpClient } from './http.js';
 import { RobotsCache } from './robots.js';
-import { charsetStep, compose, httpFetch, robotsStep } from './step.js';
+import { charsetStep, compose, httpFetch, robotsStep, type Fetch } from './step.js';
 
 export type { FetchSummary } from './fetcher.js';
 
@@ -76,6 +76,28 @@ export function fetcherSettings(conf: Conf, opts: FetchOptions = {}): FetcherSet
   };
 }
 
+/** The HTTP client the http.* properties describe (the User-Agent needs http.agent.name). */
+export function httpClient(conf: Conf, connectionsPerOrigin: number): HttpClient {
+  const timeoutMs = conf.getDuration('http.timeout', 'ms');
+  return new HttpClient({
+    userAgent: userAgent(conf),
+    timeoutMs,
+    deadlineMs: Math.max(timeoutMs, conf.getDuration('http.timeout.total', 'ms')),
+    contentLimit: conf.getInt('http.content.limit'),
+    connectionsPerOrigin,
+    acceptLanguage: conf.get('http.accept.language'),
+    accept: conf.get('http.accept'),
+  });
+}
+
+/** One URL's fetch as the fetcher runs it: robots.txt (unless `robots` is null), the request, the charset. */
+export function fetchSteps(conf: Conf, http: HttpClient, robots: RobotsCache | null, signal?: AbortSignal): Fetch {
+  const maxCrawlDelay = conf.getFloat('fetcher.max.crawl.delay');
+  const charset = charsetStep(conf.isDeclared('parser.character.encoding.default') ? conf.get('parser.character.encoding.default') : DEFAULT_CHARSET);
+  if (!robots) return compose(httpFetch(http, signal), charset);
+  return compose(httpFetch(http, signal), robotsStep(robots, (u) => new URL(u).origin, maxCrawlDelay < 0 ? -1 : maxCrawlDelay * 1000), charset);
+}
+
 /** The WebDB of the crawl a segment belongs to (`<crawl>/segments/<name>` → `<crawl>/webdb`), if there is one. */
 function crawlWebDbDir(segmentDir: string): string | undefined {
   const dir = path.join(path.dirname(path.dirname(path.resolve(segmentDir))), 'webdb');
@@ -88,16 +110,7 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
   const segment = Segment.open(segmentDir);
   const webDbDir = crawlWebDbDir(segmentDir);
   const webdb = webDbDir ? openWebDb(webDbDir) : undefined;
-  const timeoutMs = conf.getDuration('http.timeout', 'ms');
-  const http = new HttpClient({
-    userAgent: ua,
-    timeoutMs,
-    deadlineMs: Math.max(timeoutMs, conf.getDuration('http.timeout.total', 'ms')),
-    contentLimit: conf.getInt('http.content.limit'),
-    connectionsPerOrigin: settings.perHost,
-    acceptLanguage: conf.get('http.accept.language'),
-    accept: conf.get('http.accept'),
-  });
+  const http = httpClient(conf, settings.perHost);
   try {
     if (!segment.hasPhase('generated'))
       throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} was not completely generated; delete it and run generate again`);
@@ -105,13 +118,7 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
     const plugins = await loadCrawlerPlugins(conf);
     opts.log?.info(`fetching ${segmentDir} as "${ua}", ${settings.threads} threads; plugins: ${plugins.active.map((p) => p.id).join(' ')}`);
     const robots = new RobotsCache({ http, agents: robotsAgents(conf), webdb });
-    const maxCrawlDelay = conf.getFloat('fetcher.max.crawl.delay');
-    const fetchOne = compose(
-      httpFetch(http, opts.signal),
-      robotsStep(robots, (u) => new URL(u).origin, maxCrawlDelay < 0 ? -1 : maxCrawlDelay * 1000),
-      charsetStep(conf.isDeclared('parser.character.encoding.default') ? conf.get('parser.character.encoding.default') : DEFAULT_CHARSET),
-    );
-    const summary = await new Fetcher(conf, segment, plugins, robots, fetchOne, settings, opts.log, opts.signal).run();
+    const summary = await new Fetcher(conf, segment, plugins, robots, fetchSteps(conf, http, robots, opts.signal), settings, opts.log, opts.signal).run();
     if (!summary.interrupted) {
       const missing = segment.db
         .prepare('SELECT COUNT(*) AS n FROM fetchlist f LEFT JOIN fetch r ON r.url = f.url WHERE r.url IS NULL')

@@ -24,7 +24,10 @@ export interface Explanation {
 }
 
 export interface Scorer {
-  score(id: number): number;
+  /** BM25F plus the link prior: cheap, for every candidate. */
+  base(id: number): number;
+  /** The proximity bonus: positions are decoded, so only for the best candidates. */
+  proximity(id: number): number;
   explain(id: number): Explanation;
 }
 
@@ -52,10 +55,11 @@ export function makeScorer(reader: IndexReader, terms: readonly string[], params
   const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)));
   const positionsOf = (id: number) => terms.map((t) => reader.positions(id, t));
   return {
-    score(id) {
-      const base = bm25f(terms, idfs, docStats(reader, id), stats, params.bm25f);
-      const prox = terms.length > 1 ? proximity(terms, positionsOf(id), idfs, params.proximity).bonus : 0;
-      return base + prox + linkPrior(reader.doc(id).boost, params.linkWeight);
+    base(id) {
+      return bm25f(terms, idfs, docStats(reader, id), stats, params.bm25f) + linkPrior(reader.doc(id).boost, params.linkWeight);
+    },
+    proximity(id) {
+      return terms.length > 1 && params.proximity.weight > 0 ? proximity(terms, positionsOf(id), idfs, params.proximity).bonus : 0;
     },
     explain(id) {
       const ds = docStats(reader, id);

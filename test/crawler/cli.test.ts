@@ -52,7 +52,8 @@ test('help lists every command; bare hazelnut and unknown commands/options exit 
   assert.is(opt.code, 2);
   assert.match(opt.err, /hazelnut readdb: unknown option -bogus\nUsage: hazelnut readdb/);
   const help2 = hz(['help', 'inject']);
-  assert.equal([help2.code, help2.out.trim()], [0, 'Usage: hazelnut inject <webdb> <url_dir|url_file> [-force]']);
+  assert.is(help2.code, 0);
+  assert.match(help2.out, /^Usage: hazelnut inject <webdb> <url_dir\|url_file> \[-overwrite\] \[-force\]\n/);
 });
 
 test('every command run without arguments prints its usage on stderr and exits 2', async () => {

@@ -92,7 +92,7 @@ test('reloading the index while a bounded load runs fails no request', async () 
     while (s.snapshots.current.version !== generations.at(-1) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     assert.is.not(s.snapshots.current.version, first);
     assert.is(s.snapshots.current.version, generations.at(-1));
-    const r = (await (await fetch(`${s.url}/api/search?query=${encodeURIComponent('crawler number 3')}`)).json()) as { hits: { url: string }[] };
+    const r = (await (await fetch(`${s.url}/api/search?query=${encodeURIComponent('"crawler number 3"')}`)).json()) as { hits: { url: string }[] };
     assert.equal(r.hits.map((h) => h.url), ['http://new.test/p3']);
   } finally {
     await s.close();

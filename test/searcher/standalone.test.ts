@@ -106,10 +106,10 @@ async function cli(args: string[]): Promise<{ code: number; out: string }> {
 }
 
 test('hazelnut search prints hits with summaries, or JSON, from the same code as the server', async () => {
-  const t = await cli([copy, 'fetcher', 'threads']);
+  const t = await cli([copy, '"fetcher', 'threads"']);
   assert.is(t.code, 0);
   assert.match(t.out, /^1\. Fetcher settings\n {3}http:\/\/docs\.test\/fetcher\n {3}.*fetcher threads/);
-  assert.match(t.out, /search: hits 1-1 of 1 for "fetcher threads" in [\d.]+ ms\n$/);
+  assert.match(t.out, /search: hits 1-1 of 1 for ""fetcher threads"" in [\d.]+ ms\n$/);
   const j = await cli([copy, 'crawler', '-n', '2', '-json']);
   const r = JSON.parse(j.out) as { hits: unknown[]; total: number; exact: boolean };
   assert.is(r.hits.length, 2);
