@@ -37,6 +37,10 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'serve', description: 'serve the search page, OpenSearch and JSON API over a crawl directory', load: async () => (await import('../searcher/tools.js')).serveTool },
   { name: 'search', description: 'search a crawl directory from the terminal', load: async () => (await import('../searcher/tools.js')).searchTool },
   { name: 'plugin', description: 'list the available plugins and which are active', load: async () => (await import('./plugin.js')).default },
+  { name: 'filterchecker', description: 'check URLs against the active URL filters: +accepted, -rejected and by which rule', load: async () => (await import('./checkers/filterchecker.js')).default },
+  { name: 'normalizerchecker', description: 'show what the active URL normalizers make of URLs, in a scope', load: async () => (await import('./checkers/normalizerchecker.js')).default },
+  { name: 'parsechecker', description: 'fetch and parse one URL as the crawler would, and print what it finds', load: async () => (await import('./checkers/parsechecker.js')).default },
+  { name: 'robotsparser', description: 'check URLs against a robots.txt file: allowed or disallowed, and the Crawl-delay', load: async () => (await import('./checkers/robotsparser.js')).default },
 ];
 
 const GLOBAL_USAGE = `Usage: hazelnut [-conf <dir>] [-D name=value ...] <command> [args]

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Conf } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
-import { Log } from '../shared/log.js';
+import type { Log } from '../shared/log.js';
 import type { FetchStatus } from '../shared/status.js';
 import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
 import { listSegments, Segment, segmentName } from '../segments/segment.js';
@@ -25,10 +25,10 @@ import { indexSegments } from './index/indexer.js';
 import { inject, readSeeds, type SeedBatch } from './inject.js';
 import { invertlinks } from './linkdb.js';
 import { linkrank } from './linkrank.js';
-import { withLock } from './lock.js';
 import { merge } from './merge.js';
 import { parseSegment } from './parse/tool.js';
 import { loadCrawlerPlugins } from './plugins.js';
+import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/index.js';
 
 export const CRAWL_TOOL_FILE = 'crawl-tool.xml';
@@ -235,7 +235,7 @@ export function formatSummary(s: CrawlSummary): string {
     `crawl: ${s.dir}${s.interrupted ? ' (interrupted: run the same command again to resume)' : ''}`,
     ...(s.stoppedEarly ? [`  ${s.stoppedEarly}`] : []),
     `  pages fetched      ${fetched} (${n('fetch_success')} ok, ${n('fetch_notmodified')} not modified)`,
-    `  failed             ${n('fetch_retry')} (will be retried)`,
+    `  failed             ${n('fetch_retry') - s.deferred} (will be retried)`,
     `  gone               ${n('fetch_gone')}`,
     `  redirected         ${n('fetch_redir_perm') + n('fetch_redir_temp')}`,
     `  robots-denied      ${s.robotsDenied}`,
@@ -278,13 +278,10 @@ const tool: Tool = {
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
-    let log: Log | undefined;
     try {
-      const summary = await withLock(dir, 'crawl', { force: a.force === true }, () => {
-        log = new Log({ tool: 'crawl', dir: path.join(dir, 'logs'), err: ctx.err, tty: ctx.tty });
-        return crawl(conf, { seeds, dir, depth, threads, topN, log, signal: controller.signal });
-      });
-      log?.close();
+      const summary = await runWithLog(ctx, { tool: 'crawl', crawlDir: dir, lock: { force: a.force === true } }, (log) =>
+        crawl(conf, { seeds, dir, depth, threads, topN, log, signal: controller.signal }),
+      );
       ctx.out.write(formatSummary(summary) + '\n');
       if (summary.interrupted) return 130;
       if (summary.documents > 0) {
@@ -294,7 +291,6 @@ const tool: Tool = {
       }
       return 0;
     } finally {
-      log?.close();
       process.off('SIGINT', onSignal);
     }
   },

@@ -14,9 +14,11 @@ import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import { DELETED_FILE, packColumns, writeIndexFile } from '../shared/index/format.js';
 import { openIndex, readDeleted, type LoadedIndex } from '../shared/index/reader.js';
-import { Log } from '../shared/log.js';
+import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
-import { SEGMENT_INDEX_DIR, segmentArgs } from './index/indexer.js';
+import { SEGMENT_INDEX_DIR } from './index/indexer.js';
+import { segmentDirs } from './segment-args.js';
+import { runWithLog, segmentCrawlDir } from './tool-run.js';
 
 export interface DedupEntry {
   url: string;
@@ -145,19 +147,13 @@ const tool: Tool = {
   usage: 'Usage: hazelnut dedup (<segment> ... | -dir <segments>)',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir'] });
-    const segments = segmentArgs(a._, a.dir as string | undefined);
+    const segments = segmentDirs(a._, a.dir as string | undefined);
     if (segments.length === 0) throw new UsageError(`no segments in ${a.dir}`);
-    const crawlDir = path.dirname(path.dirname(path.resolve(segments[0]!)));
-    const log = new Log({ tool: 'dedup', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
-    try {
-      const s = await dedup(ctx.conf, { segments, log });
-      ctx.out.write(
-        `dedup: ${s.byUrl + s.byDigest} of ${s.documents} documents deleted (${s.byUrl} older copies of a URL, ${s.byDigest} same content) in ${s.segments} segment indexes, ${s.changed} changed\n`,
-      );
-      return 0;
-    } finally {
-      log.close();
-    }
+    const s = await runWithLog(ctx, { tool: 'dedup', crawlDir: segmentCrawlDir(segments[0]!) }, (log) => dedup(ctx.conf, { segments, log }));
+    ctx.out.write(
+      `dedup: ${s.byUrl + s.byDigest} of ${s.documents} documents deleted (${s.byUrl} older copies of a URL, ${s.byDigest} same content) in ${s.segments} segment indexes, ${s.changed} changed\n`,
+    );
+    return 0;
   },
 };
 

@@ -10,16 +10,15 @@
  * filtered (naming the rule file) or awaiting updatedb — and exits with
  * NOTHING_DUE_EXIT (3), which scripts can tell from an error (1).
  */
-import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
-import { Log } from '../shared/log.js';
+import type { Log } from '../shared/log.js';
 import { intOption, parseArgs, type Tool } from '../shared/tool.js';
 import { domainOfHost, host } from '../shared/url/keys.js';
 import { Segment } from '../segments/segment.js';
 import { assignSegments, awaitingUpdate, interleaveHosts, isDue } from './fetchlist.js';
-import { withLock } from './lock.js';
 import { loadCrawlerPlugins } from './plugins.js';
+import { crawlDirOf, runWithLog } from './tool-run.js';
 import { scheduleFromConf } from './updatedb/schedule.js';
 import { openWebDb, type PageRow } from './webdb/schema.js';
 
@@ -198,23 +197,17 @@ Exit status: 0 when a segment was made, ${NOTHING_DUE_EXIT} when no URL is due (
     const a = parseArgs(args, { string: ['topN', 'numFetchers', 'adddays', 'maxNumSegments'], boolean: ['force', 'noFilter', 'noNorm'] });
     if (a._.length !== 2) throw new UsageError(a._.length < 2 ? 'missing <webdb> or <segments_dir>' : 'too many arguments');
     const [webDbDir, segmentsDir] = a._ as [string, string];
-    const crawlDir = path.dirname(path.resolve(webDbDir));
-    const log = new Log({ tool: 'generate', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
-    try {
-      if (a.numFetchers !== undefined) {
-        intOption(a.numFetchers, 'numFetchers');
-        log.warn('-numFetchers has no effect: a segment is fetched by one process; use fetch -threads for concurrency');
-      }
-      const s = await withLock(crawlDir, 'generate', { force: a.force === true }, () =>
-        generate(ctx.conf, webDbDir, segmentsDir, {
-          topN: intOption(a.topN, 'topN'),
-          addDays: intOption(a.adddays, 'adddays'),
-          maxNumSegments: intOption(a.maxNumSegments, 'maxNumSegments'),
-          filter: a.noFilter ? false : undefined,
-          normalize: a.noNorm ? false : undefined,
-          log,
-        }),
-      );
+    const numFetchers = intOption(a.numFetchers, 'numFetchers');
+    const opts = {
+      topN: intOption(a.topN, 'topN'),
+      addDays: intOption(a.adddays, 'adddays'),
+      maxNumSegments: intOption(a.maxNumSegments, 'maxNumSegments'),
+      filter: a.noFilter ? false : undefined,
+      normalize: a.noNorm ? false : undefined,
+    };
+    return runWithLog(ctx, { tool: 'generate', crawlDir: crawlDirOf(webDbDir), lock: { force: a.force === true } }, async (log) => {
+      if (numFetchers !== undefined) log.warn('-numFetchers has no effect: a segment is fetched by one process; use fetch -threads for concurrency');
+      const s = await generate(ctx.conf, webDbDir, segmentsDir, { ...opts, log });
       if (s.nothingDue) {
         ctx.out.write(`generate: ${s.nothingDue.message}\n`);
         return NOTHING_DUE_EXIT;
@@ -227,9 +220,7 @@ Exit status: 0 when a segment was made, ${NOTHING_DUE_EXIT} when no URL is due (
       log.info(line);
       ctx.out.write(line + '\n');
       return 0;
-    } finally {
-      log.close();
-    }
+    });
   },
 };
 

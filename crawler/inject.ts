@@ -13,11 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
-import { Log } from '../shared/log.js';
+import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { host } from '../shared/url/keys.js';
-import { withLock } from './lock.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { crawlDirOf, runWithLog } from './tool-run.js';
 import { openWebDb } from './webdb/schema.js';
 
 export interface SeedLine {
@@ -193,15 +193,9 @@ const tool: Tool = {
     if (a._.length !== 2) throw new UsageError(a._.length < 2 ? 'missing arguments' : `unexpected argument ${a._[2]}`);
     const [webdb, seedPath] = a._ as [string, string];
     const seeds = readSeeds(seedPath);
-    const crawlDir = path.dirname(path.resolve(webdb));
-    const summary = await withLock(crawlDir, 'inject', { force: a.force === true }, async () => {
-      const log = new Log({ tool: 'inject', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
-      try {
-        return await inject(ctx.conf, { webdb, seeds, log, overwrite: a.overwrite === true });
-      } finally {
-        log.close();
-      }
-    });
+    const summary = await runWithLog(ctx, { tool: 'inject', crawlDir: crawlDirOf(webdb), lock: { force: a.force === true } }, (log) =>
+      inject(ctx.conf, { webdb, seeds, log, overwrite: a.overwrite === true }),
+    );
     for (const p of summary.problems) ctx.err.write(`inject: ${p.where}: ${p.reason}\n`);
     if (summary.injected === 0 && summary.known === 0 && summary.filtered > 0)
       ctx.err.write(`inject: every URL was rejected by the URL filters; check ${ctx.conf.get('urlfilter.regex.file')}\n`);

@@ -21,13 +21,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
-import { Log } from '../shared/log.js';
+import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { host } from '../shared/url/keys.js';
 import { Segment } from '../segments/segment.js';
-import { withLock } from './lock.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { segmentDirs } from './segment-args.js';
+import { crawlDirOf, runWithLog } from './tool-run.js';
 import { UPDATEDB_TOOL } from './updatedb/index.js';
 import { openWebDb, type WebDb } from './webdb/schema.js';
 
@@ -174,15 +174,9 @@ export const invertlinksTool: Tool = {
     const [webdb, ...segs] = a._;
     if (!webdb) throw new UsageError('missing <webdb>');
     const segments = segmentDirs(segs, a.dir as string | undefined);
-    const crawlDir = path.dirname(path.resolve(webdb));
-    const s = await withLock(crawlDir, 'invertlinks', { force: a.force === true }, async () => {
-      const log = new Log({ tool: 'invertlinks', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
-      try {
-        return await invertlinks(ctx.conf, { webdb, segments, normalize: a.noNormalize !== true, filter: a.noFilter !== true, log });
-      } finally {
-        log.close();
-      }
-    });
+    const s = await runWithLog(ctx, { tool: 'invertlinks', crawlDir: crawlDirOf(webdb), lock: { force: a.force === true } }, (log) =>
+      invertlinks(ctx.conf, { webdb, segments, normalize: a.noNormalize !== true, filter: a.noFilter !== true, log }),
+    );
     for (const [name, why] of Object.entries(s.skipped)) ctx.err.write(`invertlinks: segment ${name} skipped: ${why}\n`);
     ctx.out.write(`invertlinks: ${s.applied.length} segments inverted, ${Object.keys(s.skipped).length} skipped; ${s.targets} URLs, ${s.inlinks} inlinks\n`);
     return 0;

@@ -26,12 +26,11 @@
  * The searcher turns this into a small, saturating prior (ranking lesson:
  * raw PageRank piles up on hub pages).
  */
-import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
-import { Log } from '../shared/log.js';
+import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
-import { withLock } from './lock.js';
+import { crawlDirOf, runWithLog } from './tool-run.js';
 import { openWebDb } from './webdb/schema.js';
 
 export interface PageRankOptions {
@@ -143,15 +142,9 @@ const tool: Tool = {
     const a = parseArgs(args, { boolean: ['force'] });
     if (a._.length !== 1) throw new UsageError(a._.length === 0 ? 'missing <webdb>' : `unexpected argument ${a._[1]}`);
     const webdb = a._[0]!;
-    const crawlDir = path.dirname(path.resolve(webdb));
-    const s = await withLock(crawlDir, 'linkrank', { force: a.force === true }, async () => {
-      const log = new Log({ tool: 'linkrank', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
-      try {
-        return await linkrank(ctx.conf, { webdb, log });
-      } finally {
-        log.close();
-      }
-    });
+    const s = await runWithLog(ctx, { tool: 'linkrank', crawlDir: crawlDirOf(webdb), lock: { force: a.force === true } }, (log) =>
+      linkrank(ctx.conf, { webdb, log }),
+    );
     ctx.out.write(`linkrank: ${s.pages} pages, ${s.links} links, ${s.iterations} iterations (last change ${s.delta.toExponential(2)})\n`);
     return 0;
   },

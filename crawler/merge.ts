@@ -15,10 +15,11 @@ import { HzError, UsageError } from '../shared/errors.js';
 import { Analyzer } from '../shared/analysis/analyzer.js';
 import { publishIndex } from '../shared/index/publish.js';
 import { IndexWriter } from '../shared/index/writer.js';
-import { Log } from '../shared/log.js';
+import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { dedupEntries, duplicates, openSegmentIndexes } from './dedup.js';
-import { segmentArgs } from './index/indexer.js';
+import { segmentDirs } from './segment-args.js';
+import { crawlDirOf, runWithLog } from './tool-run.js';
 
 export interface MergeSummary {
   documents: number;
@@ -68,17 +69,12 @@ const tool: Tool = {
     const a = parseArgs(args, { string: ['dir'] });
     const [index, ...rest] = a._;
     if (!index) throw new UsageError('missing arguments');
-    const segments = segmentArgs(rest, a.dir as string | undefined);
-    const log = new Log({ tool: 'merge', dir: path.join(path.dirname(path.resolve(index)), 'logs'), err: ctx.err, tty: ctx.tty });
-    try {
-      const s = await merge(ctx.conf, { index, segments, log });
-      ctx.out.write(
-        `merge: ${s.documents} documents from ${s.segments} segments (${s.duplicates} duplicates left out) published as ${path.join(index, s.generation)}\n`,
-      );
-      return 0;
-    } finally {
-      log.close();
-    }
+    const segments = segmentDirs(rest, a.dir as string | undefined);
+    const s = await runWithLog(ctx, { tool: 'merge', crawlDir: crawlDirOf(index) }, (log) => merge(ctx.conf, { index, segments, log }));
+    ctx.out.write(
+      `merge: ${s.documents} documents from ${s.segments} segments (${s.duplicates} duplicates left out) published as ${path.join(index, s.generation)}\n`,
+    );
+    return 0;
   },
 };
 

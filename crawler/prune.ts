@@ -13,12 +13,12 @@ import path from 'node:path';
 import { parseDuration, type Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import { openIndex } from '../shared/index/reader.js';
-import { Log } from '../shared/log.js';
+import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { listSegments, segmentDate } from '../segments/segment.js';
 import { dedup, dedupEntries, duplicates, openSegmentIndexes } from './dedup.js';
-import { withLock } from './lock.js';
 import { merge } from './merge.js';
+import { crawlDirOf, runWithLog } from './tool-run.js';
 
 export interface PruneOptions {
   segmentsDir: string;
@@ -74,7 +74,7 @@ export async function prune(conf: Conf, opts: PruneOptions): Promise<PruneSummar
   const summary: PruneSummary = { stale, deleted: [], refused, bytesFreed, pagesDropped: dropping };
   if (opts.dryRun || doomed.length === 0) return summary;
 
-  const crawlDir = path.dirname(path.resolve(opts.segmentsDir));
+  const crawlDir = crawlDirOf(opts.segmentsDir);
   const before = new Set([...held.values()].flat());
   for (const n of doomed) {
     // Renamed first, so a killed prune never leaves a half-deleted segment that still looks like one.
@@ -117,16 +117,10 @@ const tool: Tool = {
     if (a._.length !== 1) throw new UsageError(a._.length ? `unexpected argument ${a._[1]}` : 'missing <segments_dir>');
     const segmentsDir = a._[0]!;
     const cutoff = pruneCutoff(a.olderThan as string | undefined, a.before as string | undefined);
-    const crawlDir = path.dirname(path.resolve(segmentsDir));
-    const run = async () => {
-      const log = new Log({ tool: 'prune', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
-      try {
-        return await prune(ctx.conf, { segmentsDir, cutoff, dryRun: a.dryRun === true, force: a.force === true, log });
-      } finally {
-        log.close();
-      }
-    };
-    const s = a.dryRun ? await run() : await withLock(crawlDir, 'prune', {}, run);
+    // -force here drops pages, it does not take over a lock; a dry run changes nothing and needs none.
+    const s = await runWithLog(ctx, { tool: 'prune', crawlDir: crawlDirOf(segmentsDir), lock: a.dryRun ? undefined : {} }, (log) =>
+      prune(ctx.conf, { segmentsDir, cutoff, dryRun: a.dryRun === true, force: a.force === true, log }),
+    );
     for (const r of s.refused) {
       ctx.err.write(`prune: refusing to delete ${r.segment}: it holds the newest copy of ${r.pages.length} page(s) (use -force to drop them):\n`);
       for (const u of r.pages.slice(0, 20)) ctx.err.write(`  ${u}\n`);

@@ -2,7 +2,8 @@
  * @module crawler/segment-args
  * Nutch's way of naming segments on a command line: `-dir <segments>` for
  * every segment under a directory (oldest first), or the segment directories
- * themselves. Shared by updatedb, invertlinks and readseg.
+ * themselves, each checked to be one. Every tool that reads segments takes
+ * them this way: updatedb, invertlinks, readseg, index, dedup and merge.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -8,6 +8,7 @@
  * not fetch, a malformed URL) is printed like any other answer and makes the
  * exit code 1 at the end; wrong arguments exit 2.
  */
+import { once } from 'node:events';
 import fs from 'node:fs';
 import readline from 'node:readline';
 import type { Conf } from '../../shared/conf.js';
@@ -107,7 +108,8 @@ export function checkerTool(spec: CheckerSpec): Tool {
       try {
         for await (const input of inputs ?? urlInputs(a._, ctx)) {
           const r = await check.check(input);
-          ctx.out.write(r.text + '\n');
+          // A long list into a slow pipe: wait for the reader rather than buffer every answer.
+          if (!ctx.out.write(r.text + '\n')) await once(ctx.out, 'drain');
           if (r.failed) failed++;
         }
       } finally {

@@ -12,6 +12,15 @@ import { robotsAgents } from '../fetch/index.js';
 import { chooseAgent, ROBOTS_MAX_BYTES, robotsStateFor, rulesFor, type RobotRules } from '../fetch/robots.js';
 import { checkerTool, readableFile, urlInputs } from './checker.js';
 
+/** Which group of the file the agents get, said for people. */
+function groupOf(txt: string, agents: string[]): string {
+  // chooseAgent falls back to its first candidate when the file names none: a token no file can name tells that apart.
+  const none = '\0';
+  const chosen = chooseAgent(txt, [none, ...agents, '*']);
+  if (chosen === none) return `${agents[0]} (no group applies: everything is allowed)`;
+  return chosen === '*' ? `${agents[0]} (the * group)` : `${chosen} (its own group)`;
+}
+
 export default checkerTool({
   name: 'robotsparser',
   description: 'check URLs against a robots.txt file: allowed or disallowed, and the Crawl-delay',
@@ -42,7 +51,7 @@ line) or, with none, one per line from stdin.
       return r;
     };
     const delay = rules('http://robots.invalid').crawlDelayMs;
-    ctx.out.write(`agent:\t${chooseAgent(txt, agents)}\ncrawl-delay:\t${delay === undefined ? 'none' : `${delay / 1000} s`}\n`);
+    ctx.out.write(`agent:\t${groupOf(txt, agents)}\ncrawl-delay:\t${delay === undefined ? 'none' : `${delay / 1000} s`}\n`);
     return {
       inputs,
       check: {

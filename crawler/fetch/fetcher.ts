@@ -131,6 +131,7 @@ export class Fetcher {
     } finally {
       clearInterval(monitor);
       this.signal?.removeEventListener('abort', onAbort);
+      await this.segment.flush();
     }
     this.summary.interrupted = this.signal?.aborted ?? false;
     if (!this.summary.interrupted && this.s.parse) this.parseLeftovers();
@@ -230,7 +231,7 @@ export class Fetcher {
     const { record, content } = o;
     let parse: ParseRecord | undefined;
     if (content && this.s.parse) parse = this.parse(content, record);
-    this.segment.putFetched(record, this.s.storeContent ? content : undefined, parse);
+    this.segment.putFetchedLater(record, this.s.storeContent ? content : undefined, parse);
     const s = this.summary;
     s.fetched++;
     s.byStatus[record.status] = (s.byStatus[record.status] ?? 0) + 1;

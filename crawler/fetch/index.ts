@@ -12,10 +12,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
-import { Log } from '../../shared/log.js';
+import type { Log } from '../../shared/log.js';
 import { intOption, parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins } from '../plugins.js';
+import { runWithLog, segmentCrawlDir } from '../tool-run.js';
 import { openWebDb, webDbFile } from '../webdb/schema.js';
 import { DEFAULT_CHARSET } from './charset.js';
 import { Fetcher, type FetcherSettings, type FetchSummary } from './fetcher.js';
@@ -170,29 +171,29 @@ Interrupt with Ctrl-C and run the same command again to continue where it stoppe
     const a = parseArgs(args, { string: ['threads'], boolean: ['noParsing'] });
     if (a._.length !== 1) throw new UsageError(a._.length ? 'too many arguments' : 'missing <segment>');
     const segmentDir = a._[0]!;
-    const log = new Log({ tool: 'fetch', dir: path.join(path.dirname(path.dirname(path.resolve(segmentDir))), 'logs'), err: ctx.err, tty: ctx.tty });
-    const abort = new AbortController();
-    const onSigint = () => {
-      log.warn('interrupted: finishing the requests in flight, keeping what is fetched');
-      abort.abort();
-    };
-    process.once('SIGINT', onSigint);
-    try {
-      const s = await fetch(ctx.conf, segmentDir, {
-        threads: intOption(a.threads, 'threads'),
-        parse: a.noParsing ? false : undefined,
-        log,
-        signal: abort.signal,
-      });
-      for (const d of s.deferredQueues) log.info(`deferred ${d.urls} URLs of ${d.queue}: ${d.reason}`);
-      const line = summaryLine(s);
-      log.info(line);
-      ctx.out.write(line + '\n');
-      return s.interrupted ? 130 : 0;
-    } finally {
-      process.off('SIGINT', onSigint);
-      log.close();
-    }
+    return runWithLog(ctx, { tool: 'fetch', crawlDir: segmentCrawlDir(segmentDir) }, async (log) => {
+      const abort = new AbortController();
+      const onSigint = () => {
+        log.warn('interrupted: finishing the requests in flight, keeping what is fetched');
+        abort.abort();
+      };
+      process.once('SIGINT', onSigint);
+      try {
+        const s = await fetch(ctx.conf, segmentDir, {
+          threads: intOption(a.threads, 'threads'),
+          parse: a.noParsing ? false : undefined,
+          log,
+          signal: abort.signal,
+        });
+        for (const d of s.deferredQueues) log.info(`deferred ${d.urls} URLs of ${d.queue}: ${d.reason}`);
+        const line = summaryLine(s);
+        log.info(line);
+        ctx.out.write(line + '\n');
+        return s.interrupted ? 130 : 0;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+    });
   },
 };
 

@@ -17,12 +17,14 @@ import { HzError, UsageError } from '../../shared/errors.js';
 import { replaceDir } from '../../shared/index/publish.js';
 import type { IndexInputDoc } from '../../shared/index/types.js';
 import { IndexWriter } from '../../shared/index/writer.js';
-import { Log } from '../../shared/log.js';
+import type { Log } from '../../shared/log.js';
 import type { IndexDocument, IndexingInput } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
-import { listSegments, Segment } from '../../segments/segment.js';
+import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { segmentDirs } from '../segment-args.js';
+import { crawlDirOf, runWithLog } from '../tool-run.js';
 import { openWebDb } from '../webdb/schema.js';
 import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
 
@@ -158,16 +160,6 @@ export async function indexSegments(conf: Conf, opts: IndexOptions): Promise<Ind
   }
 }
 
-/** Segment directories from `<segment> ...` or `-dir <segments>` (every segment there, oldest first). */
-export function segmentArgs(positional: string[], dir: string | undefined): string[] {
-  if (dir !== undefined) {
-    if (positional.length) throw new UsageError('give segments or -dir, not both');
-    return listSegments(dir).map((n) => path.join(dir, n));
-  }
-  if (positional.length === 0) throw new UsageError('missing segment');
-  return positional;
-}
-
 const tool: Tool = {
   name: 'index',
   description: 'build an index for each segment (segments/<name>/index)',
@@ -176,18 +168,12 @@ const tool: Tool = {
     const a = parseArgs(args, { string: ['dir'] });
     const [webdb, ...rest] = a._;
     if (!webdb) throw new UsageError('missing arguments');
-    const segments = segmentArgs(rest, a.dir as string | undefined);
-    const crawlDir = path.dirname(path.resolve(webdb));
-    const log = new Log({ tool: 'index', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
-    try {
-      const s = await indexSegments(ctx.conf, { webdb, segments, log });
-      const skipped = s.segments.reduce((n, x) => n + x.notFetched + x.notParsed + x.noindex + x.filtered, 0);
-      const noindex = s.segments.reduce((n, x) => n + x.noindex, 0);
-      ctx.out.write(`index: ${s.indexed} documents from ${s.segments.length} segment${s.segments.length === 1 ? '' : 's'} (${skipped} records skipped, ${noindex} noindex)\n`);
-      return 0;
-    } finally {
-      log.close();
-    }
+    const segments = segmentDirs(rest, a.dir as string | undefined);
+    const s = await runWithLog(ctx, { tool: 'index', crawlDir: crawlDirOf(webdb) }, (log) => indexSegments(ctx.conf, { webdb, segments, log }));
+    const skipped = s.segments.reduce((n, x) => n + x.notFetched + x.notParsed + x.noindex + x.filtered, 0);
+    const noindex = s.segments.reduce((n, x) => n + x.noindex, 0);
+    ctx.out.write(`index: ${s.indexed} documents from ${s.segments.length} segment${s.segments.length === 1 ? '' : 's'} (${skipped} records skipped, ${noindex} noindex)\n`);
+    return 0;
   },
 };
 

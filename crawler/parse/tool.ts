@@ -10,10 +10,11 @@
 import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
-import { Log } from '../../shared/log.js';
+import type { Log } from '../../shared/log.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment, type ParseRecord } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { runWithLog, segmentCrawlDir } from '../tool-run.js';
 import { parseContent } from './index.js';
 
 /** Parse records written per transaction: bounds memory and keeps a killed run's work. */
@@ -89,19 +90,14 @@ const tool: Tool = {
     const a = parseArgs(args, { boolean: ['force'] });
     if (a._.length !== 1) throw new UsageError(a._.length === 0 ? 'missing <segment>' : `unexpected argument ${a._[1]}`);
     const segment = a._[0]!;
-    const crawlDir = path.dirname(path.dirname(path.resolve(segment)));
-    const log = new Log({ tool: 'parse', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
-    try {
-      const s = await parseSegment(ctx.conf, { segment, force: a.force === true, log });
-      log.clearProgress();
-      ctx.out.write(
-        `parse: ${path.basename(segment)}: ${s.success} parsed, ${s.failed} failed, ${s.notparsed} not parsed (no parser)` +
-          `${s.kept ? `, ${s.kept} parsed before` : ''}${s.noContent ? `, ${s.noContent} without stored content` : ''}\n`,
-      );
-      return 0;
-    } finally {
-      log.close();
-    }
+    const s = await runWithLog(ctx, { tool: 'parse', crawlDir: segmentCrawlDir(segment) }, (log) =>
+      parseSegment(ctx.conf, { segment, force: a.force === true, log }),
+    );
+    ctx.out.write(
+      `parse: ${path.basename(segment)}: ${s.success} parsed, ${s.failed} failed, ${s.notparsed} not parsed (no parser)` +
+        `${s.kept ? `, ${s.kept} parsed before` : ''}${s.noContent ? `, ${s.noContent} without stored content` : ''}\n`,
+    );
+    return 0;
   },
 };
 

@@ -9,15 +9,14 @@
  * applying a segment twice changes nothing the second time. Normalizing and
  * filtering are off unless asked for, as in Nutch; the one-shot crawl asks.
  */
-import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { UsageError } from '../../shared/errors.js';
-import { Log } from '../../shared/log.js';
+import type { Log } from '../../shared/log.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
-import { withLock } from '../lock.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs } from '../segment-args.js';
+import { crawlDirOf, runWithLog } from '../tool-run.js';
 import { openWebDb, type PageRow, type WebDb } from '../webdb/schema.js';
 import { collectSegment, type SegmentUpdate } from './collect.js';
 import { mergePage, type MergeOptions } from './merge.js';
@@ -139,22 +138,16 @@ const tool: Tool = {
     const [webdb, ...segs] = a._;
     if (!webdb) throw new UsageError('missing <webdb>');
     const segments = segmentDirs(segs, a.dir as string | undefined);
-    const crawlDir = path.dirname(path.resolve(webdb));
-    const s = await withLock(crawlDir, 'updatedb', { force: a.force === true }, async () => {
-      const log = new Log({ tool: 'updatedb', dir: path.join(crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
-      try {
-        return await updatedb(ctx.conf, {
-          webdb,
-          segments,
-          normalize: a.normalize === true,
-          filter: a.filter === true,
-          additionsAllowed: a.noAdditions === true ? false : undefined,
-          log,
-        });
-      } finally {
-        log.close();
-      }
-    });
+    const s = await runWithLog(ctx, { tool: 'updatedb', crawlDir: crawlDirOf(webdb), lock: { force: a.force === true } }, (log) =>
+      updatedb(ctx.conf, {
+        webdb,
+        segments,
+        normalize: a.normalize === true,
+        filter: a.filter === true,
+        additionsAllowed: a.noAdditions === true ? false : undefined,
+        log,
+      }),
+    );
     for (const [name, why] of Object.entries(s.skipped)) ctx.err.write(`updatedb: segment ${name} skipped: ${why}\n`);
     ctx.out.write(
       `updatedb: ${s.applied.length} segment${s.applied.length === 1 ? '' : 's'} applied, ${Object.keys(s.skipped).length} skipped; ${s.fetched} fetched, ${s.added} new pages, ${s.updated} pages updated, ${s.links} links\n`,

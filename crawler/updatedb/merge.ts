@@ -11,6 +11,7 @@
  * | none, linked                | old row with the links' cash added, or a new db_unfetched page due now |
  * | success / redirect / 304    | db_fetched / db_redir_temp / db_redir_perm, or db_notmodified when a 304 or an equal signature says so; next fetch from the schedule; past db.fetch.interval.max the page is reset for a full refetch (db_unfetched) |
  * | retry                       | retried a day later; db_gone after db.fetch.retry.max |
+ * | retry, protocol `blocked`   | deferred by the fetcher without a request: unchanged, due again now |
  * | gone                        | db_gone, interval × 1.5, capped below db.fetch.interval.max |
  *
  * Deliberate differences from Nutch: a transient error on a page fetched
@@ -176,6 +177,9 @@ export function mergePage(
       return row;
     }
     case 'fetch_retry': {
+      // Deferred by the fetcher, not failed (Crawl-delay above fetcher.max.crawl.delay, the time
+      // limit, a long tail): no request was made, so no retry is counted; due again next cycle.
+      if (fetch.protocolStatus === 'blocked') return { ...row, last_fetch_time: base.last_fetch_time, fetch_time: fetch.fetchTime };
       const s = setPageRetrySchedule(o.schedule, state, fetch.fetchTime);
       if (s.retries < o.retryMax) {
         row = withSchedule(row, s);

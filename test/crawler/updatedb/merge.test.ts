@@ -132,6 +132,19 @@ test('retries: db_unfetched below db.fetch.retry.max, then db_gone on the gone s
   assert.is(third.fetch_time, FETCHED_AT + INTERVAL * 1.5 * 1000);
 });
 
+test('a page the fetcher deferred (protocol blocked) keeps its status and retries and is due again', () => {
+  const o = opts(SCHEDULES.default!);
+  for (const status of ['db_unfetched', 'db_fetched'] as const) {
+    const old = oldRow(status, { retries: 2, last_fetch_time: FETCHED_AT - DAY_MS });
+    const row = mergePage(URL, old, fetchOf('fetch_retry', { protocolStatus: 'blocked' }), [], o, NOW)!;
+    assert.is(row.status, status);
+    assert.is(row.retries, 2, 'no retry counted: no request was made');
+    assert.is(row.fetch_time, FETCHED_AT);
+    assert.is(row.last_fetch_time, FETCHED_AT - DAY_MS);
+    assert.is(row.protocol_status, 'blocked');
+  }
+});
+
 test('NUTCH-1245 fixed: a gone page past db.fetch.interval.max stays db_gone, interval capped at 0.9 × max', () => {
   const old = oldRow('db_gone', { fetch_interval: 80 * 86400 });
   const row = mergePage(URL, old, fetchOf('fetch_gone'), [], opts(SCHEDULES.default!), NOW)!;
