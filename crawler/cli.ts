@@ -6,8 +6,8 @@
  * non-zero; anything else is a bug and prints its stack.
  */
 import { Conf } from '../shared/conf.js';
-import { isHzError, isUsageError, UsageError } from '../shared/errors.js';
-import type { Tool, ToolContext } from '../shared/tool.js';
+import { UsageError } from '../shared/errors.js';
+import { reportError, takeDefine, type Tool, type ToolContext } from '../shared/tool.js';
 
 interface CommandEntry {
   name: string;
@@ -74,17 +74,6 @@ function helpText(): string {
 
 const HELP = new Set(['help', '-help', '--help', '-h']);
 
-/** Reads one `-D name=value` (or `-Dname=value`) at argv[i]; returns how many items it used, 0 when argv[i] is not one. */
-function takeDefine(argv: string[], i: number, overrides: Record<string, string>): number {
-  const a = argv[i]!;
-  if (a !== '-D' && !/^-D[\w.-]+=/.test(a)) return 0;
-  const kv = a === '-D' ? argv[i + 1] : a.slice(2);
-  const eq = kv?.indexOf('=') ?? -1;
-  if (!kv || eq <= 0) throw new UsageError(`-D needs name=value, not ${kv ?? 'nothing'}`);
-  overrides[kv.slice(0, eq)] = kv.slice(eq + 1);
-  return a === '-D' ? 2 : 1;
-}
-
 /**
  * Splits the global options off argv: `-conf <dir>` before the command,
  * `-D name=value` before or after it (as Hadoop's generic options), so
@@ -146,14 +135,6 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const ctx: ToolContext = { conf, out: io.out, err: io.err, tty: io.tty, confOverrides: g.overrides, in: io.in };
     return await tool.run(ctx, args);
   } catch (e) {
-    if (isUsageError(e)) {
-      io.err.write(`hazelnut${command ? ' ' + command : ''}: ${e.message}\n${tool ? tool.usage : GLOBAL_USAGE}\n`);
-      return 2;
-    }
-    if (isHzError(e)) {
-      io.err.write(`hazelnut${command ? ' ' + command : ''}: ${e.message}\n`);
-      return e.exitCode;
-    }
-    throw e;
+    return reportError(e, io.err, `hazelnut${command ? ' ' + command : ''}`, tool ? tool.usage : GLOBAL_USAGE);
   }
 }

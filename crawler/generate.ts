@@ -19,7 +19,7 @@ import { Segment } from '../segments/segment.js';
 import { assignSegments, awaitingUpdate, interleaveHosts, isDue } from './fetchlist.js';
 import { loadCrawlerPlugins } from './plugins.js';
 import { crawlDirOf, runWithLog } from './tool-run.js';
-import { scheduleFromConf } from './updatedb/schedule.js';
+import { DAY_MS, scheduleFromConf } from './updatedb/schedule.js';
 import { openWebDb, type PageRow } from './webdb/schema.js';
 
 /** Exit code of `generate` when no page is due: not an error, but nothing to fetch. */
@@ -83,7 +83,7 @@ function settings(conf: Conf, o: GenerateOptions) {
 export async function generate(conf: Conf, webDbDir: string, segmentsDir: string, opts: GenerateOptions = {}): Promise<GenerateSummary> {
   const s = settings(conf, opts);
   const now = opts.now ?? Date.now();
-  const addMs = (opts.addDays ?? 0) * 86_400_000;
+  const addMs = (opts.addDays ?? 0) * DAY_MS;
   const plugins = await loadCrawlerPlugins(conf);
   const db = openWebDb(webDbDir);
   try {
@@ -172,7 +172,7 @@ function explain(
   const next = db
     .prepare('SELECT MIN(fetch_time) AS t FROM pages WHERE generate_time IS NULL OR generate_time + ? <= ?')
     .get(delayMs, now) as { t: number | null };
-  const nextDue = next.t !== null ? ` The next page is due at ${new Date(next.t).toISOString()}${next.t > now + addMs ? ` (-adddays ${Math.ceil((next.t - now) / 86_400_000)} generates it now)` : ''}.` : '';
+  const nextDue = next.t !== null ? ` The next page is due at ${new Date(next.t).toISOString()}${next.t > now + addMs ? ` (-adddays ${Math.ceil((next.t - now) / DAY_MS)} generates it now)` : ''}.` : '';
   if (waiting.n > 0)
     return {
       reason: 'awaiting_update',

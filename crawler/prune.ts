@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseDuration, type Conf } from '../shared/conf.js';
+import { parseDay } from '../shared/day.js';
 import { UsageError } from '../shared/errors.js';
 import { openIndex } from '../shared/index/reader.js';
 import type { Log } from '../shared/log.js';
@@ -102,9 +103,8 @@ export function pruneCutoff(olderThan: string | undefined, before: string | unde
     if (ms === undefined || ms < 0) throw new UsageError(`-olderThan needs a duration such as 30d or 12h, not ${olderThan}`);
     return new Date(now - ms);
   }
-  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(before!);
-  const d = m ? new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!)) : undefined;
-  if (!d || d.toISOString().slice(0, 10).replaceAll('-', '') !== before) throw new UsageError(`-before needs a date yyyyMMdd, not ${before}`);
+  const d = parseDay(before!);
+  if (!d) throw new UsageError(`-before needs a date yyyyMMdd, not ${before}`);
   return d;
 }
 

@@ -4,10 +4,11 @@
  * getParseText): found by the stored `segment` and `url`, read from the
  * segment store, never from the crawler's databases.
  */
+import { DEFAULT_CHARSET, decodeText } from '../shared/charset.js';
 import type { StoredDoc } from '../shared/index/types.js';
 import type { ContentRecord, FetchRecord } from '../segments/segment.js';
 import type { Snapshot } from './snapshot.js';
-import { summarize, type Summary } from './summary.js';
+import { MAX_SUMMARY_TOKENS, summarize, type Summary } from './summary.js';
 
 /** Only the start of a long text is tokenized for its summary (the summarizer looks at 5000 words at most). */
 const SUMMARY_TEXT_CHARS = 60_000;
@@ -16,7 +17,8 @@ export function hitSummary(snap: Snapshot, doc: StoredDoc, terms: readonly strin
   const parse = snap.segments.getParse(doc.segment, doc.url);
   if (!parse?.text) return [];
   const text = parse.text.length > SUMMARY_TEXT_CHARS ? parse.text.slice(0, SUMMARY_TEXT_CHARS) : parse.text;
-  return summarize(text, snap.analyzer.tokens(text), new Set(terms), snap.settings.summary);
+  // One token past the summarizer's reach tells it that more text follows.
+  return summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), new Set(terms), snap.settings.summary);
 }
 
 /** The indexed document for a URL, or undefined. */
@@ -41,10 +43,5 @@ export function cachedContent(snap: Snapshot, doc: StoredDoc): Cached | undefine
 
 /** Decodes stored bytes with the charset found at fetch time; windows-1252 when unknown (as Nutch's cached.jsp). */
 export function decodeContent(c: ContentRecord): string {
-  const label = c.charset ?? 'windows-1252';
-  try {
-    return new TextDecoder(label).decode(c.bytes);
-  } catch {
-    return new TextDecoder('windows-1252').decode(c.bytes);
-  }
+  return decodeText(c.bytes, c.charset ?? DEFAULT_CHARSET);
 }

@@ -5,7 +5,8 @@
  * a crawl's index/ and segments/.
  */
 import { Conf } from '../shared/conf.js';
-import { HzError, UsageError } from '../shared/errors.js';
+import { UsageError } from '../shared/errors.js';
+import { reportError, takeDefine } from '../shared/tool.js';
 import { serveUntilSignal } from './tools.js';
 
 const USAGE = 'Usage: hazelnut-searcher [-conf <dir>] [-D name=value ...] -dir <crawl_dir> [-port <n>] [-host <address>]';
@@ -21,17 +22,16 @@ function splitConf(argv: string[]): { confDir?: string; overrides: Record<string
   const overrides: Record<string, string> = {};
   const rest: string[] = [];
   let confDir: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '-conf') {
-      confDir = argv[++i];
+  for (let i = 0; i < argv.length; ) {
+    if (argv[i] === '-conf') {
+      confDir = argv[i + 1];
       if (!confDir) throw new UsageError('-conf needs a directory');
-    } else if (a === '-D' || (a.startsWith('-D') && a.includes('='))) {
-      const kv = a === '-D' ? argv[++i] : a.slice(2);
-      const eq = kv?.indexOf('=') ?? -1;
-      if (!kv || eq <= 0) throw new UsageError(`-D needs name=value, not ${kv ?? 'nothing'}`);
-      overrides[kv.slice(0, eq)] = kv.slice(eq + 1);
-    } else rest.push(a);
+      i += 2;
+      continue;
+    }
+    const used = takeDefine(argv, i, overrides);
+    if (used) i += used;
+    else rest.push(argv[i++]!);
   }
   return { confDir, overrides, rest };
 }
@@ -46,14 +46,6 @@ export async function main(argv: string[], io: MainIo): Promise<number> {
     const conf = Conf.load({ confDir: g.confDir ?? io.env?.HAZELNUT_CONF_DIR, overrides: g.overrides });
     return await serveUntilSignal({ conf, out: io.out, err: io.err, tty: false, confOverrides: g.overrides }, g.rest);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.err.write(`hazelnut-searcher: ${e.message}\n${USAGE}\n`);
-      return 2;
-    }
-    if (e instanceof HzError) {
-      io.err.write(`hazelnut-searcher: ${e.message}\n`);
-      return e.exitCode;
-    }
-    throw e;
+    return reportError(e, io.err, 'hazelnut-searcher', USAGE);
   }
 }

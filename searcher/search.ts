@@ -7,10 +7,12 @@
  * hits per site and the page. The total is exact when the candidate pool
  * held every match, and says "about" when it filled up.
  */
-import type { CandidateOptions, IndexReader, StoredDoc } from '../shared/index/types.js';
-import { analyzeQuery, type AnalyzedQuery, type Match } from './query/analyze.js';
+import type { CandidateOptions, StoredDoc } from '../shared/index/types.js';
+import { analyzeQuery, type AnalyzedQuery } from './query/analyze.js';
+import { browsable, Matcher, matchTerms } from './query/match.js';
 import { parseQuery, type ParsedQuery } from './query/parse.js';
 import { groupBySite } from './group.js';
+import { DocTerms } from './rank/docterms.js';
 import { makeScorer } from './rank/score.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -71,101 +73,6 @@ function expansions(q: AnalyzedQuery): string[][] {
   return out.map((e) => [...new Set(e)]);
 }
 
-/**
- * Whether `positions` hold the terms one after another, starting at or
- * after `from` and ending before `limit`, without straddling `boundary`
- * (the end of the title in the title + body stream).
- */
-export function hasPhrase(positions: readonly (readonly number[])[], opts: { from?: number; limit?: number; boundary?: number } = {}): boolean {
-  const { from = 0, limit = Infinity, boundary = -1 } = opts;
-  const n = positions.length;
-  const rest = positions.slice(1).map((p) => new Set(p));
-  for (const p0 of positions[0] ?? []) {
-    if (p0 < from) continue;
-    if (p0 + n - 1 >= limit) break;
-    if (p0 < boundary && p0 + n - 1 >= boundary) continue;
-    if (rest.every((s, k) => s.has(p0 + k + 1))) return true;
-  }
-  return false;
-}
-
-function hasAll(reader: IndexReader, id: number, fields: readonly ('title' | 'anchor' | 'url' | 'content')[], terms: readonly string[]): boolean {
-  return terms.every((t) => fields.some((f) => reader.termFreq(id, f, t) > 0));
-}
-
-const ALL_FIELDS = ['title', 'anchor', 'url', 'content'] as const;
-
-/**
- * Whether a document satisfies one match. Phrases are verified on the
- * title + body positions; the URL and anchor fields keep no positions, so a
- * phrase there (`url:"a b"`, or `www.apache.org` matching a URL) only needs
- * all its words in that field.
- */
-export function matches(reader: IndexReader, id: number, m: Match): boolean {
-  switch (m.field) {
-    case 'default':
-      if (!hasAll(reader, id, ALL_FIELDS, m.terms)) return false;
-      if (!m.phrase) return true;
-      return (
-        hasPhrase(m.terms.map((t) => reader.positions(id, t)), { boundary: reader.fieldLength(id, 'title') }) ||
-        hasAll(reader, id, ['url'], m.terms) ||
-        hasAll(reader, id, ['anchor'], m.terms)
-      );
-    case 'title':
-      if (!hasAll(reader, id, ['title'], m.terms)) return false;
-      return !m.phrase || hasPhrase(m.terms.map((t) => reader.positions(id, t)), { limit: reader.fieldLength(id, 'title') });
-    case 'url':
-    case 'anchor':
-      return hasAll(reader, id, [m.field], m.terms);
-  }
-}
-
-/** Stored-field filters: `site:` (the site exactly, as in Nutch), `host:`, `type:` (full type or either half), `lang:`, `date:`. */
-export function passesFilters(doc: StoredDoc, q: AnalyzedQuery): boolean {
-  for (const f of q.filters) {
-    let hit: boolean;
-    switch (f.field) {
-      case 'site':
-        hit = doc.site.toLowerCase() === f.value;
-        break;
-      case 'host':
-        hit = doc.host.toLowerCase() === f.value;
-        break;
-      case 'type': {
-        const t = doc.type.toLowerCase();
-        hit = t === f.value || (!f.value.includes('/') && t.split('/').includes(f.value));
-        break;
-      }
-      case 'lang':
-        hit = doc.lang.toLowerCase() === f.value;
-        break;
-    }
-    if (hit === f.exclude) return false;
-  }
-  for (const d of q.dates) if ((doc.date >= d.from && doc.date <= d.to) === d.exclude) return false;
-  return true;
-}
-
-/**
- * How a document matches: `all` (every group, no exclusion, every filter: a
- * hit), `some` (no exclusion, every filter, at least one group but not all:
- * a partial match), or `none`.
- */
-export function matchOf(reader: IndexReader, id: number, doc: StoredDoc, q: AnalyzedQuery): 'all' | 'some' | 'none' {
-  if ((q.required.length === 0 && !browsable(q)) || !passesFilters(doc, q) || q.excluded.some((m) => matches(reader, id, m))) return 'none';
-  let n = 0;
-  for (const g of q.required) if (g.some((m) => matches(reader, id, m))) n++;
-  return n === q.required.length ? 'all' : n > 0 ? 'some' : 'none';
-}
-
-/**
- * A query of filters only (`site:docs.example.com`, `lang:de`) lists the
- * matching pages by link score, when a positive filter narrows the index.
- */
-function browsable(q: AnalyzedQuery): boolean {
-  return q.required.length === 0 && q.filters.some((f) => !f.exclude && (f.field !== 'type' || f.value.includes('/')));
-}
-
 /** Exact tag values the index can filter candidates by (one positive value per tag). */
 function candidateTags(q: AnalyzedQuery): CandidateOptions['tags'] {
   const tags: NonNullable<CandidateOptions['tags']> = {};
@@ -203,14 +110,18 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
     for (const id of ids) pool.add(id);
   }
 
-  const scorer = makeScorer(reader, query.terms, settings.rank);
+  // Matcher and scorer share the candidate's forward-index entries: looked up once per term.
+  const docTerms = new DocTerms(reader, matchTerms(query));
+  const matcher = new Matcher(reader, query, docTerms);
+  const scorer = makeScorer(reader, query.terms, settings.rank, docTerms);
   const full: Hit[] = [];
   const some: Hit[] = [];
   for (const id of pool) {
     if (reader.isDeleted(id)) continue;
+    const kind = matcher.matchOf(id);
+    if (kind === 'none') continue;
     const doc = reader.doc(id);
-    const kind = matchOf(reader, id, doc, query);
-    if (kind !== 'none') (kind === 'all' ? full : some).push({ id, score: scorer.base(id), site: doc.site, doc, moreFromSite: false });
+    (kind === 'all' ? full : some).push({ id, score: scorer.base(id), site: doc.site, doc, moreFromSite: false });
   }
   const byScore = (a: Hit, b: Hit) => b.score - a.score || a.id - b.id;
   // Too few pages hold every word: partial matches join them, ranked together (a strict
@@ -219,8 +130,10 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   const ranked = partial.length ? full.concat(partial) : full;
   ranked.sort(byScore);
   // The proximity bonus re-orders the best PROXIMITY_DEPTH only: decoding positions dominates the cost.
-  for (let i = 0; i < Math.min(PROXIMITY_DEPTH, ranked.length); i++) ranked[i]!.score += scorer.proximity(ranked[i]!.id);
-  ranked.sort(byScore);
+  // A bonus is never negative, so they stay ahead of the rest and only they need sorting again.
+  const top = Math.min(PROXIMITY_DEPTH, ranked.length);
+  for (let i = 0; i < top; i++) ranked[i]!.score += scorer.proximity(ranked[i]!.id);
+  ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
   const page = groupBySite(ranked, paging.hitsPerSite, paging.start, paging.hitsPerPage);
   for (const h of page.hits) h.moreFromSite = page.sitesWithMore.has(h.site);
   return {

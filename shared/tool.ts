@@ -7,7 +7,7 @@
  */
 import minimist from 'minimist';
 import type { Conf } from './conf.js';
-import { UsageError } from './errors.js';
+import { isHzError, isUsageError, UsageError } from './errors.js';
 
 export interface ToolContext {
   conf: Conf;
@@ -78,6 +78,38 @@ export function parseArgs(args: string[], spec: ArgSpec): ParsedArgs {
       throw new UsageError(`option -${k} needs a value`);
   }
   return out;
+}
+
+/**
+ * Reads one `-D name=value` (or `-Dname=value`) at argv[i] into `overrides`:
+ * Hadoop's generic option, which both programs take. Returns how many items
+ * it used, 0 when argv[i] is not one.
+ */
+export function takeDefine(argv: readonly string[], i: number, overrides: Record<string, string>): number {
+  const a = argv[i]!;
+  if (a !== '-D' && !/^-D[\w.-]+=/.test(a)) return 0;
+  const kv = a === '-D' ? argv[i + 1] : a.slice(2);
+  const eq = kv?.indexOf('=') ?? -1;
+  if (!kv || eq <= 0) throw new UsageError(`-D needs name=value, not ${kv ?? 'nothing'}`);
+  overrides[kv.slice(0, eq)] = kv.slice(eq + 1);
+  return a === '-D' ? 2 : 1;
+}
+
+/**
+ * What a program prints for an error a user caused, and the exit code: the
+ * message (after `prefix`), with the usage for wrong arguments. Anything else
+ * is a bug and is thrown again, so its stack is seen.
+ */
+export function reportError(e: unknown, err: NodeJS.WritableStream, prefix: string, usage: string): number {
+  if (isUsageError(e)) {
+    err.write(`${prefix}: ${e.message}\n${usage}\n`);
+    return 2;
+  }
+  if (isHzError(e)) {
+    err.write(`${prefix}: ${e.message}\n`);
+    return e.exitCode;
+  }
+  throw e;
 }
 
 /** An integer option, with the option's name in the error. */

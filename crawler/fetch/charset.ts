@@ -3,27 +3,16 @@
  * Which character encoding a fetched text page is in, in the order browsers
  * and the HTML spec use: the Content-Type charset, a byte-order mark, a
  * `<meta>` prescan of the first 1024 bytes, then a strict UTF-8 check, then
- * windows-1252 (the web's default for unlabeled pages). TextDecoder (Node's
- * full ICU) does the decoding; iconv-lite covers the labels it lacks
- * (iso-8859-16, cp949, utf-7). The name found is stored with the content so
- * the parser decodes exactly as the fetcher decided.
+ * windows-1252 (the web's default for unlabeled pages). The name found is
+ * stored with the content so the parser (and the searcher's cached copy)
+ * decode exactly as the fetcher decided, through shared/charset.
  */
-import iconv from 'iconv-lite';
+import { canonicalCharset, DEFAULT_CHARSET, decodeText } from '../../shared/charset.js';
+
+export { DEFAULT_CHARSET, decodeText } from '../../shared/charset.js';
 
 /** The WHATWG prescan looks at no more than this many bytes. */
 export const PRESCAN_BYTES = 1024;
-export const DEFAULT_CHARSET = 'windows-1252';
-
-/** A canonical name for a charset label, or undefined if nothing here can decode it. */
-export function canonicalCharset(label: string | null | undefined): string | undefined {
-  const l = label?.trim().replace(/^["']|["']$/g, '').toLowerCase();
-  if (!l) return undefined;
-  try {
-    return new TextDecoder(l).encoding;
-  } catch {
-    return iconv.encodingExists(l) ? l : undefined;
-  }
-}
 
 /** The charset parameter of a Content-Type header value. */
 export function headerCharset(contentType: string | null | undefined): string | undefined {
@@ -82,11 +71,7 @@ export function detectCharset(bytes: Uint8Array, contentType: string | null | un
   return { charset: canonicalCharset(fallback) ?? DEFAULT_CHARSET, source: 'default' };
 }
 
-/** Decodes bytes in a charset named by `detectCharset` (replacement characters for bad sequences). */
-export function decodeText(bytes: Uint8Array, charset: string): string {
-  try {
-    return new TextDecoder(charset).decode(bytes);
-  } catch {
-    return iconv.decode(Buffer.from(bytes), iconv.encodingExists(charset) ? charset : DEFAULT_CHARSET);
-  }
+/** A page's text: in the charset the fetcher stored with it, else in the one detected now. */
+export function decodePage(page: { bytes: Uint8Array; contentType: string | null; charset?: string | null }, fallback = DEFAULT_CHARSET): string {
+  return decodeText(page.bytes, page.charset ?? detectCharset(page.bytes, page.contentType, fallback).charset);
 }

@@ -15,7 +15,7 @@
 import { Parser as HtmlParser } from 'htmlparser2';
 import type { Conf } from '../../shared/conf.js';
 import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
-import { decodeText, detectCharset } from '../fetch/charset.js';
+import { decodePage } from '../fetch/charset.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
 const NAV = new Set(['nav', 'header', 'footer']);
@@ -187,8 +187,7 @@ export class HtmlPageParser implements Parser {
   constructor(private readonly defaultCharset: string) {}
 
   parse(input: ParseInput): ParseOutput {
-    const charset = input.charset ?? detectCharset(input.bytes, input.contentType, this.defaultCharset).charset;
-    const x = extractHtml(decodeText(input.bytes, charset));
+    const x = extractHtml(decodePage(input, this.defaultCharset));
     const base = (x.base && resolveHttp(x.base, input.url)) || input.url;
     const outlinks: ParseOutput['outlinks'] = [];
     if (!x.nofollow)

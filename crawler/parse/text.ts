@@ -7,7 +7,7 @@
  */
 import type { Conf } from '../../shared/conf.js';
 import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
-import { decodeText, detectCharset } from '../fetch/charset.js';
+import { decodePage } from '../fetch/charset.js';
 
 /** URLs in running text end before whitespace, quotes, angle brackets and trailing punctuation. */
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>()[\]{}]+[^\s"'<>()[\]{}.,;:!?]/g;
@@ -17,8 +17,7 @@ export class TextPageParser implements Parser {
   constructor(private readonly defaultCharset: string) {}
 
   parse(input: ParseInput): ParseOutput {
-    const charset = input.charset ?? detectCharset(input.bytes, input.contentType, this.defaultCharset).charset;
-    const raw = decodeText(input.bytes, charset);
+    const raw = decodePage(input, this.defaultCharset);
     const outlinks: ParseOutput['outlinks'] = [];
     for (const m of raw.matchAll(URL_IN_TEXT)) {
       try {

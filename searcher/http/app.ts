@@ -9,7 +9,8 @@
 import { Hono, type Context } from 'hono';
 import { cachedContent, decodeContent, docByUrl, hitSummary, parseText } from '../details.js';
 import { makeScorer } from '../rank/score.js';
-import { matchOf, search, type SearchResult } from '../search.js';
+import { matchOf } from '../query/match.js';
+import { search, type SearchResult } from '../search.js';
 import { analyzeQuery } from '../query/analyze.js';
 import { parseQuery, QuerySyntaxError } from '../query/parse.js';
 import type { Snapshot, SnapshotProvider } from '../snapshot.js';

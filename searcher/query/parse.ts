@@ -10,6 +10,7 @@
  * Nothing a user types throws except a malformed `date:` range, which Nutch
  * also refused.
  */
+import { parseDay } from '../../shared/day.js';
 
 export const TEXT_FIELDS = ['title', 'url', 'anchor'] as const;
 export type TextField = 'default' | (typeof TEXT_FIELDS)[number];
@@ -127,20 +128,12 @@ function toClause(t: Token): TextClause | FilterClause | DateClause | undefined 
   return { kind: 'text', field: 'default', text, quoted: t.quoted, plus: t.sign === '+', exclude };
 }
 
-const DAY = /^\d{8}$/;
-
 function dateRange(v: string): { from: string; to: string } {
   const m = /^(\d{8})-(\d{8})$/.exec(v);
   const [from, to] = m ? [m[1]!, m[2]!] : [v, v];
-  if (!DAY.test(from) || !DAY.test(to) || !validDay(from) || !validDay(to))
+  if (!parseDay(from) || !parseDay(to))
     throw new QuerySyntaxError(`date:${v} is not a date range; write date:yyyymmdd-yyyymmdd (e.g. date:20240101-20241231)`);
   return from <= to ? { from, to } : { from: to, to: from };
-}
-
-function validDay(d: string): boolean {
-  const month = Number(d.slice(4, 6));
-  const day = Number(d.slice(6, 8));
-  return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
 /**

@@ -55,39 +55,91 @@ export function idf(docCount: number, df: number): number {
   return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
 
-/**
- * The weighted, length-normalised frequency of a term summed over fields;
- * fills `out` with each field's factors when given (for /explain).
- */
-function weightedTf(term: string, doc: DocStats, stats: TermStats, p: Bm25fParams, out?: TermScore['fields']): number {
-  let tf = 0;
-  for (const f of FIELDS) {
-    const fp = p.fields[f];
-    if (fp.weight === 0) continue;
-    const raw = doc.termFreq(f, term);
-    if (raw === 0) continue;
-    const length = doc.fieldLength(f);
-    const avgLength = stats.avgFieldLength(f) || 1;
-    const normalised = raw / (1 - fp.b + (fp.b * length) / avgLength);
-    if (out) out[f] = { tf: raw, length, avgLength, normalised };
-    tf += fp.weight * normalised;
-  }
-  return tf;
+/** A field's length normalisation: a raw tf is divided by this (1 at average length). */
+export function lengthNorm(length: number, avgLength: number, b: number): number {
+  return 1 - b + (b * length) / avgLength;
 }
 
 const saturate = (tf: number, idfValue: number, k1: number) => (tf === 0 ? 0 : (idfValue * tf * (k1 + 1)) / (tf + k1));
 
-/** Score of one query term in one document, with its factors for /explain. */
+/** A document's field lengths by index in FIELDS. */
+export type FieldLengths = (field: number) => number;
+/** A document's raw frequency of query term `t` (index in the query's terms) in field FIELDS[field]; 0 when absent. */
+export type RawTf = (t: number, field: number) => number;
+
+/**
+ * BM25F prepared for one query, for scoring many documents: IDFs and field
+ * constants fixed once, each document's length norms computed once for all
+ * its terms, frequencies read through callbacks made once per query (so
+ * nothing is looked up by name or allocated per document).
+ */
+export class Bm25fQuery {
+  private readonly weight: Float64Array;
+  private readonly b: Float64Array;
+  private readonly avg: Float64Array;
+  private readonly lengths = new Float64Array(FIELDS.length);
+  private readonly norms = new Float64Array(FIELDS.length);
+
+  constructor(
+    readonly idfs: readonly number[],
+    stats: TermStats,
+    private readonly k1: number,
+    fields: Bm25fParams['fields'],
+  ) {
+    this.weight = Float64Array.from(FIELDS, (f) => fields[f].weight);
+    this.b = Float64Array.from(FIELDS, (f) => fields[f].b);
+    this.avg = Float64Array.from(FIELDS, (f) => stats.avgFieldLength(f) || 1);
+  }
+
+  score(length: FieldLengths, tf: RawTf): number {
+    this.setLengths(length);
+    let total = 0;
+    for (let t = 0; t < this.idfs.length; t++) total += saturate(this.weightedTf(t, tf), this.idfs[t]!, this.k1);
+    return total;
+  }
+
+  /** One term's score with every factor, for /explain. */
+  explainTerm(term: string, t: number, length: FieldLengths, tf: RawTf): TermScore {
+    this.setLengths(length);
+    const fields: TermScore['fields'] = {};
+    const w = this.weightedTf(t, tf, fields);
+    return { term, idf: this.idfs[t]!, tf: w, score: saturate(w, this.idfs[t]!, this.k1), fields };
+  }
+
+  private setLengths(length: FieldLengths): void {
+    for (let f = 0; f < FIELDS.length; f++) {
+      this.lengths[f] = length(f);
+      this.norms[f] = lengthNorm(this.lengths[f]!, this.avg[f]!, this.b[f]!);
+    }
+  }
+
+  /** The weighted, length-normalised frequency summed over fields; fills `out` with each field's factors when given. */
+  private weightedTf(t: number, tf: RawTf, out?: TermScore['fields']): number {
+    let w = 0;
+    for (let f = 0; f < FIELDS.length; f++) {
+      if (this.weight[f] === 0) continue;
+      const raw = tf(t, f);
+      if (raw === 0) continue;
+      const normalised = raw / this.norms[f]!;
+      if (out) out[FIELDS[f]!] = { tf: raw, length: this.lengths[f]!, avgLength: this.avg[f]!, normalised };
+      w += this.weight[f]! * normalised;
+    }
+    return w;
+  }
+}
+
+/** Callbacks over a DocStats, for one query's terms. */
+function docCallbacks(terms: readonly string[], doc: DocStats): [FieldLengths, RawTf] {
+  return [(f) => doc.fieldLength(FIELDS[f]!), (t, f) => doc.termFreq(FIELDS[f]!, terms[t]!)];
+}
+
+/** Score of one query term in one document, with its factors. */
 export function bm25fTerm(term: string, doc: DocStats, stats: TermStats, p: Bm25fParams): TermScore {
-  const fields: TermScore['fields'] = {};
-  const tf = weightedTf(term, doc, stats, p, fields);
-  const i = idf(stats.docCount, stats.docFreq(term));
-  return { term, idf: i, tf, score: saturate(tf, i, p.k1), fields };
+  const q = new Bm25fQuery([idf(stats.docCount, stats.docFreq(term))], stats, p.k1, p.fields);
+  return q.explainTerm(term, 0, ...docCallbacks([term], doc));
 }
 
 /** Sum over the query terms, IDFs computed once per query by the caller. */
 export function bm25f(terms: readonly string[], idfs: readonly number[], doc: DocStats, stats: TermStats, p: Bm25fParams): number {
-  let total = 0;
-  for (let t = 0; t < terms.length; t++) total += saturate(weightedTf(terms[t]!, doc, stats, p), idfs[t]!, p.k1);
-  return total;
+  return new Bm25fQuery(idfs, stats, p.k1, p.fields).score(...docCallbacks(terms, doc));
 }

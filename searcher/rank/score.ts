@@ -3,11 +3,13 @@
  * The score of a document for a query: BM25F over title, anchor, url and
  * content, plus the proximity bonus, plus a small saturating link prior
  * `linkWeight · boost/(boost+1)` from the link score the indexer stored.
- * IDFs are computed once per query. `explain` returns every factor, for
- * the /explain page.
+ * IDFs, term ids and field constants are fixed once per query; a document
+ * costs one forward-index lookup per term. `explain` returns every factor,
+ * for the /explain page.
  */
 import { FIELDS, type Field, type IndexReader } from '../../shared/index/types.js';
-import { bm25f, bm25fTerm, idf, type DocStats, type TermScore, type TermStats } from './bm25f.js';
+import { Bm25fQuery, idf, type FieldLengths, type RawTf, type TermScore, type TermStats } from './bm25f.js';
+import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
 import { proximity, type PairProximity } from './proximity.js';
 
@@ -40,32 +42,48 @@ export function readerStats(reader: IndexReader): TermStats {
   };
 }
 
-function docStats(reader: IndexReader, id: number): DocStats {
-  return { termFreq: (f, t) => reader.termFreq(id, f, t), fieldLength: (f) => reader.fieldLength(id, f) };
-}
-
 /** Saturating link prior: grows with the link score but never past `weight`. */
 export function linkPrior(boost: number, weight: number): number {
   const b = Number.isFinite(boost) && boost > 0 ? boost : 0;
   return (weight * b) / (b + 1);
 }
 
-export function makeScorer(reader: IndexReader, terms: readonly string[], params: RankParams): Scorer {
+/**
+ * A scorer for `terms` (distinct, in query order). `docTerms`, when given,
+ * must hold them: a search shares one with its matcher, so each candidate's
+ * entries are looked up once.
+ */
+export function makeScorer(reader: IndexReader, terms: readonly string[], params: RankParams, docTerms = new DocTerms(reader, terms)): Scorer {
   const stats = readerStats(reader);
   const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)));
-  const positionsOf = (id: number) => terms.map((t) => reader.positions(id, t));
+  const slots = terms.map((t) => docTerms.slot(t));
+  const query = new Bm25fQuery(idfs, stats, params.bm25f.k1, params.bm25f.fields);
+  // The callbacks read the document at hand: made once per query, not per document.
+  let at = -1;
+  const length: FieldLengths = (f) => reader.fieldLength(at, FIELDS[f]!);
+  const tf: RawTf = (t, f) => docTerms.tf(slots[t]!, f);
+  const load = (id: number) => {
+    at = id;
+    docTerms.load(id);
+  };
+  // Proximity reads at most maxPositions of each word, so no more are decoded.
+  const positions = (max?: number) => slots.map((s) => docTerms.positions(s, max));
+  const bonus = (max?: number) => proximity(terms, positions(max), idfs, params.proximity);
   return {
     base(id) {
-      return bm25f(terms, idfs, docStats(reader, id), stats, params.bm25f) + linkPrior(reader.doc(id).boost, params.linkWeight);
+      load(id);
+      return query.score(length, tf) + linkPrior(reader.doc(id).boost, params.linkWeight);
     },
     proximity(id) {
-      return terms.length > 1 && params.proximity.weight > 0 ? proximity(terms, positionsOf(id), idfs, params.proximity).bonus : 0;
+      if (terms.length < 2 || params.proximity.weight === 0) return 0;
+      load(id);
+      return bonus(params.proximity.maxPositions).bonus;
     },
     explain(id) {
-      const ds = docStats(reader, id);
-      const termScores = terms.map((t) => bm25fTerm(t, ds, stats, params.bm25f));
+      load(id);
+      const termScores = terms.map((t, i) => query.explainTerm(t, i, length, tf));
       const base = termScores.reduce((s, t) => s + t.score, 0);
-      const prox = proximity(terms, positionsOf(id), idfs, params.proximity);
+      const prox = bonus();
       const boost = reader.doc(id).boost;
       const prior = linkPrior(boost, params.linkWeight);
       return {

@@ -85,6 +85,22 @@ function fold(word: string): string {
     .replace(FOLD_CHARS, (c) => FOLD[c]!);
 }
 
+/** Porter stems of words seen lately: a page's words repeat, and the stemmer's regexes dominate analysis. */
+const stems = new Map<string, string>();
+const STEM_CACHE = 50_000;
+
+function stem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    if (stems.size >= STEM_CACHE) stems.clear();
+    stems.set(word, (s = stemmer(word)));
+  }
+  return s;
+}
+
+/** Receives each term; returning false stops the scan. */
+type Emit = (term: string, start: number, end: number) => unknown;
+
 function stripJosa(word: string): string {
   for (const j of JOSA) if (word.length - j.length >= 2 && word.endsWith(j)) return word.slice(0, -j.length);
   return word;
@@ -110,10 +126,10 @@ export class Analyzer {
     return out;
   }
 
-  /** Terms with positions and source offsets (summaries and highlighting). */
-  tokens(text: string): Token[] {
+  /** Terms with positions and source offsets (summaries and highlighting); only the first `max` when given. */
+  tokens(text: string, max = Infinity): Token[] {
     const out: Token[] = [];
-    this.scan(text, (term, start, end) => out.push({ term, pos: out.length, start, end }));
+    if (max >= 1) this.scan(text, (term, start, end) => out.push({ term, pos: out.length, start, end }) < max);
     return out;
   }
 
@@ -123,7 +139,8 @@ export class Analyzer {
     return t.length === 1 ? t[0] : undefined;
   }
 
-  private scan(text: string, emit: (term: string, start: number, end: number) => void): void {
+  /** Calls `emit` for each term until it returns false. */
+  private scan(text: string, emit: Emit): void {
     for (const m of text.matchAll(TOKEN)) {
       const raw = m[0];
       const at = m.index;
@@ -132,19 +149,19 @@ export class Analyzer {
         const run = raw.normalize('NFKC');
         const exact = run.length === raw.length;
         for (const s of segmenter.segment(run))
-          if (s.isWordLike)
-            this.emitWord(s.segment, exact ? at + s.index : at, exact ? at + s.index + s.segment.length : at + raw.length, emit);
-      } else this.emitWord(raw, at, at + raw.length, emit);
+          if (s.isWordLike && !this.emitWord(s.segment, exact ? at + s.index : at, exact ? at + s.index + s.segment.length : at + raw.length, emit)) return;
+      } else if (!this.emitWord(raw, at, at + raw.length, emit)) return;
     }
   }
 
-  private emitWord(raw: string, start: number, end: number, emit: (term: string, start: number, end: number) => void): void {
+  /** False when `emit` asked to stop. */
+  private emitWord(raw: string, start: number, end: number, emit: Emit): boolean {
     let w = NON_ASCII.test(raw) ? fold(raw.normalize('NFKC')) : raw.toLowerCase();
     if (w.includes("'") || w.includes('’')) w = w.replace(POSSESSIVE, '').replace(APOSTROPHE, '');
     else if (w[1] === '-') w = w[0]! + w.slice(2);
-    if (w.length === 0 || w.length > MAX_TERM_LENGTH) return;
-    if (this.options.stemEnglish && ASCII_LETTERS.test(w)) w = stemmer(w);
+    if (w.length === 0 || w.length > MAX_TERM_LENGTH) return true;
+    if (this.options.stemEnglish && ASCII_LETTERS.test(w)) w = stem(w);
     else if (HANGUL.test(w)) w = stripJosa(w);
-    emit(w, start, end);
+    return emit(w, start, end) !== false;
   }
 }

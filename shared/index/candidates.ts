@@ -63,16 +63,10 @@ export class CandidateIndex {
       if (!hasTags) return [];
       return this.ids(this.doc.search({ tag, limit } as never));
     }
-    const q = preAnalyzed(terms);
-    const opts = { index: 'text', limit, ...(hasTags ? { tag } : {}) };
-    const all = this.ids(this.doc.search(q, opts as never));
-    if (all.length >= limit || terms.length === 1) return all;
-    const seen = new Set(all);
-    for (const id of this.ids(this.doc.search(q, { ...opts, suggest: true } as never))) {
-      if (all.length >= limit) break;
-      if (!seen.has(id)) all.push(id);
-    }
-    return all;
+    // With `suggest` flexsearch lists documents by how many of the terms they hold, most
+    // first: those holding every term, then the partial matches, from one pass over the lists.
+    const opts = { index: 'text', limit, ...(hasTags ? { tag } : {}), ...(terms.length > 1 ? { suggest: true } : {}) };
+    return this.ids(this.doc.search(preAnalyzed(terms), opts as never));
   }
 
   private ids(results: unknown): number[] {

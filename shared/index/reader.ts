@@ -121,24 +121,34 @@ class SegmentedIndexReader implements IndexReader {
     return t === undefined ? 0 : this.df[FIELD_INDEX[field]]![t]!;
   }
 
-  /** The forward-index entry of (document, term), or -1. */
-  private entry(id: number, term: string): number {
-    const t = this.termIds.get(term);
-    if (t === undefined || !(id >= 0 && id < this.meta.docCount)) return -1;
+  termId(term: string): number {
+    return this.termIds.get(term) ?? -1;
+  }
+
+  entry(id: number, termId: number): number {
+    if (termId < 0 || !(id >= 0 && id < this.meta.docCount)) return -1;
     let lo = this.start[id]!;
     let hi = this.start[id + 1]! - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const v = this.term[mid]!;
-      if (v === t) return mid;
-      if (v < t) lo = mid + 1;
+      if (v === termId) return mid;
+      if (v < termId) lo = mid + 1;
       else hi = mid - 1;
     }
     return -1;
   }
 
+  entryTf(entry: number, field: number): number {
+    return this.tf[field]![entry]!;
+  }
+
+  entryPositions(entry: number, max = Infinity): readonly number[] {
+    return this.decodePositions(entry, max);
+  }
+
   termFreq(id: number, field: Field, term: string): number {
-    const e = this.entry(id, term);
+    const e = this.entry(id, this.termId(term));
     return e < 0 ? 0 : this.tf[FIELD_INDEX[field]]![e]!;
   }
 
@@ -147,16 +157,17 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   positions(id: number, term: string): readonly number[] {
-    const e = this.entry(id, term);
+    const e = this.entry(id, this.termId(term));
     return e < 0 ? [] : this.decodePositions(e);
   }
 
-  private decodePositions(e: number): number[] {
+  /** The first `max` positions of an entry; a scan that needs only the start stops decoding there. */
+  private decodePositions(e: number, max = Infinity): number[] {
     const out: number[] = [];
     const end = this.posStart[e + 1]!;
     let p = this.posStart[e]!;
     let prev = 0;
-    while (p < end) {
+    while (p < end && out.length < max) {
       let v = 0;
       let shift = 0;
       let b: number;

@@ -80,5 +80,17 @@ export interface IndexReader {
   fieldLength(id: number, field: Field): number;
   /** Token positions of a term in the document's title + content stream (title first). */
   positions(id: number, term: string): readonly number[];
+  /**
+   * The per-query path: a term's dictionary id (-1 when absent), looked up
+   * once per query, then the (document, term) entry of the forward index
+   * (-1 when the document lacks the term), whose frequencies and positions
+   * are read without a string lookup per document.
+   */
+  termId(term: string): number;
+  entry(id: number, termId: number): number;
+  /** Term frequency at an entry; `field` is an index into FIELDS. */
+  entryTf(entry: number, field: number): number;
+  /** Positions at an entry, ascending; only the first `max` when given. */
+  entryPositions(entry: number, max?: number): readonly number[];
   close(): void;
 }

@@ -13,15 +13,7 @@ import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
 import type { IndexInputDoc } from '../../shared/index/types.js';
 import { IndexWriter } from '../../shared/index/writer.js';
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from '../fixtures/rng.js';
 
 /** Zipf-distributed words over a 30k vocabulary, titles 5–10 words, bodies 250–350 (as in the library notes). */
 function corpus(n: number): IndexInputDoc[] {

@@ -11,6 +11,7 @@
  * loopback addresses.
  */
 import crypto from 'node:crypto';
+import { rng } from '../fixtures/rng.js';
 import { HOST_NAMES, TOPICS, type Topic } from './topics.js';
 
 export type JudgedHost = Topic['host'] | 'news';
@@ -37,17 +38,6 @@ export const DEFAULT_BASE = (h: JudgedHost) => `http://${h}.judged.test`;
 
 const FETCHED = Date.UTC(2024, 4, 1);
 const DAY = 86_400_000;
-
-/** A small seeded PRNG (mulberry32), so distractors are the same every run. */
-function rng(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const topicPath = (t: Topic) => `/${t.slug}`;
 const suffixed = (t: Topic) => `${t.title} — ${HOST_NAMES[t.host]}`;

@@ -5,7 +5,7 @@ import type { Field } from '../../shared/index/types.js';
 import { bm25f, bm25fTerm, idf, type Bm25fParams, type DocStats, type TermStats } from '../../searcher/rank/bm25f.js';
 import { closeness, minDistance, proximity } from '../../searcher/rank/proximity.js';
 import { linkPrior } from '../../searcher/rank/score.js';
-import { hasPhrase } from '../../searcher/search.js';
+import { hasPhrase } from '../../searcher/query/match.js';
 
 const P: Bm25fParams = {
   k1: 2,

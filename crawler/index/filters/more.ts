@@ -5,6 +5,7 @@
  * Last-Modified, else of the fetch time), contentLength and lang (parse
  * language, else Content-Language, else `unknown`).
  */
+import { dayOf } from '../../../shared/day.js';
 import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/types.js';
 
 const BY_EXTENSION: Record<string, string> = {
@@ -23,7 +24,7 @@ export function contentType(header: string | null, url: string): string {
 /** `yyyyMMdd` in UTC of Last-Modified when it parses, else of the fetch time. */
 export function indexDate(lastModified: string | undefined, fetchTime: number): string {
   const lm = lastModified ? Date.parse(lastModified) : NaN;
-  return new Date(Number.isFinite(lm) ? lm : fetchTime).toISOString().slice(0, 10).replaceAll('-', '');
+  return dayOf(Number.isFinite(lm) ? lm : fetchTime);
 }
 
 export const moreFilter: IndexingFilter = {

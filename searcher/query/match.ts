@@ -1,0 +1,167 @@
+/**
+ * @module searcher/query/match
+ * Whether a document satisfies an analyzed query: every required group (a
+ * group by any of its alternatives), no exclusion, every stored-field
+ * filter. Phrases are verified on the title + body positions. The query is
+ * compiled once (term slots, field indexes); a document is then checked on
+ * its forward-index entries, read once per document through DocTerms.
+ */
+import { FIELDS, type IndexReader, type StoredDoc } from '../../shared/index/types.js';
+import { DocTerms } from '../rank/docterms.js';
+import type { AnalyzedQuery, Match } from './analyze.js';
+
+/**
+ * Whether `positions` (each ascending) hold the terms one after another,
+ * starting at or after `from` and ending before `limit`, without straddling
+ * `boundary` (the end of the title in the title + body stream).
+ */
+export function hasPhrase(positions: readonly (readonly number[])[], opts: { from?: number; limit?: number; boundary?: number } = {}): boolean {
+  const { from = 0, limit = Infinity, boundary = -1 } = opts;
+  const n = positions.length;
+  // One cursor per later word: the wanted positions only grow, so each list is walked once.
+  const cursor = new Array<number>(n).fill(0);
+  for (const p0 of positions[0] ?? []) {
+    if (p0 < from) continue;
+    if (p0 + n - 1 >= limit) break;
+    if (p0 < boundary && p0 + n - 1 >= boundary) continue;
+    let k = 1;
+    for (; k < n; k++) {
+      const list = positions[k]!;
+      let i = cursor[k]!;
+      while (i < list.length && list[i]! < p0 + k) i++;
+      cursor[k] = i;
+      if (i === list.length) return false;
+      if (list[i] !== p0 + k) break;
+    }
+    if (k === n) return true;
+  }
+  return false;
+}
+
+/** Stored-field filters: `site:` (the site exactly, as in Nutch), `host:`, `type:` (full type or either half), `lang:`, `date:`. */
+export function passesFilters(doc: StoredDoc, q: AnalyzedQuery): boolean {
+  for (const f of q.filters) {
+    let hit: boolean;
+    switch (f.field) {
+      case 'site':
+        hit = doc.site.toLowerCase() === f.value;
+        break;
+      case 'host':
+        hit = doc.host.toLowerCase() === f.value;
+        break;
+      case 'type': {
+        const t = doc.type.toLowerCase();
+        hit = t === f.value || (!f.value.includes('/') && t.split('/').includes(f.value));
+        break;
+      }
+      case 'lang':
+        hit = doc.lang.toLowerCase() === f.value;
+        break;
+    }
+    if (hit === f.exclude) return false;
+  }
+  for (const d of q.dates) if ((doc.date >= d.from && doc.date <= d.to) === d.exclude) return false;
+  return true;
+}
+
+/**
+ * A query of filters only (`site:docs.example.com`, `lang:de`) lists the
+ * matching pages by link score, when a positive filter narrows the index.
+ */
+export function browsable(q: AnalyzedQuery): boolean {
+  return q.required.length === 0 && q.filters.some((f) => !f.exclude && (f.field !== 'type' || f.value.includes('/')));
+}
+
+/** Every term of a query that a match can look at, scored terms first. */
+export function matchTerms(q: AnalyzedQuery): string[] {
+  return [...q.terms, ...q.excluded.flatMap((m) => m.terms)];
+}
+
+const TITLE = FIELDS.indexOf('title');
+const URL = FIELDS.indexOf('url');
+const ANCHOR = FIELDS.indexOf('anchor');
+
+/** A Match with its terms as DocTerms slots. */
+interface Rule {
+  match: Match;
+  slots: number[];
+}
+
+export type MatchKind = 'all' | 'some' | 'none';
+
+export class Matcher {
+  private readonly required: Rule[][];
+  private readonly excluded: Rule[];
+  private readonly filtered: boolean;
+  private readonly never: boolean;
+
+  constructor(
+    private readonly reader: IndexReader,
+    private readonly q: AnalyzedQuery,
+    private readonly docTerms = new DocTerms(reader, matchTerms(q)),
+  ) {
+    const rule = (m: Match): Rule => ({ match: m, slots: m.terms.map((t) => docTerms.slot(t)) });
+    this.required = q.required.map((g) => g.map(rule));
+    this.excluded = q.excluded.map(rule);
+    this.filtered = q.filters.length > 0 || q.dates.length > 0;
+    this.never = q.required.length === 0 && !browsable(q);
+  }
+
+  /**
+   * How a document matches: `all` (every group, no exclusion, every filter: a
+   * hit), `some` (no exclusion, every filter, at least one group but not all:
+   * a partial match), or `none`. Leaves `id` the document at hand in DocTerms.
+   */
+  matchOf(id: number, doc?: StoredDoc): MatchKind {
+    if (this.never) return 'none';
+    if (this.filtered && !passesFilters(doc ?? this.reader.doc(id), this.q)) return 'none';
+    this.docTerms.load(id);
+    for (const r of this.excluded) if (this.matches(id, r)) return 'none';
+    let n = 0;
+    for (const g of this.required) if (this.matchesAny(id, g)) n++;
+    return n === this.required.length ? 'all' : n > 0 ? 'some' : 'none';
+  }
+
+  // Plain loops below: these run for every candidate, so they make no closures.
+  private matchesAny(id: number, group: readonly Rule[]): boolean {
+    for (const r of group) if (this.matches(id, r)) return true;
+    return false;
+  }
+
+  /**
+   * One match. The URL and anchor fields keep no positions, so a phrase
+   * there (`url:"a b"`, or `www.apache.org` matching a URL) only needs all
+   * its words in that field.
+   */
+  private matches(id: number, { match: m, slots }: Rule): boolean {
+    switch (m.field) {
+      case 'default':
+        if (!this.holdsAll(slots, -1)) return false;
+        return !m.phrase || this.phrase(slots, { boundary: this.reader.fieldLength(id, 'title') }) || this.holdsAll(slots, URL) || this.holdsAll(slots, ANCHOR);
+      case 'title':
+        return this.holdsAll(slots, TITLE) && (!m.phrase || this.phrase(slots, { limit: this.reader.fieldLength(id, 'title') }));
+      case 'url':
+        return this.holdsAll(slots, URL);
+      case 'anchor':
+        return this.holdsAll(slots, ANCHOR);
+    }
+  }
+
+  /** Whether the document at hand holds every term, in field `field` (an index into FIELDS) or, with -1, in any. */
+  private holdsAll(slots: readonly number[], field: number): boolean {
+    for (const s of slots) if (field < 0 ? !this.docTerms.has(s) : this.docTerms.tf(s, field) === 0) return false;
+    return true;
+  }
+
+  private phrase(slots: readonly number[], opts: Parameters<typeof hasPhrase>[1]): boolean {
+    return hasPhrase(
+      slots.map((s) => this.docTerms.positions(s)),
+      opts,
+    );
+  }
+}
+
+/** How one document matches a query (the /explain page); a search compiles a Matcher once instead. */
+export function matchOf(reader: IndexReader, id: number, doc: StoredDoc, q: AnalyzedQuery): MatchKind {
+  return new Matcher(reader, q).matchOf(id, doc);
+}
