@@ -101,7 +101,7 @@ export function fetchSteps(conf: Conf, http: HttpClient, robots: RobotsCache | n
 
 /** The WebDB of the crawl a segment belongs to (`<crawl>/segments/<name>` → `<crawl>/webdb`), if there is one. */
 function crawlWebDbDir(segmentDir: string): string | undefined {
-  const dir = path.join(path.dirname(path.dirname(path.resolve(segmentDir))), 'webdb');
+  const dir = path.join(segmentCrawlDir(segmentDir), 'webdb');
   return fs.existsSync(webDbFile(dir)) ? dir : undefined;
 }
 

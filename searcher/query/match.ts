@@ -149,7 +149,7 @@ export class Matcher {
 
   /** Whether the document at hand holds every term, in field `field` (an index into FIELDS) or, with -1, in any. */
   private holdsAll(slots: readonly number[], field: number): boolean {
-    for (const s of slots) if (field < 0 ? !this.docTerms.has(s) : this.docTerms.tf(s, field) === 0) return false;
+    for (const s of slots) if (field < 0 ? !this.docTerms.has(s) : this.docTerms.freq(s, field) === 0) return false;
     return true;
   }
 

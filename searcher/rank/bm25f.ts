@@ -62,84 +62,88 @@ export function lengthNorm(length: number, avgLength: number, b: number): number
 
 const saturate = (tf: number, idfValue: number, k1: number) => (tf === 0 ? 0 : (idfValue * tf * (k1 + 1)) / (tf + k1));
 
-/** A document's field lengths by index in FIELDS. */
-export type FieldLengths = (field: number) => number;
-/** A document's raw frequency of query term `t` (index in the query's terms) in field FIELDS[field]; 0 when absent. */
-export type RawTf = (t: number, field: number) => number;
+const F = FIELDS.length;
+
+/**
+ * One document's statistics as flat arrays: `lengths[f]` of field
+ * FIELDS[f], `tf[row * FIELDS.length + f]` the raw frequency of the term in
+ * that row (0 when absent).
+ */
+export interface DocVector {
+  readonly lengths: ArrayLike<number>;
+  readonly tf: ArrayLike<number>;
+}
 
 /**
  * BM25F prepared for one query, for scoring many documents: IDFs and field
  * constants fixed once, each document's length norms computed once for all
- * its terms, frequencies read through callbacks made once per query (so
- * nothing is looked up by name or allocated per document).
+ * its terms, no lookup by name and no allocation per document.
  */
 export class Bm25fQuery {
   private readonly weight: Float64Array;
   private readonly b: Float64Array;
   private readonly avg: Float64Array;
-  private readonly lengths = new Float64Array(FIELDS.length);
-  private readonly norms = new Float64Array(FIELDS.length);
+  private readonly norms = new Float64Array(F);
 
+  /** `rows[t]`: the DocVector row of query term t (default: row t). */
   constructor(
     readonly idfs: readonly number[],
     stats: TermStats,
     private readonly k1: number,
     fields: Bm25fParams['fields'],
+    private readonly rows: ArrayLike<number> = idfs.map((_, t) => t),
   ) {
     this.weight = Float64Array.from(FIELDS, (f) => fields[f].weight);
     this.b = Float64Array.from(FIELDS, (f) => fields[f].b);
     this.avg = Float64Array.from(FIELDS, (f) => stats.avgFieldLength(f) || 1);
   }
 
-  score(length: FieldLengths, tf: RawTf): number {
-    this.setLengths(length);
+  score(doc: DocVector): number {
+    this.setNorms(doc);
     let total = 0;
-    for (let t = 0; t < this.idfs.length; t++) total += saturate(this.weightedTf(t, tf), this.idfs[t]!, this.k1);
+    for (let t = 0; t < this.idfs.length; t++) total += saturate(this.weightedTf(t, doc), this.idfs[t]!, this.k1);
     return total;
   }
 
   /** One term's score with every factor, for /explain. */
-  explainTerm(term: string, t: number, length: FieldLengths, tf: RawTf): TermScore {
-    this.setLengths(length);
+  explainTerm(term: string, t: number, doc: DocVector): TermScore {
+    this.setNorms(doc);
     const fields: TermScore['fields'] = {};
-    const w = this.weightedTf(t, tf, fields);
+    const w = this.weightedTf(t, doc, fields);
     return { term, idf: this.idfs[t]!, tf: w, score: saturate(w, this.idfs[t]!, this.k1), fields };
   }
 
-  private setLengths(length: FieldLengths): void {
-    for (let f = 0; f < FIELDS.length; f++) {
-      this.lengths[f] = length(f);
-      this.norms[f] = lengthNorm(this.lengths[f]!, this.avg[f]!, this.b[f]!);
-    }
+  private setNorms(doc: DocVector): void {
+    for (let f = 0; f < F; f++) this.norms[f] = lengthNorm(doc.lengths[f]!, this.avg[f]!, this.b[f]!);
   }
 
   /** The weighted, length-normalised frequency summed over fields; fills `out` with each field's factors when given. */
-  private weightedTf(t: number, tf: RawTf, out?: TermScore['fields']): number {
+  private weightedTf(t: number, doc: DocVector, out?: TermScore['fields']): number {
+    const row = this.rows[t]! * F;
     let w = 0;
-    for (let f = 0; f < FIELDS.length; f++) {
+    for (let f = 0; f < F; f++) {
       if (this.weight[f] === 0) continue;
-      const raw = tf(t, f);
+      const raw = doc.tf[row + f]!;
       if (raw === 0) continue;
       const normalised = raw / this.norms[f]!;
-      if (out) out[FIELDS[f]!] = { tf: raw, length: this.lengths[f]!, avgLength: this.avg[f]!, normalised };
+      if (out) out[FIELDS[f]!] = { tf: raw, length: doc.lengths[f]!, avgLength: this.avg[f]!, normalised };
       w += this.weight[f]! * normalised;
     }
     return w;
   }
 }
 
-/** Callbacks over a DocStats, for one query's terms. */
-function docCallbacks(terms: readonly string[], doc: DocStats): [FieldLengths, RawTf] {
-  return [(f) => doc.fieldLength(FIELDS[f]!), (t, f) => doc.termFreq(FIELDS[f]!, terms[t]!)];
+/** A DocStats as a DocVector over `terms`. */
+function vectorOf(terms: readonly string[], doc: DocStats): DocVector {
+  return { lengths: FIELDS.map((f) => doc.fieldLength(f)), tf: terms.flatMap((t) => FIELDS.map((f) => doc.termFreq(f, t))) };
 }
 
 /** Score of one query term in one document, with its factors. */
 export function bm25fTerm(term: string, doc: DocStats, stats: TermStats, p: Bm25fParams): TermScore {
-  const q = new Bm25fQuery([idf(stats.docCount, stats.docFreq(term))], stats, p.k1, p.fields);
-  return q.explainTerm(term, 0, ...docCallbacks([term], doc));
+  return new Bm25fQuery([idf(stats.docCount, stats.docFreq(term))], stats, p.k1, p.fields).explainTerm(term, 0, vectorOf([term], doc));
 }
 
 /** Sum over the query terms, IDFs computed once per query by the caller. */
 export function bm25f(terms: readonly string[], idfs: readonly number[], doc: DocStats, stats: TermStats, p: Bm25fParams): number {
-  return new Bm25fQuery(idfs, stats, p.k1, p.fields).score(...docCallbacks(terms, doc));
+  return new Bm25fQuery(idfs, stats, p.k1, p.fields).score(vectorOf(terms, doc));
 }

@@ -6,13 +6,20 @@
  * candidate costs one binary search per term, not one per term, field and
  * rule, and no term is looked up by its string per document.
  */
-import type { IndexReader } from '../../shared/index/types.js';
+import { FIELDS, type IndexReader } from '../../shared/index/types.js';
+import type { DocVector } from './bm25f.js';
 
-export class DocTerms {
+const F = FIELDS.length;
+
+/** Also the BM25F view of the document at hand: its field lengths and each slot's frequencies. */
+export class DocTerms implements DocVector {
   /** Distinct terms, in the order first given; a term's slot is its index here. */
   readonly terms: readonly string[];
   private readonly ids: Int32Array;
   private readonly entries: Int32Array;
+  readonly lengths = new Float64Array(F);
+  /** `tf[slot * FIELDS.length + f]`. */
+  readonly tf: Float64Array;
   private doc = -1;
 
   constructor(
@@ -22,6 +29,7 @@ export class DocTerms {
     this.terms = [...new Set(terms)];
     this.ids = Int32Array.from(this.terms, (t) => reader.termId(t));
     this.entries = new Int32Array(this.terms.length).fill(-1);
+    this.tf = new Float64Array(this.terms.length * F);
   }
 
   /** The slot of a term given to the constructor. */
@@ -33,10 +41,14 @@ export class DocTerms {
 
   /** Makes `id` the document at hand (a no-op when it already is). */
   load(id: number): this {
-    if (id !== this.doc) {
-      for (let s = 0; s < this.ids.length; s++) this.entries[s] = this.reader.entry(id, this.ids[s]!);
-      this.doc = id;
+    if (id === this.doc) return this;
+    const r = this.reader;
+    for (let f = 0; f < F; f++) this.lengths[f] = r.fieldLength(id, FIELDS[f]!);
+    for (let s = 0; s < this.ids.length; s++) {
+      const e = (this.entries[s] = r.entry(id, this.ids[s]!));
+      for (let f = 0; f < F; f++) this.tf[s * F + f] = e < 0 ? 0 : r.entryTf(e, f);
     }
+    this.doc = id;
     return this;
   }
 
@@ -46,9 +58,8 @@ export class DocTerms {
   }
 
   /** Raw frequency in the document at hand; `field` is an index into FIELDS. */
-  tf(slot: number, field: number): number {
-    const e = this.entries[slot]!;
-    return e < 0 ? 0 : this.reader.entryTf(e, field);
+  freq(slot: number, field: number): number {
+    return this.tf[slot * F + field]!;
   }
 
   /** Positions in the document at hand's title + content stream; the first `max` when given. */

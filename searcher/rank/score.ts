@@ -8,7 +8,7 @@
  * for the /explain page.
  */
 import { FIELDS, type Field, type IndexReader } from '../../shared/index/types.js';
-import { Bm25fQuery, idf, type FieldLengths, type RawTf, type TermScore, type TermStats } from './bm25f.js';
+import { Bm25fQuery, idf, type TermScore, type TermStats } from './bm25f.js';
 import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
 import { proximity, type PairProximity } from './proximity.js';
@@ -57,31 +57,22 @@ export function makeScorer(reader: IndexReader, terms: readonly string[], params
   const stats = readerStats(reader);
   const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)));
   const slots = terms.map((t) => docTerms.slot(t));
-  const query = new Bm25fQuery(idfs, stats, params.bm25f.k1, params.bm25f.fields);
-  // The callbacks read the document at hand: made once per query, not per document.
-  let at = -1;
-  const length: FieldLengths = (f) => reader.fieldLength(at, FIELDS[f]!);
-  const tf: RawTf = (t, f) => docTerms.tf(slots[t]!, f);
-  const load = (id: number) => {
-    at = id;
-    docTerms.load(id);
-  };
+  const query = new Bm25fQuery(idfs, stats, params.bm25f.k1, params.bm25f.fields, slots);
   // Proximity reads at most maxPositions of each word, so no more are decoded.
   const positions = (max?: number) => slots.map((s) => docTerms.positions(s, max));
   const bonus = (max?: number) => proximity(terms, positions(max), idfs, params.proximity);
   return {
     base(id) {
-      load(id);
-      return query.score(length, tf) + linkPrior(reader.doc(id).boost, params.linkWeight);
+      return query.score(docTerms.load(id)) + linkPrior(reader.doc(id).boost, params.linkWeight);
     },
     proximity(id) {
       if (terms.length < 2 || params.proximity.weight === 0) return 0;
-      load(id);
+      docTerms.load(id);
       return bonus(params.proximity.maxPositions).bonus;
     },
     explain(id) {
-      load(id);
-      const termScores = terms.map((t, i) => query.explainTerm(t, i, length, tf));
+      docTerms.load(id);
+      const termScores = terms.map((t, i) => query.explainTerm(t, i, docTerms));
       const base = termScores.reduce((s, t) => s + t.score, 0);
       const prox = bonus();
       const boost = reader.doc(id).boost;
