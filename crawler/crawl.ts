@@ -92,10 +92,10 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
       s.phases[phase] = (s.phases[phase] ?? 0) + Date.now() - t0;
     }
   };
-  const say = (line: string) => {
-    log.clearProgress();
+  const say = (stage: string, line: string) => {
+    log.stage = stage;
     log.info(line);
-    opts.log.progress(line, true);
+    log.progress(line, true);
   };
 
   const seeds = typeof opts.seeds === 'string' ? readSeeds(opts.seeds) : opts.seeds;
@@ -138,7 +138,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
     const unfinished = seg.hasPhase('generated') && !seg.hasPhase('fetched');
     seg.close();
     if (unfinished) {
-      say(`crawl: resuming the fetch of segment ${name}`);
+      say('crawl', `resuming the fetch of segment ${name}`);
       await fetchAndUpdate(path.join(segmentsDir, name));
     }
   }
@@ -150,7 +150,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
       break;
     }
     for (const segDir of g.segments) {
-      say(`crawl: depth ${depth + 1}/${opts.depth}: fetching ${g.counts[g.segments.indexOf(segDir)]} URLs into ${path.basename(segDir)}`);
+      say(`crawl depth ${depth + 1}/${opts.depth}`, `fetching ${g.counts[g.segments.indexOf(segDir)]} URLs into ${path.basename(segDir)}`);
       const f = await fetchAndUpdate(segDir);
       if (depth === 0 && s.segments.length === 1) warnUnreachableSeeds(segDir, f, log);
       if (s.interrupted) break;
@@ -160,6 +160,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
 
   const all = listSegments(segmentsDir).map((n) => path.join(segmentsDir, n));
   if (all.length === 0) return s;
+  say('crawl', `inverting links, scoring and indexing ${all.length} segments`);
   await timed('invertlinks', () => invertlinks(conf, { webdb, segments: all, normalize: true, filter: true, plugins, log }));
   await timed('linkrank', () => linkrank(conf, { webdb, log }));
   const unindexed = all.filter((d) => {

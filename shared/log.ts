@@ -53,6 +53,9 @@ export class Log {
     this.opts.err?.write(`${this.opts.tool}: ${msg}\n`);
   }
 
+  /** Shown before every progress line while set: a tool that runs others says where it is (`crawl depth 2/5`). */
+  stage: string | undefined;
+
   /** Redraws the progress line on a terminal, at most ten times a second unless forced. */
   progress(line: string, force = false): void {
     if (!this.opts.tty || !this.opts.err) return;
@@ -60,7 +63,8 @@ export class Log {
     if (!force && now - this.lastProgress < 100) return;
     this.lastProgress = now;
     const cols = (this.opts.err as NodeJS.WriteStream).columns ?? 100;
-    this.opts.err.write(`\r\x1b[2K${line.slice(0, cols - 1)}`);
+    const text = this.stage ? `${this.stage} · ${line}` : line;
+    this.opts.err.write(`\r\x1b[2K${text.slice(0, cols - 1)}`);
     this.progressShown = true;
   }
 
