@@ -43,7 +43,7 @@ export class DocTerms implements DocVector {
   load(id: number): this {
     if (id === this.doc) return this;
     const r = this.reader;
-    //Y
+    for (let f = 0; f < F; f++) this.lengths[f] = r.fieldLength(id, FIELDS[f]!);
     for (let s = 0; s < this.ids.length; s++) {
       const e = (this.entries[s] = r.entry(id, this.ids[s]!));
       for (let f = 0; f < F; f++) this.tf[s * F + f] = e < 0 ? 0 : r.entryTf(e, f);

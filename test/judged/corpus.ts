@@ -177,10 +177,16 @@ export const digestOf = (body: string) => crypto.createHash('md5').update(body).
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The page as HTML, for a test web serving the corpus to a real crawl. */
+/**
+ * The page as HTML, for a test web serving the corpus to a real crawl. Links
+ * to a home page are the site's navigation (in `<nav>`); the others — related
+ * pages, "read more", "current version of …", a hub's list — are in the text.
+ */
 export function judgedHtml(p: JudgedPage, base = DEFAULT_BASE): string {
-  const links = p.links.map((l) => `<li><a href="${esc(pageUrl(l, base))}">${esc(l.anchor)}</a></li>`).join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(p.title)}</title></head><body><main><h1>${esc(p.title.split(/ [—|] /)[0]!)}</h1><p>${esc(p.body)}</p></main><nav><ul>${links}</ul></nav></body></html>`;
+  const list = (ls: JudgedLink[]) => (ls.length ? `<ul>${ls.map((l) => `<li><a href="${esc(pageUrl(l, base))}">${esc(l.anchor)}</a></li>`).join('')}</ul>` : '');
+  const nav = p.links.filter((l) => l.path === '/');
+  const inText = p.links.filter((l) => l.path !== '/');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(p.title)}</title></head><body><nav>${list(nav)}</nav><main><h1>${esc(p.title.split(/ [—|] /)[0]!)}</h1><p>${esc(p.body)}</p>${list(inText)}</main></body></html>`;
 }
 
 /** Inlinks of every page: source URL and anchor, as the WebDB's inlinks table would hold them. */

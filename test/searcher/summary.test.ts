@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
-import { summarize, summaryToHtml, summaryToText } from '../../searcher/summary.js';
+import { MAX_SUMMARY_TOKENS, summarize, summaryToHtml, summaryToText } from '../../searcher/summary.js';
 
 const analyzer = new Analyzer();
 const S = (text: string, terms: string[], context = 2, length = 10) =>
@@ -48,6 +48,20 @@ test('hits are marked, and page text is escaped in HTML', () => {
 test('highlighting matches analyzed terms: case and diacritics folded', () => {
   const html = summaryToHtml(S('Über CAFÉ culture', ['cafe', 'uber'], 2, 10));
   assert.is(html, '<mark>Über</mark> <mark>CAFÉ</mark> culture');
+});
+
+test('tokens past the summarizer reach change nothing: the searcher tokenizes MAX_SUMMARY_TOKENS + 1', () => {
+  const stem = new Analyzer({ stemEnglish: true });
+  const words = Array.from({ length: MAX_SUMMARY_TOKENS + 300 }, (_, i) => (i % 997 === 5 ? 'Crawlers' : i === MAX_SUMMARY_TOKENS + 100 ? 'fetching' : `w${i % 50}`));
+  const text = words.join(' ');
+  const all = stem.tokens(text);
+  const cut = stem.tokens(text, MAX_SUMMARY_TOKENS + 1);
+  assert.equal(cut, all.slice(0, MAX_SUMMARY_TOKENS + 1));
+  for (const terms of [['crawler'], ['fetch'], ['zzz']]) {
+    const opts = { context: 3, length: 20 };
+    assert.equal(summarize(text, cut, new Set(terms), opts), summarize(text, all, new Set(terms), opts), terms[0]);
+  }
+  assert.equal(stem.tokens(text, 0), []);
 });
 
 test('an empty text has an empty summary', () => {
