@@ -16,13 +16,24 @@ const PRE = '\u0001';
 /** Terms that are already analyzed, in the form the encoder passes through. */
 const preAnalyzed = (terms: readonly string[]) => PRE + terms.join(PRE);
 
-class AnalyzerEncoder extends Encoder {
-  constructor(private readonly analyzer: Analyzer) {
-    super();
-  }
-  override encode(content: string): string[] {
-    return content.startsWith(PRE) ? content.slice(1).split(PRE) : this.analyzer.terms(content);
-  }
+/**
+ * flexsearch's encoder set to pass our terms through untouched: no
+ * normalising, no letter dedupe (its default turns `hello` into `helo`), no
+ * number splitting, terms split on PRE. Raw text (a tag-less query from
+ * flexsearch's own search) is analyzed first by `prepare`. flexsearch's
+ * Encoder cannot be subclassed (its constructor returns a fresh Encoder), so
+ * this is done with its options.
+ */
+function analyzerEncoder(analyzer: Analyzer): Encoder {
+  return new Encoder({
+    normalize: false,
+    dedupe: false,
+    numeric: false,
+    cache: false,
+    split: PRE,
+    maxlength: 1 << 16,
+    prepare: (text: string) => (text.startsWith(PRE) ? text : preAnalyzed(analyzer.terms(text))),
+  } as never);
 }
 
 export const TAG_FIELDS = ['host', 'site', 'type', 'lang'] as const;
@@ -95,7 +106,7 @@ export class CandidateIndex {
 
   constructor(analyzer: Analyzer) {
     this.doc = new Document<CandidateDoc>({
-      encoder: new AnalyzerEncoder(analyzer),
+      encoder: analyzerEncoder(analyzer),
       document: {
         id: 'id',
         index: [{ field: 'text', tokenize: 'strict', resolution: RESOLUTION }],

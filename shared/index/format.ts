@@ -12,10 +12,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HzError } from '../errors.js';
 
-/** Bump on any incompatible change to a file below. */
-export const INDEX_FORMAT_VERSION = 1;
+/** Bump on any incompatible change to a file below. 2: the candidate index keeps terms exactly as analyzed. */
+export const INDEX_FORMAT_VERSION = 2;
 /** The oldest version this code still reads. */
-export const OLDEST_SUPPORTED = 1;
+export const OLDEST_SUPPORTED = 2;
 
 /** The files of one index (per-segment or merged), by role. */
 export const INDEX_FILES = {
