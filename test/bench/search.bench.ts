@@ -1,7 +1,7 @@
 /**
  * Search latency and throughput over a merged index of 50,000 synthetic
  * documents (Zipf-distributed vocabulary, 200 sites; built once with the
- * real segment store, index writer and publish, kept in .bench-search-50000/):
+ * real segment store, index writer and publish, kept in .bench-search-50000-v<format>/):
  * in-process query p50/p99 per query length after one warm-up pass, the
  * summaries + JSON of a result page, then `/api/search` under autocannon on
  * loopback beside a trivial hono route measured in the same run.
@@ -15,6 +15,7 @@ import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { Conf } from '../../shared/conf.js';
+import { INDEX_FORMAT_VERSION } from '../../shared/index/format.js';
 import { publishIndex } from '../../shared/index/publish.js';
 import { IndexWriter } from '../../shared/index/writer.js';
 import { Segment } from '../../segments/segment.js';
@@ -25,7 +26,8 @@ import { inputDoc } from '../searcher/crawl-fixture.js';
 
 const DOCS = 50_000;
 const HOST = '127.0.11.5';
-const dir = path.resolve(import.meta.dirname, '..', '..', `.bench-search-${DOCS}`);
+// Named after the index format, so a format change rebuilds it instead of failing to open it.
+const dir = path.resolve(import.meta.dirname, '..', '..', `.bench-search-${DOCS}-v${INDEX_FORMAT_VERSION}`);
 
 function rng(seed: number) {
   return () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
