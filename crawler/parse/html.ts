@@ -9,7 +9,11 @@
  * `role="navigation"` element are marked `nav`: they are still crawled, but
  * the link score and anchor text leave them out (site-wide menus say nothing
  * about the page they point to). Links with `rel="nofollow"` are dropped,
- * as a page-wide meta `nofollow` drops all of them.
+ * as a page-wide meta `nofollow` drops all of them. The text of navigation
+ * (`<nav>`, `role="navigation"`, and `<header>`/`<footer>` outside
+ * `<main>`/`<article>`) is left out of the page text with
+ * `parser.html.skip.navigation.text`: the same menu on every page only
+ * dilutes ranking and fills summaries; a page that is all navigation keeps it.
  * htmlparser2 is used only here.
  */
 import { Parser as HtmlParser } from 'htmlparser2';
@@ -19,6 +23,9 @@ import { decodePage } from '../fetch/charset.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
 const NAV = new Set(['nav', 'header', 'footer']);
+/** Page chrome, when outside the main content. */
+const CHROME = new Set(['header', 'footer']);
+const CONTENT = new Set(['main', 'article']);
 const BLOCK = new Set([
   'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'dd', 'details', 'div', 'dl', 'dt',
   'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
@@ -61,16 +68,20 @@ export function parseRefresh(content: string): { href: string; delay: number } |
   return { href, delay: m[1] ? Math.floor(Number(m[1])) : 0 };
 }
 
-/** Runs the extractor over a decoded document. */
-export function extractHtml(html: string): HtmlExtract {
+/** Runs the extractor over a decoded document; `skipNavigationText` leaves navigation out of `text`. */
+export function extractHtml(html: string, skipNavigationText = false): HtmlExtract {
   const out: HtmlExtract = {
     title: '', text: '', lang: null, contentLanguage: null, base: null, noindex: false, nofollow: false,
     noarchive: false, refresh: null, canonical: null, description: null, keywords: null, links: [],
   };
   const text: string[] = [];
+  /** The text without navigation. */
+  const content: string[] = [];
   let depth = 0;
   let skipAt = -1; // depth of the outermost element whose content is not text
   let navAt = -1;
+  let chromeAt = -1; // outermost navigation whose text is not content
+  let contentAt = -1; // outermost main/article
   let titleAt = -1;
   const title: string[] = [];
   let anchor: { href: string; parts: string[]; nav: boolean; at: number } | null = null;
@@ -88,13 +99,19 @@ export function extractHtml(html: string): HtmlExtract {
     {
       onopentag(name, a) {
         depth++;
-        if (BLOCK.has(name)) text.push(' ');
+        if (BLOCK.has(name)) {
+          text.push(' ');
+          content.push(' ');
+        }
         if (skipAt >= 0) return;
         if (SKIP.has(name)) {
           skipAt = depth;
           return;
         }
-        if (navAt < 0 && (NAV.has(name) || a.role?.toLowerCase() === 'navigation')) navAt = depth;
+        const navigation = name === 'nav' || a.role?.toLowerCase() === 'navigation';
+        if (navAt < 0 && (NAV.has(name) || navigation)) navAt = depth;
+        if (contentAt < 0 && CONTENT.has(name)) contentAt = depth;
+        if (chromeAt < 0 && (navigation || (CHROME.has(name) && contentAt < 0))) chromeAt = depth;
         const rel = a.rel?.toLowerCase().split(/\s+/) ?? [];
         switch (name) {
           case 'html':
@@ -136,12 +153,18 @@ export function extractHtml(html: string): HtmlExtract {
           return;
         }
         text.push(t);
+        if (chromeAt < 0) content.push(t);
         anchor?.parts.push(t);
       },
       onclosetag(name) {
-        if (BLOCK.has(name)) text.push(' ');
+        if (BLOCK.has(name)) {
+          text.push(' ');
+          content.push(' ');
+        }
         if (depth === skipAt) skipAt = -1;
         if (depth === navAt) navAt = -1;
+        if (depth === chromeAt) chromeAt = -1;
+        if (depth === contentAt) contentAt = -1;
         if (depth === titleAt) titleAt = -1;
         if (anchor && depth === anchor.at) endAnchor();
         depth--;
@@ -152,7 +175,8 @@ export function extractHtml(html: string): HtmlExtract {
   parser.end(html);
   endAnchor();
   out.title = squash(title.join(''));
-  out.text = squash(text.join(''));
+  const main = skipNavigationText ? squash(content.join('')) : '';
+  out.text = main || squash(text.join(''));
   return out;
 }
 
@@ -184,10 +208,13 @@ export function resolveHttp(href: string, base: string): string | null {
 
 export class HtmlPageParser implements Parser {
   readonly contentTypes = ['text/html', 'application/xhtml+xml'];
-  constructor(private readonly defaultCharset: string) {}
+  constructor(
+    private readonly defaultCharset: string,
+    private readonly skipNavigationText: boolean,
+  ) {}
 
   parse(input: ParseInput): ParseOutput {
-    const x = extractHtml(decodePage(input, this.defaultCharset));
+    const x = extractHtml(decodePage(input, this.defaultCharset), this.skipNavigationText);
     const base = (x.base && resolveHttp(x.base, input.url)) || input.url;
     const outlinks: ParseOutput['outlinks'] = [];
     if (!x.nofollow)
@@ -214,5 +241,6 @@ export const parseHtml: PluginDescriptor<'parser'> = {
   id: 'parse-html',
   point: 'parser',
   description: 'HTML and XHTML: title, visible text, meta robots and refresh, outlinks with anchors',
-  create: (conf: Conf) => new HtmlPageParser(conf.get('parser.character.encoding.default')),
+  create: (conf: Conf) =>
+    new HtmlPageParser(conf.get('parser.character.encoding.default'), conf.getBoolean('parser.html.skip.navigation.text')),
 };

@@ -55,6 +55,21 @@ test('outlinks: a, area, frame, iframe, link rel, anchors with img alt, base hre
   assert.equal(page('<a href="#x">x</a><a href="?">q</a><a href="page.html#y">y</a>').outlinks, [], 'links to the page itself');
 });
 
+test('navigation text is left out of the page text, its links are kept; a page of nothing but navigation keeps it', async () => {
+  const html = `<body><header><a href="/">Home</a> Site header</header><nav><a href="/a">Menu A</a></nav>
+    <main><article><header><h1>Article title</h1></header><p>Body words.</p><footer>Posted in news</footer></article>
+    <div role="navigation"><a href="/b">Crumb</a></div></main><footer>Copyright footer</footer></body>`;
+  const p = page(html);
+  assert.is(p.text, 'Article title Body words. Posted in news');
+  assert.equal(p.outlinks.map((l) => [l.anchor, l.nav]), [['Home', true], ['Menu A', true], ['Crumb', true]]);
+  assert.is(page('<nav><a href="/x">Only menu</a></nav>').text, 'Only menu');
+  const keepAll = conf.with({ 'parser.html.skip.navigation.text': 'false' });
+  const content: ContentRecord = { url: PAGE, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(html), truncated: false };
+  const fetch: FetchRecord = { url: PAGE, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: 0, headers: {} };
+  const all = parseContent(await loadCrawlerPlugins(keepAll), keepAll, content, fetch);
+  assert.is(all.text, 'Home Site header Menu A Article title Body words. Posted in news Crumb Copyright footer');
+});
+
 test('frames', () => {
   const p = page('<html><frameset><frame src="left.html"><frame src="/right.html"></frameset></html>');
   assert.equal(p.outlinks.map((l) => l.url), ['http://127.0.4.1/dir/left.html', 'http://127.0.4.1/right.html']);
