@@ -97,7 +97,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   const { reader, settings } = snap;
   const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
   const parsed = parseQuery(req.query);
-  const query = analyzeQuery(parsed, snap.analyzer, settings.stopWords);
+  const query = analyzeQuery(parsed, snap.analyzer, settings.stopWords, settings.synonyms);
   const empty = { raw: req.query, parsed, query, hits: [], ...paging, total: 0, partial: 0, exact: true, hidden: 0, hasNext: false };
   if (query.required.length === 0 && !browsable(query)) return { ...empty, ms: performance.now() - t0 };
 
@@ -113,7 +113,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   // Matcher and scorer share the candidate's forward-index entries: looked up once per term.
   const docTerms = new DocTerms(reader, matchTerms(query));
   const matcher = new Matcher(reader, query, docTerms);
-  const scorer = makeScorer(reader, query.terms, settings.rank, docTerms);
+  const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights);
   const full: Hit[] = [];
   const some: Hit[] = [];
   for (const id of pool) {

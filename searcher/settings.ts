@@ -4,12 +4,14 @@
  * at start, so a bad property fails the start rather than a query.
  */
 import type { Conf } from '../shared/conf.js';
+import { readSynonyms, type Synonyms } from './query/synonyms.js';
 import { rankParams, type RankParams } from './rank/params.js';
 import type { SummaryOptions } from './summary.js';
 
 export interface SearchSettings {
   rank: RankParams;
   stopWords: ReadonlySet<string>;
+  synonyms: Synonyms;
   candidates: number;
   /** Partial matches are added when fewer than this many documents hold every word; 0 never. */
   partialBelow: number;
@@ -23,6 +25,10 @@ export function searchSettings(conf: Conf): SearchSettings {
   return {
     rank: rankParams(conf),
     stopWords: new Set(conf.getList('searcher.stopwords').map((w) => w.toLowerCase())),
+    synonyms: readSynonyms(
+      conf.get('searcher.synonyms.file') ? conf.resolveFile(conf.get('searcher.synonyms.file')) : undefined,
+      conf.getFloat('searcher.synonyms.weight'),
+    ),
     candidates: Math.max(10, conf.getInt('searcher.candidates')),
     partialBelow: Math.max(0, conf.getInt('searcher.partial.below')),
     hitsPerSite: conf.getInt('searcher.hits.per.site'),

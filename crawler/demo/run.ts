@@ -36,6 +36,7 @@ export const EXAMPLE_QUERIES: [query: string, why: string][] = [
   ['expense report receipts', 'the handbook expenses page (also served at a second address: one hit, not two)'],
   ['"exponential backoff" jitter', 'a phrase: the retry guide, the decision record and the blog post'],
   ['postgres disk', 'the wiki runbook and the incident review it came from'],
+  ['how many vacation days do I get', 'the leave pages, which say "annual leave": the demo synonyms (crawler/demo/synonyms.txt)'],
   ['서울 사무소', 'the Seoul office page, written in Korean (try Urlaub for the German one)'],
   ['nightjar', 'nothing: it appears only in the wiki drafts, which robots.txt disallows'],
 ];
@@ -189,7 +190,8 @@ async function main(argv: string[]): Promise<void> {
 
   const port = await choosePort(host, askedPort);
   child = spawn(process.execPath, [
-    path.join(ROOT, 'searcher/hazelnut-searcher.js'), '-dir', dir, '-port', String(port), '-host', host,
+    path.join(ROOT, 'searcher/hazelnut-searcher.js'), '-D', `searcher.synonyms.file=${path.join(ROOT, 'crawler/demo/synonyms.txt')}`,
+    '-dir', dir, '-port', String(port), '-host', host,
   ], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
   const tail = teeStderr(child);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;

@@ -9,6 +9,7 @@
  */
 import type { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { DateClause, FilterClause, ParsedQuery, TextClause, TextField } from './parse.js';
+import { NO_SYNONYMS, type Synonyms } from './synonyms.js';
 
 /** Terms that must occur in a field; with `phrase`, next to each other in this order. */
 export interface Match {
@@ -26,6 +27,8 @@ export interface AnalyzedQuery {
   dates: DateClause[];
   /** Distinct positive terms in query order: what is scored and highlighted. */
   terms: string[];
+  /** Terms that came from synonyms only, with the weight they score at (others score at 1). */
+  weights: Map<string, number>;
   /** Words left out as stop words. */
   stopped: string[];
   truncated: boolean;
@@ -41,8 +44,27 @@ function isStopWord(c: TextClause, stopWords: ReadonlySet<string>): boolean {
   return c.field === 'default' && !c.quoted && !c.plus && stopWords.has(c.text.toLowerCase().replace(/[^\p{L}\p{N}']/gu, ''));
 }
 
-export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: ReadonlySet<string>): AnalyzedQuery {
-  const out: AnalyzedQuery = { required: [], excluded: [], filters: [], dates: [], terms: [], stopped: [], truncated: q.truncated };
+/**
+ * The clause and, for a plain word with synonyms, each synonym as an alternative.
+ * A phrase synonym shares the weight among its words, so "annual leave" for
+ * "vacation" scores like one synonym, not two.
+ */
+function withSynonyms(analyzer: Analyzer, c: TextClause, m: Match, synonyms: Synonyms, fromSynonyms: Map<string, number>): Match[] {
+  if (c.field !== 'default' || c.quoted || synonyms.of.size === 0) return [m];
+  const alts = [m];
+  for (const s of synonyms.of.get(c.text.normalize('NFKC').toLowerCase()) ?? []) {
+    const sm = toMatch(analyzer, { ...c, text: s });
+    if (!sm || alts.some((a) => a.terms.join(' ') === sm.terms.join(' '))) continue;
+    alts.push(sm);
+    const w = synonyms.weight / sm.terms.length;
+    for (const t of sm.terms) fromSynonyms.set(t, Math.min(w, fromSynonyms.get(t) ?? w));
+  }
+  return alts;
+}
+
+export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: ReadonlySet<string>, synonyms: Synonyms = NO_SYNONYMS): AnalyzedQuery {
+  const out: AnalyzedQuery = { required: [], excluded: [], filters: [], dates: [], terms: [], weights: new Map(), stopped: [], truncated: q.truncated };
+  const fromSynonyms = new Map<string, number>();
   const stops: Match[][] = [];
   for (const c of q.clauses) {
     if (c.kind === 'filter') out.filters.push(c);
@@ -57,7 +79,7 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
       else if (isStopWord(c, stopWords)) {
         stops.push([m]);
         out.stopped.push(c.text);
-      } else out.required.push([m]);
+      } else out.required.push(withSynonyms(analyzer, c, m, synonyms, fromSynonyms));
     }
   }
   // Only stop words: they are the query after all.
@@ -73,5 +95,8 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
           seen.add(t);
           out.terms.push(t);
         }
+  // A term the user typed scores in full even if a synonym brought it too.
+  const typed = new Set(out.required.flatMap((g) => g[0]!.terms));
+  for (const [t, w] of fromSynonyms) if (!typed.has(t)) out.weights.set(t, w);
   return out;
 }

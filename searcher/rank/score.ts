@@ -53,9 +53,16 @@ export function linkPrior(boost: number, weight: number): number {
  * must hold them: a search shares one with its matcher, so each candidate's
  * entries are looked up once.
  */
-export function makeScorer(reader: IndexReader, terms: readonly string[], params: RankParams, docTerms = new DocTerms(reader, terms)): Scorer {
+export function makeScorer(
+  reader: IndexReader,
+  terms: readonly string[],
+  params: RankParams,
+  docTerms = new DocTerms(reader, terms),
+  /** Terms that score at less than full weight (synonyms); BM25F is linear in a term's idf. */
+  weights: ReadonlyMap<string, number> = new Map(),
+): Scorer {
   const stats = readerStats(reader);
-  const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)));
+  const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)) * (weights.get(t) ?? 1));
   const slots = terms.map((t) => docTerms.slot(t));
   const query = new Bm25fQuery(idfs, stats, params.bm25f.k1, params.bm25f.fields, slots);
   // Proximity reads at most maxPositions of each word, so no more are decoded.

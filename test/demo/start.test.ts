@@ -88,6 +88,7 @@ test('npm start crawls the demo web, serves search, and stops cleanly on Ctrl-C'
     assert.is(expenses.filter((u) => /\/expenses\.html$/.test(u)).length, 1, 'the duplicate is one hit');
     assert.ok((await hitUrls(base, '서울 사무소')).some((u) => u.endsWith('/offices/seoul.html')), 'Korean page found');
     assert.equal(await hitUrls(base, 'nightjar'), [], 'drafts stay out');
+    assert.match((await hitUrls(base, 'how many vacation days do I get'))[0] ?? '', /\/leave\//, 'the demo synonyms reach the leave pages');
     const page = await fetch(base);
     assert.is(page.status, 200);
 
