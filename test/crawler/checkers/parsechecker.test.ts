@@ -84,9 +84,9 @@ test('-textLength and -dumpText bound the text printed', async () => {
   const short = await run(['-textLength', '12', url]);
   const total = Number(/of (\d+) characters/.exec(short.out)![1]);
   assert.ok(total > 90, `text of ${total} characters`);
-  assert.ok(short.out.endsWith(`text:        (first 12 of ${total} characters; -dumpText for all)\nHome Field n\n`), short.out);
+  assert.ok(short.out.endsWith(`text:        (first 12 of ${total} characters; -dumpText for all)\nField notes \n`), short.out);
   const all = await run(['-dumpText', '-textLength', '12', url]);
-  assert.match(all.out, new RegExp(`text: +\\(${total} characters\\)\\nHome Field notes The kestrel .* beetles before it drops\\. See the falcon page`));
+  assert.match(all.out, new RegExp(`text: +\\(${total} characters\\)\\nField notes The kestrel .* beetles before it drops\\. See the falcon page`));
 });
 
 test('a robots-disallowed URL is not requested and exits 1; -noRobots fetches it', async () => {
