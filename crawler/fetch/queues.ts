@@ -59,7 +59,7 @@ export class FetchQueues<T> {
     }
     if (opts.front) q.items.unshift(item);
     else q.items.push(item);
-    this.wake();
+    this.wakeOne();
   }
 
   /** Raises a queue's rest to a robots Crawl-delay and makes it one request at a time. */
@@ -109,14 +109,20 @@ export class FetchQueues<T> {
     for (;;) {
       if (this.closed) return undefined;
       const r = this.take();
-      if (r === 'done') return undefined;
+      if (r === 'done') {
+        this.wake(); // every other waiter is done too
+        return undefined;
+      }
       if ('item' in r) return r;
       await new Promise<void>((resolve) => {
-        const t = r.waitMs === Infinity ? undefined : setTimeout(done, r.waitMs);
-        function done() {
+        const done = () => {
           if (t) clearTimeout(t);
+          // A waiter woken by its timer leaves the list, so wakeOne never spends a wake on it.
+          const i = this.waiters.indexOf(done);
+          if (i >= 0) this.waiters.splice(i, 1);
           resolve();
-        }
+        };
+        const t = r.waitMs === Infinity ? undefined : setTimeout(done, r.waitMs);
         this.waiters.push(done);
       });
     }
@@ -129,7 +135,8 @@ export class FetchQueues<T> {
     q.inFlight--;
     if (opts.exception) q.exceptions++;
     if (!opts.asap) q.nextTime = Math.max(q.nextTime, this.now() + this.delayOf(key));
-    this.wake();
+    // One slot came free: one waiter is enough (waking every worker on every answer cost more than the answer).
+    this.wakeOne();
   }
 
   exceptions(key: string): number {
@@ -170,6 +177,10 @@ export class FetchQueues<T> {
   close(): void {
     this.closed = true;
     this.wake();
+  }
+
+  private wakeOne(): void {
+    this.waiters.shift()?.();
   }
 
   private wake(): void {
