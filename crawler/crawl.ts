@@ -276,11 +276,18 @@ const tool: Tool = {
     const seeds = readSeeds(a._[0]!);
     fs.mkdirSync(dir, { recursive: true });
 
+    // The first Ctrl-C (or SIGTERM) lets the requests in flight finish and keeps what is fetched;
+    // a second one exits at once (the lock is still released).
     const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    process.once('SIGINT', onSignal);
+    const onSignal = () => {
+      if (controller.signal.aborted) process.exit(130);
+      ctx.err.write('\ncrawl: interrupted: finishing the requests in flight (Ctrl-C again to stop at once)\n');
+      controller.abort();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     try {
-      const summary = await runWithLog(ctx, { tool: 'crawl', crawlDir: dir, lock: { force: a.force === true } }, (log) =>
+      const summary = await runWithLog(ctx, { tool: 'crawl', crawlDir: dir, lock: { force: a.force === true, graceful: true } }, (log) =>
         crawl(conf, { seeds, dir, depth, threads, topN, log, signal: controller.signal }),
       );
       ctx.out.write(formatSummary(summary) + '\n');
@@ -293,6 +300,7 @@ const tool: Tool = {
       return 0;
     } finally {
       process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     }
   },
 };

@@ -69,12 +69,16 @@ export function acquireLock(crawlDir: string, tool: string, opts: { force?: bool
       fs.writeSync(fd, JSON.stringify(info) + '\n');
       fs.closeSync(fd);
       let released = false;
-      return () => {
+      const release = () => {
         if (released) return;
         released = true;
+        process.off('exit', release);
         // Remove only our own lock: a -force taker may have replaced it.
         if (readLock(crawlDir)?.pid === process.pid) fs.rmSync(file, { force: true });
       };
+      // process.exit() anywhere (a second Ctrl-C) still leaves no lock behind.
+      process.on('exit', release);
+      return release;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
@@ -98,8 +102,21 @@ export function acquireLock(crawlDir: string, tool: string, opts: { force?: bool
  * Runs `fn` holding the crawl directory's lock. The lock is released when
  * `fn` settles, and if the process is interrupted (SIGINT/SIGTERM) meanwhile.
  */
-export async function withLock<T>(crawlDir: string, tool: string, opts: { force?: boolean }, fn: () => Promise<T> | T): Promise<T> {
+export async function withLock<T>(
+  crawlDir: string,
+  tool: string,
+  /** `graceful`: the tool stops itself on SIGINT/SIGTERM (and so releases the lock); no handlers are installed. */
+  opts: { force?: boolean; graceful?: boolean },
+  fn: () => Promise<T> | T,
+): Promise<T> {
   const release = acquireLock(crawlDir, tool, opts);
+  if (opts.graceful) {
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
   const onSignal = (signal: NodeJS.Signals) => {
     release();
     process.exit(signal === 'SIGINT' ? 130 : 143);

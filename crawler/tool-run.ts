@@ -25,8 +25,8 @@ export interface ToolRun {
   /** Names the log file and the lock holder. */
   tool: string;
   crawlDir: string;
-  /** Take the crawl directory's lock for the run; `force` takes over a stale one. */
-  lock?: { force?: boolean };
+  /** Take the crawl directory's lock for the run; `force` takes over a stale one, `graceful` as in withLock. */
+  lock?: { force?: boolean; graceful?: boolean };
 }
 
 /** Runs `fn` with the tool's log open (and the lock held when asked); returns what `fn` returns. */

@@ -170,6 +170,43 @@ test('a crawl without an agent name, or with a missing seed file, says what to d
   assert.match(noSeeds.err, /nope\.txt does not exist/);
 });
 
+test('Ctrl-C stops a crawl cleanly, releases the lock, and the same command resumes it', async () => {
+  const pages: Record<string, string> = { '/': page('Hub', 'All the pages.', Array.from({ length: 30 }, (_, i) => `/p${i}.html`)) };
+  for (let i = 0; i < 30; i++) pages[`/p${i}.html`] = page(`Page ${i}`, `Paragraph number ${i} of the slow site.`);
+  const slow = await startTestWeb({ block: '127.0.8', hosts: { slow: { pages } } });
+  try {
+    const seeds = path.join(tmp, 'slow-seeds.txt');
+    fs.writeFileSync(seeds, `${slow.url('slow', '/')}\n`);
+    const dir = path.join(tmp, 'crawl-interrupted');
+    const args = [HAZELNUT, '-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0.1', 'crawl', seeds, '-dir', dir, '-depth', '3'];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    for (let i = 0; i < 200 && slow.requests.filter((r) => r.path.startsWith('/p')).length < 5; i++) await new Promise((r) => setTimeout(r, 50));
+    child.kill('SIGINT');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const code = await exited;
+    clearTimeout(killer);
+    assert.is(code, 130, out);
+    assert.match(out, /interrupted: run the same command again to resume/);
+    assert.not.ok(fs.existsSync(path.join(dir, '.lock')), 'the lock is released');
+    const fetchedBefore = slow.requests.filter((r) => r.path.startsWith('/p')).length;
+    assert.ok(fetchedBefore < 30, `stopped early (${fetchedBefore} of 30 fetched)`);
+
+    const again = await run(HAZELNUT, args.slice(1));
+    assert.is(again.code, 0, again.err);
+    assert.match(again.out, /documents indexed\s+31/);
+    const perPath = new Map<string, number>();
+    for (const r of slow.requests) perPath.set(r.path, (perPath.get(r.path) ?? 0) + 1);
+    const twice = [...perPath].filter(([p, n]) => p !== '/robots.txt' && n > 1);
+    assert.ok(twice.length <= 1, `at most the page in flight at the interrupt is fetched twice: ${JSON.stringify(twice)}`);
+  } finally {
+    await slow.stop();
+  }
+});
+
 test('seed hosts that are unreachable or disallow us are named with the reason', async () => {
   const closed = await startTestWeb({ block: '127.0.8', hosts: { shut: { robots: 'User-agent: *\nDisallow: /\n', pages: { '/': page('x', 'y') } } } });
   try {
