@@ -126,7 +126,16 @@ export interface ParseRecord {
  * syncs took two thirds of the fetcher's storage time; at 10000 (a WAL of up
  * to 40 MB) a tenth. Commits stay durable against a killed process either way.
  */
-const WAL_CHECKPOINT_PAGES = 10_000;
+export const WAL_CHECKPOINT_PAGES = 10_000;
+
+/** The statements that store a fetch, its content and its parse; segments/writer.ts runs them in a worker. */
+export const WRITE_SQL = {
+  fetch: `INSERT OR REPLACE INTO fetch (url, status, protocol_status, http_status, fetch_time, headers, redirect_to, content_type, message, meta)
+          VALUES (@url, @status, @protocolStatus, @httpStatus, @fetchTime, @headers, @redirectTo, @contentType, @message, @meta)`,
+  content: 'INSERT OR REPLACE INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, ?, ?)',
+  parse: `INSERT OR REPLACE INTO parse (url, status, message, title, text, lang, signature, outlinks, meta)
+          VALUES (@url, @status, @message, @title, @text, @lang, @signature, @outlinks, @meta)`,
+} as const;
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
@@ -156,22 +165,12 @@ export function listSegments(segmentsDir: string): string[] {
 const DEFLATE = { level: 1 };
 const deflate = (b: Buffer | string) => zlib.deflateSync(b, DEFLATE);
 const inflate = (b: Buffer) => zlib.inflateSync(b);
-/** A fetch result waiting for the next group commit. */
-interface PendingWrite {
-  rec: FetchRecord;
-  content?: ContentRecord;
-  parse?: ParseRecord;
-}
+
 
 export class Segment {
   readonly name: string;
   private readonly stmts: ReturnType<Segment['prepare']>;
   private readonly fetchedTxn: (rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord) => void;
-  private readonly groupTxn: (writes: PendingWrite[]) => void;
-  private pending: PendingWrite[] = [];
-  private commitScheduled = false;
-  private writeError: Error | undefined;
-  private drained: (() => void)[] = [];
 
   private constructor(
     readonly dir: string,
@@ -183,13 +182,6 @@ export class Segment {
       this.stmts.putFetch.run(fetchToRow(rec));
       if (content) this.stmts.putContent.run(...contentToRow(content));
       if (parse) this.stmts.putParse.run(parseToRow(parse));
-    });
-    this.groupTxn = db.transaction((writes: PendingWrite[]) => {
-      for (const w of writes) {
-        this.stmts.putFetch.run(fetchToRow(w.rec));
-        if (w.content) this.stmts.putContent.run(...contentToRow(w.content));
-        if (w.parse) this.stmts.putParse.run(parseToRow(w.parse));
-      }
     });
   }
 
@@ -247,22 +239,15 @@ export class Segment {
 
   private prepare() {
     const db = this.db;
+    const sql = WRITE_SQL;
     return {
       phase: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
       clearPhase: db.prepare('DELETE FROM meta WHERE key = ?'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
       addFetchlist: db.prepare('INSERT OR IGNORE INTO fetchlist (url, pos, host, score, datum) VALUES (?, ?, ?, ?, ?)'),
-      putFetch: db.prepare(
-        `INSERT OR REPLACE INTO fetch (url, status, protocol_status, http_status, fetch_time, headers, redirect_to, content_type, message, meta)
-         VALUES (@url, @status, @protocolStatus, @httpStatus, @fetchTime, @headers, @redirectTo, @contentType, @message, @meta)`,
-      ),
-      putContent: db.prepare(
-        'INSERT OR REPLACE INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      putParse: db.prepare(
-        `INSERT OR REPLACE INTO parse (url, status, message, title, text, lang, signature, outlinks, meta)
-         VALUES (@url, @status, @message, @title, @text, @lang, @signature, @outlinks, @meta)`,
-      ),
+      putFetch: db.prepare(sql.fetch),
+      putContent: db.prepare(sql.content),
+      putParse: db.prepare(sql.parse),
       getFetch: db.prepare('SELECT * FROM fetch WHERE url = ?'),
       getContent: db.prepare('SELECT * FROM content WHERE url = ?'),
       getParse: db.prepare('SELECT * FROM parse WHERE url = ?'),
@@ -336,42 +321,6 @@ export class Segment {
    */
   putFetched(rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord): void {
     this.fetchedTxn(rec, content, parse);
-  }
-
-  /**
-   * The fetcher's write path: like putFetched, but every result handed over
-   * within one turn of the event loop is committed in one transaction (a group
-   * commit: a transaction per page cost ten times the inserts themselves). A
-   * record is durable as soon as that turn ends, so a killed fetch loses at
-   * most the pages of its last few milliseconds, which a rerun fetches again.
-   * `flush()` waits for the commit. (Compressing on the thread pool instead
-   * cost more on the event loop than compressing a page in place.)
-   */
-  putFetchedLater(rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord): void {
-    this.pending.push({ rec, content, parse });
-    if (this.commitScheduled) return;
-    this.commitScheduled = true;
-    setImmediate(() => this.commitPending());
-  }
-
-  /** Resolves once everything given to putFetchedLater is committed; rejects if a commit failed. */
-  async flush(): Promise<void> {
-    if (this.commitScheduled) await new Promise<void>((resolve) => this.drained.push(resolve));
-    const e = this.writeError;
-    this.writeError = undefined;
-    if (e) throw e;
-  }
-
-  private commitPending(): void {
-    this.commitScheduled = false;
-    const batch = this.pending;
-    this.pending = [];
-    try {
-      this.groupTxn(batch);
-    } catch (e) {
-      this.writeError ??= e as Error;
-    }
-    for (const r of this.drained.splice(0)) r();
   }
 
   /** Content without a parse record (a fetch run with -noParsing, or interrupted before parsing). */
@@ -467,7 +416,7 @@ interface ParseRow {
   meta: string;
 }
 
-function fetchToRow(rec: FetchRecord) {
+export function fetchToRow(rec: FetchRecord) {
   return {
     url: rec.url,
     status: rec.status,
@@ -482,8 +431,13 @@ function fetchToRow(rec: FetchRecord) {
   };
 }
 
+/** The content statement's parameters but the last, the compressed body. */
+export function contentParams(c: ContentRecord): [string, string | null, string | null, number, number] {
+  return [c.url, c.contentType, c.charset, c.bytes.length, c.truncated ? 1 : 0];
+}
+
 function contentToRow(c: ContentRecord): [string, string | null, string | null, number, number, Buffer] {
-  return [c.url, c.contentType, c.charset, c.bytes.length, c.truncated ? 1 : 0, deflate(c.bytes)];
+  return [...contentParams(c), deflate(c.bytes)];
 }
 
 function fetchFromRow(r: FetchRow): FetchRecord {
@@ -505,18 +459,22 @@ function contentFromRow(r: ContentRow): ContentRecord {
   return { url: r.url, contentType: r.content_type, charset: r.charset, truncated: r.truncated === 1, bytes: inflate(r.data) };
 }
 
-function parseToRow(rec: ParseRecord) {
+/** The parse statement's parameters but `text`, which is stored compressed. */
+export function parseParams(rec: ParseRecord) {
   return {
     url: rec.url,
     status: rec.status,
     message: rec.message ?? null,
     title: rec.title,
-    text: deflate(rec.text),
     lang: rec.lang ?? null,
     signature: rec.signature ?? null,
     outlinks: JSON.stringify(rec.outlinks),
     meta: JSON.stringify(rec.meta),
   };
+}
+
+function parseToRow(rec: ParseRecord) {
+  return { ...parseParams(rec), text: deflate(rec.text) };
 }
 
 function parseFromRow(r: ParseRow): ParseRecord {

@@ -15,6 +15,7 @@ import type { FetchStatus } from '../../shared/status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/index.js';
 import type { CrawlerPlugins } from '../plugins.js';
+import { SegmentWriter } from '../../segments/writer.js';
 import { FetchQueues, type Lease } from './queues.js';
 import { decideRedirect } from './redirect.js';
 import type { RobotsCache } from './robots.js';
@@ -75,6 +76,8 @@ export class Fetcher {
   /** Per-URL log lines, written in one go by the monitor. */
   private logLines: { at: number; msg: string }[] = [];
   private maxActive = 0;
+  /** Stores what is fetched from a worker thread; made in run(), closed (flushed) when it ends. */
+  private writer!: SegmentWriter;
 
   constructor(
     private readonly conf: Conf,
@@ -106,6 +109,21 @@ export class Fetcher {
   }
 
   async run(): Promise<FetchSummary> {
+    this.writer = new SegmentWriter(this.segment);
+    try {
+      await this.fetchAll();
+    } finally {
+      await this.writer.close();
+    }
+    this.summary.interrupted = this.signal?.aborted ?? false;
+    if (!this.summary.interrupted && this.s.parse) this.parseLeftovers();
+    this.summary.elapsedMs = Date.now() - this.started;
+    this.progress(true);
+    this.log?.clearProgress();
+    return this.summary;
+  }
+
+  private async fetchAll(): Promise<void> {
     const done = this.segment.fetchedUrls();
     for (const u of done) this.known.add(u);
     for (const e of this.segment.fetchlist()) {
@@ -131,14 +149,7 @@ export class Fetcher {
     } finally {
       clearInterval(monitor);
       this.signal?.removeEventListener('abort', onAbort);
-      await this.segment.flush();
     }
-    this.summary.interrupted = this.signal?.aborted ?? false;
-    if (!this.summary.interrupted && this.s.parse) this.parseLeftovers();
-    this.summary.elapsedMs = Date.now() - this.started;
-    this.progress(true);
-    this.log?.clearProgress();
-    return this.summary;
   }
 
   private async queueKey(url: string): Promise<string | undefined> {
@@ -161,6 +172,7 @@ export class Fetcher {
 
   private async worker(): Promise<void> {
     for (;;) {
+      await this.writer.ready();
       const lease = await this.queues.next();
       if (!lease) return;
       await this.process(lease);
@@ -231,7 +243,7 @@ export class Fetcher {
     const { record, content } = o;
     let parse: ParseRecord | undefined;
     if (content && this.s.parse) parse = this.parse(content, record);
-    this.segment.putFetchedLater(record, this.s.storeContent ? content : undefined, parse);
+    this.writer.put(record, this.s.storeContent ? content : undefined, parse);
     const s = this.summary;
     s.fetched++;
     s.byStatus[record.status] = (s.byStatus[record.status] ?? 0) + 1;

@@ -1,0 +1,78 @@
+/**
+ * The fetcher's segment writer: what is put is readable once flushed
+ * (compressed content, parse text, fetch record) across many batches, and a
+ * failing write is reported with the segment, its batch kept out whole.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Segment, type FetchRecord } from '../../segments/segment.js';
+import { SegmentWriter } from '../../segments/writer.js';
+
+const rec = (url: string): FetchRecord => ({
+  url,
+  status: 'fetch_success',
+  protocolStatus: 'success',
+  httpStatus: 200,
+  fetchTime: 1_700_000_000_000,
+  headers: { 'content-type': 'text/html' },
+  contentType: 'text/html',
+  meta: { ms: 3 },
+});
+
+test('put, ready and close: every record, body and parse text readable afterwards', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
+  try {
+    const seg = Segment.create(dir);
+    const w = new SegmentWriter(seg);
+    const body = (i: number) => Buffer.from(`<p>page ${i} ${'x'.repeat(i)}</p>`);
+    for (let i = 0; i < 500; i++) {
+      await w.ready();
+      const url = `http://127.0.0.9/p${i}`;
+      const parse =
+        i % 2 ? undefined : { url, status: 'success' as const, title: `Page ${i}`, text: `text of page ${i}`, outlinks: [{ url: 'http://127.0.0.9/', anchor: 'home' }], meta: {} };
+      w.put(rec(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: body(i), truncated: i === 7 }, parse);
+      if (i % 50 === 0) await new Promise((r) => setImmediate(r)); // several batches
+    }
+    await w.close();
+    assert.is(seg.count('fetch'), 500);
+    assert.is(seg.count('content'), 500);
+    assert.is(seg.count('parse'), 250);
+    assert.equal(seg.getContent('http://127.0.0.9/p7')!.bytes, body(7));
+    assert.is(seg.getContent('http://127.0.0.9/p7')!.truncated, true);
+    assert.equal(seg.getFetch('http://127.0.0.9/p3')!.meta, { ms: 3 });
+    const p = seg.getParse('http://127.0.0.9/p42')!;
+    assert.is(p.text, 'text of page 42');
+    assert.equal(p.outlinks, [{ url: 'http://127.0.0.9/', anchor: 'home' }]);
+    seg.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a write that fails is reported with the segment, not lost silently', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
+  try {
+    const seg = Segment.create(dir);
+    seg.db.exec('DROP TABLE content');
+    const w = new SegmentWriter(seg);
+    const url = 'http://127.0.0.9/x';
+    w.put(rec(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from('x'), truncated: false });
+    let message = '';
+    try {
+      await w.close();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    assert.ok(message.includes(`cannot write to segment ${seg.dir}`), message);
+    assert.ok(message.includes('content'), message);
+    assert.is(seg.count('fetch'), 0, 'the batch is one transaction: nothing of it was kept');
+    seg.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
