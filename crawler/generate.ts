@@ -126,7 +126,6 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
       const seg = Segment.create(segmentsDir, new Date(now));
       try {
         seg.addFetchlist(interleaveHosts(list).map((c) => ({ url: c.url, host: c.host, score: c.sort, datum: { ...c.row } })));
-        seg.setMeta('generate.time', String(now));
         seg.markPhase('generated');
       } finally {
         seg.close();

@@ -170,7 +170,7 @@ const inflate = (b: Buffer) => zlib.inflateSync(b);
 export class Segment {
   readonly name: string;
   private readonly stmts: ReturnType<Segment['prepare']>;
-  private readonly fetchedTxn: (rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord) => void;
+  private readonly fetchTxn: (rec: FetchRecord, content?: ContentRecord) => void;
 
   private constructor(
     readonly dir: string,
@@ -178,10 +178,9 @@ export class Segment {
   ) {
     this.name = path.basename(dir);
     this.stmts = this.prepare();
-    this.fetchedTxn = db.transaction((rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord) => {
+    this.fetchTxn = db.transaction((rec: FetchRecord, content?: ContentRecord) => {
       this.stmts.putFetch.run(fetchToRow(rec));
       if (content) this.stmts.putContent.run(...contentToRow(content));
-      if (parse) this.stmts.putParse.run(parseToRow(parse));
     });
   }
 
@@ -274,14 +273,6 @@ export class Segment {
     return this.phase(phase) !== undefined;
   }
 
-  getMeta(key: string): string | undefined {
-    return (this.stmts.getMeta.get(key) as { value: string } | undefined)?.value;
-  }
-
-  setMeta(key: string, value: string): void {
-    this.stmts.phase.run(key, value);
-  }
-
   // ---- fetchlist ---------------------------------------------------------
 
   addFetchlist(entries: Iterable<FetchlistEntry>): number {
@@ -309,18 +300,9 @@ export class Segment {
 
   // ---- fetch records and content -------------------------------------------
 
-  /** Stores a fetch record and its content in one transaction. */
+  /** Stores a fetch record and its content in one transaction (the fetcher itself writes through segments/writer.ts). */
   putFetch(rec: FetchRecord, content?: ContentRecord): void {
-    this.fetchedTxn(rec, content, undefined);
-  }
-
-  /**
-   * Stores what one fetch produced — record, content (unless the fetcher
-   * keeps none) and the inline parse — in one transaction, so a killed fetch
-   * leaves either all of it or none.
-   */
-  putFetched(rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord): void {
-    this.fetchedTxn(rec, content, parse);
+    this.fetchTxn(rec, content);
   }
 
   /** Content without a parse record (a fetch run with -noParsing, or interrupted before parsing). */
