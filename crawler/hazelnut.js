@@ -3,6 +3,12 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// `hazelnut readdb ... | head`: a reader that stops early is not an error.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
 const { main } = await import('./cli.ts');
 process.exitCode = await main(process.argv.slice(2), {
   out: process.stdout,

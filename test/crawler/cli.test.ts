@@ -150,4 +150,16 @@ test('readdb and plugin list through the real CLI', () => {
   assert.is(hz(['plugin', 'show']).code, 2);
 });
 
+test('output cut short by a reader that stops (| head) ends quietly, exit 0', () => {
+  const webdb = path.join(tmp, 'pipe', 'webdb');
+  const seeds = path.join(tmp, 'pipe-seeds.txt');
+  fs.writeFileSync(seeds, Array.from({ length: 3000 }, (_, i) => `http://127.0.2.${(i % 250) + 1}/page/${i}`).join('\n') + '\n');
+  assert.is(hz(['inject', webdb, seeds]).code, 0);
+  // head exits after one line; the dump keeps writing into the closed pipe.
+  const r = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" readdb "${webdb}" -dump - | head -n 1`], { encoding: 'utf8', timeout: 60_000 });
+  assert.match(r.stdout, /^http:\/\/127\.0\.2\./);
+  assert.not.match(r.stderr, /EPIPE|Unhandled/, r.stderr);
+  assert.is(r.status, 0);
+});
+
 test.run();
