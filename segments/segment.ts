@@ -98,7 +98,22 @@ export interface Outlink {
   nav?: boolean;
 }
 
+/** A heading of a page: where its section starts in the parse text, and the id a link can point at. */
+export interface PageSection {
+  heading: string;
+  /** h1 = 1 … h6 = 6. */
+  level: number;
+  /** Character offset of the heading in the parse text. */
+  offset: number;
+  /** The heading's own id, one inside it, or its enclosing section's: `page.html#id`. */
+  id?: string;
+}
+
 export interface ParseMeta {
+  /** The page's headings in document order (HTML pages). */
+  sections?: PageSection[];
+  /** Parse-text ranges [start, end) that are page furniture (menus, link lists, the title repeated): not summary material. */
+  furniture?: [number, number][];
   noindex?: boolean;
   nofollow?: boolean;
   noarchive?: boolean;

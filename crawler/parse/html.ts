@@ -14,12 +14,17 @@
  * `<main>`/`<article>`) is left out of the page text with
  * `parser.html.skip.navigation.text`: the same menu on every page only
  * dilutes ranking and fills summaries; a page that is all navigation keeps it.
+ * Headings are kept as sections (text offset and the id a link can point
+ * at), and text that is page furniture (menus by class name, runs of links,
+ * a heading repeating the title) as ranges the summarizer passes over.
  * htmlparser2 is used only here.
  */
 import { Parser as HtmlParser } from 'htmlparser2';
 import type { Conf } from '../../shared/conf.js';
 import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
+import type { PageSection } from '../../segments/segment.js';
 import { decodePage } from '../fetch/charset.js';
+import { TextSink } from './html-text.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
 const NAV = new Set(['nav', 'header', 'footer']);
@@ -33,6 +38,11 @@ const BLOCK = new Set([
   'section', 'select', 'summary', 'table', 'td', 'textarea', 'th', 'tr', 'ul', 'button', 'frame', 'title',
 ]);
 const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev']);
+const HEADING = /^h([1-6])$/;
+/** Class or id words of menus, link bars and banners in common documentation generators. */
+const FURNITURE_WORD = /^(?:nav(?:[-_].*)?|docnav|navbar|navheader|navfooter|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?|banner|nosearch|toc|masthead|skip-?link|footer)$/;
+const isFurniture = (a: Record<string, string>) =>
+  `${a.class ?? ''} ${a.id ?? ''}`.toLowerCase().split(/\s+/).some((w) => w !== '' && FURNITURE_WORD.test(w));
 
 export interface HtmlLink {
   href: string;
@@ -55,6 +65,9 @@ export interface HtmlExtract {
   description: string | null;
   keywords: string | null;
   links: HtmlLink[];
+  sections: PageSection[];
+  /** Ranges of `text` that are page furniture. */
+  furniture: [number, number][];
 }
 
 const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -72,18 +85,26 @@ export function parseRefresh(content: string): { href: string; delay: number } |
 export function extractHtml(html: string, skipNavigationText = false): HtmlExtract {
   const out: HtmlExtract = {
     title: '', text: '', lang: null, contentLanguage: null, base: null, noindex: false, nofollow: false,
-    noarchive: false, refresh: null, canonical: null, description: null, keywords: null, links: [],
+    noarchive: false, refresh: null, canonical: null, description: null, keywords: null, links: [], sections: [], furniture: [],
   };
-  const text: string[] = [];
+  const text = new TextSink();
   /** The text without navigation. */
-  const content: string[] = [];
+  const content = new TextSink();
   let depth = 0;
   let skipAt = -1; // depth of the outermost element whose content is not text
   let navAt = -1;
   let chromeAt = -1; // outermost navigation whose text is not content
   let contentAt = -1; // outermost main/article
   let titleAt = -1;
+  let furnitureAt = -1; // outermost element whose class or id names a menu
   const title: string[] = [];
+  /** Headings with their start in both texts; `end` once closed. */
+  const headings: { level: number; id?: string; parts: string[]; at: number; text: [number, number]; content: [number, number] }[] = [];
+  let heading: (typeof headings)[number] | null = null;
+  /** Enclosing sections with an id, not yet given to a heading. */
+  const sectionIds: { at: number; id: string }[] = [];
+  /** An empty `<a id>` or `<a name>` just before a heading names it. */
+  let pendingAnchor: string | null = null;
   let anchor: { href: string; parts: string[]; nav: boolean; at: number } | null = null;
 
   const endAnchor = () => {
@@ -100,14 +121,23 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
       onopentag(name, a) {
         depth++;
         if (BLOCK.has(name)) {
-          text.push(' ');
-          content.push(' ');
+          text.boundary();
+          content.boundary();
         }
         if (skipAt >= 0) return;
         if (SKIP.has(name)) {
           skipAt = depth;
           return;
         }
+        if (furnitureAt < 0 && isFurniture(a)) furnitureAt = depth;
+        const id = a.id?.trim() || (name === 'a' ? a.name?.trim() : undefined) || undefined;
+        const level = HEADING.exec(name);
+        if (level && !heading && navAt < 0 && furnitureAt < 0) {
+          const section = sectionIds.pop();
+          heading = { level: Number(level[1]), id: id ?? pendingAnchor ?? section?.id, parts: [], at: depth, text: [text.mark(), 0], content: [content.mark(), 0] };
+        } else if (heading && id) heading.id ??= id;
+        else if (id && (name === 'section' || /\bsect(?:ion|\d)\b/.test(a.class ?? ''))) sectionIds.push({ at: depth, id });
+        pendingAnchor = name === 'a' && id && a.href === undefined ? id : level ? null : pendingAnchor;
         const navigation = name === 'nav' || a.role?.toLowerCase() === 'navigation';
         if (navAt < 0 && (NAV.has(name) || navigation)) navAt = depth;
         if (contentAt < 0 && CONTENT.has(name)) contentAt = depth;
@@ -152,15 +182,26 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
           title.push(t);
           return;
         }
-        text.push(t);
-        if (chromeAt < 0) content.push(t);
+        const furniture = furnitureAt >= 0;
+        text.push(t, anchor !== null, furniture);
+        if (chromeAt < 0) content.push(t, anchor !== null, furniture);
         anchor?.parts.push(t);
+        heading?.parts.push(t);
+        if (t.trim() !== '') pendingAnchor = null;
       },
       onclosetag(name) {
-        if (BLOCK.has(name)) {
-          text.push(' ');
-          content.push(' ');
+        if (heading && depth === heading.at) {
+          heading.text[1] = text.mark();
+          heading.content[1] = content.mark();
+          headings.push(heading);
+          heading = null;
         }
+        if (BLOCK.has(name)) {
+          text.boundary();
+          content.boundary();
+        }
+        if (depth === furnitureAt) furnitureAt = -1;
+        while (sectionIds.length && sectionIds[sectionIds.length - 1]!.at >= depth) sectionIds.pop();
         if (depth === skipAt) skipAt = -1;
         if (depth === navAt) navAt = -1;
         if (depth === chromeAt) chromeAt = -1;
@@ -174,10 +215,50 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
   );
   parser.end(html);
   endAnchor();
+  // A heading left open by broken HTML runs to the end of the page (the callbacks set it; TS sees null).
+  const open = heading as (typeof headings)[number] | null;
+  if (open) {
+    open.text[1] = text.mark();
+    open.content[1] = content.mark();
+    headings.push(open);
+  }
   out.title = squash(title.join(''));
-  const main = skipNavigationText ? squash(content.join('')) : '';
-  out.text = main || squash(text.join(''));
+  finishText(out, headings, skipNavigationText ? content : null, text);
   return out;
+}
+
+/** Trailing permalink marks ("File system#", "Syntax¶") are not part of a heading. */
+const headingText = (parts: string[]) => squash(parts.join('')).replace(/\s*[#¶§]+$/, '');
+
+/** A heading that says what the title says is furniture: the summary shows the title already. */
+function repeatsTitle(heading: string, title: string): boolean {
+  const h = heading.toLowerCase();
+  const t = title.toLowerCase();
+  return h !== '' && t !== '' && (h === t || t.startsWith(h) || h.startsWith(t));
+}
+
+/** The page text (without navigation when wanted and there is content left), its sections and furniture. */
+function finishText(
+  out: HtmlExtract,
+  headings: { level: number; id?: string; parts: string[]; text: [number, number]; content: [number, number] }[],
+  content: TextSink | null,
+  text: TextSink,
+): void {
+  const build = (sink: TextSink, span: (h: (typeof headings)[number]) => [number, number]) => {
+    for (const h of headings) if (repeatsTitle(headingText(h.parts), out.title)) sink.addFurniture(...span(h));
+    return sink.build(headings.map((h) => span(h)[0]));
+  };
+  let built = content && build(content, (h) => h.content);
+  if (!built?.text) built = build(text, (h) => h.text);
+  out.text = built.text;
+  out.furniture = built.furniture;
+  out.sections = headings.flatMap((h, i) => {
+    const heading = headingText(h.parts);
+    if (!heading) return [];
+    const s: PageSection = { heading, level: h.level, offset: built.offsets[i]! };
+    if (h.id) s.id = h.id;
+    return [s];
+  });
 }
 
 function meta(out: HtmlExtract, a: Record<string, string>): void {
@@ -233,6 +314,8 @@ export class HtmlPageParser implements Parser {
     if (x.description) meta.description = x.description;
     if (x.keywords) meta.keywords = x.keywords;
     if (x.contentLanguage) meta.contentLanguage = x.contentLanguage;
+    if (x.sections.length) meta.sections = x.sections;
+    if (x.furniture.length) meta.furniture = x.furniture;
     return { status: 'success', title: x.title, text: x.text, lang: x.lang, outlinks, meta };
   }
 }

@@ -205,4 +205,33 @@ test('extractHtml: html lang, description, keywords', () => {
   assert.is(x.keywords, 'a, b');
 });
 
+
+test('sections: each heading with its offset in the text and the id a link can point at', () => {
+  const p = page(`<html><head><title>Guide</title></head><body>
+    <h1>Guide</h1><p>Intro words.</p>
+    <h2 id="own">Own id</h2><p>First.</p>
+    <h2>Inner<a class="mark" href="#inner" id="inner">#</a></h2><p>Second.</p>
+    <section id="sec"><h3>From section</h3><p>Third.</p></section>
+    <a name="named"></a><h3>Named anchor</h3><p>Fourth.</p>
+    <h4>No id</h4><p>Fifth.</p>
+    <nav><h2 id="menu">Menu heading</h2></nav></body></html>`);
+  const sections = p.meta.sections ?? [];
+  assert.equal(
+    sections.map((s) => [s.level, s.heading, s.id]),
+    [[1, 'Guide', undefined], [2, 'Own id', 'own'], [2, 'Inner', 'inner'], [3, 'From section', 'sec'], [3, 'Named anchor', 'named'], [4, 'No id', undefined]],
+  );
+  for (const s of sections) assert.ok(p.text.startsWith(s.heading, s.offset), `${s.heading} at ${s.offset} in ${p.text}`);
+});
+
+test('furniture: menus by class, runs of links and a heading repeating the title are marked, not removed', () => {
+  const p = page(`<html><head><title>VACUUM</title></head><body>
+    <div class="nosearch">Small. Fast. Reliable.</div>
+    <table><tr><td><a href="p.html">Prev</a></td><td><a href="u.html">Up</a></td><td><a href="n.html">Next</a></td></tr></table>
+    <ul class="docnav"><li><a href="a.html">Prev</a></li><li>The Handbook</li></ul>
+    <h1>VACUUM</h1><p>The VACUUM command rebuilds the <a href="db.html">database</a> file.</p></body></html>`);
+  const furniture = (p.meta.furniture ?? []).map(([a, b]) => p.text.slice(a, b));
+  assert.equal(furniture, ['Small. Fast. Reliable. Prev Up Next Prev The Handbook VACUUM']);
+  assert.ok(p.text.includes('The VACUUM command rebuilds the database file.'), 'furniture stays in the text for ranking');
+});
+
 test.run();

@@ -1,0 +1,96 @@
+/**
+ * @module crawler/parse/html-text
+ * The page text as the HTML parser streams it: pieces appended between
+ * block boundaries ("runs"), whitespace squeezed at the end. Positions taken
+ * while streaming (`mark`) become character offsets into the final text, so
+ * headings and page furniture can be located in the stored parse text
+ * without a second pass. A run is furniture when it sits inside a menu-like
+ * element or is (almost) all link text: "Prev Up SQL Commands Home Next".
+ */
+
+/** Share of a run's characters that are link text above which the run is a menu. */
+const LINK_DENSITY = 0.8;
+
+export class TextSink {
+  private readonly parts: string[] = [];
+  private runStart = 0;
+  private runChars = 0;
+  private runLinkChars = 0;
+  private runFurniture = false;
+  /** Ranges of part indexes, [from, to). */
+  private readonly furniture: [number, number][] = [];
+
+  push(t: string, link: boolean, furniture: boolean): void {
+    this.parts.push(t);
+    const chars = t.replace(/\s+/g, '').length;
+    if (chars === 0) return;
+    this.runChars += chars;
+    if (link) this.runLinkChars += chars;
+    if (furniture) this.runFurniture = true;
+  }
+
+  /** A block element opens or closes: the words on either side stay apart, and a run ends. */
+  boundary(): void {
+    this.endRun();
+    this.parts.push(' ');
+    this.runStart = this.parts.length;
+  }
+
+  /** Marks the furniture range [from, to) of part indexes, e.g. a heading that repeats the title. */
+  addFurniture(from: number, to: number): void {
+    if (to > from) this.furniture.push([from, to]);
+  }
+
+  /** The current position, turned into a text offset by `build`. */
+  mark(): number {
+    return this.parts.length;
+  }
+
+  /** The squeezed, trimmed text; `marks` as offsets into it; furniture as merged offset ranges. */
+  build(marks: readonly number[]): { text: string; offsets: number[]; furniture: [number, number][] } {
+    this.endRun();
+    const at = new Map<number, number>();
+    for (const m of marks) at.set(m, -1);
+    for (const [a, b] of this.furniture) at.set(a, -1).set(b, -1);
+    let out = '';
+    let space = false;
+    const record = (i: number) => {
+      if (at.has(i)) at.set(i, out.length + (space && out.length > 0 ? 1 : 0));
+    };
+    for (let i = 0; i < this.parts.length; i++) {
+      record(i);
+      for (const piece of this.parts[i]!.split(/(\s+)/)) {
+        if (piece === '') continue;
+        if (/^\s/.test(piece)) space = true;
+        else {
+          if (space && out.length > 0) out += ' ';
+          space = false;
+          out += piece;
+        }
+      }
+    }
+    record(this.parts.length);
+    const clamp = (i: number) => Math.min(at.get(i) ?? out.length, out.length);
+    const ranges = this.furniture
+      .map(([a, b]): [number, number] => [clamp(a), clamp(b)])
+      .filter(([a, b]) => b > a)
+      .sort((x, y) => x[0] - y[0]);
+    const merged: [number, number][] = [];
+    for (const r of ranges) {
+      const last = merged[merged.length - 1];
+      // Furniture separated by a space only is one range.
+      if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+      else merged.push(r);
+    }
+    return { text: out, offsets: marks.map(clamp), furniture: merged };
+  }
+
+  private endRun(): void {
+    if (this.runChars > 0 && (this.runFurniture || this.runLinkChars >= LINK_DENSITY * this.runChars))
+      this.furniture.push([this.runStart, this.parts.length]);
+    this.runStart = this.parts.length;
+    this.runChars = 0;
+    this.runLinkChars = 0;
+    this.runFurniture = false;
+  }
+}
