@@ -124,7 +124,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
     }
     const seg = Segment.open(segDir);
     const parsed = seg.hasPhase('parsed');
-    s.robotsDenied += (seg.db.prepare("SELECT COUNT(*) AS n FROM fetch WHERE protocol_status = 'robots_denied'").get() as { n: number }).n;
+    s.robotsDenied += seg.countFetches('robots_denied');
     seg.close();
     if (!parsed) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
     await timed('updatedb', () => updatedb(conf, { webdb, segments: [segDir], normalize: true, filter: true, plugins, log }));

@@ -20,7 +20,7 @@ import { assignSegments, awaitingUpdate, interleaveHosts, isDue } from './fetchl
 import { loadCrawlerPlugins } from './plugins.js';
 import { crawlDirOf, runWithLog } from './tool-run.js';
 import { DAY_MS, scheduleFromConf } from './updatedb/schedule.js';
-import { openWebDb, type PageRow } from './webdb/schema.js';
+import { openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
 
 /** Exit code of `generate` when no page is due: not an error, but nothing to fetch. */
 export const NOTHING_DUE_EXIT = 3;
@@ -89,12 +89,7 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
   try {
     const summary: GenerateSummary = { segments: [], counts: [], hosts: 0, filtered: 0, belowMinScore: 0, leftOver: 0 };
     // SQL narrows to rows that are due, or pulled in, and not awaiting updatedb; the rules decide.
-    const rows = db
-      .prepare(
-        `SELECT * FROM pages WHERE (generate_time IS NULL OR generate_time + @delay <= @now)
-           AND (fetch_time <= @dueBy OR fetch_time > @pullIn) ORDER BY score DESC, url`,
-      )
-      .iterate({ delay: s.delayMs, now, dueBy: now + addMs, pullIn: now + addMs + s.schedule.maxInterval * 1000 }) as Iterable<PageRow>;
+    const rows = db.generateCandidates({ delayMs: s.delayMs, now, dueBy: now + addMs, pullIn: now + addMs + s.schedule.maxInterval * 1000 });
     const candidates: { url: string; host: string; countKey: string; sort: number; row: PageRow }[] = [];
     for (const row of rows) {
       if (!isDue(row, s.schedule, now, addMs) || awaitingUpdate(row.generate_time, now, s.delayMs)) continue;
@@ -118,7 +113,6 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
       opts.log?.info(summary.nothingDue.message);
       return summary;
     }
-    const mark = db.prepare('UPDATE pages SET generate_time = ? WHERE url = ?');
     const hosts = new Set<string>();
     for (const list of lists) {
       // The segment is complete (marker last) before the WebDB marks its pages: a crash in between
@@ -130,9 +124,7 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
       } finally {
         seg.close();
       }
-      db.transaction(() => {
-        for (const c of list) mark.run(now, c.url);
-      })();
+      db.markGenerated(list.map((c) => c.url), now);
       for (const c of list) hosts.add(c.host);
       summary.segments.push(seg.dir);
       summary.counts.push(list.length);
@@ -148,13 +140,13 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
 /** Why no page was generated, in the words a user needs to act. */
 function explain(
   conf: Conf,
-  db: ReturnType<typeof openWebDb>,
+  db: WebDb,
   s: GenerateSummary,
   now: number,
   addMs: number,
   delayMs: number,
 ): { reason: NothingDueReason; message: string } {
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM pages').get() as { n: number }).n;
+  const total = db.pageCount();
   if (total === 0) return { reason: 'empty', message: "0 URLs selected: the WebDB has no URLs; add seeds with 'hazelnut inject'" };
   if (s.filtered > 0 && s.belowMinScore === 0) {
     const file = conf.isDeclared('urlfilter.regex.file') ? conf.resolveFile(conf.get('urlfilter.regex.file'), { optional: true }) : undefined;
@@ -165,17 +157,13 @@ function explain(
   }
   if (s.belowMinScore > 0)
     return { reason: 'min_score', message: `0 URLs selected: ${s.belowMinScore} due URLs scored below generate.min.score (${conf.get('generate.min.score')})` };
-  const waiting = db
-    .prepare('SELECT COUNT(*) AS n, MAX(generate_time) AS last FROM pages WHERE generate_time IS NOT NULL AND generate_time + ? > ?')
-    .get(delayMs, now) as { n: number; last: number | null };
-  const next = db
-    .prepare('SELECT MIN(fetch_time) AS t FROM pages WHERE generate_time IS NULL OR generate_time + ? <= ?')
-    .get(delayMs, now) as { t: number | null };
-  const nextDue = next.t !== null ? ` The next page is due at ${new Date(next.t).toISOString()}${next.t > now + addMs ? ` (-adddays ${Math.ceil((next.t - now) / DAY_MS)} generates it now)` : ''}.` : '';
-  if (waiting.n > 0)
+  const waiting = db.awaitingUpdate(delayMs, now);
+  const next = db.nextDue(delayMs, now);
+  const nextDue = next !== null ? ` The next page is due at ${new Date(next).toISOString()}${next > now + addMs ? ` (-adddays ${Math.ceil((next - now) / DAY_MS)} generates it now)` : ''}.` : '';
+  if (waiting.count > 0)
     return {
       reason: 'awaiting_update',
-      message: `0 URLs selected: ${waiting.n} URLs are in segments awaiting 'hazelnut updatedb' (generated at ${new Date(waiting.last!).toISOString()}; generate skips them until updatedb or crawl.gen.delay has passed).${nextDue}`,
+      message: `0 URLs selected: ${waiting.count} URLs are in segments awaiting 'hazelnut updatedb' (generated at ${new Date(waiting.last!).toISOString()}; generate skips them until updatedb or crawl.gen.delay has passed).${nextDue}`,
     };
   return { reason: 'not_due', message: `0 URLs selected: all ${total} URLs were fetched recently.${nextDue}` };
 }

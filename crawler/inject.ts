@@ -18,7 +18,7 @@ import { parseArgs, type Tool } from '../shared/tool.js';
 import { host } from '../shared/url/keys.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { crawlDirOf, runWithLog } from './tool-run.js';
-import { openWebDb } from './webdb/schema.js';
+import { openWebDb, type Seed } from './webdb/webdb.js';
 
 export interface SeedLine {
   url: string;
@@ -131,7 +131,7 @@ export async function inject(conf: Conf, opts: InjectOptions): Promise<InjectSum
   const defaultInterval = Math.round(conf.getDuration('db.fetch.interval.default', 's') / 1000);
   const summary: InjectSummary = { injected: 0, known: 0, overwritten: 0, filtered: 0, malformed: 0, problems: [...batch.malformed] };
 
-  const rows: { url: string; host: string; score: number; interval: number; meta: string | null }[] = [];
+  const rows: Seed[] = [];
   for (const seed of batch.lines) {
     const url = plugins.normalizers.normalize(seed.url, 'inject');
     if (url === null) {
@@ -157,22 +157,7 @@ export async function inject(conf: Conf, opts: InjectOptions): Promise<InjectSum
 
   const db = openWebDb(opts.webdb, { create: true });
   try {
-    const insert = db.prepare(
-      `INSERT INTO pages (url, host, status, fetch_time, fetch_interval, retries, score, metadata)
-       VALUES (?, ?, 'db_unfetched', ?, ?, 0, ?, ?) ON CONFLICT (url) DO NOTHING`,
-    );
-    const overwrite = db.prepare(
-      `UPDATE pages SET status = 'db_unfetched', fetch_time = ?, fetch_interval = ?, retries = 0, score = ?, metadata = ?,
-         generate_time = NULL, signature = NULL, modified_time = 0, etag = NULL, last_modified = NULL
-       WHERE url = ?`,
-    );
-    db.transaction(() => {
-      for (const r of rows) {
-        if (insert.run(r.url, r.host, now, r.interval, r.score, r.meta).changes) summary.injected++;
-        else if (opts.overwrite && overwrite.run(now, r.interval, r.score, r.meta, r.url).changes) summary.overwritten++;
-        else summary.known++;
-      }
-    })();
+    Object.assign(summary, db.inject(rows, now, opts.overwrite === true));
   } finally {
     db.close();
   }

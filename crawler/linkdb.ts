@@ -29,7 +29,7 @@ import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { segmentDirs } from './segment-args.js';
 import { crawlDirOf, runWithLog } from './tool-run.js';
 import { UPDATEDB_TOOL } from './updatedb/index.js';
-import { openWebDb, type WebDb } from './webdb/schema.js';
+import { openWebDb, type LinkRow, type WebDb } from './webdb/webdb.js';
 
 export const INVERTLINKS_TOOL = 'invertlinks';
 
@@ -50,11 +50,7 @@ export interface InvertLinksSummary {
   inlinks: number;
 }
 
-export interface LinkRow {
-  source: string;
-  anchor: string;
-  nav: number;
-}
+export type { LinkRow };
 
 export interface InlinkRules {
   ignoreInternal: boolean;
@@ -111,17 +107,12 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
   const summary: InvertLinksSummary = { applied: [], skipped: {}, targets: 0, inlinks: 0 };
   const db: WebDb = openWebDb(opts.webdb);
   try {
-    const applied = db.prepare('SELECT 1 FROM applied WHERE tool = ? AND segment = ?');
-    const targetsOf = db.prepare('SELECT target FROM links WHERE source = ? UNION SELECT target FROM inlinks WHERE source = ?').pluck();
-    const linksTo = db.prepare('SELECT source, anchor, nav FROM links WHERE target = ? ORDER BY nav, rowid');
-    const del = db.prepare('DELETE FROM inlinks WHERE target = ?');
-    const ins = db.prepare('INSERT OR REPLACE INTO inlinks (target, source, anchor) VALUES (?, ?, ?)');
     for (const dir of opts.segments) {
       const seg = Segment.open(dir, { readonly: true });
       try {
-        const why = !applied.get(UPDATEDB_TOOL, seg.name)
+        const why = !db.isApplied(UPDATEDB_TOOL, seg.name)
           ? "not applied by updatedb yet (run 'hazelnut updatedb' first)"
-          : applied.get(INVERTLINKS_TOOL, seg.name)
+          : db.isApplied(INVERTLINKS_TOOL, seg.name)
             ? 'already inverted'
             : undefined;
         if (why) {
@@ -137,21 +128,21 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
         }
         db.transaction(() => {
           const targets = new Set<string>();
-          for (const s of sources) for (const t of targetsOf.all(s, s) as string[]) targets.add(t);
+          for (const s of sources) for (const t of db.linkTargetsOf(s)) targets.add(t);
           for (const t of targets) {
-            del.run(t);
+            db.clearInlinks(t);
             const key = keep(t);
             if (key === null) continue;
-            if (key !== t) del.run(key);
-            const rows = (linksTo.all(t) as LinkRow[]).flatMap((l) => {
+            if (key !== t) db.clearInlinks(key);
+            const rows = db.linksTo(t).flatMap((l) => {
               const source = keep(l.source);
               return source === null ? [] : [{ ...l, source }];
             });
-            for (const i of invertRows(key, rows, r)) summary.inlinks += ins.run(key, i.source, i.anchor).changes;
+            for (const i of invertRows(key, rows, r)) summary.inlinks += db.addInlink(key, i.source, i.anchor);
           }
           summary.targets += targets.size;
-          db.prepare('INSERT OR REPLACE INTO applied (tool, segment, at) VALUES (?, ?, ?)').run(INVERTLINKS_TOOL, seg.name, Date.now());
-        })();
+          db.markApplied(INVERTLINKS_TOOL, seg.name, Date.now());
+        });
         summary.applied.push(seg.name);
       } finally {
         seg.close();
@@ -201,7 +192,7 @@ export const readlinkdbTool: Tool = {
     const db = openWebDb(a._[0]!, { readonly: true });
     try {
       if (typeof a.url === 'string') {
-        const rows = db.prepare('SELECT source, anchor FROM inlinks WHERE target = ? ORDER BY rowid').all(a.url) as { source: string; anchor: string }[];
+        const rows = db.inlinks(a.url, 'stored');
         ctx.out.write(rows.length ? formatInlinks(rows) : ' - no link information.\n');
         return rows.length ? 0 : 1;
       }
@@ -217,7 +208,7 @@ export const readlinkdbTool: Tool = {
         const flush = () => {
           if (cur !== undefined) fs.writeSync(fd, `${cur}\tInlinks:\n${formatInlinks(batch)}\n`);
         };
-        for (const r of db.prepare('SELECT target, source, anchor FROM inlinks ORDER BY target, rowid').iterate() as Iterable<{ target: string; source: string; anchor: string }>) {
+        for (const r of db.allInlinks()) {
           if (r.target !== cur) {
             flush();
             cur = r.target;

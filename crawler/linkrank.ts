@@ -31,7 +31,7 @@ import { UsageError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { crawlDirOf, runWithLog } from './tool-run.js';
-import { openWebDb } from './webdb/schema.js';
+import { openWebDb } from './webdb/webdb.js';
 
 export interface PageRankOptions {
   damping: number;
@@ -106,13 +106,12 @@ export async function linkrank(conf: Conf, opts: { webdb: string; log?: Log }): 
   const o = linkRankOptions(conf);
   const db = openWebDb(opts.webdb);
   try {
-    const urls = db.prepare('SELECT url FROM pages ORDER BY rowid').pluck().all() as string[];
+    const urls = db.pageUrls();
     const index = new Map<string, number>();
     urls.forEach((u, i) => index.set(u, i));
     const src: number[] = [];
     const dst: number[] = [];
-    const rows = db.prepare(`SELECT DISTINCT source, target FROM links${o.ignoreNavigation ? ' WHERE nav = 0' : ''}`).raw().iterate() as Iterable<[string, string]>;
-    for (const [s, t] of rows) {
+    for (const [s, t] of db.linkPairs({ withNavigation: !o.ignoreNavigation })) {
       const a = index.get(s);
       const b = index.get(t);
       if (a !== undefined && b !== undefined) {
@@ -121,10 +120,7 @@ export async function linkrank(conf: Conf, opts: { webdb: string; log?: Log }): 
       }
     }
     const r = pageRank(urls.length, src, dst, o);
-    const set = db.prepare('UPDATE pages SET link_score = ? WHERE url = ?');
-    db.transaction(() => {
-      for (let i = 0; i < urls.length; i++) set.run(r.ranks[i]! * urls.length, urls[i]!);
-    })();
+    db.setLinkScores(urls, Array.from(r.ranks, (x) => x * urls.length));
     opts.log?.info(`${urls.length} pages, ${src.length} links, ${r.iterations} iterations, last change ${r.delta.toExponential(2)}`);
     return { pages: urls.length, links: src.length, iterations: r.iterations, delta: r.delta };
   } finally {

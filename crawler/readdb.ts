@@ -11,7 +11,7 @@ import { HzError, UsageError } from '../shared/errors.js';
 import { STATUS_CODES, type DbStatus } from '../shared/status.js';
 import { intOption, parseArgs, type Tool } from '../shared/tool.js';
 import { normalizeUrl } from '../shared/url/normalize.js';
-import { openWebDb, type PageRow, type WebDb } from './webdb/schema.js';
+import { openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
 
 export interface DbStats {
   total: number;
@@ -25,23 +25,14 @@ export interface DbStats {
 const byCode = (a: { status: DbStatus }, b: { status: DbStatus }) => STATUS_CODES[a.status] - STATUS_CODES[b.status];
 
 export function readDbStats(db: WebDb, opts: { sort?: boolean } = {}): DbStats {
-  const agg = db.prepare('SELECT COUNT(*) AS n, MIN(score) AS min, AVG(score) AS avg, MAX(score) AS max FROM pages').get() as {
-    n: number;
-    min: number | null;
-    avg: number | null;
-    max: number | null;
-  };
-  const retries = db.prepare('SELECT retries, COUNT(*) AS count FROM pages GROUP BY retries ORDER BY retries').all() as DbStats['retries'];
-  const status = (db.prepare('SELECT status, COUNT(*) AS count FROM pages GROUP BY status').all() as DbStats['status']).sort(byCode);
+  const agg = db.scoreStats();
+  const retries = db.retryCounts();
+  const status: DbStats['status'] = db.statusCounts().sort(byCode);
   if (opts.sort) {
-    const rows = db.prepare('SELECT status, host, COUNT(*) AS count FROM pages GROUP BY status, host ORDER BY status, host').all() as {
-      status: DbStatus;
-      host: string;
-      count: number;
-    }[];
+    const rows = db.statusHostCounts();
     for (const s of status) s.hosts = rows.filter((r) => r.status === s.status).map(({ host, count }) => ({ host, count }));
   }
-  return { total: agg.n, retries, minScore: agg.min ?? 0, avgScore: agg.avg ?? 0, maxScore: agg.max ?? 0, status };
+  return { total: agg.count, retries, minScore: agg.min ?? 0, avgScore: agg.avg ?? 0, maxScore: agg.max ?? 0, status };
 }
 
 const num = (x: number) => String(Math.round(x * 1000) / 1000);
@@ -115,7 +106,7 @@ export function dumpDb(db: WebDb, file: string, format: DumpFormat, out: NodeJS.
   let n = 0;
   withOutput(file, out, (write) => {
     if (format === 'csv') write(CSV_HEADER + '\n');
-    for (const p of db.prepare('SELECT * FROM pages ORDER BY url').iterate() as IterableIterator<PageRow>) {
+    for (const p of db.pages()) {
       write(formatPage(p, format));
       n++;
     }
@@ -125,15 +116,12 @@ export function dumpDb(db: WebDb, file: string, format: DumpFormat, out: NodeJS.
 
 /** The n best-scored URLs at or above `min`, as Nutch's `score<TAB>url` lines. */
 export function topN(db: WebDb, n: number, min = -Infinity): { url: string; score: number }[] {
-  return db
-    .prepare('SELECT url, score FROM pages WHERE score >= ? ORDER BY score DESC, url LIMIT ?')
-    .all(Number.isFinite(min) ? min : -1e308, n) as { url: string; score: number }[];
+  return db.topScores(n, min);
 }
 
 export function getPage(db: WebDb, url: string): PageRow | undefined {
-  const q = db.prepare('SELECT * FROM pages WHERE url = ?');
   const normalized = normalizeUrl(url);
-  return (q.get(url) ?? (normalized ? q.get(normalized) : undefined)) as PageRow | undefined;
+  return db.page(url) ?? (normalized ? db.page(normalized) : undefined);
 }
 
 const USAGE = `Usage: hazelnut readdb <webdb> (-stats [-sort] | -dump <out> [-format normal|csv|json] | -url <url> | -topN <n> <out> [<min>])

@@ -35,8 +35,8 @@ export interface SegmentListing {
 }
 
 export function listSegment(seg: Segment): SegmentListing {
-  const t = seg.db.prepare('SELECT MIN(fetch_time) AS a, MAX(fetch_time) AS b FROM fetch').get() as { a: number | null; b: number | null };
-  return { name: seg.name, generated: seg.count('fetchlist'), fetchStart: t.a, fetchEnd: t.b, fetched: seg.count('fetch'), parsed: seg.count('parse') };
+  const t = seg.fetchTimes();
+  return { name: seg.name, generated: seg.count('fetchlist'), fetchStart: t.first, fetchEnd: t.last, fetched: seg.count('fetch'), parsed: seg.count('parse') };
 }
 
 const iso = (t: number | null | undefined) => (t ? new Date(t).toISOString() : '?');
@@ -46,8 +46,8 @@ const json = (v: unknown) => JSON.stringify(v, null, 2);
 export function dumpRecord(seg: Segment, url: string, parts: Parts, recno: number): string | undefined {
   const lines: string[] = [];
   if (parts.generate) {
-    const g = seg.db.prepare('SELECT * FROM fetchlist WHERE url = ?').get(url) as { pos: number; score: number; datum: string } | undefined;
-    if (g) lines.push(`CrawlDatum (generate)::\nposition: ${g.pos}\nscore: ${g.score}\n${json(JSON.parse(g.datum))}\n`);
+    const g = seg.fetchlistEntry(url);
+    if (g) lines.push(`CrawlDatum (generate)::\nposition: ${g.pos}\nscore: ${g.score}\n${json(g.datum)}\n`);
   }
   if (parts.fetch) {
     const f = seg.getFetch(url);
@@ -130,8 +130,7 @@ const tool: Tool = {
       const fd = fs.openSync(file, 'w');
       let n = 0;
       try {
-        const urls = seg.db.prepare('SELECT url FROM fetchlist UNION SELECT url FROM fetch UNION SELECT url FROM parse ORDER BY url').pluck().iterate() as Iterable<string>;
-        for (const url of urls) {
+        for (const url of seg.urls()) {
           const rec = dumpRecord(seg, url, parts, n);
           if (rec) {
             fs.writeSync(fd, rec);

@@ -313,7 +313,41 @@ export class Segment {
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   }
 
+  /** The fetchlist entry of a URL with its position in fetch order. */
+  fetchlistEntry(url: string): (FetchlistEntry & { pos: number }) | undefined {
+    const r = this.db.prepare('SELECT * FROM fetchlist WHERE url = ?').get(url) as
+      | { url: string; pos: number; host: string; score: number; datum: string }
+      | undefined;
+    return r && { url: r.url, pos: r.pos, host: r.host, score: r.score, datum: JSON.parse(r.datum) };
+  }
+
+  /** Fetchlist entries without a fetch record. */
+  unfetchedCount(): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM fetchlist f LEFT JOIN fetch r ON r.url = f.url WHERE r.url IS NULL').get() as { n: number }).n;
+  }
+
+  /** Every URL the segment has a record of, in URL order. */
+  urls(): Iterable<string> {
+    return this.db.prepare('SELECT url FROM fetchlist UNION SELECT url FROM fetch UNION SELECT url FROM parse ORDER BY url').pluck().iterate() as Iterable<string>;
+  }
+
   // ---- fetch records and content -------------------------------------------
+
+  /** The first and last fetch time, null when nothing was fetched. */
+  fetchTimes(): { first: number | null; last: number | null } {
+    const t = this.db.prepare('SELECT MIN(fetch_time) AS a, MAX(fetch_time) AS b FROM fetch').get() as { a: number | null; b: number | null };
+    return { first: t.a, last: t.b };
+  }
+
+  /** Fetch records that ended with this protocol status. */
+  countFetches(status: ProtocolStatus): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM fetch WHERE protocol_status = ?').get(status) as { n: number }).n;
+  }
+
+  /** The size of a URL's stored content before compression. */
+  contentSize(url: string): number | undefined {
+    return this.db.prepare('SELECT size FROM content WHERE url = ?').pluck().get(url) as number | undefined;
+  }
 
   /** Stores a fetch record and its content in one transaction (the fetcher itself writes through segments/writer.ts). */
   putFetch(rec: FetchRecord, content?: ContentRecord): void {
@@ -354,6 +388,11 @@ export class Segment {
   }
 
   // ---- parse -----------------------------------------------------------------
+
+  /** URLs that already have a parse record. */
+  parsedUrls(): Set<string> {
+    return new Set(this.db.prepare('SELECT url FROM parse').pluck().all() as string[]);
+  }
 
   putParse(rec: ParseRecord): void {
     this.stmts.putParse.run(parseToRow(rec));

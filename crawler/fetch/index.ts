@@ -17,7 +17,7 @@ import { intOption, parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins } from '../plugins.js';
 import { runWithLog, segmentCrawlDir } from '../tool-run.js';
-import { openWebDb, webDbFile } from '../webdb/schema.js';
+import { hasWebDb, openWebDb } from '../webdb/webdb.js';
 import { DEFAULT_CHARSET } from './charset.js';
 import { Fetcher, type FetcherSettings, type FetchSummary } from './fetcher.js';
 import { HttpClient } from './http.js';
@@ -102,7 +102,7 @@ export function fetchSteps(conf: Conf, http: HttpClient, robots: RobotsCache | n
 /** The WebDB of the crawl a segment belongs to (`<crawl>/segments/<name>` → `<crawl>/webdb`), if there is one. */
 function crawlWebDbDir(segmentDir: string): string | undefined {
   const dir = path.join(segmentCrawlDir(segmentDir), 'webdb');
-  return fs.existsSync(webDbFile(dir)) ? dir : undefined;
+  return hasWebDb(dir) ? dir : undefined;
 }
 
 export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions = {}): Promise<FetchSummary> {
@@ -121,10 +121,7 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
     const robots = new RobotsCache({ http, agents: robotsAgents(conf), webdb });
     const summary = await new Fetcher(conf, segment, plugins, robots, fetchSteps(conf, http, robots, opts.signal), settings, opts.log, opts.signal).run();
     if (!summary.interrupted) {
-      const missing = segment.db
-        .prepare('SELECT COUNT(*) AS n FROM fetchlist f LEFT JOIN fetch r ON r.url = f.url WHERE r.url IS NULL')
-        .get() as { n: number };
-      summary.complete = missing.n === 0;
+      summary.complete = segment.unfetchedCount() === 0;
       if (summary.complete) {
         segment.markPhase('fetched');
         if (settings.parse && segment.unparsedContents().next().done) segment.markPhase('parsed');

@@ -9,7 +9,7 @@
  * forever, for every scheme and port alike.
  */
 import { createRequire } from 'node:module';
-import type { WebDb } from '../webdb/schema.js';
+import type { WebDb } from '../webdb/webdb.js';
 import { HttpFailure, type HttpClient } from './http.js';
 
 /** RFC 9309 §2.5: a crawler must parse at least 500 KiB; what follows is ignored. */
@@ -129,22 +129,13 @@ export class RobotsCache {
   ) {
     const db = opts.webdb;
     if (db) {
-      const get = db.prepare('SELECT robots_status, robots_txt, robots_fetched, robots_failures FROM hosts WHERE host = ?');
-      const put = db.prepare(
-        `INSERT INTO hosts (host, robots_status, robots_txt, robots_fetched, robots_failures, crawl_delay) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT(host) DO UPDATE SET robots_status = excluded.robots_status, robots_txt = excluded.robots_txt,
-           robots_fetched = excluded.robots_fetched, robots_failures = excluded.robots_failures, crawl_delay = excluded.crawl_delay`,
-      );
       this.load = (origin) => {
-        const r = get.get(origin) as
-          | { robots_status: RobotsStatus | null; robots_txt: string | null; robots_fetched: number | null; robots_failures: number }
-          | undefined;
-        if (!r?.robots_status || r.robots_fetched === null) return undefined;
-        return { status: r.robots_status, txt: r.robots_txt, fetched: r.robots_fetched, failures: r.robots_failures, reason: 'cached', row: true };
+        const r = db.robots(origin);
+        return r && { status: r.status as RobotsStatus, txt: r.txt, fetched: r.fetched, failures: r.failures, reason: 'cached', row: true };
       };
       this.save = (origin, s) => {
         const delay = rulesFor(origin, s, opts.agents).crawlDelayMs;
-        put.run(origin, s.status, s.txt, s.fetched, s.failures, delay === undefined ? null : delay / 1000);
+        db.putRobots(origin, { status: s.status, txt: s.txt, fetched: s.fetched, failures: s.failures, crawlDelay: delay === undefined ? null : delay / 1000 });
       };
     }
   }

@@ -10,7 +10,6 @@
  * never reaches the searcher. Nutch's Indexer, one segment at a time.
  */
 import path from 'node:path';
-import type Database from 'better-sqlite3';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
@@ -25,7 +24,7 @@ import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs } from '../segment-args.js';
 import { crawlDirOf, runWithLog } from '../tool-run.js';
-import { openWebDb } from '../webdb/schema.js';
+import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
 
 export const SEGMENT_INDEX_DIR = 'index';
@@ -78,15 +77,12 @@ function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; b
   };
 }
 
-async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: Database.Database, dir: string, log?: Log): Promise<SegmentIndexSummary> {
+async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, log?: Log): Promise<SegmentIndexSummary> {
   const seg = Segment.open(dir);
   try {
     if (!seg.hasPhase('parsed'))
       throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${dir} is not parsed yet; run 'hazelnut parse ${dir}' (or finish its fetch) first`);
     const sum: SegmentIndexSummary = { segment: seg.name, indexed: 0, notFetched: 0, notParsed: 0, noindex: 0, filtered: 0 };
-    const pageStmt = db.prepare('SELECT score, link_score FROM pages WHERE url = ?');
-    const inlinkStmt = db.prepare('SELECT source, anchor FROM inlinks WHERE target = ? ORDER BY source');
-    const sizeStmt = seg.db.prepare('SELECT size FROM content WHERE url = ?').pluck();
     const suffixes = conf.getBoolean('indexer.title.strip.suffix')
       ? siteTitleSuffixes((function* () {
           for (const p of seg.parses()) if (p.status === 'success') yield { host: host(p.url), title: p.title };
@@ -109,17 +105,17 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: Database.Da
         sum.noindex++;
         continue;
       }
-      const page = pageStmt.get(f.url) as { score: number; link_score: number } | undefined;
+      const page = db.page(f.url);
       const input: IndexingInput = {
         url: f.url,
         segment: seg.name,
         fetchTime: f.fetchTime,
         headers: f.headers,
         contentType: f.contentType ?? null,
-        contentLength: (sizeStmt.get(f.url) as number | undefined) ?? parse.text.length,
+        contentLength: seg.contentSize(f.url) ?? parse.text.length,
         parse: { title: stripTitleSuffix(parse.title, suffixes.get(host(f.url))), text: parse.text, lang: parse.lang, meta: parse.meta },
         signature: parse.signature ?? null,
-        inlinks: inlinkStmt.all(f.url) as { source: string; anchor: string }[],
+        inlinks: db.inlinks(f.url, 'source'),
         linkScore: page?.link_score ?? 0,
       };
       let doc: IndexDocument | null = {};

@@ -46,7 +46,7 @@ export async function parseSegment(conf: Conf, opts: ParseSegmentOptions): Promi
       throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${opts.segment} is already parsed (use -force to parse it again)`);
     const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
     const s: ParseSummary = { success: 0, failed: 0, notparsed: 0, kept: 0, noContent: 0 };
-    const done = opts.force ? new Set<string>() : new Set(seg.db.prepare('SELECT url FROM parse').pluck().all() as string[]);
+    const done = opts.force ? new Set<string>() : seg.parsedUrls();
     let batch: ParseRecord[] = [];
     const total = seg.count('fetch');
     let seen = 0;

@@ -17,7 +17,7 @@ import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs } from '../segment-args.js';
 import { crawlDirOf, runWithLog } from '../tool-run.js';
-import { openWebDb, type PageRow, type WebDb } from '../webdb/schema.js';
+import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { collectSegment, type SegmentUpdate } from './collect.js';
 import { mergePage, type MergeOptions } from './merge.js';
 import { scheduleFromConf } from './schedule.js';
@@ -58,31 +58,19 @@ export function mergeOptions(conf: Conf, scoring: CrawlerPlugins['scoring'], add
 
 /** Writes one segment's update in a single transaction; returns what changed. */
 function apply(db: WebDb, name: string, u: SegmentUpdate, o: MergeOptions, now: number) {
-  const get = db.prepare('SELECT * FROM pages WHERE url = ?');
-  const put = db.prepare(
-    `INSERT OR REPLACE INTO pages (url, host, status, fetch_time, fetch_interval, retries, score, link_score, signature, modified_time,
-       last_fetch_time, generate_time, protocol_status, etag, last_modified, metadata)
-     VALUES (@url, @host, @status, @fetch_time, @fetch_interval, @retries, @score, @link_score, @signature, @modified_time,
-       @last_fetch_time, @generate_time, @protocol_status, @etag, @last_modified, @metadata)`,
-  );
-  const delLinks = db.prepare('DELETE FROM links WHERE source = ?');
-  const addLink = db.prepare('INSERT OR IGNORE INTO links (source, target, anchor, nav) VALUES (?, ?, ?, ?)');
   const stats = { added: 0, updated: 0, links: 0 };
   db.transaction(() => {
     for (const url of new Set([...u.fetches.keys(), ...u.linked.keys()])) {
-      const old = get.get(url) as PageRow | undefined;
+      const old = db.page(url);
       const row = mergePage(url, old, u.fetches.get(url), u.linked.get(url) ?? [], o, now);
       if (!row || row === old) continue;
-      put.run(row);
+      db.putPage(row);
       if (old) stats.updated++;
       else stats.added++;
     }
-    for (const [source, outlinks] of u.links) {
-      delLinks.run(source);
-      for (const l of outlinks) stats.links += addLink.run(source, l.url, l.anchor, l.nav ? 1 : 0).changes;
-    }
-    db.prepare('INSERT OR REPLACE INTO applied (tool, segment, at) VALUES (?, ?, ?)').run(UPDATEDB_TOOL, name, now);
-  })();
+    for (const [source, outlinks] of u.links) stats.links += db.replaceOutlinks(source, outlinks);
+    db.markApplied(UPDATEDB_TOOL, name, now);
+  });
   return stats;
 }
 
@@ -92,8 +80,6 @@ export async function updatedb(conf: Conf, opts: UpdateDbOptions): Promise<Updat
   const summary: UpdateDbSummary = { applied: [], skipped: {}, fetched: 0, added: 0, updated: 0, links: 0 };
   const db = openWebDb(opts.webdb);
   try {
-    const isApplied = db.prepare('SELECT 1 FROM applied WHERE tool = ? AND segment = ?');
-    const scoreOf = db.prepare('SELECT score FROM pages WHERE url = ?').pluck();
     for (const dir of opts.segments) {
       const seg = Segment.open(dir, { readonly: true });
       try {
@@ -101,7 +87,7 @@ export async function updatedb(conf: Conf, opts: UpdateDbOptions): Promise<Updat
           ? 'not fetched'
           : !seg.hasPhase('parsed')
             ? 'not parsed'
-            : isApplied.get(UPDATEDB_TOOL, seg.name)
+            : db.isApplied(UPDATEDB_TOOL, seg.name)
               ? 'already applied'
               : undefined;
         if (why) {
@@ -109,7 +95,7 @@ export async function updatedb(conf: Conf, opts: UpdateDbOptions): Promise<Updat
           opts.log?.info(`segment ${seg.name} skipped: ${why}`);
           continue;
         }
-        const u = collectSegment(seg, plugins, { normalize: opts.normalize ?? false, filter: opts.filter ?? false }, (url) => scoreOf.get(url) as number | undefined);
+        const u = collectSegment(seg, plugins, { normalize: opts.normalize ?? false, filter: opts.filter ?? false }, (url) => db.pageScore(url));
         const s = apply(db, seg.name, u, o, opts.now ?? Date.now());
         summary.applied.push(seg.name);
         summary.fetched += u.fetches.size;

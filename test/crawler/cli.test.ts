@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { COMMANDS, main, parseGlobal } from '../../crawler/cli.js';
 import { acquireLock, lockPath } from '../../crawler/lock.js';
-import { openWebDb } from '../../crawler/webdb/schema.js';
+import { webDbSql } from '../fixtures/webdb-sql.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-cli-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -30,7 +30,7 @@ const seeds = path.join(tmp, 'seeds.txt');
 fs.writeFileSync(seeds, 'http://127.0.2.1/\nhttp://127.0.2.2/a\nnot a url\n');
 
 function rows(webdb: string) {
-  const db = openWebDb(webdb, { readonly: true });
+  const db = webDbSql(webdb, { readonly: true });
   try {
     return db.prepare('SELECT url, score, status FROM pages ORDER BY url').all() as { url: string; score: number; status: string }[];
   } finally {

@@ -17,7 +17,8 @@ import { linkrank } from '../../crawler/linkrank.js';
 import { parseSegment } from '../../crawler/parse/tool.js';
 import { loadCrawlerPlugins } from '../../crawler/plugins.js';
 import { updatedb } from '../../crawler/updatedb/index.js';
-import { openWebDb, type PageRow } from '../../crawler/webdb/schema.js';
+import type { PageRow } from '../../crawler/webdb/webdb.js';
+import { webDbSql } from '../fixtures/webdb-sql.js';
 import { Conf } from '../../shared/conf.js';
 import { startTestWeb, type TestWeb } from '../fixtures/testweb.js';
 
@@ -87,7 +88,7 @@ test('three crawl cycles find every reachable page once, with the right statuses
     assert.is(u.applied.length, 1);
   }
 
-  const db = openWebDb(webdb, { readonly: true });
+  const db = webDbSql(webdb, { readonly: true });
   const rows = db.prepare('SELECT * FROM pages').all() as PageRow[];
   db.close();
   const byPath = Object.fromEntries(rows.map((r) => [r.url.replace(/^http:\/\/127\.0\.4\.(\d):\d+/, (_m, h) => (h === '1' ? 'a' : 'b')), r]));
@@ -117,7 +118,7 @@ test('three crawl cycles find every reachable page once, with the right statuses
 
   await invertlinks(conf, { webdb, segments: fs.readdirSync(segments).map((n) => path.join(segments, n)), plugins });
   await linkrank(conf, { webdb });
-  const db2 = openWebDb(webdb, { readonly: true });
+  const db2 = webDbSql(webdb, { readonly: true });
   const docs = web.url('a', '/docs');
   const inl = db2.prepare('SELECT source, anchor FROM inlinks WHERE target = ? ORDER BY source').all(docs) as { source: string; anchor: string }[];
   const ls = Object.fromEntries((db2.prepare('SELECT url, link_score FROM pages').all() as { url: string; link_score: number }[]).map((r) => [r.url, r.link_score]));

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { generate } from '../../crawler/generate.js';
-import { openWebDb } from '../../crawler/webdb/schema.js';
+import { webDbSql } from '../fixtures/webdb-sql.js';
 import { Conf } from '../../shared/conf.js';
 import { listSegments, Segment } from '../../segments/segment.js';
 
@@ -18,7 +18,7 @@ const conf = (o: Record<string, string> = {}) => Conf.load({ overrides: o });
 function crawlWith(pages: { url: string; score?: number; due?: number; generated?: number }[]): string {
   const crawl = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-gen-'));
   dirs.push(crawl);
-  const db = openWebDb(path.join(crawl, 'webdb'), { create: true });
+  const db = webDbSql(path.join(crawl, 'webdb'));
   const ins = db.prepare(
     `INSERT INTO pages (url, host, status, fetch_time, fetch_interval, score, generate_time) VALUES (?, ?, 'db_unfetched', ?, 2592000, ?, ?)`,
   );
@@ -57,7 +57,7 @@ test('best score first, -topN, hosts interleaved, generated pages marked', async
   assert.is(s.segments.length, 1);
   assert.equal(fetchlist(s.segments[0]!), ['a.test/1', 'b.test/1', 'a.test/2', 'a.test/3']);
   assert.is(s.leftOver, 1);
-  const db = openWebDb(path.join(crawl, 'webdb'), { readonly: true });
+  const db = webDbSql(path.join(crawl, 'webdb'), { readonly: true });
   const marked = db.prepare('SELECT url FROM pages WHERE generate_time = ? ORDER BY url').pluck().all(NOW);
   db.close();
   assert.equal(marked, ['http://a.test/1', 'http://a.test/2', 'http://a.test/3', 'http://b.test/1']);

@@ -5,7 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { inject, readSeeds } from '../../crawler/inject.js';
 import { loadCrawlerPlugins } from '../../crawler/plugins.js';
-import { openWebDb, type PageRow } from '../../crawler/webdb/schema.js';
+import type { PageRow } from '../../crawler/webdb/webdb.js';
+import { webDbSql } from '../fixtures/webdb-sql.js';
 import { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
 
@@ -23,7 +24,7 @@ function write(rel: string, text: string): string {
 }
 
 function pages(webdb: string): PageRow[] {
-  const db = openWebDb(webdb, { readonly: true });
+  const db = webDbSql(webdb, { readonly: true });
   try {
     return db.prepare('SELECT * FROM pages ORDER BY url').all() as PageRow[];
   } finally {
@@ -76,7 +77,7 @@ test('inject: good, bad, duplicate and filtered lines; twice changes nothing', a
 test('existing URLs keep their state; defaults come from the configuration', async () => {
   const webdb = path.join(tmp, 'b', 'crawl', 'webdb');
   await inject(conf, { webdb, seeds: write('b/s1.txt', 'http://127.0.2.9/\n'), now: NOW });
-  const db = openWebDb(webdb);
+  const db = webDbSql(webdb);
   db.prepare("UPDATE pages SET status = 'db_fetched', score = 7 WHERE url = 'http://127.0.2.9/'").run();
   db.close();
   const c = conf.with({ 'db.score.injected': '0.5', 'db.fetch.interval.default': '1d' });

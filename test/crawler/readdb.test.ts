@@ -5,7 +5,8 @@ import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import readdbTool, { CSV_HEADER, dumpDb, formatStats, getPage, readDbStats, topN } from '../../crawler/readdb.js';
-import { openWebDb } from '../../crawler/webdb/schema.js';
+import { webDbSql } from '../fixtures/webdb-sql.js';
+import { openWebDb } from '../../crawler/webdb/webdb.js';
 import { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 
@@ -23,7 +24,7 @@ const ROWS: [string, string, string, number, number, string | null, string | nul
   ['http://127.0.2.2/"q"', '127.0.2.2', 'db_redir_perm', 0, 1, null, null],
 ];
 {
-  const db = openWebDb(webdb, { create: true });
+  const db = webDbSql(webdb);
   const ins = db.prepare('INSERT INTO pages (url, host, status, fetch_time, fetch_interval, retries, score, signature, metadata) VALUES (?,?,?,?,?,?,?,?,?)');
   for (const r of ROWS) ins.run(r[0], r[1], r[2], T, 2592000, r[3], r[4], r[5], r[6]);
   db.close();

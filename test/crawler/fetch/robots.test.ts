@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fetch } from '../../../crawler/fetch/index.js';
-import { openWebDb } from '../../../crawler/webdb/schema.js';
+import { webDbSql } from '../../fixtures/webdb-sql.js';
 import { Segment, type FetchRecord } from '../../../segments/segment.js';
 import { startTestWeb, type TestWeb } from '../../fixtures/testweb.js';
 import { makeSegment, tempCrawl, testConf } from './helpers.js';
@@ -103,12 +103,12 @@ test('a 2 MB robots.txt: only the first 500 KiB counts', async () => {
 
 test('rules are cached in the WebDB hosts table for the next fetch, and unreachable answers are asked again', async () => {
   const crawl = tempCrawl();
-  openWebDb(path.join(crawl, 'webdb'), { create: true }).close();
+  webDbSql(path.join(crawl, 'webdb')).close();
   web.reset();
   await run('rules', {}, crawl);
   await run('rules', {}, crawl);
   assert.is(web.requestsTo('rules', '/robots.txt').length, 1);
-  const db = openWebDb(path.join(crawl, 'webdb'), { readonly: true });
+  const db = webDbSql(path.join(crawl, 'webdb'), { readonly: true });
   const row = db.prepare('SELECT * FROM hosts WHERE host = ?').get(web.origin('rules')) as { robots_status: string; robots_txt: string };
   db.close();
   assert.is(row.robots_status, 'parsed');

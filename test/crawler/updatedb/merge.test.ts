@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { mergePage, type FetchDatum, type LinkedDatum, type MergeOptions } from '../../../crawler/updatedb/merge.js';
 import { DAY_MS, type ScheduleOptions } from '../../../crawler/updatedb/schedule.js';
 import { opicScoring } from '../../../crawler/scoring/opic.js';
-import type { PageRow } from '../../../crawler/webdb/schema.js';
+import type { PageRow } from '../../../crawler/webdb/webdb.js';
 import type { DbStatus, FetchStatus } from '../../../shared/status.js';
 
 const NOW = Date.UTC(2024, 0, 10);

@@ -8,7 +8,8 @@ import { main } from '../../../crawler/cli.js';
 import { invertlinks, readlinkdbTool } from '../../../crawler/linkdb.js';
 import { linkrank } from '../../../crawler/linkrank.js';
 import updatedbTool, { updatedb } from '../../../crawler/updatedb/index.js';
-import { openWebDb, type PageRow } from '../../../crawler/webdb/schema.js';
+import type { PageRow } from '../../../crawler/webdb/webdb.js';
+import { webDbSql } from '../../fixtures/webdb-sql.js';
 import { Conf } from '../../../shared/conf.js';
 import { Segment, type ParseRecord, type Phase } from '../../../segments/segment.js';
 import type { FetchStatus } from '../../../shared/status.js';
@@ -34,7 +35,7 @@ const segments = path.join(crawl, 'segments');
 const conf = Conf.load().with({ 'db.ignore.internal.links': 'false' });
 
 function seed(urls: string[]) {
-  const db = openWebDb(webdb, { create: true });
+  const db = webDbSql(webdb);
   const ins = db.prepare(
     "INSERT INTO pages (url, host, status, fetch_time, fetch_interval, retries, score) VALUES (?, ?, 'db_unfetched', ?, 2592000, 0, 1)",
   );
@@ -63,14 +64,14 @@ function makeSegment(at: number, pages: { url: string; status: FetchStatus; redi
 }
 
 function pages(): Record<string, PageRow> {
-  const db = openWebDb(webdb, { readonly: true });
+  const db = webDbSql(webdb, { readonly: true });
   const rows = db.prepare('SELECT * FROM pages').all() as PageRow[];
   db.close();
   return Object.fromEntries(rows.map((r) => [r.url, r]));
 }
 
 function query<T>(sql: string, ...args: unknown[]): T[] {
-  const db = openWebDb(webdb, { readonly: true });
+  const db = webDbSql(webdb, { readonly: true });
   const rows = db.prepare(sql).all(...args) as T[];
   db.close();
   return rows;

@@ -1,21 +1,11 @@
 /**
- * @module crawler/webdb/schema
- * The WebDB: one SQLite file (`<crawl>/webdb/webdb.sqlite`, WAL mode) holding
- * what Nutch kept in crawldb + linkdb. `pages` follows CrawlDatum: in the
- * WebDB `fetch_time` is the *next* fetch time. Every tool that changes it does
- * so in transactions, so a crash leaves the previous state. The SQL stays
- * plain enough for a PostgreSQL backend to follow.
+ * @module crawler/webdb/sqlite/schema
+ * The WebDB's SQLite tables: one file (`<crawl>/webdb/webdb.sqlite`, WAL
+ * mode). `pages` follows CrawlDatum (webdb.ts's PageRow).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { HzError } from '../../shared/errors.js';
-import type { DbStatus } from '../../shared/status.js';
-
-export const WEBDB_FILE = 'webdb.sqlite';
 export const WEBDB_VERSION = 1;
 
-const SCHEMA = `
+export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 CREATE TABLE IF NOT EXISTS pages (
@@ -77,50 +67,3 @@ CREATE TABLE IF NOT EXISTS applied (
   PRIMARY KEY (tool, segment)
 );
 `;
-
-export interface PageRow {
-  url: string;
-  host: string;
-  status: DbStatus;
-  fetch_time: number;
-  fetch_interval: number;
-  retries: number;
-  score: number;
-  link_score: number;
-  signature: string | null;
-  modified_time: number;
-  last_fetch_time: number | null;
-  generate_time: number | null;
-  protocol_status: string | null;
-  etag: string | null;
-  last_modified: string | null;
-  metadata: string | null;
-}
-
-export type WebDb = Database.Database;
-
-/** The directory layout: `<webdb dir>/webdb.sqlite`. */
-export function webDbFile(dir: string): string {
-  return path.join(dir, WEBDB_FILE);
-}
-
-/**
- * Opens (and with `create`, creates) the WebDB in `dir`. Read-only opens never
- * create anything, so `readdb` on a wrong path changes nothing.
- */
-export function openWebDb(dir: string, opts: { create?: boolean; readonly?: boolean } = {}): WebDb {
-  const file = webDbFile(dir);
-  if (!fs.existsSync(file)) {
-    if (!opts.create || opts.readonly) throw new HzError('HZ_ERR_NOT_FOUND', `no WebDB at ${dir} (expected ${file}); run 'hazelnut inject' first`);
-    fs.mkdirSync(dir, { recursive: true });
-  }
-  const db = new Database(file, { readonly: opts.readonly ?? false });
-  if (!opts.readonly) {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.exec(SCHEMA);
-    db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('version', String(WEBDB_VERSION));
-  }
-  db.pragma('busy_timeout = 5000');
-  return db;
-}

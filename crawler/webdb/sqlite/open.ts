@@ -1,0 +1,55 @@
+/**
+ * @module crawler/webdb/sqlite/open
+ * The SQLite WebDB: opens the file and puts the operations of each tool
+ * (one module each) on one object.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { HzError } from '../../../shared/errors.js';
+import type { WebDb } from '../webdb.js';
+import { hostOps } from './hosts.js';
+import { inlinkReadOps } from './inlinks.js';
+import { invertlinksOps } from './invertlinks.js';
+import { pageOps } from './pages.js';
+import { SCHEMA, WEBDB_VERSION } from './schema.js';
+import { statements } from './statements.js';
+import { updatedbOps } from './updatedb.js';
+
+export const WEBDB_FILE = 'webdb.sqlite';
+
+function webDbFile(dir: string): string {
+  return path.join(dir, WEBDB_FILE);
+}
+
+export function hasWebDb(dir: string): boolean {
+  return fs.existsSync(webDbFile(dir));
+}
+
+export function openSqliteWebDb(dir: string, opts: { create?: boolean; readonly?: boolean }): WebDb {
+  const file = webDbFile(dir);
+  if (!fs.existsSync(file)) {
+    if (!opts.create || opts.readonly) throw new HzError('HZ_ERR_NOT_FOUND', `no WebDB at ${dir} (expected ${file}); run 'hazelnut inject' first`);
+    fs.mkdirSync(dir, { recursive: true });
+  }
+  const db = new Database(file, { readonly: opts.readonly ?? false });
+  if (!opts.readonly) {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec(SCHEMA);
+    db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('version', String(WEBDB_VERSION));
+  }
+  db.pragma('busy_timeout = 5000');
+  const sql = statements(db);
+  return {
+    ...pageOps(db, sql),
+    ...updatedbOps(sql),
+    ...invertlinksOps(sql),
+    ...inlinkReadOps(sql),
+    ...hostOps(sql),
+    transaction: <T>(fn: () => T): T => db.transaction(fn)(),
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * @module crawler/webdb/sqlite/pages
+ * The `pages` statements of inject, generate, linkrank and readdb.
+ */
+import type Database from 'better-sqlite3';
+import type { GenerateOps, InjectOps, LinkrankOps, PageRow, ReaddbOps } from '../webdb.js';
+import type { Statements } from './statements.js';
+
+export function pageOps(db: Database.Database, sql: Statements): InjectOps & GenerateOps & LinkrankOps & ReaddbOps {
+  return {
+    inject(seeds, now, overwrite) {
+      const insert = sql(
+        `INSERT INTO pages (url, host, status, fetch_time, fetch_interval, retries, score, metadata)
+         VALUES (?, ?, 'db_unfetched', ?, ?, 0, ?, ?) ON CONFLICT (url) DO NOTHING`,
+      );
+      const reset = sql(
+        `UPDATE pages SET status = 'db_unfetched', fetch_time = ?, fetch_interval = ?, retries = 0, score = ?, metadata = ?,
+           generate_time = NULL, signature = NULL, modified_time = 0, etag = NULL, last_modified = NULL
+         WHERE url = ?`,
+      );
+      const n = { injected: 0, overwritten: 0, known: 0 };
+      db.transaction(() => {
+        for (const s of seeds) {
+          if (insert.run(s.url, s.host, now, s.interval, s.score, s.meta).changes) n.injected++;
+          else if (overwrite && reset.run(now, s.interval, s.score, s.meta, s.url).changes) n.overwritten++;
+          else n.known++;
+        }
+      })();
+      return n;
+    },
+
+    generateCandidates(q) {
+      return sql(
+        `SELECT * FROM pages WHERE (generate_time IS NULL OR generate_time + @delay <= @now)
+           AND (fetch_time <= @dueBy OR fetch_time > @pullIn) ORDER BY score DESC, url`,
+      ).iterate({ delay: q.delayMs, now: q.now, dueBy: q.dueBy, pullIn: q.pullIn }) as Iterable<PageRow>;
+    },
+    markGenerated(urls, now) {
+      const mark = sql('UPDATE pages SET generate_time = ? WHERE url = ?');
+      db.transaction(() => {
+        for (const u of urls) mark.run(now, u);
+      })();
+    },
+    awaitingUpdate(delayMs, now) {
+      const r = sql('SELECT COUNT(*) AS n, MAX(generate_time) AS last FROM pages WHERE generate_time IS NOT NULL AND generate_time + ? > ?').get(delayMs, now) as {
+        n: number;
+        last: number | null;
+      };
+      return { count: r.n, last: r.last };
+    },
+    nextDue(delayMs, now) {
+      return (sql('SELECT MIN(fetch_time) AS t FROM pages WHERE generate_time IS NULL OR generate_time + ? <= ?').get(delayMs, now) as { t: number | null }).t;
+    },
+
+    pageUrls() {
+      return sql('SELECT url FROM pages ORDER BY rowid').pluck().all() as string[];
+    },
+    linkPairs(opts) {
+      return sql(`SELECT DISTINCT source, target FROM links${opts.withNavigation ? '' : ' WHERE nav = 0'}`).raw().iterate() as Iterable<[string, string]>;
+    },
+    setLinkScores(urls, scores) {
+      const set = sql('UPDATE pages SET link_score = ? WHERE url = ?');
+      db.transaction(() => {
+        for (let i = 0; i < urls.length; i++) set.run(scores[i]!, urls[i]!);
+      })();
+    },
+
+    page(url) {
+      return sql('SELECT * FROM pages WHERE url = ?').get(url) as PageRow | undefined;
+    },
+    pageCount() {
+      return (sql('SELECT COUNT(*) AS n FROM pages').get() as { n: number }).n;
+    },
+    scoreStats() {
+      const r = sql('SELECT COUNT(*) AS n, MIN(score) AS min, AVG(score) AS avg, MAX(score) AS max FROM pages').get() as {
+        n: number;
+        min: number | null;
+        avg: number | null;
+        max: number | null;
+      };
+      return { count: r.n, min: r.min, avg: r.avg, max: r.max };
+    },
+    retryCounts() {
+      return sql('SELECT retries, COUNT(*) AS count FROM pages GROUP BY retries ORDER BY retries').all() as { retries: number; count: number }[];
+    },
+    statusCounts() {
+      return sql('SELECT status, COUNT(*) AS count FROM pages GROUP BY status').all() as ReturnType<ReaddbOps['statusCounts']>;
+    },
+    statusHostCounts() {
+      return sql('SELECT status, host, COUNT(*) AS count FROM pages GROUP BY status, host ORDER BY status, host').all() as ReturnType<ReaddbOps['statusHostCounts']>;
+    },
+    pages() {
+      return sql('SELECT * FROM pages ORDER BY url').iterate() as Iterable<PageRow>;
+    },
+    topScores(n, min) {
+      return sql('SELECT url, score FROM pages WHERE score >= ? ORDER BY score DESC, url LIMIT ?').all(Number.isFinite(min) ? min : -1e308, n) as {
+        url: string;
+        score: number;
+      }[];
+    },
+  };
+}

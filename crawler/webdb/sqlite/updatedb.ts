@@ -1,0 +1,36 @@
+/**
+ * @module crawler/webdb/sqlite/updatedb
+ * The statements of updatedb: page rows, a page's outlinks, and the record
+ * of applied segments.
+ */
+import type { UpdatedbOps } from '../webdb.js';
+import type { Statements } from './statements.js';
+
+export function updatedbOps(sql: Statements): UpdatedbOps {
+  return {
+    isApplied(tool, segment) {
+      return sql('SELECT 1 FROM applied WHERE tool = ? AND segment = ?').get(tool, segment) !== undefined;
+    },
+    markApplied(tool, segment, at) {
+      sql('INSERT OR REPLACE INTO applied (tool, segment, at) VALUES (?, ?, ?)').run(tool, segment, at);
+    },
+    pageScore(url) {
+      return sql('SELECT score FROM pages WHERE url = ?').pluck().get(url) as number | undefined;
+    },
+    putPage(row) {
+      sql(
+        `INSERT OR REPLACE INTO pages (url, host, status, fetch_time, fetch_interval, retries, score, link_score, signature, modified_time,
+           last_fetch_time, generate_time, protocol_status, etag, last_modified, metadata)
+         VALUES (@url, @host, @status, @fetch_time, @fetch_interval, @retries, @score, @link_score, @signature, @modified_time,
+           @last_fetch_time, @generate_time, @protocol_status, @etag, @last_modified, @metadata)`,
+      ).run(row);
+    },
+    replaceOutlinks(source, outlinks) {
+      sql('DELETE FROM links WHERE source = ?').run(source);
+      const add = sql('INSERT OR IGNORE INTO links (source, target, anchor, nav) VALUES (?, ?, ?, ?)');
+      let n = 0;
+      for (const l of outlinks) n += add.run(source, l.url, l.anchor, l.nav ? 1 : 0).changes;
+      return n;
+    },
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * @module crawler/webdb/webdb
+ * The WebDB's operations: what Nutch kept in crawldb + linkdb, behind named
+ * operations the tools call (inject, generate, updatedb, invertlinks,
+ * linkrank, readdb, index, and the fetcher's robots.txt cache). Tools keep
+ * the decisions (what is due, how rows merge, which inlinks count); a
+ * backend only stores and selects. The operations are synchronous, as the
+ * tools run them inside transactions; SQLite (`sqlite/`) is the backend.
+ *
+ * In the WebDB `fetch_time` is the *next* fetch time (CrawlDatum's meaning).
+ * Every tool that changes the WebDB does so in transactions, so a crash
+ * leaves the previous state.
+ */
+import type { DbStatus } from '../../shared/status.js';
+import { openSqliteWebDb } from './sqlite/open.js';
+
+/** One URL's record (Nutch's CrawlDatum), column for column. */
+export interface PageRow {
+  url: string;
+  host: string;
+  status: DbStatus;
+  fetch_time: number;
+  fetch_interval: number;
+  retries: number;
+  score: number;
+  link_score: number;
+  signature: string | null;
+  modified_time: number;
+  last_fetch_time: number | null;
+  generate_time: number | null;
+  protocol_status: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  metadata: string | null;
+}
+
+/** A seed URL as inject adds it. */
+export interface Seed {
+  url: string;
+  host: string;
+  score: number;
+  /** Fetch interval, s. */
+  interval: number;
+  /** JSON object of the seed's metadata, or null. */
+  meta: string | null;
+}
+
+/** One stored outlink of a page, as invertlinks reads it. */
+export interface LinkRow {
+  source: string;
+  anchor: string;
+  /** 1: a navigation link. */
+  nav: number;
+}
+
+export interface Inlink {
+  source: string;
+  anchor: string;
+}
+
+/** A host's cached robots.txt (RFC 9309 §2.4: cached at most 24 h). */
+export interface HostRobots {
+  status: string;
+  txt: string | null;
+  fetched: number;
+  failures: number;
+  /** s, from robots.txt for our agent. */
+  crawlDelay: number | null;
+}
+
+export interface InjectOps {
+  /**
+   * Adds the seeds that are new; with `overwrite`, known ones are reset to
+   * unfetched and due `now` (their score, interval and metadata replaced).
+   * One transaction.
+   */
+  inject(seeds: Iterable<Seed>, now: number, overwrite: boolean): { injected: number; overwritten: number; known: number };
+}
+
+export interface GenerateOps {
+  /**
+   * Rows generate may select, best score first (then URL): not generated
+   * within `delayMs` of `now`, and due by `dueBy` or due after `pullIn` (a
+   * schedule that jumped ahead). Generate's rules decide among them.
+   */
+  generateCandidates(q: { delayMs: number; now: number; dueBy: number; pullIn: number }): Iterable<PageRow>;
+  /** Marks URLs as generated at `now` (awaiting updatedb), in one transaction. */
+  markGenerated(urls: Iterable<string>, now: number): void;
+  /** Pages generated within `delayMs` of `now`, and the latest generate time among them. */
+  awaitingUpdate(delayMs: number, now: number): { count: number; last: number | null };
+  /** The earliest next fetch time of the pages not awaiting update. */
+  nextDue(delayMs: number, now: number): number | null;
+}
+
+export interface UpdatedbOps {
+  /** Whether `tool` has applied `segment` (updatedb and invertlinks each apply a segment once). */
+  isApplied(tool: string, segment: string): boolean;
+  markApplied(tool: string, segment: string, at: number): void;
+  /** The page's OPIC score, if it is known. */
+  pageScore(url: string): number | undefined;
+  /** Stores a page row, replacing the URL's previous one. */
+  putPage(row: PageRow): void;
+  /** Replaces the outlinks stored for `source`; returns how many were stored. */
+  replaceOutlinks(source: string, outlinks: readonly { url: string; anchor: string; nav?: boolean }[]): number;
+}
+
+export interface InvertlinksOps {
+  /** Every URL `source` links to now, or had inlinks from before. */
+  linkTargetsOf(source: string): string[];
+  /** The stored links to `target`, content links first, then in stored order. */
+  linksTo(target: string): LinkRow[];
+  clearInlinks(target: string): void;
+  /** Stores one inlink (replacing the same target and source); returns 1 if stored. */
+  addInlink(target: string, source: string, anchor: string): number;
+}
+
+export interface LinkDbReadOps {
+  /** A URL's inlinks, in stored order or by source URL. */
+  inlinks(target: string, order: 'stored' | 'source'): Inlink[];
+  /** Every inlink, by target, then in stored order. */
+  allInlinks(): Iterable<Inlink & { target: string }>;
+}
+
+export interface LinkrankOps {
+  /** Every page's URL, in the order pages were added. */
+  pageUrls(): string[];
+  /** Distinct (source, target) pairs of stored links; navigation links left out when asked. */
+  linkPairs(opts: { withNavigation: boolean }): Iterable<[string, string]>;
+  /** Sets link scores (`scores[i]` for `urls[i]`) in one transaction. */
+  setLinkScores(urls: readonly string[], scores: ArrayLike<number>): void;
+}
+
+export interface ReaddbOps {
+  page(url: string): PageRow | undefined;
+  pageCount(): number;
+  scoreStats(): { count: number; min: number | null; avg: number | null; max: number | null };
+  retryCounts(): { retries: number; count: number }[];
+  statusCounts(): { status: DbStatus; count: number }[];
+  /** Pages per status and host, by status then host. */
+  statusHostCounts(): { status: DbStatus; host: string; count: number }[];
+  /** Every page, by URL. */
+  pages(): Iterable<PageRow>;
+  /** The n best-scored URLs at or above `min`, best first, then by URL. */
+  topScores(n: number, min: number): { url: string; score: number }[];
+}
+
+export interface HostOps {
+  robots(host: string): HostRobots | undefined;
+  putRobots(host: string, r: HostRobots): void;
+}
+
+export interface WebDb extends InjectOps, GenerateOps, UpdatedbOps, InvertlinksOps, LinkDbReadOps, LinkrankOps, ReaddbOps, HostOps {
+  /** Runs `fn` in one transaction: all of its writes or none. */
+  transaction<T>(fn: () => T): T;
+  close(): void;
+}
+
+/**
+ * Opens (and with `create`, creates) the WebDB in `dir`. Read-only opens never
+ * create anything, so `readdb` on a wrong path changes nothing.
+ */
+export function openWebDb(dir: string, opts: { create?: boolean; readonly?: boolean } = {}): WebDb {
+  return openSqliteWebDb(dir, opts);
+}
+
+/** Whether `dir` holds a WebDB. */
+export { hasWebDb } from './sqlite/open.js';
