@@ -1,0 +1,81 @@
+/**
+ * One measured run of the crawl benchmark, in its own process so its peak
+ * RSS is its own: `tsx test/bench/crawl-child.ts '<json>'` prints one JSON
+ * line with the figures.
+ *
+ * - `{"mode":"bare","origins":[…],"pages":n}`: the floor any crawler stands
+ *   on — one keep-alive connection per host, undici `request` for every page
+ *   and htmlparser2 pulling out and resolving each link; nothing stored.
+ * - `{"mode":"crawl","origins":[…],"pages":n,"dir":"…","depth":d}`: the
+ *   one-shot crawl as `hazelnut crawl` runs it, seeded with every host's `/`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Parser } from 'htmlparser2';
+import { Agent, interceptors, request } from 'undici';
+import { crawl, crawlConf } from '../../crawler/crawl.js';
+import { PACKAGE_CONF_DIR } from '../../shared/conf.js';
+import { Log } from '../../shared/log.js';
+import { pagePath } from './crawl-web.js';
+
+interface Args {
+  mode: 'bare' | 'crawl';
+  origins: string[];
+  pages: number;
+  dir?: string;
+  depth?: number;
+}
+
+const args = JSON.parse(process.argv[2]!) as Args;
+
+async function bare(): Promise<Record<string, number>> {
+  const agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 10_000, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const dispatcher = agent.compose(interceptors.dns());
+  let pages = 0;
+  let links = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    args.origins.map(async (o) => {
+      for (let p = 0; p < args.pages; p++) {
+        const url = o + pagePath(p);
+        const res = await request(url, { dispatcher, headers: { 'user-agent': 'HzBench/1.0', 'accept-encoding': 'gzip, deflate, br' } });
+        const html = await res.body.text();
+        const found: string[] = [];
+        new Parser(
+          {
+            onopentag(name, attrs) {
+              if (name === 'a' && attrs.href) found.push(new URL(attrs.href, url).href);
+            },
+          },
+          { decodeEntities: true },
+        ).end(html);
+        links += found.length;
+        pages++;
+      }
+    }),
+  );
+  const ms = performance.now() - t0;
+  await agent.close();
+  return { pages, links, ms };
+}
+
+async function oneShot(): Promise<Record<string, unknown>> {
+  const dir = args.dir!;
+  const seeds = path.join(dir, 'seeds.txt');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(seeds, args.origins.map((o) => `${o}/\n`).join(''));
+  const conf = crawlConf(PACKAGE_CONF_DIR, {
+    'http.agent.name': 'HzBench',
+    'fetcher.server.delay': '0',
+    'fetcher.threads.per.host': '1',
+  });
+  const log = new Log({ tool: 'crawl', dir: path.join(dir, 'crawl', 'logs'), tty: false });
+  const t0 = performance.now();
+  const s = await crawl(conf, { seeds, dir: path.join(dir, 'crawl'), depth: args.depth!, threads: args.origins.length, log });
+  const ms = performance.now() - t0;
+  log.close();
+  return { ms, phases: s.phases, fetched: s.byStatus.fetch_success ?? 0, documents: s.documents, segments: s.segments.length };
+}
+
+const result = args.mode === 'bare' ? await bare() : await oneShot();
+process.stdout.write(JSON.stringify({ ...result, maxRssMB: process.resourceUsage().maxRSS / 1024 }) + '\n');

@@ -1,0 +1,120 @@
+/**
+ * Crawl at scale: the one-shot `crawl` of generated documentation-like webs
+ * (crawl-web.ts: 10–20 KB pages, 20 links each) of 10k and 25k pages — 50k
+ * and 100k too with `npm run bench -- crawl --large` — beside the bare
+ * fetch + link-extraction loop over the same web in the same run. Each run
+ * is its own process (crawl-child.ts), so its peak RSS is its own; the web
+ * is served from a third. Per size: pages/s of the whole crawl and of each
+ * phase against the bare loop, and time per page per phase, so a stage whose
+ * cost grows with the crawl shows in the growth column.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { roundsToReach } from './crawl-web.js';
+
+const SIZES = [
+  { label: '10k', hosts: 20, pages: 500 },
+  { label: '25k', hosts: 25, pages: 1000 },
+];
+const LARGE = [
+  { label: '50k', hosts: 50, pages: 1000 },
+  { label: '100k', hosts: 100, pages: 1000 },
+];
+const PHASES = ['inject', 'generate', 'fetch', 'updatedb', 'invertlinks', 'linkrank', 'index', 'dedup', 'merge'];
+
+/** Runs a TypeScript file in a child process and resolves with its first stdout line, parsed. */
+function child<T>(file: string, arg: unknown, opts: { keep?: boolean } = {}): { result: Promise<T>; stop: () => void } {
+  const p = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file), JSON.stringify(arg)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const result = new Promise<T>((resolve, reject) => {
+    createInterface({ input: p.stdout! }).once('line', (l) => resolve(JSON.parse(l) as T));
+    p.once('exit', (c) => reject(new Error(`${file} exited with ${c} before answering`)));
+  });
+  if (!opts.keep) p.stdin!.end();
+  return { result, stop: () => p.stdin!.end() };
+}
+
+interface Bare {
+  pages: number;
+  links: number;
+  ms: number;
+  maxRssMB: number;
+}
+interface Crawl {
+  ms: number;
+  phases: Record<string, number>;
+  fetched: number;
+  documents: number;
+  maxRssMB: number;
+}
+
+async function measure(size: (typeof SIZES)[number]) {
+  const web = child<{ origins: string[] }>('crawl-web.ts', { block: '127.0.15', hosts: size.hosts, pages: size.pages }, { keep: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-crawl-'));
+  try {
+    const { origins } = await web.result;
+    process.stderr.write(`  ${size.label}: bare loop …\n`);
+    const bare = await child<Bare>('crawl-child.ts', { mode: 'bare', origins, pages: size.pages }).result;
+    process.stderr.write(`  ${size.label}: crawl …\n`);
+    const crawl = await child<Crawl>('crawl-child.ts', { mode: 'crawl', origins, pages: size.pages, dir: tmp, depth: roundsToReach(size.pages) }).result;
+    const total = size.hosts * size.pages;
+    if (bare.pages !== total || crawl.fetched !== total || crawl.documents !== total)
+      throw new Error(`${size.label}: expected ${total} pages; bare loop ${bare.pages}, crawl fetched ${crawl.fetched}, indexed ${crawl.documents}`);
+    return { size, total, bare, crawl };
+  } finally {
+    web.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export default async function bench(): Promise<{ title: string; markdown: string }> {
+  const only = process.argv.find((a) => a.startsWith('--sizes='))?.slice('--sizes='.length).split(',');
+  const all = [...SIZES, ...LARGE, { label: '1k', hosts: 4, pages: 250 }];
+  const sizes = only ? all.filter((s) => only.includes(s.label)) : process.argv.includes('--large') ? [...SIZES, ...LARGE] : SIZES;
+  const runs: Awaited<ReturnType<typeof measure>>[] = [];
+  for (const s of sizes) runs.push(await measure(s));
+  const rate = (pages: number, ms: number) => (ms > 0 ? (pages * 1000) / ms : Infinity);
+  const summary = [
+    '| pages (hosts × pages) | bare loop pages/s | crawl pages/s | crawl ÷ bare | fetch phase pages/s | fetch ÷ bare | peak RSS crawl | peak RSS bare |',
+    '|---|---|---|---|---|---|---|---|',
+    ...runs.map((r) => {
+      const b = rate(r.total, r.bare.ms);
+      const c = rate(r.total, r.crawl.ms);
+      const f = rate(r.total, r.crawl.phases.fetch ?? 0);
+      return `| ${r.size.label} (${r.size.hosts} × ${r.size.pages}) | ${b.toFixed(0)} | ${c.toFixed(0)} | **${(c / b).toFixed(2)}** | ${f.toFixed(0)} | **${(f / b).toFixed(2)}** | ${r.crawl.maxRssMB.toFixed(0)} MB | ${r.bare.maxRssMB.toFixed(0)} MB |`;
+    }),
+  ];
+  const first = runs[0]!;
+  const last = runs[runs.length - 1]!;
+  const perPage = (r: (typeof runs)[number], phase: string) => (r.crawl.phases[phase] ?? 0) / r.total;
+  const phases = [
+    `| phase | ${runs.map((r) => `ms/page at ${r.size.label}`).join(' | ')} | growth ${first.size.label} → ${last.size.label} |`,
+    `|---|${runs.map(() => '---|').join('')}---|`,
+    ...[...PHASES, 'whole crawl'].map((ph) => {
+      const cell = (r: (typeof runs)[number]) => (ph === 'whole crawl' ? r.crawl.ms / r.total : perPage(r, ph));
+      const growth = cell(first) > 0 ? (cell(last) / cell(first)).toFixed(2) : '–';
+      return `| ${ph} | ${runs.map((r) => `${cell(r).toFixed(3)}`).join(' | ')} | ${runs.length > 1 ? `${growth}×` : '–'} |`;
+    }),
+  ];
+  return {
+    title: 'Crawl at scale: the one-shot crawl beside a bare fetch + link-extraction loop',
+    markdown: [
+      `Generated documentation-like webs (test/bench/crawl-web.ts): 10–20 KB pages of prose, 20 links each (6 in a nav bar, 12 to child pages, ` +
+        `one on the same host, one to the next host), robots.txt, served from a child process on 127.0.15.x. ` +
+        "The crawl is `hazelnut crawl` seeded with every host's `/`, delay 0, one connection per host, -threads = hosts, -depth just enough to reach every page; " +
+        'the bare loop is undici `request` + htmlparser2 link extraction over the same pages with one connection per host, storing nothing. ' +
+        'Each runs in its own process; peak RSS is its `process.resourceUsage().maxRSS`.',
+      '',
+      ...summary,
+      '',
+      ...phases,
+      '',
+      `Targets: crawl ÷ bare ≥ 0.40, fetch ÷ bare ≥ 0.70, growth of every phase ≤ 1.5 from 10k to 100k, peak RSS ≤ 300 MB at 10k and ≤ 1 GB at 100k. ` +
+        'Command: `npm run bench -- crawl` (add `--large` for 50k and 100k, or `--sizes=1k,10k` for some sizes only).',
+    ].join('\n'),
+  };
+}
