@@ -26,6 +26,7 @@ import { inject, readSeeds, type SeedBatch } from './inject.js';
 import { invertlinks } from './linkdb.js';
 import { linkrank } from './linkrank.js';
 import { merge } from './merge.js';
+import { segmentOutlinksDropped, type OutlinksDropped } from './parse/index.js';
 import { parseSegment } from './parse/tool.js';
 import { loadCrawlerPlugins } from './plugins.js';
 import { runWithLog } from './tool-run.js';
@@ -52,6 +53,8 @@ export interface CrawlSummary {
   /** Pages fetched by this run, by fetch status. */
   byStatus: Partial<Record<FetchStatus, number>>;
   robotsDenied: number;
+  /** Links of the fetched pages that a cap or filter left out. */
+  linksDropped: OutlinksDropped;
   deferred: number;
   documents: number;
   duplicates: number;
@@ -78,6 +81,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
     segments: [],
     byStatus: {},
     robotsDenied: 0,
+    linksDropped: { cap: 0, filtered: 0, external: 0 },
     deferred: 0,
     documents: 0,
     duplicates: 0,
@@ -127,6 +131,9 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
     s.robotsDenied += seg.countFetches('robots_denied');
     seg.close();
     if (!parsed) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
+    const parses = Segment.open(segDir, { readonly: true });
+    for (const [k, v] of Object.entries(segmentOutlinksDropped(parses)) as [keyof OutlinksDropped, number][]) s.linksDropped[k] += v;
+    parses.close();
     await timed('updatedb', () => updatedb(conf, { webdb, segments: [segDir], normalize: true, filter: true, plugins, log }));
     return f;
   };
@@ -227,6 +234,15 @@ function warnUnreachableSeeds(segDir: string, f: FetchSummary, log: Log): void {
   }
 }
 
+function linksDropped(d: OutlinksDropped): string {
+  const parts = [
+    d.cap ? `${d.cap} over db.max.outlinks.per.page` : '',
+    d.filtered ? `${d.filtered} by URL filters` : '',
+    d.external ? `${d.external} external (db.ignore.external.links)` : '',
+  ].filter(Boolean);
+  return `${d.cap + d.filtered + d.external}${parts.length ? ` (${parts.join(', ')})` : ''}`;
+}
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export function formatSummary(s: CrawlSummary): string {
@@ -240,6 +256,7 @@ export function formatSummary(s: CrawlSummary): string {
     `  gone               ${n('fetch_gone')}`,
     `  redirected         ${n('fetch_redir_perm') + n('fetch_redir_temp')}`,
     `  robots-denied      ${s.robotsDenied}`,
+    `  links dropped      ${linksDropped(s.linksDropped)}`,
     ...(s.deferred ? [`  deferred           ${s.deferred} (left for the next crawl)`] : []),
     `  segments           ${s.segments.length}${s.segments.length ? ` (${s.segments.join(', ')})` : ''}`,
     `  documents indexed  ${s.documents}`,

@@ -5,7 +5,8 @@
  * missing or wrong), run it, then apply Nutch's outlink rules
  * (ParseOutputFormat): drop self-links, normalize (scope `outlink`) and
  * filter, `db.ignore.external.links`, keep at most `db.max.outlinks.per.page`
- * valid links and cut anchors to `db.max.anchor.length`. Meta robots
+ * valid links and cut anchors to `db.max.anchor.length`; what the rules
+ * dropped is counted in the parse meta (`outlinksDropped`). Meta robots
  * `nofollow` leaves no outlinks; `noindex` is kept in the parse meta for the
  * indexer. Every record gets a signature (`db.signature.class`) and a
  * language. A page no parser takes is kept as `notparsed`, a parser error
@@ -14,7 +15,7 @@
 import type { Conf } from '../../shared/conf.js';
 import type { ParseOutput, Parser } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
-import type { ContentRecord, FetchRecord, Outlink, ParseRecord } from '../../segments/segment.js';
+import type { ContentRecord, FetchRecord, Outlink, ParseRecord, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugins.js';
 import { pageLanguage } from './language.js';
 import { signatureFromConf, type SignatureFn } from './signature.js';
@@ -56,24 +57,58 @@ export function chooseParser(parsers: readonly Parser[], type: string): Parser |
   return parsers.find((p) => p.contentTypes.includes(type)) ?? parsers.find((p) => p.contentTypes.includes(family));
 }
 
-/** Nutch's outlink rules over a parser's raw outlinks, in document order. */
-export function filterOutlinks(plugins: ParsePlugins, opts: ParseOptions, from: string, raw: ParseOutput['outlinks']): Outlink[] {
+/** Links of a page that a rule dropped (parse meta `outlinksDropped`), so a crawl can say what it did not follow. */
+export interface OutlinksDropped {
+  /** Valid links past `db.max.outlinks.per.page`. */
+  cap: number;
+  /** Rejected by a URL normalizer or filter (including the crawl's host scope). */
+  filtered: number;
+  /** To another host, with `db.ignore.external.links`. */
+  external: number;
+}
+
+/** The links a segment's parses dropped, summed. */
+export function segmentOutlinksDropped(seg: Segment): OutlinksDropped {
+  const sum = (k: keyof OutlinksDropped) => `COALESCE(SUM(json_extract(meta, '$.outlinksDropped.${k}')), 0) AS ${k}`;
+  return seg.db.prepare(`SELECT ${sum('cap')}, ${sum('filtered')}, ${sum('external')} FROM parse`).get() as OutlinksDropped;
+}
+
+/** Nutch's outlink rules over a parser's raw outlinks, in document order; `dropped` counts what they left out. */
+export function filterOutlinks(
+  plugins: ParsePlugins,
+  opts: ParseOptions,
+  from: string,
+  raw: ParseOutput['outlinks'],
+  dropped: OutlinksDropped = { cap: 0, filtered: 0, external: 0 },
+): Outlink[] {
   const fromHost = host(from);
   const kept: Outlink[] = [];
   const seen = new Map<string, Outlink>();
   for (const l of raw) {
-    if (opts.maxOutlinks >= 0 && kept.length >= opts.maxOutlinks) break;
     if (l.url === from) continue;
     const norm = plugins.normalizers.normalize(l.url, 'outlink');
     const url = norm === null ? null : plugins.filters.filter(norm);
-    if (url === null || url === from) continue;
-    if (opts.ignoreExternalLinks && host(url) !== fromHost) continue;
+    if (url === from) continue;
+    if (url === null) {
+      dropped.filtered++;
+      continue;
+    }
+    if (opts.ignoreExternalLinks && host(url) !== fromHost) {
+      dropped.external++;
+      continue;
+    }
     const anchor = l.anchor.length > opts.maxAnchorLength ? l.anchor.slice(0, opts.maxAnchorLength) : l.anchor;
     const key = `${url}\n${anchor}`;
     const dup = seen.get(key);
     if (dup) {
       // The same link in the menu and in the content counts as content.
       if (dup.nav && !l.nav) delete dup.nav;
+      continue;
+    }
+    if (opts.maxOutlinks >= 0 && kept.length >= opts.maxOutlinks) {
+      // Counted only once per URL and anchor, like the links kept.
+      seen.set(key, { url, anchor });
+      dropped.cap++;
       continue;
     }
     const o: Outlink = l.nav ? { url, anchor, nav: true } : { url, anchor };
@@ -130,7 +165,9 @@ export function parseContent(plugins: ParsePlugins, conf: Conf, content: Content
       else delete meta.canonical;
     }
     meta.outlinkCount = out.outlinks.length;
-    const outlinks = meta.nofollow ? [] : filterOutlinks(plugins, opts, content.url, out.outlinks);
+    const dropped: OutlinksDropped = { cap: 0, filtered: 0, external: 0 };
+    const outlinks = meta.nofollow ? [] : filterOutlinks(plugins, opts, content.url, out.outlinks, dropped);
+    if (dropped.cap + dropped.filtered + dropped.external > 0) meta.outlinksDropped = dropped;
     const declaredLang = [out.lang, meta.contentLanguage as string | undefined, fetch.headers['content-language']];
     return {
       url: content.url,

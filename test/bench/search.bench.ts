@@ -11,7 +11,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
-import autocannon from 'autocannon';
 import { Hono } from 'hono';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { Conf } from '../../shared/conf.js';
@@ -23,6 +22,7 @@ import { searchJson } from '../../searcher/http/api.js';
 import { search } from '../../searcher/search.js';
 import { startSearcher } from '../../searcher/server.js';
 import { inputDoc } from '../searcher/crawl-fixture.js';
+import { cannon, wholeMs as ms } from './cannon.js';
 
 const DOCS = 50_000;
 const HOST = '127.0.11.5';
@@ -81,20 +81,7 @@ async function build(words: string[], pick: () => number, rand: () => number): P
   await publishIndex(path.join(dir, 'index'), async (d) => void (await writer.write(d)), { graceMs: 0 });
 }
 
-/** autocannon reports whole milliseconds. */
-const ms = (x: number) => (x < 1 ? '<1' : String(x));
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
-
-async function cannon(url: string, paths?: string[]) {
-  let i = 0;
-  const r = await autocannon({
-    url,
-    connections: 16,
-    duration: 6,
-    ...(paths ? { requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[i++ % paths.length] }) }] } : {}),
-  } as autocannon.Options);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
-}
 
 export default async function bench() {
   const rand = rng(42);

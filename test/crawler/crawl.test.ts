@@ -223,6 +223,30 @@ test('seed hosts that are unreachable or disallow us are named with the reason',
   }
 });
 
+test('the crawl follows every link of a long index page, and counts the links a cap or filter dropped', async () => {
+  const n = 150;
+  const pages: Record<string, string> = {};
+  const links = Array.from({ length: n }, (_, i) => `/fn${i}.html`);
+  for (const l of links) pages[l] = page(`Function ${l}`, 'One function.');
+  pages['/'] = page('Function list', 'Every function.', [...links, 'http://127.0.8.252/elsewhere.html']);
+  const big = await startTestWeb({ block: '127.0.8', hosts: { reference: { pages } } });
+  try {
+    const seeds = path.join(tmp, 'index-seeds.txt');
+    fs.writeFileSync(seeds, `${big.url('reference', '/')}\n`);
+    const args = ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', 'crawl', seeds, '-depth', '2'];
+    const all = await run(HAZELNUT, [...args, '-dir', path.join(tmp, 'crawl-index-all')]);
+    assert.is(all.code, 0, all.err);
+    assert.match(all.out, new RegExp(`documents indexed\\s+${n + 1}\\b`));
+    assert.match(all.out, /links dropped\s+1 \(1 by URL filters\)/);
+    const capped = await run(HAZELNUT, ['-D', 'db.max.outlinks.per.page=100', ...args, '-dir', path.join(tmp, 'crawl-index-capped')]);
+    assert.is(capped.code, 0, capped.err);
+    assert.match(capped.out, /documents indexed\s+101\b/);
+    assert.match(capped.out, /links dropped\s+51 \(50 over db\.max\.outlinks\.per\.page, 1 by URL filters\)/);
+  } finally {
+    await big.stop();
+  }
+});
+
 test('a crawl directory locked by a running tool is refused, naming the holder', async () => {
   const dir = path.join(tmp, 'crawl-locked');
   fs.mkdirSync(dir, { recursive: true });

@@ -21,15 +21,9 @@ const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const HAZELNUT = path.join(root, 'crawler', 'hazelnut.js');
 const CRAWL_ARGS = ['-D', 'http.agent.name=hazelnutBench', '-D', 'fetcher.server.delay=0', 'crawl'];
 
-export async function setupHazelnut(tmp: string, seeds: string[]): Promise<EngineSetup> {
-  const seedFile = path.join(tmp, 'seeds.txt');
-  fs.writeFileSync(seedFile, seeds.join('\n') + '\n');
-  const dir = path.join(tmp, 'crawl');
-  const t0 = Date.now();
-  await runOk(process.execPath, [HAZELNUT, ...CRAWL_ARGS, seedFile, '-dir', dir, '-depth', '2'], { cwd: root, timeoutMs: 300_000 });
-  const indexMs = Date.now() - t0;
-  const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
-  const rank = (hitsPerSite?: number, overrides?: Record<string, string>) => async (q: string) => {
+/** The top 10 URLs of a query on the current snapshot, with the shipped settings or some overridden. */
+export function topUrls(snaps: CrawlSnapshots) {
+  return (q: string, hitsPerSite?: number, overrides?: Record<string, string>): string[] => {
     const lease = snaps.acquire();
     try {
       const snap = overrides ? { ...lease.snapshot, settings: searchSettings(Conf.load({ overrides })) } : lease.snapshot;
@@ -38,6 +32,18 @@ export async function setupHazelnut(tmp: string, seeds: string[]): Promise<Engin
       lease.release();
     }
   };
+}
+
+export async function setupHazelnut(tmp: string, seeds: string[]): Promise<EngineSetup> {
+  const seedFile = path.join(tmp, 'seeds.txt');
+  fs.writeFileSync(seedFile, seeds.join('\n') + '\n');
+  const dir = path.join(tmp, 'crawl');
+  const t0 = Date.now();
+  await runOk(process.execPath, [HAZELNUT, ...CRAWL_ARGS, seedFile, '-dir', dir, '-depth', '2'], { cwd: root, timeoutMs: 300_000 });
+  const indexMs = Date.now() - t0;
+  const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
+  const top10 = topUrls(snaps);
+  const rank = (hitsPerSite?: number, overrides?: Record<string, string>) => async (q: string) => top10(q, hitsPerSite, overrides);
   return {
     indexMs,
     docs: snaps.current.reader.meta.docCount,

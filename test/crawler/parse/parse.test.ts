@@ -172,8 +172,17 @@ test('outlink rules: db.max.outlinks.per.page counts valid links, db.max.anchor.
   const c = conf.with({ 'db.max.outlinks.per.page': '2', 'db.max.anchor.length': '10', 'db.ignore.external.links': 'true' });
   const p = page(body, 'text/html', 'utf-8', PAGE, c);
   assert.equal(p.outlinks.map((l) => [l.url, l.anchor]), [['http://127.0.4.1/1', 'xxxxxxxxxx'], ['http://127.0.4.1/2', '2']]);
+  assert.equal(p.meta.outlinksDropped, { cap: 1, filtered: 0, external: 1 });
   const all = page(body, 'text/html', 'utf-8', PAGE, conf.with({ 'db.max.outlinks.per.page': '-1' }));
   assert.is(all.outlinks.length, 4);
+  assert.is(all.meta.outlinksDropped, undefined);
+});
+
+test('outlinks a URL filter rejects are counted as dropped; a repeated link past the cap counts once', () => {
+  const body = '<a href="/a">a</a><a href="/a">a</a><a href="/b">b</a><a href="/b">b</a><a href="/x?q=1">q</a>';
+  const p = page(body, 'text/html', 'utf-8', PAGE, conf.with({ 'db.max.outlinks.per.page': '1' }));
+  assert.equal(p.outlinks.map((l) => l.url), ['http://127.0.4.1/a']);
+  assert.equal(p.meta.outlinksDropped, { cap: 1, filtered: 1, external: 0 });
 });
 
 test('signatures: MD5 of the raw bytes; TextProfileSignature ignores small changes', () => {
