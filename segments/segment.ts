@@ -13,6 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { HzError } from '../shared/errors.js';
+import { WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
 
 export const SEGMENT_FILE = 'segment.sqlite';
@@ -141,7 +142,10 @@ export interface ParseRecord {
  * syncs took two thirds of the fetcher's storage time; at 10000 (a WAL of up
  * to 40 MB) a tenth. Commits stay durable against a killed process either way.
  */
-export const WAL_CHECKPOINT_PAGES = 10_000;
+const WAL_CHECKPOINT_PAGES = 10_000;
+
+/** Every writing connection's settings, the writer thread's included. */
+export const WRITER_PRAGMAS = [...WAL_WRITER_PRAGMAS, `wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`];
 
 /** The statements that store a fetch, its content and its parse; segments/writer.ts runs them in a worker. */
 export const WRITE_SQL = {
@@ -185,18 +189,18 @@ const inflate = (b: Buffer) => zlib.inflateSync(b);
 export class Segment {
   readonly name: string;
   private readonly stmts: ReturnType<Segment['prepare']>;
-  private readonly fetchTxn: (rec: FetchRecord, content?: ContentRecord) => void;
 
   private constructor(
     readonly dir: string,
-    readonly db: Database.Database,
+    private readonly db: Database.Database,
   ) {
     this.name = path.basename(dir);
     this.stmts = this.prepare();
-    this.fetchTxn = db.transaction((rec: FetchRecord, content?: ContentRecord) => {
-      this.stmts.putFetch.run(fetchToRow(rec));
-      if (content) this.stmts.putContent.run(...contentToRow(content));
-    });
+  }
+
+  /** The segment's database file (segments/writer.ts opens its own connection to it). */
+  get file(): string {
+    return this.db.name;
   }
 
   /**
@@ -221,9 +225,7 @@ export class Segment {
       const db = new Database(path.join(dir, SEGMENT_FILE));
       // Pages of 16 KiB hold a typical compressed page body without overflow chains: half the insert cost of 4 KiB.
       db.pragma('page_size = 16384');
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+      for (const p of WRITER_PRAGMAS) db.pragma(p);
       db.exec(SCHEMA);
       db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(SEGMENT_VERSION));
       return new Segment(dir, db);
@@ -237,9 +239,7 @@ export class Segment {
     try {
       db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: true });
       if (!opts.readonly) {
-        db.pragma('journal_mode = WAL');
-        db.pragma('synchronous = NORMAL');
-        db.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
+        for (const p of WRITER_PRAGMAS) db.pragma(p);
         db.exec(SCHEMA);
       }
       const v = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined;
@@ -259,8 +259,6 @@ export class Segment {
       clearPhase: db.prepare('DELETE FROM meta WHERE key = ?'),
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
       addFetchlist: db.prepare('INSERT OR IGNORE INTO fetchlist (url, pos, host, score, datum) VALUES (?, ?, ?, ?, ?)'),
-      putFetch: db.prepare(sql.fetch),
-      putContent: db.prepare(sql.content),
       putParse: db.prepare(sql.parse),
       getFetch: db.prepare('SELECT * FROM fetch WHERE url = ?'),
       getContent: db.prepare('SELECT * FROM content WHERE url = ?'),
@@ -349,11 +347,6 @@ export class Segment {
     return this.db.prepare('SELECT size FROM content WHERE url = ?').pluck().get(url) as number | undefined;
   }
 
-  /** Stores a fetch record and its content in one transaction (the fetcher itself writes through segments/writer.ts). */
-  putFetch(rec: FetchRecord, content?: ContentRecord): void {
-    this.fetchTxn(rec, content);
-  }
-
   /** Content without a parse record (a fetch run with -noParsing, or interrupted before parsing). */
   *unparsedContents(): IterableIterator<ContentRecord> {
     for (const r of this.db
@@ -394,11 +387,7 @@ export class Segment {
     return new Set(this.db.prepare('SELECT url FROM parse').pluck().all() as string[]);
   }
 
-  putParse(rec: ParseRecord): void {
-    this.stmts.putParse.run(parseToRow(rec));
-  }
-
-  /** Stores many parse records in one transaction. */
+  /** Stores parse records in one transaction (fetch records, content and inline parses go through segments/writer.ts). */
   putParses(recs: Iterable<ParseRecord>): void {
     this.db.transaction(() => {
       for (const r of recs) this.stmts.putParse.run(parseToRow(r));
@@ -470,10 +459,6 @@ export function fetchToRow(rec: FetchRecord) {
 /** The content statement's parameters but the last, the compressed body. */
 export function contentParams(c: ContentRecord): [string, string | null, string | null, number, number] {
   return [c.url, c.contentType, c.charset, c.bytes.length, c.truncated ? 1 : 0];
-}
-
-function contentToRow(c: ContentRecord): [string, string | null, string | null, number, number, Buffer] {
-  return [...contentParams(c), deflate(c.bytes)];
 }
 
 function fetchFromRow(r: FetchRow): FetchRecord {

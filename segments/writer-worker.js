@@ -6,14 +6,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 
-const { file, sql, checkpointPages } = workerData;
+const { file, sql, pragmas } = workerData;
 
 function open() {
   const db = new Database(file, { fileMustExist: true });
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
+  for (const p of pragmas) db.pragma(p);
   db.pragma('busy_timeout = 10000');
-  db.pragma(`wal_autocheckpoint = ${checkpointPages}`);
   return { db, putFetch: db.prepare(sql.fetch), putContent: db.prepare(sql.content), putParse: db.prepare(sql.parse) };
 }
 

@@ -16,8 +16,8 @@ import {
   contentParams,
   fetchToRow,
   parseParams,
-  WAL_CHECKPOINT_PAGES,
   WRITE_SQL,
+  WRITER_PRAGMAS,
   type ContentRecord,
   type FetchRecord,
   type ParseRecord,
@@ -44,7 +44,7 @@ export class SegmentWriter {
 
   constructor(segment: Segment) {
     this.worker = new Worker(new URL('./writer-worker.js', import.meta.url), {
-      workerData: { file: segment.db.name, sql: WRITE_SQL, checkpointPages: WAL_CHECKPOINT_PAGES },
+      workerData: { file: segment.file, sql: WRITE_SQL, pragmas: WRITER_PRAGMAS },
     });
     this.worker.on('message', (m: { id?: number; error?: string }) => {
       if (m.id === undefined) return;

@@ -1,7 +1,9 @@
 /**
  * The layout is the architecture: imports flow one way. shared/ imports none
  * of the other rooms, segments/ only shared/, and the searcher never the
- * crawler, so a search machine needs only index/ and segments/.
+ * crawler, so a search machine needs only index/ and segments/. Each store
+ * has one owner: SQL lives only in crawler/webdb/ (the WebDB) and segments/
+ * (a segment), and only they open a database.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -70,6 +72,62 @@ test('the import scan sees relative imports, dynamic ones included', () => {
     assert.equal(importsOf(tmp), ['../crawler/x.js', '../crawler/y.js']);
   } finally {
     fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
+  }
+});
+
+/** Where the statements of each store live; nothing else holds SQL or opens a database. */
+const STORES = [path.join('crawler', 'webdb') + path.sep, 'segments' + path.sep];
+const SQL = /\b(?:SELECT\s[\s\S]{0,300}?\bFROM\s+\w|INSERT\s+(?:OR\s+\w+\s+)?INTO\s+\w|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s+\w|CREATE\s+(?:TABLE|INDEX)\s|PRAGMA\s|\.pragma\s*\(|\.prepare\s*\(\s*['"`])/;
+/** The demo intranet's page text, which talks about SQL to the people who read it. */
+const PAGE_TEXT = path.join('crawler', 'demo', 'authoring') + path.sep;
+const DRIVER = /(?:from\s*|import\(\s*)['"]better-sqlite3['"]/;
+
+function storeViolations(file: string): string[] {
+  const src = fs.readFileSync(file, 'utf8');
+  const out: string[] = [];
+  const m = SQL.exec(src);
+  if (m) out.push(`${path.relative(root, file)} holds SQL: ${m[0].split('\n')[0]}`);
+  if (DRIVER.test(src)) out.push(`${path.relative(root, file)} opens a database`);
+  return out;
+}
+
+test('SQL and database connections only in the stores: crawler/webdb/ and segments/', () => {
+  const violations: string[] = [];
+  let stores = 0;
+  for (const room of ROOMS) {
+    for (const file of sources(path.join(root, room))) {
+      const rel = path.relative(root, file);
+      if (STORES.some((s) => rel.startsWith(s))) {
+        stores += storeViolations(file).length > 0 ? 1 : 0;
+        continue;
+      }
+      if (!rel.startsWith(PAGE_TEXT)) violations.push(...storeViolations(file));
+    }
+  }
+  assert.ok(stores >= 3, 'the scan sees the statements in the stores');
+  assert.equal(violations, []);
+});
+
+test('the store scan sees a statement, a prepared query and a connection', () => {
+  const dir = fs.mkdtempSync(path.join(root, 'test', '.tmp-'));
+  try {
+    const cases: [string, boolean][] = [
+      ["db.prepare('SELECT url FROM parse').all();", true],
+      ['const q = `SELECT COUNT(*) AS n\n  FROM fetch WHERE x = 1`;', true],
+      ["run('INSERT OR REPLACE INTO applied (tool) VALUES (?)');", true],
+      ["s('UPDATE pages SET link_score = ?');", true],
+      ["import Database from 'better-sqlite3';", true],
+      ["db.pragma('journal_mode = WAL');", true],
+      ["const m = { method: 'DELETE', path: '/v3/keys/{id}' }; // select a key, update it", false],
+      ["const re = /x/.exec('SELECT');", false],
+    ];
+    for (const [src, bad] of cases) {
+      const f = path.join(dir, 'x.ts');
+      fs.writeFileSync(f, src);
+      assert.is(storeViolations(f).length > 0, bad, src);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -38,12 +38,12 @@ for (const [name, entries, keep, want] of TABLE)
 test('dedup tool: same URL in two segments and identical content at two URLs; twice changes nothing', async () => {
   const crawl = makeCrawl();
   try {
-    const s1 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), [
+    const s1 = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), [
       { url: 'http://a.test/news', title: 'News', text: 'old news about the crawler' },
       { url: 'http://a.test/copy', title: 'Copy', text: 'the very same words' },
       { url: 'http://a.test/copy-of-the-copy', title: 'Copy', text: 'the very same words' },
     ]);
-    const s2 = writeSegment(crawl, new Date(Date.UTC(2024, 1, 1)), [{ url: 'http://a.test/news', title: 'News', text: 'fresh news about the crawler' }]);
+    const s2 = await writeSegment(crawl, new Date(Date.UTC(2024, 1, 1)), [{ url: 'http://a.test/news', title: 'News', text: 'fresh news about the crawler' }]);
     await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [s1, s2] });
     const first = await dedup(crawl.conf, { segments: [s1, s2] });
     assert.equal(first, { segments: 2, documents: 4, byUrl: 1, byDigest: 1, changed: 1 });

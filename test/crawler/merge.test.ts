@@ -14,7 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 test('a changed page re-crawled appears only in its new version', async () => {
   const crawl = makeCrawl();
   try {
-    const s1 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), [
+    const s1 = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), [
       { url: 'http://a.test/status', title: 'Status', text: 'the service is degraded today' },
       { url: 'http://a.test/about', title: 'About', text: 'about this service' },
     ]);
@@ -23,7 +23,7 @@ test('a changed page re-crawled appears only in its new version', async () => {
     let r = await openIndex(crawl.index);
     assert.is(r.candidates(r.analyzer.terms('degraded'), { limit: 10 }).length, 1);
 
-    const s2 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), [{ url: 'http://a.test/status', title: 'Status', text: 'the service is operational again' }]);
+    const s2 = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), [{ url: 'http://a.test/status', title: 'Status', text: 'the service is operational again' }]);
     await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [s2] });
     // No dedup run in between: merge itself keeps only the newest copy of a URL.
     const g2 = await merge(crawl.conf, { index: crawl.index, segments: [s1, s2] });
@@ -53,8 +53,8 @@ test('SIGKILL during merge leaves the previous index intact', async () => {
   const crawl = makeCrawl();
   try {
     const pages = Array.from({ length: 1500 }, (_, i) => ({ url: `http://a.test/p${i}`, title: `Page ${i}`, text: prose(i, 400) }));
-    const s1 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), pages.slice(0, 10));
-    const s2 = writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), pages);
+    const s1 = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), pages.slice(0, 10));
+    const s2 = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), pages);
     await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [s1, s2] });
     const g1 = await merge(crawl.conf, { index: crawl.index, segments: [s1] });
     assert.is(g1.documents, 10);

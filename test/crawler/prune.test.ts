@@ -17,12 +17,12 @@ const day = (d: number) => new Date(Date.UTC(2024, 0, d, 12));
 async function crawlWithHistory(): Promise<{ crawl: Crawl; segs: string[] }> {
   const crawl = makeCrawl();
   const segs = [
-    writeSegment(crawl, day(1), [
+    await writeSegment(crawl, day(1), [
       { url: 'http://a.test/a', title: 'A', text: 'alpha first version' },
       { url: 'http://a.test/b', title: 'B', text: 'bravo only here' },
     ]),
-    writeSegment(crawl, day(5), [{ url: 'http://a.test/a', title: 'A', text: 'alpha second version' }]),
-    writeSegment(crawl, day(20), [
+    await writeSegment(crawl, day(5), [{ url: 'http://a.test/a', title: 'A', text: 'alpha second version' }]),
+    await writeSegment(crawl, day(20), [
       { url: 'http://a.test/a', title: 'A', text: 'alpha third version' },
       { url: 'http://a.test/c', title: 'C', text: 'charlie' },
     ]),

@@ -22,7 +22,7 @@ export async function buildJudgedCrawl(overrides: Record<string, string> = {}, b
   const old = pages.filter((p) => p.fetchTime < Date.UTC(2024, 0, 1));
   const recent = pages.filter((p) => p.fetchTime >= Date.UTC(2024, 0, 1));
   const toStore = (ps: typeof pages) => ps.map((p) => ({ url: pageUrl(p, base), title: p.title, text: p.body, signature: digestOf(p.body) }));
-  const segs = [writeSegment(crawl, new Date(Date.UTC(2022, 0, 1)), toStore(old)), writeSegment(crawl, new Date(Date.UTC(2024, 4, 1)), toStore(recent))];
+  const segs = [await writeSegment(crawl, new Date(Date.UTC(2022, 0, 1)), toStore(old)), await writeSegment(crawl, new Date(Date.UTC(2024, 4, 1)), toStore(recent))];
   const inlinks = judgedInlinks(pages, base);
   writeWebDb(
     crawl,

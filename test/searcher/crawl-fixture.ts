@@ -13,6 +13,7 @@ import { publishIndex } from '../../shared/index/publish.js';
 import type { IndexInputDoc } from '../../shared/index/types.js';
 import { IndexWriter } from '../../shared/index/writer.js';
 import { Segment } from '../../segments/segment.js';
+import { SegmentWriter } from '../../segments/writer.js';
 
 export interface FixturePage {
   url: string;
@@ -35,19 +36,21 @@ export function tempCrawlDir(): string {
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 
-/** Stores the pages in a new segment of `crawlDir`; returns the segment name. */
-export function storeSegment(crawlDir: string, pages: FixturePage[], now = new Date(Date.UTC(2024, 4, 1, 12))): string {
+/** Stores the pages in a new segment of `crawlDir` through the fetcher's writer; returns the segment name. */
+export async function storeSegment(crawlDir: string, pages: FixturePage[], now = new Date(Date.UTC(2024, 4, 1, 12))): Promise<string> {
   const seg = Segment.create(path.join(crawlDir, 'segments'), now);
   try {
+    const writer = new SegmentWriter(seg);
     for (const p of pages) {
       const type = p.type ?? 'text/html';
       const body = p.body ?? `<!doctype html><html><head><title>${esc(p.title)}</title></head><body><p>${esc(p.text)}</p></body></html>`;
-      seg.putFetch(
+      writer.put(
         { url: p.url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: now.getTime(), headers: { 'content-type': type }, contentType: type },
         { url: p.url, contentType: type, charset: 'utf-8', bytes: Buffer.from(body), truncated: false },
+        { url: p.url, status: 'success', title: p.title, text: p.text, lang: p.lang ?? 'en', outlinks: [], meta: { noarchive: p.noarchive } },
       );
-      seg.putParse({ url: p.url, status: 'success', title: p.title, text: p.text, lang: p.lang ?? 'en', outlinks: [], meta: { noarchive: p.noarchive } });
     }
+    await writer.close();
     seg.markPhase('fetched');
     seg.markPhase('parsed');
     return seg.name;
@@ -89,6 +92,6 @@ export async function publishDocs(crawlDir: string, docs: IndexInputDoc[]): Prom
 /** A whole crawl directory: one segment holding the pages, and the merged index over them. */
 export async function buildCrawl(crawlDir: string, pages: FixturePage[]): Promise<void> {
   const now = new Date(Date.UTC(2024, 4, 1, 12));
-  const segment = storeSegment(crawlDir, pages, now);
+  const segment = await storeSegment(crawlDir, pages, now);
   await publishDocs(crawlDir, pages.map((p) => inputDoc(p, segment, now.getTime())));
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { siteTitleSuffixes, stripTitleSuffix } from '../../crawler/index/title.js';
 import { pageRank } from '../../crawler/linkrank.js';
 import { Segment } from '../../segments/segment.js';
+import { SegmentWriter } from '../../segments/writer.js';
 import { digestOf, judgedHtml, judgedInlinks, judgedPages, pageUrl } from '../judged/corpus.js';
 import { inputDoc, publishDocs } from './crawl-fixture.js';
 
@@ -30,16 +31,17 @@ export async function buildJudgedCrawl(dir: string): Promise<number> {
   const suffixes = siteTitleSuffixes(pages.map((p, i) => ({ host: new URL(urls[i]!).hostname, title: p.title })));
 
   const seg = Segment.create(path.join(dir, 'segments'), new Date(Date.UTC(2024, 4, 1)));
+  const writer = new SegmentWriter(seg);
   const docs = pages.map((p, i) => {
     const url = urls[i]!;
     const host = new URL(url).hostname;
     const html = judgedHtml(p);
-    seg.putFetch(
+    const title = stripTitleSuffix(p.title, suffixes.get(host));
+    writer.put(
       { url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: p.fetchTime, headers: { 'content-type': 'text/html' }, contentType: 'text/html' },
       { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(html), truncated: false },
+      { url, status: 'success', title, text: p.body, lang: 'en', signature: digestOf(p.body), outlinks: [], meta: {} },
     );
-    const title = stripTitleSuffix(p.title, suffixes.get(host));
-    seg.putParse({ url, status: 'success', title, text: p.body, lang: 'en', signature: digestOf(p.body), outlinks: [], meta: {} });
     const byHost = new Map<string, string>();
     for (const l of inlinks.get(url) ?? []) {
       const h = new URL(l.source).hostname;
@@ -48,6 +50,7 @@ export async function buildJudgedCrawl(dir: string): Promise<number> {
     const d = inputDoc({ url, title, text: p.body, body: html, anchors: [...byHost.values()], boost: ranks[i]! * pages.length }, seg.name, p.fetchTime);
     return d;
   });
+  await writer.close();
   seg.markPhase('fetched');
   seg.markPhase('parsed');
   seg.close();

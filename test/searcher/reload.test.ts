@@ -27,7 +27,7 @@ test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 /** Publishes a new generation holding the fixture pages plus `extra`. */
 async function publishWith(extra: FixturePage[], second: number): Promise<string> {
   const now = new Date(Date.UTC(2024, 5, 1, 0, 0, second));
-  const seg = storeSegment(dir, extra, now);
+  const seg = await storeSegment(dir, extra, now);
   const first = fs.readdirSync(`${dir}/segments`).sort()[0]!;
   const docs = [...PAGES.map((p) => inputDoc(p, first, Date.UTC(2024, 4, 1, 12))), ...extra.map((p) => inputDoc(p, seg, now.getTime()))];
   return publishDocs(dir, docs);

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment, type FetchRecord } from '../../segments/segment.js';
@@ -56,7 +57,9 @@ test('a write that fails is reported with the segment, not lost silently', async
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
   try {
     const seg = Segment.create(dir);
-    seg.db.exec('DROP TABLE content');
+    const raw = new Database(seg.file);
+    raw.exec('DROP TABLE content');
+    raw.close();
     const w = new SegmentWriter(seg);
     const url = 'http://127.0.0.9/x';
     w.put(rec(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from('x'), truncated: false });

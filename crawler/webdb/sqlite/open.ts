@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HzError } from '../../../shared/errors.js';
+import { WAL_WRITER_PRAGMAS } from '../../../shared/sqlite.js';
 import type { WebDb } from '../webdb.js';
 import { hostOps } from './hosts.js';
 import { inlinkReadOps } from './inlinks.js';
@@ -34,8 +35,7 @@ export function openSqliteWebDb(dir: string, opts: { create?: boolean; readonly?
   }
   const db = new Database(file, { readonly: opts.readonly ?? false });
   if (!opts.readonly) {
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
+    for (const p of WAL_WRITER_PRAGMAS) db.pragma(p);
     db.exec(SCHEMA);
     db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('version', String(WEBDB_VERSION));
   }

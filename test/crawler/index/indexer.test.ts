@@ -70,7 +70,7 @@ test('index: one document per fetched, parsed, indexable page, with fields from 
       { url: 'http://docs.test/broken', title: 'Broken', text: 'x', parseStatus: 'failed' as const },
       { url: 'http://docs.test/gone', title: '', text: '', status: 'fetch_gone' as const },
     ];
-    const dir = writeSegment(crawl, when, pages);
+    const dir = await writeSegment(crawl, when, pages);
     writeWebDb(crawl, [{ url: 'http://docs.test/install', linkScore: 2.5 }], [
       { target: 'http://docs.test/install', source: 'http://blog.test/a', anchor: 'installation guide' },
       { target: 'http://docs.test/install', source: 'http://blog.test/b', anchor: 'more from blog' },
@@ -108,7 +108,7 @@ test('index: one document per fetched, parsed, indexable page, with fields from 
 test('index: an unparsed segment is refused; the CLI prints a summary line', async () => {
   const crawl = makeCrawl();
   try {
-    const dir = writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), [{ url: 'http://a.test/', title: 'A', text: 'alpha' }]);
+    const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), [{ url: 'http://a.test/', title: 'A', text: 'alpha' }]);
     const seg = Segment.open(dir);
     seg.clearPhase('parsed');
     seg.close();

@@ -12,6 +12,7 @@ import type { PageRow } from '../../../crawler/webdb/webdb.js';
 import { webDbSql } from '../../fixtures/webdb-sql.js';
 import { Conf } from '../../../shared/conf.js';
 import { Segment, type ParseRecord, type Phase } from '../../../segments/segment.js';
+import { SegmentWriter } from '../../../segments/writer.js';
 import type { FetchStatus } from '../../../shared/status.js';
 import type { Tool } from '../../../shared/tool.js';
 
@@ -47,16 +48,17 @@ function parse(url: string, over: Partial<ParseRecord> = {}): ParseRecord {
   return { url, status: 'success', title: url, text: `text of ${url}`, lang: 'en', signature: `sig-${url}`, outlinks: [], meta: {}, ...over };
 }
 
-function makeSegment(at: number, pages: { url: string; status: FetchStatus; redirectTo?: string; parse?: ParseRecord }[], phases: readonly Phase[] = ['generated', 'fetched', 'parsed']) {
+async function makeSegment(at: number, pages: { url: string; status: FetchStatus; redirectTo?: string; parse?: ParseRecord }[], phases: readonly Phase[] = ['generated', 'fetched', 'parsed']) {
   const seg = Segment.create(segments, new Date(at));
   seg.addFetchlist(pages.map((p) => ({ url: p.url, host: new URL(p.url).hostname, score: 1, datum: { fetch_interval: 2592000, retries: 0 } })));
-  for (const p of pages) {
-    seg.putFetch(
+  const writer = new SegmentWriter(seg);
+  for (const p of pages)
+    writer.put(
       { url: p.url, status: p.status, protocolStatus: 'success', httpStatus: 200, fetchTime: NOW, headers: { etag: `"${p.url}"` }, redirectTo: p.redirectTo ?? null },
       p.parse ? { url: p.url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from('<p>x</p>'), truncated: false } : undefined,
+      p.parse,
     );
-    if (p.parse) seg.putParse(p.parse);
-  }
+  await writer.close();
   for (const ph of phases) seg.markPhase(ph);
   const dir = seg.dir;
   seg.close();
@@ -101,7 +103,7 @@ test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 test('updatedb applies fetches, redirects, meta refresh and outlinks in one go', async () => {
   seed([A, R, G, X, M]);
-  seg1 = makeSegment(NOW, [
+  seg1 = await makeSegment(NOW, [
     { url: A, status: 'fetch_success', parse: parse(A, { outlinks: [{ url: B, anchor: 'Bee' }, { url: C, anchor: 'Home', nav: true }], meta: { outlinkCount: 2 } }) },
     { url: R, status: 'fetch_redir_perm', redirectTo: T },
     { url: G, status: 'fetch_gone' },
@@ -150,14 +152,14 @@ test('applying the same segment twice changes nothing the second time', async ()
 });
 
 test('a segment not yet parsed is skipped', async () => {
-  const dir = makeSegment(NOW + 1000, [{ url: B, status: 'fetch_success' }], ['generated', 'fetched']);
+  const dir = await makeSegment(NOW + 1000, [{ url: B, status: 'fetch_success' }], ['generated', 'fetched']);
   const s = await updatedb(conf, { webdb, segments: [dir], now: NOW });
   assert.equal(s.skipped, { [path.basename(dir)]: 'not parsed' });
   fs.rmSync(dir, { recursive: true });
 });
 
 test('a re-parsed page replaces its links; a gone page loses them', async () => {
-  const dir = makeSegment(NOW + 2000, [
+  const dir = await makeSegment(NOW + 2000, [
     { url: A, status: 'fetch_success', parse: parse(A, { signature: 'sig-2', outlinks: [{ url: T, anchor: 'Tee' }] }) },
     { url: M, status: 'fetch_gone' },
   ]);
