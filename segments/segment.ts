@@ -382,6 +382,13 @@ export class Segment {
 
   // ---- parse -----------------------------------------------------------------
 
+  /** The sums over every parse record of numeric parse-meta fields, named by dotted paths. */
+  sumParseMeta(paths: readonly string[]): number[] {
+    if (paths.some((p) => !/^[A-Za-z_][\w.]*$/.test(p))) throw new Error(`not a parse-meta path: ${paths.join(', ')}`);
+    const cols = paths.map((p, i) => `COALESCE(SUM(json_extract(meta, '$.${p}')), 0) AS s${i}`);
+    return this.db.prepare(`SELECT ${cols.join(', ')} FROM parse`).raw().get() as number[];
+  }
+
   /** URLs that already have a parse record. */
   parsedUrls(): Set<string> {
     return new Set(this.db.prepare('SELECT url FROM parse').pluck().all() as string[]);

@@ -69,8 +69,8 @@ export interface OutlinksDropped {
 
 /** The links a segment's parses dropped, summed. */
 export function segmentOutlinksDropped(seg: Segment): OutlinksDropped {
-  const sum = (k: keyof OutlinksDropped) => `COALESCE(SUM(json_extract(meta, '$.outlinksDropped.${k}')), 0) AS ${k}`;
-  return seg.db.prepare(`SELECT ${sum('cap')}, ${sum('filtered')}, ${sum('external')} FROM parse`).get() as OutlinksDropped;
+  const [cap, filtered, external] = seg.sumParseMeta(['outlinksDropped.cap', 'outlinksDropped.filtered', 'outlinksDropped.external']) as [number, number, number];
+  return { cap, filtered, external };
 }
 
 /** Nutch's outlink rules over a parser's raw outlinks, in document order; `dropped` counts what they left out. */
