@@ -6,19 +6,44 @@
  */
 import { DEFAULT_CHARSET, decodeText } from '../shared/charset.js';
 import type { StoredDoc } from '../shared/index/types.js';
-import type { ContentRecord, FetchRecord } from '../segments/segment.js';
+import type { ContentRecord, FetchRecord, PageSection } from '../segments/segment.js';
+import { typedWords } from './highlight.js';
+import type { SearchResult } from './search.js';
 import type { Snapshot } from './snapshot.js';
 import { MAX_SUMMARY_TOKENS, summarize, type Summary } from './summary.js';
 
 /** Only the start of a long text is tokenized for its summary (the summarizer looks at 5000 words at most). */
 const SUMMARY_TEXT_CHARS = 60_000;
 
-export function hitSummary(snap: Snapshot, doc: StoredDoc, terms: readonly string[]): Summary {
+export interface HitDetails {
+  summary: Summary;
+  /** The section the summary's best passage is in. */
+  section?: Pick<PageSection, 'heading' | 'id'>;
+}
+
+/** What a search needs to summarize its hits: the query as typed and as analyzed. */
+export type SummaryQuery = Pick<SearchResult, 'raw' | 'query'>;
+
+/** The hit's summary from its parse text (furniture left out) and the section it comes from. */
+export function hitDetails(snap: Snapshot, doc: StoredDoc, q: SummaryQuery): HitDetails {
   const parse = snap.segments.getParse(doc.segment, doc.url);
-  if (!parse?.text) return [];
+  if (!parse?.text) return { summary: [] };
   const text = parse.text.length > SUMMARY_TEXT_CHARS ? parse.text.slice(0, SUMMARY_TEXT_CHARS) : parse.text;
   // One token past the summarizer's reach tells it that more text follows.
-  return summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), new Set(terms), snap.settings.summary);
+  const tokens = snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1);
+  const placed = summarize(text, tokens, new Set(q.query.terms), snap.settings.summary, {
+    furniture: Array.isArray(parse.meta.furniture) ? parse.meta.furniture : [],
+    accept: typedWords(snap.analyzer, q.raw),
+  });
+  const sections = Array.isArray(parse.meta.sections) ? parse.meta.sections : [];
+  const at = placed.offset;
+  let section: PageSection | undefined;
+  if (at !== undefined) for (const s of sections) if (s.offset <= at) section = s;
+  return { summary: placed.parts, section: section && { heading: section.heading, id: section.id } };
+}
+
+export function hitSummary(snap: Snapshot, doc: StoredDoc, q: SummaryQuery): Summary {
+  return hitDetails(snap, doc, q).summary;
 }
 
 /** The indexed document for a URL, or undefined. */

@@ -29,6 +29,10 @@ export interface Hit {
   score: number;
   site: string;
   doc: StoredDoc;
+  /** Holds every query word (false for a partial match). */
+  full: boolean;
+  /** Listed under its site's first hit. */
+  grouped: boolean;
   /** Further hits of this site were hidden by grouping. */
   moreFromSite: boolean;
 }
@@ -121,7 +125,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
     const kind = matcher.matchOf(id);
     if (kind === 'none') continue;
     const doc = reader.doc(id);
-    (kind === 'all' ? full : some).push({ id, score: scorer.base(id), site: doc.site, doc, moreFromSite: false });
+    (kind === 'all' ? full : some).push({ id, score: scorer.base(id), site: doc.site, doc, full: kind === 'all', grouped: false, moreFromSite: false });
   }
   const byScore = (a: Hit, b: Hit) => b.score - a.score || a.id - b.id;
   // Too few pages hold every word: partial matches join them, ranked together (a strict
@@ -135,12 +139,12 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   for (let i = 0; i < top; i++) ranked[i]!.score += scorer.proximity(ranked[i]!.id);
   ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
   const page = groupBySite(ranked, paging.hitsPerSite, paging.start, paging.hitsPerPage);
-  for (const h of page.hits) h.moreFromSite = page.sitesWithMore.has(h.site);
+  const hits = page.hits.map(({ hit, grouped }) => ({ ...hit, grouped, moreFromSite: page.sitesWithMore.has(hit.site) }));
   return {
     raw: req.query,
     parsed,
     query,
-    hits: page.hits,
+    hits,
     ...paging,
     total: ranked.length,
     partial: partial.length,

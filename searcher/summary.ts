@@ -20,11 +20,24 @@ export interface TextToken {
 export type SummaryPart = { text: string; highlight?: boolean } | { ellipsis: true };
 export type Summary = SummaryPart[];
 
+export interface PlacedSummary {
+  parts: Summary;
+  /** Where in the text the best window starts (to find its section); absent when no word was a hit. */
+  offset?: number;
+}
+
 export interface SummaryOptions {
   /** Words shown on each side of a hit (`searcher.summary.context`). */
   context: number;
   /** Words in the whole summary (`searcher.summary.length`). */
   length: number;
+}
+
+export interface SummaryPlan {
+  /** Text ranges [start, end) that are page furniture (parse data): never shown. */
+  furniture?: readonly (readonly [number, number])[];
+  /** Whether a word whose term matched counts as a hit (see `sameWord`); every such word when absent. */
+  accept?: (word: string, term: string) => boolean;
 }
 
 /** Only the start of a long page is looked at (Nutch: 2000 tokens); it bounds the work per hit. */
@@ -37,26 +50,55 @@ interface Window {
   hits: number;
 }
 
+/** The words outside furniture, each with the bounds of its run (furniture in between ends a run). */
+function contentTokens(tokens: readonly TextToken[], furniture: readonly (readonly [number, number])[]) {
+  const kept: TextToken[] = [];
+  const runStart: number[] = [];
+  let r = 0;
+  let start = 0;
+  let cut = false;
+  for (const t of tokens) {
+    while (r < furniture.length && furniture[r]![1] <= t.start) {
+      r++;
+      cut = true;
+    }
+    if (r < furniture.length && t.end > furniture[r]![0]) continue;
+    if (cut && kept.length) start = kept.length;
+    cut = false;
+    runStart.push(start);
+    kept.push(t);
+  }
+  const runEnd: number[] = new Array(kept.length);
+  for (let i = kept.length - 1; i >= 0; i--) runEnd[i] = i + 1 < kept.length && runStart[i + 1] === runStart[i] ? runEnd[i + 1]! : i;
+  return { kept, runStart, runEnd };
+}
+
 /**
  * Builds a summary of `text` for `queryTerms`. `tokens` are the words of
  * `text` as the analyzer sees them (only the first MAX_SUMMARY_TOKENS are used).
+ * Windows never reach across furniture; when no word is a hit, the summary is
+ * the start of the page's content.
  */
-export function summarize(text: string, tokens: readonly TextToken[], queryTerms: ReadonlySet<string>, opts: SummaryOptions): Summary {
-  const toks = tokens.length > MAX_SUMMARY_TOKENS ? tokens.slice(0, MAX_SUMMARY_TOKENS) : tokens;
-  if (toks.length === 0) return [];
+export function summarize(text: string, tokens: readonly TextToken[], queryTerms: ReadonlySet<string>, opts: SummaryOptions, plan: SummaryPlan = {}): PlacedSummary {
+  const capped = tokens.length > MAX_SUMMARY_TOKENS ? tokens.slice(0, MAX_SUMMARY_TOKENS) : tokens;
+  const { kept: toks, runStart, runEnd } = contentTokens(capped, plan.furniture ?? []);
+  if (toks.length === 0) return { parts: [] };
+  const moreAfter = (i: number) => i < toks.length - 1 || tokens.length > capped.length;
+  const hit = toks.map((t) => (queryTerms.has(t.term) && (!plan.accept || plan.accept(text.slice(t.start, t.end), t.term)) ? t.term : undefined));
   const length = Math.max(1, opts.length);
   const context = Math.max(0, opts.context);
   const windows: Window[] = [];
   for (let i = 0; i < toks.length; i++) {
-    const term = toks[i]!.term;
-    if (!queryTerms.has(term)) continue;
-    const to = Math.min(toks.length - 1, i + context);
+    const term = hit[i];
+    if (term === undefined) continue;
+    const to = Math.min(runEnd[i]!, i + context);
     const last = windows[windows.length - 1];
-    if (last && i - context <= last.to + 1 && to - last.from < length) {
+    const sameRun = last !== undefined && runStart[last.from] === runStart[i];
+    if (last && sameRun && i - context <= last.to + 1 && to - last.from < length) {
       last.to = to;
       last.terms.add(term);
       last.hits++;
-    } else if (!last || i > last.to) windows.push({ from: Math.max(0, i - context, last ? last.to + 1 : 0), to, terms: new Set([term]), hits: 1 });
+    } else if (!last || i > last.to) windows.push({ from: Math.max(runStart[i]!, i - context, last ? last.to + 1 : 0), to, terms: new Set([term]), hits: 1 });
     else {
       // The hit sits inside a full window: it counts there, no overlapping window.
       last.terms.add(term);
@@ -64,9 +106,9 @@ export function summarize(text: string, tokens: readonly TextToken[], queryTerms
     }
   }
   if (windows.length === 0) {
-    const to = Math.min(toks.length, length) - 1;
-    const head = render(text, toks, { from: 0, to, terms: new Set(), hits: 0 }, queryTerms);
-    return to < tokens.length - 1 ? [...head, { ellipsis: true }] : head;
+    const to = Math.min(runEnd[0]!, length - 1);
+    const head = render(text, toks, { from: 0, to, terms: new Set(), hits: 0 }, hit);
+    return { parts: moreAfter(to) ? [...head, { ellipsis: true }] : head };
   }
   const chosen: Window[] = [];
   let words = 0;
@@ -77,24 +119,24 @@ export function summarize(text: string, tokens: readonly TextToken[], queryTerms
     chosen.push(w);
     words += w.to - w.from + 1;
   }
+  const best = chosen[0]!;
   chosen.sort((a, b) => a.from - b.from);
   const out: Summary = [];
   for (const w of chosen) {
     if (w.from > 0) out.push({ ellipsis: true });
-    out.push(...render(text, toks, w, queryTerms));
+    out.push(...render(text, toks, w, hit));
   }
-  const lastTo = chosen[chosen.length - 1]!.to;
-  if (lastTo < tokens.length - 1) out.push({ ellipsis: true });
-  return mergeEllipses(out);
+  if (moreAfter(chosen[chosen.length - 1]!.to)) out.push({ ellipsis: true });
+  return { parts: mergeEllipses(out), offset: toks[best.from]!.start };
 }
 
 /** The original text of a window, split into plain and highlighted parts. */
-function render(text: string, toks: readonly TextToken[], w: Window, queryTerms: ReadonlySet<string>): Summary {
+function render(text: string, toks: readonly TextToken[], w: Window, hit: readonly (string | undefined)[]): Summary {
   const out: Summary = [];
   let pos = toks[w.from]!.start;
   for (let i = w.from; i <= w.to; i++) {
     const t = toks[i]!;
-    if (!queryTerms.has(t.term)) continue;
+    if (hit[i] === undefined) continue;
     if (t.start > pos) out.push({ text: squeeze(text.slice(pos, t.start)) });
     out.push({ text: text.slice(t.start, t.end), highlight: true });
     pos = t.end;

@@ -72,7 +72,7 @@ export const searchTool: Tool = {
         return 0;
       }
       r.hits.forEach((h, i) => {
-        const summary = summaryToText(hitSummary(snap, h.doc, r.query.terms));
+        const summary = summaryToText(hitSummary(snap, h.doc, r));
         ctx.out.write(`${r.start + i + 1}. ${h.doc.title.trim() || h.doc.url}\n   ${h.doc.url}\n${summary ? `   ${summary}\n` : ''}`);
       });
       const shown = r.hits.length ? `hits ${r.start + 1}-${r.start + r.hits.length}` : 'no hits';

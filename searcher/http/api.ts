@@ -1,28 +1,39 @@
 /**
  * @module searcher/http/api
  * The JSON shape of a search (`/api/search`, `hazelnut search -json`): hits
- * with url, title, plain-text summary, score, site and segment; the total
- * and whether it is exact; timing.
+ * with url, the link to the section where it matched, title, plain-text
+ * summary, score, site and its name, segment, and whether it is grouped under
+ * its site's first hit; the total and whether it is exact; timing.
  */
-import { hitSummary } from '../details.js';
+import { hitDetails } from '../details.js';
 import type { SearchResult } from '../search.js';
+import { siteName } from '../sites.js';
 import type { Snapshot } from '../snapshot.js';
 import { summaryToText } from '../summary.js';
+import { hitHref } from './results.js';
 
 export function searchJson(snap: Snapshot, r: SearchResult) {
   const t0 = performance.now();
-  const hits = r.hits.map((h) => ({
-    url: h.doc.url,
-    title: h.doc.title,
-    summary: summaryToText(hitSummary(snap, h.doc, r.query.terms)),
-    score: Math.round(h.score * 1e4) / 1e4,
-    site: h.site,
-    segment: h.doc.segment,
-    type: h.doc.type,
-    date: h.doc.date,
-    size: h.doc.contentLength,
-    moreFromSite: h.moreFromSite,
-  }));
+  const hits = r.hits.map((h) => {
+    const d = hitDetails(snap, h.doc, r);
+    return {
+      url: h.doc.url,
+      link: hitHref({ hit: h, section: d.section }),
+      title: h.doc.title,
+      section: d.section ?? null,
+      summary: summaryToText(d.summary),
+      score: Math.round(h.score * 1e4) / 1e4,
+      site: h.site,
+      siteName: siteName(snap.reader, h.doc),
+      segment: h.doc.segment,
+      type: h.doc.type,
+      date: h.doc.date,
+      size: h.doc.contentLength,
+      allWords: h.full,
+      grouped: h.grouped,
+      moreFromSite: h.moreFromSite,
+    };
+  });
   return {
     query: r.raw,
     start: r.start,

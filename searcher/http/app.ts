@@ -7,12 +7,13 @@
  * served under `sandbox`, so its own scripts cannot run either.
  */
 import { Hono, type Context } from 'hono';
-import { cachedContent, decodeContent, docByUrl, hitSummary, parseText } from '../details.js';
+import { cachedContent, decodeContent, docByUrl, hitDetails, hitSummary, parseText } from '../details.js';
 import { makeScorer } from '../rank/score.js';
 import { matchOf } from '../query/match.js';
 import { search, type SearchResult } from '../search.js';
 import { analyzeQuery } from '../query/analyze.js';
 import { parseQuery, QuerySyntaxError } from '../query/parse.js';
+import { siteName } from '../sites.js';
 import type { Snapshot, SnapshotProvider } from '../snapshot.js';
 import { anchorsPage, cachedHtml, cachedOther, explainPage, homePage, noArchivePage, statsPage, textPage, type IndexStats } from './docpages.js';
 import { messagePage, PAGE_CSP } from './layout.js';
@@ -91,7 +92,8 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
     const snap = c.get('snapshot');
     if (!(c.req.query('query') ?? '').trim()) return c.html(homePage(indexStats(snap)));
     const r = runSearch(c);
-    return c.html(resultsPage(r, r.hits.map((h) => hitSummary(snap, h.doc, r.query.terms)), defaultsOf(snap)));
+    const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h.doc, r), siteName: siteName(snap.reader, h.doc) }));
+    return c.html(resultsPage(r, views, defaultsOf(snap)));
   });
 
   app.get('/api/search', (c) => c.json(searchJson(c.get('snapshot'), runSearch(c))));
@@ -99,7 +101,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
   app.get('/opensearch', (c) => {
     const snap = c.get('snapshot');
     const r = runSearch(c);
-    const xml = openSearchRss(r, r.hits.map((h) => hitSummary(snap, h.doc, r.query.terms)), baseUrl(c), defaultsOf(snap));
+    const xml = openSearchRss(r, r.hits.map((h) => hitSummary(snap, h.doc, r)), baseUrl(c), defaultsOf(snap));
     return c.body(xml, 200, { 'Content-Type': 'text/xml; charset=utf-8' });
   });
 

@@ -33,6 +33,11 @@ ol.hits{list-style:none;padding:0;margin:0}
 .summary{margin:.25rem 0}
 mark{background:var(--mark);color:inherit;font-weight:600}
 .links a{margin-right:.75rem}
+ul.grouped{list-style:none;margin:.6rem 0 0;padding:0 0 0 1.25rem;border-left:2px solid var(--line)}
+ul.grouped .hit{margin:0 0 .9rem}
+.section{font-size:.9rem;color:var(--fg)}
+.site{color:var(--fg)}
+.more{font-size:.9rem}
 nav.pages{display:flex;gap:1rem;flex-wrap:wrap;margin:1rem 0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}

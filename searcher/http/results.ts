@@ -42,7 +42,24 @@ export function totalText(r: Pick<SearchResult, 'total' | 'exact'>): string {
   return r.exact ? `${r.total}` : `about ${r.total}+`;
 }
 
-function hitHtml(h: Hit, summary: Summary, r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+/** What the page shows of one hit beside the indexed document. */
+export interface HitView {
+  hit: Hit;
+  summary: Summary;
+  /** The section the summary comes from: its heading, and its id for the link. */
+  section?: { heading: string; id?: string };
+  /** The site's name for people (its home page's title). */
+  siteName: string;
+}
+
+/** The hit's link: to the section where it matched when that section has an id. */
+export function hitHref(v: Pick<HitView, 'hit' | 'section'>): string {
+  const url = v.hit.doc.url;
+  return v.section?.id ? `${url.replace(/#.*$/, '')}#${encodeURIComponent(v.section.id)}` : url;
+}
+
+function hitHtml(v: HitView, r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+  const { hit: h, summary } = v;
   const d = h.doc;
   const enc = encodeURIComponent(d.url);
   const isText = /^text\//.test(d.type) || d.type.includes('html') || d.type.includes('xml');
@@ -52,20 +69,44 @@ function hitHtml(h: Hit, summary: Summary, r: SearchResult, defaults: { hitsPerP
     isText ? '' : `<a href="/text?url=${enc}">view as text</a>`,
     `<a href="/anchors?url=${enc}">anchors</a>`,
     `<a href="/explain?url=${enc}&amp;query=${encodeURIComponent(r.raw)}">explain</a>`,
-    r.hitsPerSite > 0
-      ? `<a href="${escapeHtml(searchHref('/search', { query: `site:${h.site} ${r.raw}`, hitsPerSite: 0, hitsPerPage: r.hitsPerPage }, defaults))}">more from ${escapeHtml(h.site)}</a>`
-      : '',
   ].filter(Boolean);
-  return `<li class="hit">
-<h2><a href="${escapeHtml(safeHref(d.url))}">${escapeHtml(d.title.trim() || d.url)}</a></h2>
-<div class="url">${escapeHtml(d.url)}</div>
+  const title = escapeHtml(d.title.trim() || d.url);
+  const named = v.siteName !== d.site && v.siteName !== d.host;
+  const section = v.section && v.section.heading !== d.title.trim() ? `<div class="section">§ ${escapeHtml(v.section.heading)}</div>\n` : '';
+  return `<h2><a href="${escapeHtml(safeHref(hitHref(v)))}">${title}</a></h2>
+${section}<div class="url">${named ? `<span class="site">${escapeHtml(v.siteName)}</span> › ` : ''}${escapeHtml(d.url)}</div>
 ${summary.length ? `<p class="summary">${summaryToHtml(summary)}</p>` : ''}
 <div class="meta">${meta}</div>
-<div class="links">${links.join(' ')}</div>
-</li>`;
+<div class="links">${links.join(' ')}</div>`;
 }
 
-export function resultsPage(r: SearchResult, summaries: Summary[], defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+/** "More from this site" under a site's hits, when grouping hid some. */
+function moreFromSiteHtml(v: HitView, r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+  const h = v.hit;
+  if (!h.moreFromSite) return '';
+  const href = searchHref('/search', { query: `site:${h.site} ${r.raw}`, hitsPerSite: 0, hitsPerPage: r.hitsPerPage }, defaults);
+  return `<div class="more"><a href="${escapeHtml(href)}">more from ${escapeHtml(v.siteName)}</a></div>`;
+}
+
+/** The hits as a list; a site's further hits as a list inside its first hit's item. */
+function hitsHtml(views: HitView[], r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+  const out: string[] = [`<ol class="hits" start="${r.start + 1}" aria-labelledby="results-heading">`];
+  for (let i = 0; i < views.length; ) {
+    const head = views[i]!;
+    let j = i + 1;
+    while (j < views.length && views[j]!.hit.grouped) j++;
+    const grouped = views.slice(i + 1, j);
+    out.push(`<li class="hit">${hitHtml(head, r, defaults)}`);
+    if (grouped.length)
+      out.push(`<ul class="grouped" aria-label="More from ${escapeHtml(head.siteName)}">${grouped.map((v) => `<li class="hit">${hitHtml(v, r, defaults)}</li>`).join('\n')}</ul>`);
+    out.push(`${moreFromSiteHtml(head, r, defaults)}</li>`);
+    i = j;
+  }
+  out.push('</ol>');
+  return out.join('\n');
+}
+
+export function resultsPage(r: SearchResult, views: HitView[], defaults: { hitsPerPage: number; hitsPerSite: number }): string {
   const q = r.raw;
   const parts: string[] = [`<h1 class="stats" id="results-heading">`];
   if (r.hits.length === 0) {
@@ -81,11 +122,7 @@ export function resultsPage(r: SearchResult, summaries: Summary[], defaults: { h
   if (r.partial > 0)
     parts.push(`<p class="notice">${r.total - r.partial === 0 ? 'No page holds every word' : `Only ${r.total - r.partial} ${r.total - r.partial === 1 ? 'page holds' : 'pages hold'} every word`}; pages holding some of them are included.</p>`);
   if (r.query.truncated) parts.push(`<p class="notice">The query was too long; only its beginning was used.</p>`);
-  if (r.hits.length) {
-    parts.push(`<ol class="hits" start="${r.start + 1}" aria-labelledby="results-heading">`);
-    r.hits.forEach((h, i) => parts.push(hitHtml(h, summaries[i] ?? [], r, defaults)));
-    parts.push('</ol>');
-  }
+  if (views.length) parts.push(hitsHtml(views, r, defaults));
   const nav: string[] = [];
   const base = { query: q, hitsPerPage: r.hitsPerPage, hitsPerSite: r.hitsPerSite };
   if (r.start > 0)

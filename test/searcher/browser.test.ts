@@ -69,13 +69,14 @@ test('search from the front page, page forward, open a cached copy, follow more-
   await page.getByRole('link', { name: '← Previous' }).click();
   await page.waitForURL((u) => !u.searchParams.has('start'));
 
-  const cached = page.locator('li.hit', { hasText: 'The web crawler guide' }).getByRole('link', { name: 'cached' });
+  const guide = page.locator('li.hit', { hasText: 'The web crawler guide' });
+  const cached = guide.locator(':scope > .links').getByRole('link', { name: 'cached' });
   await cached.click();
   await page.waitForURL(/\/cached\?url=/);
   assert.match((await page.locator('[role=note]').textContent()) ?? '', /cached copy of http:\/\/docs\.test\/crawler, fetched 2024-05-01/);
   await page.goBack();
 
-  await page.locator('li.hit', { hasText: 'The web crawler guide' }).getByRole('link', { name: 'more from docs.test' }).click();
+  await guide.getByRole('link', { name: 'more from docs.test' }).click();
   await page.waitForURL(/hitsPerSite=0/);
   const more = await page.locator('li.hit .url').allTextContents();
   assert.equal(more.sort(), ['http://docs.test/crawler', 'http://docs.test/fetcher', 'http://docs.test/parser']);

@@ -2,11 +2,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
+import { inflectionBase, typedWords } from '../../searcher/highlight.js';
 import { MAX_SUMMARY_TOKENS, summarize, summaryToHtml, summaryToText } from '../../searcher/summary.js';
 
 const analyzer = new Analyzer();
 const S = (text: string, terms: string[], context = 2, length = 10) =>
-  summarize(text, analyzer.tokens(text), new Set(terms), { context, length });
+  summarize(text, analyzer.tokens(text), new Set(terms), { context, length }).parts;
 
 const CASES: [name: string, text: string, terms: string[], context: number, length: number, expected: string][] = [
   ['no hit: the first words', 'one two three four five six', ['zzz'], 2, 3, 'one two three …'],
@@ -66,6 +67,33 @@ test('tokens past the summarizer reach change nothing: the searcher tokenizes MA
 
 test('an empty text has an empty summary', () => {
   assert.equal(S('', ['x']), []);
+});
+
+test('furniture is never shown: windows stop at it, and a page without hits starts after it', () => {
+  const text = 'Prev Up SQL Commands Home Next VACUUM The VACUUM command rebuilds the database file.';
+  const furniture: [number, number][] = [[0, text.indexOf('The VACUUM')]];
+  const opts = { context: 3, length: 12 };
+  const hit = summarize(text, analyzer.tokens(text), new Set(['vacuum']), opts, { furniture });
+  assert.is(summaryToText(hit.parts), 'The VACUUM command rebuilds the …');
+  assert.is(hit.offset, text.indexOf('The VACUUM'));
+  const none = summarize(text, analyzer.tokens(text), new Set(['zzz']), { context: 3, length: 3 }, { furniture });
+  assert.is(summaryToText(none.parts), 'The VACUUM command …');
+  assert.is(none.offset, undefined);
+});
+
+test('only accepted words are marked: the query word and its inflections, not every word with its stem', () => {
+  const stem = new Analyzer({ stemEnglish: true });
+  const text = 'Expensive hotels are not covered. File your expenses in an expense report.';
+  const parts = summarize(text, stem.tokens(text), new Set(stem.terms('expense')), { context: 20, length: 40 }, { accept: typedWords(stem, 'expense') }).parts;
+  assert.equal(parts.filter((p) => 'text' in p && p.highlight).map((p) => 'text' in p && p.text), ['expenses', 'expense']);
+});
+
+const BASES: [word: string, base: string][] = [
+  ['expense', 'expens'], ['expenses', 'expens'], ['expensed', 'expens'], ['expensive', 'expensiv'], ['Policies', 'policy'], ['policy', 'policy'],
+  ['reporting', 'report'], ['reported', 'report'], ['running', 'run'], ['run', 'run'], ['matches', 'match'], ['class', 'class'], ['Café', 'caf'],
+];
+test('inflection bases', () => {
+  for (const [word, base] of BASES) assert.is(inflectionBase(word), base, word);
 });
 
 test.run();

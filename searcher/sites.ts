@@ -1,0 +1,36 @@
+/**
+ * @module searcher/sites
+ * A site is named by the title of its home page ("SQLite Home Page"), not by
+ * its host and port: the page at `/` (or `/index.html`) of the hit's origin,
+ * when it is in the index and has a title. Looked up once per site and index.
+ */
+import type { IndexReader, StoredDoc } from '../shared/index/types.js';
+
+const HOME_PATHS = ['/', '/index.html', '/index.htm'];
+const names = new WeakMap<IndexReader, Map<string, string>>();
+
+/** The site's name for people: its home page's title, else the host as written in the URL. */
+export function siteName(reader: IndexReader, doc: StoredDoc): string {
+  let known = names.get(reader);
+  if (!known) names.set(reader, (known = new Map()));
+  let name = known.get(doc.site);
+  if (name === undefined) {
+    let origin: URL;
+    try {
+      origin = new URL(doc.url);
+    } catch {
+      return doc.site;
+    }
+    name = origin.host;
+    for (const p of HOME_PATHS) {
+      const id = reader.idOf(new URL(p, origin).href);
+      const title = id === undefined || reader.isDeleted(id) ? '' : reader.doc(id).title.trim();
+      if (title) {
+        name = title;
+        break;
+      }
+    }
+    known.set(doc.site, name);
+  }
+  return name;
+}
