@@ -23,13 +23,14 @@ import { urlfilterRegex } from '../shared/url/regex-filter.js';
 import { urlnormalizerRegex } from '../shared/url/regex-normalize.js';
 import { parseHtml } from './parse/html.js';
 import { parseText } from './parse/text.js';
+import { parseOffice, parsePdf } from './parse/document.js';
 import { scoringOpic } from './scoring/opic.js';
 import { indexAnchor } from './index/filters/anchor.js';
 import { indexBasic } from './index/filters/basic.js';
 import { indexMore } from './index/filters/more.js';
 
 /** Every built-in crawler plugin, in registration order (the order within a point when no order property says otherwise). */
-export const CRAWLER_PLUGINS: PluginDescriptor[] = [urlnormalizerBasic, urlnormalizerRegex, urlfilterRegex, urlfilterHost, parseHtml, parseText, scoringOpic, indexBasic, indexAnchor, indexMore];
+export const CRAWLER_PLUGINS: PluginDescriptor[] = [urlnormalizerBasic, urlnormalizerRegex, urlfilterRegex, urlfilterHost, parseHtml, parseText, parsePdf, parseOffice, scoringOpic, indexBasic, indexAnchor, indexMore];
 
 export interface CrawlerPlugins {
   normalizers: { normalize(url: string, scope: NormalizerScope): string | null };

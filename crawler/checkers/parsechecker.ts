@@ -134,7 +134,7 @@ does not fetch or parse.
       lines.push(row('fetch', fetchLine(o.record)));
       if (o.record.protocolStatus === 'robots_denied') lines.push('             (-noRobots fetches it anyway)');
       if (!o.content) return { text: lines.join('\n'), failed: true };
-      const p = parseContent(plugins, conf, o.content, o.record);
+      const p = await parseContent(plugins, conf, o.content, o.record);
       lines.push(...parseReport(p, o.record, { all: a.dumpText === true, preview }));
       return { text: lines.join('\n'), failed: p.status !== 'success' };
     }

@@ -116,7 +116,7 @@ export class Fetcher {
       await this.writer.close();
     }
     this.summary.interrupted = this.signal?.aborted ?? false;
-    if (!this.summary.interrupted && this.s.parse) this.parseLeftovers();
+    if (!this.summary.interrupted && this.s.parse) await this.parseLeftovers();
     this.summary.elapsedMs = Date.now() - this.started;
     this.progress(true);
     this.log?.clearProgress();
@@ -197,7 +197,7 @@ export class Fetcher {
       return;
     }
     if (isRedirect(o.record.status)) await this.redirect(item, o);
-    this.store(o);
+    this.store(o, o.content && this.s.parse ? await this.parse(o.content, o.record) : undefined);
     const requested = o.record.httpStatus !== null || o.exception === true;
     this.queues.finish(key, { asap: !requested, exception: o.exception });
     if (o.deferred) this.deferQueue(key, o.deferred, 'crawl-delay');
@@ -239,10 +239,8 @@ export class Fetcher {
     return { url, ...o, httpStatus: null, fetchTime: Date.now(), headers: {} };
   }
 
-  private store(o: FetchOutcome): void {
+  private store(o: FetchOutcome, parse?: ParseRecord): void {
     const { record, content } = o;
-    let parse: ParseRecord | undefined;
-    if (content && this.s.parse) parse = this.parse(content, record);
     this.writer.put(record, this.s.storeContent ? content : undefined, parse);
     const s = this.summary;
     s.fetched++;
@@ -253,16 +251,16 @@ export class Fetcher {
     if (this.log) this.logLines.push({ at: Date.now(), msg: `${record.status} ${record.httpStatus ?? '-'} ${record.url}${record.message ? ` (${record.message})` : ''}` });
   }
 
-  private parse(content: ContentRecord, record: FetchRecord): ParseRecord {
+  private parse(content: ContentRecord, record: FetchRecord): Promise<ParseRecord> {
     this.summary.parsed++;
     return parseContent(this.plugins, this.conf, content, record);
   }
 
-  private parseLeftovers(): void {
+  private async parseLeftovers(): Promise<void> {
     const batch: ParseRecord[] = [];
     for (const c of this.segment.unparsedContents()) {
       const rec = this.segment.getFetch(c.url);
-      if (rec) batch.push(this.parse(c, rec));
+      if (rec) batch.push(await this.parse(c, rec));
     }
     if (batch.length) this.segment.putParses(batch);
   }

@@ -125,7 +125,7 @@ function refreshTarget(plugins: ParsePlugins, from: string, url: string): string
   return ok === null || ok === from ? undefined : ok;
 }
 
-export function parseContent(plugins: ParsePlugins, conf: Conf, content: ContentRecord, fetch: FetchRecord): ParseRecord {
+export async function parseContent(plugins: ParsePlugins, conf: Conf, content: ContentRecord, fetch: FetchRecord): Promise<ParseRecord> {
   const opts = parseOptions(conf);
   const declared = content.contentType ?? fetch.contentType ?? null;
   const type = sniffContentType(declared, content.bytes);
@@ -138,7 +138,7 @@ export function parseContent(plugins: ParsePlugins, conf: Conf, content: Content
 
   let out: ParseOutput;
   try {
-    out = parser.parse({
+    out = await parser.parse({
       url: content.url,
       contentType: mediaType(declared) === type ? declared : type,
       charset: content.charset,

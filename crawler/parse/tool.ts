@@ -62,7 +62,7 @@ export async function parseSegment(conf: Conf, opts: ParseSegmentOptions): Promi
         s.noContent++;
         continue;
       }
-      const p = parseContent(plugins, conf, content, f);
+      const p = await parseContent(plugins, conf, content, f);
       s[p.status]++;
       if (p.status !== 'success') opts.log?.info(`${f.url}: ${p.status}: ${p.message ?? ''}`);
       batch.push(p);

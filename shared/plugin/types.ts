@@ -61,10 +61,14 @@ export interface ParseOutput {
   };
 }
 
-/** Parses one content type family; chosen by `contentTypes` (exact types or `text/*`-style prefixes). */
+/**
+ * Parses one content type family; chosen by `contentTypes` (exact types or
+ * `text/*`-style prefixes). A parser that hands the work to another thread
+ * (PDF, office files) returns a promise.
+ */
 export interface Parser {
   contentTypes: string[];
-  parse(input: ParseInput): ParseOutput;
+  parse(input: ParseInput): ParseOutput | Promise<ParseOutput>;
 }
 
 /** The document handed to indexing filters: field name → value(s). */

@@ -1,9 +1,11 @@
 /**
  * @module crawler/index/filters/more
  * index-more (Nutch's MoreIndexingFilter): content type (from the fetch,
- * else guessed from the URL's extension), date (`yyyyMMdd` UTC of
- * Last-Modified, else of the fetch time), contentLength and lang (parse
- * language, else Content-Language, else `unknown`).
+ * else guessed from the URL's extension), date (`yyyyMMdd` UTC of the
+ * document's own modification date as a PDF or office file states it, else
+ * Last-Modified, else the fetch time), contentLength and lang (parse
+ * language, else Content-Language, else `unknown`). A document's author is
+ * added to the indexed text, so a search for the name finds the file.
  */
 import { dayOf } from '../../../shared/day.js';
 import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/types.js';
@@ -30,7 +32,9 @@ export function indexDate(lastModified: string | undefined, fetchTime: number): 
 export const moreFilter: IndexingFilter = {
   filter(doc, input) {
     doc.type = contentType(input.contentType, input.url);
-    doc.date = indexDate(input.headers['last-modified'], input.fetchTime);
+    const modified = typeof input.parse.meta.modified === 'string' ? input.parse.meta.modified : undefined;
+    doc.date = indexDate(modified ?? input.headers['last-modified'], input.fetchTime);
+    if (typeof input.parse.meta.author === 'string' && typeof doc.content === 'string') doc.content += `\n${input.parse.meta.author}`;
     const lm = input.headers['last-modified'] ? Date.parse(input.headers['last-modified']) : NaN;
     if (Number.isFinite(lm)) doc.lastModified = lm;
     doc.contentLength = Number(input.headers['content-length']) || input.contentLength;
