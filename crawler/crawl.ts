@@ -15,11 +15,15 @@ import path from 'node:path';
 import { Conf } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
+import { formatDuration } from '../shared/progress.js';
 import type { FetchStatus } from '../shared/status.js';
+import { currentIndex } from '../shared/index/publish.js';
 import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
 import { listSegments, Segment, segmentName } from '../segments/segment.js';
+import { activePlugins } from './checkers/checker.js';
+import { checkFilters } from './checkers/filterchecker.js';
 import { dedup } from './dedup.js';
-import { fetch, userAgent, type FetchSummary } from './fetch/index.js';
+import { fetch, fetchEstimate, userAgent, type FetchSummary } from './fetch/index.js';
 import { generate } from './generate.js';
 import { indexSegments } from './index/indexer.js';
 import { inject, readSeeds, type SeedBatch } from './inject.js';
@@ -28,7 +32,8 @@ import { linkrank } from './linkrank.js';
 import { merge } from './merge.js';
 import { segmentOutlinksDropped, type OutlinksDropped } from './parse/index.js';
 import { parseSegment } from './parse/tool.js';
-import { loadCrawlerPlugins } from './plugins.js';
+import { indexStats } from './readindex.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/index.js';
 
@@ -57,6 +62,8 @@ export interface CrawlSummary {
   linksDropped: OutlinksDropped;
   deferred: number;
   documents: number;
+  /** Nothing new to index: the merged index was left as it was (`documents` is what it holds). */
+  indexUnchanged?: boolean;
   duplicates: number;
   /** Why the depth loop ended before -depth, if it did. */
   stoppedEarly?: string;
@@ -105,30 +112,21 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
   const seeds = typeof opts.seeds === 'string' ? readSeeds(opts.seeds) : opts.seeds;
   conf = scopeToSeedHosts(conf, seeds);
   const plugins = await loadCrawlerPlugins(conf);
+  await refuseUnusableSeeds(conf, seeds, plugins);
+  if (log.file) log.notice(`details in ${shortPath(log.file)}`);
   const injected = await timed('inject', () => inject(conf, { webdb, seeds, plugins, log }));
   s.injected = injected.injected;
   for (const p of injected.problems) log.warn(`${p.where}: ${p.reason}`);
-  if (injected.injected + injected.known === 0) {
-    const filterFile = conf.resolveFile(conf.get('urlfilter.regex.file'), { optional: true }) ?? conf.get('urlfilter.regex.file');
-    throw new HzError(
-      'HZ_ERR_SEED',
-      injected.filtered > 0
-        ? `no seed URL passed the URL filters: all ${injected.filtered} were rejected by ${filterFile}; add a '+' rule for your hosts there`
-        : `no URL to crawl in ${seeds.files.join(', ')}: put one URL per line (e.g. http://intranet.example.com/)`,
-    );
-  }
 
   const fetchAndUpdate = async (segDir: string) => {
     s.segments.push(path.basename(segDir));
-    const f = await timed('fetch', () => fetch(conf, segDir, { threads: opts.threads, log, signal: opts.signal }));
+    const f = await timed('fetch', () => fetch(conf, segDir, { threads: opts.threads, log, signal: opts.signal, deferOnAbort: true }));
     tally(s, f);
-    if (f.interrupted || opts.signal?.aborted) {
-      s.interrupted = true;
-      return f;
-    }
+    s.interrupted ||= f.interrupted || (opts.signal?.aborted ?? false);
+    // Interrupted, the URLs not fetched were deferred and the segment is complete: what was fetched goes on to be indexed.
+    if (!f.complete) return f;
     const seg = Segment.open(segDir);
     const parsed = seg.hasPhase('parsed');
-    s.robotsDenied += seg.countFetches('robots_denied');
     seg.close();
     if (!parsed) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
     const parses = Segment.open(segDir, { readonly: true });
@@ -151,25 +149,30 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
   }
 
   for (let depth = 0; depth < opts.depth && !s.interrupted; depth++) {
+    if (opts.signal?.aborted) {
+      s.interrupted = true;
+      break;
+    }
     const g = await timed('generate', () => generate(conf, webdb, segmentsDir, { topN: opts.topN, log }));
     if (g.nothingDue) {
       s.stoppedEarly = `Stopping at depth=${depth} - no more URLs to fetch: ${g.nothingDue.message}`;
       break;
     }
     for (const segDir of g.segments) {
-      say(`crawl depth ${depth + 1}/${opts.depth}`, `fetching ${g.counts[g.segments.indexOf(segDir)]} URLs into ${path.basename(segDir)}`);
+      log.stage = `crawl depth ${depth + 1}/${opts.depth}`;
+      const e = fetchEstimate(conf, segDir, { threads: opts.threads });
+      log.notice(
+        `round ${depth + 1}/${opts.depth}: fetching ${e.urls} URLs from ${e.hosts} host${e.hosts === 1 ? '' : 's'} into ${path.basename(segDir)}, ` +
+          `about ${formatDuration(e.etaMs)} at ${formatDuration(e.delayMs)} between requests to a host`,
+      );
       const f = await fetchAndUpdate(segDir);
       if (depth === 0 && s.segments.length === 1) warnUnreachableSeeds(segDir, f, log);
       if (s.interrupted) break;
     }
   }
-  if (s.interrupted) return s;
 
   const all = listSegments(segmentsDir).map((n) => path.join(segmentsDir, n));
   if (all.length === 0) return s;
-  say('crawl', `inverting links, scoring and indexing ${all.length} segments`);
-  await timed('invertlinks', () => invertlinks(conf, { webdb, segments: all, normalize: true, filter: true, plugins, log }));
-  await timed('linkrank', () => linkrank(conf, { webdb, log }));
   const unindexed = all.filter((d) => {
     const seg = Segment.open(d, { readonly: true });
     try {
@@ -178,13 +181,51 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
       seg.close();
     }
   });
+  const index = path.join(opts.dir, 'index');
+  if (unindexed.length === 0 && currentIndex(index)) {
+    s.indexUnchanged = true;
+    s.documents = (await indexStats(index)).documents;
+    return s;
+  }
+  say('crawl', `inverting links, scoring and indexing ${all.length} segments`);
+  await timed('invertlinks', () => invertlinks(conf, { webdb, segments: all, normalize: true, filter: true, plugins, log }));
+  await timed('linkrank', () => linkrank(conf, { webdb, log }));
   if (unindexed.length) await timed('index', () => indexSegments(conf, { webdb, segments: unindexed, log }));
   const indexed = all.filter((d) => fs.existsSync(path.join(d, 'index')));
   const d = await timed('dedup', () => dedup(conf, { segments: indexed, log }));
-  const m = await timed('merge', () => merge(conf, { index: path.join(opts.dir, 'index'), segments: indexed, log }));
+  const m = await timed('merge', () => merge(conf, { index, segments: indexed, log }));
   s.duplicates = d.byUrl + d.byDigest + m.duplicates;
   s.documents = m.documents;
   return s;
+}
+
+/**
+ * Refuses, before anything is written, seeds of which not one could be
+ * injected: each rejected seed is named with the filter that rejected it and,
+ * for regex-urlfilter.txt, the file:line of the deciding rule.
+ */
+export async function refuseUnusableSeeds(conf: Conf, seeds: SeedBatch, plugins: CrawlerPlugins): Promise<void> {
+  const urls = seeds.lines.map((l) => ({ where: l.where, raw: l.url, url: plugins.normalizers.normalize(l.url, 'inject') }));
+  if (urls.some((u) => u.url !== null && plugins.filters.filter(u.url) !== null)) return;
+  const filters = await activePlugins(conf, 'url-filter');
+  const why = urls.map((u) =>
+    u.url === null
+      ? `${u.where}: ${JSON.stringify(u.raw)} is not an absolute URL hazelnut can fetch`
+      : `${u.where}: ${u.url} rejected by ${checkFilters(filters, u.url, true).rejectedBy.join(', ')}`,
+  );
+  const advice = why.some((w) => /\(rule /.test(w))
+    ? "change or remove the '-' rule named, or put a '+' rule for the URL before it"
+    : why.some((w) => /no rule matched/.test(w))
+      ? "add a '+' rule for your hosts to the URL filter file"
+      : 'put one URL per line (e.g. http://intranet.example.com/)';
+  const shown = why.length > 10 ? [...why.slice(0, 10), `… and ${why.length - 10} more`] : why;
+  throw new HzError('HZ_ERR_SEED', `no seed URL can be crawled; nothing was written:\n  ${shown.join('\n  ')}\n${advice}; 'hazelnut filterchecker <url>' tests a URL`);
+}
+
+/** A path relative to the working directory when it is below it. */
+function shortPath(p: string): string {
+  const rel = path.relative(process.cwd(), p);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : p;
 }
 
 /**
@@ -207,6 +248,22 @@ export function scopeToSeedHosts(conf: Conf, seeds: SeedBatch): Conf {
 function tally(s: CrawlSummary, f: FetchSummary): void {
   for (const [k, v] of Object.entries(f.byStatus) as [FetchStatus, number][]) s.byStatus[k] = (s.byStatus[k] ?? 0) + v;
   s.deferred += f.deferred;
+  s.robotsDenied += f.robotsDenied;
+}
+
+/** Each URL the run tried, counted once under its outcome: robots-denied pages are not also gone, nor gone ones fetched. */
+export function outcomes(s: Pick<CrawlSummary, 'byStatus' | 'robotsDenied' | 'deferred'>) {
+  const n = (k: FetchStatus) => s.byStatus[k] ?? 0;
+  return {
+    fetched: n('fetch_success') + n('fetch_notmodified'),
+    ok: n('fetch_success'),
+    notModified: n('fetch_notmodified'),
+    failed: n('fetch_retry') - s.deferred,
+    gone: n('fetch_gone') - s.robotsDenied,
+    redirected: n('fetch_redir_perm') + n('fetch_redir_temp'),
+    robotsDenied: s.robotsDenied,
+    deferred: s.deferred,
+  };
 }
 
 /**
@@ -246,21 +303,21 @@ function linksDropped(d: OutlinksDropped): string {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 export function formatSummary(s: CrawlSummary): string {
-  const n = (k: FetchStatus) => s.byStatus[k] ?? 0;
-  const fetched = Object.values(s.byStatus).reduce((a, b) => a + (b ?? 0), 0);
+  const o = outcomes(s);
   const lines = [
-    `crawl: ${s.dir}${s.interrupted ? ' (interrupted: run the same command again to resume)' : ''}`,
+    `crawl: ${s.dir}${s.interrupted ? ' (interrupted: what was fetched is indexed; run the same command again to fetch the rest)' : ''}`,
     ...(s.stoppedEarly ? [`  ${s.stoppedEarly}`] : []),
-    `  pages fetched      ${fetched} (${n('fetch_success')} ok, ${n('fetch_notmodified')} not modified)`,
-    `  failed             ${n('fetch_retry') - s.deferred} (will be retried)`,
-    `  gone               ${n('fetch_gone')}`,
-    `  redirected         ${n('fetch_redir_perm') + n('fetch_redir_temp')}`,
-    `  robots-denied      ${s.robotsDenied}`,
+    `  pages fetched      ${o.fetched} (${o.ok} ok, ${o.notModified} not modified)`,
+    `  failed             ${o.failed} (will be retried)`,
+    `  gone               ${o.gone}`,
+    `  redirected         ${o.redirected}`,
+    `  robots-denied      ${o.robotsDenied}`,
     `  links dropped      ${linksDropped(s.linksDropped)}`,
-    ...(s.deferred ? [`  deferred           ${s.deferred} (left for the next crawl)`] : []),
+    ...(o.deferred ? [`  deferred           ${o.deferred} (left for the next crawl)`] : []),
     `  segments           ${s.segments.length}${s.segments.length ? ` (${s.segments.join(', ')})` : ''}`,
-    `  documents indexed  ${s.documents}`,
-    `  duplicates removed ${s.duplicates}`,
+    ...(s.indexUnchanged
+      ? [`  index unchanged    ${s.documents} documents`]
+      : [`  documents indexed  ${s.documents}`, `  duplicates removed ${s.duplicates}`]),
     `  time per phase     ${Object.entries(s.phases)
       .map(([k, v]) => `${k} ${seconds(v)}`)
       .join(', ')}`,
@@ -291,6 +348,8 @@ const tool: Tool = {
     const conf = crawlConf(ctx.conf.confDir, ctx.confOverrides);
     userAgent(conf);
     const seeds = readSeeds(a._[0]!);
+    const scoped = scopeToSeedHosts(conf, seeds);
+    await refuseUnusableSeeds(scoped, seeds, await loadCrawlerPlugins(scoped));
     fs.mkdirSync(dir, { recursive: true });
 
     // The first Ctrl-C (or SIGTERM) lets the requests in flight finish and keeps what is fetched;
@@ -298,7 +357,7 @@ const tool: Tool = {
     const controller = new AbortController();
     const onSignal = () => {
       if (controller.signal.aborted) process.exit(130);
-      ctx.err.write('\ncrawl: interrupted: finishing the requests in flight (Ctrl-C again to stop at once)\n');
+      ctx.err.write('\ncrawl: interrupted: finishing the requests in flight, then indexing what was fetched (Ctrl-C again to stop at once)\n');
       controller.abort();
     };
     process.on('SIGINT', onSignal);
@@ -308,13 +367,11 @@ const tool: Tool = {
         crawl(conf, { seeds, dir, depth, threads, topN, log, signal: controller.signal }),
       );
       ctx.out.write(formatSummary(summary) + '\n');
-      if (summary.interrupted) return 130;
       if (summary.documents > 0) {
-        const rel = path.relative(process.cwd(), dir);
-        const shown = rel && !rel.startsWith('..') ? rel : dir;
+        const shown = shortPath(dir);
         ctx.out.write(`Serve the result: hazelnut serve -dir ${shown}   (or hazelnut-searcher -dir ${shown}; then open http://127.0.0.1:8080/)\n`);
       }
-      return 0;
+      return summary.interrupted ? 130 : 0;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -32,7 +32,13 @@ export interface ToolRun {
 /** Runs `fn` with the tool's log open (and the lock held when asked); returns what `fn` returns. */
 export async function runWithLog<T>(ctx: ToolContext, run: ToolRun, fn: (log: Log) => Promise<T>): Promise<T> {
   const logged = async () => {
-    const log = new Log({ tool: run.tool, dir: path.join(run.crawlDir, 'logs'), err: ctx.err, tty: ctx.tty });
+    const log = new Log({
+      tool: run.tool,
+      dir: path.join(run.crawlDir, 'logs'),
+      err: ctx.err,
+      tty: ctx.tty,
+      plainIntervalMs: ctx.conf.getDuration('log.progress.interval', 's'),
+    });
     try {
       return await fn(log);
     } finally {

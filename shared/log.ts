@@ -2,11 +2,12 @@
  * @module shared/log
  * One logger per tool run: lines go to a log file under `crawl/logs/` (when the
  * tool knows its crawl directory) and, for warnings and the summary, to
- * stderr/stdout. On a terminal a single progress line is redrawn in place;
- * elsewhere progress is only logged, so CI output stays readable.
+ * stderr/stdout. Progress goes to the run's one ProgressDisplay: redrawn in
+ * place on a terminal, a plain line every few seconds elsewhere.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ProgressDisplay, StepProgress } from './progress.js';
 
 export interface LogOptions {
   /** Tool name, used in the log file name and line prefix. */
@@ -15,15 +16,17 @@ export interface LogOptions {
   dir?: string;
   err?: NodeJS.WritableStream;
   tty?: boolean;
+  /** Milliseconds between plain progress lines when err is not a terminal (log.progress.interval). */
+  plainIntervalMs?: number;
 }
 
 export class Log {
   private fd: number | undefined;
-  private progressShown = false;
-  private lastProgress = 0;
+  private readonly display: ProgressDisplay;
   readonly file: string | undefined;
 
   constructor(private readonly opts: LogOptions) {
+    this.display = new ProgressDisplay({ err: opts.err, tty: opts.tty, intervalMs: opts.plainIntervalMs });
     if (opts.dir) {
       fs.mkdirSync(opts.dir, { recursive: true });
       this.file = path.join(opts.dir, `${opts.tool}.log`);
@@ -49,36 +52,41 @@ export class Log {
   /** A line for the log file and stderr. */
   warn(msg: string): void {
     this.write('WARN', msg);
-    this.clearProgress();
-    this.opts.err?.write(`${this.opts.tool}: ${msg}\n`);
+    this.say(msg);
+  }
+
+  /** A line for the log file and stderr that is news, not trouble: where the log is, what a round will take. */
+  notice(msg: string): void {
+    this.write('INFO', msg);
+    this.say(msg);
   }
 
   /** Shown before every progress line while set: a tool that runs others says where it is (`crawl depth 2/5`). */
   stage: string | undefined;
 
-  /** Redraws the progress line on a terminal, at most ten times a second unless forced. */
+  /** The progress line: redrawn on a terminal (at most ten times a second unless forced), a plain line every few seconds elsewhere. */
   progress(line: string, force = false): void {
-    if (!this.opts.tty || !this.opts.err) return;
-    const now = Date.now();
-    if (!force && now - this.lastProgress < 100) return;
-    this.lastProgress = now;
-    const cols = (this.opts.err as NodeJS.WriteStream).columns ?? 100;
-    const text = this.stage ? `${this.stage} · ${line}` : line;
-    this.opts.err.write(`\r\x1b[2K${text.slice(0, cols - 1)}`);
-    this.progressShown = true;
+    this.display.show(this.stage ? `${this.stage} · ${line}` : line, force);
+  }
+
+  /** Progress of a counted step, with rate and ETA: `log.step('updatedb', 'URLs', total).update(done)`. */
+  step(name: string, unit: string, total?: number): StepProgress {
+    return new StepProgress((line, force) => this.progress(line, force), name, unit, total);
   }
 
   clearProgress(): void {
-    if (this.progressShown) {
-      this.opts.err?.write('\r\x1b[2K');
-      this.progressShown = false;
-    }
+    this.display.clear();
   }
 
   close(): void {
     this.clearProgress();
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
+  }
+
+  private say(msg: string): void {
+    this.display.clear();
+    this.opts.err?.write(`${this.opts.tool}: ${msg}\n`);
   }
 
   private write(level: string, msg: string): void {

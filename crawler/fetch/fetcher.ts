@@ -11,6 +11,7 @@
 import dns from 'node:dns/promises';
 import type { Conf } from '../../shared/conf.js';
 import type { Log } from '../../shared/log.js';
+import { politeEta, progressLine, ratePerSec } from '../../shared/progress.js';
 import type { FetchStatus } from '../../shared/status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/index.js';
@@ -38,6 +39,12 @@ export interface FetcherSettings {
   tailMaxMs: number;
   parse: boolean;
   storeContent: boolean;
+  /**
+   * On an interrupt, record the URLs not fetched as deferred (as the time
+   * limit does), so the segment is complete and what was fetched can be
+   * indexed at once; otherwise they stay unrecorded for a rerun to fetch.
+   */
+  deferOnAbort?: boolean;
 }
 
 export interface FetchSummary {
@@ -52,6 +59,8 @@ export interface FetchSummary {
   byStatus: Partial<Record<FetchStatus, number>>;
   /** Pages left for a later cycle (Crawl-delay too long, time limit, long tail). */
   deferred: number;
+  /** Pages robots.txt forbids (recorded as gone). */
+  robotsDenied: number;
   /** Queues whose rest was left for the next cycle, with why. */
   deferredQueues: { queue: string; urls: number; reason: string }[];
   bytes: number;
@@ -62,6 +71,8 @@ export interface FetchSummary {
   interrupted: boolean;
   elapsedMs: number;
 }
+
+const INTERRUPTED = 'the fetch was interrupted';
 
 const isRedirect = (s: FetchStatus) => s === 'fetch_redir_perm' || s === 'fetch_redir_temp';
 
@@ -76,6 +87,8 @@ export class Fetcher {
   /** Per-URL log lines, written in one go by the monitor. */
   private logLines: { at: number; msg: string }[] = [];
   private maxActive = 0;
+  /** Time spent waiting for answers, for the ETA: a host's pace is its delay plus its answer time. */
+  private responses = { n: 0, ms: 0 };
   /** Stores what is fetched from a worker thread; made in run(), closed (flushed) when it ends. */
   private writer!: SegmentWriter;
 
@@ -98,6 +111,7 @@ export class Fetcher {
       redirectsFollowed: 0,
       byStatus: {},
       deferred: 0,
+      robotsDenied: 0,
       deferredQueues: [],
       bytes: 0,
       parsed: 0,
@@ -116,7 +130,7 @@ export class Fetcher {
       await this.writer.close();
     }
     this.summary.interrupted = this.signal?.aborted ?? false;
-    if (!this.summary.interrupted && this.s.parse) await this.parseLeftovers();
+    if ((!this.summary.interrupted || this.s.deferOnAbort) && this.s.parse) await this.parseLeftovers();
     this.summary.elapsedMs = Date.now() - this.started;
     this.progress(true);
     this.log?.clearProgress();
@@ -146,6 +160,7 @@ export class Fetcher {
     const monitor = setInterval(() => this.watch(), 200);
     try {
       await Promise.all(Array.from({ length: Math.max(1, this.s.threads) }, () => this.worker()));
+      if (this.signal?.aborted && this.s.deferOnAbort) this.deferQueue(undefined, INTERRUPTED, 'interrupted');
     } finally {
       clearInterval(monitor);
       this.signal?.removeEventListener('abort', onAbort);
@@ -190,9 +205,13 @@ export class Fetcher {
       this.queues.finish(key, { asap: rules.state.reason === 'cached' });
       return;
     }
+    const t0 = Date.now();
     const o = await this.fetchOne(item);
+    this.responses.n++;
+    this.responses.ms += Date.now() - t0;
     if (this.signal?.aborted && o.exception) {
-      // Cut off by the interrupt: leave it unrecorded so the rerun fetches it.
+      // Cut off by the interrupt: left unrecorded so the rerun fetches it, or deferred to the next cycle.
+      if (this.s.deferOnAbort) this.store({ record: { ...this.bare(item.url, deferredOutcome()), message: INTERRUPTED, meta: { deferred: 'interrupted' } } });
       this.queues.finish(key, { asap: true });
       return;
     }
@@ -248,6 +267,7 @@ export class Fetcher {
     if (content) s.bytes += content.bytes.length;
     if (o.exception) s.errors++;
     if (record.protocolStatus === 'blocked') s.deferred++;
+    if (record.protocolStatus === 'robots_denied') s.robotsDenied++;
     if (this.log) this.logLines.push({ at: Date.now(), msg: `${record.status} ${record.httpStatus ?? '-'} ${record.url}${record.message ? ` (${record.message})` : ''}` });
   }
 
@@ -300,11 +320,21 @@ export class Fetcher {
     this.log.infoLines(this.logLines);
     this.logLines = [];
     const s = this.summary;
-    const secs = Math.max(0.001, (Date.now() - this.started) / 1000);
-    const done = s.resumed + s.fetched;
+    const elapsedMs = Date.now() - this.started;
+    const responseMs = this.responses.n ? this.responses.ms / this.responses.n : 0;
+    const hosts = this.queues.activeKeys().length;
     this.log.progress(
-      `fetch ${done}/${s.total + s.redirectsFollowed} ${(s.fetched / secs).toFixed(1)} pages/s ${(s.bytes / secs / 1024).toFixed(0)} KiB/s ` +
-        `${this.queues.activeKeys().length} hosts active, ${s.errors} errors`,
+      progressLine({
+        step: 'fetch',
+        done: s.resumed + s.fetched,
+        total: s.total + s.redirectsFollowed,
+        unit: 'pages',
+        elapsedMs,
+        rate: ratePerSec(s.fetched, elapsedMs),
+        errors: s.errors,
+        etaMs: politeEta(this.queues.backlog(), { threads: this.s.threads, responseMs }),
+        extra: `${(s.bytes / Math.max(1, elapsedMs) / 1.024).toFixed(0)} KiB/s · ${hosts} host${hosts === 1 ? '' : 's'} active`,
+      }),
       force,
     );
   }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 import type { Log } from '../../shared/log.js';
+import { politeEta } from '../../shared/progress.js';
 import { intOption, parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins } from '../plugins.js';
@@ -20,6 +21,7 @@ import { runWithLog, segmentCrawlDir } from '../tool-run.js';
 import { hasWebDb, openWebDb } from '../webdb/webdb.js';
 import { DEFAULT_CHARSET } from './charset.js';
 import { Fetcher, type FetcherSettings, type FetchSummary } from './fetcher.js';
+import { FetchQueues } from './queues.js';
 import { HttpClient } from './http.js';
 import { RobotsCache } from './robots.js';
 import { charsetStep, compose, httpFetch, robotsStep, type Fetch } from './step.js';
@@ -34,6 +36,8 @@ export interface FetchOptions {
   log?: Log;
   /** Aborting stops the fetch cleanly (SIGINT): what is stored stays, the rest is fetched by a rerun. */
   signal?: AbortSignal;
+  /** On abort, record the rest as deferred and complete the segment, so what was fetched can be indexed now (the crawl). */
+  deferOnAbort?: boolean;
 }
 
 /** `name/version (description; url; email)`, empty parts left out (Nutch's HttpBase.getAgentString). */
@@ -74,6 +78,7 @@ export function fetcherSettings(conf: Conf, opts: FetchOptions = {}): FetcherSet
     tailMaxMs: conf.getDuration('fetcher.tail.max.time', 's'),
     parse: opts.parse ?? conf.getBoolean('fetcher.parse'),
     storeContent: conf.getBoolean('fetcher.store.content'),
+    deferOnAbort: opts.deferOnAbort,
   };
 }
 
@@ -99,6 +104,38 @@ export function fetchSteps(conf: Conf, http: HttpClient, robots: RobotsCache | n
   return compose(httpFetch(http, signal), robotsStep(robots, (u) => new URL(u).origin, maxCrawlDelay < 0 ? -1 : maxCrawlDelay * 1000), charset);
 }
 
+export interface FetchEstimate {
+  urls: number;
+  hosts: number;
+  /** The rest after each request to a host, as the queues will apply it. */
+  delayMs: number;
+  /** Lower bound on the fetch time: delays and robots.txt, answers taken as instant. */
+  etaMs: number;
+}
+
+/** How long fetching a generated segment will take at least, from its URLs per host and the politeness settings. */
+export function fetchEstimate(conf: Conf, segmentDir: string, opts: FetchOptions = {}): FetchEstimate {
+  const settings = fetcherSettings(conf, opts);
+  const queues = new FetchQueues<string>({ maxPerQueue: settings.perHost, delayMs: settings.delayMs, minDelayMs: settings.minDelayMs });
+  const seg = Segment.open(segmentDir, { readonly: true });
+  const origins = new Set<string>();
+  let urls = 0;
+  try {
+    for (const e of seg.fetchlist()) {
+      const origin = new URL(e.url).origin;
+      // robots.txt is a request of its own, the first on each host.
+      if (!origins.has(origin)) queues.add(origin, `${origin}/robots.txt`);
+      origins.add(origin);
+      queues.add(origin, e.url);
+      urls++;
+    }
+  } finally {
+    seg.close();
+  }
+  const backlog = queues.backlog();
+  return { urls, hosts: backlog.length, delayMs: backlog[0]?.delayMs ?? settings.delayMs, etaMs: politeEta(backlog, { threads: settings.threads, responseMs: 0 }) };
+}
+
 /** The WebDB of the crawl a segment belongs to (`<crawl>/segments/<name>` → `<crawl>/webdb`), if there is one. */
 function crawlWebDbDir(segmentDir: string): string | undefined {
   const dir = path.join(segmentCrawlDir(segmentDir), 'webdb');
@@ -120,7 +157,7 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
     opts.log?.info(`fetching ${segmentDir} as "${ua}", ${settings.threads} threads; plugins: ${plugins.active.map((p) => p.id).join(' ')}`);
     const robots = new RobotsCache({ http, agents: robotsAgents(conf), webdb });
     const summary = await new Fetcher(conf, segment, plugins, robots, fetchSteps(conf, http, robots, opts.signal), settings, opts.log, opts.signal).run();
-    if (!summary.interrupted) {
+    if (!summary.interrupted || settings.deferOnAbort) {
       summary.complete = segment.unfetchedCount() === 0;
       if (summary.complete) {
         segment.markPhase('fetched');

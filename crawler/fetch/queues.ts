@@ -9,6 +9,8 @@
  * holds a worker that another host could use. No other file sleeps.
  */
 
+import type { HostBacklog } from '../../shared/progress.js';
+
 export interface QueueOptions {
   /** fetcher.threads.per.host */
   maxPerQueue: number;
@@ -159,6 +161,14 @@ export class FetchQueues<T> {
     return this.order.filter((k) => {
       const q = this.queues.get(k)!;
       return q.items.length > 0 || q.inFlight > 0;
+    });
+  }
+
+  /** What each queue still has to do, and at what pace: the fetch's ETA. */
+  backlog(): HostBacklog[] {
+    return this.waitingKeys().map((k) => {
+      const q = this.queues.get(k)!;
+      return { waiting: q.items.length, slots: this.limitOf(q), delayMs: this.delayOf(k) };
     });
   }
 

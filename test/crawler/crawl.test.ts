@@ -110,7 +110,13 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
   const first = await run(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
   assert.is(first.code, 0, first.err);
   assert.match(first.out, /documents indexed\s+5/);
-  assert.match(first.out, /robots-denied\s+1/);
+  // Each page once: 5 fetched, the 404 gone, the 301 redirected, the disallowed page robots-denied (not also gone).
+  assert.match(first.out, /pages fetched\s+5 \(5 ok, 0 not modified\)/);
+  assert.match(first.out, /gone\s+1\n/);
+  assert.match(first.out, /redirected\s+1\n/);
+  assert.match(first.out, /robots-denied\s+1\n/);
+  assert.match(first.err, /crawl: details in .*crawl\.log/);
+  assert.match(first.err, /crawl: round 1\/3: fetching 2 URLs from 2 hosts into \d{14}, about \d+ ms at 10 ms between requests to a host/);
   assert.match(first.out, /Serve the result: hazelnut serve -dir/);
   assert.is(web.requestsTo('handbook', '/private/salaries.html').length, 0, 'robots.txt is obeyed');
 
@@ -132,6 +138,8 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
   const idle = await run(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
   assert.is(idle.code, 0, idle.err);
   assert.match(idle.out, /no more URLs to fetch: .*fetched recently/);
+  assert.match(idle.out, /index unchanged\s+5 documents/);
+  assert.not.match(idle.out, /documents indexed/);
   assert.equal(web.requests.filter((r) => r.path !== '/robots.txt'), []);
 
   // The page changes and is forced due: only it is fetched, and the searcher picks up the new index.
@@ -190,10 +198,17 @@ test('Ctrl-C stops a crawl cleanly, releases the lock, and the same command resu
     const code = await exited;
     clearTimeout(killer);
     assert.is(code, 130, out);
-    assert.match(out, /interrupted: run the same command again to resume/);
+    assert.match(out, /interrupted: what was fetched is indexed; run the same command again to fetch the rest/);
     assert.not.ok(fs.existsSync(path.join(dir, '.lock')), 'the lock is released');
     const fetchedBefore = slow.requests.filter((r) => r.path.startsWith('/p')).length;
     assert.ok(fetchedBefore < 30, `stopped early (${fetchedBefore} of 30 fetched)`);
+    // What was fetched before the interrupt is searchable now.
+    const indexed = Number(/documents indexed\s+(\d+)/.exec(out)?.[1]);
+    assert.ok(indexed >= 2 && indexed < 31, `${indexed} documents indexed after the interrupt\n${out}`);
+    assert.match(out, /deferred\s+\d+ \(left for the next crawl\)/);
+    const found = await run(HAZELNUT, ['search', dir, 'paragraph', '-json']);
+    assert.is(found.code, 0, found.err);
+    assert.is((JSON.parse(found.out) as { total: number }).total, indexed - 1, 'every page fetched but the hub holds the word');
 
     const again = await run(HAZELNUT, args.slice(1));
     assert.is(again.code, 0, again.err);
@@ -205,6 +220,17 @@ test('Ctrl-C stops a crawl cleanly, releases the lock, and the same command resu
   } finally {
     await slow.stop();
   }
+});
+
+test('seeds a rule rejects are refused naming the rule, and nothing is written', async () => {
+  const seeds = path.join(tmp, 'ftp-seeds.txt');
+  fs.writeFileSync(seeds, 'ftp://127.0.8.9/pub/\n');
+  const dir = path.join(tmp, 'crawl-ftp');
+  const r = await run(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', seeds, '-dir', dir]);
+  assert.is(r.code, 1, r.out);
+  assert.match(r.err, /ftp-seeds\.txt:1: ftp:\/\/127\.0\.8\.9\/pub\/ rejected by urlfilter-regex \(rule \S*regex-urlfilter\.txt:\d+\)/);
+  assert.match(r.err, /change or remove the '-' rule named/);
+  assert.not.ok(fs.existsSync(dir), 'no crawl directory, webdb/ or logs/');
 });
 
 test('seed hosts that are unreachable or disallow us are named with the reason', async () => {
