@@ -129,7 +129,10 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
         db.transaction(() => {
           const targets = new Set<string>();
           for (const s of sources) for (const t of db.linkTargetsOf(s)) targets.add(t);
+          const progress = opts.log?.step(`invertlinks ${seg.name}`, 'link targets', targets.size);
+          let done = 0;
           for (const t of targets) {
+            progress?.update(++done);
             db.clearInlinks(t);
             const key = keep(t);
             if (key === null) continue;

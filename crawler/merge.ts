@@ -42,11 +42,12 @@ export async function merge(conf: Conf, opts: { index: string; segments: string[
   const { entries, where } = dedupEntries(indexes, { skipDeleted: true });
   const dup = duplicates(entries, conf.getBoolean('dedup.keep.highest.score'));
   const writer = new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment) });
+  const progress = opts.log?.step('merge', 'documents', entries.length);
   for (let i = 0; i < entries.length; i++) {
+    progress?.update(i + 1, { extra: `${indexes.length} segment indexes` });
     if (dup.has(i)) continue;
     const [k, id] = where[i]!;
     writer.addAnalyzed(indexes[k]!.reader.analyzed(id));
-    opts.log?.progress(`merge: ${writer.docCount} documents`);
   }
   const published = await publishIndex(
     opts.index,

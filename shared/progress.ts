@@ -140,6 +140,7 @@ export class ProgressDisplay {
 /** Progress of one step with a count: rate and ETA worked out from the counts as they come. */
 export class StepProgress {
   private readonly started: number;
+  private last = -Infinity;
 
   constructor(
     private readonly show: (line: string, force?: boolean) => void,
@@ -153,7 +154,11 @@ export class StepProgress {
 
   update(done: number, o: { errors?: number; extra?: string; total?: number; etaMs?: number; force?: boolean } = {}): void {
     if (o.total !== undefined) this.total = o.total;
-    const state = { step: this.step, done, total: this.total, unit: this.unit, elapsedMs: this.now() - this.started };
+    // Called per item: the line is only worked out as often as a terminal redraws.
+    const now = this.now();
+    if (!o.force && now - this.last < REDRAW_MS) return;
+    this.last = now;
+    const state = { step: this.step, done, total: this.total, unit: this.unit, elapsedMs: now - this.started };
     this.show(progressLine({ ...state, errors: o.errors, extra: o.extra, etaMs: o.etaMs }), o.force);
   }
 }

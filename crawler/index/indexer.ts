@@ -89,9 +89,10 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         })())
       : new Map<string, string>();
     const writer = new IndexWriter({ analyzer: Analyzer.fromConf(conf), segments: [seg.name], maxTokens: conf.getInt('indexer.max.tokens') });
+    const progress = log?.step(`index ${seg.name}`, 'records', seg.count('fetch'));
     let seen = 0;
     for (const f of seg.fetches()) {
-      log?.progress(`index ${seg.name}: ${++seen} records, ${writer.docCount} documents`);
+      progress?.update(++seen, { extra: `${writer.docCount} documents` });
       if (f.status !== 'fetch_success') {
         sum.notFetched++;
         continue;

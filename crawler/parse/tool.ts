@@ -48,7 +48,7 @@ export async function parseSegment(conf: Conf, opts: ParseSegmentOptions): Promi
     const s: ParseSummary = { success: 0, failed: 0, notparsed: 0, kept: 0, noContent: 0 };
     const done = opts.force ? new Set<string>() : seg.parsedUrls();
     let batch: ParseRecord[] = [];
-    const total = seg.count('fetch');
+    const progress = opts.log?.step(`parse ${seg.name}`, 'records', seg.count('fetch'));
     let seen = 0;
     for (const f of seg.fetches()) {
       seen++;
@@ -70,7 +70,7 @@ export async function parseSegment(conf: Conf, opts: ParseSegmentOptions): Promi
         seg.putParses(batch);
         batch = [];
       }
-      opts.log?.progress(`parse ${seen}/${total}: ${s.success} parsed, ${s.failed} failed, ${s.notparsed} not parsed`);
+      progress?.update(seen, { errors: s.failed, extra: `${s.success} parsed, ${s.notparsed} not parsed` });
     }
     seg.putParses(batch);
     seg.markPhase('parsed');

@@ -57,10 +57,14 @@ export function mergeOptions(conf: Conf, scoring: CrawlerPlugins['scoring'], add
 }
 
 /** Writes one segment's update in a single transaction; returns what changed. */
-function apply(db: WebDb, name: string, u: SegmentUpdate, o: MergeOptions, now: number) {
+function apply(db: WebDb, name: string, u: SegmentUpdate, o: MergeOptions, now: number, log?: Log) {
   const stats = { added: 0, updated: 0, links: 0 };
+  const urls = new Set([...u.fetches.keys(), ...u.linked.keys()]);
+  const progress = log?.step(`updatedb ${name}`, 'URLs', urls.size);
+  let done = 0;
   db.transaction(() => {
-    for (const url of new Set([...u.fetches.keys(), ...u.linked.keys()])) {
+    for (const url of urls) {
+      progress?.update(++done);
       const old = db.page(url);
       const row = mergePage(url, old, u.fetches.get(url), u.linked.get(url) ?? [], o, now);
       if (!row || row === old) continue;
@@ -96,7 +100,7 @@ export async function updatedb(conf: Conf, opts: UpdateDbOptions): Promise<Updat
           continue;
         }
         const u = collectSegment(seg, plugins, { normalize: opts.normalize ?? false, filter: opts.filter ?? false }, (url) => db.pageScore(url));
-        const s = apply(db, seg.name, u, o, opts.now ?? Date.now());
+        const s = apply(db, seg.name, u, o, opts.now ?? Date.now(), opts.log);
         summary.applied.push(seg.name);
         summary.fetched += u.fetches.size;
         summary.added += s.added;

@@ -186,7 +186,7 @@ test('Ctrl-C stops a crawl cleanly, releases the lock, and the same command resu
     const seeds = path.join(tmp, 'slow-seeds.txt');
     fs.writeFileSync(seeds, `${slow.url('slow', '/')}\n`);
     const dir = path.join(tmp, 'crawl-interrupted');
-    const args = [HAZELNUT, '-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0.1', 'crawl', seeds, '-dir', dir, '-depth', '3'];
+    const args = [HAZELNUT, '-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0.1', '-D', 'log.progress.interval=0.3', 'crawl', seeds, '-dir', dir, '-depth', '3'];
     const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
@@ -198,6 +198,9 @@ test('Ctrl-C stops a crawl cleanly, releases the lock, and the same command resu
     const code = await exited;
     clearTimeout(killer);
     assert.is(code, 130, out);
+    // Not a terminal: plain progress lines, with the ETA the 0.1 s delay implies for what is left.
+    assert.match(out, /crawl depth 2\/3 · fetch \d+\/30 pages · [\d.]+\/s · 0 errors · ETA \d+ (ms|s) · \d+ KiB\/s · 1 host active\n/);
+    assert.not.match(out, /\x1b\[/, 'no terminal escapes');
     assert.match(out, /interrupted: what was fetched is indexed; run the same command again to fetch the rest/);
     assert.not.ok(fs.existsSync(path.join(dir, '.lock')), 'the lock is released');
     const fetchedBefore = slow.requests.filter((r) => r.path.startsWith('/p')).length;
