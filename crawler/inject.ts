@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
-import { HzError, UsageError } from '../shared/errors.js';
+import { HzError, partialExitCode, UsageError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { host } from '../shared/url/keys.js';
@@ -187,8 +187,8 @@ const tool: Tool = {
     ctx.out.write(
       `inject: ${summary.injected} injected, ${summary.known} already known, ${summary.overwritten ? `${summary.overwritten} overwritten, ` : ''}${summary.filtered} rejected by filters, ${summary.malformed} malformed (${seeds.files.length} seed file${seeds.files.length === 1 ? '' : 's'})\n`,
     );
-    // The good lines are in; a bad one still fails the run so a script notices.
-    return summary.malformed > 0 ? 1 : 0;
+    // The good lines are in and the bad ones were warned about; only a run that took no line fails.
+    return partialExitCode(summary.injected + summary.known + summary.overwritten, summary.malformed + summary.filtered);
   },
 };
 

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseDuration, type Conf } from '../shared/conf.js';
 import { parseDay } from '../shared/day.js';
-import { UsageError } from '../shared/errors.js';
+import { partialExitCode, UsageError } from '../shared/errors.js';
 import { openIndex } from '../shared/index/reader.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
@@ -122,7 +122,7 @@ const tool: Tool = {
       prune(ctx.conf, { segmentsDir, cutoff, dryRun: a.dryRun === true, force: a.force === true, log }),
     );
     for (const r of s.refused) {
-      ctx.err.write(`prune: refusing to delete ${r.segment}: it holds the newest copy of ${r.pages.length} page(s) (use -force to drop them):\n`);
+      ctx.err.write(`prune: ${a.dryRun ? 'would refuse' : 'refusing'} to delete ${r.segment}: it holds the newest copy of ${r.pages.length} page(s) (use -force to drop them):\n`);
       for (const u of r.pages.slice(0, 20)) ctx.err.write(`  ${u}\n`);
       if (r.pages.length > 20) ctx.err.write(`  … and ${r.pages.length - 20} more\n`);
     }
@@ -131,7 +131,8 @@ const tool: Tool = {
     ctx.out.write(
       `prune: ${verb} ${n} of ${s.stale.length} segments older than ${cutoff.toISOString()}, ${(s.bytesFreed / 1048576).toFixed(1)} MiB ${a.dryRun ? 'to free' : 'freed'}, ${s.pagesDropped} pages ${a.dryRun ? 'to drop' : 'dropped'}, ${s.refused.length} refused${s.generation ? `, index generation ${s.generation}` : ''}\n`,
     );
-    return s.refused.length > 0 ? 1 : 0;
+    // A dry run exits as the real run would.
+    return partialExitCode(n, s.refused.length);
   },
 };
 

@@ -50,6 +50,16 @@ export class UsageError extends HzError {
   }
 }
 
+/**
+ * The exit code of a command that does some items and refuses others (inject's
+ * bad seed lines, prune's segments still in use): 0 when it did something or
+ * refused nothing, the refusals being warnings on stderr; 1 when it refused
+ * everything it was given, so a script notices that nothing happened.
+ */
+export function partialExitCode(done: number, refused: number): number {
+  return refused > 0 && done === 0 ? 1 : 0;
+}
+
 export function isHzError(e: unknown): e is HzError {
   return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
 }

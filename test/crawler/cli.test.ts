@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { COMMANDS, main, parseGlobal } from '../../crawler/cli.js';
 import { acquireLock, lockPath } from '../../crawler/lock.js';
+import { partialExitCode } from '../../shared/errors.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-cli-'));
@@ -72,6 +73,17 @@ test('every command run without arguments prints its usage on stderr and exits 2
   assert.match(real.err, /^hazelnut inject: missing arguments\nUsage: hazelnut inject <webdb>/);
 });
 
+test('partial success exits 0, refusing everything 1', () => {
+  // [done, refused, exit code]
+  const table: [number, number, number][] = [
+    [2, 1, 0],
+    [0, 0, 0],
+    [3, 0, 0],
+    [0, 2, 1],
+  ];
+  for (const [done, refused, code] of table) assert.is(partialExitCode(done, refused), code, `${done} done, ${refused} refused`);
+});
+
 test('global options: -conf, HAZELNUT_CONF_DIR and -D (before or after the command), -D winning', () => {
   const conf = path.join(tmp, 'conf-site');
   fs.mkdirSync(conf);
@@ -90,11 +102,16 @@ test('global options: -conf, HAZELNUT_CONF_DIR and -D (before or after the comma
   table.forEach(([pre, envConf, score], i) => {
     const webdb = path.join(tmp, `g${i}`, 'webdb');
     const r = hz([...pre, webdb, seeds], envConf ? { HAZELNUT_CONF_DIR: envConf } : {});
-    assert.is(r.code, 1, `${pre.join(' ')}: a malformed seed line fails the run after injecting the rest`);
+    assert.is(r.code, 0, `${pre.join(' ')}: the good lines are injected, a malformed one is a warning`);
     assert.match(r.out, /^inject: 2 injected, 0 already known, 0 rejected by filters, 1 malformed \(1 seed file\)\n$/);
     assert.match(r.err, new RegExp(`${seeds.replace(/[.\\/]/g, '\\$&')}:3: "not a url" is not an absolute URL`));
     assert.equal(rows(webdb).map((p) => p.score), [score, score], pre.join(' '));
   });
+  const bad = path.join(tmp, 'all-bad.txt');
+  fs.writeFileSync(bad, 'not a url\nftp://127.0.2.9/\n');
+  const refused = hz(['inject', path.join(tmp, 'g-bad', 'webdb'), bad]);
+  assert.is(refused.code, 1, 'no line injected: a refusal');
+  assert.match(refused.out, /0 injected, 0 already known, 1 rejected by filters, 1 malformed/);
   assert.throws(() => parseGlobal(['-D', 'novalue', 'inject']), /-D needs name=value/);
   assert.throws(() => parseGlobal(['-conf']), /-conf needs a directory/);
   const badConf = hz(['-conf', path.join(tmp, 'no-such-dir'), 'inject', 'a', 'b']);

@@ -60,9 +60,21 @@ test('prune cutoff options', () => {
 test('prune refuses a segment holding the newest copy of a page, deletes the rest, re-merges', async () => {
   const { crawl, segs } = await crawlWithHistory();
   try {
+    // [args, exit code, what stderr says]: a refusal of everything fails; deleting some and refusing others succeeds with warnings; a dry run exits as the real run would.
+    const table: [string[], number, RegExp][] = [
+      [['-before', '20240102', '-dryRun'], 1, /would refuse to delete \d{14}: it holds the newest copy of 1 page/],
+      [['-before', '20240110', '-dryRun'], 0, /would refuse to delete/],
+      [['-before', '20240102'], 1, /refusing to delete/],
+    ];
+    for (const [args, want, err] of table) {
+      const { o, io: cli } = io();
+      assert.is(await main(['prune', crawl.segments, ...args], cli), want, args.join(' '));
+      assert.match(o.err, err);
+      assert.is(listSegments(crawl.segments).length, 3, 'nothing deleted');
+    }
     const { o, io: cli } = io();
     const code = await main(['prune', crawl.segments, '-before', '20240110'], cli);
-    assert.is(code, 1, 'a refusal is reported in the exit code');
+    assert.is(code, 0, 'one segment deleted, one refused: success with a warning');
     assert.match(o.err, /refusing to delete \d{14}: it holds the newest copy of 1 page\(s\)/);
     assert.match(o.err, /http:\/\/a\.test\/b/);
     assert.match(o.out, /^prune: deleted 1 of 2 segments .* 0 pages dropped, 1 refused, index generation 000002\n$/);
