@@ -34,6 +34,7 @@ import { segmentOutlinksDropped, type OutlinksDropped } from './parse/index.js';
 import { parseSegment } from './parse/tool.js';
 import { indexStats } from './readindex.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/index.js';
 
@@ -53,6 +54,8 @@ export interface CrawlOptions {
 export interface CrawlSummary {
   dir: string;
   injected: number;
+  /** What the seed hosts' sitemaps added (crawl.sitemaps). */
+  sitemaps?: SitemapSummary;
   /** Segments made or resumed by this run. */
   segments: string[];
   /** Pages fetched by this run, by fetch status. */
@@ -117,6 +120,8 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
   const injected = await timed('inject', () => inject(conf, { webdb, seeds, plugins, log }));
   s.injected = injected.injected;
   for (const p of injected.problems) log.warn(`${p.where}: ${p.reason}`);
+  if (conf.getBoolean('crawl.sitemaps'))
+    s.sitemaps = await timed('sitemaps', () => crawlSitemaps(conf, { webdb, seedUrls: seeds.lines.map((l) => l.url), plugins, log }));
 
   const fetchAndUpdate = async (segDir: string) => {
     s.segments.push(path.basename(segDir));
@@ -312,6 +317,7 @@ export function formatSummary(s: CrawlSummary): string {
     `  gone               ${o.gone}`,
     `  redirected         ${o.redirected}`,
     `  robots-denied      ${o.robotsDenied}`,
+    ...(s.sitemaps?.files ? [`  from sitemaps      ${s.sitemaps.injected} new, ${s.sitemaps.due} due by lastmod (${s.sitemaps.urls} URLs in ${s.sitemaps.files} files)`] : []),
     `  links dropped      ${linksDropped(s.linksDropped)}`,
     ...(o.deferred ? [`  deferred           ${o.deferred} (left for the next crawl)`] : []),
     `  segments           ${s.segments.length}${s.segments.length ? ` (${s.segments.join(', ')})` : ''}`,

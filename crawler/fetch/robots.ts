@@ -22,6 +22,7 @@ export const ROBOTS_MAX_AGE_MS = 24 * 3600 * 1000;
 interface Robot {
   isAllowed(url: string, ua?: string): boolean | undefined;
   getCrawlDelay(ua?: string): number | undefined;
+  getSitemaps(): string[];
 }
 // Its .d.ts says `export default` while the module is CommonJS (reference libraries.md §2).
 const robotsParser = createRequire(import.meta.url)('robots-parser') as (url: string, txt: string) => Robot;
@@ -67,6 +68,8 @@ export interface RobotRules {
   allowed(url: string): boolean;
   /** Crawl-delay for our agent, in ms, or undefined. */
   readonly crawlDelayMs: number | undefined;
+  /** The file's `Sitemap:` lines (they apply to every agent). */
+  readonly sitemaps: string[];
 }
 
 /**
@@ -83,7 +86,7 @@ export function chooseAgent(txt: string, agents: string[]): string {
 export function rulesFor(origin: string, state: RobotsState, agents: string[]): RobotRules {
   if (state.status !== 'parsed' || state.txt === null) {
     const allow = state.status === 'allow_all';
-    return { state, allowed: () => allow, crawlDelayMs: undefined };
+    return { state, allowed: () => allow, crawlDelayMs: undefined, sitemaps: [] };
   }
   const robot = robotsParser(`${origin}/robots.txt`, state.txt);
   const agent = chooseAgent(state.txt, agents);
@@ -93,6 +96,7 @@ export function rulesFor(origin: string, state: RobotsState, agents: string[]): 
     // isAllowed is undefined for another origin; rules never leak across origins.
     allowed: (url) => robot.isAllowed(url, agent) === true,
     crawlDelayMs: delay !== undefined && Number.isFinite(delay) && delay >= 0 ? delay * 1000 : undefined,
+    sitemaps: robot.getSitemaps(),
   };
 }
 

@@ -75,6 +75,11 @@ export interface InjectOps {
    * One transaction.
    */
   inject(seeds: Iterable<Seed>, now: number, overwrite: boolean): { injected: number; overwritten: number; known: number };
+  /**
+   * Makes known pages due `now` when their `lastmod` (ms, from a sitemap) is
+   * newer than their last fetch and they are not due already. One transaction.
+   */
+  dueIfModified(entries: Iterable<{ url: string; lastmod: number }>, now: number): number;
 }
 
 export interface GenerateOps {

@@ -28,6 +28,14 @@ export function pageOps(db: Database.Database, sql: Statements): InjectOps & Gen
       })();
       return n;
     },
+    dueIfModified(entries, now) {
+      const due = sql('UPDATE pages SET fetch_time = ? WHERE url = ? AND last_fetch_time IS NOT NULL AND last_fetch_time < ? AND fetch_time > ?');
+      let n = 0;
+      db.transaction(() => {
+        for (const e of entries) n += due.run(now, e.url, e.lastmod, now).changes;
+      })();
+      return n;
+    },
 
     generateCandidates(q) {
       return sql(
