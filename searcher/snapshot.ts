@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { HzError } from '../shared/errors.js';
+import { describeLock, isStale, readLock } from '../shared/lockfile.js';
 import { INDEX_FILES } from '../shared/index/format.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { openIndex } from '../shared/index/reader.js';
@@ -100,11 +101,15 @@ export class CrawlSnapshots implements SnapshotProvider {
   static async open(crawlDir: string, settings: SearchSettings, source: IndexSource = crawlIndexSource): Promise<CrawlSnapshots> {
     if (!fs.existsSync(crawlDir)) throw new HzError('HZ_ERR_NOT_FOUND', `crawl directory ${crawlDir} does not exist`);
     const found = source.locate(crawlDir);
-    if (!found)
+    if (!found) {
+      const lock = readLock(crawlDir);
       throw new HzError(
         'HZ_ERR_NOT_FOUND',
-        `${crawlDir} has no merged index (expected ${path.join(crawlDir, 'index')}); run 'hazelnut merge', or copy a crawl's index/ and segments/ here`,
+        lock && !isStale(lock)
+          ? `${crawlDir} has no index yet: a ${lock.tool} is running there, ${describeLock(lock)}; the index appears when it ends, then run this again`
+          : `${crawlDir} has no merged index (expected ${path.join(crawlDir, 'index')}); run 'hazelnut merge', or copy a crawl's index/ and segments/ here`,
       );
+    }
     const segments = new FetchedSegments(path.join(crawlDir, 'segments'));
     return new CrawlSnapshots(crawlDir, source, settings, await makeSnapshot(crawlDir, source, settings, segments, found));
   }

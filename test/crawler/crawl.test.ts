@@ -284,6 +284,9 @@ test('a crawl directory locked by a running tool is refused, naming the holder',
   assert.is(r.code, 1);
   assert.match(r.err, new RegExp(`is locked by .*${process.pid}`));
   assert.equal(fs.readdirSync(dir), ['.lock'], 'nothing written');
+  const serve = await run(HAZELNUT, ['serve', dir, '-port', '0', '-host', '127.0.8.201']);
+  assert.is(serve.code, 1);
+  assert.match(serve.err, new RegExp(`has no index yet: a fetch is running there, pid ${process.pid} .*; the index appears when it ends`));
 });
 
 test.run();

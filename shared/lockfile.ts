@@ -1,0 +1,55 @@
+/**
+ * @module shared/lockfile
+ * The crawl directory's lock file as both programs read it: the crawler's
+ * tools take it while they write (crawler/lock), and the searcher reads it to
+ * tell a crawl still running from a directory that has no index.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const LOCK_FILE = '.lock';
+
+export interface LockInfo {
+  pid: number;
+  tool: string;
+  host: string;
+  /** ISO date. */
+  started: string;
+}
+
+export function lockPath(crawlDir: string): string {
+  return path.join(crawlDir, LOCK_FILE);
+}
+
+/** The current holder, or undefined when unlocked; an unreadable lock file reads as held by nobody known. */
+export function readLock(crawlDir: string): LockInfo | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(lockPath(crawlDir), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as LockInfo;
+  } catch {
+    return { pid: 0, tool: 'unknown (unreadable lock file)', host: '', started: '' };
+  }
+}
+
+/** A lock is stale when it was taken on this host by a process that no longer exists. */
+export function isStale(info: LockInfo): boolean {
+  if (info.host && info.host !== os.hostname()) return false;
+  if (!info.pid) return true;
+  try {
+    process.kill(info.pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** `pid 123 (crawl on host, since …)`. */
+export function describeLock(info: LockInfo): string {
+  return `pid ${info.pid} (${info.tool}${info.host ? ' on ' + info.host : ''}${info.started ? ', since ' + info.started : ''})`;
+}
