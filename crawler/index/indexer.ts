@@ -56,7 +56,7 @@ export interface IndexOptions {
 function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; boost: number }): IndexInputDoc {
   const str = (k: string, dflt = '') => (typeof d[k] === 'string' ? (d[k] as string) : dflt);
   const num = (k: string) => (typeof d[k] === 'number' ? (d[k] as number) : Number(d[k] ?? 0) || 0);
-  const anchors = Array.isArray(d.anchor) ? d.anchor : typeof d.anchor === 'string' ? [d.anchor] : [];
+  const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as string[]) : typeof d[k] === 'string' ? [d[k] as string] : []);
   return {
     url: str('url'),
     title: str('title'),
@@ -71,9 +71,10 @@ function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; b
     boost: core.boost,
     segment: core.segment,
     contentLength: num('contentLength'),
-    anchors,
+    anchors: list('anchor'),
     ...(d.noarchive === 'true' ? { noarchive: true } : {}),
     content: str('content'),
+    headings: list('heading'),
   };
 }
 

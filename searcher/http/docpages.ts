@@ -58,7 +58,7 @@ export function anchorsPage(doc: StoredDoc): string {
   const list = doc.anchors.length
     ? `<ul>${doc.anchors.map((a) => `<li>${escapeHtml(a)}</li>`).join('')}</ul>`
     : '<p>No anchor text from other pages points here.</p>';
-  return page(`Anchors: ${doc.title || doc.url}`, `<h1>Anchors of <a href="${escapeHtml(safeHref(doc.url))}">${escapeHtml(doc.url)}</a></h1><p>Link texts of pages pointing here, one per source host:</p>${list}`);
+  return page(`Anchors: ${doc.title || doc.url}`, `<h1>Anchors of <a href="${escapeHtml(safeHref(doc.url))}">${escapeHtml(doc.url)}</a></h1><p>Link texts of pages pointing here (a text repeated by many links is listed 1 + log2 n times):</p>${list}`);
 }
 
 function fieldsTable(doc: StoredDoc): string {

@@ -87,7 +87,8 @@ function tokenize(input: string): Token[] {
     while (i < s.length && /\s/.test(s[i]!)) i++;
     if (i >= s.length) break;
     let sign: Token['sign'] = '';
-    if ((s[i] === '-' || s[i] === '+') && i + 1 < s.length && !/\s/.test(s[i + 1]!)) sign = s[i++] as '+' | '-';
+    // `--force-with-lease` is a command-line option the user looks for, not an exclusion.
+    if ((s[i] === '-' || s[i] === '+') && i + 1 < s.length && !/[\s-]/.test(s[i + 1]!)) sign = s[i++] as '+' | '-';
     let field: string | undefined;
     const fm = /^([A-Za-z]+):(?=\S)/.exec(s.slice(i, i + 40));
     if (fm && s[i + fm[0].length] === '"') {

@@ -2,7 +2,7 @@
  * @module shared/index/document
  * A document as the index sees it once analyzed: the stored fields, the token
  * stream of title then content (positions are indexes into it, as phrases and
- * proximity need), and the anchor and URL terms. The writer takes this shape
+ * proximity need), and the anchor, URL and heading terms. The writer takes this shape
  * both from the indexer (fresh text) and from merge (read back from segment
  * indexes), so a merge never re-reads or re-analyzes segment text.
  */
@@ -17,6 +17,7 @@ export interface AnalyzedDoc {
   titleLength: number;
   anchor: string[];
   url: string[];
+  heading: string[];
 }
 
 /** The terms of a URL: host and path words, without the scheme. */
@@ -26,7 +27,7 @@ export function urlTerms(analyzer: Analyzer, url: string): string[] {
 
 /** Analyzes a document; content beyond `maxTokens` terms is dropped (Nutch's indexer.max.tokens). */
 export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: number): AnalyzedDoc {
-  const { content, ...stored } = doc;
+  const { content, headings, ...stored } = doc;
   const title = analyzer.terms(doc.title);
   const body = analyzer.terms(content);
   if (body.length > maxTokens) body.length = maxTokens;
@@ -36,10 +37,11 @@ export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: nu
     titleLength: title.length,
     anchor: doc.anchors.flatMap((a) => analyzer.terms(a)),
     url: urlTerms(analyzer, doc.url),
+    heading: (headings ?? []).flatMap((h) => analyzer.terms(h)),
   };
 }
 
 /** Token counts per field. */
 export function fieldLengths(d: AnalyzedDoc): Record<Field, number> {
-  return { title: d.titleLength, anchor: d.anchor.length, url: d.url.length, content: d.stream.length - d.titleLength };
+  return { title: d.titleLength, anchor: d.anchor.length, url: d.url.length, heading: d.heading.length, content: d.stream.length - d.titleLength };
 }

@@ -12,10 +12,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HzError } from '../errors.js';
 
-/** Bump on any incompatible change to a file below. 2: the candidate index keeps terms exactly as analyzed. */
-export const INDEX_FORMAT_VERSION = 2;
+/**
+ * Bump on any incompatible change to a file below. 2: the candidate index keeps terms exactly as analyzed.
+ * 3: a heading field (df, tf and length columns).
+ */
+export const INDEX_FORMAT_VERSION = 3;
 /** The oldest version this code still reads. */
-export const OLDEST_SUPPORTED = 2;
+export const OLDEST_SUPPORTED = 3;
 
 /** The files of one index (per-segment or merged), by role. */
 export const INDEX_FILES = {

@@ -18,7 +18,7 @@ import { column, DELETED_FILE, INDEX_FILES, readIndexFile, unpackColumns } from 
 import { currentIndex } from './publish.js';
 import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type StoredDoc } from './types.js';
 
-const FIELD_INDEX: Record<Field, number> = { title: 0, anchor: 1, url: 2, content: 3 };
+const FIELD_INDEX = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
 
 function load(dir: string, name: string) {
   const file = path.join(dir, name);
@@ -189,13 +189,15 @@ class SegmentedIndexReader implements IndexReader {
     const stream: string[] = new Array(titleLength + L('content'));
     const anchor: string[] = [];
     const url: string[] = [];
+    const heading: string[] = [];
     for (let e = this.start[id]!; e < this.start[id + 1]!; e++) {
       const w = this.words[this.term[e]!]!;
       for (const p of this.decodePositions(e)) stream[p] = w;
       for (let k = this.tf[FIELD_INDEX.anchor]![e]!; k > 0; k--) anchor.push(w);
       for (let k = this.tf[FIELD_INDEX.url]![e]!; k > 0; k--) url.push(w);
+      for (let k = this.tf[FIELD_INDEX.heading]![e]!; k > 0; k--) heading.push(w);
     }
-    return { stored: this.doc(id), stream, titleLength, anchor, url };
+    return { stored: this.doc(id), stream, titleLength, anchor, url, heading };
   }
 
   /** The term dictionary, sorted. */

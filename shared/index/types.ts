@@ -7,7 +7,7 @@
 import type { Analyzer, AnalyzerOptions } from '../analysis/analyzer.js';
 
 /** The fields BM25F scores, each with its own length statistics. */
-export const FIELDS = ['title', 'anchor', 'url', 'content'] as const;
+export const FIELDS = ['title', 'anchor', 'url', 'heading', 'content'] as const;
 export type Field = (typeof FIELDS)[number];
 
 /** Stored fields of one document (Nutch's index fields, reference §3.7). */
@@ -29,7 +29,7 @@ export interface StoredDoc {
   boost: number;
   segment: string;
   contentLength: number;
-  /** Anchor texts of inlinks, one per source host. */
+  /** Anchor texts of inlinks, each distinct text repeated 1 + ⌊log2 n⌋ times for n links. */
   anchors: string[];
   /** The page asked not to be cached (meta robots noarchive). */
   noarchive?: boolean;
@@ -38,6 +38,8 @@ export interface StoredDoc {
 /** What the indexer hands the writer: the stored fields plus the text to index. */
 export interface IndexInputDoc extends StoredDoc {
   content: string;
+  /** The page's headings (their words are in `content` too). */
+  headings?: string[];
 }
 
 export interface IndexMeta {

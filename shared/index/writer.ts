@@ -54,6 +54,7 @@ interface HeldDoc {
   titleLength: number;
   anchor: Uint32Array;
   url: Uint32Array;
+  heading: Uint32Array;
 }
 
 export interface IndexWriterOptions {
@@ -69,7 +70,7 @@ export class IndexWriter {
   private readonly words: string[] = [];
   private readonly docs: HeldDoc[] = [];
   private readonly candidates: CandidateIndex;
-  private readonly lengthSums: Record<Field, number> = { title: 0, anchor: 0, url: 0, content: 0 };
+  private readonly lengthSums = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
 
   constructor(private readonly opts: IndexWriterOptions) {
     this.candidates = new CandidateIndex(opts.analyzer);
@@ -98,6 +99,7 @@ export class IndexWriter {
       titleLength: d.titleLength,
       anchor: this.intern(d.anchor),
       url: this.intern(d.url),
+      heading: this.intern(d.heading),
     });
     return id;
   }
@@ -125,13 +127,14 @@ export class IndexWriter {
     const rank = new Uint32Array(T);
     byWord.forEach((tmp, r) => (rank[tmp] = r));
 
-    const df = { title: new Uint32Array(T), anchor: new Uint32Array(T), url: new Uint32Array(T), content: new Uint32Array(T) };
-    const tf = { title: new Uint32Array(T), anchor: new Uint32Array(T), url: new Uint32Array(T), content: new Uint32Array(T) };
+    const perField = <V>(make: () => V) => Object.fromEntries(FIELDS.map((f) => [f, make()])) as Record<Field, V>;
+    const df = perField(() => new Uint32Array(T));
+    const tf = perField(() => new Uint32Array(T));
     const mark = new Int32Array(T).fill(-1);
     const cursor = new Uint32Array(T);
     const start = u32(this.docs.length + 1);
     const termCol = u32();
-    const tfCols = { title: u16(), anchor: u16(), url: u16(), content: u16() };
+    const tfCols = perField(() => u16());
     const posStart = u32();
     const posData = u8();
     const lengths = new Uint32Array(this.docs.length * FIELDS.length);
@@ -152,6 +155,7 @@ export class IndexWriter {
       }
       for (const t of d.anchor) (see(t), tf.anchor[t]!++);
       for (const t of d.url) (see(t), tf.url[t]!++);
+      for (const t of d.heading) (see(t), tf.heading[t]!++);
       touched.sort((a, b) => rank[a]! - rank[b]!);
 
       // Positions: bucket the stream by term (counting sort), then delta-encode each bucket.
@@ -180,7 +184,7 @@ export class IndexWriter {
           tf[f][t] = 0;
         }
       }
-      const len = { title: d.titleLength, anchor: d.anchor.length, url: d.url.length, content: d.stream.length - d.titleLength };
+      const len = { title: d.titleLength, anchor: d.anchor.length, url: d.url.length, heading: d.heading.length, content: d.stream.length - d.titleLength };
       FIELDS.forEach((f, k) => (lengths[id * FIELDS.length + k] = len[f]));
     });
     start.push(termCol.len);
@@ -207,10 +211,7 @@ export class IndexWriter {
       INDEX_FILES.terms,
       packColumns({
         words: Buffer.from(byWord.map((i) => this.words[i]).join('\n')),
-        'df.title': df.title,
-        'df.anchor': df.anchor,
-        'df.url': df.url,
-        'df.content': df.content,
+        ...Object.fromEntries(FIELDS.map((f) => [`df.${f}`, df[f]])),
       }),
     );
     writeIndexFile(
@@ -219,10 +220,7 @@ export class IndexWriter {
       packColumns({
         start: start.done(),
         term: termCol.done(),
-        'tf.title': tfCols.title.done(),
-        'tf.anchor': tfCols.anchor.done(),
-        'tf.url': tfCols.url.done(),
-        'tf.content': tfCols.content.done(),
+        ...Object.fromEntries(FIELDS.map((f) => [`tf.${f}`, tfCols[f].done()])),
         lengths,
       }),
     );

@@ -80,6 +80,7 @@ const ANALYZE: [input: string, terms: string[], stopped: string[], required: num
   ['"the web"', ['the', 'web'], [], 1, 0],
   ['www.apache.org', ['www', 'apache', 'org'], [], 1, 0],
   ['-spam', [], [], 0, 1],
+  ['push --force-with-lease', ['push', 'force', 'with', 'lease'], [], 2, 0],
   ['a OR b crawler', ['a', 'b', 'crawler'], [], 2, 0],
   ['café München', ['cafe', 'munchen'], [], 2, 0],
   ['!!! ???', [], [], 0, 0],

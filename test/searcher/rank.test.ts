@@ -9,7 +9,7 @@ import { hasPhrase } from '../../searcher/query/match.js';
 
 const P: Bm25fParams = {
   k1: 2,
-  fields: { title: { weight: 3, b: 0.5 }, anchor: { weight: 2, b: 0.5 }, url: { weight: 2, b: 0.5 }, content: { weight: 1, b: 0.75 } },
+  fields: { title: { weight: 3, b: 0.5 }, anchor: { weight: 2, b: 0.5 }, url: { weight: 2, b: 0.5 }, heading: { weight: 2, b: 0.5 }, content: { weight: 1, b: 0.75 } },
 };
 const stats: TermStats = { docCount: 100, avgFieldLength: () => 10, docFreq: (t) => (t === 'rare' ? 1 : 50) };
 const doc = (tf: Partial<Record<Field, number>>, len: Partial<Record<Field, number>> = {}): DocStats => ({

@@ -1,26 +1,31 @@
 /**
  * @module crawler/index/filters/anchor
- * index-anchor (Nutch's AnchorIndexingFilter): the anchor texts of a page's
- * inlinks, one per source host, so one site linking a page a thousand times
- * counts once (anchor spam, NUTCH-574).
+ * index-anchor (after Nutch's AnchorIndexingFilter): the anchor texts of a
+ * page's inlinks. Nutch kept one per source host against anchor spam
+ * (NUTCH-574), which on a one-host intranet or documentation site keeps one
+ * anchor of fifty. Here every distinct text counts, and repeats of a text
+ * count with diminishing returns: n links saying the same thing give it
+ * 1 + ⌊log2 n⌋ copies, so fifty links are worth six, a thousand ten.
  */
 import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/types.js';
-import { host } from '../../../shared/url/keys.js';
 
-/** The first non-empty anchor of each source host, in inlink order. */
-export function anchorsPerHost(inlinks: readonly { source: string; anchor: string }[]): string[] {
-  const byHost = new Map<string, string>();
+/** Each distinct anchor text (whitespace collapsed, compared without case) 1 + ⌊log2 n⌋ times, in order of first appearance. */
+export function anchorTexts(inlinks: readonly { source: string; anchor: string }[]): string[] {
+  const byText = new Map<string, { text: string; n: number }>();
   for (const l of inlinks) {
-    const a = l.anchor.replace(/\s+/g, ' ').trim();
-    const h = host(l.source);
-    if (a && !byHost.has(h)) byHost.set(h, a);
+    const text = l.anchor.replace(/\s+/g, ' ').trim();
+    if (!text) continue;
+    const key = text.toLowerCase();
+    const e = byText.get(key);
+    if (e) e.n++;
+    else byText.set(key, { text, n: 1 });
   }
-  return [...byHost.values()];
+  return [...byText.values()].flatMap(({ text, n }) => Array<string>(1 + Math.floor(Math.log2(n))).fill(text));
 }
 
 export const anchorFilter: IndexingFilter = {
   filter(doc, input) {
-    doc.anchor = anchorsPerHost(input.inlinks);
+    doc.anchor = anchorTexts(input.inlinks);
     return doc;
   },
 };
@@ -28,6 +33,6 @@ export const anchorFilter: IndexingFilter = {
 export const indexAnchor: PluginDescriptor<'indexing-filter'> = {
   id: 'index-anchor',
   point: 'indexing-filter',
-  description: 'anchor texts of inlinks, one per source host',
+  description: 'anchor texts of inlinks, repeats with diminishing returns',
   create: () => anchorFilter,
 };

@@ -1,12 +1,20 @@
 /**
  * @module crawler/index/filters/basic
  * index-basic (Nutch's BasicIndexingFilter): url, host, site, domain, title
- * (cut to `indexer.max.title.length`), content (the parse text), tstamp and
- * the noarchive flag the searcher's cached-page link honours.
+ * (cut to `indexer.max.title.length`), content (the parse text), the page's
+ * headings (parse-html's sections), tstamp and the noarchive flag the
+ * searcher's cached-page link honours.
  */
 import type { Conf } from '../../../shared/conf.js';
 import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/types.js';
 import { domainOfHost, host } from '../../../shared/url/keys.js';
+
+/** Heading texts from the parse meta's sections (absent for pages without headings or from older parses). */
+export function headingsOf(meta: Record<string, unknown>): string[] {
+  const sections = meta.sections;
+  if (!Array.isArray(sections)) return [];
+  return sections.flatMap((s: unknown) => (s && typeof (s as { heading?: unknown }).heading === 'string' ? [(s as { heading: string }).heading] : []));
+}
 
 export function basicFilter(maxTitle: number): IndexingFilter {
   return {
@@ -18,6 +26,7 @@ export function basicFilter(maxTitle: number): IndexingFilter {
       doc.domain = domainOfHost(h);
       doc.title = input.parse.title.trim().slice(0, maxTitle);
       doc.content = input.parse.text;
+      doc.heading = headingsOf(input.parse.meta);
       doc.tstamp = input.fetchTime;
       if (input.parse.meta.noarchive === true) doc.noarchive = 'true';
       return doc;
@@ -28,6 +37,6 @@ export function basicFilter(maxTitle: number): IndexingFilter {
 export const indexBasic: PluginDescriptor<'indexing-filter'> = {
   id: 'index-basic',
   point: 'indexing-filter',
-  description: 'url, host, site, domain, title, content and fetch time of a page',
+  description: 'url, host, site, domain, title, content, headings and fetch time of a page',
   create: (conf: Conf) => basicFilter(conf.getInt('indexer.max.title.length')),
 };

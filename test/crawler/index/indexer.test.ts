@@ -3,7 +3,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { indexSegments } from '../../../crawler/index/indexer.js';
-import { anchorsPerHost } from '../../../crawler/index/filters/anchor.js';
+import { anchorTexts } from '../../../crawler/index/filters/anchor.js';
+import { headingsOf } from '../../../crawler/index/filters/basic.js';
 import { contentType, indexDate } from '../../../crawler/index/filters/more.js';
 import { siteTitleSuffixes, stripTitleSuffix, titleSuffix } from '../../../crawler/index/title.js';
 import { main } from '../../../crawler/cli.js';
@@ -37,16 +38,25 @@ test('site-wide title suffixes: most of a host, at least three pages', () => {
   assert.is(stripTitleSuffix('Other — Thing', 'Acme Docs'), 'Other — Thing');
 });
 
-test('anchors: one per source host, first non-empty', () => {
+test('anchors: every distinct text, repeats with diminishing returns (1 + floor(log2 n) copies)', () => {
+  const links = (n: number, anchor: string) => Array.from({ length: n }, (_, i) => ({ source: `http://a.test/${anchor}/${i}`, anchor }));
   assert.equal(
-    anchorsPerHost([
+    anchorTexts([
       { source: 'http://a.test/1', anchor: '' },
       { source: 'http://a.test/2', anchor: 'install  guide' },
-      { source: 'http://a.test/3', anchor: 'spam spam' },
+      { source: 'http://a.test/3', anchor: 'Install guide' },
       { source: 'http://b.test/', anchor: 'setup' },
     ]),
-    ['install guide', 'setup'],
+    ['install guide', 'install guide', 'setup'],
   );
+  assert.is(anchorTexts(links(50, 'event loop')).length, 6);
+  assert.is(anchorTexts(links(1000, 'spam')).length, 10);
+});
+
+test('index-basic: headings from the parse sections, none when the parse has none', () => {
+  assert.equal(headingsOf({ sections: [{ heading: 'Event loop', level: 2, offset: 0, id: 'loop' }, { heading: 'Timers', level: 3, offset: 40 }] }), ['Event loop', 'Timers']);
+  assert.equal(headingsOf({}), []);
+  assert.equal(headingsOf({ sections: 'garbage' }), []);
 });
 
 test('index-more: type and date', () => {
@@ -83,7 +93,7 @@ test('index: one document per fetched, parsed, indexable page, with fields from 
     assert.is(r.meta.docCount, 3);
     const d = r.doc(r.idOf('http://docs.test/install')!);
     assert.is(d.title, 'Install', 'the site-wide suffix is stripped');
-    assert.equal(d.anchors, ['installation guide', 'setup']);
+    assert.equal(d.anchors, ['installation guide', 'more from blog', 'setup'], 'every distinct anchor text, not one per host');
     assert.is(d.boost, 2.5, 'boost is the link score (scoring-opic indexerScore)');
     assert.is(d.host, 'docs.test');
     assert.is(d.site, 'docs.test');

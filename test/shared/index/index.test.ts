@@ -24,7 +24,7 @@ function doc(url: string, title: string, content: string, extra: Partial<IndexIn
 }
 
 const DOCS = [
-  doc('http://a.test/crawler', 'Web crawler basics', 'A web crawler fetches pages. The crawler follows links and the crawler obeys robots.', { anchors: ['crawler guide', 'basics'] }),
+  doc('http://a.test/crawler', 'Web crawler basics', 'A web crawler fetches pages. The crawler follows links and the crawler obeys robots.', { anchors: ['crawler guide', 'basics'], headings: ['Crawler politeness', 'Robots'] }),
   doc('http://a.test/index', 'Building an index', 'The indexer writes an inverted index of every fetched page.', { lang: 'de' }),
   doc('http://b.test/search', 'Search ranking', 'Ranking uses term statistics; a crawler is not involved.', { type: 'text/plain' }),
   doc('http://b.test/munich', 'München travel', 'Visit München and eat Äpfel. 東京都に住んでいます.'),
@@ -52,6 +52,12 @@ test('writer/reader: statistics round trip', async () => {
   assert.is(r.termFreq(0, 'title', 'crawler'), 1);
   assert.is(r.termFreq(0, 'anchor', 'crawler'), 1);
   assert.is(r.termFreq(0, 'url', 'crawler'), 1);
+  assert.is(r.termFreq(0, 'heading', 'crawler'), 1);
+  assert.is(r.termFreq(0, 'heading', 'politeness'), 1);
+  assert.is(r.termFreq(0, 'content', 'politeness'), 0, 'headings are a field of their own, the body is the parse text');
+  assert.is(r.fieldLength(0, 'heading'), 3);
+  assert.is(r.fieldLength(1, 'heading'), 0);
+  assert.is(r.docFreq('heading', 'robots'), 1);
   assert.is(r.termFreq(1, 'content', 'crawler'), 0);
   assert.is(r.docFreq('content', 'crawler'), 2);
   assert.is(r.docFreq('title', 'crawler'), 1);
@@ -96,6 +102,7 @@ test('reader: analyzed() gives back what the writer took', async () => {
     assert.is(got.titleLength, want.titleLength);
     assert.equal([...got.anchor].sort(), [...want.anchor].sort());
     assert.equal([...got.url].sort(), [...want.url].sort());
+    assert.equal([...got.heading].sort(), [...want.heading].sort());
     assert.equal(got.stored, r.doc(id));
   }
 });
@@ -144,6 +151,19 @@ test('format: an unknown version is refused, naming the file and both versions',
       assert.ok(e.message.includes(`version ${INDEX_FORMAT_VERSION + 1}`), e.message);
       assert.ok(e.message.includes(`..${INDEX_FORMAT_VERSION}`), e.message);
     },
+  );
+});
+
+test('format: an index of the previous version is refused with a re-index message', async () => {
+  const dir = path.join(tmp, 'past');
+  await build(dir);
+  const f = path.join(dir, INDEX_FILES.meta);
+  const b = fs.readFileSync(f);
+  b.writeUInt32LE(INDEX_FORMAT_VERSION - 1, 4);
+  fs.writeFileSync(f, b);
+  await openIndex(dir).then(
+    () => assert.unreachable('opened an index without the heading field'),
+    (e: Error) => assert.match(e.message, /re-index the segments/),
   );
 });
 
