@@ -183,7 +183,9 @@ async function main(argv: string[]): Promise<void> {
     '-D', 'http.agent.name=hazelnut-demo',
     '-D', 'fetcher.server.delay=0.05',
     'crawl', seedDir, '-dir', dir, '-depth', String(DEMO_DEPTH), '-threads', '8',
-  ], { stdio: 'inherit', cwd: ROOT });
+  ], { stdio: ['inherit', 'pipe', 'inherit'], cwd: ROOT });
+  // The crawl's closing hint names the searcher's default address; the banner below gives the one this demo really got.
+  child.stdout!.on('data', (d: Buffer) => process.stdout.write(d.toString().replace(/^Serve the result: .*\n/m, '')));
   const crawled = await exitOrSignal(child);
   if (crawled === -1) await shutdown(0);
   if (crawled !== 0) await shutdown(1, `the crawl failed (exit ${crawled}); see the messages above and ${path.join(dir, 'logs')}`);

@@ -82,6 +82,8 @@ test('npm start crawls the demo web, serves search, and stops cleanly on Ctrl-C'
     assert.is(base, `http://${SEARCH_HOST}:${port}/`);
     const web = [...out.matchAll(/(http:\/\/127\.0\.7\.3\d:\d+\/)/g)].map((m) => m[1]!);
     assert.is(web.length, 4, 'four demo hosts printed');
+    const searchUrls = [...out.matchAll(/http:\/\/[\w.]+:\d+\//g)].map((m) => m[0]).filter((u) => !web.includes(u));
+    assert.equal([...new Set(searchUrls)], [base], 'every search address printed is the one the searcher got');
 
     const expenses = await hitUrls(base, 'expense report receipts');
     assert.ok(expenses.some((u) => /\/(money|finance)\/expenses\.html$/.test(u)), expenses.join(' '));
