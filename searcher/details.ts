@@ -31,11 +31,12 @@ export function hitDetails(snap: Snapshot, doc: StoredDoc, q: SummaryQuery): Hit
   const text = parse.text.length > SUMMARY_TEXT_CHARS ? parse.text.slice(0, SUMMARY_TEXT_CHARS) : parse.text;
   // One token past the summarizer's reach tells it that more text follows.
   const tokens = snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1);
+  const sections = Array.isArray(parse.meta.sections) ? parse.meta.sections : [];
   const placed = summarize(text, tokens, new Set(q.query.terms), snap.settings.summary, {
     furniture: Array.isArray(parse.meta.furniture) ? parse.meta.furniture : [],
+    sections: sections.map((s) => s.offset),
     accept: typedWords(snap.analyzer, q.raw),
   });
-  const sections = Array.isArray(parse.meta.sections) ? parse.meta.sections : [];
   const at = placed.offset;
   let section: PageSection | undefined;
   if (at !== undefined) for (const s of sections) if (s.offset <= at) section = s;

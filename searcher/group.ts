@@ -4,7 +4,8 @@
  * than hide. With one site in the results there is nothing to group: every
  * hit is listed in rank order. With several, a site's further hits are
  * listed under its first hit (indented), and past `hitsPerSite` they are
- * hidden behind "more from this site". Grouping never puts a page holding
+ * hidden behind "more from this site". Grouping hides nothing the plain
+ * ranking puts on the first page (`keepTop`), and never puts a page holding
  * every query word behind one holding only some: such a page is not hidden
  * while partial matches rank below it, and a partial match is not lifted
  * under its site's first hit over a full match of another site.
@@ -44,18 +45,18 @@ interface Entry<H> {
   items: PlacedHit<H>[];
 }
 
-/** `hitsPerSite` ≤ 0 shows every hit, in rank order. */
-export function groupBySite<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, start: number, count: number): GroupedPage<H> {
+/** `hitsPerSite` ≤ 0 shows every hit, in rank order; the best `keepTop` hits are never hidden. */
+export function groupBySite<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, start: number, count: number, keepTop = 0): GroupedPage<H> {
   const sites = new Set(ranked.map((h) => h.site));
   const flat =
-    hitsPerSite > 0 && sites.size > 1 ? group(ranked, hitsPerSite) : { placed: ranked.map((hit) => ({ hit, grouped: false })), hidden: 0, sitesWithMore: new Set<string>() };
+    hitsPerSite > 0 && sites.size > 1 ? group(ranked, hitsPerSite, keepTop) : { placed: ranked.map((hit) => ({ hit, grouped: false })), hidden: 0, sitesWithMore: new Set<string>() };
   const hits = flat.placed.slice(start, start + count);
   // The first hit of a page stands on its own: its site's first hit is on the page before.
   if (hits[0]?.grouped) hits[0] = { hit: hits[0].hit, grouped: false };
   return { hits, shown: flat.placed.length, hidden: flat.hidden, sitesWithMore: flat.sitesWithMore, hasNext: flat.placed.length > start + count };
 }
 
-function group<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number) {
+function group<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, keepTop: number) {
   // partialBelow[i]: a partial match ranks below hit i.
   const partialBelow: boolean[] = new Array(ranked.length);
   for (let i = ranked.length - 1, seen = false; i >= 0; i--) {
@@ -77,7 +78,7 @@ function group<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number) {
       if (hit.full) lastFullHead = i;
       return;
     }
-    if (site.count >= hitsPerSite && !(hit.full && partialBelow[i])) {
+    if (site.count >= hitsPerSite && i >= keepTop && !(hit.full && partialBelow[i])) {
       hidden++;
       sitesWithMore.add(hit.site);
       return;

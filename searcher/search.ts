@@ -11,6 +11,7 @@ import type { CandidateOptions, StoredDoc } from '../shared/index/types.js';
 import { analyzeQuery, type AnalyzedQuery } from './query/analyze.js';
 import { browsable, Matcher, matchTerms } from './query/match.js';
 import { parseQuery, type ParsedQuery } from './query/parse.js';
+import { countFacets, type Facets } from './facets.js';
 import { groupBySite } from './group.js';
 import { DocTerms } from './rank/docterms.js';
 import { makeScorer } from './rank/score.js';
@@ -54,6 +55,8 @@ export interface SearchResult {
   exact: boolean;
   /** Hits hidden by hits-per-site grouping. */
   hidden: number;
+  /** The matches counted by site, type and language. */
+  facets: Facets;
   hasNext: boolean;
   ms: number;
 }
@@ -102,7 +105,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
   const parsed = parseQuery(req.query);
   const query = analyzeQuery(parsed, snap.analyzer, settings.stopWords, settings.synonyms);
-  const empty = { raw: req.query, parsed, query, hits: [], ...paging, total: 0, partial: 0, exact: true, hidden: 0, hasNext: false };
+  const empty = { raw: req.query, parsed, query, hits: [], ...paging, total: 0, partial: 0, exact: true, hidden: 0, facets: countFacets([]), hasNext: false };
   if (query.required.length === 0 && !browsable(query)) return { ...empty, ms: performance.now() - t0 };
 
   const tags = candidateTags(query);
@@ -138,7 +141,8 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   const top = Math.min(PROXIMITY_DEPTH, ranked.length);
   for (let i = 0; i < top; i++) ranked[i]!.score += scorer.proximity(ranked[i]!.id);
   ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
-  const page = groupBySite(ranked, paging.hitsPerSite, paging.start, paging.hitsPerPage);
+  // What the plain ranking puts on the first page stays visible: grouping only folds the tail.
+  const page = groupBySite(ranked, paging.hitsPerSite, paging.start, paging.hitsPerPage, paging.hitsPerPage);
   const hits = page.hits.map(({ hit, grouped }) => ({ ...hit, grouped, moreFromSite: page.sitesWithMore.has(hit.site) }));
   return {
     raw: req.query,
@@ -150,6 +154,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
     partial: partial.length,
     exact,
     hidden: page.hidden,
+    facets: countFacets(ranked),
     hasNext: page.hasNext,
     ms: performance.now() - t0,
   };

@@ -7,6 +7,12 @@
 import type { IndexReader, StoredDoc } from '../shared/index/types.js';
 
 const HOME_PATHS = ['/', '/index.html', '/index.htm'];
+
+/** "Kestrel Handbook — Kestrel Handbook" (page name — site name, on a home page) → "Kestrel Handbook". */
+export function onceOnly(title: string): string {
+  const m = /^(.+?)\s+[—–|·:-]\s+(.+)$/.exec(title);
+  return m && m[1]!.toLowerCase() === m[2]!.toLowerCase() ? m[1]! : title;
+}
 const names = new WeakMap<IndexReader, Map<string, string>>();
 
 /** The site's name for people: its home page's title, else the host as written in the URL. */
@@ -24,7 +30,7 @@ export function siteName(reader: IndexReader, doc: StoredDoc): string {
     name = origin.host;
     for (const p of HOME_PATHS) {
       const id = reader.idOf(new URL(p, origin).href);
-      const title = id === undefined || reader.isDeleted(id) ? '' : reader.doc(id).title.trim();
+      const title = id === undefined || reader.isDeleted(id) ? '' : onceOnly(reader.doc(id).title.trim());
       if (title) {
         name = title;
         break;

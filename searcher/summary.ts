@@ -36,7 +36,9 @@ export interface SummaryOptions {
 export interface SummaryPlan {
   /** Text ranges [start, end) that are page furniture (parse data): never shown. */
   furniture?: readonly (readonly [number, number])[];
-  /** Whether a word whose term matched counts as a hit (see `sameWord`); every such word when absent. */
+  /** Text offsets where a section starts: a window stays within one section. */
+  sections?: readonly number[];
+  /** Whether a word whose term matched counts as a hit (searcher/highlight); every such word when absent. */
   accept?: (word: string, term: string) => boolean;
 }
 
@@ -50,16 +52,21 @@ interface Window {
   hits: number;
 }
 
-/** The words outside furniture, each with the bounds of its run (furniture in between ends a run). */
-function contentTokens(tokens: readonly TextToken[], furniture: readonly (readonly [number, number])[]) {
+/** The words outside furniture, each with the bounds of its run (furniture or a section start in between ends a run). */
+function contentTokens(tokens: readonly TextToken[], furniture: readonly (readonly [number, number])[], sections: readonly number[]) {
   const kept: TextToken[] = [];
   const runStart: number[] = [];
   let r = 0;
+  let sec = 0;
   let start = 0;
   let cut = false;
   for (const t of tokens) {
     while (r < furniture.length && furniture[r]![1] <= t.start) {
       r++;
+      cut = true;
+    }
+    while (sec < sections.length && sections[sec]! <= t.start) {
+      sec++;
       cut = true;
     }
     if (r < furniture.length && t.end > furniture[r]![0]) continue;
@@ -81,7 +88,7 @@ function contentTokens(tokens: readonly TextToken[], furniture: readonly (readon
  */
 export function summarize(text: string, tokens: readonly TextToken[], queryTerms: ReadonlySet<string>, opts: SummaryOptions, plan: SummaryPlan = {}): PlacedSummary {
   const capped = tokens.length > MAX_SUMMARY_TOKENS ? tokens.slice(0, MAX_SUMMARY_TOKENS) : tokens;
-  const { kept: toks, runStart, runEnd } = contentTokens(capped, plan.furniture ?? []);
+  const { kept: toks, runStart, runEnd } = contentTokens(capped, plan.furniture ?? [], plan.sections ?? []);
   if (toks.length === 0) return { parts: [] };
   const moreAfter = (i: number) => i < toks.length - 1 || tokens.length > capped.length;
   const hit = toks.map((t) => (queryTerms.has(t.term) && (!plan.accept || plan.accept(text.slice(t.start, t.end), t.term)) ? t.term : undefined));

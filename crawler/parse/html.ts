@@ -129,7 +129,8 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
           skipAt = depth;
           return;
         }
-        if (furnitureAt < 0 && isFurniture(a)) furnitureAt = depth;
+        // Stray text in <head> is a template artefact, never content.
+        if (furnitureAt < 0 && (name === 'head' || isFurniture(a))) furnitureAt = depth;
         const id = a.id?.trim() || (name === 'a' ? a.name?.trim() : undefined) || undefined;
         const level = HEADING.exec(name);
         if (level && !heading && navAt < 0 && furnitureAt < 0) {

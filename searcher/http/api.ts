@@ -8,9 +8,10 @@
 import { hitDetails } from '../details.js';
 import type { SearchResult } from '../search.js';
 import { siteName } from '../sites.js';
+import { didYouMean } from '../suggest.js';
 import type { Snapshot } from '../snapshot.js';
 import { summaryToText } from '../summary.js';
-import { hitHref } from './results.js';
+import { facetEntries, hitHref } from './results.js';
 
 export function searchJson(snap: Snapshot, r: SearchResult) {
   const t0 = performance.now();
@@ -45,6 +46,8 @@ export function searchJson(snap: Snapshot, r: SearchResult) {
     hidden: r.hidden,
     hasNext: r.hasNext,
     stopped: r.query.stopped,
+    didYouMean: didYouMean(snap, r)?.query ?? null,
+    facets: Object.fromEntries(facetEntries(r, (doc) => siteName(snap.reader, doc)).map((f) => [f.field, f.values])),
     hits,
     timing: { searchMs: round(r.ms), summariesMs: round(performance.now() - t0) },
   };

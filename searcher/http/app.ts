@@ -14,6 +14,7 @@ import { search, type SearchResult } from '../search.js';
 import { analyzeQuery } from '../query/analyze.js';
 import { parseQuery, QuerySyntaxError } from '../query/parse.js';
 import { siteName } from '../sites.js';
+import { didYouMean } from '../suggest.js';
 import type { Snapshot, SnapshotProvider } from '../snapshot.js';
 import { anchorsPage, cachedHtml, cachedOther, explainPage, homePage, noArchivePage, statsPage, textPage, type IndexStats } from './docpages.js';
 import { messagePage, PAGE_CSP } from './layout.js';
@@ -93,7 +94,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
     if (!(c.req.query('query') ?? '').trim()) return c.html(homePage(indexStats(snap)));
     const r = runSearch(c);
     const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h.doc, r), siteName: siteName(snap.reader, h.doc) }));
-    return c.html(resultsPage(r, views, defaultsOf(snap)));
+    return c.html(resultsPage(r, views, defaultsOf(snap), { suggestion: didYouMean(snap, r), siteName: (doc) => siteName(snap.reader, doc) }));
   });
 
   app.get('/api/search', (c) => c.json(searchJson(c.get('snapshot'), runSearch(c))));

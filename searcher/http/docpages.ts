@@ -9,6 +9,7 @@ import type { StoredDoc } from '../../shared/index/types.js';
 import type { Explanation } from '../rank/score.js';
 import { escapeHtml, safeHref } from './escape.js';
 import { page } from './layout.js';
+import { formatDay } from './results.js';
 
 const when = (ms: number | undefined) => (ms ? new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : 'an unknown time');
 
@@ -61,10 +62,17 @@ export function anchorsPage(doc: StoredDoc): string {
   return page(`Anchors: ${doc.title || doc.url}`, `<h1>Anchors of <a href="${escapeHtml(safeHref(doc.url))}">${escapeHtml(doc.url)}</a></h1><p>Link texts of pages pointing here (a text repeated by many links is listed 1 + log2 n times):</p>${list}`);
 }
 
+/** Times as dates, days as yyyy-MM-dd: `tstamp 1796056018485` says nothing to a reader. */
+function fieldValue(name: string, v: unknown): string {
+  if (name === 'tstamp' && typeof v === 'number') return `${when(v)} (${v})`;
+  if (name === 'date' && typeof v === 'string') return formatDay(v);
+  return String(v);
+}
+
 function fieldsTable(doc: StoredDoc): string {
   const rows = Object.entries(doc)
     .filter(([k]) => k !== 'anchors')
-    .map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(String(v))}</td></tr>`);
+    .map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(fieldValue(k, v))}</td></tr>`);
   rows.push(`<tr><th scope="row">anchors</th><td>${doc.anchors.length}</td></tr>`);
   return `<table><caption>Stored fields</caption>${rows.join('')}</table>`;
 }
@@ -102,7 +110,7 @@ export function homePage(stats: { documents: number }): string {
   return page(
     'hazelnut search',
     `<h1>Search ${stats.documents} pages</h1>
-<p>All words must appear. <code>"a phrase"</code> matches words together; <code>-word</code> leaves pages out; <code>a OR b</code> takes either.
+<p>Pages holding every word are found; when only a few do, pages holding some of the words are shown among them, and the results say so. <code>"a phrase"</code> matches words together; <code>-word</code> leaves pages out; <code>a OR b</code> takes either.
 Restrict with <code>site:host</code>, <code>title:</code>, <code>url:</code>, <code>anchor:</code>, <code>type:pdf</code>, <code>lang:en</code>, <code>date:20240101-20241231</code>.</p>`,
   );
 }

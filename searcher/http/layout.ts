@@ -26,6 +26,7 @@ form label{font-weight:600}
 input[type=search]{flex:1 1 14rem;min-width:0;font:inherit;padding:.5rem .6rem;border:1px solid var(--muted);border-radius:.35rem;background:var(--bg);color:var(--fg)}
 button{font:inherit;padding:.5rem 1rem;border-radius:.35rem;border:1px solid var(--muted);background:var(--link);color:#fff;cursor:pointer}
 .stats,.notice,.meta,.links{color:var(--muted);font-size:.9rem}
+.suggest{font-size:1.05rem}
 ol.hits{list-style:none;padding:0;margin:0}
 .hit{margin:0 0 1.4rem}
 .hit h2{font-size:1.1rem;margin:0;overflow-wrap:anywhere}
@@ -38,6 +39,10 @@ ul.grouped .hit{margin:0 0 .9rem}
 .section{font-size:.9rem;color:var(--fg)}
 .site{color:var(--fg)}
 .more{font-size:.9rem}
+nav.facets{display:flex;flex-wrap:wrap;gap:.25rem 1.5rem;margin:0 0 1rem;font-size:.9rem}
+.facet h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);margin:0}
+.facet ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:0 .75rem}
+.count{color:var(--muted)}
 nav.pages{display:flex;gap:1rem;flex-wrap:wrap;margin:1rem 0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border:1px solid var(--line);padding:.25rem .4rem;text-align:left;vertical-align:top;overflow-wrap:anywhere}
@@ -51,7 +56,8 @@ export function searchForm(query = ''): string {
 </form></search>`;
 }
 
-export function page(title: string, body: string, opts: { query?: string; head?: string } = {}): string {
+/** `skip` names what the skip link jumps to: "results" only on a page that has some. */
+export function page(title: string, body: string, opts: { query?: string; head?: string; skip?: string } = {}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -63,7 +69,7 @@ export function page(title: string, body: string, opts: { query?: string; head?:
 ${opts.head ?? ''}<style>${CSS}</style>
 </head>
 <body>
-<a class="skip" href="#main">Skip to results</a>
+<a class="skip" href="#main">Skip to ${escapeHtml(opts.skip ?? 'content')}</a>
 <header role="banner"><a class="brand" href="/">hazelnut</a>
 ${searchForm(opts.query)}
 </header>

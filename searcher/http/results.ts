@@ -5,7 +5,10 @@
  * more-from-site links; paging; "show all hits" when grouping hid some; an
  * honest total. Every value from a crawled page is escaped here.
  */
+import type { StoredDoc } from '../../shared/index/types.js';
+import { FACET_FIELDS, facetLabel, type FacetField } from '../facets.js';
 import type { SearchResult, Hit } from '../search.js';
+import type { Respelled } from '../spell.js';
 import { summaryToHtml, type Summary } from '../summary.js';
 import { escapeHtml, safeHref } from './escape.js';
 import { page } from './layout.js';
@@ -106,7 +109,50 @@ function hitsHtml(views: HitView[], r: SearchResult, defaults: { hitsPerPage: nu
   return out.join('\n');
 }
 
-export function resultsPage(r: SearchResult, views: HitView[], defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+/** What the page shows beside the hits. */
+export interface PageExtras {
+  /** "Did you mean": the query with unknown words corrected. */
+  suggestion?: Respelled;
+  /** A site's name for people, for the site facet. */
+  siteName?: (doc: StoredDoc) => string;
+}
+
+const FACET_TITLES: Record<FacetField, string> = { site: 'Site', type: 'Type', lang: 'Language' };
+
+/** Each facet value, labelled for people, with the query that narrows to it. */
+export function facetEntries(r: SearchResult, siteName: (doc: StoredDoc) => string) {
+  return FACET_FIELDS.map((field) => ({
+    field,
+    values: r.facets[field].map((v) => ({
+      value: v.value,
+      label: field === 'site' ? siteName(v.sample) : facetLabel(field, v.value),
+      count: v.count,
+      query: `${r.raw.trim()} ${field}:${v.value}`,
+    })),
+  }));
+}
+
+/** Facets with at least two values: a link per value that narrows the query. */
+function facetsHtml(r: SearchResult, siteName: (doc: StoredDoc) => string, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+  const groups = facetEntries(r, siteName)
+    .filter((f) => f.values.length > 1)
+    .map((f) => {
+      const items = f.values.map((v) => {
+        const href = searchHref('/search', { query: v.query, hitsPerPage: r.hitsPerPage, hitsPerSite: r.hitsPerSite }, defaults);
+        return `<li><a href="${escapeHtml(href)}">${escapeHtml(v.label)} <span class="count">(${v.count})</span></a></li>`;
+      });
+      return `<div class="facet"><h2 id="facet-${f.field}">${FACET_TITLES[f.field]}</h2><ul aria-labelledby="facet-${f.field}">${items.join('')}</ul></div>`;
+    });
+  return groups.length ? `<nav class="facets" aria-label="Narrow the results">${groups.join('\n')}</nav>` : '';
+}
+
+function suggestionHtml(s: Respelled, r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+  const href = searchHref('/search', { query: s.query, hitsPerPage: r.hitsPerPage, hitsPerSite: r.hitsPerSite }, defaults);
+  const words = s.parts.map((p) => (p.corrected ? `<strong>${escapeHtml(p.text)}</strong>` : escapeHtml(p.text))).join('');
+  return `<p class="suggest">Did you mean <a href="${escapeHtml(href)}">${words}</a>?</p>`;
+}
+
+export function resultsPage(r: SearchResult, views: HitView[], defaults: { hitsPerPage: number; hitsPerSite: number }, extras: PageExtras = {}): string {
   const q = r.raw;
   const parts: string[] = [`<h1 class="stats" id="results-heading">`];
   if (r.hits.length === 0) {
@@ -117,11 +163,13 @@ export function resultsPage(r: SearchResult, views: HitView[], defaults: { hitsP
     const end = r.start + r.hits.length;
     parts[0] += `Hits ${r.start + 1}–${end} (of ${totalText(r)} matching pages) for <strong>${escapeHtml(q)}</strong></h1>`;
   }
+  if (extras.suggestion) parts.push(suggestionHtml(extras.suggestion, r, defaults));
   if (r.query.stopped.length)
     parts.push(`<p class="notice">Common words left out: ${r.query.stopped.map((w) => `<q>${escapeHtml(w)}</q>`).join(', ')}. Put a + before a word to keep it.</p>`);
   if (r.partial > 0)
     parts.push(`<p class="notice">${r.total - r.partial === 0 ? 'No page holds every word' : `Only ${r.total - r.partial} ${r.total - r.partial === 1 ? 'page holds' : 'pages hold'} every word`}; pages holding some of them are included.</p>`);
   if (r.query.truncated) parts.push(`<p class="notice">The query was too long; only its beginning was used.</p>`);
+  if (views.length && extras.siteName) parts.push(facetsHtml(r, extras.siteName, defaults));
   if (views.length) parts.push(hitsHtml(views, r, defaults));
   const nav: string[] = [];
   const base = { query: q, hitsPerPage: r.hitsPerPage, hitsPerSite: r.hitsPerSite };
@@ -134,6 +182,7 @@ export function resultsPage(r: SearchResult, views: HitView[], defaults: { hitsP
   parts.push(`<nav class="pages" aria-label="Result pages">${nav.join('')}</nav>`);
   return page(q ? `${q} – hazelnut search` : 'hazelnut search', parts.join('\n'), {
     query: q,
+    skip: views.length ? 'results' : undefined,
     head: `<link rel="alternate" type="application/rss+xml" title="RSS" href="${escapeHtml(searchHref('/opensearch', base, defaults))}">\n`,
   });
 }

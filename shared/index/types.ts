@@ -77,6 +77,8 @@ export interface IndexReader {
   candidates(terms: string[], opts: CandidateOptions): number[];
   /** Documents holding the term in this field. */
   docFreq(field: Field, term: string): number;
+  /** The term dictionary, sorted: the vocabulary "did you mean" corrects against. */
+  terms(): readonly string[];
   termFreq(id: number, field: Field, term: string): number;
   /** Number of tokens in the field. */
   fieldLength(id: number, field: Field): number;

@@ -28,6 +28,8 @@ export interface FixturePage {
   lang?: string;
   /** yyyyMMdd */
   date?: string;
+  /** Parse data beyond noarchive (sections, furniture), as the HTML parser leaves it. */
+  meta?: Record<string, unknown>;
 }
 
 export function tempCrawlDir(): string {
@@ -47,7 +49,7 @@ export async function storeSegment(crawlDir: string, pages: FixturePage[], now =
       writer.put(
         { url: p.url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: now.getTime(), headers: { 'content-type': type }, contentType: type },
         { url: p.url, contentType: type, charset: 'utf-8', bytes: Buffer.from(body), truncated: false },
-        { url: p.url, status: 'success', title: p.title, text: p.text, lang: p.lang ?? 'en', outlinks: [], meta: { noarchive: p.noarchive } },
+        { url: p.url, status: 'success', title: p.title, text: p.text, lang: p.lang ?? 'en', outlinks: [], meta: { ...p.meta, noarchive: p.noarchive } },
       );
     }
     await writer.close();

@@ -24,6 +24,12 @@ const CASES: [name: string, sites: string, perSite: number, start: number, count
   ['next page exists exactly when one more hit is kept', 'ABC', 2, 0, 2, '0 1', 3, 0, '', true],
 ];
 
+test('the best keepTop hits of the plain ranking are never hidden, only listed under their site', () => {
+  const g = groupBySite(ranked('AAAABA'), 2, 0, 10, 3);
+  assert.is(shown(g.hits), '0 >1 >2 4');
+  assert.is(g.hidden, 2);
+});
+
 for (const [name, sites, perSite, start, count, page, total, hidden, more, next] of CASES)
   test(name, () => {
     const g = groupBySite(ranked(sites), perSite, start, count);

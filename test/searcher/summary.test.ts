@@ -96,4 +96,14 @@ test('inflection bases', () => {
   for (const [word, base] of BASES) assert.is(inflectionBase(word), base, word);
 });
 
+test('a window stays within one section, so the best passage names its section', () => {
+  const text = 'Description The vacuum command rebuilds files. How it works It copies into a temporary journal file.';
+  const how = text.indexOf('How it works');
+  const opts = { context: 10, length: 30 };
+  const merged = summarize(text, analyzer.tokens(text), new Set(['vacuum', 'temporary', 'journal']), opts);
+  assert.ok(merged.offset! < how, 'one window across both sections');
+  const split = summarize(text, analyzer.tokens(text), new Set(['vacuum', 'temporary', 'journal']), opts, { sections: [0, how] });
+  assert.ok(split.offset! >= how, 'the window with most query words is in "How it works"');
+});
+
 test.run();

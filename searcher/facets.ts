@@ -1,0 +1,60 @@
+/**
+ * @module searcher/facets
+ * Counts of the matching pages by site, type and language, each value a
+ * query filter (`site:`, `type:`, `lang:`) that narrows the results. Counted
+ * over every match before grouping, so the numbers are what the narrowed
+ * query will find. Pure over plain data.
+ */
+import type { StoredDoc } from '../shared/index/types.js';
+
+export const FACET_FIELDS = ['site', 'type', 'lang'] as const;
+export type FacetField = (typeof FACET_FIELDS)[number];
+
+export interface FacetValue {
+  value: string;
+  count: number;
+  /** A page with this value (the site facet is labelled by its site's name). */
+  sample: StoredDoc;
+}
+
+export type Facets = Record<FacetField, FacetValue[]>;
+
+/** Values shown per facet, the most frequent first. */
+export const MAX_FACET_VALUES = 8;
+
+export function countFacets(hits: readonly { doc: StoredDoc }[]): Facets {
+  const out = {} as Facets;
+  for (const field of FACET_FIELDS) {
+    const counts = new Map<string, FacetValue>();
+    for (const { doc } of hits) {
+      const value = doc[field];
+      if (!value) continue;
+      const v = counts.get(value);
+      if (v) v.count++;
+      else counts.set(value, { value, count: 1, sample: doc });
+    }
+    out[field] = [...counts.values()].sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, MAX_FACET_VALUES);
+  }
+  return out;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  'text/html': 'HTML',
+  'application/xhtml+xml': 'HTML',
+  'text/plain': 'Text',
+  'application/pdf': 'PDF',
+  'application/json': 'JSON',
+  'text/xml': 'XML',
+  'application/xml': 'XML',
+};
+const languages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+
+/** A facet value as people say it: `text/html` → HTML, `de` → German. */
+export function facetLabel(field: Exclude<FacetField, 'site'>, value: string): string {
+  if (field === 'type') return TYPE_NAMES[value] ?? value;
+  try {
+    return languages.of(value) ?? value;
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * @module searcher/spell
+ * "Did you mean": a query word the index has never seen is replaced by the
+ * index's own term nearest to it (optimal string alignment distance: edits
+ * and swapped neighbours), the distance weighed against how many documents
+ * hold the term, so a common word one edit away beats a rare one. Terms are
+ * analyzed (stemmed) forms, so the word shown is the way the best page of
+ * the corrected query writes it. Works from the index alone.
+ */
+import type { Analyzer } from '../shared/analysis/analyzer.js';
+import { FIELDS, type IndexReader } from '../shared/index/types.js';
+
+/** Each edit costs this factor of document frequency: two edits must be 400× as common to win over one. */
+const EDIT_PENALTY = 0.05;
+/** Shorter words allow one edit, longer ones two. */
+const ONE_EDIT_BELOW = 5;
+/** A neighbour's term keeps at least this share of the typed word's letters. */
+const STEM_SHARE = 0.6;
+/** Words shorter than this are left alone (too many neighbours to guess from). */
+const MIN_LENGTH = 3;
+
+/** Optimal string alignment distance, or `max + 1` as soon as it must exceed `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2]! + 1);
+      cur.push(d);
+      rowMin = Math.min(rowMin, d);
+    }
+    if (rowMin > max) return max + 1;
+    prev2 = prev;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Documents holding the term in any field (the largest per-field count). */
+export function documentFrequency(reader: IndexReader, term: string): number {
+  let df = 0;
+  for (const f of FIELDS) df = Math.max(df, reader.docFreq(f, term));
+  return df;
+}
+
+/** The vocabulary by term length, built once per index. */
+const byLength = new WeakMap<IndexReader, Map<number, string[]>>();
+
+function vocabulary(reader: IndexReader): Map<number, string[]> {
+  let v = byLength.get(reader);
+  if (!v) {
+    v = new Map();
+    for (const t of reader.terms()) {
+      let list = v.get(t.length);
+      if (!list) v.set(t.length, (list = []));
+      list.push(t);
+    }
+    byLength.set(reader, v);
+  }
+  return v;
+}
+
+/** One edit away from `word`: deletions, swaps of neighbours, replacements and insertions of a-z. */
+function oneEdit(word: string): Set<string> {
+  const out = new Set<string>();
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  for (let i = 0; i <= word.length; i++) {
+    const a = word.slice(0, i);
+    const b = word.slice(i);
+    if (b) out.add(a + b.slice(1));
+    if (b.length > 1) out.add(a + b[1] + b[0] + b.slice(2));
+    for (const c of letters) {
+      if (b) out.add(a + c + b.slice(1));
+      out.add(a + c + b);
+    }
+  }
+  out.delete(word);
+  return out;
+}
+
+/**
+ * Index terms near a typed word, with their distance: terms near its
+ * analyzed form, and the analyzed forms of words one edit from it (with
+ * stemming on, `encodnig` is far from the term `encod` but one swap from
+ * `encoding`).
+ */
+function nearTerms(reader: IndexReader, analyzer: Analyzer, word: string, term: string): Map<string, number> {
+  const near = new Map<string, number>();
+  const max = term.length < ONE_EDIT_BELOW ? 1 : 2;
+  const vocab = vocabulary(reader);
+  for (let len = term.length - max; len <= term.length + max; len++)
+    for (const t of vocab.get(len) ?? []) {
+      const d = editDistance(term, t, max);
+      if (d > 0 && d <= max) near.set(t, d);
+    }
+  if (/^[a-z]+$/.test(word))
+    for (const v of oneEdit(word)) {
+      const t = analyzer.terms(v)[0];
+      // A stemmer can cut an odd neighbour down to another word entirely (`ament` → `am`).
+      if (t !== undefined && t !== term && t.length >= STEM_SHARE * word.length && documentFrequency(reader, t) > 0) near.set(t, 1);
+    }
+  return near;
+}
+
+/** Documents the query's known words point at: a correction that appears among them fits the query. */
+const CONTEXT_DOCS = 200;
+/** A context document holding the term counts this many times its plain document frequency. */
+const CONTEXT_WEIGHT = 20;
+
+/** The index term that best replaces an unknown typed word, or undefined when none is near enough. */
+export function correction(reader: IndexReader, analyzer: Analyzer, word: string, term: string, context: readonly number[] = []): string | undefined {
+  if (term.length < MIN_LENGTH || !/^\p{L}+$/u.test(term)) return undefined;
+  let best: string | undefined;
+  let bestScore = 0;
+  for (const [t, d] of nearTerms(reader, analyzer, word, term)) {
+    const id = reader.termId(t);
+    let inContext = 0;
+    for (const doc of context) if (reader.entry(doc, id) >= 0) inContext++;
+    const score = (documentFrequency(reader, t) + CONTEXT_WEIGHT * inContext) * EDIT_PENALTY ** d;
+    if (score > bestScore || (score === bestScore && best !== undefined && t < best)) {
+      best = t;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+export interface Respelled {
+  /** The query with the corrected words in place. */
+  query: string;
+  /** The query in pieces, corrected words flagged (to emphasize them). */
+  parts: { text: string; corrected: boolean }[];
+}
+
+/**
+ * Corrections for the typed words whose terms no document holds, as term →
+ * replacement term; empty when every word is known or none has a near term.
+ * `typed` are the query's terms that the user typed (not synonyms).
+ */
+export function corrections(reader: IndexReader, analyzer: Analyzer, raw: string, typed: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const unknown = typed.filter((t) => documentFrequency(reader, t) === 0);
+  if (unknown.length === 0) return out;
+  const known = typed.filter((t) => !unknown.includes(t));
+  const context = known.length ? reader.candidates(known, { limit: CONTEXT_DOCS }) : [];
+  for (const tok of analyzer.tokens(raw)) {
+    if (!unknown.includes(tok.term) || out.has(tok.term)) continue;
+    const word = raw.slice(tok.start, tok.end).toLowerCase();
+    const c = correction(reader, analyzer, word, tok.term, context);
+    if (c) out.set(tok.term, c);
+  }
+  return out;
+}
+
+/**
+ * The raw query with each corrected word replaced by `spell(term)` (its
+ * written form), keeping operators, quotes and every other word as typed.
+ */
+export function respell(analyzer: Analyzer, raw: string, fixes: ReadonlyMap<string, string>, spell: (term: string, typed: string) => string): Respelled | undefined {
+  const parts: Respelled['parts'] = [];
+  let pos = 0;
+  for (const t of analyzer.tokens(raw)) {
+    const fix = fixes.get(t.term);
+    if (!fix) continue;
+    if (t.start > pos) parts.push({ text: raw.slice(pos, t.start), corrected: false });
+    parts.push({ text: spell(fix, raw.slice(t.start, t.end).toLowerCase()), corrected: true });
+    pos = t.end;
+  }
+  if (parts.length === 0) return undefined;
+  if (pos < raw.length) parts.push({ text: raw.slice(pos), corrected: false });
+  return { query: parts.map((p) => p.text).join(''), parts };
+}
+
+/**
+ * How `text` writes a word whose term is `term`, or undefined:
+ * of its forms, the nearest to what was typed (`rebsae` → rebase, not
+ * rebased), then the commonest.
+ */
+export function writtenForm(analyzer: Analyzer, text: string, term: string, typed: string, maxTokens: number): string | undefined {
+  const seen = new Map<string, number>();
+  for (const t of analyzer.tokens(text, maxTokens)) {
+    if (t.term !== term) continue;
+    const w = text.slice(t.start, t.end);
+    seen.set(w, (seen.get(w) ?? 0) + 1);
+  }
+  const far = typed.length + 1;
+  const rank = ([w, n]: [string, number]) => editDistance(typed, w.toLowerCase(), far) * 1e6 - n;
+  return [...seen].sort((a, b) => rank(a) - rank(b) || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+}

@@ -1,0 +1,39 @@
+/** "Did you mean": edit distance, the written form, and respelling a query in place. */
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Analyzer } from '../../shared/analysis/analyzer.js';
+import { editDistance, respell, writtenForm } from '../../searcher/spell.js';
+
+const DISTANCES: [a: string, b: string, max: number, d: number][] = [
+  ['expense', 'expense', 2, 0],
+  ['expnse', 'expense', 2, 1],
+  ['teh', 'the', 1, 1], // neighbours swapped: one edit
+  ['reprt', 'report', 2, 1],
+  ['kitten', 'sitting', 3, 3],
+  ['kitten', 'sitting', 2, 3], // beyond max: max + 1
+  ['a', 'abcdef', 2, 3],
+  ['', 'ab', 2, 2],
+];
+test('edit distance (optimal string alignment), cut off past max', () => {
+  for (const [a, b, max, d] of DISTANCES) assert.is(editDistance(a, b, max), d, `${a} → ${b}`);
+});
+
+const analyzer = new Analyzer({ stemEnglish: true });
+
+test('respell: corrected words replaced in place; operators, quotes and other words kept as typed', () => {
+  const fixes = new Map([[analyzer.terms('expnse')[0]!, 'expens'], [analyzer.terms('reprt')[0]!, 'report']]);
+  const spell = (t: string) => ({ expens: 'expense', report: 'report' })[t] ?? t;
+  const r = respell(analyzer, 'site:handbook.test "expnse reprt" -travel', fixes, spell);
+  assert.is(r?.query, 'site:handbook.test "expense report" -travel');
+  assert.equal(r?.parts.filter((p) => p.corrected).map((p) => p.text), ['expense', 'report']);
+  assert.is(respell(analyzer, 'nothing to fix', fixes, spell), undefined);
+});
+
+test('the written form nearest to what was typed wins, then the commonest', () => {
+  const text = 'Rebased branches: after you rebased, rebase again. rebased rebased.';
+  assert.is(writtenForm(analyzer, text, analyzer.terms('rebase')[0]!, 'rebsae', 1000), 'rebase');
+  assert.is(writtenForm(analyzer, 'use readFile, not readfile or readFile', analyzer.terms('readfile')[0]!, 'readflie', 1000), 'readFile');
+  assert.is(writtenForm(analyzer, 'no such word', 'zzz', 'zz', 1000), undefined);
+});
+
+test.run();
