@@ -23,7 +23,8 @@ import { listSegments, Segment, segmentName } from '../segments/segment.js';
 import { activePlugins } from './checkers/checker.js';
 import { checkFilters } from './checkers/filterchecker.js';
 import { dedup } from './dedup.js';
-import { fetch, fetchEstimate, userAgent, type FetchSummary } from './fetch/index.js';
+import { fetch, fetchEstimate, type FetchSummary } from './fetch/index.js';
+import { userAgent } from './fetch/protocol-http.js';
 import { generate } from './generate.js';
 import { indexSegments } from './index/indexer.js';
 import { inject, readSeeds, type SeedBatch } from './inject.js';
@@ -37,6 +38,7 @@ import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/index.js';
+import { crawlPaths, segmentIndexDir } from '../shared/layout.js';
 
 export const CRAWL_TOOL_FILE = 'crawl-tool.xml';
 
@@ -82,8 +84,7 @@ export function crawlConf(confDir: string, overrides: Record<string, string>): C
 
 export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummary> {
   userAgent(conf); // no agent name: stop before anything is written
-  const webdb = path.join(opts.dir, 'webdb');
-  const segmentsDir = path.join(opts.dir, 'segments');
+  const { webdb, segments: segmentsDir, index } = crawlPaths(opts.dir);
   const log = opts.log;
   const s: CrawlSummary = {
     dir: opts.dir,
@@ -186,7 +187,6 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
       seg.close();
     }
   });
-  const index = path.join(opts.dir, 'index');
   if (unindexed.length === 0 && currentIndex(index)) {
     s.indexUnchanged = true;
     s.documents = (await indexStats(index)).documents;
@@ -196,7 +196,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
   await timed('invertlinks', () => invertlinks(conf, { webdb, segments: all, normalize: true, filter: true, plugins, log }));
   await timed('linkrank', () => linkrank(conf, { webdb, log }));
   if (unindexed.length) await timed('index', () => indexSegments(conf, { webdb, segments: unindexed, log }));
-  const indexed = all.filter((d) => fs.existsSync(path.join(d, 'index')));
+  const indexed = all.filter((d) => fs.existsSync(segmentIndexDir(d)));
   const d = await timed('dedup', () => dedup(conf, { segments: indexed, log }));
   const m = await timed('merge', () => merge(conf, { index, segments: indexed, log }));
   s.duplicates = d.byUrl + d.byDigest + m.duplicates;

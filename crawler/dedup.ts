@@ -16,9 +16,9 @@ import { DELETED_FILE, packColumns, writeIndexFile } from '../shared/index/forma
 import { openIndex, readDeleted, type LoadedIndex } from '../shared/index/reader.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
-import { SEGMENT_INDEX_DIR } from './index/indexer.js';
 import { segmentDirs } from './segment-args.js';
-import { runWithLog, segmentCrawlDir } from './tool-run.js';
+import { runWithLog } from './tool-run.js';
+import { segmentCrawlDir, segmentIndexDir } from '../shared/layout.js';
 
 export interface DedupEntry {
   url: string;
@@ -81,7 +81,7 @@ export interface SegmentIndex {
 export async function openSegmentIndexes(dirs: readonly string[], log?: Log): Promise<SegmentIndex[]> {
   const out: SegmentIndex[] = [];
   for (const dir of dirs) {
-    const idx = path.join(dir, SEGMENT_INDEX_DIR);
+    const idx = segmentIndexDir(dir);
     if (!fs.existsSync(idx)) {
       log?.warn(`segment ${dir} has no index (run 'hazelnut index' on it); left out`);
       continue;

@@ -18,7 +18,8 @@ import { domainOfHost, host } from '../shared/url/keys.js';
 import { Segment } from '../segments/segment.js';
 import { assignSegments, awaitingUpdate, interleaveHosts, isDue } from './fetchlist.js';
 import { loadCrawlerPlugins } from './plugins.js';
-import { crawlDirOf, runWithLog } from './tool-run.js';
+import { runWithLog } from './tool-run.js';
+import { crawlDirOf } from '../shared/layout.js';
 import { DAY_MS, scheduleFromConf } from './updatedb/schedule.js';
 import { openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
 

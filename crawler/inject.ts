@@ -17,7 +17,8 @@ import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { host } from '../shared/url/keys.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
-import { crawlDirOf, runWithLog } from './tool-run.js';
+import { runWithLog } from './tool-run.js';
+import { crawlDirOf } from '../shared/layout.js';
 import { openWebDb, type Seed } from './webdb/webdb.js';
 
 export interface SeedLine {

@@ -27,7 +27,8 @@ import { host } from '../shared/url/keys.js';
 import { Segment } from '../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { segmentDirs } from './segment-args.js';
-import { crawlDirOf, runWithLog } from './tool-run.js';
+import { runWithLog } from './tool-run.js';
+import { crawlDirOf } from '../shared/layout.js';
 import { UPDATEDB_TOOL } from './updatedb/index.js';
 import { openWebDb, type LinkRow, type WebDb } from './webdb/webdb.js';
 

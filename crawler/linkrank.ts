@@ -30,7 +30,8 @@ import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
-import { crawlDirOf, runWithLog } from './tool-run.js';
+import { runWithLog } from './tool-run.js';
+import { crawlDirOf } from '../shared/layout.js';
 import { openWebDb } from './webdb/webdb.js';
 
 export interface PageRankOptions {

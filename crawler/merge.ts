@@ -19,7 +19,8 @@ import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { dedupEntries, duplicates, openSegmentIndexes } from './dedup.js';
 import { segmentDirs } from './segment-args.js';
-import { crawlDirOf, runWithLog } from './tool-run.js';
+import { runWithLog } from './tool-run.js';
+import { crawlDirOf } from '../shared/layout.js';
 
 export interface MergeSummary {
   documents: number;

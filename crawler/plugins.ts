@@ -21,6 +21,7 @@ import { urlnormalizerBasic } from '../shared/url/normalize.js';
 import { urlfilterHost } from '../shared/url/host-filter.js';
 import { urlfilterRegex } from '../shared/url/regex-filter.js';
 import { urlnormalizerRegex } from '../shared/url/regex-normalize.js';
+import { protocolHttp } from './fetch/protocol-http.js';
 import { parseHtml } from './parse/html.js';
 import { parseText } from './parse/text.js';
 import { parseOffice, parsePdf } from './parse/document.js';
@@ -30,7 +31,21 @@ import { indexBasic } from './index/filters/basic.js';
 import { indexMore } from './index/filters/more.js';
 
 /** Every built-in crawler plugin, in registration order (the order within a point when no order property says otherwise). */
-export const CRAWLER_PLUGINS: PluginDescriptor[] = [urlnormalizerBasic, urlnormalizerRegex, urlfilterRegex, urlfilterHost, parseHtml, parseText, parsePdf, parseOffice, scoringOpic, indexBasic, indexAnchor, indexMore];
+export const CRAWLER_PLUGINS: PluginDescriptor[] = [
+  protocolHttp,
+  urlnormalizerBasic,
+  urlnormalizerRegex,
+  urlfilterRegex,
+  urlfilterHost,
+  parseHtml,
+  parseText,
+  parsePdf,
+  parseOffice,
+  scoringOpic,
+  indexBasic,
+  indexAnchor,
+  indexMore,
+];
 
 export interface CrawlerPlugins {
   normalizers: { normalize(url: string, scope: NormalizerScope): string | null };
@@ -38,6 +53,8 @@ export interface CrawlerPlugins {
   parsers: Parser[];
   indexingFilters: IndexingFilter[];
   scoring: ScoringFilter;
+  /** The active protocol plugins, started by the commands that fetch (fetch/protocols.ts). */
+  protocols: PluginDescriptor<'protocol'>[];
   /** The active plugins, in chain order per point. */
   active: { id: string; point: ExtensionPoint }[];
 }
@@ -115,12 +132,14 @@ export async function loadCrawlerPlugins(conf: Conf, builtins: readonly PluginDe
   const parsers = make('parser');
   const indexing = make('indexing-filter');
   const scoring = make('scoring-filter');
+  const protocols = orderedActive(conf, entries, 'protocol');
   const active = [
     ...normalizers.map((p) => ({ id: p.id, point: 'url-normalizer' as const })),
     ...filters.map((p) => ({ id: p.id, point: 'url-filter' as const })),
     ...parsers.map((p) => ({ id: p.id, point: 'parser' as const })),
     ...indexing.map((p) => ({ id: p.id, point: 'indexing-filter' as const })),
     ...scoring.map((p) => ({ id: p.id, point: 'scoring-filter' as const })),
+    ...protocols.map((p) => ({ id: p.id, point: 'protocol' as const })),
   ];
   return {
     normalizers: normalizerChain(
@@ -131,6 +150,7 @@ export async function loadCrawlerPlugins(conf: Conf, builtins: readonly PluginDe
     parsers: parsers.map((p) => p.impl),
     indexingFilters: indexing.map((p) => p.impl),
     scoring: scoringChain(scoring.map((p) => p.impl)),
+    protocols,
     active,
   };
 }

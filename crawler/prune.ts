@@ -19,7 +19,8 @@ import { parseArgs, type Tool } from '../shared/tool.js';
 import { listSegments, segmentDate } from '../segments/segment.js';
 import { dedup, dedupEntries, duplicates, openSegmentIndexes } from './dedup.js';
 import { merge } from './merge.js';
-import { crawlDirOf, runWithLog } from './tool-run.js';
+import { runWithLog } from './tool-run.js';
+import { crawlDirOf, crawlPaths } from '../shared/layout.js';
 
 export interface PruneOptions {
   segmentsDir: string;
@@ -87,7 +88,7 @@ export async function prune(conf: Conf, opts: PruneOptions): Promise<PruneSummar
   }
   const remaining = listSegments(opts.segmentsDir).map((n) => path.join(opts.segmentsDir, n));
   await dedup(conf, { segments: remaining, log: opts.log });
-  const merged = await merge(conf, { index: path.join(crawlDir, 'index'), segments: remaining, log: opts.log });
+  const merged = await merge(conf, { index: crawlPaths(crawlDir).index, segments: remaining, log: opts.log });
   summary.generation = merged.generation;
   const after = await openIndex(merged.dir);
   summary.pagesDropped = [...before].filter((u) => after.idOf(u) === undefined).length;

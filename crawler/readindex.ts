@@ -11,7 +11,7 @@ import { UsageError } from '../shared/errors.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { openIndex } from '../shared/index/reader.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
-import { SEGMENT_INDEX_DIR } from './index/indexer.js';
+import { segmentIndexDir } from '../shared/layout.js';
 
 export interface IndexStats {
   dir: string;
@@ -25,7 +25,7 @@ export interface IndexStats {
 
 export async function indexStats(target: string): Promise<IndexStats> {
   const cur = currentIndex(target);
-  const inSegment = path.join(target, SEGMENT_INDEX_DIR);
+  const inSegment = segmentIndexDir(target);
   const dir = cur ? cur.dir : !fs.existsSync(path.join(target, 'meta')) && fs.existsSync(inSegment) ? inSegment : target;
   const r = await openIndex(dir);
   const bytes = fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);

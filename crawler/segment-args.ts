@@ -8,7 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HzError, UsageError } from '../shared/errors.js';
-import { listSegments, SEGMENT_FILE } from '../segments/segment.js';
+import { listSegments } from '../segments/segment.js';
+import { segmentFile } from '../shared/layout.js';
 
 export function segmentDirs(positional: string[], dir: string | undefined): string[] {
   if (dir !== undefined && positional.length > 0) throw new UsageError('give either -dir <segments> or segment directories, not both');
@@ -18,6 +19,6 @@ export function segmentDirs(positional: string[], dir: string | undefined): stri
     return listSegments(dir).map((n) => path.join(dir, n));
   }
   for (const d of positional)
-    if (!fs.existsSync(path.join(d, SEGMENT_FILE))) throw new HzError('HZ_ERR_NOT_FOUND', `${d} is not a segment (no ${SEGMENT_FILE})`);
+    if (!fs.existsSync(segmentFile(d))) throw new HzError('HZ_ERR_NOT_FOUND', `${d} is not a segment (no ${path.basename(segmentFile(d))})`);
   return positional;
 }

@@ -6,20 +6,11 @@
  * that writes the WebDB does its work holding the crawl directory's lock.
  * The log is closed, and the lock released, however the work ends.
  */
-import path from 'node:path';
+import { crawlPaths } from '../shared/layout.js';
 import { Log } from '../shared/log.js';
 import type { ToolContext } from '../shared/tool.js';
 import { withLock } from './lock.js';
 
-/** The crawl directory of a `<webdb>`, `<segments_dir>` or `<index>` directory: its parent. */
-export function crawlDirOf(dir: string): string {
-  return path.dirname(path.resolve(dir));
-}
-
-/** The crawl directory of a segment, `<crawl>/segments/<name>`. */
-export function segmentCrawlDir(segment: string): string {
-  return crawlDirOf(path.dirname(path.resolve(segment)));
-}
 
 export interface ToolRun {
   /** Names the log file and the lock holder. */
@@ -34,7 +25,7 @@ export async function runWithLog<T>(ctx: ToolContext, run: ToolRun, fn: (log: Lo
   const logged = async () => {
     const log = new Log({
       tool: run.tool,
-      dir: path.join(run.crawlDir, 'logs'),
+      dir: crawlPaths(run.crawlDir).logs,
       err: ctx.err,
       tty: ctx.tty,
       plainIntervalMs: ctx.conf.getDuration('log.progress.interval', 's'),

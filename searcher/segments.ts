@@ -5,8 +5,8 @@
  * `segment` and `url`. Segments open lazily and stay open; one that has gone
  * (pruned, not copied to this machine) is simply absent.
  */
-import path from 'node:path';
 import { Segment, segmentDate, listSegments, type ContentRecord, type FetchRecord, type ParseRecord } from '../segments/segment.js';
+import { segmentDir } from '../shared/layout.js';
 
 export class FetchedSegments {
   private readonly open = new Map<string, Segment | null>();
@@ -23,7 +23,7 @@ export class FetchedSegments {
     let s = this.open.get(name);
     if (s === undefined) {
       try {
-        s = Segment.open(path.join(this.segmentsDir, name), { readonly: true });
+        s = Segment.open(segmentDir(this.segmentsDir, name), { readonly: true });
       } catch {
         s = null;
       }

@@ -18,6 +18,7 @@ import { openIndex } from '../shared/index/reader.js';
 import type { IndexReader } from '../shared/index/types.js';
 import { FetchedSegments } from './segments.js';
 import type { SearchSettings } from './settings.js';
+import { crawlPaths } from '../shared/layout.js';
 
 export interface Snapshot {
   readonly crawlDir: string;
@@ -57,9 +58,9 @@ export interface IndexSource {
  */
 export const crawlIndexSource: IndexSource = {
   locate(crawlDir) {
-    const cur = currentIndex(path.join(crawlDir, 'index'));
+    const plain = crawlPaths(crawlDir).index;
+    const cur = currentIndex(plain);
     if (cur) return { dir: cur.dir, version: cur.generation };
-    const plain = path.join(crawlDir, 'index');
     try {
       return { dir: plain, version: `plain-${fs.statSync(path.join(plain, INDEX_FILES.meta)).mtimeMs}` };
     } catch {
@@ -107,10 +108,10 @@ export class CrawlSnapshots implements SnapshotProvider {
         'HZ_ERR_NOT_FOUND',
         lock && !isStale(lock)
           ? `${crawlDir} has no index yet: a ${lock.tool} is running there, ${describeLock(lock)}; the index appears when it ends, then run this again`
-          : `${crawlDir} has no merged index (expected ${path.join(crawlDir, 'index')}); run 'hazelnut merge', or copy a crawl's index/ and segments/ here`,
+          : `${crawlDir} has no merged index (expected ${crawlPaths(crawlDir).index}); run 'hazelnut merge', or copy a crawl's index/ and segments/ here`,
       );
     }
-    const segments = new FetchedSegments(path.join(crawlDir, 'segments'));
+    const segments = new FetchedSegments(crawlPaths(crawlDir).segments);
     return new CrawlSnapshots(crawlDir, source, settings, await makeSnapshot(crawlDir, source, settings, segments, found));
   }
 

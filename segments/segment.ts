@@ -13,10 +13,10 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { HzError } from '../shared/errors.js';
+import { segmentDir, segmentFile } from '../shared/layout.js';
 import { WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
 
-export const SEGMENT_FILE = 'segment.sqlite';
 export const SEGMENT_VERSION = 1;
 export const PHASES = ['generated', 'fetched', 'parsed', 'indexed'] as const;
 export type Phase = (typeof PHASES)[number];
@@ -176,7 +176,7 @@ export function listSegments(segmentsDir: string): string[] {
   if (!fs.existsSync(segmentsDir)) return [];
   return fs
     .readdirSync(segmentsDir)
-    .filter((n) => segmentDate(n) && fs.existsSync(path.join(segmentsDir, n, SEGMENT_FILE)))
+    .filter((n) => segmentDate(n) && fs.existsSync(segmentFile(segmentDir(segmentsDir, n))))
     .sort();
 }
 
@@ -222,7 +222,7 @@ export class Segment {
         }
         throw e;
       }
-      const db = new Database(path.join(dir, SEGMENT_FILE));
+      const db = new Database(segmentFile(dir));
       // Pages of 16 KiB hold a typical compressed page body without overflow chains: half the insert cost of 4 KiB.
       db.pragma('page_size = 16384');
       for (const p of WRITER_PRAGMAS) db.pragma(p);
@@ -233,8 +233,8 @@ export class Segment {
   }
 
   static open(dir: string, opts: { readonly?: boolean } = {}): Segment {
-    const file = path.join(dir, SEGMENT_FILE);
-    if (!fs.existsSync(file)) throw new HzError('HZ_ERR_NOT_FOUND', `${dir} is not a segment (no ${SEGMENT_FILE})`);
+    const file = segmentFile(dir);
+    if (!fs.existsSync(file)) throw new HzError('HZ_ERR_NOT_FOUND', `${dir} is not a segment (no ${path.basename(file)})`);
     let db: Database.Database;
     try {
       db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: true });

@@ -6,9 +6,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-
-export const LOCK_FILE = '.lock';
+import { crawlPaths } from './layout.js';
 
 export interface LockInfo {
   pid: number;
@@ -19,7 +17,7 @@ export interface LockInfo {
 }
 
 export function lockPath(crawlDir: string): string {
-  return path.join(crawlDir, LOCK_FILE);
+  return crawlPaths(crawlDir).lock;
 }
 
 /** The current holder, or undefined when unlocked; an unreadable lock file reads as held by nobody known. */

@@ -131,4 +131,22 @@ test('the store scan sees a statement, a prepared query and a connection', () =>
   }
 });
 
+/** A crawl directory's parts joined onto a path: only shared/layout.ts spells them. */
+const LAYOUT_PATH = /path\.join\([^)]*['"](?:webdb|segments|index|logs|\.lock|webdb\.sqlite|segment\.sqlite)['"]/;
+
+test('the crawl directory and a segment are laid out in shared/layout.ts alone', () => {
+  const violations: string[] = [];
+  for (const room of ROOMS)
+    for (const file of sources(path.join(root, room))) {
+      const rel = path.relative(root, file);
+      if (rel === path.join('shared', 'layout.ts')) {
+        assert.ok(LAYOUT_PATH.test(fs.readFileSync(file, 'utf8')), 'the scan sees the layout');
+        continue;
+      }
+      const m = LAYOUT_PATH.exec(fs.readFileSync(file, 'utf8'));
+      if (m) violations.push(`${rel}: ${m[0]}`);
+    }
+  assert.equal(violations, []);
+});
+
 test.run();

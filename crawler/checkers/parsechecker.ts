@@ -12,7 +12,9 @@
 import { UsageError } from '../../shared/errors.js';
 import { intOption } from '../../shared/tool.js';
 import type { FetchRecord, ParseRecord } from '../../segments/segment.js';
-import { fetchSteps, httpClient, robotsAgents } from '../fetch/index.js';
+import { fetchSteps } from '../fetch/index.js';
+import { robotsAgents } from '../fetch/protocol-http.js';
+import { startProtocols } from '../fetch/protocols.js';
 import { decideRedirect } from '../fetch/redirect.js';
 import { RobotsCache } from '../fetch/robots.js';
 import type { FetchItem, FetchOutcome } from '../fetch/step.js';
@@ -115,9 +117,9 @@ does not fetch or parse.
     const preview = intOption(a.textLength, 'textLength') ?? TEXT_PREVIEW;
     if (preview < 0) throw new UsageError(`-textLength must not be negative, not ${preview}`);
     const plugins = await loadCrawlerPlugins(conf);
-    const http = httpClient(conf, 1);
-    const robots = a.noRobots ? null : new RobotsCache({ http, agents: robotsAgents(conf) });
-    const fetchOne = fetchSteps(conf, http, robots);
+    const protocols = startProtocols(conf, plugins.protocols);
+    const robots = a.noRobots ? null : new RobotsCache({ http: protocols, agents: robotsAgents(conf) });
+    const fetchOne = fetchSteps(conf, protocols, robots);
     const follow = { follow: a.followRedirects === true, ignoreExternal: conf.getBoolean('db.ignore.external.links') };
     let first = true;
     async function check({ url, where }: { url: string; where: string }): Promise<CheckResult> {
@@ -138,6 +140,6 @@ does not fetch or parse.
       lines.push(...parseReport(p, o.record, { all: a.dumpText === true, preview }));
       return { text: lines.join('\n'), failed: p.status !== 'success' };
     }
-    return { check: { check, close: () => http.close() } };
+    return { check: { check, close: () => protocols.close() } };
   },
 });

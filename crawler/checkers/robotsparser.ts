@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { UsageError } from '../../shared/errors.js';
-import { robotsAgents } from '../fetch/index.js';
+import { robotsAgents } from '../fetch/protocol-http.js';
 import { chooseAgent, ROBOTS_MAX_BYTES, robotsStateFor, rulesFor, type RobotRules } from '../fetch/robots.js';
 import { checkerTool, readableFile, urlInputs } from './checker.js';
 

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { intOption, parseArgs } from '../../shared/tool.js';
 import { DEMO_DEPTH } from './hosts.js';
 import { DEFAULT_DEMO_IP, serveDemoWeb, type DemoWeb } from './serve.js';
+import { crawlPaths } from '../../shared/layout.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const USAGE = 'Usage: npm start -- [-port <n>] [-host <address>] [-dir <crawl_dir>] [-ip <first demo web address>]';
@@ -188,7 +189,7 @@ async function main(argv: string[]): Promise<void> {
   child.stdout!.on('data', (d: Buffer) => process.stdout.write(d.toString().replace(/^Serve the result: .*\n/m, '')));
   const crawled = await exitOrSignal(child);
   if (crawled === -1) await shutdown(0);
-  if (crawled !== 0) await shutdown(1, `the crawl failed (exit ${crawled}); see the messages above and ${path.join(dir, 'logs')}`);
+  if (crawled !== 0) await shutdown(1, `the crawl failed (exit ${crawled}); see the messages above and ${crawlPaths(dir).logs}`);
 
   const port = await choosePort(host, askedPort);
   child = spawn(process.execPath, [

@@ -19,7 +19,7 @@ import type { CrawlerPlugins } from '../plugins.js';
 import { SegmentWriter } from '../../segments/writer.js';
 import { FetchQueues, type Lease } from './queues.js';
 import { decideRedirect } from './redirect.js';
-import type { RobotsCache } from './robots.js';
+import { hasRobotsTxt, type RobotsCache } from './robots.js';
 import { deferredOutcome, exceptionOutcome, redirectExceededOutcome } from './status.js';
 import type { Fetch, FetchItem, FetchOutcome } from './step.js';
 
@@ -196,7 +196,7 @@ export class Fetcher {
 
   private async process({ key, item }: Lease<FetchItem>): Promise<void> {
     const origin = new URL(item.url).origin;
-    if (!this.robots.known(origin)) {
+    if (hasRobotsTxt(item.url) && !this.robots.known(origin)) {
       // robots.txt is a request of its own: it takes the host's turn and its rest.
       const rules = await this.robots.get(origin);
       this.log?.info(`robots ${origin}: ${rules.state.status} (${rules.state.reason})`);

@@ -11,6 +11,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { ProtocolFailure } from '../../shared/plugin/protocol.js';
+import type { ProtocolRequest, ProtocolResponse } from '../../shared/plugin/types.js';
 
 /** Decoded bytes kept when http.content.limit is negative (no limit): a compression bomb stops here. */
 export const MAX_DECODED_BYTES = 64 << 20;
@@ -32,38 +34,12 @@ export interface HttpOptions {
   accept?: string;
 }
 
-export interface HttpRequest {
-  url: string;
-  /** If-Modified-Since value (an HTTP date), from the WebDB on a refetch. */
-  ifModifiedSince?: string | null;
-  /** If-None-Match value (an entity tag), from the WebDB on a refetch. */
-  ifNoneMatch?: string | null;
-  /** Overrides the client's content limit for this request (robots.txt has its own). */
-  limit?: number;
-  /** Ends the request early (an interrupted fetch). */
-  signal?: AbortSignal;
-}
+export type HttpRequest = ProtocolRequest;
+/** The body is decoded (Content-Encoding removed); repeated headers are joined with ', '. */
+export type HttpResponse = ProtocolResponse;
 
-export interface HttpResponse {
-  status: number;
-  /** Lower-case names; repeated headers joined with ', '. */
-  headers: Record<string, string>;
-  /** Decoded body (Content-Encoding removed), at most the content limit. */
-  body: Buffer;
-  truncated: boolean;
-  /** Bytes read from the wire. */
-  wireBytes: number;
-}
-
-/** A request that got no usable answer: the message says what happened (timeout, refused, bad gzip, …). */
-export class HttpFailure extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
-}
+/** An HTTP request that got no usable answer. */
+export class HttpFailure extends ProtocolFailure {}
 
 export class HttpClient {
   private readonly dispatcher: Dispatcher;

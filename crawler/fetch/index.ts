@@ -8,8 +8,6 @@
  * one, caches robots.txt per host for a day; fetch does not take the crawl
  * lock, so a generate or updatedb of another segment may run meanwhile.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 import type { Log } from '../../shared/log.js';
@@ -17,14 +15,16 @@ import { politeEta } from '../../shared/progress.js';
 import { intOption, parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins } from '../plugins.js';
-import { runWithLog, segmentCrawlDir } from '../tool-run.js';
+import { runWithLog } from '../tool-run.js';
+import { crawlPaths, segmentCrawlDir } from '../../shared/layout.js';
 import { hasWebDb, openWebDb } from '../webdb/webdb.js';
 import { DEFAULT_CHARSET } from './charset.js';
 import { Fetcher, type FetcherSettings, type FetchSummary } from './fetcher.js';
 import { FetchQueues } from './queues.js';
-import { HttpClient } from './http.js';
+import { robotsAgents, userAgent } from './protocol-http.js';
+import { startProtocols, type Protocols } from './protocols.js';
 import { RobotsCache } from './robots.js';
-import { charsetStep, compose, httpFetch, robotsStep, type Fetch } from './step.js';
+import { charsetStep, compose, protocolFetch, robotsStep, type Fetch } from './step.js';
 
 export type { FetchSummary } from './fetcher.js';
 
@@ -38,27 +38,6 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** On abort, record the rest as deferred and complete the segment, so what was fetched can be indexed now (the crawl). */
   deferOnAbort?: boolean;
-}
-
-/** `name/version (description; url; email)`, empty parts left out (Nutch's HttpBase.getAgentString). */
-export function userAgent(conf: Conf): string {
-  const name = conf.get('http.agent.name');
-  if (!name)
-    throw new HzError(
-      'HZ_ERR_CONF_PROPERTY',
-      "http.agent.name is empty: name your crawler in hazelnut-site.xml (<property><name>http.agent.name</name><value>MyBot</value></property>) or with -D http.agent.name=MyBot",
-    );
-  if (/[\s/;()]/.test(name)) throw new HzError('HZ_ERR_CONF_PROPERTY', `http.agent.name must be one product token (no spaces, / ; or parentheses), not ${JSON.stringify(name)}`);
-  const version = conf.get('http.agent.version');
-  const details = ['http.agent.description', 'http.agent.url', 'http.agent.email'].map((p) => conf.get(p)).filter(Boolean);
-  return `${name}${version ? `/${version}` : ''}${details.length ? ` (${details.join('; ')})` : ''}`;
-}
-
-/** Product tokens matched against robots.txt groups, in precedence order: http.agent.name first, then http.robots.agents. */
-export function robotsAgents(conf: Conf): string[] {
-  const name = conf.get('http.agent.name');
-  const listed = conf.getList('http.robots.agents').filter((a) => a !== '*');
-  return [name, ...listed.filter((a) => a.toLowerCase() !== name.toLowerCase())];
 }
 
 export function fetcherSettings(conf: Conf, opts: FetchOptions = {}): FetcherSettings {
@@ -82,26 +61,12 @@ export function fetcherSettings(conf: Conf, opts: FetchOptions = {}): FetcherSet
   };
 }
 
-/** The HTTP client the http.* properties describe (the User-Agent needs http.agent.name). */
-export function httpClient(conf: Conf, connectionsPerOrigin: number): HttpClient {
-  const timeoutMs = conf.getDuration('http.timeout', 'ms');
-  return new HttpClient({
-    userAgent: userAgent(conf),
-    timeoutMs,
-    deadlineMs: Math.max(timeoutMs, conf.getDuration('http.timeout.total', 'ms')),
-    contentLimit: conf.getInt('http.content.limit'),
-    connectionsPerOrigin,
-    acceptLanguage: conf.get('http.accept.language'),
-    accept: conf.get('http.accept'),
-  });
-}
-
 /** One URL's fetch as the fetcher runs it: robots.txt (unless `robots` is null), the request, the charset. */
-export function fetchSteps(conf: Conf, http: HttpClient, robots: RobotsCache | null, signal?: AbortSignal): Fetch {
+export function fetchSteps(conf: Conf, protocols: Protocols, robots: RobotsCache | null, signal?: AbortSignal): Fetch {
   const maxCrawlDelay = conf.getFloat('fetcher.max.crawl.delay');
   const charset = charsetStep(conf.isDeclared('parser.character.encoding.default') ? conf.get('parser.character.encoding.default') : DEFAULT_CHARSET);
-  if (!robots) return compose(httpFetch(http, signal), charset);
-  return compose(httpFetch(http, signal), robotsStep(robots, (u) => new URL(u).origin, maxCrawlDelay < 0 ? -1 : maxCrawlDelay * 1000), charset);
+  if (!robots) return compose(protocolFetch(protocols, signal), charset);
+  return compose(protocolFetch(protocols, signal), robotsStep(robots, (u) => new URL(u).origin, maxCrawlDelay < 0 ? -1 : maxCrawlDelay * 1000), charset);
 }
 
 export interface FetchEstimate {
@@ -138,7 +103,7 @@ export function fetchEstimate(conf: Conf, segmentDir: string, opts: FetchOptions
 
 /** The WebDB of the crawl a segment belongs to (`<crawl>/segments/<name>` → `<crawl>/webdb`), if there is one. */
 function crawlWebDbDir(segmentDir: string): string | undefined {
-  const dir = path.join(segmentCrawlDir(segmentDir), 'webdb');
+  const dir = crawlPaths(segmentCrawlDir(segmentDir)).webdb;
   return hasWebDb(dir) ? dir : undefined;
 }
 
@@ -148,15 +113,16 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
   const segment = Segment.open(segmentDir);
   const webDbDir = crawlWebDbDir(segmentDir);
   const webdb = webDbDir ? openWebDb(webDbDir) : undefined;
-  const http = httpClient(conf, settings.perHost);
+  let protocols: Protocols | undefined;
   try {
     if (!segment.hasPhase('generated'))
       throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} was not completely generated; delete it and run generate again`);
     if (segment.hasPhase('fetched')) throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} is already fetched`);
     const plugins = await loadCrawlerPlugins(conf);
     opts.log?.info(`fetching ${segmentDir} as "${ua}", ${settings.threads} threads; plugins: ${plugins.active.map((p) => p.id).join(' ')}`);
-    const robots = new RobotsCache({ http, agents: robotsAgents(conf), webdb });
-    const summary = await new Fetcher(conf, segment, plugins, robots, fetchSteps(conf, http, robots, opts.signal), settings, opts.log, opts.signal).run();
+    protocols = startProtocols(conf, plugins.protocols);
+    const robots = new RobotsCache({ http: protocols, agents: robotsAgents(conf), webdb });
+    const summary = await new Fetcher(conf, segment, plugins, robots, fetchSteps(conf, protocols, robots, opts.signal), settings, opts.log, opts.signal).run();
     if (!summary.interrupted || settings.deferOnAbort) {
       summary.complete = segment.unfetchedCount() === 0;
       if (summary.complete) {
@@ -166,7 +132,7 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
     }
     return summary;
   } finally {
-    await http.close();
+    await protocols?.close();
     segment.close();
     webdb?.close();
   }

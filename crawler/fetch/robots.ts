@@ -10,7 +10,8 @@
  */
 import { createRequire } from 'node:module';
 import type { WebDb } from '../webdb/webdb.js';
-import { HttpFailure, type HttpClient } from './http.js';
+import { ProtocolFailure } from '../../shared/plugin/protocol.js';
+import type { Protocol } from '../../shared/plugin/types.js';
 
 /** RFC 9309 §2.5: a crawler must parse at least 500 KiB; what follows is ignored. */
 export const ROBOTS_MAX_BYTES = 500 * 1024;
@@ -100,15 +101,23 @@ export function rulesFor(origin: string, state: RobotsState, agents: string[]): 
   };
 }
 
+/** What fetches robots.txt: the protocol plugins. */
+export type RobotsTransport = Pick<Protocol, 'get'>;
+
+/** robots.txt is an HTTP convention (RFC 9309); a file: or other URL has none to obey. */
+export function hasRobotsTxt(url: string): boolean {
+  return /^https?:/i.test(url);
+}
+
 /** Fetches robots.txt for an origin, following redirects by hand, and says what it means. */
-export async function fetchRobots(http: HttpClient, origin: string, now: () => number, previousFailures = 0): Promise<RobotsState> {
+export async function fetchRobots(http: RobotsTransport, origin: string, now: () => number, previousFailures = 0): Promise<RobotsState> {
   let url = `${origin}/robots.txt`;
   for (let hop = 0; hop <= ROBOTS_MAX_REDIRECTS; hop++) {
     let res;
     try {
       res = await http.get({ url, limit: ROBOTS_MAX_BYTES });
     } catch (e) {
-      const msg = e instanceof HttpFailure ? e.message : String(e);
+      const msg = e instanceof ProtocolFailure ? e.message : String(e);
       return robotsStateFor({ error: msg }, now(), previousFailures);
     }
     const loc = res.headers.location;
@@ -129,7 +138,7 @@ export class RobotsCache {
   private readonly save?: (origin: string, s: RobotsState) => void;
 
   constructor(
-    private readonly opts: { http: HttpClient; agents: string[]; webdb?: WebDb; now?: () => number; maxAgeMs?: number },
+    private readonly opts: { http: RobotsTransport; agents: string[]; webdb?: WebDb; now?: () => number; maxAgeMs?: number },
   ) {
     const db = opts.webdb;
     if (db) {

@@ -9,8 +9,9 @@
  */
 import type { ContentRecord, FetchRecord } from '../../segments/segment.js';
 import { detectCharset, isTextType } from './charset.js';
-import { HttpFailure, type HttpClient } from './http.js';
-import type { RobotsCache } from './robots.js';
+import { ProtocolFailure } from '../../shared/plugin/protocol.js';
+import type { Protocols } from './protocols.js';
+import { hasRobotsTxt, type RobotsCache } from './robots.js';
 import { deferredOutcome, exceptionOutcome, httpOutcome, robotsDeniedOutcome, robotsUnreachableOutcome } from './status.js';
 
 export interface FetchItem {
@@ -57,13 +58,13 @@ export function conditionalHeaders(datum: Record<string, unknown>): { ifModified
   return out;
 }
 
-/** The transport as the innermost Fetch: one GET, its status mapped, 2xx bodies kept as content. */
-export function httpFetch(http: HttpClient, signal?: AbortSignal): Fetch {
+/** The transport as the innermost Fetch: one request through the protocol plugin of the URL's scheme, its status mapped, 2xx bodies kept as content. */
+export function protocolFetch(protocols: Pick<Protocols, 'get'>, signal?: AbortSignal): Fetch {
   return async (item) => {
     const started = Date.now();
     const hopMeta = item.hop > 0 ? { hop: item.hop, redirectFrom: item.chain[item.chain.length - 2] } : {};
     try {
-      const res = await http.get({ url: item.url, signal, ...conditionalHeaders(item.datum) });
+      const res = await protocols.get({ url: item.url, signal, ...conditionalHeaders(item.datum) });
       const outcome = httpOutcome(res.status);
       const contentType = res.headers['content-type'] ?? null;
       const record: FetchRecord = {
@@ -81,7 +82,7 @@ export function httpFetch(http: HttpClient, signal?: AbortSignal): Fetch {
         outcome.status === 'fetch_success' ? { url: item.url, contentType, charset: null, bytes: res.body, truncated: res.truncated } : undefined;
       return { record, content };
     } catch (e) {
-      if (!(e instanceof HttpFailure)) throw e;
+      if (!(e instanceof ProtocolFailure)) throw e;
       return { record: outcomeRecord(item.url, exceptionOutcome(), e.message, { ...hopMeta, error: e.code }), exception: true };
     }
   };
@@ -109,6 +110,7 @@ export function charsetStep(fallback: string): FetchStep {
  */
 export function robotsStep(robots: RobotsCache, origin: (url: string) => string, maxCrawlDelayMs: number): FetchStep {
   return (next) => async (item) => {
+    if (!hasRobotsTxt(item.url)) return next(item);
     const rules = await robots.get(origin(item.url));
     if (rules.state.status === 'disallow_all')
       return { record: outcomeRecord(item.url, robotsUnreachableOutcome(), `robots.txt unreachable (${rules.state.reason}): RFC 9309 disallows all until it answers`) };

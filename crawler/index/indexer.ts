@@ -9,7 +9,6 @@
  * segment whose parse phase completed is indexed, so a half-fetched segment
  * never reaches the searcher. Nutch's Indexer, one segment at a time.
  */
-import path from 'node:path';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
@@ -23,11 +22,11 @@ import { parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs } from '../segment-args.js';
-import { crawlDirOf, runWithLog } from '../tool-run.js';
+import { runWithLog } from '../tool-run.js';
+import { crawlDirOf, segmentIndexDir } from '../../shared/layout.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
 
-export const SEGMENT_INDEX_DIR = 'index';
 
 export interface SegmentIndexSummary {
   segment: string;
@@ -132,7 +131,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
       const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
       writer.add(toInputDoc(doc, { segment: seg.name, digest: parse.signature ?? '', boost }));
     }
-    await replaceDir(path.join(dir, SEGMENT_INDEX_DIR), async (tmp) => {
+    await replaceDir(segmentIndexDir(dir), async (tmp) => {
       await writer.write(tmp);
     });
     seg.markPhase('indexed');

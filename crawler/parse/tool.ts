@@ -14,7 +14,8 @@ import type { Log } from '../../shared/log.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment, type ParseRecord } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
-import { runWithLog, segmentCrawlDir } from '../tool-run.js';
+import { runWithLog } from '../tool-run.js';
+import { segmentCrawlDir } from '../../shared/layout.js';
 import { parseContent } from './index.js';
 
 /** Parse records written per transaction: bounds memory and keeps a killed run's work. */

@@ -13,6 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { crawlPaths } from '../layout.js';
 
 export const CURRENT_FILE = 'CURRENT';
 const TMP_PREFIX = '.tmp-';
@@ -41,7 +42,7 @@ function readCurrent(root: string): CurrentIndex | undefined {
  * (whose `index/` is then the root); undefined when none was published.
  */
 export function currentIndex(dir: string): CurrentIndex | undefined {
-  return readCurrent(dir) ?? readCurrent(path.join(dir, 'index'));
+  return readCurrent(dir) ?? readCurrent(crawlPaths(dir).index);
 }
 
 function fsyncDir(dir: string): void {

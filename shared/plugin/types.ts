@@ -125,8 +125,43 @@ export interface Summarizer {
   summarize(text: string, queryTerms: string[]): string;
 }
 
+/** One request to a protocol plugin. */
+export interface ProtocolRequest {
+  url: string;
+  /** If-Modified-Since value (an HTTP date), from the WebDB on a refetch. */
+  ifModifiedSince?: string | null;
+  /** If-None-Match value (an entity tag), from the WebDB on a refetch. */
+  ifNoneMatch?: string | null;
+  /** Bytes of body to keep at most, overriding the plugin's own limit (robots.txt has its own). */
+  limit?: number;
+  /** Ends the request early (an interrupted fetch). */
+  signal?: AbortSignal;
+}
+
+/**
+ * A protocol's answer in HTTP's terms, as Nutch's protocol plugins gave it:
+ * 200 with the body, 304 not modified, 3xx with a `location` header, 404 …
+ */
+export interface ProtocolResponse {
+  status: number;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: Buffer;
+  truncated: boolean;
+  /** Bytes read from the source. */
+  wireBytes: number;
+}
+
+/**
+ * Fetches the URLs of its schemes (`http`, `file`, …). A request that gets
+ * no answer at all (timeout, refused) throws a ProtocolFailure
+ * (shared/plugin/protocol.ts); the page is then retried later.
+ */
 export interface Protocol {
   schemes: string[];
+  get(req: ProtocolRequest): Promise<ProtocolResponse>;
+  /** Releases connections when the fetch ends. */
+  close?(): Promise<void>;
 }
 
 export interface ExtensionPoints {

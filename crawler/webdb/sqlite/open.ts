@@ -4,9 +4,9 @@
  * (one module each) on one object.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HzError } from '../../../shared/errors.js';
+import { webDbFile } from '../../../shared/layout.js';
 import { WAL_WRITER_PRAGMAS } from '../../../shared/sqlite.js';
 import type { WebDb } from '../webdb.js';
 import { hostOps } from './hosts.js';
@@ -16,12 +16,6 @@ import { pageOps } from './pages.js';
 import { SCHEMA, WEBDB_VERSION } from './schema.js';
 import { statements } from './statements.js';
 import { updatedbOps } from './updatedb.js';
-
-export const WEBDB_FILE = 'webdb.sqlite';
-
-function webDbFile(dir: string): string {
-  return path.join(dir, WEBDB_FILE);
-}
 
 export function hasWebDb(dir: string): boolean {
   return fs.existsSync(webDbFile(dir));

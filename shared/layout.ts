@@ -1,0 +1,65 @@
+/**
+ * @module shared/layout
+ * The crawl directory on disk, for the crawler and the searcher alike:
+ *
+ *   <crawl>/.lock                   while a tool writes the WebDB
+ *   <crawl>/webdb/webdb.sqlite      the WebDB
+ *   <crawl>/segments/<yyyyMMddHHmmss>/segment.sqlite   a segment
+ *   <crawl>/segments/<name>/index/  the segment's index (+ dedup's deletions)
+ *   <crawl>/index/                  the merged index (generations + CURRENT)
+ *   <crawl>/logs/<tool>.log         one log per tool
+ *
+ * Tools take the `webdb`, `segments` or `index` directory as arguments, as
+ * in Nutch; the crawl directory is their parent.
+ */
+import path from 'node:path';
+
+export interface CrawlPaths {
+  dir: string;
+  webdb: string;
+  segments: string;
+  index: string;
+  logs: string;
+  lock: string;
+}
+
+export function crawlPaths(crawlDir: string): CrawlPaths {
+  return {
+    dir: crawlDir,
+    webdb: path.join(crawlDir, 'webdb'),
+    segments: path.join(crawlDir, 'segments'),
+    index: path.join(crawlDir, 'index'),
+    logs: path.join(crawlDir, 'logs'),
+    lock: path.join(crawlDir, '.lock'),
+  };
+}
+
+/** The WebDB's file in its directory. */
+export function webDbFile(webdbDir: string): string {
+  return path.join(webdbDir, 'webdb.sqlite');
+}
+
+/** The directory of the segment `name` (yyyyMMddHHmmss). */
+export function segmentDir(segmentsDir: string, name: string): string {
+  return path.join(segmentsDir, name);
+}
+
+/** A segment's database file. */
+export function segmentFile(segmentDir: string): string {
+  return path.join(segmentDir, 'segment.sqlite');
+}
+
+/** A segment's own index. */
+export function segmentIndexDir(segmentDir: string): string {
+  return path.join(segmentDir, 'index');
+}
+
+/** The crawl directory of a `<webdb>`, `<segments_dir>` or `<index>` directory: its parent. */
+export function crawlDirOf(dir: string): string {
+  return path.dirname(path.resolve(dir));
+}
+
+/** The crawl directory of a segment, `<crawl>/segments/<name>`. */
+export function segmentCrawlDir(segment: string): string {
+  return crawlDirOf(path.dirname(path.resolve(segment)));
+}
