@@ -15,9 +15,9 @@ import zlib from 'node:zlib';
 import type { Conf } from '../../shared/conf.js';
 import type { Log } from '../../shared/log.js';
 import { host } from '../../shared/url/keys.js';
-import { HttpFailure, type HttpClient } from '../fetch/http.js';
-import { httpClient, robotsAgents } from '../fetch/index.js';
-import { RobotsCache } from '../fetch/robots.js';
+import { robotsAgents } from '../fetch/protocol-http.js';
+import { startProtocols } from '../fetch/protocols.js';
+import { RobotsCache, type RobotsTransport } from '../fetch/robots.js';
 import type { CrawlerPlugins } from '../plugins.js';
 import { openWebDb, type Seed, type WebDb } from '../webdb/webdb.js';
 import { changefreqInterval, parseSitemap, priorityScore, type SitemapEntry } from './parse.js';
@@ -63,7 +63,7 @@ interface HostSitemaps {
 /** Reads one origin's sitemaps breadth-first, following indexes, within the limits. */
 export async function readHostSitemaps(
   origin: string,
-  deps: { http: HttpClient; robots: RobotsCache; limits: SitemapLimits; delayMs: number; log?: Log },
+  deps: { http: RobotsTransport; robots: RobotsCache; limits: SitemapLimits; delayMs: number; log?: Log },
 ): Promise<HostSitemaps> {
   const { http, limits } = deps;
   const rules = await deps.robots.get(origin);
@@ -95,7 +95,7 @@ export async function readHostSitemaps(
       }
       text = sitemapText(res.body, limits.maxBytes);
     } catch (e) {
-      out.problems.push({ url, reason: e instanceof HttpFailure ? e.message : (e as Error).message });
+      out.problems.push({ url, reason: (e as Error).message });
       continue;
     }
     const room = limits.maxUrls - out.entries.length;
@@ -160,7 +160,7 @@ export function sitemapSeeds(conf: Conf, plugins: Pick<CrawlerPlugins, 'normaliz
 /** Reads the sitemaps of `origins` and puts what they list into the WebDB. */
 export async function injectSitemaps(
   conf: Conf,
-  opts: { origins: string[]; webdb: WebDb; http: HttpClient; robots: RobotsCache; plugins: CrawlerPlugins; log?: Log; now?: number },
+  opts: { origins: string[]; webdb: WebDb; http: RobotsTransport; robots: RobotsCache; plugins: CrawlerPlugins; log?: Log; now?: number },
 ): Promise<SitemapSummary> {
   const limits = sitemapLimits(conf);
   const delayMs = conf.getDuration('fetcher.server.delay', 's');
@@ -187,7 +187,7 @@ export async function injectSitemaps(
 /** The crawl's use: the sitemaps of the seeds' hosts, read with the crawl's own HTTP client and robots.txt cache. */
 export async function crawlSitemaps(conf: Conf, opts: { webdb: string; seedUrls: string[]; plugins: CrawlerPlugins; log?: Log }): Promise<SitemapSummary> {
   const origins = [...new Set(opts.seedUrls.flatMap((u) => (/^https?:\/\//i.test(u) ? [new URL(u).origin] : [])))];
-  const http = httpClient(conf, 1);
+  const http = startProtocols(conf, opts.plugins.protocols);
   const webdb = openWebDb(opts.webdb);
   try {
     const robots = new RobotsCache({ http, agents: robotsAgents(conf), webdb });
