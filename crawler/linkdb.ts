@@ -61,13 +61,18 @@ export interface InlinkRules {
 }
 
 /** The inlinks of one target from its link rows, in Nutch's rules; pure. */
-export function invertRows(target: string, rows: readonly LinkRow[], r: InlinkRules): { source: string; anchor: string }[] {
-  const targetHost = host(target);
+export function invertRows(
+  target: string,
+  rows: readonly LinkRow[],
+  r: InlinkRules,
+  hostOf: (url: string) => string = host,
+): { source: string; anchor: string }[] {
+  const targetHost = hostOf(target);
   const bySource = new Map<string, string>();
   for (const l of rows) {
     if (r.ignoreNavigation && l.nav) continue;
     if (l.source === target) continue;
-    if (r.ignoreInternal && host(l.source) === targetHost) continue;
+    if (r.ignoreInternal && hostOf(l.source) === targetHost) continue;
     const anchor = l.anchor.slice(0, r.maxAnchorLength);
     const prev = bySource.get(l.source);
     if (prev === undefined || (prev === '' && anchor !== '')) bySource.set(l.source, anchor);
@@ -78,7 +83,7 @@ export function invertRows(target: string, rows: readonly LinkRow[], r: InlinkRu
     if (r.maxInlinks >= 0 && out.length >= r.maxInlinks) break;
     let anchor = a;
     if (anchor) {
-      const h = host(source);
+      const h = hostOf(source);
       let seen = anchorsByHost.get(h);
       if (!seen) anchorsByHost.set(h, (seen = new Set()));
       if (seen.has(anchor)) anchor = '';
@@ -98,22 +103,51 @@ function rules(conf: Conf): InlinkRules {
   };
 }
 
+/** Entries kept before the per-URL cache starts over: bounds its memory on any crawl size. */
+const URL_CACHE_MAX = 200_000;
+
+/**
+ * A URL's key (normalized and filtered; null when dropped) and host, worked out
+ * once per distinct URL: a hub's URL appears in thousands of link rows.
+ */
+function urlCache(keep: (url: string) => string | null): (url: string) => { key: string | null; host: string } {
+  const cache = new Map<string, { key: string | null; host: string }>();
+  return (url) => {
+    let e = cache.get(url);
+    if (!e) {
+      if (cache.size >= URL_CACHE_MAX) cache.clear();
+      const key = keep(url);
+      cache.set(url, (e = { key, host: key === null ? '' : host(key) }));
+    }
+    return e;
+  };
+}
+
+/**
+ * Applies every given segment not yet inverted, in one transaction. Only the
+ * inlinks of URLs the segments' pages link to now, or linked to before, are
+ * rebuilt — each once, however many segments touch it — so the work follows
+ * the links of the applied segments, not the size of the link graph.
+ */
 export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise<InvertLinksSummary> {
   const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
   const r = rules(conf);
-  const keep = (url: string): string | null => {
-    const n = opts.normalize === false ? url : plugins.normalizers.normalize(url, 'linkdb');
+  const url = urlCache((u) => {
+    const n = opts.normalize === false ? u : plugins.normalizers.normalize(u, 'linkdb');
     return n !== null && opts.filter !== false ? plugins.filters.filter(n) : n;
-  };
+  });
+  const hostOf = (u: string) => url(u).host;
   const summary: InvertLinksSummary = { applied: [], skipped: {}, targets: 0, inlinks: 0 };
   const db: WebDb = openWebDb(opts.webdb);
   try {
+    const sources = new Set<string>();
+    const names: string[] = [];
     for (const dir of opts.segments) {
       const seg = Segment.open(dir, { readonly: true });
       try {
         const why = !db.isApplied(UPDATEDB_TOOL, seg.name)
           ? "not applied by updatedb yet (run 'hazelnut updatedb' first)"
-          : db.isApplied(INVERTLINKS_TOOL, seg.name)
+          : db.isApplied(INVERTLINKS_TOOL, seg.name) || names.includes(seg.name)
             ? 'already inverted'
             : undefined;
         if (why) {
@@ -121,37 +155,47 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
           opts.log?.info(`segment ${seg.name} skipped: ${why}`);
           continue;
         }
-        const sources = new Set<string>();
         for (const f of seg.fetches()) {
           sources.add(f.url);
           const n = plugins.normalizers.normalize(f.url, 'crawldb');
           if (n) sources.add(n);
         }
-        db.transaction(() => {
-          const targets = new Set<string>();
-          for (const s of sources) for (const t of db.linkTargetsOf(s)) targets.add(t);
-          const progress = opts.log?.step(`invertlinks ${seg.name}`, 'link targets', targets.size);
-          let done = 0;
-          for (const t of targets) {
-            progress?.update(++done);
-            db.clearInlinks(t);
-            const key = keep(t);
-            if (key === null) continue;
-            if (key !== t) db.clearInlinks(key);
-            const rows = db.linksTo(t).flatMap((l) => {
-              const source = keep(l.source);
-              return source === null ? [] : [{ ...l, source }];
-            });
-            for (const i of invertRows(key, rows, r)) summary.inlinks += db.addInlink(key, i.source, i.anchor);
-          }
-          summary.targets += targets.size;
-          db.markApplied(INVERTLINKS_TOOL, seg.name, Date.now());
-        });
-        summary.applied.push(seg.name);
+        names.push(seg.name);
       } finally {
         seg.close();
       }
     }
+    if (names.length === 0) return summary;
+    db.transaction(() => {
+      // Raw targets grouped by the key their inlinks are stored under.
+      const byKey = new Map<string, string[]>();
+      for (const t of db.linkTargetsOf(sources)) {
+        summary.targets++;
+        db.clearInlinks(t);
+        const key = url(t).key;
+        if (key === null) continue;
+        if (key !== t) db.clearInlinks(key);
+        const group = byKey.get(key);
+        if (group) group.push(t);
+        else byKey.set(key, [t]);
+      }
+      const progress = opts.log?.step(`invertlinks ${names.length} segment${names.length === 1 ? '' : 's'}`, 'link targets', byKey.size);
+      let done = 0;
+      for (const [key, raw] of byKey) {
+        progress?.update(++done);
+        const rows: LinkRow[] = [];
+        for (const t of raw)
+          for (const l of db.linksTo(t)) {
+            const source = url(l.source).key;
+            if (source !== null) rows.push({ ...l, source });
+          }
+        if (raw.length > 1) rows.sort((a, b) => a.nav - b.nav);
+        for (const i of invertRows(key, rows, r, hostOf)) summary.inlinks += db.addInlink(key, i.source, i.anchor);
+      }
+      const now = Date.now();
+      for (const name of names) db.markApplied(INVERTLINKS_TOOL, name, now);
+    });
+    summary.applied.push(...names);
   } finally {
     db.close();
   }

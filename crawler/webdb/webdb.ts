@@ -110,8 +110,8 @@ export interface UpdatedbOps {
 }
 
 export interface InvertlinksOps {
-  /** Every URL `source` links to now, or had inlinks from before. */
-  linkTargetsOf(source: string): string[];
+  /** Every URL one of `sources` links to now, or had inlinks from before: one set-based query over indexed columns. */
+  linkTargetsOf(sources: Iterable<string>): string[];
   /** The stored links to `target`, content links first, then in stored order. */
   linksTo(target: string): LinkRow[];
   clearInlinks(target: string): void;

@@ -7,8 +7,19 @@ import type { Statements } from './statements.js';
 
 export function invertlinksOps(sql: Statements): InvertlinksOps {
   return {
-    linkTargetsOf(source) {
-      return sql('SELECT target FROM links WHERE source = ? UNION SELECT target FROM inlinks WHERE source = ?').pluck().all(source, source) as string[];
+    linkTargetsOf(sources) {
+      sql('CREATE TEMP TABLE IF NOT EXISTS invert_sources (url TEXT PRIMARY KEY)').run();
+      sql('DELETE FROM temp.invert_sources').run();
+      const add = sql('INSERT OR IGNORE INTO temp.invert_sources (url) VALUES (?)');
+      for (const s of sources) add.run(s);
+      const targets = sql(
+        `SELECT target FROM links WHERE source IN (SELECT url FROM temp.invert_sources)
+         UNION SELECT target FROM inlinks WHERE source IN (SELECT url FROM temp.invert_sources)`,
+      )
+        .pluck()
+        .all() as string[];
+      sql('DELETE FROM temp.invert_sources').run();
+      return targets;
     },
     linksTo(target) {
       return sql('SELECT source, anchor, nav FROM links WHERE target = ? ORDER BY nav, rowid').all(target) as LinkRow[];

@@ -47,6 +47,8 @@ CREATE TABLE IF NOT EXISTS inlinks (
   anchor TEXT NOT NULL DEFAULT '',
   PRIMARY KEY (target, source)
 );
+-- invertlinks finds the inlinks a re-parsed page gave before.
+CREATE INDEX IF NOT EXISTS inlinks_source ON inlinks (source);
 
 -- Per-host state: robots.txt (cached at most 24 h, RFC 9309 §2.4) and failures.
 CREATE TABLE IF NOT EXISTS hosts (
