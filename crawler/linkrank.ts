@@ -54,19 +54,20 @@ export interface PageRankResult {
  */
 export function pageRank(n: number, src: ArrayLike<number>, dst: ArrayLike<number>, o: PageRankOptions): PageRankResult {
   if (n === 0) return { ranks: new Float64Array(0), iterations: 0, delta: 0 };
-  const seen = new Set<number>();
-  const from: number[] = [];
-  const to: number[] = [];
+  // Edges as sorted keys s·n+t: duplicates fall next to each other, in 8 bytes an edge (a Set took ten times that).
+  const keys = new Float64Array(src.length);
+  let k = 0;
+  for (let i = 0; i < src.length; i++) if (src[i] !== dst[i]) keys[k++] = src[i]! * n + dst[i]!;
+  const sorted = keys.subarray(0, k).sort();
+  const from = new Uint32Array(k);
+  const to = new Uint32Array(k);
   const outDeg = new Uint32Array(n);
-  for (let i = 0; i < src.length; i++) {
-    const s = src[i]!;
-    const t = dst[i]!;
-    if (s === t) continue;
-    const key = s * n + t;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    from.push(s);
-    to.push(t);
+  let edges = 0;
+  for (let i = 0; i < k; i++) {
+    if (i > 0 && sorted[i] === sorted[i - 1]) continue;
+    const s = Math.floor(sorted[i]! / n);
+    from[edges] = s;
+    to[edges++] = sorted[i]! - s * n;
     outDeg[s]!++;
   }
   let rank = new Float64Array(n).fill(1 / n);
@@ -77,7 +78,7 @@ export function pageRank(n: number, src: ArrayLike<number>, dst: ArrayLike<numbe
     let dangling = 0;
     for (let i = 0; i < n; i++) if (outDeg[i] === 0) dangling += rank[i]!;
     next.fill((1 - o.damping) / n + (o.damping * dangling) / n);
-    for (let e = 0; e < from.length; e++) next[to[e]!]! += (o.damping * rank[from[e]!]!) / outDeg[from[e]!]!;
+    for (let e = 0; e < edges; e++) next[to[e]!]! += (o.damping * rank[from[e]!]!) / outDeg[from[e]!]!;
     delta = 0;
     for (let i = 0; i < n; i++) delta += Math.abs(next[i]! - rank[i]!);
     [rank, next] = [next, rank];

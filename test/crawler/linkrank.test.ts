@@ -12,6 +12,17 @@ test('a 3-cycle is uniform, and a self-link or a duplicate edge changes nothing'
   assert.ok(r.iterations < 1000);
 });
 
+test('duplicate edges count once, wherever they fall in the list', () => {
+  const once = pageRank(3, [0, 0, 1, 2], [1, 2, 0, 0], O);
+  for (const [src, dst] of [
+    [[0, 0, 0, 1, 2], [1, 1, 2, 0, 0]],
+    [[1, 0, 2, 0, 1, 0], [0, 1, 0, 2, 0, 1]],
+  ] as const) {
+    const r = pageRank(3, src, dst, O);
+    for (let i = 0; i < 3; i++) close(r.ranks[i]!, once.ranks[i]!);
+  }
+});
+
 test('a star: k leaves pointing at a dangling centre', () => {
   // leaf l = (1-d)/n + d·c/n, centre c = l + d·k·l  ⇒  l = (1-d) / (n − d − d²k)
   const k = 3;
