@@ -75,6 +75,8 @@ export interface CrawlSummary {
   interrupted: boolean;
   /** Milliseconds per phase, summed over the depth loop. */
   phases: Record<string, number>;
+  /** The process's peak resident memory (MB) when each phase last ended: which phase raised it. */
+  peakRssMB?: Record<string, number>;
 }
 
 /** The configuration of a crawl: default → crawl-tool.xml → site file → -D. */
@@ -105,6 +107,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
       return await fn();
     } finally {
       s.phases[phase] = (s.phases[phase] ?? 0) + Date.now() - t0;
+      (s.peakRssMB ??= {})[phase] = process.resourceUsage().maxRSS / 1024;
     }
   };
   const say = (stage: string, line: string) => {

@@ -24,6 +24,8 @@ interface Args {
   pages: number;
   dir?: string;
   depth?: number;
+  /** -D properties for the crawl, to compare settings. */
+  overrides?: Record<string, string>;
 }
 
 const args = JSON.parse(process.argv[2]!) as Args;
@@ -68,13 +70,14 @@ async function oneShot(): Promise<Record<string, unknown>> {
     'http.agent.name': 'HzBench',
     'fetcher.server.delay': '0',
     'fetcher.threads.per.host': '1',
+    ...args.overrides,
   });
   const log = new Log({ tool: 'crawl', dir: path.join(dir, 'crawl', 'logs'), tty: false });
   const t0 = performance.now();
   const s = await crawl(conf, { seeds, dir: path.join(dir, 'crawl'), depth: args.depth!, threads: args.origins.length, log });
   const ms = performance.now() - t0;
   log.close();
-  return { ms, phases: s.phases, fetched: s.byStatus.fetch_success ?? 0, documents: s.documents, segments: s.segments.length };
+  return { ms, phases: s.phases, peakRssMB: s.peakRssMB, fetched: s.byStatus.fetch_success ?? 0, documents: s.documents, segments: s.segments.length };
 }
 
 const result = args.mode === 'bare' ? await bare() : await oneShot();

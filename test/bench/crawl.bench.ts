@@ -47,6 +47,7 @@ interface Bare {
 interface Crawl {
   ms: number;
   phases: Record<string, number>;
+  peakRssMB: Record<string, number>;
   fetched: number;
   documents: number;
   maxRssMB: number;
@@ -100,6 +101,11 @@ export default async function bench(): Promise<{ title: string; markdown: string
       return `| ${ph} | ${runs.map((r) => `${cell(r).toFixed(3)}`).join(' | ')} | ${runs.length > 1 ? `${growth}×` : '–'} |`;
     }),
   ];
+  const memory = [
+    `| peak RSS (MB) at the end of | ${runs.map((r) => r.size.label).join(' | ')} |`,
+    `|---|${runs.map(() => '---|').join('')}`,
+    ...PHASES.filter((ph) => ph !== 'inject').map((ph) => `| ${ph} | ${runs.map((r) => (r.crawl.peakRssMB[ph] ?? 0).toFixed(0)).join(' | ')} |`),
+  ];
   return {
     title: 'Crawl at scale: the one-shot crawl beside a bare fetch + link-extraction loop',
     markdown: [
@@ -112,6 +118,8 @@ export default async function bench(): Promise<{ title: string; markdown: string
       ...summary,
       '',
       ...phases,
+      '',
+      ...memory,
       '',
       `Targets: crawl ÷ bare ≥ 0.40, fetch ÷ bare ≥ 0.70, growth of every phase ≤ 1.5 from 10k to 100k, peak RSS ≤ 300 MB at 10k and ≤ 1 GB at 100k. ` +
         'Command: `npm run bench -- crawl` (add `--large` for 50k and 100k, or `--sizes=1k,10k` for some sizes only).',
