@@ -5,6 +5,7 @@
  * rejects malformed input and says on which line, so a typo in a site file is
  * an error instead of a silently ignored property.
  */
+import { HzError } from './errors.js';
 
 export interface XmlElement {
   name: string;
@@ -118,4 +119,17 @@ export function parseXml(src: string): XmlElement {
 /** The first child element with this name, if any. */
 export function child(el: XmlElement, name: string): XmlElement | undefined {
   return el.children.find((c) => c.name === name);
+}
+
+/** A configuration file's root element, which must be `<root>`; any problem is an HzError naming `file` and the line. */
+export function parseConfXml(src: string, file: string, root: string): XmlElement {
+  let el: XmlElement;
+  try {
+    el = parseXml(src);
+  } catch (e) {
+    if (e instanceof XmlSyntaxError) throw new HzError('HZ_ERR_CONF_XML', `${file}:${e.line}: ${e.message}`);
+    throw e;
+  }
+  if (el.name !== root) throw new HzError('HZ_ERR_CONF_XML', `${file}:${el.line}: root element must be <${root}>, not <${el.name}>`);
+  return el;
 }

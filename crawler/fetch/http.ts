@@ -34,7 +34,12 @@ export interface HttpOptions {
   accept?: string;
 }
 
-export type HttpRequest = ProtocolRequest;
+export interface HttpRequest extends ProtocolRequest {
+  /** Extra request headers (credentials, added per host by crawler/fetch/auth). */
+  headers?: Record<string, string>;
+  /** A form login's POST, with its urlencoded body; GET otherwise. */
+  post?: string;
+}
 /** The body is decoded (Content-Encoding removed); repeated headers are joined with ', '. */
 export type HttpResponse = ProtocolResponse;
 
@@ -67,13 +72,15 @@ export class HttpClient {
     if (this.opts.acceptLanguage) headers['accept-language'] = this.opts.acceptLanguage;
     if (req.ifModifiedSince) headers['if-modified-since'] = req.ifModifiedSince;
     if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
+    Object.assign(headers, req.headers);
+    if (req.post !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     // The total deadline is a timer on the body, not AbortSignal.timeout(): that costs a DOMException
     // and a signal per request, a fifth of the fetcher's CPU on a fast network. Until the headers
     // arrive, the connect and headers timeouts bound the wait.
     const started = Date.now();
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(req.url, { method: 'GET', headers, dispatcher: this.dispatcher, signal: req.signal });
+      res = await request(req.url, { method: req.post === undefined ? 'GET' : 'POST', body: req.post, headers, dispatcher: this.dispatcher, signal: req.signal });
     } catch (e) {
       throw failure(e, this.opts);
     }

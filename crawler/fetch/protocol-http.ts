@@ -7,6 +7,7 @@
 import type { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
 import type { PluginDescriptor } from '../../shared/plugin/types.js';
+import { withCredentials } from './auth.js';
 import { HttpClient } from './http.js';
 
 /** `name/version (description; url; email)`, empty parts left out (Nutch's HttpBase.getAgentString). */
@@ -47,9 +48,10 @@ export function httpClient(conf: Conf): HttpClient {
 export const protocolHttp: PluginDescriptor<'protocol'> = {
   id: 'protocol-http',
   point: 'protocol',
-  description: 'http and https: keep-alive, gzip/deflate/br, conditional GETs, http.content.limit',
+  description: 'http and https: keep-alive, gzip/deflate/br, conditional GETs, http.content.limit, per-host credentials (http.auth.file)',
   create(conf) {
     const client = httpClient(conf);
-    return { schemes: ['http', 'https'], get: (req) => client.get(req), close: () => client.close() };
+    const authenticated = withCredentials(conf, client);
+    return { schemes: ['http', 'https'], get: (req) => authenticated.get(req), close: () => client.close() };
   },
 };

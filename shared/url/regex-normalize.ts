@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import type { Conf } from '../conf.js';
 import { HzError } from '../errors.js';
 import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../plugin/types.js';
-import { child, parseXml, XmlSyntaxError } from '../xml.js';
+import { child, parseConfXml } from '../xml.js';
 import { javaRegex, javaReplacement } from './java-regex.js';
 
 export interface NormalizeRule {
@@ -24,15 +24,7 @@ export interface NormalizeRule {
 
 /** Parses a regex-normalize.xml document; `file` is only used in messages. */
 export function parseNormalizeRules(src: string, file: string): NormalizeRule[] {
-  let root;
-  try {
-    root = parseXml(src);
-  } catch (e) {
-    if (e instanceof XmlSyntaxError) throw new HzError('HZ_ERR_CONF_XML', `${file}:${e.line}: ${e.message}`);
-    throw e;
-  }
-  if (root.name !== 'regex-normalize')
-    throw new HzError('HZ_ERR_CONF_XML', `${file}:${root.line}: root element must be <regex-normalize>, not <${root.name}>`);
+  const root = parseConfXml(src, file, 'regex-normalize');
   const rules: NormalizeRule[] = [];
   for (const el of root.children) {
     const where = `${file}:${el.line}`;
