@@ -21,8 +21,6 @@ export const EXTENSION_POINTS: readonly ExtensionPoint[] = [
   'parser',
   'indexing-filter',
   'scoring-filter',
-  'query-filter',
-  'summarizer',
   'protocol',
 ];
 

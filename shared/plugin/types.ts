@@ -5,6 +5,9 @@
  * the implementation, or null when its properties switch it off. Built-ins
  * register under Nutch's plugin ids; `plugin.includes` selects the active ones
  * and `plugin.folders` adds a user's own ESM modules exporting descriptors.
+ * Every point here is called by the crawler; Nutch's query filters and
+ * summarizer are not points: the searcher's query language and summaries are
+ * its own.
  */
 import type { Conf } from '../conf.js';
 
@@ -108,23 +111,6 @@ export interface ScoringFilter {
   indexerScore(url: string, dbScore: number, linkScore: number): number;
 }
 
-/** A parsed query clause that a QueryFilter may claim (`site:`, `type:`, …). */
-export interface QueryClause {
-  field: string;
-  value: string;
-  phrase: boolean;
-  prohibited: boolean;
-}
-
-/** Fields a query filter claims; the searcher turns its clauses into filters on stored fields. */
-export interface QueryFilter {
-  fields: string[];
-}
-
-export interface Summarizer {
-  summarize(text: string, queryTerms: string[]): string;
-}
-
 /** One request to a protocol plugin. */
 export interface ProtocolRequest {
   url: string;
@@ -170,8 +156,6 @@ export interface ExtensionPoints {
   parser: Parser;
   'indexing-filter': IndexingFilter;
   'scoring-filter': ScoringFilter;
-  'query-filter': QueryFilter;
-  summarizer: Summarizer;
   protocol: Protocol;
 }
 export type ExtensionPoint = keyof ExtensionPoints;
