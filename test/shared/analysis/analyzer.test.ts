@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Analyzer, MAX_TERM_LENGTH } from '../../../shared/analysis/analyzer.js';
+import { Analyzer, MAX_TERM_LENGTH, tokenSpans } from '../../../shared/analysis/analyzer.js';
 
 const plain = new Analyzer();
 const stem = new Analyzer({ stemEnglish: true });
@@ -57,6 +57,26 @@ test('analyzer: over-long tokens are dropped, unknown options refused', () => {
   assert.throws(() => new Analyzer({ stem: true } as never), /unknown analyzer option stem/);
   assert.equal(plain.term('Über'), 'uber');
   assert.is(plain.term('two words'), undefined);
+});
+
+
+test('analyzer: the ASCII fast path finds exactly the spans of the full tokenizer, next to non-ASCII text too', () => {
+  const spans = (text: string, ascii: boolean) => {
+    const out: [number, number][] = [];
+    tokenSpans(text, (a, b) => out.push([a, b]) > 0, ascii);
+    return out;
+  };
+  const pieces = ['e-mail', 'x-ray', '3.14', '1,000', '3.14é', "don't", 'don’t', 'café', 'München', 'éa-b', 'xä-b', '東京abc', '東a-b', 'a-東', 'fs.readFile()', '--force-with-lease', 'c3ref/last_insert_rowid', 'ｶﾀｶﾅ', '서울에서', "'quoted'", '-', '', ' ', '—', 'Straße', 'v1.2.3-beta', 'naïve', "o'clock", 'ｘ-ｙ'];
+  const texts = [...pieces];
+  // Every pair, glued and spaced, so each piece meets each other one at a boundary.
+  for (const a of pieces) for (const b of pieces) texts.push(a + b, `${a} ${b}`, `${a}-${b}`, `${a}.${b}`);
+  for (const t of texts) assert.equal(spans(t, true), spans(t, false), JSON.stringify(t));
+  const stopAt = (text: string) => {
+    const out: number[] = [];
+    tokenSpans(text, (a) => out.push(a) < 2);
+    return out;
+  };
+  assert.equal(stopAt('one two three'), [0, 4], 'stops when asked');
 });
 
 test.run();
