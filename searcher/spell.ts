@@ -190,5 +190,7 @@ export function writtenForm(analyzer: Analyzer, text: string, term: string, type
   }
   const far = typed.length + 1;
   const rank = ([w, n]: [string, number]) => editDistance(typed, w.toLowerCase(), far) * 1e6 - n;
-  return [...seen].sort((a, b) => rank(a) - rank(b) || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  const best = [...seen].sort((a, b) => rank(a) - rank(b) || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  // Capitals of a heading or a sentence start are not the word's: `vacum` → vacuum, not VACUUM; readFile keeps its.
+  return best && typed === typed.toLowerCase() && /^(?:[A-Z][a-z]*|[A-Z]+)$/.test(best) ? best.toLowerCase() : best;
 }

@@ -7,13 +7,14 @@
 import path from 'node:path';
 import { UsageError } from '../shared/errors.js';
 import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
-import { hitSummary } from './details.js';
+import { hitDetails } from './details.js';
 import { searchJson } from './http/api.js';
-import { totalText } from './http/results.js';
+import { hitHref, totalText } from './http/results.js';
 import { search } from './search.js';
 import { startSearcher } from './server.js';
 import { searchSettings } from './settings.js';
 import { CrawlSnapshots } from './snapshot.js';
+import { didYouMean } from './suggest.js';
 import { summaryToText } from './summary.js';
 
 const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-port <n>] [-host <address>]';
@@ -72,12 +73,16 @@ export const searchTool: Tool = {
         return 0;
       }
       r.hits.forEach((h, i) => {
-        const summary = summaryToText(hitSummary(snap, h.doc, r));
-        ctx.out.write(`${r.start + i + 1}. ${h.doc.title.trim() || h.doc.url}\n   ${h.doc.url}\n${summary ? `   ${summary}\n` : ''}`);
+        const d = hitDetails(snap, h.doc, r);
+        const summary = summaryToText(d.summary);
+        const section = d.section && d.section.heading !== h.doc.title.trim() ? `   § ${d.section.heading}\n` : '';
+        ctx.out.write(`${r.start + i + 1}. ${h.doc.title.trim() || h.doc.url}\n   ${hitHref({ hit: h, section: d.section })}\n${section}${summary ? `   ${summary}\n` : ''}`);
       });
       const shown = r.hits.length ? `hits ${r.start + 1}-${r.start + r.hits.length}` : 'no hits';
       const hidden = r.hidden ? `, ${r.hidden} more from sites already shown (-hitsPerSite 0)` : '';
       ctx.out.write(`search: ${shown} of ${totalText(r)} for "${r.raw}" in ${r.ms.toFixed(1)} ms${hidden}\n`);
+      const respelled = didYouMean(snap, r);
+      if (respelled) ctx.out.write(`search: did you mean "${respelled.query}"?\n`);
       return 0;
     } finally {
       lease.release();

@@ -34,6 +34,7 @@ test('the written form nearest to what was typed wins, then the commonest', () =
   assert.is(writtenForm(analyzer, text, analyzer.terms('rebase')[0]!, 'rebsae', 1000), 'rebase');
   assert.is(writtenForm(analyzer, 'use readFile, not readfile or readFile', analyzer.terms('readfile')[0]!, 'readflie', 1000), 'readFile');
   assert.is(writtenForm(analyzer, 'no such word', 'zzz', 'zz', 1000), undefined);
+  assert.is(writtenForm(analyzer, 'VACUUM rebuilds. Run VACUUM often.', 'vacuum', 'vacum', 1000), 'vacuum', 'capitals of the page are not the word\'s');
 });
 
 test.run();

@@ -116,6 +116,8 @@ test('hazelnut search prints hits with summaries, or JSON, from the same code as
   assert.ok(r.total >= 7 && r.exact);
   const none = await cli([copy, 'zzzz']);
   assert.match(none.out, /search: no hits of 0 for "zzzz"/);
+  const miss = await cli([copy, 'fetchr', 'thraeds']);
+  assert.match(miss.out, /search: did you mean "fetcher threads"\?\n$/);
 });
 
 test.run();
