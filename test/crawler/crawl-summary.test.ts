@@ -1,4 +1,6 @@
 /** The crawl summary counts each URL once, under one outcome, and says when the index was left unchanged. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { formatSummary, outcomes, type CrawlSummary } from '../../crawler/crawl.js';
@@ -47,6 +49,23 @@ test('a re-crawl that changed nothing says the index is unchanged', () => {
   assert.match(idle, /\n {2}index unchanged {4}1146 documents\n/);
   assert.not.match(idle, /documents indexed|duplicates removed/);
   assert.match(formatSummary(base), /\n {2}documents indexed {2}1146\n {2}duplicates removed 0\n/);
+});
+
+test('the README shows the summary lines the crawl prints, and its counts add up to the URLs of its rounds', () => {
+  const readme = fs.readFileSync(path.resolve(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+  const rounds = /crawl: details in[\s\S]*?```/.exec(readme)![0];
+  const sample = /It ends with a summary[\s\S]*?```\n([\s\S]*?)```/.exec(readme)![1]!;
+  const label = /^ +([a-z][a-z-]*(?: [a-z-]+)*) +(\d+)?/;
+  const shown = sample.split('\n').slice(1).map((l) => label.exec(l)).filter((m) => m !== null);
+  const printed = formatSummary({ ...base, byStatus: { fetch_retry: 1 }, deferred: 1 })
+    .split('\n')
+    .slice(1)
+    .map((l) => label.exec(l)?.[1]);
+  assert.equal(shown.map((m) => m[1]), printed);
+  const count = (name: string) => Number(shown.find((m) => m[1] === name)![2]);
+  const tried = [...rounds.matchAll(/fetching (\d+) URLs/g)].reduce((n, m) => n + Number(m[1]), 0);
+  assert.ok(tried > 0);
+  assert.is(['pages fetched', 'failed', 'gone', 'redirected', 'robots-denied', 'deferred'].reduce((n, k) => n + count(k), 0), tried);
 });
 
 test.run();
