@@ -21,6 +21,7 @@ import { urlnormalizerBasic } from '../shared/url/normalize.js';
 import { urlfilterHost } from '../shared/url/host-filter.js';
 import { urlfilterRegex } from '../shared/url/regex-filter.js';
 import { urlnormalizerRegex } from '../shared/url/regex-normalize.js';
+import { protocolFile } from './fetch/protocol-file.js';
 import { protocolHttp } from './fetch/protocol-http.js';
 import { parseHtml } from './parse/html.js';
 import { parseText } from './parse/text.js';
@@ -33,6 +34,7 @@ import { indexMore } from './index/filters/more.js';
 /** Every built-in crawler plugin, in registration order (the order within a point when no order property says otherwise). */
 export const CRAWLER_PLUGINS: PluginDescriptor[] = [
   protocolHttp,
+  protocolFile,
   urlnormalizerBasic,
   urlnormalizerRegex,
   urlfilterRegex,

@@ -186,6 +186,8 @@ export class Fetcher {
 
   private async queueKey(url: string): Promise<string | undefined> {
     const u = new URL(url);
+    // file: URLs have no host to look up: they share one queue.
+    if (!u.hostname) return u.protocol;
     if (!this.s.byIp) return u.origin;
     let ip = this.ipOf.get(u.hostname);
     if (!ip) {

@@ -278,11 +278,15 @@ function meta(out: HtmlExtract, a: Record<string, string>): void {
   else if (equiv === 'content-language') out.contentLanguage ??= content.trim() || null;
 }
 
-/** An absolute http(s) URL, or null for anything a crawler cannot follow. */
+/**
+ * An absolute http(s) URL, or null for anything a crawler cannot follow. A
+ * page that is itself a local file (protocol-file) may link other files; a
+ * web page may not, so no site can point the crawler at the local disk.
+ */
 export function resolveHttp(href: string, base: string): string | null {
   try {
     const u = new URL(href, base);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+    return u.protocol === 'http:' || u.protocol === 'https:' || (u.protocol === 'file:' && base.startsWith('file:')) ? u.href : null;
   } catch {
     return null;
   }

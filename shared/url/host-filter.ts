@@ -23,6 +23,8 @@ export class HostURLFilter implements URLFilter {
     } catch {
       return null;
     }
+    // A local file has no host to scope by: urlfilter-regex decides which files are crawled.
+    if (u.protocol === 'file:' && !u.hostname) return url;
     return this.hosts.has(u.host) || this.hosts.has(u.hostname) ? url : null;
   }
 }
