@@ -44,21 +44,35 @@ export interface HostBacklog {
   delayMs: number;
 }
 
+export interface EtaOptions {
+  threads: number;
+  responseMs: number;
+  /** fetcher.tail.max.time: the last host goes on alone at most this long once the others are done. */
+  tailMaxMs?: number;
+  /** Already in that tail (one host left): the time it has left. */
+  tailLeftMs?: number;
+}
+
 /**
  * Time left for a polite fetch: each host works through its queue `slots` at
  * a time, resting `delayMs` after each answer, and all hosts share `threads`
  * requests. The slowest host or the thread limit decides, whichever is longer;
  * with one host at a 1 s delay, 1,000 URLs take over 16 minutes however fast
- * the server answers.
+ * the server answers. The tail bound cuts the slowest host short: it stops
+ * `tailMaxMs` after the next slowest is done.
  */
-export function politeEta(hosts: readonly HostBacklog[], o: { threads: number; responseMs: number }): number {
-  let slowest = 0;
+export function politeEta(hosts: readonly HostBacklog[], o: EtaOptions): number {
+  const times: number[] = [];
   let requests = 0;
   for (const h of hosts) {
     if (h.waiting <= 0) continue;
     requests += h.waiting;
-    slowest = Math.max(slowest, (Math.ceil(h.waiting / Math.max(1, h.slots)) * (o.responseMs + h.delayMs)));
+    times.push(Math.ceil(h.waiting / Math.max(1, h.slots)) * (o.responseMs + h.delayMs));
   }
+  times.sort((a, b) => b - a);
+  let slowest = times[0] ?? 0;
+  if (times.length > 1 && o.tailMaxMs !== undefined && o.tailMaxMs >= 0) slowest = Math.min(slowest, times[1]! + o.tailMaxMs);
+  if (times.length === 1 && o.tailLeftMs !== undefined) slowest = Math.min(slowest, Math.max(0, o.tailLeftMs));
   return Math.max(slowest, (requests * o.responseMs) / Math.max(1, o.threads));
 }
 

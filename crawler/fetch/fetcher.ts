@@ -369,7 +369,12 @@ export class Fetcher {
         elapsedMs,
         rate: ratePerSec(s.fetched, elapsedMs),
         errors: s.errors,
-        etaMs: politeEta(this.queues.backlog(), { threads: this.s.threads, responseMs }),
+        etaMs: politeEta(this.queues.backlog(), {
+          threads: this.s.threads,
+          responseMs,
+          tailMaxMs: this.s.tailMaxMs,
+          tailLeftMs: this.tailSince === undefined || this.s.tailMaxMs < 0 ? undefined : this.s.tailMaxMs - (Date.now() - this.tailSince),
+        }),
         extra: `${(s.bytes / Math.max(1, elapsedMs) / 1.024).toFixed(0)} KiB/s · ${hosts} host${hosts === 1 ? '' : 's'} active`,
       }),
       force,

@@ -99,7 +99,7 @@ export function fetchEstimate(conf: Conf, segmentDir: string, opts: FetchOptions
     seg.close();
   }
   const backlog = queues.backlog();
-  return { urls, hosts: backlog.length, delayMs: backlog[0]?.delayMs ?? settings.delayMs, etaMs: politeEta(backlog, { threads: settings.threads, responseMs: 0 }) };
+  return { urls, hosts: backlog.length, delayMs: backlog[0]?.delayMs ?? settings.delayMs, etaMs: politeEta(backlog, { threads: settings.threads, responseMs: 0, tailMaxMs: settings.tailMaxMs }) };
 }
 
 /** The WebDB of the crawl a segment belongs to (`<crawl>/segments/<name>` → `<crawl>/webdb`), if there is one. */

@@ -32,8 +32,8 @@ test('ETA at the rate so far', () => {
 
 test('ETA of a polite fetch: the slowest host or the thread limit', () => {
   const host = (waiting: number, delayMs: number, slots = 1): HostBacklog => ({ waiting, delayMs, slots });
-  // [hosts, threads, response ms, eta ms, why]
-  const table: [HostBacklog[], number, number, number, string][] = [
+  // [hosts, threads, response ms, eta ms, why, tail options]
+  const table: [HostBacklog[], number, number, number, string, { tailMaxMs?: number; tailLeftMs?: number }?][] = [
     [[host(1146, 1000)], 10, 0, 1_146_000, 'one host at 1 s: about 19 min however many threads'],
     [[host(1146, 1000)], 10, 50, 1_203_300, 'answer time adds to the delay'],
     [[host(100, 1000), host(10, 1000)], 10, 0, 100_000, 'the slowest host decides'],
@@ -41,8 +41,12 @@ test('ETA of a polite fetch: the slowest host or the thread limit', () => {
     [[host(100, 0), host(100, 0), host(100, 0), host(100, 0)], 2, 100, 20_000, 'two threads for four hosts: the thread limit decides'],
     [[host(0, 5000)], 10, 0, 0, 'nothing waiting'],
     [[], 10, 0, 0, 'no hosts'],
+    [[host(572, 1000), host(40, 1000)], 20, 0, 340_000, 'the last host stops 300 s after the other is done', { tailMaxMs: 300_000 }],
+    [[host(572, 1000), host(40, 1000)], 20, 0, 572_000, 'no tail bound', { tailMaxMs: -1 }],
+    [[host(100, 1000)], 20, 0, 100_000, 'one host alone has no tail', { tailMaxMs: 300_000 }],
+    [[host(500, 1000)], 20, 0, 120_000, 'already in the tail: what is left of it', { tailMaxMs: 300_000, tailLeftMs: 120_000 }],
   ];
-  for (const [hosts, threads, responseMs, eta, why] of table) assert.is(politeEta(hosts, { threads, responseMs }), eta, why);
+  for (const [hosts, threads, responseMs, eta, why, tail] of table) assert.is(politeEta(hosts, { threads, responseMs, ...tail }), eta, why);
 });
 
 test('the progress line: counts, rate, errors, ETA', () => {
