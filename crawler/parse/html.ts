@@ -39,6 +39,8 @@ const BLOCK = new Set([
 ]);
 const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev']);
 const HEADING = /^h([1-6])$/;
+/** Blocks that cannot be inside a heading: their start ends one left open. */
+const ENDS_HEADING = new Set(['address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul']);
 /** Class or id words of menus, link bars and banners in common documentation generators. */
 const FURNITURE_WORD = /^(?:nav(?:[-_].*)?|docnav|navbar|navheader|navfooter|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?|banner|nosearch|toc|masthead|skip-?link|footer)$/;
 const isFurniture = (a: Record<string, string>) =>
@@ -107,6 +109,13 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
   let pendingAnchor: string | null = null;
   let anchor: { href: string; parts: string[]; nav: boolean; at: number } | null = null;
 
+  const endHeading = () => {
+    if (!heading) return;
+    heading.text[1] = text.mark();
+    heading.content[1] = content.mark();
+    headings.push(heading);
+    heading = null;
+  };
   const endAnchor = () => {
     if (!anchor) return;
     out.links.push({ href: anchor.href, anchor: squash(anchor.parts.join('')), nav: anchor.nav });
@@ -133,6 +142,8 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
         if (furnitureAt < 0 && (name === 'head' || isFurniture(a))) furnitureAt = depth;
         const id = a.id?.trim() || (name === 'a' ? a.name?.trim() : undefined) || undefined;
         const level = HEADING.exec(name);
+        // A heading left open (`<h2>Documentation</h1>`) ends where a block or the next heading starts, as in a browser.
+        if (heading && (level || ENDS_HEADING.has(name))) endHeading();
         if (level && !heading && navAt < 0 && furnitureAt < 0) {
           const section = sectionIds.pop();
           heading = { level: Number(level[1]), id: id ?? pendingAnchor ?? section?.id, parts: [], at: depth, text: [text.mark(), 0], content: [content.mark(), 0] };
@@ -191,12 +202,7 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
         if (t.trim() !== '') pendingAnchor = null;
       },
       onclosetag(name) {
-        if (heading && depth === heading.at) {
-          heading.text[1] = text.mark();
-          heading.content[1] = content.mark();
-          headings.push(heading);
-          heading = null;
-        }
+        if (heading && depth === heading.at) endHeading();
         if (BLOCK.has(name)) {
           text.boundary();
           content.boundary();
@@ -216,13 +222,7 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
   );
   parser.end(html);
   endAnchor();
-  // A heading left open by broken HTML runs to the end of the page (the callbacks set it; TS sees null).
-  const open = heading as (typeof headings)[number] | null;
-  if (open) {
-    open.text[1] = text.mark();
-    open.content[1] = content.mark();
-    headings.push(open);
-  }
+  endHeading();
   out.title = squash(title.join(''));
   finishText(out, headings, skipNavigationText ? content : null, text);
   return out;

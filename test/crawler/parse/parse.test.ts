@@ -224,11 +224,12 @@ test('sections: each heading with its offset in the text and the id a link can p
     <section id="sec"><h3>From section</h3><p>Third.</p></section>
     <a name="named"></a><h3>Named anchor</h3><p>Fourth.</p>
     <h4>No id</h4><p>Fifth.</p>
+    <h2 id="open">Left open</h1><div>Body of the open one.</div><h3 id="after">After it</h3>
     <nav><h2 id="menu">Menu heading</h2></nav></body></html>`);
   const sections = p.meta.sections ?? [];
   assert.equal(
     sections.map((s) => [s.level, s.heading, s.id]),
-    [[1, 'Guide', undefined], [2, 'Own id', 'own'], [2, 'Inner', 'inner'], [3, 'From section', 'sec'], [3, 'Named anchor', 'named'], [4, 'No id', undefined]],
+    [[1, 'Guide', undefined], [2, 'Own id', 'own'], [2, 'Inner', 'inner'], [3, 'From section', 'sec'], [3, 'Named anchor', 'named'], [4, 'No id', undefined], [2, 'Left open', 'open'], [3, 'After it', 'after']],
   );
   for (const s of sections) assert.ok(p.text.startsWith(s.heading, s.offset), `${s.heading} at ${s.offset} in ${p.text}`);
 });
