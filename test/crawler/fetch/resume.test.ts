@@ -32,7 +32,7 @@ function allUrls(): string[] {
 }
 
 function startChild(seg: string): { child: ChildProcess; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [CLI, '-D', 'http.agent.name=HzTest', '-D', 'fetcher.server.delay=0.05', 'fetch', seg, '-threads', '4'], {
+  const child = spawn(process.execPath, [CLI, '-D', 'http.agent.name=HzTest', '-D', 'fetcher.server.delay=0.05', '-D', 'log.progress.interval=0.1', 'fetch', seg, '-threads', '4'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -102,11 +102,15 @@ test('SIGINT stops cleanly (exit 130), keeps what is done; the rerun finishes th
   const seg = makeSegment(crawl, urls);
   const { child, exit } = startChild(seg);
   let out = '';
+  let err = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   await waitForRequests(urls.length / 3);
   child.kill('SIGINT');
   assert.is(await exit, 130);
   assert.match(out, /interrupted: run the same command again/);
+  // A standalone fetch is not silent when stderr is not a terminal: a plain progress line every interval.
+  assert.match(err, new RegExp(`^fetch \\d+/${urls.length} pages · [\\d.]+/s · \\d+ errors? · ETA [\\d a-z]+ · \\d+ KiB/s · \\d+ hosts? active$`, 'm'));
   const mid = Segment.open(seg, { readonly: true });
   const kept = mid.count('fetch');
   assert.not.ok(mid.hasPhase('fetched'));
