@@ -91,6 +91,11 @@ test('npm start crawls the demo web, serves search, and stops cleanly on Ctrl-C'
     assert.ok((await hitUrls(base, '서울 사무소')).some((u) => u.endsWith('/offices/seoul.html')), 'Korean page found');
     assert.equal(await hitUrls(base, 'nightjar'), [], 'drafts stay out');
     assert.match((await hitUrls(base, 'how many vacation days do I get'))[0] ?? '', /\/leave\//, 'the demo synonyms reach the leave pages');
+    // With the shipped hits per site, every page holding both words is on the first page, none behind a partial match.
+    const pg = (await (await fetch(`${base}api/search?query=${encodeURIComponent('postgres disk')}`)).json()) as { total: number; partial: number; hits: { allWords: boolean }[] };
+    const all = pg.hits.map((h) => h.allWords);
+    assert.is(all.filter(Boolean).length, pg.total - pg.partial, 'every full match shown');
+    assert.is(all.indexOf(false), pg.total - pg.partial, 'full matches first');
     const page = await fetch(base);
     assert.is(page.status, 200);
 
