@@ -39,6 +39,7 @@ const BLOCK = new Set([
 ]);
 const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev']);
 const HEADING = /^h([1-6])$/;
+const CONTROLS = new Set(['head', 'button', 'select']);
 /** Blocks that cannot be inside a heading: their start ends one left open. */
 const ENDS_HEADING = new Set(['address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul']);
 /** Class or id words of menus, link bars and banners in common documentation generators. */
@@ -138,8 +139,8 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
           skipAt = depth;
           return;
         }
-        // Stray text in <head> is a template artefact, never content.
-        if (furnitureAt < 0 && (name === 'head' || isFurniture(a))) furnitureAt = depth;
+        // Stray text in <head> is a template artefact, and a control's label ("hide", "Go") is no content.
+        if (furnitureAt < 0 && (CONTROLS.has(name) || isFurniture(a))) furnitureAt = depth;
         const id = a.id?.trim() || (name === 'a' ? a.name?.trim() : undefined) || undefined;
         const level = HEADING.exec(name);
         // A heading left open (`<h2>Documentation</h1>`) ends where a block or the next heading starts, as in a browser.

@@ -1,9 +1,12 @@
 /**
  * @module searcher/http/results
- * The search results page (Nutch's search.jsp): per hit the title (or URL),
- * URL, summary, type, size, date, and the cached / anchors / explain /
- * more-from-site links; paging; "show all hits" when grouping hid some; an
- * honest total. Every value from a crawled page is escaped here.
+ * The search results page (Nutch's search.jsp): per hit the title (or URL)
+ * linked to the section where it matched, that section's heading, the site's
+ * name and the URL, summary, type, size, date, and the cached / anchors /
+ * explain links; a site's further hits in a list under its first, with "more
+ * from" when some were hidden; "did you mean"; facets that narrow the query;
+ * paging; "show all hits" when grouping hid some; an honest total. Every
+ * value from a crawled page is escaped here.
  */
 import type { StoredDoc } from '../../shared/index/types.js';
 import { FACET_FIELDS, facetLabel, type FacetField } from '../facets.js';
@@ -61,7 +64,7 @@ export function hitHref(v: Pick<HitView, 'hit' | 'section'>): string {
   return v.section?.id ? `${url.replace(/#.*$/, '')}#${encodeURIComponent(v.section.id)}` : url;
 }
 
-function hitHtml(v: HitView, r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+function hitHtml(v: HitView, r: SearchResult): string {
   const { hit: h, summary } = v;
   const d = h.doc;
   const enc = encodeURIComponent(d.url);
@@ -99,9 +102,9 @@ function hitsHtml(views: HitView[], r: SearchResult, defaults: { hitsPerPage: nu
     let j = i + 1;
     while (j < views.length && views[j]!.hit.grouped) j++;
     const grouped = views.slice(i + 1, j);
-    out.push(`<li class="hit">${hitHtml(head, r, defaults)}`);
+    out.push(`<li class="hit">${hitHtml(head, r)}`);
     if (grouped.length)
-      out.push(`<ul class="grouped" aria-label="More from ${escapeHtml(head.siteName)}">${grouped.map((v) => `<li class="hit">${hitHtml(v, r, defaults)}</li>`).join('\n')}</ul>`);
+      out.push(`<ul class="grouped" aria-label="More from ${escapeHtml(head.siteName)}">${grouped.map((v) => `<li class="hit">${hitHtml(v, r)}</li>`).join('\n')}</ul>`);
     out.push(`${moreFromSiteHtml(head, r, defaults)}</li>`);
     i = j;
   }

@@ -239,9 +239,9 @@ test('furniture: menus by class, runs of links and a heading repeating the title
     <div class="nosearch">Small. Fast. Reliable.</div>
     <table><tr><td><a href="p.html">Prev</a></td><td><a href="u.html">Up</a></td><td><a href="n.html">Next</a></td></tr></table>
     <ul class="docnav"><li><a href="a.html">Prev</a></li><li>The Handbook</li></ul>
-    <h1>VACUUM</h1><p>The VACUUM command rebuilds the <a href="db.html">database</a> file.</p></body></html>`);
+    <h1>VACUUM</h1><p>vacuum-stmt: <button>hide</button></p><p>The VACUUM command rebuilds the <a href="db.html">database</a> file.</p></body></html>`);
   const furniture = (p.meta.furniture ?? []).map(([a, b]) => p.text.slice(a, b));
-  assert.equal(furniture, ['__TEMPLATE_LEFTOVER__ Small. Fast. Reliable. Prev Up Next Prev The Handbook VACUUM']);
+  assert.equal(furniture, ['__TEMPLATE_LEFTOVER__ Small. Fast. Reliable. Prev Up Next Prev The Handbook VACUUM', 'hide']);
   assert.ok(p.text.includes('The VACUUM command rebuilds the database file.'), 'furniture stays in the text for ranking');
 });
 
