@@ -6,6 +6,7 @@
  * non-zero; anything else is a bug and prints its stack.
  */
 import { Conf } from '../shared/conf.js';
+import { didYouMean } from '../shared/did-you-mean.js';
 import { UsageError } from '../shared/errors.js';
 import { reportError, takeDefine, type Tool, type ToolContext } from '../shared/tool.js';
 
@@ -121,7 +122,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     const entry = COMMANDS.find((c) => c.name === command);
     if (!entry) {
-      io.err.write(`hazelnut: unknown command '${command}'\n${GLOBAL_USAGE}\n`);
+      const near = didYouMean(command, [...COMMANDS.map((c) => c.name), 'help']);
+      io.err.write(`hazelnut: unknown command '${command}'${near ? `; did you mean '${near}'?` : ''}\n${GLOBAL_USAGE}\n`);
       return 2;
     }
     tool = await entry.load();

@@ -5,12 +5,16 @@
  * one-shot crawl's `crawl-tool.xml`) come next; `hazelnut-site.xml` holds the
  * user's overrides; `-D name=value` on the command line wins over all.
  * (Nutch 1.0 put crawl-tool.xml after the site file — NUTCH-735; this order
- * is 1.1's.) Typed getters fail with the property's name and the file that
- * set it, so a typo never turns silently into a default.
+ * is 1.1's.) A name the defaults do not declare, or a value that is not of
+ * the property's type (property-types.ts), is an error naming the file and
+ * line (or the -D) when the configuration loads, before any command writes
+ * anything, so a typo never turns silently into a default.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { didYouMean } from './did-you-mean.js';
 import { HzError } from './errors.js';
+import { PROPERTY_TYPE_PATTERNS, PROPERTY_TYPES, type PropertyType } from './property-types.js';
 import { child, parseXml, XmlSyntaxError } from './xml.js';
 
 /** The package's own `conf/` directory: defaults and fallbacks for every file. */
@@ -30,13 +34,54 @@ export interface ConfOptions {
 interface Entry {
   value: string;
   source: string;
+  /** The line of the source file that set it. */
+  line?: number;
 }
 
 export interface PropertyDecl {
   name: string;
   value: string;
   description: string;
+  line: number;
 }
+
+/** Undeclared names a site file may still set: one per scope of a declared property. */
+const SCOPED_NAMES = [/^urlnormalizer\.regex\.file\.[a-z_]+$/];
+
+const TYPE_WORDS: Record<PropertyType, string> = {
+  int: 'an integer',
+  float: 'a number',
+  boolean: 'true or false',
+  duration: 'a duration (a number, or with ms/s/min/h/d/w)',
+  regex: 'a valid regular expression',
+};
+
+/** Whether a (trimmed) value reads as its type. */
+function valid(type: PropertyType, v: string): boolean {
+  switch (type) {
+    case 'int':
+      return /^[-+]?\d+$/.test(v);
+    case 'float':
+      return v !== '' && Number.isFinite(Number(v));
+    case 'boolean':
+      return /^(true|false)$/i.test(v);
+    case 'duration':
+      return parseDuration(v) !== undefined;
+    case 'regex':
+      try {
+        new RegExp(v);
+        return true;
+      } catch {
+        return false;
+      }
+  }
+}
+
+export function propertyType(name: string): PropertyType | undefined {
+  return PROPERTY_TYPES[name] ?? PROPERTY_TYPE_PATTERNS.find(([re]) => re.test(name))?.[1];
+}
+
+const where = (e: Entry) => (e.line ? `${e.source}:${e.line}` : e.source);
 
 const DURATION_UNITS: Record<string, number> = {
   ms: 1,
@@ -76,10 +121,25 @@ export class Conf {
     for (const name of [...(opts.resources ?? []), SITE_FILE]) {
       const file = conf.resolveFile(name, { optional: true });
       if (!file) continue;
-      for (const p of readPropertyFile(file)) conf.values.set(p.name, { value: p.value, source: file });
+      for (const p of readPropertyFile(file)) conf.setChecked(p.name, { value: p.value, source: file, line: p.line });
     }
-    for (const [k, v] of Object.entries(opts.overrides ?? {})) conf.values.set(k, { value: v, source: `-D ${k}` });
+    for (const [k, v] of Object.entries(opts.overrides ?? {})) conf.setChecked(k, { value: v, source: `-D ${k}` });
     return conf;
+  }
+
+  /** Sets a property from a file or -D: its name must be declared and its value of the property's type. */
+  private setChecked(name: string, e: Entry): void {
+    if (!this.declared.has(name) && !SCOPED_NAMES.some((re) => re.test(name))) {
+      const near = didYouMean(name, this.declared.keys());
+      throw new HzError(
+        'HZ_ERR_CONF_PROPERTY',
+        `${where(e)}: unknown property ${name}${near ? `; did you mean ${near}?` : ` (${DEFAULT_FILE} declares every property)`}`,
+      );
+    }
+    const type = propertyType(name);
+    if (type && !valid(type, e.value.trim()))
+      throw new HzError('HZ_ERR_CONF_PROPERTY', `${where(e)}: property ${name} must be ${TYPE_WORDS[type]}, not ${JSON.stringify(e.value.trim())}`);
+    this.values.set(name, e);
   }
 
   /** Every property declared in hazelnut-default.xml, in file order. */
@@ -129,15 +189,14 @@ export class Conf {
 
   getInt(name: string): number {
     const v = this.get(name);
-    if (!/^[-+]?\d+$/.test(v)) throw this.bad(name, 'an integer');
+    if (!valid('int', v)) throw this.bad(name, TYPE_WORDS.int);
     return Number(v);
   }
 
   getFloat(name: string): number {
     const v = this.get(name);
-    const n = Number(v);
-    if (v === '' || !Number.isFinite(n)) throw this.bad(name, 'a number');
-    return n;
+    if (!valid('float', v)) throw this.bad(name, TYPE_WORDS.float);
+    return Number(v);
   }
 
   getBoolean(name: string): boolean {
@@ -201,10 +260,7 @@ export class Conf {
 
   private bad(name: string, expected: string): HzError {
     const e = this.entry(name);
-    return new HzError(
-      'HZ_ERR_CONF_PROPERTY',
-      `property ${name} in ${e.source} must be ${expected}, not ${JSON.stringify(e.value)}`,
-    );
+    return new HzError('HZ_ERR_CONF_PROPERTY', `property ${name} in ${where(e)} must be ${expected}, not ${JSON.stringify(e.value)}`);
   }
 }
 
@@ -238,6 +294,7 @@ export function readPropertyFile(file: string): PropertyDecl[] {
     if (!name) throw new HzError('HZ_ERR_CONF_XML', `${file}:${p.line}: <property> without a <name>`);
     out.push({
       name,
+      line: p.line,
       value: child(p, 'value')?.text ?? '',
       description: (child(p, 'description')?.text ?? '').trim().replace(/\s+/g, ' '),
     });

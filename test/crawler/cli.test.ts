@@ -49,6 +49,9 @@ test('help lists every command; bare hazelnut and unknown commands/options exit 
   const unknown = hz(['frobnicate']);
   assert.is(unknown.code, 2);
   assert.match(unknown.err, /unknown command 'frobnicate'\nUsage: hazelnut/);
+  const typo = hz(['crawll', 'urls']);
+  assert.is(typo.code, 2);
+  assert.match(typo.err, /^hazelnut: unknown command 'crawll'; did you mean 'crawl'\?\nUsage: hazelnut/);
   const opt = hz(['readdb', path.join(tmp, 'x'), '-stats', '-bogus']);
   assert.is(opt.code, 2);
   assert.match(opt.err, /hazelnut readdb: unknown option -bogus\nUsage: hazelnut readdb/);
@@ -148,6 +151,27 @@ test('a second writer is refused while the lock is held; the WebDB stays intact;
   assert.match(forced.out, /^inject: 2 injected/);
   assert.is(rows(webdb).length, 3);
   assert.not.ok(fs.existsSync(lockPath(crawl)), 'lock released');
+});
+
+test('a bad property is reported before anything is written: no WebDB, segment or log', () => {
+  const dir = path.join(tmp, 'early');
+  const cases: [string[], RegExp][] = [
+    [['-D', 'fetcher.threads.fetch=ten'], /^hazelnut crawl: -D fetcher\.threads\.fetch: property fetcher\.threads\.fetch must be an integer, not "ten"/],
+    [['-D', 'fetcher.threads.fecth=10'], /unknown property fetcher\.threads\.fecth; did you mean fetcher\.threads\.fetch\?/],
+  ];
+  for (const [defines, message] of cases) {
+    const r = hz(['crawl', seeds, '-dir', dir, '-depth', '1', ...defines, '-D', 'http.agent.name=HzTest']);
+    assert.is(r.code, 1, r.err);
+    assert.match(r.err, message);
+    assert.not.ok(fs.existsSync(dir), `nothing written for ${defines.join(' ')}`);
+  }
+  const site = path.join(tmp, 'conf-bad');
+  fs.mkdirSync(site);
+  fs.writeFileSync(path.join(site, 'hazelnut-site.xml'), '<configuration>\n<property><name>fetcher.threads.fetch</name><value>ten</value></property>\n</configuration>\n');
+  const r = hz(['-conf', site, 'inject', path.join(dir, 'webdb'), seeds]);
+  assert.is(r.code, 1);
+  assert.match(r.err, new RegExp(`${path.join(site, 'hazelnut-site.xml').replace(/[.]/g, '\\.')}:2: property fetcher\\.threads\\.fetch must be an integer`));
+  assert.not.ok(fs.existsSync(dir), 'inject wrote nothing');
 });
 
 test('readdb and plugin list through the real CLI', () => {

@@ -48,15 +48,13 @@ test('layering: default → extra resource → site → -D', () => {
   });
 });
 
-test('typed getters: values and errors naming property and file', () => {
-  const dir = confDir('typed', { 'hazelnut-site.xml': props({ [P]: 'three', 'plugin.excludes': 'maybe', 'urlfilter.order': '5 fortnights' }) });
-  const conf = Conf.load({ confDir: dir });
-  const site = path.join(dir, 'hazelnut-site.xml');
+test('typed getters: values and errors naming the property and where it was set', () => {
+  const conf = Conf.load({ confDir: confDir('typed', {}) }).with({ [P]: 'three', 'plugin.excludes': 'maybe', 'urlfilter.order': '5 fortnights' });
   const errors: [() => unknown, RegExp][] = [
-    [() => conf.getInt(P), new RegExp(`property ${P} in ${site} must be an integer, not "three"`)],
+    [() => conf.getInt(P), new RegExp(`property ${P} in set must be an integer, not "three"`)],
     [() => conf.getFloat(P), /must be a number, not "three"/],
-    [() => conf.getBoolean('plugin.excludes'), /property plugin\.excludes in .*hazelnut-site\.xml must be true or false, not "maybe"/],
-    [() => conf.getDuration('urlfilter.order', 's'), /property urlfilter\.order in .*hazelnut-site\.xml must be a duration/],
+    [() => conf.getBoolean('plugin.excludes'), /property plugin\.excludes in set must be true or false, not "maybe"/],
+    [() => conf.getDuration('urlfilter.order', 's'), /property urlfilter\.order in set must be a duration/],
     [() => conf.get('no.such.property'), /property no\.such\.property is not declared in hazelnut-default\.xml/],
     [() => conf.with({ 'plugin.includes': '(' }).getRegex('plugin.includes'), /plugin\.includes .* must be a valid regular expression/],
   ];
@@ -130,6 +128,39 @@ test('a missing conf dir is a clear error', () => {
 test('the shipped default file declares descriptions for every property', () => {
   const conf = Conf.load({});
   for (const d of conf.declarations()) assert.ok(d.description.length > 10, `${d.name} has a description`);
+});
+
+test('a misspelt name or a value of the wrong type is refused at load, with the file and line or the -D, and a near name', () => {
+  const site = (name: string, p: Record<string, string>) => {
+    const dir = confDir(name, { 'hazelnut-site.xml': props(p) });
+    return { dir, file: path.join(dir, 'hazelnut-site.xml') };
+  };
+  const typo = site('typo', { 'http.agent.name': 'Bot', 'fetcher.threads.fetsh': '4' });
+  const wrongType = site('wrong', { 'fetcher.threads.fetch': 'ten' });
+  const far = site('far', { 'completely.unrelated.thing': '1' });
+  // [case, load, message]
+  const table: [string, () => Conf, string | RegExp][] = [
+    ['site file typo', () => Conf.load({ confDir: typo.dir }), `${typo.file}:4: unknown property fetcher.threads.fetsh; did you mean fetcher.threads.fetch?`],
+    ['-D typo', () => Conf.load({ confDir: confDir('d', {}), overrides: { 'http.agent.nmae': 'Bot' } }), '-D http.agent.nmae: unknown property http.agent.nmae; did you mean http.agent.name?'],
+    ['nothing near', () => Conf.load({ confDir: far.dir }), `${far.file}:3: unknown property completely.unrelated.thing (hazelnut-default.xml declares every property)`],
+    ['site file type', () => Conf.load({ confDir: wrongType.dir }), `${wrongType.file}:3: property fetcher.threads.fetch must be an integer, not "ten"`],
+    ['-D type', () => Conf.load({ confDir: confDir('d', {}), overrides: { 'fetcher.parse': 'yes' } }), '-D fetcher.parse: property fetcher.parse must be true or false, not "yes"'],
+    ['-D duration', () => Conf.load({ confDir: confDir('d', {}), overrides: { 'http.timeout': '10 sec' } }), /^-D http\.timeout: property http\.timeout must be a duration/],
+  ];
+  for (const [name, load, message] of table) {
+    try {
+      load();
+      assert.unreachable(name);
+    } catch (e) {
+      assert.instance(e, HzError, name);
+      assert.is((e as HzError).code, 'HZ_ERR_CONF_PROPERTY', name);
+      if (typeof message === 'string') assert.is((e as Error).message, message, name);
+      else assert.match((e as Error).message, message, name);
+    }
+  }
+  // A scoped name of a declared property and a well-typed value load.
+  const ok = Conf.load({ confDir: confDir('d', {}), overrides: { 'urlnormalizer.regex.file.inject': 'x.xml', 'fetcher.threads.fetch': '12', 'http.timeout': '10s' } });
+  assert.is(ok.getInt('fetcher.threads.fetch'), 12);
 });
 
 test.run();

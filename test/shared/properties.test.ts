@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Conf } from '../../shared/conf.js';
+import { Conf, propertyType } from '../../shared/conf.js';
+import { PROPERTY_TYPES } from '../../shared/property-types.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -41,6 +42,19 @@ const templated = [...code.matchAll(/`([a-z][\w.]*\.)\$\{[^}]+\}([\w.]*)`/g)].ma
 test('every declared property is read somewhere, and described', () => {
   assert.equal(declared.filter((n) => !code.includes(`'${n}'`) && !templated.some((r) => r.test(n))).sort(), []);
   assert.equal(Conf.load().declarations().filter((d) => d.description.length < 20).map((d) => d.name), []);
+});
+
+test('the type of each property checked at load is the type the code reads it as', () => {
+  const kinds: Record<string, string> = { Int: 'int', Float: 'float', Boolean: 'boolean', Duration: 'duration', Regex: 'regex' };
+  const wrong: string[] = [];
+  let reads = 0;
+  for (const m of code.matchAll(/\.get(Int|Float|Boolean|Duration|Regex)\(\s*'([a-z][\w-]*\.[\w.-]+)'/g)) {
+    reads++;
+    if (propertyType(m[2]!) !== kinds[m[1]!]) wrong.push(`${m[2]} is read with get${m[1]} but typed ${propertyType(m[2]!) ?? 'nothing'} in shared/property-types.ts`);
+  }
+  assert.ok(reads > 50, `found ${reads} typed reads`);
+  assert.equal(wrong, []);
+  assert.equal(Object.keys(PROPERTY_TYPES).filter((n) => !declared.includes(n)), [], 'every typed property is declared');
 });
 
 test.run();
