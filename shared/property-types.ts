@@ -87,6 +87,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'sitemap.max.size': 'int',
   'sitemap.max.urls': 'int',
   'urlnormalizer.loop.count': 'int',
+  'file.content.limit': 'int',
   'searcher.bm25f.k1': 'float',
   'searcher.proximity.weight': 'float',
   'searcher.link.weight': 'float',
