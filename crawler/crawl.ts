@@ -35,6 +35,7 @@ import { segmentOutlinksDropped, type OutlinksDropped } from './parse/index.js';
 import { parseSegment } from './parse/tool.js';
 import { indexStats } from './readindex.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { writeReport } from './report/index.js';
 import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/index.js';
@@ -376,6 +377,11 @@ const tool: Tool = {
         crawl(conf, { seeds, dir, depth, threads, topN, log, signal: controller.signal }),
       );
       ctx.out.write(formatSummary(summary) + '\n');
+      try {
+        ctx.out.write(`Crawl report: ${shortPath(writeReport(dir))}\n`);
+      } catch (e) {
+        ctx.err.write(`crawl: the crawl report could not be written: ${(e as Error).message}\n`);
+      }
       if (summary.documents > 0) {
         const shown = shortPath(dir);
         ctx.out.write(`Serve the result: hazelnut serve -dir ${shown}   (or hazelnut-searcher -dir ${shown}; then open http://127.0.0.1:8080/)\n`);

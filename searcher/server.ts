@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Conf } from '../shared/conf.js';
 import { HzError } from '../shared/errors.js';
+import { crawlPaths } from '../shared/layout.js';
 import { createApp } from './http/app.js';
 import { searchSettings } from './settings.js';
 import { CrawlSnapshots } from './snapshot.js';
@@ -61,7 +62,7 @@ export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<Run
   const snapshots = await CrawlSnapshots.open(opts.dir, searchSettings(conf));
   snapshots.onSwitch = (s) => opts.log?.(`switched to index ${s.version} (${s.reader.meta.docCount} documents)`);
   snapshots.onError = (e) => opts.log?.(`a new index could not be opened, still serving the old one: ${(e as Error).message}`);
-  const app = createApp({ snapshots });
+  const app = createApp({ snapshots, reportFile: crawlPaths(opts.dir).report });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   try {
     await listen(server, opts.port, opts.host);

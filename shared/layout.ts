@@ -8,6 +8,7 @@
  *   <crawl>/segments/<name>/index/  the segment's index (+ dedup's deletions)
  *   <crawl>/index/                  the merged index (generations + CURRENT)
  *   <crawl>/logs/<tool>.log         one log per tool
+ *   <crawl>/report.html             the crawl report (hazelnut report), served at /report
  *
  * Tools take the `webdb`, `segments` or `index` directory as arguments, as
  * in Nutch; the crawl directory is their parent.
@@ -21,6 +22,7 @@ export interface CrawlPaths {
   index: string;
   logs: string;
   lock: string;
+  report: string;
 }
 
 export function crawlPaths(crawlDir: string): CrawlPaths {
@@ -31,6 +33,7 @@ export function crawlPaths(crawlDir: string): CrawlPaths {
     index: path.join(crawlDir, 'index'),
     logs: path.join(crawlDir, 'logs'),
     lock: path.join(crawlDir, '.lock'),
+    report: path.join(crawlDir, 'report.html'),
   };
 }
 

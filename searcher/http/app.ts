@@ -6,6 +6,7 @@
  * is a bug. Our pages forbid all script (PAGE_CSP); a cached page is
  * served under `sandbox`, so its own scripts cannot run either.
  */
+import fs from 'node:fs/promises';
 import { Hono, type Context } from 'hono';
 import { cachedContent, decodeContent, docByUrl, hitDetails, hitSummary, parseText } from '../details.js';
 import { makeScorer } from '../rank/score.js';
@@ -25,6 +26,8 @@ import { resultsPage } from './results.js';
 
 export interface AppOptions {
   snapshots: SnapshotProvider;
+  /** The crawl report `hazelnut report` writes into the crawl directory, served at /report when it is there. */
+  reportFile?: string;
 }
 
 class BadRequest extends Error {}
@@ -85,6 +88,12 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
     if (!c.res.headers.has('Content-Security-Policy')) c.header('Content-Security-Policy', PAGE_CSP);
   });
   app.get('/healthz', (c) => c.text('ok\n'));
+  app.get('/report', async (c) => {
+    const html = opts.reportFile ? await fs.readFile(opts.reportFile, 'utf8').catch(() => undefined) : undefined;
+    if (html === undefined)
+      return c.html(messagePage('No crawl report', 'This crawl directory has no report.html yet: hazelnut crawl writes one at its end, and hazelnut report <crawl_dir> writes it any time.'), 404);
+    return c.html(html);
+  });
   app.use('*', snapshotLease(opts.snapshots));
 
   app.get('/', (c) => c.html(homePage(indexStats(c.get('snapshot')))));

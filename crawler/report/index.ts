@@ -1,0 +1,41 @@
+/**
+ * @module crawler/report
+ * `hazelnut report <crawl> [-out file]`: writes the crawl report, one
+ * self-contained HTML file (default `<crawl>/report.html`, which the
+ * searcher serves at /report). `crawl` writes it at its end.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { HzError, UsageError } from '../../shared/errors.js';
+import { crawlPaths } from '../../shared/layout.js';
+import { parseArgs, type Tool } from '../../shared/tool.js';
+import { collectReport } from './collect.js';
+import { renderReport } from './html.js';
+
+/** Writes the report of a crawl directory (atomically: a searcher may be reading it) and returns its path. */
+export function writeReport(crawlDir: string, out = crawlPaths(crawlDir).report): string {
+  const p = crawlPaths(crawlDir);
+  if (!fs.existsSync(p.webdb) && !fs.existsSync(p.segments))
+    throw new HzError('HZ_ERR_NOT_FOUND', `${crawlDir} is not a crawl directory: it has neither webdb/ nor segments/`);
+  const html = renderReport(collectReport(path.resolve(crawlDir)));
+  const tmp = `${out}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, html);
+  fs.renameSync(tmp, out);
+  return out;
+}
+
+const tool: Tool = {
+  name: 'report',
+  description: 'write the crawl report: one HTML file with charts of statuses, hosts, fetch rate, errors, due dates and segment ages',
+  usage: `Usage: hazelnut report <crawl_dir> [-out file.html]
+  -out f  where to write it (default <crawl_dir>/report.html, served by the searcher at /report)`,
+  async run(ctx, args) {
+    const a = parseArgs(args, { string: ['out'] });
+    if (a._.length !== 1) throw new UsageError(a._.length ? `unexpected argument ${a._[1]}` : 'missing <crawl_dir>');
+    const out = writeReport(a._[0]!, typeof a.out === 'string' ? path.resolve(a.out) : undefined);
+    ctx.out.write(`report: ${out}\n`);
+    return 0;
+  },
+};
+
+export default tool;
