@@ -113,6 +113,7 @@ export default async function devwebBench(): Promise<BenchResult> {
     const indexed = /documents indexed\s+(\d+)/.exec(crawl.summary)?.[1] ?? '?';
 
     // Speed: in process over the 60 queries, then /api/search under load beside a trivial route.
+    const load = os.loadavg();
     const s = await startSearcher(Conf.load(), { dir: crawl.dir, port: 0, host: HOST });
     const trivialApp = new Hono().get('/', (c) => c.json({ ok: true }));
     const trivial = createAdaptorServer({ fetch: trivialApp.fetch }) as Server;
@@ -143,7 +144,8 @@ export default async function devwebBench(): Promise<BenchResult> {
         `| trivial hono \`c.json\` route (baseline) | ${ms(base.p50)} | ${ms(base.p99)} | ${base.rps.toFixed(0)} | 1 |`,
         `| \`/api/search\`, the 60 queries in turn (search + summaries + JSON) | ${ms(api.p50)} | ${ms(api.p99)} | ${api.rps.toFixed(0)} | ${(api.rps / base.rps).toFixed(3)} |`,
         '',
-        `autocannon: 16 connections, 6 s each, loopback ${HOST}, server and client sharing the cores; errors: ${api.errors + base.errors}.`,
+        `autocannon: 16 connections, 6 s each, loopback ${HOST}, server and client sharing the cores; errors: ${api.errors + base.errors}. ` +
+          `Load average when the speed runs began: ${load.map((x) => x.toFixed(1)).join(', ')} on ${os.cpus().length} cores (other work on the machine shares them).`,
       ].join('\n');
     } finally {
       await new Promise((r) => trivial.close(r));
