@@ -80,17 +80,24 @@ export function tokenSpans(text: string, each: (start: number, end: number) => b
   let from = 0;
   // The first non-ASCII character at or after `from` (text.length when none).
   let next = -1;
+  // The leftmost ASCII match at or after `from`, kept while it lies ahead so that text between
+  // non-ASCII words is not searched again for each of them (null: none left; undefined: not looked for).
+  let ahead: RegExpExecArray | null | undefined;
   for (;;) {
     if (next < from) {
       nonAscii.lastIndex = from;
       next = ascii ? (nonAscii.exec(text)?.index ?? text.length) : from;
     }
-    fast.lastIndex = from;
-    const m = next > from ? fast.exec(text) : null;
+    if (next > from && (ahead === undefined || (ahead !== null && ahead.index < from))) {
+      fast.lastIndex = from;
+      ahead = fast.exec(text);
+    }
+    const m = next > from ? ahead : null;
     // Safe when everything from `from` through the two characters after the match is ASCII:
     // TOKEN can extend a match by a separator (-, ', ’, ., ,) and one more word character.
     if (m && m.index + m[0].length + 1 < next) {
       from = m.index + m[0].length;
+      ahead = undefined;
       if (!each(m.index, from)) return;
       continue;
     }
