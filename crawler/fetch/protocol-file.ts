@@ -14,23 +14,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Conf } from '../../shared/conf.js';
+import { typeByExtension } from '../../shared/mime.js';
 import { ProtocolFailure } from '../../shared/plugin/protocol.js';
 import type { PluginDescriptor, ProtocolRequest, ProtocolResponse } from '../../shared/plugin/types.js';
 
-const TYPES: Record<string, string> = {
-  html: 'text/html', htm: 'text/html', xhtml: 'application/xhtml+xml', txt: 'text/plain', md: 'text/markdown', csv: 'text/csv',
-  xml: 'application/xml', json: 'application/json', pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  odt: 'application/vnd.oasis.opendocument.text',
-  ods: 'application/vnd.oasis.opendocument.spreadsheet',
-  odp: 'application/vnd.oasis.opendocument.presentation',
-};
-
 /** The content type of a file by its extension; octet-stream (sniffed by the parser) otherwise. */
 export function fileContentType(name: string): string {
-  return TYPES[path.extname(name).slice(1).toLowerCase()] ?? 'application/octet-stream';
+  return typeByExtension(name) ?? 'application/octet-stream';
 }
 
 const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);

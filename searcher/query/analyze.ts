@@ -9,6 +9,7 @@
  */
 import type { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { DateClause, FilterClause, ParsedQuery, TextClause, TextField } from './parse.js';
+import { documentType } from '../../shared/mime.js';
 import { NO_SYNONYMS, type Synonyms } from './synonyms.js';
 
 /** Terms that must occur in a field; with `phrase`, next to each other in this order. */
@@ -67,7 +68,8 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
   const fromSynonyms = new Map<string, number>();
   const stops: Match[][] = [];
   for (const c of q.clauses) {
-    if (c.kind === 'filter') out.filters.push(c);
+    // type:pdf names the format: the full type, so the index's type tag can narrow by it.
+    if (c.kind === 'filter') out.filters.push(c.field === 'type' ? { ...c, value: documentType(c.value) } : c);
     else if (c.kind === 'date') out.dates.push(c);
     else if (c.kind === 'or') {
       const alts = c.alternatives.map((a) => toMatch(analyzer, a)).filter((m): m is Match => !!m);

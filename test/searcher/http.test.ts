@@ -64,7 +64,8 @@ const FORMS: [query: string, expected: string[]][] = [
   ['site:docs.test', ['http://docs.test/crawler', 'http://docs.test/fetcher', 'http://docs.test/parser']],
   ['lang:de -site:docs.test', ['http://de.test/kriecher']],
   ['-site:docs.test', []],
-  ['type:pdf', []],
+  ['type:pdf', ['http://files.test/manual.pdf']],
+  ['type:html', []],
 ];
 
 for (const [query, expected] of FORMS)

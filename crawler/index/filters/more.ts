@@ -8,19 +8,15 @@
  * added to the indexed text, so a search for the name finds the file.
  */
 import { dayOf } from '../../../shared/day.js';
+import { typeByExtension } from '../../../shared/mime.js';
 import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/types.js';
 
-const BY_EXTENSION: Record<string, string> = {
-  html: 'text/html', htm: 'text/html', xhtml: 'application/xhtml+xml', txt: 'text/plain', md: 'text/markdown',
-  pdf: 'application/pdf', xml: 'text/xml', json: 'application/json', csv: 'text/csv',
-};
 
 /** Content type without parameters, lower-case; guessed from the URL when the fetch had none. */
 export function contentType(header: string | null, url: string): string {
   const t = header?.split(';')[0]?.trim().toLowerCase();
   if (t) return t;
-  const ext = /\.([a-z0-9]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase();
-  return (ext && BY_EXTENSION[ext]) || 'text/html';
+  return typeByExtension(new URL(url).pathname) ?? 'text/html';
 }
 
 /** `yyyyMMdd` in UTC of Last-Modified when it parses, else of the fetch time. */

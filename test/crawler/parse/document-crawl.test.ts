@@ -72,6 +72,9 @@ test('crawl PDF and .docx, then find them by text, author and type:pdf', async (
   assert.equal((await api('policy type:pdf')).hits.map((h) => h.url), [pdf]);
   assert.equal((await api('fridays type:pdf')).hits, []);
   assert.equal((await api('type:application/pdf')).hits.map((h) => h.url), [pdf]);
+  assert.equal((await api('type:pdf')).hits.map((h) => h.url), [pdf], 'the format by its extension lists its documents');
+  assert.equal((await api('type:docx')).hits.map((h) => h.url), [docx]);
+  assert.equal((await api('fridays -type:docx')).hits, []);
   assert.equal((await api('receipt date:20250301-20250331')).hits.map((h) => h.url), [pdf], "the document's own date");
 
   const page = await (await fetch(`${s.url}/search?query=receipt`)).text();
