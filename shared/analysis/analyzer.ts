@@ -135,18 +135,8 @@ function fold(word: string): string {
     .replace(FOLD_CHARS, (c) => FOLD[c]!);
 }
 
-/** Porter stems of words seen lately: a page's words repeat, and the stemmer's regexes dominate analysis. */
-const stems = new Map<string, string>();
-const STEM_CACHE = 50_000;
-
-function stem(word: string): string {
-  let s = stems.get(word);
-  if (s === undefined) {
-    if (stems.size >= STEM_CACHE) stems.clear();
-    stems.set(word, (s = stemmer(word)));
-  }
-  return s;
-}
+/** Words remembered with their terms per analyzer: a page's words repeat, and folding and stemming dominate analysis. */
+const WORD_CACHE = 50_000;
 
 /** Receives each term; returning false stops the scan. */
 type Emit = (term: string, start: number, end: number) => unknown;
@@ -158,6 +148,7 @@ function stripJosa(word: string): string {
 
 export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
+  private readonly words = new Map<string, string | null>();
 
   constructor(opts: Partial<AnalyzerOptions> = {}) {
     for (const k of Object.keys(opts)) if (k !== 'stemEnglish') throw new TypeError(`unknown analyzer option ${k}`);
@@ -205,12 +196,22 @@ export class Analyzer {
 
   /** False when `emit` asked to stop. */
   private emitWord(raw: string, start: number, end: number, emit: Emit): boolean {
+    let w = this.words.get(raw);
+    if (w === undefined) {
+      if (this.words.size >= WORD_CACHE) this.words.clear();
+      this.words.set(raw, (w = this.wordTerm(raw)));
+    }
+    return w === null || emit(w, start, end) !== false;
+  }
+
+  /** The term of one word, or null when it yields none. */
+  private wordTerm(raw: string): string | null {
     let w = NON_ASCII.test(raw) ? fold(raw.normalize('NFKC')) : raw.toLowerCase();
     if (w.includes("'") || w.includes('’')) w = w.replace(POSSESSIVE, '').replace(APOSTROPHE, '');
     else if (w[1] === '-') w = w[0]! + w.slice(2);
-    if (w.length === 0 || w.length > MAX_TERM_LENGTH) return true;
-    if (this.options.stemEnglish && ASCII_LETTERS.test(w)) w = stem(w);
-    else if (HANGUL.test(w)) w = stripJosa(w);
-    return emit(w, start, end) !== false;
+    if (w.length === 0 || w.length > MAX_TERM_LENGTH) return null;
+    if (this.options.stemEnglish && ASCII_LETTERS.test(w)) return stemmer(w);
+    if (HANGUL.test(w)) return stripJosa(w);
+    return w;
   }
 }
