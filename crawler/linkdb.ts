@@ -29,10 +29,9 @@ import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf } from '../shared/layout.js';
-import { UPDATEDB_TOOL } from './updatedb/index.js';
-import { openWebDb, type LinkRow, type WebDb } from './webdb/webdb.js';
+import { openWebDb, type ApplyingTool, type LinkRow, type WebDb } from './webdb/webdb.js';
 
-export const INVERTLINKS_TOOL = 'invertlinks';
+export const INVERTLINKS_TOOL: ApplyingTool = 'invertlinks';
 
 export interface InvertLinksOptions {
   webdb: string;
@@ -145,7 +144,7 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
     for (const dir of opts.segments) {
       const seg = Segment.open(dir, { readonly: true });
       try {
-        const why = !db.isApplied(UPDATEDB_TOOL, seg.name)
+        const why = !db.isApplied('updatedb', seg.name)
           ? "not applied by updatedb yet (run 'hazelnut updatedb' first)"
           : db.isApplied(INVERTLINKS_TOOL, seg.name) || names.includes(seg.name)
             ? 'already inverted'

@@ -17,7 +17,7 @@ import { publishIndex } from '../shared/index/publish.js';
 import { IndexWriter } from '../shared/index/writer.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
-import { dedupEntries, duplicates, openSegmentIndexes } from './dedup.js';
+import { dedupEntries, duplicates, openSegmentIndexes } from './duplicates.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf } from '../shared/layout.js';

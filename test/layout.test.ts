@@ -32,11 +32,11 @@ function* sources(dir: string): Generator<string> {
   }
 }
 
-function importsOf(file: string): string[] {
+function importsOf(file: string, opts: { runtime?: boolean } = {}): string[] {
   const src = fs.readFileSync(file, 'utf8');
   const out: string[] = [];
-  for (const m of src.matchAll(/(?:^|[^\w.])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g))
-    out.push((m[1] ?? m[2])!);
+  for (const m of src.matchAll(/(?:^|[^\w.])(?:import|export)\s([^'"]*?)from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g))
+    if (!(opts.runtime && m[1] !== undefined && /^type\s/.test(m[1]))) out.push((m[2] ?? m[3])!);
   return out.filter((s) => s.startsWith('.'));
 }
 
@@ -73,6 +73,75 @@ test('the import scan sees relative imports, dynamic ones included', () => {
   } finally {
     fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
   }
+});
+
+/**
+ * Every relative import edge between source modules that runs (type-only
+ * imports left out: an interface beside the backends that implement it is
+ * no cycle), resolved to repository paths without extension.
+ */
+function moduleGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const room of ROOMS)
+    for (const file of sources(path.join(root, room))) {
+      const from = path.relative(root, file).replace(/\.(ts|js|mjs)$/, '');
+      graph.set(
+        from,
+        importsOf(file, { runtime: true }).map((spec) => path.relative(root, path.resolve(path.dirname(file), spec)).replace(/\.(ts|js|mjs)$/, '')),
+      );
+    }
+  return graph;
+}
+
+/** The import cycles of a graph, each as the path around it. */
+function cycles(graph: Map<string, string[]>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (n: string) => {
+    state.set(n, 'open');
+    stack.push(n);
+    for (const m of graph.get(n) ?? []) {
+      if (!graph.has(m)) continue;
+      if (state.get(m) === 'open') found.push([...stack.slice(stack.indexOf(m)), m]);
+      else if (!state.has(m)) visit(m);
+    }
+    stack.pop();
+    state.set(n, 'done');
+  };
+  for (const n of [...graph.keys()].sort()) if (!state.has(n)) visit(n);
+  return found;
+}
+
+test('no module imports itself back through others', () => {
+  assert.equal(cycles(moduleGraph()).map((c) => c.join(' → ')), []);
+  assert.equal(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c', 'a']], 'the scan finds a cycle');
+});
+
+/** A command module: it defines a Tool. */
+const isCommand = (file: string) => /:\s*Tool\s*=\s*\{/.test(fs.readFileSync(file, 'utf8'));
+/** The commands that run other commands in sequence. */
+const SEQUENCERS = ['crawler/crawl', 'crawler/prune'];
+
+test('one rule for names: a command is <command>.ts or tool.ts in its folder, never index.ts; commands do not import commands', () => {
+  const commands = new Set<string>();
+  const misnamed: string[] = [];
+  for (const room of ROOMS)
+    for (const file of sources(path.join(root, room))) {
+      const rel = path.relative(root, file);
+      if (!isCommand(file)) continue;
+      commands.add(rel.replace(/\.(ts|js)$/, ''));
+      const dir = path.dirname(rel);
+      const topLevel = dir === 'crawler' || dir === path.join('crawler', 'checkers') || rel === path.join('searcher', 'tools.ts');
+      if (path.basename(rel) === 'index.ts' || !(topLevel || path.basename(rel) === 'tool.ts')) misnamed.push(rel);
+    }
+  assert.ok(commands.size >= 15, `found ${commands.size} commands`);
+  assert.equal(misnamed, []);
+  const sideways: string[] = [];
+  for (const [from, tos] of moduleGraph())
+    if (commands.has(from) && !SEQUENCERS.includes(from.split(path.sep).join('/')))
+      for (const to of tos) if (commands.has(to) && to !== from) sideways.push(`${from} imports ${to}`);
+  assert.equal(sideways, []);
 });
 
 /** Where the statements of each store live; nothing else holds SQL or opens a database. */

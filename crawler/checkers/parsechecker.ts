@@ -12,7 +12,7 @@
 import { UsageError } from '../../shared/errors.js';
 import { intOption } from '../../shared/tool.js';
 import type { FetchRecord, ParseRecord } from '../../segments/segment.js';
-import { fetchSteps } from '../fetch/index.js';
+import { fetchSteps } from '../fetch/step.js';
 import { robotsAgents } from '../fetch/protocol-http.js';
 import { startProtocols } from '../fetch/protocols.js';
 import { decideRedirect } from '../fetch/redirect.js';

@@ -8,7 +8,8 @@
  * asked now.
  */
 import type { ContentRecord, FetchRecord } from '../../segments/segment.js';
-import { detectCharset, isTextType } from './charset.js';
+import type { Conf } from '../../shared/conf.js';
+import { DEFAULT_CHARSET, detectCharset, isTextType } from '../charset.js';
 import { ProtocolFailure } from '../../shared/plugin/protocol.js';
 import type { Protocols } from './protocols.js';
 import { hasRobotsTxt, type RobotsCache } from './robots.js';
@@ -122,4 +123,12 @@ export function robotsStep(robots: RobotsCache, origin: (url: string) => string,
     }
     return next(item);
   };
+}
+
+/** One URL's fetch as the fetcher runs it: robots.txt (unless `robots` is null), the request, the charset. */
+export function fetchSteps(conf: Conf, protocols: Protocols, robots: RobotsCache | null, signal?: AbortSignal): Fetch {
+  const maxCrawlDelay = conf.getFloat('fetcher.max.crawl.delay');
+  const charset = charsetStep(conf.isDeclared('parser.character.encoding.default') ? conf.get('parser.character.encoding.default') : DEFAULT_CHARSET);
+  if (!robots) return compose(protocolFetch(protocols, signal), charset);
+  return compose(protocolFetch(protocols, signal), robotsStep(robots, (u) => new URL(u).origin, maxCrawlDelay < 0 ? -1 : maxCrawlDelay * 1000), charset);
 }

@@ -23,7 +23,7 @@ import { Parser as HtmlParser } from 'htmlparser2';
 import type { Conf } from '../../shared/conf.js';
 import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
 import type { PageSection } from '../../segments/segment.js';
-import { decodePage } from '../fetch/charset.js';
+import { decodePage } from '../charset.js';
 import { TextSink } from './html-text.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);

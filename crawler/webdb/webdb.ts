@@ -97,10 +97,13 @@ export interface GenerateOps {
   nextDue(delayMs: number, now: number): number | null;
 }
 
+/** The tools that apply a segment to the WebDB, each once. */
+export type ApplyingTool = 'updatedb' | 'invertlinks';
+
 export interface UpdatedbOps {
-  /** Whether `tool` has applied `segment` (updatedb and invertlinks each apply a segment once). */
-  isApplied(tool: string, segment: string): boolean;
-  markApplied(tool: string, segment: string, at: number): void;
+  /** Whether `tool` has applied `segment`. */
+  isApplied(tool: ApplyingTool, segment: string): boolean;
+  markApplied(tool: ApplyingTool, segment: string, at: number): void;
   /** The page's OPIC score, if it is known. */
   pageScore(url: string): number | undefined;
   /** Stores a page row, replacing the URL's previous one. */

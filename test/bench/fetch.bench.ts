@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Agent, interceptors, request } from 'undici';
-import { fetch } from '../../crawler/fetch/index.js';
+import { fetch } from '../../crawler/fetch/tool.js';
 import { Conf } from '../../shared/conf.js';
 import { Log } from '../../shared/log.js';
 import { Segment } from '../../segments/segment.js';

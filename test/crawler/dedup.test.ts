@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { dedup, duplicates, type DedupEntry } from '../../crawler/dedup.js';
-import { indexSegments } from '../../crawler/index/indexer.js';
+import { dedup } from '../../crawler/dedup.js';
+import { duplicates, type DedupEntry } from '../../crawler/duplicates.js';
+import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
 import { openIndex } from '../../shared/index/reader.js';
 import fs from 'node:fs';

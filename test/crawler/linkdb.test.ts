@@ -5,7 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { invertlinks, invertRows, type InlinkRules } from '../../crawler/linkdb.js';
 import { loadCrawlerPlugins } from '../../crawler/plugins.js';
-import { updatedb } from '../../crawler/updatedb/index.js';
+import { updatedb } from '../../crawler/updatedb/tool.js';
 import { Conf } from '../../shared/conf.js';
 import { Segment } from '../../segments/segment.js';
 import { SegmentWriter } from '../../segments/writer.js';

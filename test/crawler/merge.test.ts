@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { indexSegments } from '../../crawler/index/indexer.js';
+import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
 import { currentIndex } from '../../shared/index/publish.js';
 import { openIndex } from '../../shared/index/reader.js';

@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../crawler/cli.js';
 import { dedup } from '../../crawler/dedup.js';
-import { indexSegments } from '../../crawler/index/indexer.js';
+import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
 import { prune, pruneCutoff } from '../../crawler/prune.js';
 import { openIndex } from '../../shared/index/reader.js';

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { dedup } from '../../crawler/dedup.js';
-import { indexSegments } from '../../crawler/index/indexer.js';
+import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
 import { makeCrawl, writeSegment, writeWebDb, type Crawl } from '../fixtures/crawlstore.js';
 import { DEFAULT_BASE, digestOf, judgedInlinks, judgedPages, pageUrl, type JudgedHost } from './corpus.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import iconv from 'iconv-lite';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fetch } from '../../../crawler/fetch/index.js';
+import { fetch } from '../../../crawler/fetch/tool.js';
 import { HzError } from '../../../shared/errors.js';
 import { Segment, type FetchRecord } from '../../../segments/segment.js';
 import { gzipBomb, startTestWeb, type TestWeb } from '../../fixtures/testweb.js';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fetch } from '../../../crawler/fetch/index.js';
+import { fetch } from '../../../crawler/fetch/tool.js';
 import { Segment, type ParseRecord } from '../../../segments/segment.js';
 import { startTestWeb, type TestWeb } from '../../fixtures/testweb.js';
 import { makeSegment, tempCrawl, testConf } from './helpers.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fetchSteps } from '../../../crawler/fetch/index.js';
+import { fetchSteps } from '../../../crawler/fetch/step.js';
 import { startProtocols } from '../../../crawler/fetch/protocols.js';
 import { RobotsCache } from '../../../crawler/fetch/robots.js';
 import { loadCrawlerPlugins } from '../../../crawler/plugins.js';

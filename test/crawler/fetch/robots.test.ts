@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fetch } from '../../../crawler/fetch/index.js';
+import { fetch } from '../../../crawler/fetch/tool.js';
 import { webDbSql } from '../../fixtures/webdb-sql.js';
 import { Segment, type FetchRecord } from '../../../segments/segment.js';
 import { startTestWeb, type TestWeb } from '../../fixtures/testweb.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { indexSegments } from '../../../crawler/index/indexer.js';
+import { indexSegments } from '../../../crawler/index/tool.js';
 import { anchorTexts } from '../../../crawler/index/filters/anchor.js';
 import { headingsOf } from '../../../crawler/index/filters/basic.js';
 import { contentType, indexDate } from '../../../crawler/index/filters/more.js';

@@ -1,5 +1,5 @@
 /**
- * @module crawler/fetch/charset
+ * @module crawler/charset
  * Which character encoding a fetched text page is in, in the order browsers
  * and the HTML spec use: the Content-Type charset, a byte-order mark, a
  * `<meta>` prescan of the first 1024 bytes, then a strict UTF-8 check, then
@@ -7,9 +7,9 @@
  * stored with the content so the parser (and the searcher's cached copy)
  * decode exactly as the fetcher decided, through shared/charset.
  */
-import { canonicalCharset, DEFAULT_CHARSET, decodeText } from '../../shared/charset.js';
+import { canonicalCharset, DEFAULT_CHARSET, decodeText } from '../shared/charset.js';
 
-export { DEFAULT_CHARSET, decodeText } from '../../shared/charset.js';
+export { DEFAULT_CHARSET, decodeText } from '../shared/charset.js';
 
 /** The WHATWG prescan looks at no more than this many bytes. */
 export const PRESCAN_BYTES = 1024;

@@ -1,5 +1,5 @@
 /**
- * @module crawler/index/indexer
+ * @module crawler/index/tool
  * `hazelnut index <webdb> <segment> ...`: one index per segment, written to
  * `segments/<name>/index/` and replaced whole. A document is made for every
  * page fetched successfully and parsed successfully that did not ask for

@@ -1,5 +1,5 @@
 /**
- * @module searcher/http/escape
+ * @module searcher/escape
  * Escaping for the two output languages the searcher writes. Page text,
  * titles and URLs come from the crawled web and are hostile by default:
  * every one goes through here before it meets markup.

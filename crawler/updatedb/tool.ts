@@ -1,5 +1,5 @@
 /**
- * @module crawler/updatedb
+ * @module crawler/updatedb/tool
  * `hazelnut updatedb <webdb> (-dir <segments> | <seg> ...) [-normalize]
  * [-filter] [-noAdditions] [-force]`: Nutch's CrawlDb update. Each segment
  * that was fetched and parsed is read (collect.ts), every URL it touched is
@@ -18,12 +18,12 @@ import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
 import { crawlDirOf } from '../../shared/layout.js';
-import { openWebDb, type WebDb } from '../webdb/webdb.js';
+import { openWebDb, type ApplyingTool, type WebDb } from '../webdb/webdb.js';
 import { collectSegment, type SegmentUpdate } from './collect.js';
 import { mergePage, type MergeOptions } from './merge.js';
 import { scheduleFromConf } from './schedule.js';
 
-export const UPDATEDB_TOOL = 'updatedb';
+const UPDATEDB_TOOL: ApplyingTool = 'updatedb';
 
 export interface UpdateDbOptions {
   webdb: string;

@@ -1,5 +1,5 @@
 /**
- * @module crawler/fetch
+ * @module crawler/fetch/tool
  * `hazelnut fetch <segment>`: fetches a generated segment's fetchlist
  * politely (per-host queues, robots.txt, delays), parses inline unless
  * told not to, and marks the segment fetched (and parsed) once every URL has
@@ -18,13 +18,12 @@ import { loadCrawlerPlugins } from '../plugins.js';
 import { runWithLog } from '../tool-run.js';
 import { crawlPaths, segmentCrawlDir } from '../../shared/layout.js';
 import { hasWebDb, openWebDb } from '../webdb/webdb.js';
-import { DEFAULT_CHARSET } from './charset.js';
 import { Fetcher, type FetcherSettings, type FetchSummary } from './fetcher.js';
 import { FetchQueues } from './queues.js';
 import { robotsAgents, userAgent } from './protocol-http.js';
 import { startProtocols, type Protocols } from './protocols.js';
 import { RobotsCache } from './robots.js';
-import { charsetStep, compose, protocolFetch, robotsStep, type Fetch } from './step.js';
+import { fetchSteps } from './step.js';
 
 export type { FetchSummary } from './fetcher.js';
 
@@ -60,14 +59,6 @@ export function fetcherSettings(conf: Conf, opts: FetchOptions = {}): FetcherSet
     storeContent: conf.getBoolean('fetcher.store.content'),
     deferOnAbort: opts.deferOnAbort,
   };
-}
-
-/** One URL's fetch as the fetcher runs it: robots.txt (unless `robots` is null), the request, the charset. */
-export function fetchSteps(conf: Conf, protocols: Protocols, robots: RobotsCache | null, signal?: AbortSignal): Fetch {
-  const maxCrawlDelay = conf.getFloat('fetcher.max.crawl.delay');
-  const charset = charsetStep(conf.isDeclared('parser.character.encoding.default') ? conf.get('parser.character.encoding.default') : DEFAULT_CHARSET);
-  if (!robots) return compose(protocolFetch(protocols, signal), charset);
-  return compose(protocolFetch(protocols, signal), robotsStep(robots, (u) => new URL(u).origin, maxCrawlDelay < 0 ? -1 : maxCrawlDelay * 1000), charset);
 }
 
 export interface FetchEstimate {
