@@ -35,7 +35,7 @@ import { segmentOutlinksDropped, type OutlinksDropped } from './parse/index.js';
 import { parseSegment } from './parse/tool.js';
 import { indexStats } from './readindex.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
-import { writeReport } from './report/index.js';
+import { writeReport } from './report/tool.js';
 import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/tool.js';

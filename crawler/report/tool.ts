@@ -1,5 +1,5 @@
 /**
- * @module crawler/report
+ * @module crawler/report/tool
  * `hazelnut report <crawl> [-out file]`: writes the crawl report, one
  * self-contained HTML file (default `<crawl>/report.html`, which the
  * searcher serves at /report). `crawl` writes it at its end.
