@@ -105,6 +105,7 @@ let other: Site;
 let basic: Site;
 let digest: Site;
 let form: Site;
+let cookie: Site;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-auth-'));
 const conf = tempConf();
 
@@ -124,6 +125,10 @@ test.before(async () => {
     if (a.response !== want || a.uri !== req.url || a.nonce !== nonce)
       return void res.writeHead(401, { 'www-authenticate': `Digest realm="docs", qop="auth", nonce="${nonce}"` }).end();
     ok(res, html(req.url === '/' ? 'Digest home' : 'Digest manual', req.url === '/' ? ['/manual.html'] : []));
+  });
+  cookie = await site('127.0.11.5', (req, res) => {
+    if (req.headers.cookie !== `session=${SECRET}`) return void res.writeHead(403).end('no session');
+    ok(res, html(req.url === '/' ? 'Cookie home' : 'Cookie page', req.url === '/' ? ['/c1.html'] : []));
   });
   // A session ends after three pages: the crawler must log in again.
   const sessions = new Map<string, number>();
@@ -145,18 +150,19 @@ test.before(async () => {
 });
 
 test.after(async () => {
-  await Promise.all([other, basic, digest, form].map((s) => s?.close()));
+  await Promise.all([other, basic, digest, form, cookie].map((s) => s?.close()));
   conf.cleanup();
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-test('a crawl with Basic, Digest and form-login credentials; none leaves its host or reaches the log', async () => {
+test('a crawl with Basic, Digest, cookie and form-login credentials; none leaves its host or reaches the log', async () => {
   const authFile = path.join(tmp, 'auth.xml');
   fs.writeFileSync(
     authFile,
     `<auth-configuration>
   <credentials host="${new URL(basic.origin).host}" scheme="basic" username="crawler" password="${SECRET}"/>
   <credentials host="127.0.11.2" scheme="digest" username="crawler" password="${SECRET}"/>
+  <credentials host="127.0.11.5" scheme="cookie" cookie="session=${SECRET}"/>
   <credentials host="127.0.11.3" scheme="form" loginUrl="${form.origin}/login">
     <field name="user" value="crawler"/>
     <field name="pass" value="${SECRET}"/>
@@ -164,7 +170,7 @@ test('a crawl with Basic, Digest and form-login credentials; none leaves its hos
 </auth-configuration>`,
   );
   const seeds = path.join(tmp, 'seeds.txt');
-  fs.writeFileSync(seeds, `${basic.origin}/\n${digest.origin}/\n${form.origin}/\n`);
+  fs.writeFileSync(seeds, `${basic.origin}/\n${digest.origin}/\n${form.origin}/\n${cookie.origin}/\n`);
   const dir = path.join(tmp, 'crawl');
   const r = await hz(
     ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', '-D', `http.auth.file=${authFile}`, '-D', 'crawl.seed.hosts.only=false', '-D', 'crawl.sitemaps=false', 'crawl', seeds, '-dir', dir, '-depth', '3'],
@@ -177,6 +183,7 @@ test('a crawl with Basic, Digest and form-login credentials; none leaves its hos
   try {
     assert.is(status(`${basic.origin}/page.html`), 'db_fetched');
     assert.is(status(`${digest.origin}/manual.html`), 'db_fetched');
+    assert.is(status(`${cookie.origin}/c1.html`), 'db_fetched');
     for (const p of ['/p1.html', '/p2.html', '/p3.html', '/p4.html']) assert.is(status(`${form.origin}${p}`), 'db_fetched', p);
     assert.is(status(`${other.origin}/landing`), 'db_fetched', 'the redirect to another host was followed');
   } finally {
