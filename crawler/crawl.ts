@@ -20,14 +20,12 @@ import type { FetchStatus } from '../shared/status.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
 import { listSegments, Segment, segmentName } from '../segments/segment.js';
-import { activePlugins } from './checkers/checker.js';
-import { checkFilters } from './checkers/filterchecker.js';
 import { dedup } from './dedup.js';
 import { fetch, fetchEstimate, type FetchSummary } from './fetch/tool.js';
 import { userAgent } from './fetch/protocol-http.js';
 import { generate } from './generate.js';
 import { indexSegments } from './index/tool.js';
-import { inject, readSeeds, type SeedBatch } from './inject.js';
+import { inject, readSeeds, screenSeeds, type SeedBatch } from './inject.js';
 import { invertlinks } from './linkdb.js';
 import { linkrank } from './linkrank.js';
 import { merge } from './merge.js';
@@ -120,8 +118,9 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
   const seeds = typeof opts.seeds === 'string' ? readSeeds(opts.seeds) : opts.seeds;
   conf = scopeToSeedHosts(conf, seeds);
   const plugins = await loadCrawlerPlugins(conf);
-  await refuseUnusableSeeds(conf, seeds, plugins);
+  const rejected = await screenSeeds(conf, seeds, plugins);
   if (log.file) log.notice(`details in ${shortPath(log.file)}`);
+  for (const r of rejected) log.warn(r);
   const injected = await timed('inject', () => inject(conf, { webdb, seeds, plugins, log }));
   s.injected = injected.injected;
   for (const p of injected.problems) log.warn(`${p.where}: ${p.reason}`);
@@ -206,29 +205,6 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
   s.duplicates = d.byUrl + d.byDigest + m.duplicates;
   s.documents = m.documents;
   return s;
-}
-
-/**
- * Refuses, before anything is written, seeds of which not one could be
- * injected: each rejected seed is named with the filter that rejected it and,
- * for regex-urlfilter.txt, the file:line of the deciding rule.
- */
-export async function refuseUnusableSeeds(conf: Conf, seeds: SeedBatch, plugins: CrawlerPlugins): Promise<void> {
-  const urls = seeds.lines.map((l) => ({ where: l.where, raw: l.url, url: plugins.normalizers.normalize(l.url, 'inject') }));
-  if (urls.some((u) => u.url !== null && plugins.filters.filter(u.url) !== null)) return;
-  const filters = await activePlugins(conf, 'url-filter');
-  const why = urls.map((u) =>
-    u.url === null
-      ? `${u.where}: ${JSON.stringify(u.raw)} is not an absolute URL hazelnut can fetch`
-      : `${u.where}: ${u.url} rejected by ${checkFilters(filters, u.url, true).rejectedBy.join(', ')}`,
-  );
-  const advice = why.some((w) => /\(rule /.test(w))
-    ? "change or remove the '-' rule named, or put a '+' rule for the URL before it"
-    : why.some((w) => /no rule matched/.test(w))
-      ? "add a '+' rule for your hosts to the URL filter file"
-      : 'put one URL per line (e.g. http://intranet.example.com/)';
-  const shown = why.length > 10 ? [...why.slice(0, 10), `… and ${why.length - 10} more`] : why;
-  throw new HzError('HZ_ERR_SEED', `no seed URL can be crawled; nothing was written:\n  ${shown.join('\n  ')}\n${advice}; 'hazelnut filterchecker <url>' tests a URL`);
 }
 
 /** A path relative to the working directory when it is below it. */
@@ -359,7 +335,7 @@ const tool: Tool = {
     userAgent(conf);
     const seeds = readSeeds(a._[0]!);
     const scoped = scopeToSeedHosts(conf, seeds);
-    await refuseUnusableSeeds(scoped, seeds, await loadCrawlerPlugins(scoped));
+    await screenSeeds(scoped, seeds, await loadCrawlerPlugins(scoped));
     fs.mkdirSync(dir, { recursive: true });
 
     // The first Ctrl-C (or SIGTERM) lets the requests in flight finish and keeps what is fetched;

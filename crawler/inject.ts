@@ -16,6 +16,8 @@ import { HzError, partialExitCode, UsageError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { host } from '../shared/url/keys.js';
+import { activePlugins } from './checkers/checker.js';
+import { checkFilters } from './checkers/filterchecker.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf } from '../shared/layout.js';
@@ -108,6 +110,35 @@ export function readSeeds(seedPath: string): SeedBatch {
   return batch;
 }
 
+/**
+ * Checks seeds before anything is written. Returns, for each seed the URL
+ * filters reject, a warning naming the filter and, for regex-urlfilter.txt,
+ * the file:line of the deciding rule; throws when not one seed could be
+ * injected, with every reason and what to change.
+ */
+export async function screenSeeds(conf: Conf, seeds: SeedBatch, plugins: CrawlerPlugins): Promise<string[]> {
+  const urls = seeds.lines.map((l) => {
+    const url = plugins.normalizers.normalize(l.url, 'inject');
+    return { where: l.where, raw: l.url, url, ok: url !== null && plugins.filters.filter(url) !== null };
+  });
+  const filtered = urls.filter((u) => u.url !== null && !u.ok);
+  const filters = filtered.length ? await activePlugins(conf, 'url-filter') : [];
+  const rejection = (u: (typeof urls)[number]) => `${u.where}: ${u.url} rejected by ${checkFilters(filters, u.url!, true).rejectedBy.join(', ')}`;
+  const warnings = filtered.map(rejection);
+  if (urls.some((u) => u.ok)) return warnings;
+  const all = [
+    ...urls.map((u) => (u.url === null ? `${u.where}: ${JSON.stringify(u.raw)} is not an absolute URL hazelnut can fetch` : rejection(u))),
+    ...seeds.malformed.map((m) => `${m.where}: ${m.reason}`),
+  ];
+  const advice = warnings.some((w) => /\(rule /.test(w))
+    ? "change or remove the '-' rule named, or put a '+' rule for the URL before it"
+    : warnings.length
+      ? "add a '+' rule for your hosts to the URL filter file"
+      : 'put one URL per line (e.g. http://intranet.example.com/)';
+  const shown = all.length > 10 ? [...all.slice(0, 10), `… and ${all.length - 10} more`] : all;
+  throw new HzError('HZ_ERR_SEED', `no seed URL can be injected; nothing was written:\n  ${shown.join('\n  ')}\n${advice}; 'hazelnut filterchecker <url>' tests a URL`);
+}
+
 export interface InjectOptions {
   webdb: string;
   /** A seed path, or seeds already read with readSeeds. */
@@ -179,12 +210,12 @@ const tool: Tool = {
     if (a._.length !== 2) throw new UsageError(a._.length < 2 ? 'missing arguments' : `unexpected argument ${a._[2]}`);
     const [webdb, seedPath] = a._ as [string, string];
     const seeds = readSeeds(seedPath);
+    const plugins = await loadCrawlerPlugins(ctx.conf);
+    const rejected = await screenSeeds(ctx.conf, seeds, plugins);
     const summary = await runWithLog(ctx, { tool: 'inject', crawlDir: crawlDirOf(webdb), lock: { force: a.force === true } }, (log) =>
-      inject(ctx.conf, { webdb, seeds, log, overwrite: a.overwrite === true }),
+      inject(ctx.conf, { webdb, seeds, plugins, log, overwrite: a.overwrite === true }),
     );
-    for (const p of summary.problems) ctx.err.write(`inject: ${p.where}: ${p.reason}\n`);
-    if (summary.injected === 0 && summary.known === 0 && summary.filtered > 0)
-      ctx.err.write(`inject: every URL was rejected by the URL filters; check ${ctx.conf.get('urlfilter.regex.file')}\n`);
+    for (const w of [...summary.problems.map((p) => `${p.where}: ${p.reason}`), ...rejected]) ctx.err.write(`inject: ${w}\n`);
     ctx.out.write(
       `inject: ${summary.injected} injected, ${summary.known} already known, ${summary.overwritten ? `${summary.overwritten} overwritten, ` : ''}${summary.filtered} rejected by filters, ${summary.malformed} malformed (${seeds.files.length} seed file${seeds.files.length === 1 ? '' : 's'})\n`,
     );

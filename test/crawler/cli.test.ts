@@ -114,7 +114,14 @@ test('global options: -conf, HAZELNUT_CONF_DIR and -D (before or after the comma
   fs.writeFileSync(bad, 'not a url\nftp://127.0.2.9/\n');
   const refused = hz(['inject', path.join(tmp, 'g-bad', 'webdb'), bad]);
   assert.is(refused.code, 1, 'no line injected: a refusal');
-  assert.match(refused.out, /0 injected, 0 already known, 1 rejected by filters, 1 malformed/);
+  assert.match(refused.err, /all-bad\.txt:1: "not a url" is not an absolute URL/);
+  assert.match(refused.err, /all-bad\.txt:2: ftp:\/\/127\.0\.2\.9\/ rejected by urlfilter-regex \(rule \S*regex-urlfilter\.txt:\d+\)/);
+  assert.not.ok(fs.existsSync(path.join(tmp, 'g-bad')), 'nothing written, not even logs/');
+  const mixed = path.join(tmp, 'mixed.txt');
+  fs.writeFileSync(mixed, 'http://127.0.2.1/\nftp://127.0.2.9/\n');
+  const partial = hz(['inject', path.join(tmp, 'g-mixed', 'webdb'), mixed]);
+  assert.is(partial.code, 0, 'the good line is in: success with a warning');
+  assert.match(partial.err, /^inject: \S*mixed\.txt:2: ftp:\/\/127\.0\.2\.9\/ rejected by urlfilter-regex \(rule \S*regex-urlfilter\.txt:\d+\)$/m);
   assert.throws(() => parseGlobal(['-D', 'novalue', 'inject']), /-D needs name=value/);
   assert.throws(() => parseGlobal(['-conf']), /-conf needs a directory/);
   const badConf = hz(['-conf', path.join(tmp, 'no-such-dir'), 'inject', 'a', 'b']);
