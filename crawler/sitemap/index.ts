@@ -165,7 +165,13 @@ export async function injectSitemaps(
   const limits = sitemapLimits(conf);
   const delayMs = conf.getDuration('fetcher.server.delay', 's');
   const s: SitemapSummary = { files: 0, urls: 0, injected: 0, due: 0, skipped: 0, problems: [] };
-  const hosts = await Promise.all(opts.origins.map((origin) => readHostSitemaps(origin, { http: opts.http, robots: opts.robots, limits, delayMs, log: opts.log })));
+  // Hosts are read side by side, as many at once as the fetcher has threads; each host's files one after another.
+  const hosts: HostSitemaps[] = [];
+  let next = 0;
+  const reader = async () => {
+    while (next < opts.origins.length) hosts.push(await readHostSitemaps(opts.origins[next++]!, { http: opts.http, robots: opts.robots, limits, delayMs, log: opts.log }));
+  };
+  await Promise.all(Array.from({ length: Math.min(opts.origins.length, Math.max(1, conf.getInt('fetcher.threads.fetch'))) }, reader));
   const now = opts.now ?? Date.now();
   for (const h of hosts) {
     s.files += h.files;

@@ -108,4 +108,24 @@ test('sitemap.max.urls bounds what one host contributes; crawl.sitemaps=false re
   assert.equal(web.requests.filter((r) => r.path.startsWith('/maps/') || r.path === '/sitemap.xml'), []);
 });
 
+test('the sitemaps of many seed hosts are read at most fetcher.threads.fetch at a time', async () => {
+  const hosts: Record<string, { pages: Record<string, string | { body: string; contentType: string; headerDelayMs: number }> }> = {};
+  for (let i = 0; i < 5; i++) hosts[`h${i}`] = { pages: { '/': page(`Host ${i}`) } };
+  const many = await startTestWeb({ block: '127.0.14', hosts });
+  try {
+    for (let i = 0; i < 5; i++)
+      many.setPage(`h${i}`, '/sitemap.xml', { contentType: 'application/xml', headerDelayMs: 200, body: urlset([`<url><loc>${many.url(`h${i}`, '/x.html')}</loc></url>`]) });
+    const seeds = path.join(tmp, 'many.txt');
+    fs.writeFileSync(seeds, Object.keys(hosts).map((h) => `${many.url(h, '/')}\n`).join(''));
+    const r = await hz(['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', '-D', 'fetcher.threads.fetch=2', 'crawl', seeds, '-dir', path.join(tmp, 'many'), '-depth', '1'], { confDir: conf.dir });
+    assert.is(r.code, 0, r.err);
+    assert.match(r.out, /from sitemaps\s+5 new/);
+    const maps = many.requests.filter((q) => q.path === '/sitemap.xml');
+    const overlap = Math.max(...maps.map((a) => maps.filter((b) => b.start < a.end && a.start < b.end).length));
+    assert.ok(overlap <= 2, `${overlap} sitemaps were read at once`);
+  } finally {
+    await many.stop();
+  }
+});
+
 test.run();
