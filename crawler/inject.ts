@@ -18,6 +18,7 @@ import { parseArgs, type Tool } from '../shared/tool.js';
 import { host } from '../shared/url/keys.js';
 import { activePlugins } from './checkers/checker.js';
 import { checkFilters } from './checkers/filterchecker.js';
+import { isLoopbackHost } from './fetch/address.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf } from '../shared/layout.js';
@@ -189,7 +190,11 @@ export async function inject(conf: Conf, opts: InjectOptions): Promise<InjectSum
 
   const db = openWebDb(opts.webdb, { create: true });
   try {
-    Object.assign(summary, db.inject(rows, now, opts.overwrite === true));
+    db.transaction(() => {
+      Object.assign(summary, db.inject(rows, now, opts.overwrite === true));
+      // The fetcher connects to loopback only for a crawl whose seeds are there (crawler/fetch/address.ts).
+      if (rows.some((r) => isLoopbackHost(new URL(r.url).hostname))) db.markSeedsOnLoopback();
+    });
   } finally {
     db.close();
   }

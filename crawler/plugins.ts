@@ -19,6 +19,7 @@ import type {
 } from '../shared/plugin/types.js';
 import { urlnormalizerBasic } from '../shared/url/normalize.js';
 import { urlfilterHost } from '../shared/url/host-filter.js';
+import { urlLimitBreach, urlLimits, type UrlLimits } from '../shared/url/limits.js';
 import { urlfilterRegex } from '../shared/url/regex-filter.js';
 import { urlnormalizerRegex } from '../shared/url/regex-normalize.js';
 import { protocolFile } from './fetch/protocol-file.js';
@@ -61,10 +62,14 @@ export interface CrawlerPlugins {
   active: { id: string; point: ExtensionPoint }[];
 }
 
-/** Runs the normalizers in order, repeating the chain up to `loops` times until a pass changes nothing. */
-export function normalizerChain(normalizers: URLNormalizer[], loops: number): CrawlerPlugins['normalizers'] {
+/**
+ * Runs the normalizers in order, repeating the chain up to `loops` times until a pass changes nothing.
+ * A URL over the length limit is dropped before any normalizer runs.
+ */
+export function normalizerChain(normalizers: URLNormalizer[], loops: number, limits?: UrlLimits): CrawlerPlugins['normalizers'] {
   return {
     normalize(url, scope) {
+      if (limits && limits.maxLength >= 0 && url.length > limits.maxLength) return null;
       let cur: string | null = url;
       for (let pass = 0; pass < Math.max(1, loops); pass++) {
         const before: string = cur;
@@ -79,10 +84,11 @@ export function normalizerChain(normalizers: URLNormalizer[], loops: number): Cr
   };
 }
 
-/** A URL must pass every filter; each may rewrite it for the next. */
-export function filterChain(filters: URLFilter[]): CrawlerPlugins['filters'] {
+/** A URL must keep the limits, then pass every filter; each may rewrite it for the next. */
+export function filterChain(filters: URLFilter[], limits?: UrlLimits): CrawlerPlugins['filters'] {
   return {
     filter(url) {
+      if (limits && urlLimitBreach(url, limits) !== null) return null;
       let cur: string | null = url;
       for (const f of filters) {
         cur = f.filter(cur);
@@ -135,6 +141,7 @@ export async function loadCrawlerPlugins(conf: Conf, builtins: readonly PluginDe
   const indexing = make('indexing-filter');
   const scoring = make('scoring-filter');
   const protocols = orderedActive(conf, entries, 'protocol');
+  const limits = urlLimits(conf);
   const active = [
     ...normalizers.map((p) => ({ id: p.id, point: 'url-normalizer' as const })),
     ...filters.map((p) => ({ id: p.id, point: 'url-filter' as const })),
@@ -147,8 +154,12 @@ export async function loadCrawlerPlugins(conf: Conf, builtins: readonly PluginDe
     normalizers: normalizerChain(
       normalizers.map((p) => p.impl),
       conf.getInt('urlnormalizer.loop.count'),
+      limits,
     ),
-    filters: filterChain(filters.map((p) => p.impl)),
+    filters: filterChain(
+      filters.map((p) => p.impl),
+      limits,
+    ),
     parsers: parsers.map((p) => p.impl),
     indexingFilters: indexing.map((p) => p.impl),
     scoring: scoringChain(scoring.map((p) => p.impl)),

@@ -37,8 +37,8 @@ function shortWhere(where: string): string {
 /** Why a filter rejected `url`: urlfilter-regex knows its deciding rule, other filters are named only. */
 function rejection(f: NamedFilter, url: string): string {
   if (!(f.impl instanceof RegexURLFilter)) return f.id;
-  const rule = matchingRule(f.impl.rules, url);
-  return `${f.id} (${rule ? `rule ${shortWhere(rule.where)}` : 'no rule matched'})`;
+  const m = matchingRule(f.impl.rules, url);
+  return `${f.id} (${m ? `rule ${shortWhere(m.rule.where)}${m.slow ? ' ran out of time' : ''}` : 'no rule matched'})`;
 }
 
 /** What the filters do to one URL: each on its own, or `combined` as the crawler's chain. */

@@ -14,6 +14,7 @@ import { intOption } from '../../shared/tool.js';
 import type { FetchRecord, ParseRecord } from '../../segments/segment.js';
 import { fetchSteps } from '../fetch/step.js';
 import { robotsAgents } from '../fetch/protocol-http.js';
+import { withLoopback } from '../fetch/address.js';
 import { startProtocols } from '../fetch/protocols.js';
 import { decideRedirect } from '../fetch/redirect.js';
 import { RobotsCache } from '../fetch/robots.js';
@@ -117,7 +118,8 @@ does not fetch or parse.
     const preview = intOption(a.textLength, 'textLength') ?? TEXT_PREVIEW;
     if (preview < 0) throw new UsageError(`-textLength must not be negative, not ${preview}`);
     const plugins = await loadCrawlerPlugins(conf);
-    const protocols = startProtocols(conf, plugins.protocols);
+    // The URLs checked are the user's own, like seeds: loopback is theirs to check.
+    const protocols = startProtocols(withLoopback(conf, true), plugins.protocols);
     const robots = a.noRobots ? null : new RobotsCache({ http: protocols, agents: robotsAgents(conf) });
     const fetchOne = fetchSteps(conf, protocols, robots);
     const follow = { follow: a.followRedirects === true, ignoreExternal: conf.getBoolean('db.ignore.external.links') };

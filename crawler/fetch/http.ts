@@ -5,14 +5,19 @@
  * not follow redirects or decompress behind our back. Redirects are decisions
  * (redirect.ts) and politeness lives in queues.ts; this file only turns one
  * GET into status, headers and at most `http.content.limit` decoded bytes.
- * Nothing else imports undici.
+ * Nothing else imports undici. Every connection passes the address policy
+ * (address.ts) on the address it is about to open, whether undici's DNS
+ * cache or the socket's own lookup resolved the name.
  */
+import dns from 'node:dns';
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, buildConnector, interceptors, request, type Dispatcher } from 'undici';
 import { ProtocolFailure } from '../../shared/plugin/protocol.js';
 import type { ProtocolRequest, ProtocolResponse } from '../../shared/plugin/types.js';
+import { blockedReason, type AddressPolicy } from './address.js';
 
 /** Decoded bytes kept when http.content.limit is negative (no limit): a compression bomb stops here. */
 export const MAX_DECODED_BYTES = 64 << 20;
@@ -32,7 +37,15 @@ export interface HttpOptions {
   connectionsPerOrigin: number;
   acceptLanguage?: string;
   accept?: string;
+  /** Special addresses a connection may go to (default: none, so no loopback either). */
+  allowAddresses?: AddressPolicy;
+  /** Name resolution (default dns.lookup); a test maps names to addresses here, as a hosts file would. */
+  resolve?: Resolve;
 }
+
+export type Resolve = (hostname: string) => Promise<dns.LookupAddress[]>;
+
+const systemResolve: Resolve = (hostname) => dns.promises.lookup(hostname, { all: true, order: 'ipv4first' });
 
 export interface HttpRequest extends ProtocolRequest {
   /** Extra request headers (credentials, added per host by crawler/fetch/auth). */
@@ -52,15 +65,20 @@ export class HttpClient {
 
   constructor(readonly opts: HttpOptions) {
     if (!(opts.timeoutMs > 0)) throw new Error(`http.timeout must be positive, not ${opts.timeoutMs}`);
+    const allowed = opts.allowAddresses ?? new Set();
+    const resolve = literalsFirst(opts.resolve ?? systemResolve);
     this.agent = new Agent({
       connections: Math.max(1, opts.connectionsPerOrigin),
       pipelining: 1,
       keepAliveTimeout: 10_000,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
-      connect: { timeout: opts.timeoutMs },
+      connect: guardedConnector(opts.timeoutMs, allowed, resolve),
     });
-    this.dispatcher = this.agent.compose(interceptors.dns());
+    this.dispatcher = this.agent.compose(
+      // No ttl on a record: the interceptor's maxTTL (10 s) applies.
+      interceptors.dns({ lookup: (origin, _o, cb) => void resolve(origin.hostname).then((a) => cb(null, a as never), (e: Error) => cb(e, [])) }),
+    );
   }
 
   async get(req: HttpRequest): Promise<HttpResponse> {
@@ -105,6 +123,42 @@ export class HttpClient {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/** An address literal resolves to itself; undici's DNS interceptor hands IPv6 ones over in brackets. */
+function literalsFirst(resolve: Resolve): Resolve {
+  return (hostname) => {
+    const bare = hostname.replace(/^\[|\]$/g, '');
+    const family = net.isIP(bare);
+    return family ? Promise.resolve([{ address: bare, family }]) : resolve(hostname);
+  };
+}
+
+/**
+ * undici's connector with the address policy in front: an address literal
+ * (what undici's DNS cache hands over) is checked before the socket opens; a
+ * name the socket resolves itself goes through a lookup that drops blocked
+ * addresses and fails when none is left.
+ */
+function guardedConnector(timeoutMs: number, allowed: AddressPolicy, resolve: Resolve): buildConnector.connector {
+  const lookup: net.LookupFunction = (hostname, options, cb) => {
+    resolve(hostname).then((all) => {
+      const ok = all.filter((a) => blockedReason(a.address, allowed) === null);
+      if (ok.length === 0) return cb(new HttpFailure(blockedReason(all[0]!.address, allowed) ?? `${hostname} has no address`, 'BLOCKED_ADDRESS'), '', 0);
+      if (options.all) return (cb as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, ok);
+      cb(null, ok[0]!.address, ok[0]!.family);
+    }, (e: NodeJS.ErrnoException) => cb(e, '', 0));
+  };
+  const connect = buildConnector({ timeout: timeoutMs, lookup } as buildConnector.BuildOptions);
+  return (opts, cb) => {
+    const host = opts.hostname.replace(/^\[|\]$/g, '');
+    const why = net.isIP(host) ? blockedReason(host, allowed) : null;
+    if (why) {
+      cb(new HttpFailure(why, 'BLOCKED_ADDRESS'), null);
+      return;
+    }
+    connect(opts, cb);
+  };
 }
 
 function failure(e: unknown, opts: HttpOptions): HttpFailure {

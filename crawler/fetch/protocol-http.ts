@@ -7,6 +7,7 @@
 import type { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
 import type { PluginDescriptor } from '../../shared/plugin/types.js';
+import { addressPolicy } from './address.js';
 import { withCredentials } from './auth.js';
 import { HttpClient } from './http.js';
 
@@ -42,6 +43,7 @@ export function httpClient(conf: Conf): HttpClient {
     connectionsPerOrigin: conf.getInt('fetcher.threads.per.host'),
     acceptLanguage: conf.get('http.accept.language'),
     accept: conf.get('http.accept'),
+    allowAddresses: addressPolicy(conf.getList('http.allow.addresses'), false),
   });
 }
 

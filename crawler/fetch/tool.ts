@@ -17,7 +17,8 @@ import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins } from '../plugins.js';
 import { runWithLog } from '../tool-run.js';
 import { crawlPaths, segmentCrawlDir } from '../../shared/layout.js';
-import { hasWebDb, openWebDb } from '../webdb/webdb.js';
+import { hasWebDb, openWebDb, type WebDb } from '../webdb/webdb.js';
+import { isLoopbackHost, withLoopback } from './address.js';
 import { Fetcher, type FetcherSettings, type FetchSummary } from './fetcher.js';
 import { FetchQueues } from './queues.js';
 import { robotsAgents, userAgent } from './protocol-http.js';
@@ -99,6 +100,16 @@ function crawlWebDbDir(segmentDir: string): string | undefined {
   return hasWebDb(dir) ? dir : undefined;
 }
 
+/**
+ * Whether the crawl's seeds are on loopback: inject notes it in the WebDB. A
+ * segment fetched without its WebDB has no other seeds than its fetchlist.
+ */
+function seedsOnLoopback(segment: Segment, webdb: WebDb | undefined): boolean {
+  if (webdb) return webdb.seedsOnLoopback();
+  for (const e of segment.fetchlist()) if (isLoopbackHost(new URL(e.url).hostname)) return true;
+  return false;
+}
+
 export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions = {}): Promise<FetchSummary> {
   const ua = userAgent(conf);
   const settings = fetcherSettings(conf, opts);
@@ -112,7 +123,7 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
     if (segment.hasPhase('fetched')) throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} is already fetched`);
     const plugins = await loadCrawlerPlugins(conf);
     opts.log?.info(`fetching ${segmentDir} as "${ua}", ${settings.threads} threads; plugins: ${plugins.active.map((p) => p.id).join(' ')}`);
-    protocols = startProtocols(conf, plugins.protocols);
+    protocols = startProtocols(withLoopback(conf, seedsOnLoopback(segment, webdb)), plugins.protocols);
     const robots = new RobotsCache({ http: protocols, agents: robotsAgents(conf), webdb });
     const summary = await new Fetcher(conf, segment, plugins, robots, fetchSteps(conf, protocols, robots, opts.signal), settings, opts.log, opts.signal).run();
     if (!summary.interrupted || settings.deferOnAbort) {

@@ -125,6 +125,11 @@ function refreshTarget(plugins: ParsePlugins, from: string, url: string): string
   return ok === null || ok === from ? undefined : ok;
 }
 
+/** NUL and other C0 controls (not tab or line ends): a browser shows none of them, and the index and summaries must not either. */
+function withoutControls(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, '');
+}
+
 export async function parseContent(plugins: ParsePlugins, conf: Conf, content: ContentRecord, fetch: FetchRecord): Promise<ParseRecord> {
   const opts = parseOptions(conf);
   const declared = content.contentType ?? fetch.contentType ?? null;
@@ -169,13 +174,14 @@ export async function parseContent(plugins: ParsePlugins, conf: Conf, content: C
     const outlinks = meta.nofollow ? [] : filterOutlinks(plugins, opts, content.url, out.outlinks, dropped);
     if (dropped.cap + dropped.filtered + dropped.external > 0) meta.outlinksDropped = dropped;
     const declaredLang = [out.lang, meta.contentLanguage as string | undefined, fetch.headers['content-language']];
+    const text = withoutControls(out.text);
     return {
       url: content.url,
       status: 'success',
-      title: out.title,
-      text: out.text,
-      lang: pageLanguage(declaredLang, out.text, opts.langMaxLength),
-      signature: opts.signature(content.bytes, out.text),
+      title: withoutControls(out.title),
+      text,
+      lang: pageLanguage(declaredLang, text, opts.langMaxLength),
+      signature: opts.signature(content.bytes, text),
       outlinks,
       meta,
     };

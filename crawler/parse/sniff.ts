@@ -40,14 +40,19 @@ function hasBom(head: Buffer): boolean {
   return (head[0] === 0xfe && head[1] === 0xff) || (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xef && head[1] === 0xbb);
 }
 
-/** True when the start of the content looks like binary data rather than text in some charset. */
-export function looksBinary(bytes: Buffer): boolean {
+/**
+ * True when the start of the content looks like binary data rather than text
+ * in some charset. Without a declared text type one NUL byte is enough; with
+ * one (`declaredText`) it takes a binary signature or many control bytes,
+ * since a stray NUL in a real page is common and must not lose its links.
+ */
+export function looksBinary(bytes: Buffer, declaredText = false): boolean {
   const head = bytes.subarray(0, SNIFF_BYTES);
   if (magicType(head)) return true;
   if (hasBom(head)) return false;
   let control = 0;
   for (const b of head) {
-    if (b === 0) return true;
+    if (b === 0 && !declaredText) return true;
     if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
   }
   return head.length > 0 && control / head.length > 0.1;
@@ -64,7 +69,7 @@ export function sniffContentType(declared: string | null | undefined, bytes: Buf
   const generic = type === null || type === 'application/octet-stream' || type === 'unknown/unknown' || type === 'application/unknown';
   const textual = type !== null && (type.startsWith('text/') || /[+/](xml|html|json)$/.test(type));
   if (!generic && !textual) return type!;
-  if (looksBinary(bytes)) return magicType(head) ?? 'application/octet-stream';
+  if (looksBinary(bytes, !generic)) return magicType(head) ?? 'application/octet-stream';
   if (!generic) return type!;
   const start = head.toString('latin1');
   if (HTML_START.test(start)) return 'text/html';

@@ -16,6 +16,7 @@ import type { Conf } from '../../shared/conf.js';
 import type { Log } from '../../shared/log.js';
 import { host } from '../../shared/url/keys.js';
 import { robotsAgents } from '../fetch/protocol-http.js';
+import { withLoopback } from '../fetch/address.js';
 import { startProtocols } from '../fetch/protocols.js';
 import { RobotsCache, type RobotsTransport } from '../fetch/robots.js';
 import type { CrawlerPlugins } from '../plugins.js';
@@ -193,8 +194,8 @@ export async function injectSitemaps(
 /** The crawl's use: the sitemaps of the seeds' hosts, read with the crawl's own HTTP client and robots.txt cache. */
 export async function crawlSitemaps(conf: Conf, opts: { webdb: string; seedUrls: string[]; plugins: CrawlerPlugins; log?: Log }): Promise<SitemapSummary> {
   const origins = [...new Set(opts.seedUrls.flatMap((u) => (/^https?:\/\//i.test(u) ? [new URL(u).origin] : [])))];
-  const http = startProtocols(conf, opts.plugins.protocols);
   const webdb = openWebDb(opts.webdb);
+  const http = startProtocols(withLoopback(conf, webdb.seedsOnLoopback()), opts.plugins.protocols);
   try {
     const robots = new RobotsCache({ http, agents: robotsAgents(conf), webdb });
     return await injectSitemaps(conf, { origins, webdb, http, robots, plugins: opts.plugins, log: opts.log });

@@ -155,6 +155,9 @@ export interface ReaddbOps {
 export interface HostOps {
   robots(host: string): HostRobots | undefined;
   putRobots(host: string, r: HostRobots): void;
+  /** Notes that a seed is on loopback, which lets the fetcher connect there. */
+  markSeedsOnLoopback(): void;
+  seedsOnLoopback(): boolean;
 }
 
 export interface WebDb extends InjectOps, GenerateOps, UpdatedbOps, InvertlinksOps, LinkDbReadOps, LinkrankOps, ReaddbOps, HostOps {

@@ -19,7 +19,13 @@
  * Anything else JavaScript cannot compile (atomic groups, possessive
  * quantifiers) fails with the compiler's message, which the callers report
  * with the file and line.
+ *
+ * Case-insensitivity is always spelt out, never the RegExp `i` flag: V8's
+ * linear-time engine, which takes over from backtracking when a match goes
+ * astray (see `bounded-regex`), cannot run `i`, and Java's `(?i)` folds ASCII
+ * only, which the spelt-out form matches exactly.
  */
+import { boundBacktracking } from './bounded-regex.js';
 
 const FLAG_RE = /^\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?([:)])/;
 
@@ -76,23 +82,20 @@ function swapCase(c: string): string {
 
 /** Compiles a java.util.regex pattern as an equivalent JavaScript RegExp; throws SyntaxError. */
 export function javaRegex(src: string): RegExp {
+  boundBacktracking();
   let flags = '';
   let rest = src;
-  // Leading inline flags apply to the whole pattern: make them RegExp flags,
-  // except an `i` that a later `(?-i)` switches off.
-  const turnedOff = /\(\?[a-zA-Z]*-[a-zA-Z]*i/.test(src);
-  let leadingCi = false;
+  // Leading inline flags apply to the whole pattern: `s` and `m` become RegExp flags, `i` is spelt out.
+  let ci = false;
   for (let m = FLAG_RE.exec(rest); m && m[3] === ')' && !m[2]; m = FLAG_RE.exec(rest)) {
     for (const f of m[1]!) {
       if (!'ism'.includes(f)) throw new SyntaxError(`unsupported inline flag (?${f})`);
-      if (f === 'i' && turnedOff) leadingCi = true;
+      if (f === 'i') ci = true;
       else if (!flags.includes(f)) flags += f;
     }
     rest = rest.slice(m[0].length);
   }
-  const wholeCi = flags.includes('i');
   let out = '';
-  let ci = wholeCi || leadingCi;
   const stack: boolean[] = [];
   let i = 0;
   while (i < rest.length) {
@@ -103,7 +106,7 @@ export function javaRegex(src: string): RegExp {
       if (n === 'Q') {
         const end = rest.indexOf('\\E', i + 2);
         const lit = rest.slice(i + 2, end < 0 ? rest.length : end);
-        out += ci && !wholeCi ? [...lit].map((ch) => (/[a-zA-Z]/.test(ch) ? caseless(ch) : escapeLiteral(ch))).join('') : escapeLiteral(lit);
+        out += ci ? [...lit].map((ch) => (/[a-zA-Z]/.test(ch) ? caseless(ch) : escapeLiteral(ch))).join('') : escapeLiteral(lit);
         i = end < 0 ? rest.length : end + 2;
         continue;
       }
@@ -120,7 +123,7 @@ export function javaRegex(src: string): RegExp {
       continue;
     }
     if (c === '[') {
-      const [cls, next] = translateClass(rest, i, ci && !wholeCi);
+      const [cls, next] = translateClass(rest, i, ci);
       out += cls;
       i = next;
       continue;
@@ -131,7 +134,7 @@ export function javaRegex(src: string): RegExp {
         const on = m[1]!;
         const off = m[2] ?? '';
         for (const f of on + off) if (f !== 'i') throw new SyntaxError(`unsupported inline flag (?${f}) inside the pattern`);
-        const next = on.includes('i') ? true : off.includes('i') ? wholeCi : ci;
+        const next: boolean = on.includes('i') ? true : off.includes('i') ? false : ci;
         if (m[3] === ')') ci = next;
         else {
           stack.push(ci);
@@ -161,7 +164,7 @@ export function javaRegex(src: string): RegExp {
       i += q.length;
       continue;
     }
-    out += ci && !wholeCi && /[a-zA-Z]/.test(c) ? caseless(c) : c;
+    out += ci && /[a-zA-Z]/.test(c) ? caseless(c) : c;
     i++;
   }
   return new RegExp(out, flags);

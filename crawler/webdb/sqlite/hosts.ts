@@ -1,6 +1,7 @@
 /**
  * @module crawler/webdb/sqlite/hosts
- * The `hosts` statements: the fetcher's robots.txt cache.
+ * The `hosts` statements: the fetcher's robots.txt cache, and whether a seed
+ * is on loopback (a `meta` row), which decides whether the fetcher may connect there.
  */
 import type { HostOps } from '../webdb.js';
 import type { Statements } from './statements.js';
@@ -20,6 +21,12 @@ export function hostOps(sql: Statements): HostOps {
          ON CONFLICT(host) DO UPDATE SET robots_status = excluded.robots_status, robots_txt = excluded.robots_txt,
            robots_fetched = excluded.robots_fetched, robots_failures = excluded.robots_failures, crawl_delay = excluded.crawl_delay`,
       ).run(host, r.status, r.txt, r.fetched, r.failures, r.crawlDelay);
+    },
+    markSeedsOnLoopback() {
+      sql("INSERT OR REPLACE INTO meta (key, value) VALUES ('seeds.loopback', '1')").run();
+    },
+    seedsOnLoopback() {
+      return sql("SELECT 1 FROM meta WHERE key = 'seeds.loopback'").get() !== undefined;
     },
   };
 }

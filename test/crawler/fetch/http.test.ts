@@ -4,6 +4,8 @@ import * as assert from 'uvu/assert';
 import { HttpClient, HttpFailure, MAX_DECODED_BYTES } from '../../../crawler/fetch/http.js';
 import { gzipBomb, startTestWeb, type TestWeb } from '../../fixtures/testweb.js';
 
+const LOOPBACK = new Set(['loopback'] as const);
+
 let web: TestWeb;
 let client: HttpClient;
 const page = '<html><body>' + 'hello world '.repeat(500) + '</body></html>';
@@ -28,7 +30,7 @@ test.before(async () => {
       },
     },
   });
-  client = new HttpClient({ userAgent: 'HzTest/1.0', timeoutMs: 300, deadlineMs: 5000, contentLimit: 65536, connectionsPerOrigin: 2 });
+  client = new HttpClient({ userAgent: 'HzTest/1.0', timeoutMs: 300, deadlineMs: 5000, contentLimit: 65536, connectionsPerOrigin: 2, allowAddresses: LOOPBACK });
 });
 test.after(async () => {
   await client.close();
@@ -52,7 +54,7 @@ test('a compression bomb stops at the content limit, flagged truncated', async (
 });
 
 test('with no content limit the bomb still stops at MAX_DECODED_BYTES', async () => {
-  const c = new HttpClient({ userAgent: 'HzTest/1.0', timeoutMs: 2000, deadlineMs: 10000, contentLimit: -1, connectionsPerOrigin: 1 });
+  const c = new HttpClient({ userAgent: 'HzTest/1.0', timeoutMs: 2000, deadlineMs: 10000, contentLimit: -1, connectionsPerOrigin: 1, allowAddresses: LOOPBACK });
   try {
     const r = await c.get({ url: web.url('a', '/hugebomb') });
     assert.is(r.truncated, true);
@@ -78,7 +80,7 @@ test('slow headers and a stalled body time out', async () => {
 });
 
 test('the total deadline ends a body that trickles within the idle timeout', async () => {
-  const c = new HttpClient({ userAgent: 'HzTest/1.0', timeoutMs: 5000, deadlineMs: 1000, contentLimit: 65536, connectionsPerOrigin: 1 });
+  const c = new HttpClient({ userAgent: 'HzTest/1.0', timeoutMs: 5000, deadlineMs: 1000, contentLimit: 65536, connectionsPerOrigin: 1, allowAddresses: LOOPBACK });
   try {
     const e = await c.get({ url: web.url('a', '/drip') }).catch((x: unknown) => x);
     assert.instance(e, HttpFailure);
@@ -101,6 +103,28 @@ test('conditional requests send the validators and get 304', async () => {
   const last = web.requestsTo('a', '/cond').at(-1)!;
   assert.is(last.headers['user-agent'], 'HzTest/1.0');
   assert.ok(last.headers['if-modified-since']);
+});
+
+test('the address policy: loopback is refused unless allowed, on literals and on names that resolve there', async () => {
+  const opts = { userAgent: 'HzTest/1.0', timeoutMs: 1000, deadlineMs: 3000, contentLimit: 65536, connectionsPerOrigin: 1 };
+  // A name mapped inside the test, as a hosts file would: no real DNS query is made.
+  const resolve = async (h: string) => (h === 'sneaky.test' ? [{ address: new URL(web.origin('a')).hostname, family: 4 }] : []);
+  const closed = new HttpClient({ ...opts, resolve });
+  const open = new HttpClient({ ...opts, resolve, allowAddresses: LOOPBACK });
+  try {
+    const before = web.requests.length;
+    for (const url of [web.url('a', '/big'), `http://sneaky.test:${new URL(web.origin('a')).port}/big`]) {
+      const e = await closed.get({ url }).catch((x: unknown) => x);
+      assert.instance(e, HttpFailure, url);
+      assert.is((e as HttpFailure).code, 'BLOCKED_ADDRESS');
+      assert.match((e as Error).message, /127\.0\.3\.\d+ is a loopback address; not connecting \(allow it with http\.allow\.addresses=loopback\)/);
+    }
+    assert.is(web.requests.length, before, 'no request reached the server');
+    assert.is((await open.get({ url: `http://sneaky.test:${new URL(web.origin('a')).port}/big` })).status, 200);
+  } finally {
+    await closed.close();
+    await open.close();
+  }
 });
 
 test.run();

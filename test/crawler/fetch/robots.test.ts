@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fetch } from '../../../crawler/fetch/tool.js';
+import { openWebDb } from '../../../crawler/webdb/webdb.js';
 import { webDbSql } from '../../fixtures/webdb-sql.js';
 import { Segment, type FetchRecord } from '../../../segments/segment.js';
 import { startTestWeb, type TestWeb } from '../../fixtures/testweb.js';
@@ -103,7 +104,9 @@ test('a 2 MB robots.txt: only the first 500 KiB counts', async () => {
 
 test('rules are cached in the WebDB hosts table for the next fetch, and unreachable answers are asked again', async () => {
   const crawl = tempCrawl();
-  webDbSql(path.join(crawl, 'webdb')).close();
+  const made = openWebDb(path.join(crawl, 'webdb'), { create: true });
+  made.markSeedsOnLoopback(); // as inject does for seeds on loopback
+  made.close();
   web.reset();
   await run('rules', {}, crawl);
   await run('rules', {}, crawl);

@@ -158,6 +158,15 @@ test('a binary file labelled text/html is not parsed, but kept with a signature'
   assert.is((await page(Buffer.from([0, 1, 2, 3, 0, 0, 5]), 'text/html')).status, 'notparsed');
 });
 
+test('a declared text/html page with a NUL byte near the top is still parsed, its links kept', async () => {
+  const p = await page(Buffer.from('<html>\0<head><title>Nul</title></head><body><p>word\0s</p><a href="/next">next</a></body></html>'), 'text/html');
+  assert.is(p.status, 'success');
+  assert.is(p.title, 'Nul');
+  assert.equal(p.outlinks.map((l) => l.url), ['http://127.0.4.1/next']);
+  assert.not.ok(p.text.includes('\0'), 'no NUL in the stored text');
+  assert.is(sniffContentType(null, Buffer.from('<html>\0<p>x')), 'application/octet-stream', 'undeclared: a NUL still means binary');
+});
+
 test('content type sniffing', async () => {
   assert.is(sniffContentType(null, Buffer.from('  <!DOCTYPE html><p>x')), 'text/html');
   assert.is(sniffContentType('application/octet-stream', Buffer.from('just words')), 'text/plain');

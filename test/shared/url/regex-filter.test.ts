@@ -67,11 +67,52 @@ test('shipped regex-urlfilter.txt: Nutch rules then accept the rest', () => {
     ['http://x/a.JPG', false],
     ['http://x/a.gz', false],
     ['http://x/page?id=1', false],
-    ['http://x/a/b/a/c/a/d/', false],
     ['http://x/a/b/c/', true],
   ];
   for (const [url, ok] of table) assert.is(f.filter(url) !== null, ok, url);
   assert.ok(fs.readFileSync(path.join(PACKAGE_CONF_DIR, 'regex-urlfilter.txt'), 'utf8').includes('-.'), 'documents how to restrict');
+});
+
+test('shipped regex-urlfilter.txt: every rule runs in bounded time', () => {
+  const rules = RegexURLFilter.fromFile(path.join(PACKAGE_CONF_DIR, 'regex-urlfilter.txt')).rules;
+  assert.ok(rules.length >= 4);
+  for (const r of rules) assert.not.ok(r.test.timed, `${r.where} needs the timed path`);
+});
+
+test('a catastrophic rule that the linear engine can run stays fast on a hostile URL', () => {
+  // Backtracking alone takes 2^27 steps here (tens of seconds).
+  const f = new RegexURLFilter(parseFilterRules('-(a+)+$\n+.\n', 'evil.txt'));
+  assert.not.ok(f.rules[0]!.test.timed);
+  const started = Date.now();
+  assert.is(f.filter(`http://x/${'a'.repeat(27)}!`), `http://x/${'a'.repeat(27)}!`);
+  assert.is(f.filter(`http://x/${'a'.repeat(27)}`), null);
+  assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+});
+
+test('a back-reference rule runs on a budget: it rejects, names its file:line once, then skips longer URLs', async () => {
+  const warnings: Error[] = [];
+  const onWarning = (w: Error) => warnings.push(w);
+  process.on('warning', onWarning);
+  try {
+    const f = new RegexURLFilter(parseFilterRules('# Nutch 1.x loop rule\n-.*(/[^/]+)/[^/]+\\1/[^/]+\\1/\n+.\n', 'loops.txt', 30));
+    assert.ok(f.rules[0]!.test.timed);
+    assert.is(f.filter('http://x/a/b/a/c/a/d/'), null, 'the rule still works');
+    assert.is(f.filter('http://x/a/b/c/'), 'http://x/a/b/c/');
+    const long = `http://x/${'x'.repeat(20_000)}`;
+    let t = Date.now();
+    assert.is(f.filter(long), null, 'out of time: rejected');
+    assert.ok(Date.now() - t < 1000, `took ${Date.now() - t} ms`);
+    t = Date.now();
+    assert.is(f.filter(long + 'yy'), null);
+    assert.ok(Date.now() - t < 20, 'a longer URL is not tried again');
+    assert.is(f.filter('http://x/short/'), 'http://x/short/', 'short URLs still run the rule');
+    await new Promise((r) => setImmediate(r));
+    const slow = warnings.filter((w) => (w as NodeJS.ErrnoException).code === 'HZ_SLOW_URL_RULE');
+    assert.is(slow.length, 1);
+    assert.match(slow[0]!.message, /^loops\.txt:2: rule ran out of its 30 ms/);
+  } finally {
+    process.off('warning', onWarning);
+  }
 });
 
 test.run();
