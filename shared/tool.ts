@@ -109,7 +109,26 @@ export function reportError(e: unknown, err: NodeJS.WritableStream, prefix: stri
     err.write(`${prefix}: ${e.message}\n`);
     return e.exitCode;
   }
+  const full = diskFull(e);
+  if (full) {
+    err.write(`${prefix}: ${full}\n`);
+    return 1;
+  }
   throw e;
+}
+
+/**
+ * The message for a full disk (SQLite's SQLITE_FULL, a write's ENOSPC or
+ * EDQUOT), or undefined for any other error. Every store writes in
+ * transactions, so what was committed before stays whole.
+ */
+export function diskFull(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') {
+    const where = (e as NodeJS.ErrnoException).path;
+    return `the disk is full${where ? ` (writing ${where})` : ''}: free some space and run the same command again; what was stored before is intact (${code})`;
+  }
+  return undefined;
 }
 
 /** An integer option, with the option's name in the error. */

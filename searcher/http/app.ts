@@ -19,6 +19,15 @@ import { didYouMean } from '../suggest.js';
 import type { Snapshot, SnapshotProvider } from '../snapshot.js';
 import { anchorsPage, cachedHtml, cachedOther, explainPage, homePage, noArchivePage, statsPage, textPage, type IndexStats } from './docpages.js';
 import { messagePage, PAGE_CSP } from './layout.js';
+
+/**
+ * The cached copy of a page: sandbox without allow-scripts, so no script,
+ * handler attribute or form of the page runs; and nothing it names is loaded
+ * (stylesheets, images, frames, fonts, CSS url()s), so a stored page can
+ * neither call home when viewed nor read what is on the screen out through
+ * CSS selectors. Its own inline styles still apply.
+ */
+const CACHED_CSP = "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'self'";
 import { searchJson } from './api.js';
 import { snapshotLease, type LeaseEnv } from './lease.js';
 import { openSearchDescription, openSearchRss } from './opensearch.js';
@@ -127,10 +136,9 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
     const type = (cached.content.contentType ?? doc.type).split(';')[0]!.trim().toLowerCase();
     const fetched = cached.fetch?.fetchTime ?? doc.tstamp;
     if (type === 'text/html' || type === 'application/xhtml+xml') {
-      // sandbox without allow-scripts: no script, no handler attribute, no form of the page runs.
       return c.body(cachedHtml(decodeContent(cached.content), doc, fetched), 200, {
         'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': "sandbox; script-src 'none'; object-src 'none'",
+        'Content-Security-Policy': CACHED_CSP,
       });
     }
     const text = type.startsWith('text/') || type.endsWith('+xml') || type.endsWith('/json') ? decodeContent(cached.content) : undefined;

@@ -211,7 +211,7 @@ test('cached: the page as fetched, sandboxed, with a banner; noarchive refused; 
   assert.match(html, /cached copy of <a [^>]*>http:\/\/docs\.test\/fetcher<\/a>, fetched 2024-05-01 12:00:00 UTC/);
   assert.match(html, /set fetcher threads here/);
   const evil = await get('/cached?url=' + encodeURIComponent(EVIL_URL));
-  assert.match(evil.headers.get('content-security-policy') ?? '', /^sandbox; script-src 'none'/);
+  assert.match(evil.headers.get('content-security-policy') ?? '', /^sandbox; default-src 'none'/);
   const no = await get('/cached?url=' + encodeURIComponent('http://private.test/secret'));
   assert.is(no.status, 403);
   assert.match(await no.text(), /administratively prohibited/);

@@ -105,10 +105,13 @@ test('conditional requests send the validators and get 304', async () => {
   assert.ok(last.headers['if-modified-since']);
 });
 
-test('the address policy: loopback is refused unless allowed, on literals and on names that resolve there', async () => {
+test('the address policy: loopback is refused unless allowed, on literals and on names that resolve there; a name that does not resolve fails', async () => {
   const opts = { userAgent: 'HzTest/1.0', timeoutMs: 1000, deadlineMs: 3000, contentLimit: 65536, connectionsPerOrigin: 1 };
   // A name mapped inside the test, as a hosts file would: no real DNS query is made.
-  const resolve = async (h: string) => (h === 'sneaky.test' ? [{ address: new URL(web.origin('a')).hostname, family: 4 }] : []);
+  const resolve = async (h: string) => {
+    if (h === 'sneaky.test') return [{ address: new URL(web.origin('a')).hostname, family: 4 }];
+    throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${h}`), { code: 'ENOTFOUND' });
+  };
   const closed = new HttpClient({ ...opts, resolve });
   const open = new HttpClient({ ...opts, resolve, allowAddresses: LOOPBACK });
   try {
@@ -120,6 +123,9 @@ test('the address policy: loopback is refused unless allowed, on literals and on
       assert.match((e as Error).message, /127\.0\.3\.\d+ is a loopback address; not connecting \(allow it with http\.allow\.addresses=loopback\)/);
     }
     assert.is(web.requests.length, before, 'no request reached the server');
+    const gone = await open.get({ url: 'http://nowhere.test/' }).catch((x: unknown) => x);
+    assert.instance(gone, HttpFailure, 'a host that does not resolve');
+    assert.is((gone as HttpFailure).code, 'ENOTFOUND');
     assert.is((await open.get({ url: `http://sneaky.test:${new URL(web.origin('a')).port}/big` })).status, 200);
   } finally {
     await closed.close();
