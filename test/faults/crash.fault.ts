@@ -72,14 +72,29 @@ function run(step: Step, crawl: string): { status: number | null; out: string; m
   return { status: r.status, out: `${r.stdout}${r.stderr}`, ms: Date.now() - t };
 }
 
-/** Starts the tool and kills it with SIGKILL after `ms`; resolves with whether it was still running. */
-function runAndKill(step: Step, crawl: string, ms: number): Promise<boolean> {
+const logSize = (crawl: string, tool: string) => {
+  try {
+    return fs.statSync(path.join(crawl, 'logs', `${tool}.log`)).size;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Starts the tool and kills it with SIGKILL after `ms`. Resolves with whether
+ * it was still running, and whether it was at work by then (it had written to
+ * its log, which it does once its stores are open) rather than still starting.
+ */
+function runAndKill(step: Step, crawl: string, ms: number): Promise<{ killed: boolean; working: boolean }> {
   return new Promise((resolve) => {
+    const before = logSize(crawl, step.tool);
     const child = spawn(process.execPath, [BIN, ...DEFINES, step.tool, ...step.args(crawl)], { stdio: 'ignore' });
     let exited = false;
-    child.on('exit', (_code, signal) => resolve(!exited && signal === 'SIGKILL'));
+    let working = false;
+    child.on('exit', (_code, signal) => resolve({ killed: !exited && signal === 'SIGKILL', working }));
     setTimeout(() => {
       exited = child.exitCode !== null;
+      working = logSize(crawl, step.tool) > before;
       child.kill('SIGKILL');
     }, ms);
   });
@@ -186,11 +201,14 @@ test('SIGKILL at random points of every writing tool: stores always open, record
     assert.is(r.status, 0, `reference ${step.tool}: ${r.out}`);
     const want = JSON.stringify(await snapshot(ref));
     let killedMidway = 0;
+    let killedAtWork = 0;
     let maxRecords = 0;
     for (let k = 0; k < KILLS; k++) {
       // Node and tsx take most of the first few hundred ms; the rest of the run is the tool's work.
       const at = Math.round(150 + Math.random() * Math.max(200, r.ms * 0.9));
-      if (await runAndKill(step, crawl, at)) killedMidway++;
+      const k1 = await runAndKill(step, crawl, at);
+      if (k1.killed) killedMidway++;
+      if (k1.killed && k1.working) killedAtWork++;
       try {
         maxRecords = Math.max(maxRecords, await checkIntact(crawl));
       } catch (e) {
@@ -207,9 +225,9 @@ test('SIGKILL at random points of every writing tool: stores always open, record
     assert.ok(done.status === 0 || /already (fetched|parsed|applied|indexed)/.test(done.out), `${step.tool} after ${KILLS} kills: ${done.out}`);
     await checkIntact(crawl);
     assert.is(JSON.stringify(await snapshot(crawl)), want, `${step.tool}: the rerun after kills ends where an uninterrupted run does`);
-    report.push(`${step.tool} ${KILLS} kills (${killedMidway} mid-run, run ${r.ms} ms)`);
+    report.push(`${step.tool}: ${KILLS} kills, ${killedMidway} before it ended, ${killedAtWork} of them at work; ${maxRecords} records checked at most; a whole run ${r.ms} ms`);
   }
-  console.log(`  ${report.join('; ')}`);
+  console.log(`  ${report.join('\n  ')}`);
 });
 
 test('a full disk (a 2 MiB tmpfs) ends a tool with a clear message and nothing corrupt', async () => {
