@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fetch } from '../../crawler/fetch/index.js';
+import { fetch } from '../../crawler/fetch/tool.js';
 import { inject } from '../../crawler/inject.js';
 import { generate } from '../../crawler/generate.js';
 import { parseSegment } from '../../crawler/parse/tool.js';
