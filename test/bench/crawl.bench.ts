@@ -77,7 +77,11 @@ export default async function bench(): Promise<{ title: string; markdown: string
   const all = [...SIZES, ...LARGE, { label: '1k', hosts: 4, pages: 250 }];
   const sizes = only ? all.filter((s) => only.includes(s.label)) : process.argv.includes('--large') ? [...SIZES, ...LARGE] : SIZES;
   const runs: Awaited<ReturnType<typeof measure>>[] = [];
-  for (const s of sizes) runs.push(await measure(s));
+  const load = [os.loadavg()[0]!];
+  for (const s of sizes) {
+    runs.push(await measure(s));
+    load.push(os.loadavg()[0]!);
+  }
   const rate = (pages: number, ms: number) => (ms > 0 ? (pages * 1000) / ms : Infinity);
   const summary = [
     '| pages (hosts × pages) | bare loop pages/s | crawl pages/s | crawl ÷ bare | fetch phase pages/s | fetch ÷ bare | peak RSS crawl | peak RSS bare |',
@@ -120,6 +124,9 @@ export default async function bench(): Promise<{ title: string; markdown: string
       ...phases,
       '',
       ...memory,
+      '',
+      `Machine load (1-minute load average on ${os.cpus().length} cores) at the start and after each size: ${load.map((l) => l.toFixed(1)).join(', ')}; ` +
+        'above the core count, other processes were taking CPU time from both the crawl and the bare loop, and the ratios are the figures to compare.',
       '',
       `Targets: crawl ÷ bare ≥ 0.40, fetch ÷ bare ≥ 0.70, growth of every phase ≤ 1.5 from 10k to 100k, peak RSS ≤ 300 MB at 10k and ≤ 1 GB at 100k. ` +
         'Command: `npm run bench -- crawl` (add `--large` for 50k and 100k, or `--sizes=1k,10k` for some sizes only).',
