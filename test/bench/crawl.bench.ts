@@ -65,6 +65,7 @@ async function measure(size: (typeof SIZES)[number]) {
     const total = size.hosts * size.pages;
     if (bare.pages !== total || crawl.fetched !== total || crawl.documents !== total)
       throw new Error(`${size.label}: expected ${total} pages; bare loop ${bare.pages}, crawl fetched ${crawl.fetched}, indexed ${crawl.documents}`);
+    process.stderr.write(`  ${size.label}: ${JSON.stringify({ bare, crawl })}\n`);
     return { size, total, bare, crawl };
   } finally {
     web.stop();
@@ -128,7 +129,13 @@ export default async function bench(): Promise<{ title: string; markdown: string
       `Machine load (1-minute load average on ${os.cpus().length} cores) at the start and after each size: ${load.map((l) => l.toFixed(1)).join(', ')}; ` +
         'above the core count, other processes were taking CPU time from both the crawl and the bare loop, and the ratios are the figures to compare.',
       '',
-      `Targets: crawl ÷ bare ≥ 0.40, fetch ÷ bare ≥ 0.70, growth of every phase ≤ 1.5 from 10k to 100k, peak RSS ≤ 300 MB at 10k and ≤ 1 GB at 100k. ` +
+      'What grows with the crawl, in memory: per segment, the fetcher\'s queues and URL set and updatedb\'s maps of the segment\'s URLs and links; ' +
+        "per run, invertlinks' sets of the applied pages and the URLs they link to (its per-URL normalization cache stops at 200,000 entries) " +
+        "and linkrank's URL list and edge arrays (8 bytes a link); index builds each segment's index whole in memory, and merge builds the merged " +
+        'index whole in memory with every segment index loaded beside it — these two grow with the number of documents and set the peak. ' +
+        'On disk: the WebDB (about 20 link rows and as many inlink rows a page) and the segments.',
+      '',
+            `Targets: crawl ÷ bare ≥ 0.40, fetch ÷ bare ≥ 0.70, growth of every phase ≤ 1.5 from 10k to 100k, peak RSS ≤ 300 MB at 10k and ≤ 1 GB at 100k. ` +
         'Command: `npm run bench -- crawl` (add `--large` for 50k and 100k, or `--sizes=1k,10k` for some sizes only).',
     ].join('\n'),
   };
