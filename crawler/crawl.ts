@@ -21,7 +21,9 @@ import { currentIndex } from '../shared/index/publish.js';
 import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
 import { listSegments, Segment, segmentName } from '../segments/segment.js';
 import { dedup } from './dedup.js';
-import { fetch, fetchEstimate, type FetchSummary } from './fetch/tool.js';
+import { fetch, fetchEstimate, fetcherSettings, type FetchSummary } from './fetch/tool.js';
+import { signatureFromConf } from './parse/signature.js';
+import { scheduleFromConf } from './updatedb/schedule.js';
 import { userAgent } from './fetch/protocol-http.js';
 import { generate } from './generate.js';
 import { indexSegments } from './index/tool.js';
@@ -83,8 +85,16 @@ export function crawlConf(confDir: string, overrides: Record<string, string>): C
   return Conf.load({ confDir, resources: [CRAWL_TOOL_FILE], overrides });
 }
 
+/** What later steps will read, worked out now: a bad value stops the crawl before anything is written. */
+export function checkSettings(conf: Conf, threads?: number): void {
+  userAgent(conf);
+  fetcherSettings(conf, { threads });
+  scheduleFromConf(conf);
+  signatureFromConf(conf);
+}
+
 export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummary> {
-  userAgent(conf); // no agent name: stop before anything is written
+  checkSettings(conf, opts.threads);
   const { webdb, segments: segmentsDir, index } = crawlPaths(opts.dir);
   const log = opts.log;
   const s: CrawlSummary = {
@@ -332,7 +342,7 @@ const tool: Tool = {
     if (depth < 1) throw new UsageError('-depth must be at least 1');
     const dir = path.resolve(typeof a.dir === 'string' ? a.dir : `crawl-${segmentName(new Date())}`);
     const conf = crawlConf(ctx.conf.confDir, ctx.confOverrides);
-    userAgent(conf);
+    checkSettings(conf, threads);
     const seeds = readSeeds(a._[0]!);
     const scoped = scopeToSeedHosts(conf, seeds);
     await screenSeeds(scoped, seeds, await loadCrawlerPlugins(scoped));

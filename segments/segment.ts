@@ -15,7 +15,10 @@ import Database from 'better-sqlite3';
 import { HzError } from '../shared/errors.js';
 import { segmentDir, segmentFile } from '../shared/layout.js';
 import { WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
+import type { Outlink, ParseMeta } from '../shared/plugin/types.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
+
+export type { Outlink, PageSection, ParseMeta } from '../shared/plugin/types.js';
 
 export const SEGMENT_VERSION = 1;
 export const PHASES = ['generated', 'fetched', 'parsed', 'indexed'] as const;
@@ -90,38 +93,6 @@ export interface ContentRecord {
   charset: string | null;
   bytes: Buffer;
   truncated: boolean;
-}
-
-export interface Outlink {
-  url: string;
-  anchor: string;
-  /** A navigation link (inside nav, header or footer): crawled, but kept out of link scores and anchors. */
-  nav?: boolean;
-}
-
-/** A heading of a page: where its section starts in the parse text, and the id a link can point at. */
-export interface PageSection {
-  heading: string;
-  /** h1 = 1 … h6 = 6. */
-  level: number;
-  /** Character offset of the heading in the parse text. */
-  offset: number;
-  /** The heading's own id, one inside it, or its enclosing section's: `page.html#id`. */
-  id?: string;
-}
-
-export interface ParseMeta {
-  /** The page's headings in document order (HTML pages). */
-  sections?: PageSection[];
-  /** Parse-text ranges [start, end) that are page furniture (menus, link lists, the title repeated): not summary material. */
-  furniture?: [number, number][];
-  noindex?: boolean;
-  nofollow?: boolean;
-  noarchive?: boolean;
-  canonical?: string;
-  refresh?: { url: string; delay: number };
-  /** Anything a parser plugin wants to pass on (description, keywords, …). */
-  [key: string]: unknown;
 }
 
 export interface ParseRecord {

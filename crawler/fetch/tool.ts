@@ -40,16 +40,24 @@ export interface FetchOptions {
   deferOnAbort?: boolean;
 }
 
+/** A property's value when it is at least `min`; else an error naming where it was set. */
+function atLeast(conf: Conf, name: string, value: number, min: number, shown: string | number = value): number {
+  if (!(value >= min)) throw new HzError('HZ_ERR_CONF_PROPERTY', `property ${name} in ${conf.source(name)} must be at least ${min}, not ${shown}`);
+  return value;
+}
+
+/** The fetcher's settings; a crawl works them out before it writes anything, so a bad value stops it early. */
 export function fetcherSettings(conf: Conf, opts: FetchOptions = {}): FetcherSettings {
-  const threads = opts.threads ?? conf.getInt('fetcher.threads.fetch');
+  const threads = opts.threads ?? atLeast(conf, 'fetcher.threads.fetch', conf.getInt('fetcher.threads.fetch'), 1);
   if (threads < 1) throw new UsageError(`-threads must be at least 1, not ${threads}`);
   const limitMins = conf.getFloat('fetcher.timelimit.mins');
+  const delay = (name: string) => atLeast(conf, name, conf.getDuration(name, 's'), 0, conf.get(name));
   return {
     threads,
-    perHost: conf.getInt('fetcher.threads.per.host'),
+    perHost: atLeast(conf, 'fetcher.threads.per.host', conf.getInt('fetcher.threads.per.host'), 1),
     byIp: conf.getBoolean('fetcher.threads.per.host.by.ip'),
-    delayMs: conf.getDuration('fetcher.server.delay', 's'),
-    minDelayMs: conf.getDuration('fetcher.server.min.delay', 's'),
+    delayMs: delay('fetcher.server.delay'),
+    minDelayMs: delay('fetcher.server.min.delay'),
     maxRedirects: conf.getInt('http.redirect.max'),
     ignoreExternal: conf.getBoolean('db.ignore.external.links'),
     timeLimitMs: limitMins < 0 ? -1 : limitMins * 60_000,

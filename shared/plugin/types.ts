@@ -42,6 +42,38 @@ export interface ParseInput {
   truncated: boolean;
 }
 
+export interface Outlink {
+  url: string;
+  anchor: string;
+  /** A navigation link (inside nav, header or footer): crawled, but kept out of link scores and anchors. */
+  nav?: boolean;
+}
+
+/** A heading of a page: where its section starts in the parse text, and the id a link can point at. */
+export interface PageSection {
+  heading: string;
+  /** h1 = 1 … h6 = 6. */
+  level: number;
+  /** Character offset of the heading in the parse text. */
+  offset: number;
+  /** The heading's own id, one inside it, or its enclosing section's: `page.html#id`. */
+  id?: string;
+}
+
+export interface ParseMeta {
+  /** The page's headings in document order (HTML pages). */
+  sections?: PageSection[];
+  /** Parse-text ranges [start, end) that are page furniture (menus, link lists, the title repeated): not summary material. */
+  furniture?: [number, number][];
+  noindex?: boolean;
+  nofollow?: boolean;
+  noarchive?: boolean;
+  canonical?: string;
+  refresh?: { url: string; delay: number };
+  /** Anything a parser plugin wants to pass on (description, keywords, …). */
+  [key: string]: unknown;
+}
+
 export interface ParseOutput {
   status: 'success' | 'failed';
   message?: string;
@@ -53,15 +85,8 @@ export interface ParseOutput {
    * `nav` marks a link in the page's navigation (menus, headers, footers):
    * crawled like any other, but left out of link scores and anchor text.
    */
-  outlinks: { url: string; anchor: string; nav?: boolean }[];
-  meta: {
-    noindex?: boolean;
-    nofollow?: boolean;
-    noarchive?: boolean;
-    canonical?: string;
-    refresh?: { url: string; delay: number };
-    [key: string]: unknown;
-  };
+  outlinks: Outlink[];
+  meta: ParseMeta;
 }
 
 /**

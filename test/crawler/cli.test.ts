@@ -165,6 +165,9 @@ test('a bad property is reported before anything is written: no WebDB, segment o
   const cases: [string[], RegExp][] = [
     [['-D', 'fetcher.threads.fetch=ten'], /^hazelnut crawl: -D fetcher\.threads\.fetch: property fetcher\.threads\.fetch must be an integer, not "ten"/],
     [['-D', 'fetcher.threads.fecth=10'], /unknown property fetcher\.threads\.fecth; did you mean fetcher\.threads\.fetch\?/],
+    [['-D', 'fetcher.threads.per.host=0'], /-D fetcher\.threads\.per\.host must be at least 1, not 0/],
+    [['-D', 'fetcher.server.delay=-1'], /-D fetcher\.server\.delay must be at least 0, not -1/],
+    [['-D', 'db.signature.class=SHA1Signature'], /db\.signature\.class in -D db\.signature\.class must be MD5Signature or TextProfileSignature/],
   ];
   for (const [defines, message] of cases) {
     const r = hz(['crawl', seeds, '-dir', dir, '-depth', '1', ...defines, '-D', 'http.agent.name=HzTest']);
