@@ -11,8 +11,9 @@ import { typedWords } from './highlight.js';
 import type { SearchResult } from './search.js';
 import type { Snapshot } from './snapshot.js';
 import { MAX_SUMMARY_TOKENS, summarize, type Summary } from './summary.js';
+import { summaryTokens } from './summary-tokens.js';
 
-/** Only the start of a long text is tokenized for its summary (the summarizer looks at 5000 words at most). */
+/** Only the start of a long text is looked at for its summary. */
 const SUMMARY_TEXT_CHARS = 60_000;
 
 export interface HitDetails {
@@ -24,19 +25,30 @@ export interface HitDetails {
 /** What a search needs to summarize its hits: the query as typed and as analyzed. */
 export type SummaryQuery = Pick<SearchResult, 'raw' | 'query'>;
 
-/** The hit's summary from its parse text (furniture left out) and the section it comes from. */
+/**
+ * The hit's summary from its parse text (furniture left out) and the section
+ * it comes from. Only the parts of the text where a query term can stand are
+ * analyzed (searcher/summary-tokens); the whole start of the text when that
+ * scan cannot tell.
+ */
 export function hitDetails(snap: Snapshot, doc: StoredDoc, q: SummaryQuery): HitDetails {
   const parse = snap.segments.getParse(doc.segment, doc.url);
   if (!parse?.text) return { summary: [] };
-  const text = parse.text.length > SUMMARY_TEXT_CHARS ? parse.text.slice(0, SUMMARY_TEXT_CHARS) : parse.text;
-  // One token past the summarizer's reach tells it that more text follows.
-  const tokens = snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1);
+  const cut = parse.text.length > SUMMARY_TEXT_CHARS;
+  const text = cut ? parse.text.slice(0, SUMMARY_TEXT_CHARS) : parse.text;
   const sections = Array.isArray(parse.meta.sections) ? parse.meta.sections : [];
-  const placed = summarize(text, tokens, new Set(q.query.terms), snap.settings.summary, {
-    furniture: Array.isArray(parse.meta.furniture) ? parse.meta.furniture : [],
-    sections: sections.map((s) => s.offset),
-    accept: typedWords(snap.analyzer, q.raw),
-  });
+  const furniture = Array.isArray(parse.meta.furniture) ? parse.meta.furniture : [];
+  const offsets = sections.map((s) => s.offset);
+  const parts = summaryTokens(snap.analyzer, text, q.query.terms, snap.settings.summary, furniture);
+  const plan = { furniture, accept: typedWords(snap.analyzer, q.raw) };
+  const placed = parts
+    ? summarize(text, parts.tokens, new Set(q.query.terms), snap.settings.summary, {
+        ...plan,
+        sections: [...offsets, ...parts.cuts].sort((a, b) => a - b),
+        more: parts.more || cut,
+      })
+    : // One token past the summarizer's reach tells it that more text follows.
+      summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), new Set(q.query.terms), snap.settings.summary, { ...plan, sections: offsets });
   const at = placed.offset;
   let section: PageSection | undefined;
   if (at !== undefined) for (const s of sections) if (s.offset <= at) section = s;

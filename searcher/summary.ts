@@ -40,6 +40,8 @@ export interface SummaryPlan {
   sections?: readonly number[];
   /** Whether a word whose term matched counts as a hit (searcher/highlight); every such word when absent. */
   accept?: (word: string, term: string) => boolean;
+  /** Content words follow the last token: the tokens are parts of the page (searcher/summary-tokens). */
+  more?: boolean;
 }
 
 /** Only the start of a long page is looked at (Nutch: 2000 tokens); it bounds the work per hit. */
@@ -90,7 +92,7 @@ export function summarize(text: string, tokens: readonly TextToken[], queryTerms
   const capped = tokens.length > MAX_SUMMARY_TOKENS ? tokens.slice(0, MAX_SUMMARY_TOKENS) : tokens;
   const { kept: toks, runStart, runEnd } = contentTokens(capped, plan.furniture ?? [], plan.sections ?? []);
   if (toks.length === 0) return { parts: [] };
-  const moreAfter = (i: number) => i < toks.length - 1 || tokens.length > capped.length;
+  const moreAfter = (i: number) => i < toks.length - 1 || tokens.length > capped.length || plan.more === true;
   const hit = toks.map((t) => (queryTerms.has(t.term) && (!plan.accept || plan.accept(text.slice(t.start, t.end), t.term)) ? t.term : undefined));
   const length = Math.max(1, opts.length);
   const context = Math.max(0, opts.context);

@@ -74,9 +74,26 @@ const NON_ASCII_G = /[^\x00-\x7f]/g;
  * wherever the text allows.
  */
 export function tokenSpans(text: string, each: (start: number, end: number) => boolean, ascii = true): void {
-  const full = new RegExp(TOKEN.source, 'gv');
-  const fast = new RegExp(ASCII_TOKEN.source, 'g');
-  const nonAscii = new RegExp(NON_ASCII_G.source, 'g');
+  // Building TOKEN costs more than scanning a short text (summaries scan many): a scan reuses the idle set.
+  const rx = idleScanners ?? newScanners();
+  idleScanners = undefined;
+  try {
+    scanSpans(text, each, ascii, rx);
+  } finally {
+    idleScanners = rx;
+  }
+}
+
+interface Scanners {
+  full: RegExp;
+  fast: RegExp;
+  nonAscii: RegExp;
+}
+const newScanners = (): Scanners => ({ full: new RegExp(TOKEN.source, 'gv'), fast: new RegExp(ASCII_TOKEN.source, 'g'), nonAscii: new RegExp(NON_ASCII_G.source, 'g') });
+/** Regular expressions no scan is using (a scan started from `each` builds its own). */
+let idleScanners: Scanners | undefined = newScanners();
+
+function scanSpans(text: string, each: (start: number, end: number) => boolean, ascii: boolean, { full, fast, nonAscii }: Scanners): void {
   let from = 0;
   // The first non-ASCII character at or after `from` (text.length when none).
   let next = -1;
