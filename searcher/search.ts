@@ -120,7 +120,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   // Matcher and scorer share the candidate's forward-index entries: looked up once per term.
   const docTerms = new DocTerms(reader, matchTerms(query));
   const matcher = new Matcher(reader, query, docTerms);
-  const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights);
+  const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights, query.alternatives);
   const full: Hit[] = [];
   const some: Hit[] = [];
   for (const id of pool) {

@@ -180,7 +180,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
     if (!raw.trim()) return c.html(explainPage(doc, raw, undefined, false));
     const q = analyzeQuery(parseQuery(raw), snap.analyzer, snap.settings.stopWords, snap.settings.synonyms);
     const id = snap.reader.idOf(doc.url)!;
-    return c.html(explainPage(doc, raw, makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights).explain(id), matchOf(snap.reader, id, doc, q) === 'all'));
+    return c.html(explainPage(doc, raw, makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives).explain(id), matchOf(snap.reader, id, doc, q) === 'all'));
   });
 
   app.get('/stats', (c) => {

@@ -30,6 +30,12 @@ export interface AnalyzedQuery {
   terms: string[];
   /** Terms that came from synonyms only, with the weight they score at (others score at 1). */
   weights: Map<string, number>;
+  /**
+   * For each word with synonyms, the terms of each of its alternatives (the
+   * word first): one meaning, so only its best alternative scores. Terms
+   * typed as other words are left out; they score on their own.
+   */
+  alternatives: string[][][];
   /** Words left out as stop words. */
   stopped: string[];
   truncated: boolean;
@@ -64,9 +70,10 @@ function withSynonyms(analyzer: Analyzer, c: TextClause, m: Match, synonyms: Syn
 }
 
 export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: ReadonlySet<string>, synonyms: Synonyms = NO_SYNONYMS): AnalyzedQuery {
-  const out: AnalyzedQuery = { required: [], excluded: [], filters: [], dates: [], terms: [], weights: new Map(), stopped: [], truncated: q.truncated };
+  const out: AnalyzedQuery = { required: [], excluded: [], filters: [], dates: [], terms: [], weights: new Map(), alternatives: [], stopped: [], truncated: q.truncated };
   const fromSynonyms = new Map<string, number>();
   const stops: Match[][] = [];
+  const withAlternatives: Match[][] = [];
   for (const c of q.clauses) {
     // type:pdf names the format: the full type, so the index's type tag can narrow by it.
     if (c.kind === 'filter') out.filters.push(c.field === 'type' ? { ...c, value: documentType(c.value) } : c);
@@ -81,7 +88,11 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
       else if (isStopWord(c, stopWords)) {
         stops.push([m]);
         out.stopped.push(c.text);
-      } else out.required.push(withSynonyms(analyzer, c, m, synonyms, fromSynonyms));
+      } else {
+        const alts = withSynonyms(analyzer, c, m, synonyms, fromSynonyms);
+        out.required.push(alts);
+        if (alts.length > 1) withAlternatives.push(alts);
+      }
     }
   }
   // Only stop words: they are the query after all.
@@ -100,5 +111,12 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
   // A term the user typed scores in full even if a synonym brought it too.
   const typed = new Set(out.required.flatMap((g) => g[0]!.terms));
   for (const [t, w] of fromSynonyms) if (!typed.has(t)) out.weights.set(t, w);
+  const typedCount = new Map<string, number>();
+  for (const g of out.required) for (const t of new Set(g[0]!.terms)) typedCount.set(t, (typedCount.get(t) ?? 0) + 1);
+  for (const g of withAlternatives) {
+    const elsewhere = (t: string) => (typedCount.get(t) ?? 0) > (g[0]!.terms.includes(t) ? 1 : 0);
+    const alts = g.map((m) => m.terms.filter((t) => !elsewhere(t))).filter((a) => a.length > 0);
+    if (alts.length > 1) out.alternatives.push(alts);
+  }
   return out;
 }

@@ -105,6 +105,13 @@ export class Bm25fQuery {
     return total;
   }
 
+  /** Each term's score, into `out` (one per term): for callers that combine them otherwise than by a sum. */
+  termScores(doc: DocVector, out: Float64Array): Float64Array {
+    this.setNorms(doc);
+    for (let t = 0; t < this.idfs.length; t++) out[t] = saturate(this.weightedTf(t, doc), this.idfs[t]!, this.k1);
+    return out;
+  }
+
   /** One term's score with every factor, for /explain. */
   explainTerm(term: string, t: number, doc: DocVector): TermScore {
     this.setNorms(doc);

@@ -49,6 +49,35 @@ export function minDistance(a: readonly number[], b: readonly number[], maxPosit
   return best;
 }
 
+/**
+ * The query words proximity pairs, in query order, as term indexes: each
+ * term on its own, except that the alternatives of a word with synonyms
+ * (`groups`, each a list of alternatives of term indexes) are one word,
+ * standing wherever any of them does. So "vacation days" pairs the days
+ * with the vacation or any synonym of it, never one synonym with another.
+ */
+export function queryWords(termCount: number, groups: readonly (readonly (readonly number[])[])[]): number[][] {
+  const groupOf = new Int32Array(termCount).fill(-1);
+  groups.forEach((g, i) => g.forEach((a) => a.forEach((t) => groupOf[t] === -1 && (groupOf[t] = i))));
+  const words: number[][] = [];
+  const placed = new Set<number>();
+  for (let t = 0; t < termCount; t++) {
+    const g = groupOf[t]!;
+    if (g < 0) words.push([t]);
+    else if (!placed.has(g)) {
+      placed.add(g);
+      words.push([...new Set(groups[g]!.flat())].filter((u) => groupOf[u] === g));
+    }
+  }
+  return words;
+}
+
+/** Sorted positions of several terms as one: the first `max` of their union. */
+export function unionPositions(lists: readonly (readonly number[])[], max: number): readonly number[] {
+  if (lists.length === 1) return lists[0]!;
+  return [...new Set(lists.flat())].sort((a, b) => a - b).slice(0, max);
+}
+
 /** Distance → share of the pair's bonus: 1 when adjacent, falling linearly to 0 past `window`. */
 export function closeness(distance: number, window: number): number {
   return distance > window ? 0 : (window - distance + 1) / window;

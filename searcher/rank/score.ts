@@ -11,12 +11,14 @@ import { FIELDS, type Field, type IndexReader } from '../../shared/index/types.j
 import { Bm25fQuery, idf, type TermScore, type TermStats } from './bm25f.js';
 import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
-import { proximity, type PairProximity } from './proximity.js';
+import { proximity, queryWords, unionPositions, type PairProximity } from './proximity.js';
 
 export interface Explanation {
   score: number;
   bm25f: number;
   terms: TermScore[];
+  /** Words with synonyms: each alternative's terms; BM25F counts the best alternative of each. */
+  alternatives: readonly (readonly (readonly string[])[])[];
   proximity: number;
   pairs: PairProximity[];
   linkBoost: number;
@@ -42,6 +44,32 @@ export function readerStats(reader: IndexReader): TermStats {
   };
 }
 
+/**
+ * Sums term scores, except that the alternatives of one word (the word and
+ * its synonyms, each a list of term indexes) add only the best of them: they
+ * name one thing, so a page that uses every synonym once, like an index of
+ * pages about each, does not outscore the page about the thing itself.
+ * Lucene's DisjunctionMax over a word's expansions, in effect.
+ */
+export function combiner(termCount: number, groups: readonly (readonly (readonly number[])[])[]): (scores: ArrayLike<number>) => number {
+  const grouped = new Uint8Array(termCount);
+  for (const g of groups) for (const a of g) for (const t of a) grouped[t] = 1;
+  return (scores) => {
+    let total = 0;
+    for (let t = 0; t < termCount; t++) if (!grouped[t]) total += scores[t]!;
+    for (const g of groups) {
+      let best = 0;
+      for (const a of g) {
+        let s = 0;
+        for (const t of a) s += scores[t]!;
+        if (s > best) best = s;
+      }
+      total += best;
+    }
+    return total;
+  };
+}
+
 /** Saturating link prior: grows with the link score but never past `weight`. */
 export function linkPrior(boost: number, weight: number): number {
   const b = Number.isFinite(boost) && boost > 0 ? boost : 0;
@@ -60,27 +88,36 @@ export function makeScorer(
   docTerms = new DocTerms(reader, terms),
   /** Terms that score at less than full weight (synonyms); BM25F is linear in a term's idf. */
   weights: ReadonlyMap<string, number> = new Map(),
+  /** Words with synonyms: the terms of each alternative (AnalyzedQuery.alternatives). */
+  alternatives: readonly (readonly (readonly string[])[])[] = [],
 ): Scorer {
   const stats = readerStats(reader);
   const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)) * (weights.get(t) ?? 1));
   const slots = terms.map((t) => docTerms.slot(t));
   const query = new Bm25fQuery(idfs, stats, params.bm25f.k1, params.bm25f.fields, slots);
+  const groups = alternatives.map((g) => g.map((a) => a.map((t) => terms.indexOf(t)).filter((i) => i >= 0)));
+  const combine = combiner(terms.length, groups);
+  const termScores = new Float64Array(terms.length);
+  const bm25 = (doc: DocTerms) => (groups.length ? combine(query.termScores(doc, termScores)) : query.score(doc));
+  const words = queryWords(terms.length, groups);
+  const wordNames = words.map((w) => w.map((t) => terms[t]).join('|'));
+  const wordIdfs = words.map((w) => Math.max(...w.map((t) => idfs[t]!)));
   // Proximity reads at most maxPositions of each word, so no more are decoded.
-  const positions = (max?: number) => slots.map((s) => docTerms.positions(s, max));
-  const bonus = (max?: number) => proximity(terms, positions(max), idfs, params.proximity);
+  const positions = (max = params.proximity.maxPositions) => words.map((w) => unionPositions(w.map((t) => docTerms.positions(slots[t]!, max)), max));
+  const bonus = (max?: number) => proximity(wordNames, positions(max), wordIdfs, params.proximity);
   return {
     base(id) {
-      return query.score(docTerms.load(id)) + linkPrior(reader.doc(id).boost, params.linkWeight);
+      return bm25(docTerms.load(id)) + linkPrior(reader.doc(id).boost, params.linkWeight);
     },
     proximity(id) {
-      if (terms.length < 2 || params.proximity.weight === 0) return 0;
+      if (words.length < 2 || params.proximity.weight === 0) return 0;
       docTerms.load(id);
       return bonus(params.proximity.maxPositions).bonus;
     },
     explain(id) {
       docTerms.load(id);
       const termScores = terms.map((t, i) => query.explainTerm(t, i, docTerms));
-      const base = termScores.reduce((s, t) => s + t.score, 0);
+      const base = combine(termScores.map((t) => t.score));
       const prox = bonus();
       const boost = reader.doc(id).boost;
       const prior = linkPrior(boost, params.linkWeight);
@@ -88,6 +125,7 @@ export function makeScorer(
         score: base + prox.bonus + prior,
         bm25f: base,
         terms: termScores,
+        alternatives,
         proximity: prox.bonus,
         pairs: prox.pairs,
         linkBoost: boost,

@@ -3,8 +3,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Field } from '../../shared/index/types.js';
 import { bm25f, bm25fTerm, idf, type Bm25fParams, type DocStats, type TermStats } from '../../searcher/rank/bm25f.js';
-import { closeness, minDistance, proximity } from '../../searcher/rank/proximity.js';
-import { linkPrior } from '../../searcher/rank/score.js';
+import { closeness, minDistance, proximity, queryWords, unionPositions } from '../../searcher/rank/proximity.js';
+import { combiner, linkPrior } from '../../searcher/rank/score.js';
 import { hasPhrase } from '../../searcher/query/match.js';
 
 const P: Bm25fParams = {
@@ -74,6 +74,24 @@ test('proximity: adjacent pairs earn weight × min idf, far ones nothing', () =>
   assert.is(proximity(['a', 'b'], [[5], [60]], [2, 3], p).bonus, 0);
   assert.is(proximity(['a'], [[5]], [2], p).pairs.length, 0);
   assert.is(proximity(['a', 'b'], [[5], [6]], [2, 3], { ...p, weight: 0 }).bonus, 0);
+});
+
+// Terms 0 `how`, then a word with synonyms: 1 `vacat` | 2 `annual` 3 `leav` | 4 `holidai`, then 5 `dai`.
+const VACATION = [[[1], [2, 3], [4]]];
+const COMBINE: [name: string, scores: number[], groups: number[][][], total: number][] = [
+  ['no synonyms: the sum', [1, 2, 3], [], 6],
+  ['one alternative matches', [1, 0, 0, 0, 2, 3], VACATION, 6],
+  ['every alternative matches: only the best counts', [1, 0, 1, 1, 1.5, 3], VACATION, 6],
+  ['a phrase alternative adds its words', [0, 0, 1, 1.5, 2, 0], VACATION, 2.5],
+  ['no alternative matches', [1, 0, 0, 0, 0, 3], VACATION, 4],
+];
+for (const [name, scores, groups, total] of COMBINE) test(`combine term scores: ${name}`, () => close(combiner(scores.length, groups)(scores), total));
+
+test('proximity pairs query words: the alternatives of a word are one word', () => {
+  assert.equal(queryWords(3, []), [[0], [1], [2]]);
+  assert.equal(queryWords(6, VACATION), [[0], [1, 2, 3, 4], [5]]);
+  assert.equal(unionPositions([[3, 9], [1, 9, 12]], 3), [1, 3, 9]);
+  assert.equal(unionPositions([[3, 9]], 1), [3, 9], 'one list as it is (the scan bounds it)');
 });
 
 test('link prior is small and saturating', () => {
