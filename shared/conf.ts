@@ -165,11 +165,6 @@ export class Conf {
     this.values.set(name, { value, source });
   }
 
-  /** Every property's value: with `Conf.load({ confDir }).with(...)`, the same configuration in a worker thread. */
-  properties(): Record<string, string> {
-    return Object.fromEntries([...this.values].map(([k, e]) => [k, e.value]));
-  }
-
   /** A copy with some properties changed; the original is untouched. */
   with(overrides: Record<string, string>): Conf {
     const c = new Conf(this.confDir);

@@ -39,7 +39,6 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'fetcher.max.crawl.delay': 'float',
   'fetcher.max.exceptions.per.queue': 'int',
   'fetcher.parse': 'boolean',
-  'fetcher.parse.worker.min.urls': 'int',
   'fetcher.server.delay': 'duration',
   'fetcher.server.min.delay': 'duration',
   'fetcher.store.content': 'boolean',

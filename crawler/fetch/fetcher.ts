@@ -15,7 +15,6 @@ import { politeEta, progressLine, ratePerSec } from '../../shared/progress.js';
 import type { FetchStatus } from '../../shared/status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/index.js';
-import { ParsePool } from '../parse/pool.js';
 import type { CrawlerPlugins } from '../plugins.js';
 import { SegmentWriter } from '../../segments/writer.js';
 import { FetchQueues, type Lease } from './queues.js';
@@ -39,8 +38,6 @@ export interface FetcherSettings {
   /** fetcher.tail.max.time in ms; negative: none. */
   tailMaxMs: number;
   parse: boolean;
-  /** Fetchlists this long or longer parse on a worker thread; negative: never. */
-  parseWorkerMinUrls: number;
   storeContent: boolean;
   /**
    * On an interrupt, record the URLs not fetched as deferred (as the time
@@ -68,8 +65,6 @@ export interface FetchSummary {
   deferredQueues: { queue: string; urls: number; reason: string }[];
   bytes: number;
   parsed: number;
-  /** Of those, parsed on the worker thread. */
-  parsedOnWorker: number;
   errors: number;
   /** Every fetchlist URL has a record: the segment is marked fetched. */
   complete: boolean;
@@ -96,10 +91,6 @@ export class Fetcher {
   private responses = { n: 0, ms: 0 };
   /** Stores what is fetched from a worker thread; made in run(), closed (flushed) when it ends. */
   private writer!: SegmentWriter;
-  /** Parses on a worker thread while the loop fetches; absent for small fetchlists and -noParsing. */
-  private parser: ParsePool | undefined;
-  /** Pages waiting for their parse before they are stored. */
-  private readonly storing = new Set<Promise<void>>();
 
   constructor(
     private readonly conf: Conf,
@@ -124,7 +115,6 @@ export class Fetcher {
       deferredQueues: [],
       bytes: 0,
       parsed: 0,
-      parsedOnWorker: 0,
       errors: 0,
       complete: false,
       interrupted: false,
@@ -134,17 +124,10 @@ export class Fetcher {
 
   async run(): Promise<FetchSummary> {
     this.writer = new SegmentWriter(this.segment);
-    const min = this.s.parseWorkerMinUrls;
-    if (this.s.parse && min >= 0 && this.summary.total >= min) this.parser = new ParsePool(this.conf);
     try {
       await this.fetchAll();
     } finally {
-      try {
-        await this.parser?.close();
-        await Promise.all(this.storing);
-      } finally {
-        await this.writer.close();
-      }
+      await this.writer.close();
     }
     this.summary.interrupted = this.signal?.aborted ?? false;
     if ((!this.summary.interrupted || this.s.deferOnAbort) && this.s.parse) await this.parseLeftovers();
@@ -207,7 +190,6 @@ export class Fetcher {
   private async worker(): Promise<void> {
     for (;;) {
       await this.writer.ready();
-      await this.parser?.ready();
       const lease = await this.queues.next();
       if (!lease) return;
       await this.process(lease);
@@ -236,7 +218,7 @@ export class Fetcher {
       return;
     }
     if (isRedirect(o.record.status)) await this.redirect(item, o);
-    this.store(o, o.content && this.s.parse ? (this.parser ? this.parseOnWorker(o.content, o.record) : await this.parse(o.content, o.record)) : undefined);
+    this.store(o, o.content && this.s.parse ? await this.parse(o.content, o.record) : undefined);
     const requested = o.record.httpStatus !== null || o.exception === true;
     this.queues.finish(key, { asap: !requested, exception: o.exception });
     if (o.deferred) this.deferQueue(key, o.deferred, 'crawl-delay');
@@ -278,16 +260,9 @@ export class Fetcher {
     return { url, ...o, httpStatus: null, fetchTime: Date.now(), headers: {} };
   }
 
-  private store(o: FetchOutcome, parse?: ParseRecord | Promise<ParseRecord>): void {
+  private store(o: FetchOutcome, parse?: ParseRecord): void {
     const { record, content } = o;
-    const kept = this.s.storeContent ? content : undefined;
-    if (parse instanceof Promise) {
-      const stored = parse.then((p) => {
-        this.writer.put(record, kept, p);
-        this.storing.delete(stored);
-      });
-      this.storing.add(stored);
-    } else this.writer.put(record, kept, parse);
+    this.writer.put(record, this.s.storeContent ? content : undefined, parse);
     const s = this.summary;
     s.fetched++;
     s.byStatus[record.status] = (s.byStatus[record.status] ?? 0) + 1;
@@ -301,16 +276,6 @@ export class Fetcher {
   private parse(content: ContentRecord, record: FetchRecord): Promise<ParseRecord> {
     this.summary.parsed++;
     return parseContent(this.plugins, this.conf, content, record);
-  }
-
-  /** The page's parse from the worker thread, while the loop fetches on; inline if the worker failed. */
-  private parseOnWorker(content: ContentRecord, record: FetchRecord): Promise<ParseRecord> {
-    this.summary.parsed++;
-    return this.parser!.parse(content, record).then((p) => {
-      if (!p) return parseContent(this.plugins, this.conf, content, record);
-      this.summary.parsedOnWorker++;
-      return p;
-    });
   }
 
   private async parseLeftovers(): Promise<void> {

@@ -64,7 +64,6 @@ export function fetcherSettings(conf: Conf, opts: FetchOptions = {}): FetcherSet
     maxExceptions: conf.getInt('fetcher.max.exceptions.per.queue'),
     tailMaxMs: conf.getDuration('fetcher.tail.max.time', 's'),
     parse: opts.parse ?? conf.getBoolean('fetcher.parse'),
-    parseWorkerMinUrls: conf.getInt('fetcher.parse.worker.min.urls'),
     storeContent: conf.getBoolean('fetcher.store.content'),
     deferOnAbort: opts.deferOnAbort,
   };

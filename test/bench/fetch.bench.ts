@@ -91,12 +91,7 @@ async function bareLoopStoring(origins: string[]): Promise<{ pages: number; secs
   }
 }
 
-export async function hazelnutFetch(
-  origins: string[],
-  parse: boolean,
-  pagesPerHost = PAGES,
-  overrides: Record<string, string> = {},
-): Promise<{ pages: number; secs: number }> {
+export async function hazelnutFetch(origins: string[], parse: boolean, pagesPerHost = PAGES): Promise<{ pages: number; secs: number }> {
   const crawl = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-fetch-'));
   try {
     const seg = Segment.create(path.join(crawl, 'segments'));
@@ -107,7 +102,7 @@ export async function hazelnutFetch(
     seg.markPhase('generated');
     seg.close();
     const conf = Conf.load({
-      overrides: { 'http.agent.name': 'HzBench', 'fetcher.server.delay': '0', 'fetcher.threads.per.host': '1', 'http.redirect.max': '0', ...overrides },
+      overrides: { 'http.agent.name': 'HzBench', 'fetcher.server.delay': '0', 'fetcher.threads.per.host': '1', 'http.redirect.max': '0' },
     });
     const log = new Log({ tool: 'fetch', dir: path.join(crawl, 'logs'), tty: false });
     const t0 = performance.now();
@@ -138,14 +133,7 @@ export default async function bench(): Promise<{ title: string; markdown: string
       storeds.push(await bareLoopStoring(server.origins));
       noParses.push(await hazelnutFetch(server.origins, false));
     }
-    const onWorker = [];
-    const onLoop = [];
-    for (let round = 0; round < 3; round++) {
-      onWorker.push(await hazelnutFetch(server.origins, true));
-      onLoop.push(await hazelnutFetch(server.origins, true, PAGES, { 'fetcher.parse.worker.min.urls': '-1' }));
-    }
-    const withParse = median(onWorker);
-    const parseOnLoop = median(onLoop);
+    const withParse = await hazelnutFetch(server.origins, true);
     const bare1 = median(bares);
     const stored = median(storeds);
     const noParse = median(noParses);
@@ -160,15 +148,13 @@ export default async function bench(): Promise<{ title: string; markdown: string
         row('bare undici loop', bare1),
         row('bare loop + segment storage', stored),
         row('hazelnut fetch -noParsing', noParse),
-        row('hazelnut fetch (parse on a worker thread)', withParse),
-        row('hazelnut fetch (parse on the fetch loop)', parseOnLoop),
+        row('hazelnut fetch (inline parse)', withParse),
         '',
-        `Medians of three interleaved rounds. Target: hazelnut fetch -noParsing ≥ 70 % of the bare loop ` +
+        `Medians of three interleaved rounds (inline parse: one run). Target: hazelnut fetch -noParsing ≥ 70 % of the bare loop ` +
           `(${bare.toFixed(0)} pages/s). The bare loop stores nothing; "bare loop + segment storage" adds only what every page costs on ` +
           "disk (deflate and a group commit per event-loop turn, in the writer's worker thread, so a killed fetch resumes), which bounds any fetcher that keeps its pages. " +
           'hazelnut fetch adds robots.txt (20 requests), politeness queues, decompression, charset detection and fetch.log on top; ' +
-          'parsing adds HTML parsing, outlink normalisation and language detection (tinyld) per page, on a worker thread from ' +
-          'fetcher.parse.worker.min.urls (500) URLs up, or on the fetch loop as smaller fetches do.',
+          'inline parsing adds HTML parsing, outlink normalisation and language detection (tinyld) per page.',
       ].join('\n'),
     };
   } finally {
