@@ -14,7 +14,7 @@
  * hyphen are dropped, and Porter stemming rewrites only the end of a word.
  * A word with a non-ASCII Latin or common letter, mark or digit may fold into
  * any ASCII term: those are places too. A non-ASCII query term, or a probe
- * found so often that the parts would be most of the page, gets the whole text.
+ * found too often to pay, gets the whole text analyzed.
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { MAX_TERM_LENGTH, tokenSpans } from '../shared/analysis/analyzer.js';
@@ -28,8 +28,8 @@ export interface SummaryTokens {
   more: boolean;
 }
 
-/** Past this many places the parts would be most of the page: the whole text is analyzed instead. */
-const MAX_PLACES = 400;
+/** Past this many places the probes are too common to pay: the whole text is analyzed instead. */
+const MAX_PLACES = 1000;
 
 /** Non-ASCII characters that may fold into ASCII letters or digits (Latin and common letters, marks, digits). */
 const FOLDABLE = new RegExp(String.raw`^[[[\p{L}\p{M}\p{N}]&&[\p{sc=Latin}\p{sc=Common}\p{sc=Inherited}]]--[\x00-\x7f]]`, 'v');
@@ -110,14 +110,18 @@ export function summaryTokens(
   const wanted = new Set(terms);
   // The head: `length` content words and one more, for a page where nothing matches.
   const spans: [number, number][] = [[0, reach(text, 0, length + 1, 1, (a, b) => inFurniture(furniture, a, b))]];
+  let scanned = 0;
   for (const m of lower.matchAll(pattern)) {
+    if (++scanned > MAX_PLACES) return undefined;
     const at = m.index;
     if (m[0].length === 1 && m[0].charCodeAt(0) > 0x7f && !FOLDABLE.test(text.slice(at, at + 2))) continue;
     if (!isHit(analyzer, text, at, wanted)) continue;
-    // The word at the place, `context` words before it and after it (its own run may hold more than one).
-    const from = reach(text, at, context + 1, -1);
+    // The word at the place, `context` words before it and after it (its own run may hold more than one);
+    // a place inside the previous part starts where it does, as the parts merge.
+    const last = spans[spans.length - 1]!;
+    const from = at < last[1] ? last[0] : reach(text, at, context + 1, -1);
     const to = reach(text, at, context + 2, 1);
-    if (spans.push([from, to]) > MAX_PLACES) return undefined;
+    spans.push([from, to]);
   }
   const tokens: TextToken[] = [];
   const cuts: number[] = [];
