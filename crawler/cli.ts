@@ -5,8 +5,8 @@
  * can cause print one message (and the usage, for wrong arguments) and exit
  * non-zero; anything else is a bug and prints its stack.
  */
-import { Conf } from '../shared/conf.js';
 import { didYouMean } from '../shared/did-you-mean.js';
+import { loadConf } from '../shared/plugin/properties.js';
 import { UsageError } from '../shared/errors.js';
 import { reportError, takeDefine, type Tool, type ToolContext } from '../shared/tool.js';
 
@@ -134,7 +134,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.out.write(tool.usage + '\n');
       return 0;
     }
-    const conf = Conf.load({ confDir: g.confDir ?? io.env?.HAZELNUT_CONF_DIR, overrides: g.overrides });
+    const conf = await loadConf({ confDir: g.confDir ?? io.env?.HAZELNUT_CONF_DIR, overrides: g.overrides });
     const ctx: ToolContext = { conf, out: io.out, err: io.err, tty: io.tty, confOverrides: g.overrides, in: io.in };
     return await tool.run(ctx, args);
   } catch (e) {

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Conf } from '../shared/conf.js';
+import { Conf, type PropertyDecl } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
 import { formatDuration } from '../shared/progress.js';
@@ -80,9 +80,9 @@ export interface CrawlSummary {
   peakRssMB?: Record<string, number>;
 }
 
-/** The configuration of a crawl: default → crawl-tool.xml → site file → -D. */
-export function crawlConf(confDir: string, overrides: Record<string, string>): Conf {
-  return Conf.load({ confDir, resources: [CRAWL_TOOL_FILE], overrides });
+/** The configuration of a crawl: default → crawl-tool.xml → site file → -D, with the properties of the active user plugins. */
+export function crawlConf(confDir: string, overrides: Record<string, string>, pluginProperties: PropertyDecl[] = []): Conf {
+  return Conf.load({ confDir, resources: [CRAWL_TOOL_FILE], overrides, pluginProperties });
 }
 
 /** What later steps will read, worked out now: a bad value stops the crawl before anything is written. */
@@ -341,7 +341,7 @@ const tool: Tool = {
     const topN = intOption(a.topN, 'topN');
     if (depth < 1) throw new UsageError('-depth must be at least 1');
     const dir = path.resolve(typeof a.dir === 'string' ? a.dir : `crawl-${segmentName(new Date())}`);
-    const conf = crawlConf(ctx.conf.confDir, ctx.confOverrides);
+    const conf = crawlConf(ctx.conf.confDir, ctx.confOverrides, ctx.conf.pluginProperties());
     checkSettings(conf, threads);
     const seeds = readSeeds(a._[0]!);
     const scoped = scopeToSeedHosts(conf, seeds);

@@ -3,7 +3,9 @@
  * `hazelnut plugin list`: every plugin the crawler knows — built-in and from
  * plugin.folders — with its extension point, whether plugin.includes /
  * plugin.excludes make it active, and what it does. The answer to "why is my
- * filter not running?" without reading regular expressions.
+ * filter not running?" without reading regular expressions. Under a plugin,
+ * the properties it declares: type, default, the value in force and where
+ * it was set.
  */
 import { UsageError } from '../shared/errors.js';
 import { listPlugins, pluginFolders } from '../shared/plugin/registry.js';
@@ -24,6 +26,10 @@ const tool: Tool = {
     for (const e of entries) {
       const from = e.source === 'builtin' ? '' : ` [${e.source}]`;
       ctx.out.write(`${(e.active ? 'yes' : 'no').padEnd(8)}${e.descriptor.id.padEnd(idW)}${e.descriptor.point.padEnd(ptW)}${e.descriptor.description}${from}\n`);
+      for (const p of e.descriptor.properties ?? []) {
+        const now = ctx.conf.isDeclared(p.name) ? ` = ${JSON.stringify(ctx.conf.get(p.name))} (${ctx.conf.source(p.name)})` : '';
+        ctx.out.write(`${' '.repeat(8)}property ${p.name} (${p.type ?? 'string'}, default ${JSON.stringify(p.default)})${now}: ${p.description}\n`);
+      }
     }
     ctx.out.write(`plugin.includes = ${ctx.conf.get('plugin.includes')}\n`);
     if (ctx.conf.get('plugin.excludes')) ctx.out.write(`plugin.excludes = ${ctx.conf.get('plugin.excludes')}\n`);

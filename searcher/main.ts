@@ -4,8 +4,8 @@
  * the searcher as its own program, for a machine that holds only a copy of
  * a crawl's index/ and segments/.
  */
-import { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
+import { loadConf } from '../shared/plugin/properties.js';
 import { reportError, takeDefine } from '../shared/tool.js';
 import { serveUntilSignal } from './tools.js';
 
@@ -43,7 +43,7 @@ export async function main(argv: string[], io: MainIo): Promise<number> {
       return 0;
     }
     const g = splitConf(argv);
-    const conf = Conf.load({ confDir: g.confDir ?? io.env?.HAZELNUT_CONF_DIR, overrides: g.overrides });
+    const conf = await loadConf({ confDir: g.confDir ?? io.env?.HAZELNUT_CONF_DIR, overrides: g.overrides });
     return await serveUntilSignal({ conf, out: io.out, err: io.err, tty: false, confOverrides: g.overrides }, g.rest);
   } catch (e) {
     return reportError(e, io.err, 'hazelnut-searcher', USAGE);

@@ -8,7 +8,9 @@
  * is 1.1's.) A name the defaults do not declare, or a value that is not of
  * the property's type (property-types.ts), is an error naming the file and
  * line (or the -D) when the configuration loads, before any command writes
- * anything, so a typo never turns silently into a default.
+ * anything, so a typo never turns silently into a default. A plugin from
+ * plugin.folders declares its own properties (shared/plugin/properties.ts):
+ * while it is active they are declared too, typed and with their defaults.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +31,16 @@ export interface ConfOptions {
   resources?: string[];
   /** `-D` overrides, applied last. */
   overrides?: Record<string, string>;
+  /** Properties the active user plugins declare, on top of hazelnut-default.xml. */
+  pluginProperties?: PropertyDecl[];
+  /** Names of properties declared by plugins that are not active, for the message that refuses them. */
+  inactiveProperties?: Map<string, string>;
+  /**
+   * `ignore` skips names nobody declared instead of refusing them: for the
+   * first reading, which finds plugin.folders before the plugins' own names
+   * are known, and for a worker thread handed names already checked.
+   */
+  undeclared?: 'refuse' | 'ignore';
 }
 
 interface Entry {
@@ -43,6 +55,10 @@ export interface PropertyDecl {
   value: string;
   description: string;
   line: number;
+  /** Set for a plugin's property; a built-in one's type is in property-types.ts. */
+  type?: PropertyType;
+  /** The plugin that declares it and its module file (a plugin's property). */
+  plugin?: { id: string; source: string };
 }
 
 /** Undeclared names a site file may still set: one per scope of a declared property. */
@@ -57,7 +73,7 @@ const TYPE_WORDS: Record<PropertyType, string> = {
 };
 
 /** Whether a (trimmed) value reads as its type. */
-function valid(type: PropertyType, v: string): boolean {
+export function valid(type: PropertyType, v: string): boolean {
   switch (type) {
     case 'int':
       return /^[-+]?\d+$/.test(v);
@@ -118,33 +134,46 @@ export class Conf {
       conf.declared.set(decl.name, decl);
       conf.values.set(decl.name, { value: decl.value, source: DEFAULT_FILE });
     }
+    for (const decl of opts.pluginProperties ?? []) {
+      conf.declared.set(decl.name, decl);
+      conf.values.set(decl.name, { value: decl.value, source: `plugin ${decl.plugin?.id}` });
+    }
+    const check = { inactive: opts.inactiveProperties, ignore: opts.undeclared === 'ignore' };
     for (const name of [...(opts.resources ?? []), SITE_FILE]) {
       const file = conf.resolveFile(name, { optional: true });
       if (!file) continue;
-      for (const p of readPropertyFile(file)) conf.setChecked(p.name, { value: p.value, source: file, line: p.line });
+      for (const p of readPropertyFile(file)) conf.setChecked(p.name, { value: p.value, source: file, line: p.line }, check);
     }
-    for (const [k, v] of Object.entries(opts.overrides ?? {})) conf.setChecked(k, { value: v, source: `-D ${k}` });
+    for (const [k, v] of Object.entries(opts.overrides ?? {})) conf.setChecked(k, { value: v, source: `-D ${k}` }, check);
     return conf;
   }
 
   /** Sets a property from a file or -D: its name must be declared and its value of the property's type. */
-  private setChecked(name: string, e: Entry): void {
+  private setChecked(name: string, e: Entry, check: { inactive?: Map<string, string>; ignore: boolean }): void {
     if (!this.declared.has(name) && !SCOPED_NAMES.some((re) => re.test(name))) {
+      if (check.ignore) return;
+      const owner = check.inactive?.get(name);
+      if (owner) throw new HzError('HZ_ERR_CONF_PROPERTY', `${where(e)}: property ${name} belongs to plugin ${owner}, which is not active (plugin.excludes)`);
       const near = didYouMean(name, this.declared.keys());
       throw new HzError(
         'HZ_ERR_CONF_PROPERTY',
-        `${where(e)}: unknown property ${name}${near ? `; did you mean ${near}?` : ` (${DEFAULT_FILE} declares every property)`}`,
+        `${where(e)}: unknown property ${name}${near ? `; did you mean ${near}?` : ` (${DEFAULT_FILE} and the active plugins declare every property)`}`,
       );
     }
-    const type = propertyType(name);
+    const type = this.declared.get(name)?.type ?? propertyType(name);
     if (type && !valid(type, e.value.trim()))
       throw new HzError('HZ_ERR_CONF_PROPERTY', `${where(e)}: property ${name} must be ${TYPE_WORDS[type]}, not ${JSON.stringify(e.value.trim())}`);
     this.values.set(name, e);
   }
 
-  /** Every property declared in hazelnut-default.xml, in file order. */
+  /** Every property declared in hazelnut-default.xml, in file order, then the active plugins'. */
   declarations(): PropertyDecl[] {
     return [...this.declared.values()];
+  }
+
+  /** The properties the active user plugins declare (shared/plugin/properties.ts). */
+  pluginProperties(): PropertyDecl[] {
+    return this.declarations().filter((d) => d.plugin);
   }
 
   isDeclared(name: string): boolean {

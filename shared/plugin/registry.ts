@@ -109,23 +109,29 @@ export async function loadUserPlugins(conf: Conf): Promise<{ descriptor: PluginD
   return out;
 }
 
+/** Whether a plugin is active: a built-in when plugin.includes names it, a user plugin always; neither when plugin.excludes names it. */
+export function activity(conf: Conf): (id: string, builtin: boolean) => boolean {
+  const includes = wholeMatch(conf, 'plugin.includes');
+  const excludes = wholeMatch(conf, 'plugin.excludes');
+  return (id, builtin) => (builtin ? (includes?.test(id) ?? false) : true) && !excludes?.test(id);
+}
+
 /**
  * Every available plugin — built-ins, then user plugins — with whether it is
  * active. Ids must be unique: a user plugin cannot silently replace a built-in.
  */
 export async function listPlugins(conf: Conf, builtins: readonly PluginDescriptor[]): Promise<PluginEntry[]> {
-  const includes = wholeMatch(conf, 'plugin.includes');
-  const excludes = wholeMatch(conf, 'plugin.excludes');
+  const isActive = activity(conf);
   const entries: PluginEntry[] = [];
   const seen = new Map<string, string>();
-  const add = (descriptor: PluginDescriptor, source: string, active: boolean) => {
+  const add = (descriptor: PluginDescriptor, source: string) => {
     const prev = seen.get(descriptor.id);
     if (prev) throw new HzError('HZ_ERR_PLUGIN', `plugin id ${descriptor.id} from ${source} is already used by ${prev}`);
     seen.set(descriptor.id, source === 'builtin' ? 'a built-in plugin' : source);
-    entries.push({ descriptor, source, active: active && !excludes?.test(descriptor.id) });
+    entries.push({ descriptor, source, active: isActive(descriptor.id, source === 'builtin') });
   };
-  for (const d of builtins) add(d, 'builtin', includes?.test(d.id) ?? false);
-  for (const { descriptor, source } of await loadUserPlugins(conf)) add(descriptor, source, true);
+  for (const d of builtins) add(d, 'builtin');
+  for (const { descriptor, source } of await loadUserPlugins(conf)) add(descriptor, source);
   return entries;
 }
 

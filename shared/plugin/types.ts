@@ -10,6 +10,7 @@
  * its own.
  */
 import type { Conf } from '../conf.js';
+import type { PropertyType } from '../property-types.js';
 
 /** Where in the pipeline a URL is being normalized (Nutch's URLNormalizers scopes). */
 export type NormalizerScope =
@@ -185,10 +186,27 @@ export interface ExtensionPoints {
 }
 export type ExtensionPoint = keyof ExtensionPoints;
 
+/**
+ * A property a plugin from plugin.folders reads (Nutch declared them in the
+ * plugin's own files): while the plugin is active, a site file or -D may set
+ * it, and its value is checked against its type when the configuration loads.
+ */
+export interface PluginProperty {
+  /** Letters, digits and - . _; not a name hazelnut-default.xml or another plugin declares. */
+  name: string;
+  /** `string` (the default) takes any value. */
+  type?: PropertyType | 'string';
+  /** Its value when nothing sets it. */
+  default: string;
+  description: string;
+}
+
 export interface PluginDescriptor<P extends ExtensionPoint = ExtensionPoint> {
   /** Nutch's plugin id, e.g. `urlfilter-regex`. */
   id: string;
   point: P;
   description: string;
+  /** The plugin's own properties (user plugins; the built-ins' are in hazelnut-default.xml). */
+  properties?: PluginProperty[];
   create(conf: Conf): ExtensionPoints[P] | null;
 }

@@ -142,7 +142,7 @@ test('a misspelt name or a value of the wrong type is refused at load, with the 
   const table: [string, () => Conf, string | RegExp][] = [
     ['site file typo', () => Conf.load({ confDir: typo.dir }), `${typo.file}:4: unknown property fetcher.threads.fetsh; did you mean fetcher.threads.fetch?`],
     ['-D typo', () => Conf.load({ confDir: confDir('d', {}), overrides: { 'http.agent.nmae': 'Bot' } }), '-D http.agent.nmae: unknown property http.agent.nmae; did you mean http.agent.name?'],
-    ['nothing near', () => Conf.load({ confDir: far.dir }), `${far.file}:3: unknown property completely.unrelated.thing (hazelnut-default.xml declares every property)`],
+    ['nothing near', () => Conf.load({ confDir: far.dir }), `${far.file}:3: unknown property completely.unrelated.thing (hazelnut-default.xml and the active plugins declare every property)`],
     ['site file type', () => Conf.load({ confDir: wrongType.dir }), `${wrongType.file}:3: property fetcher.threads.fetch must be an integer, not "ten"`],
     ['-D type', () => Conf.load({ confDir: confDir('d', {}), overrides: { 'fetcher.parse': 'yes' } }), '-D fetcher.parse: property fetcher.parse must be true or false, not "yes"'],
     ['-D duration', () => Conf.load({ confDir: confDir('d', {}), overrides: { 'http.timeout': '10 sec' } }), /^-D http\.timeout: property http\.timeout must be a duration/],
