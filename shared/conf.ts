@@ -38,7 +38,7 @@ export interface ConfOptions {
   /**
    * `ignore` skips names nobody declared instead of refusing them: for the
    * first reading, which finds plugin.folders before the plugins' own names
-   * are known, and for a worker thread handed names already checked.
+   * are known.
    */
   undeclared?: 'refuse' | 'ignore';
 }
