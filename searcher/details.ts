@@ -29,9 +29,9 @@ export type SummaryQuery = Pick<SearchResult, 'raw' | 'query'>;
  * The hit's summary from its parse text (furniture left out) and the section
  * it comes from. Only the parts of the text where a query term can stand are
  * analyzed (searcher/summary-tokens); the whole start of the text when that
- * scan cannot tell.
+ * scan cannot tell, or when `wholeText` asks for it (the benchmark's baseline).
  */
-export function hitDetails(snap: Snapshot, doc: StoredDoc, q: SummaryQuery): HitDetails {
+export function hitDetails(snap: Snapshot, doc: StoredDoc, q: SummaryQuery, opts: { wholeText?: boolean } = {}): HitDetails {
   const parse = snap.segments.getParse(doc.segment, doc.url);
   if (!parse?.text) return { summary: [] };
   const cut = parse.text.length > SUMMARY_TEXT_CHARS;
@@ -39,7 +39,7 @@ export function hitDetails(snap: Snapshot, doc: StoredDoc, q: SummaryQuery): Hit
   const sections = Array.isArray(parse.meta.sections) ? parse.meta.sections : [];
   const furniture = Array.isArray(parse.meta.furniture) ? parse.meta.furniture : [];
   const offsets = sections.map((s) => s.offset);
-  const parts = summaryTokens(snap.analyzer, text, q.query.terms, snap.settings.summary, furniture);
+  const parts = opts.wholeText ? undefined : summaryTokens(snap.analyzer, text, q.query.terms, snap.settings.summary, furniture);
   const plan = { furniture, accept: typedWords(snap.analyzer, q.raw) };
   const placed = parts
     ? summarize(text, parts.tokens, new Set(q.query.terms), snap.settings.summary, {

@@ -21,7 +21,8 @@ import { Hono } from 'hono';
 import { Conf } from '../../shared/conf.js';
 import { listSegments, Segment } from '../../segments/segment.js';
 import { searchJson } from '../../searcher/http/api.js';
-import { search } from '../../searcher/search.js';
+import { hitDetails } from '../../searcher/details.js';
+import { search, type SearchResult } from '../../searcher/search.js';
 import { startSearcher } from '../../searcher/server.js';
 import { cannon, wholeMs as ms } from './cannon.js';
 import type { BenchResult } from './run.js';
@@ -124,6 +125,14 @@ export default async function devwebBench(): Promise<BenchResult> {
       for (const { q } of queries) search(lease.snapshot, { query: q, hitsPerSite: 0 });
       const times: number[] = [];
       const pageMs: number[] = [];
+      // Summaries alone, from the parts of the text around the query words and (interleaved, the baseline) from the whole text.
+      const partsMs: number[] = [];
+      const wholeMs: number[] = [];
+      const summaries = (r: SearchResult, wholeText: boolean) => {
+        const a = performance.now();
+        for (const h of r.hits) hitDetails(lease.snapshot, h.doc, r, { wholeText });
+        return performance.now() - a;
+      };
       for (let pass = 0; pass < 5; pass++)
         for (const { q } of queries) {
           const a = performance.now();
@@ -132,6 +141,9 @@ export default async function devwebBench(): Promise<BenchResult> {
           JSON.stringify(searchJson(lease.snapshot, r));
           times.push(b - a);
           pageMs.push(performance.now() - b);
+          const whole = pass % 2 === 0;
+          (whole ? wholeMs : partsMs).push(summaries(r, whole));
+          (whole ? partsMs : wholeMs).push(summaries(r, !whole));
         }
       lease.release();
       const base = await cannon(`http://${HOST}:${(trivial.address() as AddressInfo).port}/`);
@@ -141,10 +153,13 @@ export default async function devwebBench(): Promise<BenchResult> {
         `|---|---|---|---|---|`,
         `| search() in process, devweb's 60 queries × 5 after a warm-up pass | ${pct(times, 50).toFixed(2)} | ${pct(times, 99).toFixed(2)} | – | – |`,
         `| summaries + JSON of the page of 10 hits (in process, what /api/search adds) | ${pct(pageMs, 50).toFixed(2)} | ${pct(pageMs, 99).toFixed(2)} | – | – |`,
+        `| summaries of the page's hits, the parts of each text around the query words analyzed | ${pct(partsMs, 50).toFixed(2)} | ${pct(partsMs, 99).toFixed(2)} | – | – |`,
+        `| summaries of the page's hits, each whole text analyzed (baseline, interleaved with the row above) | ${pct(wholeMs, 50).toFixed(2)} | ${pct(wholeMs, 99).toFixed(2)} | – | – |`,
         `| trivial hono \`c.json\` route (baseline) | ${ms(base.p50)} | ${ms(base.p99)} | ${base.rps.toFixed(0)} | 1 |`,
         `| \`/api/search\`, the 60 queries in turn (search + summaries + JSON) | ${ms(api.p50)} | ${ms(api.p99)} | ${api.rps.toFixed(0)} | ${(api.rps / base.rps).toFixed(3)} |`,
         '',
-        `autocannon: 16 connections, 6 s each, loopback ${HOST}, server and client sharing the cores; errors: ${api.errors + base.errors}. ` +
+        `Summaries of a page from the parts of its texts around the query words take ${(pct(partsMs, 50) / pct(wholeMs, 50)).toFixed(2)}× the time of analyzing each whole text at p50, ${(pct(partsMs, 99) / pct(wholeMs, 99)).toFixed(2)}× at p99 (same run, interleaved). ` +
+          `autocannon: 16 connections, 6 s each, loopback ${HOST}, server and client sharing the cores; errors: ${api.errors + base.errors}. ` +
           `Load average when the speed runs began: ${load.map((x) => x.toFixed(1)).join(', ')} on ${os.cpus().length} cores (other work on the machine shares them).`,
       ].join('\n');
     } finally {
