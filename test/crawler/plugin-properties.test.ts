@@ -3,7 +3,7 @@
  * -D set them, with the type check and did-you-mean of the built-in ones, and
  * they change what a real crawl of a loopback site does. A misspelt name, a
  * value of the wrong type, or a property of an excluded plugin is refused
- * (file:line or -D) before anything is written.
+ * (file:line or -D) before anything is written, by the searcher too.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,6 +16,7 @@ import * as assert from 'uvu/assert';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const HAZELNUT = path.join(root, 'crawler', 'hazelnut.js');
+const SEARCHER = path.join(root, 'searcher', 'hazelnut-searcher.js');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-plugprops-'));
 const confDir = path.join(tmp, 'conf');
 
@@ -75,9 +76,9 @@ function site(props: Record<string, string>): Record<string, number> {
   return at;
 }
 
-function hazelnut(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function run(bin: string, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const p = spawn(process.execPath, [HAZELNUT, '-conf', confDir, ...args], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+    const p = spawn(process.execPath, [bin, ...args], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
     let out = '';
     let err = '';
     p.stdout.on('data', (d) => (out += d));
@@ -85,6 +86,8 @@ function hazelnut(...args: string[]): Promise<{ code: number | null; out: string
     p.on('close', (code) => resolve({ code, out, err }));
   });
 }
+
+const hazelnut = (...args: string[]) => run(HAZELNUT, '-conf', confDir, ...args);
 
 async function crawledPaths(dir: string): Promise<string[]> {
   const search = await hazelnut('search', dir, 'wombat', '-json');
@@ -106,6 +109,38 @@ test('a plugin property set in the site file, then by -D, changes what a crawl f
   const byD = await hazelnut('-D', 'words.block=alpha', 'crawl', seeds, '-dir', 'by-d', '-depth', '2');
   assert.is(byD.code, 0, byD.out + byD.err);
   assert.equal(await crawledPaths('by-d'), ['/', '/secret.html']);
+});
+
+test('the searcher reads the same site file: it knows the plugin properties and refuses a misspelt one', async () => {
+  site({ 'words.block': 'secret' });
+  const proc = spawn(process.execPath, [SEARCHER, '-conf', confDir, '-dir', 'by-site', '-port', '0', '-host', '127.0.23.2'], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    let out = '';
+    const base = await new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`searcher did not start: ${out}`)), 30_000);
+      const onData = (d: Buffer) => {
+        out += d;
+        const m = /(http:\/\/[\d.]+:\d+)\//.exec(out);
+        if (m) {
+          clearTimeout(t);
+          resolve(m[1]!);
+        }
+      };
+      proc.stdout.on('data', onData);
+      proc.stderr.on('data', onData);
+      proc.on('exit', (code) => reject(new Error(`searcher exited ${code}: ${out}`)));
+    });
+    const res = await fetch(`${base}/api/search?query=wombat`);
+    assert.is(res.status, 200);
+    assert.is(((await res.json()) as { hits: unknown[] }).hits.length, 2);
+  } finally {
+    proc.kill();
+  }
+
+  const at = site({ 'words.blok': 'secret' });
+  const refused = await run(SEARCHER, '-conf', confDir, '-dir', 'by-site', '-port', '0', '-host', '127.0.23.2');
+  assert.is(refused.code, 1, refused.err);
+  assert.ok(refused.err.includes(`hazelnut-site.xml:${at['words.blok']}: unknown property words.blok; did you mean words.block?`), refused.err);
 });
 
 test('a misspelt, mistyped or inactive plugin property is refused before anything is written', async () => {
