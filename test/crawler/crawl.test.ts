@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { startSearcher } from '../fixtures/searcher-process.js';
 import { startTestWeb, type TestWeb } from '../fixtures/testweb.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -33,26 +34,6 @@ function run(bin: string, args: string[], timeoutMs = 60_000): Promise<{ code: n
       resolve({ code, out, err });
     });
   });
-}
-
-async function startSearcher(dir: string, host: string): Promise<{ proc: ChildProcess; base: string }> {
-  const proc = spawn(process.execPath, [SEARCHER, '-dir', dir, '-port', '0', '-host', host], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const base = await new Promise<string>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`searcher did not start: ${out}`)), 30_000);
-    const onData = (d: Buffer) => {
-      out += d;
-      const m = /(http:\/\/[\d.]+:\d+)\//.exec(out);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]!);
-      }
-    };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', onData);
-    proc.on('exit', (code) => reject(new Error(`searcher exited ${code}: ${out}`)));
-  });
-  return { proc, base };
 }
 
 async function api(base: string, query: string): Promise<{ total: number; hits: { url: string; title: string; summary: string }[] }> {
@@ -120,7 +101,7 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
   assert.match(first.out, /Serve the result: hazelnut serve -dir/);
   assert.is(web.requestsTo('handbook', '/private/salaries.html').length, 0, 'robots.txt is obeyed');
 
-  const s = await startSearcher(dir, '127.0.8.200');
+  const s = await startSearcher(['-dir', dir, '-port', '0', '-host', '127.0.8.200'], root);
   searcher = s.proc;
   const leave = await api(s.base, 'parental leave');
   assert.is(leave.hits[0]?.url, web.url('handbook', '/leave.html'));

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { startSearcher } from '../fixtures/searcher-process.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const HAZELNUT = path.join(root, 'crawler', 'hazelnut.js');
@@ -113,23 +114,8 @@ test('a plugin property set in the site file, then by -D, changes what a crawl f
 
 test('the searcher reads the same site file: it knows the plugin properties and refuses a misspelt one', async () => {
   site({ 'words.block': 'secret' });
-  const proc = spawn(process.execPath, [SEARCHER, '-conf', confDir, '-dir', 'by-site', '-port', '0', '-host', '127.0.23.2'], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+  const { proc, base } = await startSearcher(['-conf', confDir, '-dir', 'by-site', '-port', '0', '-host', '127.0.23.2'], tmp);
   try {
-    let out = '';
-    const base = await new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`searcher did not start: ${out}`)), 30_000);
-      const onData = (d: Buffer) => {
-        out += d;
-        const m = /(http:\/\/[\d.]+:\d+)\//.exec(out);
-        if (m) {
-          clearTimeout(t);
-          resolve(m[1]!);
-        }
-      };
-      proc.stdout.on('data', onData);
-      proc.stderr.on('data', onData);
-      proc.on('exit', (code) => reject(new Error(`searcher exited ${code}: ${out}`)));
-    });
     const res = await fetch(`${base}/api/search?query=wombat`);
     assert.is(res.status, 200);
     assert.is(((await res.json()) as { hits: unknown[] }).hits.length, 2);
