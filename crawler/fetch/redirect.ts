@@ -8,6 +8,7 @@
  * a chain longer than the maximum leaves its next target for a later cycle
  * rather than losing it (Nutch marked that page gone).
  */
+import { leadsToLocalFiles } from '../../shared/url/limits.js';
 
 export type RedirectDecision =
   /** Fetch the target now, at hop `hop` of the chain. */
@@ -47,6 +48,7 @@ export function decideRedirect(r: RedirectInput): RedirectDecision {
   }
   const normalized = r.normalize(target);
   if (!normalized) return { kind: 'drop', reason: `Location ${target} dropped by the normalizers` };
+  if (leadsToLocalFiles(r.from, normalized)) return { kind: 'drop', reason: `Location ${normalized} is a local file: a web page never leads the crawler there` };
   if (!r.filter(normalized)) return { kind: 'drop', reason: `Location ${normalized} rejected by the URL filters` };
   if (r.ignoreExternal && new URL(normalized).host !== new URL(r.from).host)
     return { kind: 'drop', reason: `Location ${normalized} is on another host (db.ignore.external.links)` };

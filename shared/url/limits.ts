@@ -49,3 +49,13 @@ export function urlLimitBreach(url: string, l: UrlLimits): string | null {
   }
   return null;
 }
+
+/**
+ * True when a link or redirect goes from a page that is not a local file to
+ * a `file:` URL. Such a step is never taken, whatever the filters say: with
+ * protocol-file active, a web page could otherwise make the crawler read and
+ * index any file the crawler's user can read.
+ */
+export function leadsToLocalFiles(from: string, to: string): boolean {
+  return /^file:/i.test(to) && !/^file:/i.test(from);
+}

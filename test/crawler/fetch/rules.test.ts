@@ -57,12 +57,16 @@ test('redirect decisions', () => {
     [{ location: '/x' }, 'loop', 'http://a/x'],
     [{ location: '/w', chain: ['http://a/w', 'http://a/x'], hop: 1 }, 'loop', 'http://a/w'],
     [{ location: '/x', maxRedirects: 0 }, 'loop', 'http://a/x'],
+    [{ location: 'file:///etc/passwd' }, 'drop'], // even when the filters let file: through
+    [{ location: 'FILE:///etc/passwd' }, 'drop'],
+    [{ from: 'file:///srv/a.html', chain: ['file:///srv/a.html'], location: 'file:///srv/b.html' }, 'follow', 'file:///srv/b.html'],
   ];
   for (const [patch, kind, url] of table) {
     const d = decideRedirect({ ...base, ...patch });
     assert.is(d.kind, kind, JSON.stringify(patch));
     if (url) assert.is((d as { url: string }).url, url);
   }
+  assert.match((decideRedirect({ ...base, location: 'file:///etc/passwd' }) as { reason: string }).reason, /is a local file: a web page never leads the crawler there/);
   const f = decideRedirect({ ...base, hop: 1, chain: ['http://a/w', 'http://a/x'] });
   assert.equal(f, { kind: 'follow', url: 'http://a/y', hop: 2 });
 });

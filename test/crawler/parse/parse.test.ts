@@ -167,6 +167,18 @@ test('a declared text/html page with a NUL byte near the top is still parsed, it
   assert.is(sniffContentType(null, Buffer.from('<html>\0<p>x')), 'application/octet-stream', 'undeclared: a NUL still means binary');
 });
 
+test('a web page never leads to local files: file: links and refreshes are dropped even when the filters allow them', async () => {
+  const open = conf.with({ 'plugin.includes': 'parse-html|urlnormalizer-basic' });
+  const plugins2 = await loadCrawlerPlugins(open);
+  const url = PAGE;
+  const body = '<meta http-equiv="refresh" content="0; url=file:///etc/shadow"><a href="file:///etc/passwd">p</a><a href="/ok">ok</a>';
+  const content: ContentRecord = { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(body), truncated: false };
+  const fetch: FetchRecord = { url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: 0, headers: {}, contentType: 'text/html' };
+  const p = await parseContent(plugins2, open, content, fetch);
+  assert.equal(p.outlinks.map((l) => l.url), ['http://127.0.4.1/ok']);
+  assert.is(p.meta.refresh, undefined);
+});
+
 test('content type sniffing', async () => {
   assert.is(sniffContentType(null, Buffer.from('  <!DOCTYPE html><p>x')), 'text/html');
   assert.is(sniffContentType('application/octet-stream', Buffer.from('just words')), 'text/plain');
