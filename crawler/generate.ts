@@ -10,12 +10,14 @@
  * filtered (naming the rule file) or awaiting updatedb — and exits with
  * NOTHING_DUE_EXIT (3), which scripts can tell from an error (1).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
 import { intOption, parseArgs, type Tool } from '../shared/tool.js';
 import { domainOfHost, host } from '../shared/url/keys.js';
-import { Segment } from '../segments/segment.js';
+import { listSegments, Segment, segmentDate } from '../segments/segment.js';
 import { assignSegments, awaitingUpdate, interleaveHosts, isDue } from './fetchlist.js';
 import { loadCrawlerPlugins } from './plugins.js';
 import { runWithLog } from './tool-run.js';
@@ -81,6 +83,42 @@ function settings(conf: Conf, o: GenerateOptions) {
   };
 }
 
+/**
+ * A generate killed part-way leaves a segment without its `generated` marker.
+ * When the WebDB already marked its pages (with the segment's time), only
+ * the marker was missing: it is set. Otherwise the marking never committed,
+ * the pages are still due, and the partial segment is deleted. Generate holds
+ * the crawl lock, and nothing else writes a segment before it is marked.
+ */
+function finishUnmarked(db: WebDb, segmentsDir: string, log: Log | undefined): void {
+  for (const name of listSegments(segmentsDir)) {
+    const dir = path.join(segmentsDir, name);
+    let seg: Segment;
+    try {
+      seg = Segment.open(dir);
+    } catch {
+      // Killed while creating it: no schema yet, nothing marked.
+      log?.warn(`segment ${dir} was left half-created by an interrupted generate: deleted`);
+      fs.rmSync(dir, { recursive: true, force: true });
+      continue;
+    }
+    let remove = false;
+    try {
+      if (seg.hasPhase('generated') || seg.count('fetch') > 0) continue;
+      const list = seg.fetchlist();
+      const first = list.next();
+      list.return?.();
+      const marked = !first.done && db.page(first.value.url)?.generate_time === segmentDate(name)!.getTime();
+      if (marked) seg.markPhase('generated');
+      remove = !marked;
+      log?.warn(`segment ${dir} was left unfinished by an interrupted generate: ${marked ? 'finished' : 'deleted'}`);
+    } finally {
+      seg.close();
+    }
+    if (remove) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function generate(conf: Conf, webDbDir: string, segmentsDir: string, opts: GenerateOptions = {}): Promise<GenerateSummary> {
   const s = settings(conf, opts);
   const now = opts.now ?? Date.now();
@@ -88,6 +126,7 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
   const plugins = await loadCrawlerPlugins(conf);
   const db = openWebDb(webDbDir);
   try {
+    finishUnmarked(db, segmentsDir, opts.log);
     const summary: GenerateSummary = { segments: [], counts: [], hosts: 0, filtered: 0, belowMinScore: 0, leftOver: 0 };
     // SQL narrows to rows that are due, or pulled in, and not awaiting updatedb; the rules decide.
     const rows = db.generateCandidates({ delayMs: s.delayMs, now, dueBy: now + addMs, pullIn: now + addMs + s.schedule.maxInterval * 1000 });
@@ -116,16 +155,19 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
     }
     const hosts = new Set<string>();
     for (const list of lists) {
-      // The segment is complete (marker last) before the WebDB marks its pages: a crash in between
-      // at worst lets a later generate pick the same pages again.
+      // Fetchlist, then the WebDB marks the pages with the segment's own time, then the marker:
+      // finishUnmarked() completes or removes whatever a crash leaves between these steps.
       const seg = Segment.create(segmentsDir, new Date(now));
       try {
         seg.addFetchlist(interleaveHosts(list).map((c) => ({ url: c.url, host: c.host, score: c.sort, datum: { ...c.row } })));
+        db.markGenerated(
+          list.map((c) => c.url),
+          segmentDate(seg.name)!.getTime(),
+        );
         seg.markPhase('generated');
       } finally {
         seg.close();
       }
-      db.markGenerated(list.map((c) => c.url), now);
       for (const c of list) hosts.add(c.host);
       summary.segments.push(seg.dir);
       summary.counts.push(list.length);

@@ -139,4 +139,30 @@ test('the CLI exits 3 when nothing is due and 0 with a segment', () => {
   assert.is(bad.status, 2);
 });
 
+test('a generate killed part-way: a segment whose pages were marked is finished, one whose were not is deleted', async () => {
+  const crawl = crawlWith([{ url: 'http://a.test/1' }, { url: 'http://a.test/2' }]);
+  const segments = path.join(crawl, 'segments');
+  // Killed after the fetchlist, before the WebDB marked the pages.
+  const early = Segment.create(segments, new Date(NOW - 60_000));
+  early.addFetchlist([{ url: 'http://a.test/1', host: 'a.test', score: 1, datum: {} }]);
+  early.close();
+  const s = await run(crawl);
+  assert.equal(listSegments(segments), [path.basename(s.segments[0]!)], 'the partial segment is gone, a whole one made');
+  assert.equal(fetchlist(s.segments[0]!), ['a.test/1', 'a.test/2']);
+
+  // Killed after the WebDB marked the pages, before the segment's marker.
+  const crawl2 = crawlWith([{ url: 'http://a.test/1' }]);
+  const segments2 = path.join(crawl2, 'segments');
+  const late = Segment.create(segments2, new Date(NOW - 60_000));
+  late.addFetchlist([{ url: 'http://a.test/1', host: 'a.test', score: 1, datum: {} }]);
+  late.close();
+  const db = webDbSql(path.join(crawl2, 'webdb'));
+  db.prepare('UPDATE pages SET generate_time = ?').run(NOW - 60_000);
+  db.close();
+  const s2 = await run(crawl2);
+  assert.is(s2.segments.length, 0, 'nothing generated twice');
+  assert.equal(listSegments(segments2), [late.name]);
+  assert.equal(fetchlist(late.dir), ['a.test/1'], 'the interrupted segment is finished');
+});
+
 test.run();
