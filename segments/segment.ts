@@ -193,12 +193,19 @@ export class Segment {
         }
         throw e;
       }
-      const db = new Database(segmentFile(dir));
+      // The database is made under another name and renamed into place once it has its schema and
+      // version: a process killed meanwhile leaves a directory no one lists, never a segment that cannot open.
+      const made = `${segmentFile(dir)}.new`;
+      const init = new Database(made);
       // Pages of 16 KiB hold a typical compressed page body without overflow chains: half the insert cost of 4 KiB.
-      db.pragma('page_size = 16384');
+      init.pragma('page_size = 16384');
+      for (const p of WRITER_PRAGMAS) init.pragma(p);
+      init.exec(SCHEMA);
+      init.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(SEGMENT_VERSION));
+      init.close();
+      fs.renameSync(made, segmentFile(dir));
+      const db = new Database(segmentFile(dir));
       for (const p of WRITER_PRAGMAS) db.pragma(p);
-      db.exec(SCHEMA);
-      db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(SEGMENT_VERSION));
       return new Segment(dir, db);
     }
   }
