@@ -51,7 +51,8 @@ export async function parseSegment(conf: Conf, opts: ParseSegmentOptions): Promi
     let batch: ParseRecord[] = [];
     const progress = opts.log?.step(`parse ${seg.name}`, 'records', seg.count('fetch'));
     let seen = 0;
-    for (const f of seg.fetches()) {
+    // Read before writing: a batch written while the fetch records are still being read fails (one connection).
+    for (const f of [...seg.fetches()]) {
       seen++;
       if (f.status !== 'fetch_success') continue;
       if (done.has(f.url)) {
