@@ -64,7 +64,7 @@ const STEPS: Step[] = [
   { tool: 'index', args: (c) => [`${c}/webdb`, '-dir', `${c}/segments`] },
   { tool: 'dedup', args: (c) => ['-dir', `${c}/segments`] },
   { tool: 'merge', args: (c) => [`${c}/index`, '-dir', `${c}/segments`] },
-  { tool: 'prune', args: (c) => [`${c}/segments`, '-before', '29991231'] },
+  { tool: 'prune', args: (c) => [`${c}/segments`, '-before', '29991231', '-force'] },
 ];
 
 /** Runs a tool to its end. Asynchronously: the test web answers from this process's event loop. */
