@@ -145,7 +145,8 @@ function render(text: string, toks: readonly TextToken[], w: Window, hit: readon
   let pos = toks[w.from]!.start;
   for (let i = w.from; i <= w.to; i++) {
     const t = toks[i]!;
-    if (hit[i] === undefined) continue;
+    // The parts of a camelCase word share its span: it is shown once.
+    if (hit[i] === undefined || t.start < pos) continue;
     if (t.start > pos) out.push({ text: squeeze(text.slice(pos, t.start)) });
     out.push({ text: text.slice(t.start, t.end), highlight: true });
     pos = t.end;

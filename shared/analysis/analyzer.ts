@@ -19,7 +19,12 @@
  *   and `서울` meet.
  * - Numbers stay whole: `2024`, `3.14`, `1,000` are single terms.
  * - A one-letter prefix joins its word (`e-mail` → `email`, `x-ray` → `xray`),
- *   so the spelling with and without the hyphen meet; other hyphens split.
+ *   so the spelling with and without the hyphen meet; other hyphens split,
+ *   as `_`, `.` and `/` do.
+ * - A camelCase identifier is its whole term followed by the terms of its
+ *   parts (`readFile` → `readfile read file`, `XMLHttpRequest` → `xmlhttprequest
+ *   xml http request`), in index and query alike: the prose words meet the
+ *   identifier, and a query naming the identifier still needs the whole.
  * - No letter collapsing, no phonetic folding (`hello` stays `hello`).
  * - English stemming (Porter, via the `stemmer` package) is optional
  *   (`analysis.stem.english`) and applies only to ASCII letter terms.
@@ -41,6 +46,8 @@ export interface Token {
   /** Offsets of the source word in the analyzed text, for highlighting. */
   start: number;
   end: number;
+  /** A part of the camelCase identifier whose whole term precedes it. */
+  part?: true;
 }
 
 /** Longer "words" are base64, hashes or minified code: never worth a term. */
@@ -156,7 +163,11 @@ function fold(word: string): string {
 const WORD_CACHE = 50_000;
 
 /** Receives each term; returning false stops the scan. */
-type Emit = (term: string, start: number, end: number) => unknown;
+type Emit = (term: string, start: number, end: number, part: boolean) => unknown;
+
+/** Where a camelCase word splits: lower→Upper (`readFile`) and before the last capital of a run of three or more (`XMLHttp`, not `IPv6`). */
+const CAMEL_SPLIT = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])/;
+const HAS_CAMEL = /[a-z][A-Z]|[A-Z]{3}[a-z]/;
 
 function stripJosa(word: string): string {
   for (const j of JOSA) if (word.length - j.length >= 2 && word.endsWith(j)) return word.slice(0, -j.length);
@@ -165,7 +176,7 @@ function stripJosa(word: string): string {
 
 export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
-  private readonly words = new Map<string, string | null>();
+  private readonly words = new Map<string, string | string[] | null>();
 
   constructor(opts: Partial<AnalyzerOptions> = {}) {
     for (const k of Object.keys(opts)) if (k !== 'stemEnglish') throw new TypeError(`unknown analyzer option ${k}`);
@@ -187,7 +198,7 @@ export class Analyzer {
   /** Terms with positions and source offsets (summaries and highlighting); only the first `max` when given. */
   tokens(text: string, max = Infinity): Token[] {
     const out: Token[] = [];
-    if (max >= 1) this.scan(text, (term, start, end) => out.push({ term, pos: out.length, start, end }) < max);
+    if (max >= 1) this.scan(text, (term, start, end, part) => out.push(part ? { term, pos: out.length, start, end, part } : { term, pos: out.length, start, end }) < max);
     return out;
   }
 
@@ -216,9 +227,20 @@ export class Analyzer {
     let w = this.words.get(raw);
     if (w === undefined) {
       if (this.words.size >= WORD_CACHE) this.words.clear();
-      this.words.set(raw, (w = this.wordTerm(raw)));
+      this.words.set(raw, (w = this.wordTerms(raw)));
     }
-    return w === null || emit(w, start, end) !== false;
+    if (w === null) return true;
+    if (typeof w === 'string') return emit(w, start, end, false) !== false;
+    for (let i = 0; i < w.length; i++) if (emit(w[i]!, start, end, i > 0) === false) return false;
+    return true;
+  }
+
+  /** The term of a word, or for a camelCase identifier its whole term then its parts'. */
+  private wordTerms(raw: string): string | string[] | null {
+    const whole = this.wordTerm(raw);
+    if (whole === null || !HAS_CAMEL.test(raw)) return whole;
+    const parts = raw.split(CAMEL_SPLIT).map((p) => this.wordTerm(p)).filter((t): t is string => t !== null);
+    return parts.length > 1 ? [whole, ...parts] : whole;
   }
 
   /** The term of one word, or null when it yields none. */

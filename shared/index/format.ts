@@ -14,11 +14,11 @@ import { HzError } from '../errors.js';
 
 /**
  * Bump on any incompatible change to a file below. 2: the candidate index keeps terms exactly as analyzed.
- * 3: a heading field (df, tf and length columns).
+ * 3: a heading field (df, tf and length columns). 4: a camelCase word is followed by its parts' terms.
  */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 /** The oldest version this code still reads. */
-export const OLDEST_SUPPORTED = 3;
+export const OLDEST_SUPPORTED = 4;
 
 /** The files of one index (per-segment or merged), by role. */
 export const INDEX_FILES = {

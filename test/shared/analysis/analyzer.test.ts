@@ -11,6 +11,8 @@ const CASES: [string, string, string[]][] = [
   ['numbers stay whole', 'version 3.14 of 2024 cost 1,000 units', ['version', '3.14', 'of', '2024', 'cost', '1,000', 'units']],
   ['possessive and contraction', "the crawler's queue doesn't stall", ['the', 'crawler', 'queue', 'doesnt', 'stall']],
   ['identifiers split on punctuation', 'node.js max_tokens follow-me', ['node', 'js', 'max', 'tokens', 'follow', 'me']],
+  ['camelCase: the whole term, then its parts', 'fs.readFile EventEmitter XMLHttpRequest', ['fs', 'readfile', 'read', 'file', 'eventemitter', 'event', 'emitter', 'xmlhttprequest', 'xml', 'http', 'request']],
+  ['not camelCase: one case, a capital first, digits', 'README Apple sha256 c3ref IPv6', ['readme', 'apple', 'sha256', 'c3ref', 'ipv6']],
   ['a one-letter prefix joins its word', 'E-mail email x-ray a-b-c', ['email', 'email', 'xray', 'ab', 'c']],
   ['German umlauts fold to the vowel', 'Müller aß Äpfel in München', ['muller', 'ass', 'apfel', 'in', 'munchen']],
   ['German sharp s, capital too', 'Straße STRASSE ẞ', ['strasse', 'strasse', 'ss']],
@@ -50,6 +52,19 @@ test('analyzer: positions and offsets', () => {
   const toks = plain.tokens(text);
   assert.equal(toks.map((t) => t.pos), [0, 1, 2, 3]);
   assert.equal(toks.map((t) => text.slice(t.start, t.end)), ['Müller', 'aß', '東京', '都']);
+});
+
+test('analyzer: the parts of a camelCase word are marked and point at the word', () => {
+  const text = 'call memoryUsage()';
+  const toks = plain.tokens(text);
+  assert.equal(toks.map((t) => [t.term, t.pos, text.slice(t.start, t.end), t.part ?? false]), [
+    ['call', 0, 'call', false],
+    ['memoryusage', 1, 'memoryUsage', false],
+    ['memory', 2, 'memoryUsage', true],
+    ['usage', 3, 'memoryUsage', true],
+  ]);
+  assert.equal(stem.terms('memoryUsage'), ['memoryusag', 'memori', 'usag']);
+  assert.is(plain.term('readFile'), undefined);
 });
 
 test('analyzer: over-long tokens are dropped, unknown options refused', () => {

@@ -1,0 +1,82 @@
+/**
+ * camelCase identifiers meet the words they are made of: the query side of
+ * the analyzer's whole-then-parts terms, and a search over a real index
+ * where prose finds the identifier, the identifier finds prose, and the
+ * identifier's own page stays first.
+ */
+import fs from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Analyzer } from '../../shared/analysis/analyzer.js';
+import { Conf } from '../../shared/conf.js';
+import { analyzeQuery } from '../../searcher/query/analyze.js';
+import { parseQuery } from '../../searcher/query/parse.js';
+import { makeScorer } from '../../searcher/rank/score.js';
+import { search, type SearchResult } from '../../searcher/search.js';
+import { searchSettings } from '../../searcher/settings.js';
+import { CrawlSnapshots, type Snapshot } from '../../searcher/snapshot.js';
+import { explainPage } from '../../searcher/http/docpages.js';
+import { summarize, summaryToHtml } from '../../searcher/summary.js';
+import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
+
+const A = (q: string) => analyzeQuery(parseQuery(q), new Analyzer(), new Set(['the']));
+
+const QUERIES: [query: string, required: string[][], alternatives: string[][][]][] = [
+  ['fs.readFile', [['fs readfile read file', 'fs read file']], [[['fs', 'readfile'], ['fs', 'read', 'file']]]],
+  ['memoryUsage memory', [['memoryusage memory usage', 'memory usage'], ['memory']], [[['memoryusage'], ['usage']]]],
+  ['"readFile"', [['readfile read file']], []],
+  ['title:readFile', [['readfile read file']], []],
+  ['read file', [['read'], ['file']], []],
+];
+
+for (const [query, required, alternatives] of QUERIES)
+  test(`query ${JSON.stringify(query)}: the identifier or its parts match, the better reading scores`, () => {
+    const q = A(query);
+    assert.equal(q.required.map((g) => g.map((m) => m.terms.join(' '))), required);
+    assert.equal(q.alternatives, alternatives);
+  });
+
+const PAGES = [
+  { url: 'http://127.0.6.50/process.html', title: 'Process', text: 'Call process.memoryUsage() to read the heap of the running program.' },
+  { url: 'http://127.0.6.51/files.html', title: 'Files', text: 'To read file contents at once, open it and read everything.' },
+  { url: 'http://127.0.6.52/fs.html', title: 'File system', text: 'fs.readFile(path) returns the whole file; fs.readFile is the simple way.' },
+];
+
+async function withSnapshot<T>(use: (s: Snapshot) => T): Promise<T> {
+  const dir = tempCrawlDir();
+  try {
+    await buildCrawl(dir, PAGES);
+    const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
+    const lease = snaps.acquire();
+    try {
+      return use(lease.snapshot);
+    } finally {
+      lease.release();
+      await snaps.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const urls = (r: SearchResult) => r.hits.filter((h) => h.full).map((h) => h.doc.url);
+
+test('search: prose words find the identifier, the identifier finds prose below its own page, /explain shows both readings', async () => {
+  await withSnapshot((snap) => {
+    assert.equal(urls(search(snap, { query: 'memory usage', hitsPerSite: 0 })), ['http://127.0.6.50/process.html']);
+    assert.equal(urls(search(snap, { query: 'readFile', hitsPerSite: 0 })), ['http://127.0.6.52/fs.html', 'http://127.0.6.51/files.html']);
+    const q = analyzeQuery(parseQuery('readFile'), snap.analyzer, snap.settings.stopWords, snap.settings.synonyms);
+    const id = snap.reader.idOf('http://127.0.6.52/fs.html')!;
+    const html = explainPage(snap.reader.doc(id), 'readFile', makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives).explain(id), true);
+    assert.match(html, /an identifier whole and in parts\); BM25F counts only the best of them: readfil\w* · read file</);
+  });
+});
+
+test('summary: an identifier whose parts are both query words is highlighted once', () => {
+  const a = new Analyzer();
+  const text = 'Call process.memoryUsage() now.';
+  const s = summarize(text, a.tokens(text), new Set(['memory', 'usage']), { context: 5, length: 20 });
+  assert.is(summaryToHtml(s.parts), 'Call process.<mark>memoryUsage</mark>() now');
+});
+
+test.run();
