@@ -77,12 +77,19 @@ export default async function bench(): Promise<{ title: string; markdown: string
   const only = process.argv.find((a) => a.startsWith('--sizes='))?.slice('--sizes='.length).split(',');
   const all = [...SIZES, ...LARGE, { label: '1k', hosts: 4, pages: 250 }];
   const sizes = only ? all.filter((s) => only.includes(s.label)) : process.argv.includes('--large') ? [...SIZES, ...LARGE] : SIZES;
-  const runs: Awaited<ReturnType<typeof measure>>[] = [];
+  const runs: Run[] = [];
   const load = [os.loadavg()[0]!];
   for (const s of sizes) {
     runs.push(await measure(s));
     load.push(os.loadavg()[0]!);
   }
+  return report(runs, load);
+}
+
+type Run = Awaited<ReturnType<typeof measure>>;
+
+/** The section for measured runs, smallest first, and the load average before and after each. */
+export function report(runs: Run[], load: number[]): { title: string; markdown: string } {
   const rate = (pages: number, ms: number) => (ms > 0 ? (pages * 1000) / ms : Infinity);
   const summary = [
     '| pages (hosts × pages) | bare loop pages/s | crawl pages/s | crawl ÷ bare | fetch phase pages/s | fetch ÷ bare | peak RSS crawl | peak RSS bare |',
@@ -96,12 +103,12 @@ export default async function bench(): Promise<{ title: string; markdown: string
   ];
   const first = runs[0]!;
   const last = runs[runs.length - 1]!;
-  const perPage = (r: (typeof runs)[number], phase: string) => (r.crawl.phases[phase] ?? 0) / r.total;
+  const perPage = (r: Run, phase: string) => (r.crawl.phases[phase] ?? 0) / r.total;
   const phases = [
     `| phase | ${runs.map((r) => `ms/page at ${r.size.label}`).join(' | ')} | growth ${first.size.label} → ${last.size.label} |`,
     `|---|${runs.map(() => '---|').join('')}---|`,
     ...[...PHASES, 'whole crawl'].map((ph) => {
-      const cell = (r: (typeof runs)[number]) => (ph === 'whole crawl' ? r.crawl.ms / r.total : perPage(r, ph));
+      const cell = (r: Run) => (ph === 'whole crawl' ? r.crawl.ms / r.total : perPage(r, ph));
       const growth = cell(first) > 0 ? (cell(last) / cell(first)).toFixed(2) : '–';
       return `| ${ph} | ${runs.map((r) => `${cell(r).toFixed(3)}`).join(' | ')} | ${runs.length > 1 ? `${growth}×` : '–'} |`;
     }),
