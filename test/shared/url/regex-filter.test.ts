@@ -94,7 +94,7 @@ test('a back-reference rule runs on a budget: it rejects, names its file:line on
   const onWarning = (w: Error) => warnings.push(w);
   process.on('warning', onWarning);
   try {
-    const f = new RegexURLFilter(parseFilterRules('# Nutch 1.x loop rule\n-.*(/[^/]+)/[^/]+\\1/[^/]+\\1/\n+.\n', 'loops.txt', 30));
+    const f = new RegexURLFilter(parseFilterRules('# Nutch 1.x loop rule\n-.*(/[^/]+)/[^/]+\\1/[^/]+\\1/\n+.\n', 'loops.txt', 200));
     assert.ok(f.rules[0]!.test.timed);
     assert.is(f.filter('http://x/a/b/a/c/a/d/'), null, 'the rule still works');
     assert.is(f.filter('http://x/a/b/c/'), 'http://x/a/b/c/');
@@ -104,12 +104,12 @@ test('a back-reference rule runs on a budget: it rejects, names its file:line on
     assert.ok(Date.now() - t < 1000, `took ${Date.now() - t} ms`);
     t = Date.now();
     assert.is(f.filter(long + 'yy'), null);
-    assert.ok(Date.now() - t < 20, 'a longer URL is not tried again');
+    assert.ok(Date.now() - t < 100, 'a longer URL is not tried again (a try would take the whole 200 ms budget)');
     assert.is(f.filter('http://x/short/'), 'http://x/short/', 'short URLs still run the rule');
     await new Promise((r) => setImmediate(r));
     const slow = warnings.filter((w) => (w as NodeJS.ErrnoException).code === 'HZ_SLOW_URL_RULE');
     assert.is(slow.length, 1);
-    assert.match(slow[0]!.message, /^loops\.txt:2: rule ran out of its 30 ms/);
+    assert.match(slow[0]!.message, /^loops\.txt:2: rule ran out of its 200 ms/);
   } finally {
     process.off('warning', onWarning);
   }
