@@ -93,12 +93,10 @@ export function checkSettings(conf: Conf, threads?: number): void {
   signatureFromConf(conf);
 }
 
-export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummary> {
-  checkSettings(conf, opts.threads);
-  const { webdb, segments: segmentsDir, index } = crawlPaths(opts.dir);
-  const log = opts.log;
-  const s: CrawlSummary = {
-    dir: opts.dir,
+/** A crawl's summary before it has done anything. */
+export function emptySummary(dir: string): CrawlSummary {
+  return {
+    dir,
     injected: 0,
     segments: [],
     byStatus: {},
@@ -110,6 +108,13 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
     interrupted: false,
     phases: {},
   };
+}
+
+export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummary> {
+  checkSettings(conf, opts.threads);
+  const { webdb, segments: segmentsDir, index } = crawlPaths(opts.dir);
+  const log = opts.log;
+  const s = emptySummary(opts.dir);
   const timed = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
     const t0 = Date.now();
     try {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatSummary, outcomes, type CrawlSummary } from '../../crawler/crawl.js';
+import { emptySummary, formatSummary, outcomes, type CrawlSummary } from '../../crawler/crawl.js';
 
 test('each URL is counted once', () => {
   // [byStatus, robotsDenied, deferred, expected]
@@ -30,19 +30,7 @@ test('each URL is counted once', () => {
   }
 });
 
-const base: CrawlSummary = {
-  dir: '/c',
-  injected: 0,
-  segments: [],
-  byStatus: {},
-  robotsDenied: 0,
-  linksDropped: { cap: 0, filtered: 0, external: 0 },
-  deferred: 0,
-  documents: 1146,
-  duplicates: 0,
-  interrupted: false,
-  phases: {},
-};
+const base: CrawlSummary = { ...emptySummary('/c'), documents: 1146 };
 
 test('a re-crawl that changed nothing says the index is unchanged', () => {
   const idle = formatSummary({ ...base, indexUnchanged: true });
