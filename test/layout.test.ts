@@ -149,7 +149,8 @@ const STORES = [path.join('crawler', 'webdb') + path.sep, 'segments' + path.sep]
 const SQL = /\b(?:SELECT\s[\s\S]{0,300}?\bFROM\s+\w|INSERT\s+(?:OR\s+\w+\s+)?INTO\s+\w|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s+\w|CREATE\s+(?:TABLE|INDEX)\s|PRAGMA\s|\.pragma\s*\(|\.prepare\s*\(\s*['"`])/;
 /** The demo intranet's page text, which talks about SQL to the people who read it. */
 const PAGE_TEXT = path.join('crawler', 'demo', 'authoring') + path.sep;
-const DRIVER = /(?:from\s*|import\(\s*)['"]better-sqlite3['"]/;
+/** The database drivers: SQLite for both stores, PostgreSQL (`pg`) for the WebDB's second backend. */
+const DRIVER = /(?:from\s*|import\(\s*)['"](?:better-sqlite3|pg)['"]/;
 
 function storeViolations(file: string): string[] {
   const src = fs.readFileSync(file, 'utf8');
@@ -186,6 +187,9 @@ test('the store scan sees a statement, a prepared query and a connection', () =>
       ["run('INSERT OR REPLACE INTO applied (tool) VALUES (?)');", true],
       ["s('UPDATE pages SET link_score = ?');", true],
       ["import Database from 'better-sqlite3';", true],
+      ["import pg from 'pg';", true],
+      ["const { Client } = await import('pg');", true],
+      ["import pgFormat from 'pg-format-x';", false],
       ["db.pragma('journal_mode = WAL');", true],
       ["const m = { method: 'DELETE', path: '/v3/keys/{id}' }; // select a key, update it", false],
       ["const re = /x/.exec('SELECT');", false],
