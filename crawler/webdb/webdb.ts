@@ -160,7 +160,41 @@ export interface HostOps {
   seedsOnLoopback(): boolean;
 }
 
-export interface WebDb extends InjectOps, GenerateOps, UpdatedbOps, InvertlinksOps, LinkDbReadOps, LinkrankOps, ReaddbOps, HostOps {
+/** A fetch partition of a segment and who holds it. */
+export interface Partition {
+  part: number;
+  /** The fetcher holding (or last holding) the lease; null while never claimed. */
+  owner: string | null;
+  /** ms: when the lease runs out; another fetcher may claim the partition after it. */
+  leaseUntil: number | null;
+  /** ms: when the partition was completely fetched; null until then. */
+  done: number | null;
+}
+
+/**
+ * Fetch partitions of a segment made by `generate -numFetchers N`, leased to
+ * fetchers (`fetch` on any machine). A claim is atomic across processes: two
+ * fetchers never hold one partition's lease at once.
+ */
+export interface PartitionOps {
+  /** Records partitions 0..count-1 of `segment`, unclaimed. */
+  addPartitions(segment: string, count: number): void;
+  /**
+   * Gives `owner` a lease until `now + leaseMs` on partition `part`, or when it
+   * is not given, on the first partition not done whose lease is unclaimed,
+   * expired at `now` or already `owner`'s. Returns the partition, or undefined
+   * when none is claimable.
+   */
+  claimPartition(segment: string, owner: string, leaseMs: number, now: number, part?: number): number | undefined;
+  /** Extends `owner`'s lease to `now + leaseMs`; false when `owner` does not hold it any more. */
+  renewPartition(segment: string, part: number, owner: string, leaseMs: number, now: number): boolean;
+  /** Marks the partition done at `now`; false when `owner` does not hold its lease any more. */
+  finishPartition(segment: string, part: number, owner: string, now: number): boolean;
+  /** The segment's partitions, by number; empty for a segment without partitions. */
+  partitions(segment: string): Partition[];
+}
+
+export interface WebDb extends InjectOps, GenerateOps, UpdatedbOps, InvertlinksOps, LinkDbReadOps, LinkrankOps, ReaddbOps, HostOps, PartitionOps {
   /** Runs `fn` in one transaction: all of its writes or none. */
   transaction<T>(fn: () => T): T;
   close(): void;

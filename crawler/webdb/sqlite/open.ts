@@ -13,6 +13,7 @@ import { hostOps } from './hosts.js';
 import { inlinkReadOps } from './inlinks.js';
 import { invertlinksOps } from './invertlinks.js';
 import { pageOps } from './pages.js';
+import { partitionOps } from './partitions.js';
 import { SCHEMA, WEBDB_VERSION } from './schema.js';
 import { statements } from './statements.js';
 import { updatedbOps } from './updatedb.js';
@@ -41,6 +42,7 @@ export function openSqliteWebDb(dir: string, opts: { create?: boolean; readonly?
     ...invertlinksOps(sql),
     ...inlinkReadOps(sql),
     ...hostOps(sql),
+    ...partitionOps(sql),
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => {
       if (db.open) db.close();

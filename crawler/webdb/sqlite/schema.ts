@@ -68,4 +68,14 @@ CREATE TABLE IF NOT EXISTS applied (
   at      INTEGER NOT NULL,
   PRIMARY KEY (tool, segment)
 );
+
+-- Fetch partitions of segments generated with -numFetchers, leased to fetchers.
+CREATE TABLE IF NOT EXISTS partitions (
+  segment     TEXT NOT NULL,     -- segment name (yyyyMMddHHmmss)
+  part        INTEGER NOT NULL,
+  owner       TEXT,              -- the fetcher holding or last holding the lease
+  lease_until INTEGER,           -- ms
+  done        INTEGER,           -- ms, when completely fetched
+  PRIMARY KEY (segment, part)
+);
 `;

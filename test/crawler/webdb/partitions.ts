@@ -1,0 +1,101 @@
+/**
+ * The WebDB contract for fetch partition leases, for every backend: `partitionCases`
+ * registers the cases on a uvu suite given a way to open two connections to one
+ * fresh WebDB (two fetchers).
+ */
+import * as assert from 'uvu/assert';
+import type { Test } from 'uvu';
+import type { WebDb } from '../../../crawler/webdb/webdb.js';
+
+/** `fresh()` opens a new empty WebDB and returns two connections to it and a cleanup. */
+export function partitionCases(test: Test, fresh: () => { a: WebDb; b: WebDb; done: () => void }): void {
+  const SEG = '20240101000000';
+  const LEASE = 60_000;
+  const T = 1_700_000_000_000;
+
+  const run = (name: string, fn: (a: WebDb, b: WebDb) => void) =>
+    test(`partitions: ${name}`, () => {
+      const { a, b, done } = fresh();
+      try {
+        fn(a, b);
+      } finally {
+        done();
+      }
+    });
+
+  run('a segment without partitions has none and nothing to claim', (a) => {
+    assert.equal(a.partitions(SEG), []);
+    assert.is(a.claimPartition(SEG, 'f1', LEASE, T), undefined);
+  });
+
+  run('added partitions are unclaimed; adding again changes nothing', (a) => {
+    a.addPartitions(SEG, 3);
+    a.addPartitions(SEG, 3);
+    assert.equal(a.partitions(SEG), [0, 1, 2].map((part) => ({ part, owner: null, leaseUntil: null, done: null })));
+    assert.equal(a.partitions('20240101000001'), []);
+  });
+
+  run('claims hand out each partition once, in order, until none is left', (a, b) => {
+    a.addPartitions(SEG, 3);
+    assert.is(a.claimPartition(SEG, 'f1', LEASE, T), 0);
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T), 1);
+    assert.is(b.claimPartition(SEG, 'f3', LEASE, T), 2);
+    assert.is(a.claimPartition(SEG, 'f4', LEASE, T + 1), undefined);
+    assert.equal(
+      b.partitions(SEG).map((p) => [p.owner, p.leaseUntil]),
+      [['f1', T + LEASE], ['f2', T + LEASE], ['f3', T + LEASE]],
+    );
+  });
+
+  run('a holder claiming again gets its own partition back', (a) => {
+    a.addPartitions(SEG, 2);
+    assert.is(a.claimPartition(SEG, 'f1', LEASE, T), 0);
+    assert.is(a.claimPartition(SEG, 'f1', LEASE, T + 5), 0);
+    assert.is(a.partitions(SEG)[0]!.leaseUntil, T + 5 + LEASE);
+  });
+
+  run('an expired lease is claimable by another fetcher; a live one is not', (a, b) => {
+    a.addPartitions(SEG, 1);
+    assert.is(a.claimPartition(SEG, 'f1', LEASE, T), 0);
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T + LEASE - 1), undefined);
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T + LEASE), 0);
+    assert.is(a.partitions(SEG)[0]!.owner, 'f2');
+  });
+
+  run('renewing keeps the lease; a fetcher that lost it cannot renew or finish', (a, b) => {
+    a.addPartitions(SEG, 1);
+    a.claimPartition(SEG, 'f1', LEASE, T);
+    assert.ok(a.renewPartition(SEG, 0, 'f1', LEASE, T + LEASE - 1));
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T + LEASE), undefined);
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T + 2 * LEASE), 0);
+    assert.not.ok(a.renewPartition(SEG, 0, 'f1', LEASE, T + 2 * LEASE));
+    assert.not.ok(a.finishPartition(SEG, 0, 'f1', T + 2 * LEASE));
+    assert.ok(b.finishPartition(SEG, 0, 'f2', T + 2 * LEASE + 1));
+    assert.equal(a.partitions(SEG), [{ part: 0, owner: 'f2', leaseUntil: T + 3 * LEASE, done: T + 2 * LEASE + 1 }]);
+  });
+
+  run('a done partition is never claimed or renewed again', (a, b) => {
+    a.addPartitions(SEG, 2);
+    a.claimPartition(SEG, 'f1', LEASE, T);
+    assert.ok(a.finishPartition(SEG, 0, 'f1', T + 1));
+    assert.not.ok(a.renewPartition(SEG, 0, 'f1', LEASE, T + 2));
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T + 10 * LEASE, 0), undefined);
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T + 10 * LEASE), 1);
+  });
+
+  run('a named partition is claimed only when it is free', (a, b) => {
+    a.addPartitions(SEG, 3);
+    assert.is(a.claimPartition(SEG, 'f1', LEASE, T, 2), 2);
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T, 2), undefined);
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T, 7), undefined);
+    assert.is(b.claimPartition(SEG, 'f2', LEASE, T), 0);
+  });
+
+  run('partitions of two segments are apart', (a) => {
+    a.addPartitions(SEG, 1);
+    a.addPartitions('20240101000001', 1);
+    assert.is(a.claimPartition(SEG, 'f1', LEASE, T), 0);
+    assert.is(a.claimPartition('20240101000001', 'f2', LEASE, T), 0);
+    assert.is(a.claimPartition(SEG, 'f3', LEASE, T), undefined);
+  });
+}
