@@ -1,0 +1,45 @@
+/**
+ * Ranking for plain-English questions, whose answer page seldom holds every
+ * word: searches over small real indexes where each rule decides the first
+ * hit, with the shipped defaults.
+ */
+import fs from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Conf } from '../../shared/conf.js';
+import { search } from '../../searcher/search.js';
+import { searchSettings } from '../../searcher/settings.js';
+import { CrawlSnapshots } from '../../searcher/snapshot.js';
+import { buildCrawl, tempCrawlDir, type FixturePage } from './crawl-fixture.js';
+
+const filler = (i: number) => Array.from({ length: 8 }, (_, k) => `section ${i}.${k} describes the options of the tool in detail with examples and notes`).join('. ');
+
+/** The URLs of the first hits of `query` over `pages`, with the shipped settings or some overridden. */
+async function topUrls(pages: FixturePage[], query: string, overrides: Record<string, string> = {}, n = 3): Promise<string[]> {
+  const dir = tempCrawlDir();
+  try {
+    await buildCrawl(dir, pages);
+    const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load({ overrides })));
+    try {
+      return search(snaps.current, { query, hitsPerPage: n, hitsPerSite: 0 }).hits.map((h) => h.doc.url);
+    } finally {
+      snaps.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('a page with the rare words but not every word outranks many pages with every common one', async () => {
+  // Twelve long pages mention copying, keeping and removing files in passing; one is about removing files, and never says "copy".
+  const pages: FixturePage[] = Array.from({ length: 12 }, (_, i) => ({
+    url: `http://docs.test/tool-${i}`,
+    title: `Tool ${i}`,
+    text: `${filler(i)}. copy the file to a new place, keep it, and remove the old file when done. ${filler(i + 1)}.`,
+  }));
+  pages.push({ url: 'http://docs.test/rm', title: 'rm: remove files', text: 'remove files from the index. remove a file but keep it in the working tree with --cached; remove recursively with -r.' });
+  assert.is((await topUrls(pages, 'remove a file but keep my copy'))[0], 'http://docs.test/rm');
+  assert.not.ok((await topUrls(pages, 'remove a file but keep my copy', { 'searcher.partial.below': '10' }, 10)).includes('http://docs.test/rm'), 'with partial matches only below 10 full ones it is not even listed');
+});
+
+test.run();
