@@ -5,14 +5,19 @@
  * linkrank, readdb, index, and the fetcher's robots.txt cache). Tools keep
  * the decisions (what is due, how rows merge, which inlinks count); a
  * backend only stores and selects. The operations are synchronous, as the
- * tools run them inside transactions; SQLite (`sqlite/`) is the backend.
+ * tools run them inside transactions. SQLite (`sqlite/`, a directory) is the
+ * embedded backend; PostgreSQL (`postgres/`, a `postgresql://` URL) lets
+ * tools on several machines share one WebDB.
  *
  * In the WebDB `fetch_time` is the *next* fetch time (CrawlDatum's meaning).
  * Every tool that changes the WebDB does so in transactions, so a crash
  * leaves the previous state.
  */
 import type { DbStatus } from '../../shared/status.js';
-import { openSqliteWebDb } from './sqlite/open.js';
+import { hasPostgresWebDb, isPostgresUrl, openPostgresWebDb } from './postgres/open.js';
+import { hasWebDb as hasSqliteWebDb, openSqliteWebDb } from './sqlite/open.js';
+
+export { isPostgresUrl } from './postgres/open.js';
 
 /** One URL's record (Nutch's CrawlDatum), column for column. */
 export interface PageRow {
@@ -201,12 +206,15 @@ export interface WebDb extends InjectOps, GenerateOps, UpdatedbOps, InvertlinksO
 }
 
 /**
- * Opens (and with `create`, creates) the WebDB in `dir`. Read-only opens never
- * create anything, so `readdb` on a wrong path changes nothing.
+ * Opens (and with `create`, creates) the WebDB in directory `dir`, or at a
+ * `postgresql://` URL. Read-only opens never create anything, so `readdb` on
+ * a wrong path changes nothing.
  */
-export function openWebDb(dir: string, opts: { create?: boolean; readonly?: boolean } = {}): WebDb {
-  return openSqliteWebDb(dir, opts);
+export function openWebDb(dirOrUrl: string, opts: { create?: boolean; readonly?: boolean } = {}): WebDb {
+  return isPostgresUrl(dirOrUrl) ? openPostgresWebDb(dirOrUrl, opts) : openSqliteWebDb(dirOrUrl, opts);
 }
 
-/** Whether `dir` holds a WebDB. */
-export { hasWebDb } from './sqlite/open.js';
+/** Whether the directory or URL holds a WebDB. */
+export function hasWebDb(dirOrUrl: string): boolean {
+  return isPostgresUrl(dirOrUrl) ? hasPostgresWebDb(dirOrUrl) : hasSqliteWebDb(dirOrUrl);
+}

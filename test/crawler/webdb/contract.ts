@@ -8,6 +8,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { PageRow, Seed, WebDb } from '../../../crawler/webdb/webdb.js';
+import { partitionCases } from './partitions.js';
 
 export interface Store {
   /** What names the store on the command line: a directory or a URL. */
@@ -18,6 +19,9 @@ export interface Store {
 
 export interface Backend {
   name: string;
+  /** Before the first case and after the last (a server to start and stop). */
+  setup?(): Promise<void> | void;
+  teardown?(): Promise<void> | void;
   /** A fresh store, nothing created in it yet. */
   fresh(): Promise<Store>;
 }
@@ -68,6 +72,8 @@ const sorted = <T>(xs: T[]) => [...xs].sort((a, b) => (JSON.stringify(a) < JSON.
 export function webDbContract(backend: Backend): void {
   const t = suite(`WebDB contract: ${backend.name}`);
   const it = (name: string, fn: (db: WebDb, store: Store) => void | Promise<void>) => t(name, () => withDb(backend, fn));
+  if (backend.setup) t.before(() => backend.setup!());
+  if (backend.teardown) t.after(() => backend.teardown!());
 
   t('a read-only open of a missing WebDB fails with a clear message and creates nothing', async () => {
     const store = await backend.fresh();
@@ -413,6 +419,21 @@ export function webDbContract(backend: Backend): void {
     } finally {
       again.close();
     }
+  });
+
+  partitionCases(t, async () => {
+    const store = await backend.fresh();
+    const a = store.open({ create: true });
+    const b = store.open();
+    return {
+      a,
+      b,
+      done: async () => {
+        a.close();
+        b.close();
+        await store.drop();
+      },
+    };
   });
 
   t.run();

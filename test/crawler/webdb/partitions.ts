@@ -8,18 +8,18 @@ import type { Test } from 'uvu';
 import type { WebDb } from '../../../crawler/webdb/webdb.js';
 
 /** `fresh()` opens a new empty WebDB and returns two connections to it and a cleanup. */
-export function partitionCases(test: Test, fresh: () => { a: WebDb; b: WebDb; done: () => void }): void {
+export function partitionCases(test: Test, fresh: () => Promise<{ a: WebDb; b: WebDb; done: () => Promise<void> | void }>): void {
   const SEG = '20240101000000';
   const LEASE = 60_000;
   const T = 1_700_000_000_000;
 
   const run = (name: string, fn: (a: WebDb, b: WebDb) => void) =>
-    test(`partitions: ${name}`, () => {
-      const { a, b, done } = fresh();
+    test(`partitions: ${name}`, async () => {
+      const { a, b, done } = await fresh();
       try {
         fn(a, b);
       } finally {
-        done();
+        await done();
       }
     });
 

@@ -1,0 +1,113 @@
+/**
+ * @module crawler/webdb/postgres/connection
+ * One WebDB connection: transactions (savepoints inside one), the held-back
+ * writes (writes.ts) sent before a read that could see them and at commit,
+ * and cursors that read a big result a batch at a time.
+ */
+import { SyncClient, type Query, type Result } from './sync-client.js';
+import { TABLE_OF, writeStatements, type Table, type Write } from './writes.js';
+
+/** Held-back writes sent at once past this many, so memory stays bounded. */
+const MAX_HELD = 5000;
+/** Rows per cursor fetch. */
+const CURSOR_BATCH = 2000;
+
+export class Connection {
+  private held: Write[] = [];
+  private readonly heldTables = new Set<Table>();
+  private readonly heldPages = new Set<string>();
+  private depth = 0;
+  private cursors = 0;
+
+  constructor(readonly client: SyncClient) {}
+
+  /** Holds a write back until a read needs it, the batch is full, or the transaction commits. */
+  write(w: Write): void {
+    this.held.push(w);
+    this.heldTables.add(TABLE_OF[w.kind]);
+    if (w.kind === 'page') this.heldPages.add(w.row.url);
+    if (this.depth === 0) this.flush();
+    else if (this.held.length >= MAX_HELD) this.flush();
+  }
+
+  /** Sends the held writes (outside a transaction, as one). */
+  flush(): void {
+    if (this.held.length === 0) return;
+    const statements = writeStatements(this.held);
+    this.held = [];
+    this.heldTables.clear();
+    this.heldPages.clear();
+    this.client.run(this.depth === 0 ? [{ text: 'BEGIN' }, ...statements, { text: 'COMMIT' }] : statements);
+  }
+
+  /** Before a read of `table` (of one page row, when `url` is given): sends the writes it could see. */
+  before(table: Table, url?: string): void {
+    if (!this.heldTables.has(table)) return;
+    // Held page writes are whole rows: a read of another row cannot see them.
+    if (table === 'pages' && url !== undefined && !this.heldPages.has(url)) return;
+    this.flush();
+  }
+
+  query<R = Record<string, unknown>>(table: Table | undefined, text: string, values?: unknown[], url?: string): Result<R> {
+    if (table) this.before(table, url);
+    else this.flush();
+    return this.client.query<R>(text, values);
+  }
+
+  /** Runs statements after every held write. */
+  run(queries: Query[]): Result[] {
+    this.flush();
+    return this.client.run(queries);
+  }
+
+  transaction<T>(fn: () => T): T {
+    this.flush();
+    const savepoint = `hz_sp${this.depth}`;
+    this.client.query(this.depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+    this.depth++;
+    try {
+      const r = fn();
+      this.flush();
+      this.depth--;
+      this.client.query(this.depth === 0 ? 'COMMIT' : `RELEASE SAVEPOINT ${savepoint}`);
+      return r;
+    } catch (e) {
+      // Whatever is held was written after this transaction (or savepoint) began.
+      this.held = [];
+      this.heldTables.clear();
+      this.heldPages.clear();
+      this.depth--;
+      this.client.query(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${savepoint}`);
+      throw e;
+    }
+  }
+
+  /**
+   * The rows of `text`, fetched a batch at a time through a cursor (one that
+   * outlives the transaction when none is open). Leaving the loop early closes it.
+   */
+  *cursor<R>(table: Table, text: string, values: unknown[] = [], opts: { array?: boolean } = {}): Generator<R> {
+    this.before(table);
+    const name = `hz_cursor${this.cursors++}`;
+    const inTransaction = this.depth > 0;
+    this.client.run([{ text: `DECLARE ${name} NO SCROLL CURSOR${inTransaction ? '' : ' WITH HOLD'} FOR ${text}`, values }]);
+    let open = true;
+    try {
+      for (;;) {
+        const { rows } = this.client.run([{ text: `FETCH ${CURSOR_BATCH} FROM ${name}`, array: opts.array }])[0]!;
+        yield* rows as R[];
+        if (rows.length < CURSOR_BATCH) break;
+      }
+      this.client.query(`CLOSE ${name}`);
+      open = false;
+    } finally {
+      // A cursor of a transaction that has ended is gone with it.
+      if (open && (!inTransaction || this.depth > 0))
+        try {
+          this.client.query(`CLOSE ${name}`);
+        } catch {
+          // A failed transaction took the cursor with it; its error is the one to report.
+        }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * @module crawler/webdb/postgres/sync-client
+ * A synchronous PostgreSQL connection, as the WebDb interface needs: `pg`
+ * runs in a worker thread (client-worker.js); the main thread posts a list
+ * of statements, sleeps on a shared flag (Atomics.wait) until the worker has
+ * answered, and takes the answer off the port (receiveMessageOnPort). Many
+ * statements go in one message, so a batch costs one crossing.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { HzError } from '../../../shared/errors.js';
+
+export interface Query {
+  text: string;
+  values?: unknown[];
+  /** Rows as arrays instead of objects. */
+  array?: boolean;
+}
+
+export interface Result<R = Record<string, unknown>> {
+  rows: R[];
+  rowCount: number;
+}
+
+/** A statement the server refused; `code` is PostgreSQL's SQLSTATE. */
+export class PgError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The URL with its password left out, for messages. */
+export function shownUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/, '$1:***@');
+}
+
+export class SyncClient {
+  private readonly worker: Worker;
+  private readonly port: MessagePort;
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
+  private closed = false;
+
+  constructor(
+    readonly url: string,
+    applicationName: string,
+  ) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    this.worker = new Worker(new URL('./client-worker.js', import.meta.url), {
+      workerData: { url, flag: this.flag.buffer, port: port2, applicationName },
+      transferList: [port2],
+    });
+    this.worker.unref();
+    try {
+      this.call({ connect: true });
+    } catch (e) {
+      this.close();
+      throw new HzError('HZ_ERR_NOT_FOUND', `cannot connect to the WebDB at ${shownUrl(url)}: ${(e as Error).message}`);
+    }
+  }
+
+  private call(msg: object): Result[] {
+    if (this.closed) throw new Error(`the WebDB connection to ${shownUrl(this.url)} is closed`);
+    Atomics.store(this.flag, 0, 0);
+    this.port.postMessage(msg);
+    // Set-based statements over a big WebDB may run for minutes: wait as long as the server works.
+    while (Atomics.wait(this.flag, 0, 0, 60_000) === 'timed-out');
+    const m = receiveMessageOnPort(this.port)?.message as { results?: Result[]; error?: { message: string; code?: string } } | undefined;
+    if (!m) throw new Error('the WebDB connection thread answered nothing');
+    if (m.error) throw new PgError(m.error.message, m.error.code);
+    return m.results ?? [];
+  }
+
+  /** Runs the statements in order, in one crossing; their results in the same order. */
+  run(queries: Query[]): Result[] {
+    return queries.length ? this.call({ queries }) : [];
+  }
+
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Result<R> {
+    return this.call({ queries: [{ text, values }] })[0] as Result<R>;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    try {
+      this.call({ close: true });
+    } catch {
+      // The connection is going away either way.
+    }
+    this.closed = true;
+    this.port.close();
+    void this.worker.terminate();
+  }
+}
