@@ -4,8 +4,8 @@
  * plain rows (Nutch's Generator selector and reducer): whether a page is due,
  * whether it still awaits the updatedb of an earlier segment, how many of a
  * host's pages go into which segment, and the fetch order that alternates
- * hosts so the fetcher always has several hosts to work on. SQL only picks
- * the candidates; these decide.
+ * hosts so the fetcher always has several hosts to work on, and the fetch
+ * partitions of many fetchers. SQL only picks the candidates; these decide.
  */
 import { shouldFetch, type ScheduleOptions } from './updatedb/schedule.js';
 
@@ -90,6 +90,26 @@ export function interleaveHosts<T extends { host: string }>(entries: readonly T[
       if (round + 1 < q.length) next.push(q);
     }
     live = next;
+  }
+  return out;
+}
+
+/**
+ * Fetch partitions for `n` fetchers (Nutch's PartitionUrlByHost): every URL of
+ * a host in one partition, so politeness holds across fetchers, and the
+ * partitions balanced by URL count — the largest hosts first, each to the
+ * partition with the fewest URLs so far (the lowest-numbered on a tie).
+ * Returns each host's partition.
+ */
+export function partitionByHost(urlsPerHost: ReadonlyMap<string, number>, n: number): Map<string, number> {
+  const load = new Array<number>(n).fill(0);
+  const out = new Map<string, number>();
+  const hosts = [...urlsPerHost].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  for (const [host, urls] of hosts) {
+    let p = 0;
+    for (let i = 1; i < n; i++) if (load[i]! < load[p]!) p = i;
+    out.set(host, p);
+    load[p]! += urls;
   }
   return out;
 }

@@ -5,7 +5,9 @@
  * and writes them as the fetchlist of a new dated segment (or several, with
  * -maxNumSegments). Generated pages are marked in the WebDB, so an
  * overlapping generate skips them until updatedb takes the segment in or
- * crawl.gen.delay passes. When nothing is due it says why — empty WebDB,
+ * crawl.gen.delay passes. With -numFetchers n the fetchlist is split into n
+ * fetch partitions by host, recorded in the segment and, for the fetchers'
+ * leases, in the WebDB. When nothing is due it says why — empty WebDB,
  * everything fetched recently (and when the next page is due), everything
  * filtered (naming the rule file) or awaiting updatedb — and exits with
  * NOTHING_DUE_EXIT (3), which scripts can tell from an error (1).
@@ -18,7 +20,7 @@ import type { Log } from '../shared/log.js';
 import { intOption, parseArgs, type Tool } from '../shared/tool.js';
 import { domainOfHost, host } from '../shared/url/keys.js';
 import { listSegments, Segment, segmentDate } from '../segments/segment.js';
-import { assignSegments, awaitingUpdate, interleaveHosts, isDue } from './fetchlist.js';
+import { assignSegments, awaitingUpdate, interleaveHosts, isDue, partitionByHost } from './fetchlist.js';
 import { loadCrawlerPlugins } from './plugins.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf } from '../shared/layout.js';
@@ -38,6 +40,8 @@ export interface GenerateOptions {
   normalize?: boolean;
   /** -maxNumSegments */
   maxNumSegments?: number;
+  /** -numFetchers: fetch partitions per segment; 1 (the default) fetches a segment as a whole. */
+  numFetchers?: number;
   now?: number;
   log?: Log;
 }
@@ -70,12 +74,15 @@ function settings(conf: Conf, o: GenerateOptions) {
   const maxSegments = o.maxNumSegments ?? 1;
   if (!(topN > 0)) throw new UsageError(`-topN must be positive, not ${topN}`);
   if (!(maxSegments >= 1)) throw new UsageError(`-maxNumSegments must be at least 1, not ${maxSegments}`);
+  const numFetchers = o.numFetchers ?? 1;
+  if (!(numFetchers >= 1)) throw new UsageError(`-numFetchers must be at least 1, not ${numFetchers}`);
   return {
     maxCount,
     countKey: mode === 'domain' ? (u: string) => domainOfHost(host(u)) : host,
     minScore,
     topN,
     maxSegments,
+    numFetchers,
     filter: o.filter ?? conf.getBoolean('generate.filter'),
     normalize: o.normalize ?? conf.getBoolean('generate.normalise'),
     delayMs: conf.getDuration('crawl.gen.delay', 'ms'),
@@ -160,11 +167,16 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
       const seg = Segment.create(segmentsDir, new Date(now));
       try {
         seg.addFetchlist(interleaveHosts(list).map((c) => ({ url: c.url, host: c.host, score: c.sort, datum: { ...c.row } })));
-        db.markGenerated(
-          list.map((c) => c.url),
-          segmentDate(seg.name)!.getTime(),
-        );
+        const parts = s.numFetchers > 1 ? partition(seg, list, s.numFetchers) : 0;
+        db.transaction(() => {
+          db.markGenerated(
+            list.map((c) => c.url),
+            segmentDate(seg.name)!.getTime(),
+          );
+          if (parts) db.addPartitions(seg.name, parts);
+        });
         seg.markPhase('generated');
+        if (parts) opts.log?.info(`segment ${seg.dir}: ${parts} fetch partitions`);
       } finally {
         seg.close();
       }
@@ -178,6 +190,25 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
   } finally {
     db.close();
   }
+}
+
+/**
+ * Splits a segment's fetchlist into fetch partitions by host name (all ports
+ * of a host together, as the fetcher's politeness queues are per host), at
+ * most one per host. Returns their number.
+ */
+function partition(seg: Segment, list: readonly { url: string; host: string }[], n: number): number {
+  const nameOf = new Map<string, string>();
+  const urls = new Map<string, number>();
+  for (const c of list) {
+    const name = new URL(c.url).hostname;
+    nameOf.set(c.host, name);
+    urls.set(name, (urls.get(name) ?? 0) + 1);
+  }
+  const count = Math.min(n, urls.size);
+  const byName = partitionByHost(urls, count);
+  seg.setPartitions(new Map([...nameOf].map(([host, name]) => [host, byName.get(name)!])), count);
+  return count;
 }
 
 /** Why no page was generated, in the words a user needs to act. */
@@ -216,7 +247,7 @@ const tool: Tool = {
   description: 'generate a new segment to fetch from the WebDB',
   usage: `Usage: hazelnut generate <webdb> <segments_dir> [-topN N] [-numFetchers n] [-adddays d] [-force] [-noFilter] [-noNorm] [-maxNumSegments n]
   -topN N            at most N URLs per segment, best score first
-  -numFetchers n     accepted for Nutch scripts; a segment is fetched by one process (use fetch -threads)
+  -numFetchers n     split each segment into n fetch partitions by host, for n fetchers (fetch -part)
   -adddays d         generate as if it were d days later (pages due within d days are included)
   -force             take over a stale lock of the crawl directory
   -noFilter          do not apply the URL filters (generate.filter)
@@ -227,16 +258,15 @@ Exit status: 0 when a segment was made, ${NOTHING_DUE_EXIT} when no URL is due (
     const a = parseArgs(args, { string: ['topN', 'numFetchers', 'adddays', 'maxNumSegments'], boolean: ['force', 'noFilter', 'noNorm'] });
     if (a._.length !== 2) throw new UsageError(a._.length < 2 ? 'missing <webdb> or <segments_dir>' : 'too many arguments');
     const [webDbDir, segmentsDir] = a._ as [string, string];
-    const numFetchers = intOption(a.numFetchers, 'numFetchers');
     const opts = {
       topN: intOption(a.topN, 'topN'),
       addDays: intOption(a.adddays, 'adddays'),
       maxNumSegments: intOption(a.maxNumSegments, 'maxNumSegments'),
+      numFetchers: intOption(a.numFetchers, 'numFetchers'),
       filter: a.noFilter ? false : undefined,
       normalize: a.noNorm ? false : undefined,
     };
     return runWithLog(ctx, { tool: 'generate', crawlDir: crawlDirOf(webDbDir), lock: { force: a.force === true } }, async (log) => {
-      if (numFetchers !== undefined) log.warn('-numFetchers has no effect: a segment is fetched by one process; use fetch -threads for concurrency');
       const s = await generate(ctx.conf, webDbDir, segmentsDir, { ...opts, log });
       if (s.nothingDue) {
         ctx.out.write(`generate: ${s.nothingDue.message}\n`);

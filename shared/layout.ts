@@ -5,6 +5,8 @@
  *   <crawl>/.lock                   while a tool writes the WebDB
  *   <crawl>/webdb/webdb.sqlite      the WebDB
  *   <crawl>/segments/<yyyyMMddHHmmss>/segment.sqlite   a segment
+ *   <crawl>/segments/<name>/part-00000/segment.sqlite   a fetch partition's records
+ *                                   (generate -numFetchers; one file per fetcher)
  *   <crawl>/segments/<name>/index/  the segment's index (+ dedup's deletions)
  *   <crawl>/index/                  the merged index (generations + CURRENT)
  *   <crawl>/logs/<tool>.log         one log per tool
@@ -50,6 +52,11 @@ export function segmentDir(segmentsDir: string, name: string): string {
 /** A segment's database file. */
 export function segmentFile(segmentDir: string): string {
   return path.join(segmentDir, 'segment.sqlite');
+}
+
+/** The directory of fetch partition `part` inside a segment (Nutch's part-00000). */
+export function segmentPartDir(segmentDir: string, part: number): string {
+  return path.join(segmentDir, `part-${String(part).padStart(5, '0')}`);
 }
 
 /** A segment's own index. */

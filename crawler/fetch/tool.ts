@@ -7,7 +7,15 @@
  * again to continue. The WebDB next to the segments directory, when there is
  * one, caches robots.txt per host for a day; fetch does not take the crawl
  * lock, so a generate or updatedb of another segment may run meanwhile.
+ *
+ * A segment split into fetch partitions (generate -numFetchers) is fetched a
+ * partition at a time, each into its own file: the fetcher claims a
+ * partition's lease in the WebDB, renews it while it fetches, and claims the
+ * next until none is left (`-part i`: that one only). A fetcher that dies
+ * leaves its lease to run out; the next claimant resumes the partition.
  */
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 import type { Log } from '../../shared/log.js';
@@ -17,7 +25,8 @@ import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins } from '../plugins.js';
 import { runWithLog } from '../tool-run.js';
 import { crawlPaths, segmentCrawlDir } from '../../shared/layout.js';
-import { hasWebDb, openWebDb, type WebDb } from '../webdb/webdb.js';
+import { hasWebDb, openWebDb, type Partition, type WebDb } from '../webdb/webdb.js';
+import type { FetchStatus } from '../../shared/status.js';
 import { isLoopbackHost, withLoopback } from './address.js';
 import { Fetcher, type FetcherSettings, type FetchSummary } from './fetcher.js';
 import { FetchQueues } from './queues.js';
@@ -38,6 +47,8 @@ export interface FetchOptions {
   signal?: AbortSignal;
   /** On abort, record the rest as deferred and complete the segment, so what was fetched can be indexed now (the crawl). */
   deferOnAbort?: boolean;
+  /** -part: the one fetch partition to fetch. */
+  part?: number;
 }
 
 /** A property's value when it is at least `min`; else an error naming where it was set. */
@@ -118,18 +129,35 @@ function seedsOnLoopback(segment: Segment, webdb: WebDb | undefined): boolean {
 }
 
 export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions = {}): Promise<FetchSummary> {
-  const ua = userAgent(conf);
-  const settings = fetcherSettings(conf, opts);
-  const segment = Segment.open(segmentDir);
+  const whole = Segment.open(segmentDir, { readonly: true });
+  let parts: number;
+  try {
+    if (!whole.hasPhase('generated'))
+      throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} was not completely generated; delete it and run generate again`);
+    if (whole.hasPhase('fetched')) throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} is already fetched`);
+    parts = whole.partCount();
+  } finally {
+    whole.close();
+  }
+  if (parts > 0) return fetchPartitions(conf, segmentDir, opts);
+  if (opts.part !== undefined) throw new UsageError(`-part: segment ${segmentDir} has no fetch partitions (generate -numFetchers makes them)`);
   const webDbDir = crawlWebDbDir(segmentDir);
   const webdb = webDbDir ? openWebDb(webDbDir) : undefined;
+  try {
+    return await fetchInto(conf, Segment.open(segmentDir), webdb, opts);
+  } finally {
+    webdb?.close();
+  }
+}
+
+/** Fetches what `segment` (a whole segment or a partition's) has not fetched yet, and marks it fetched once all is; closes it. */
+async function fetchInto(conf: Conf, segment: Segment, webdb: WebDb | undefined, opts: FetchOptions): Promise<FetchSummary> {
+  const ua = userAgent(conf);
+  const settings = fetcherSettings(conf, opts);
   let protocols: Protocols | undefined;
   try {
-    if (!segment.hasPhase('generated'))
-      throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} was not completely generated; delete it and run generate again`);
-    if (segment.hasPhase('fetched')) throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${segmentDir} is already fetched`);
     const plugins = await loadCrawlerPlugins(conf);
-    opts.log?.info(`fetching ${segmentDir} as "${ua}", ${settings.threads} threads; plugins: ${plugins.active.map((p) => p.id).join(' ')}`);
+    opts.log?.info(`fetching ${segment.dir} as "${ua}", ${settings.threads} threads; plugins: ${plugins.active.map((p) => p.id).join(' ')}`);
     protocols = startProtocols(withLoopback(conf, seedsOnLoopback(segment, webdb)), plugins.protocols);
     const robots = new RobotsCache({ http: protocols, agents: robotsAgents(conf), webdb });
     const summary = await new Fetcher(conf, segment, plugins, robots, fetchSteps(conf, protocols, robots, opts.signal), settings, opts.log, opts.signal).run();
@@ -144,8 +172,106 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
   } finally {
     await protocols?.close();
     segment.close();
-    webdb?.close();
   }
+}
+
+/** Claims, fetches and finishes fetch partitions of `segmentDir` until none is left (or `opts.part` only). */
+async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOptions): Promise<FetchSummary> {
+  const webDbDir = crawlWebDbDir(segmentDir);
+  if (!webDbDir)
+    throw new HzError(
+      'HZ_ERR_NOT_FOUND',
+      `segment ${segmentDir} is split into fetch partitions, which fetchers claim in the crawl's WebDB, and there is no WebDB at ${crawlPaths(segmentCrawlDir(segmentDir)).webdb}`,
+    );
+  const leaseMs = atLeast(conf, 'fetcher.partition.lease', conf.getDuration('fetcher.partition.lease', 's'), 1000, conf.get('fetcher.partition.lease'));
+  const owner = `${os.hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;
+  const started = Date.now();
+  const webdb = openWebDb(webDbDir);
+  const whole = Segment.open(segmentDir, { readonly: true });
+  const name = whole.name;
+  const done: FetchSummary[] = [];
+  try {
+    while (!opts.signal?.aborted) {
+      const part = webdb.claimPartition(name, owner, leaseMs, Date.now(), opts.part);
+      if (part === undefined) {
+        if (opts.part !== undefined) throw unclaimable(segmentDir, opts.part, webdb.partitions(name));
+        break;
+      }
+      opts.log?.info(`fetch partition ${part} of ${segmentDir}: claimed by ${owner}`);
+      // Stops this partition's fetch when the fetch is interrupted or the lease is lost.
+      const stop = new AbortController();
+      const onAbort = () => stop.abort();
+      opts.signal?.addEventListener('abort', onAbort);
+      let lost = false;
+      const renew = setInterval(() => {
+        if (webdb.renewPartition(name, part, owner, leaseMs, Date.now())) return;
+        lost = true;
+        opts.log?.warn(`fetch partition ${part} of ${segmentDir}: the lease ran out and another fetcher took it; stopping`);
+        stop.abort();
+      }, leaseMs / 3);
+      try {
+        const s = await fetchInto(conf, whole.openPart(part), webdb, { ...opts, signal: stop.signal });
+        done.push(s);
+        if (s.complete) webdb.finishPartition(name, part, owner, Date.now());
+        // Interrupted, the lease is given up at once so that a rerun resumes the partition without waiting.
+        else if (!lost) webdb.renewPartition(name, part, owner, 0, Date.now());
+        if (lost) break;
+      } finally {
+        clearInterval(renew);
+        opts.signal?.removeEventListener('abort', onAbort);
+      }
+      if (opts.part !== undefined) break;
+    }
+  } finally {
+    whole.close();
+    webdb.close();
+  }
+  const total = addUp(name, done);
+  total.elapsedMs = Date.now() - started;
+  total.interrupted ||= opts.signal?.aborted ?? false;
+  const after = Segment.open(segmentDir, { readonly: true });
+  try {
+    total.complete = opts.part !== undefined ? done[0]?.complete === true : after.hasPhase('fetched');
+  } finally {
+    after.close();
+  }
+  return total;
+}
+
+/** Why `-part i` cannot be claimed now. */
+function unclaimable(segmentDir: string, part: number, all: Partition[]): HzError {
+  const p = all.find((x) => x.part === part);
+  if (!p) return new UsageError(`-part ${part}: segment ${segmentDir} has fetch partitions 0 to ${all.length - 1}`);
+  if (p.done !== null) return new HzError('HZ_ERR_SEGMENT_STATE', `fetch partition ${part} of ${segmentDir} is already fetched`);
+  return new HzError(
+    'HZ_ERR_LOCKED',
+    `fetch partition ${part} of ${segmentDir} is being fetched by ${p.owner} (lease until ${new Date(p.leaseUntil ?? 0).toISOString()}); run it again after that if that fetcher died`,
+  );
+}
+
+/** One summary for the partitions a fetcher fetched. */
+function addUp(segment: string, list: readonly FetchSummary[]): FetchSummary {
+  const sum = (k: 'total' | 'resumed' | 'fetched' | 'redirectsFollowed' | 'deferred' | 'robotsDenied' | 'bytes' | 'parsed' | 'errors') =>
+    list.reduce((n, s) => n + s[k], 0);
+  const byStatus: FetchSummary['byStatus'] = {};
+  for (const s of list) for (const [k, v] of Object.entries(s.byStatus) as [FetchStatus, number][]) byStatus[k] = (byStatus[k] ?? 0) + v;
+  return {
+    segment,
+    total: sum('total'),
+    resumed: sum('resumed'),
+    fetched: sum('fetched'),
+    redirectsFollowed: sum('redirectsFollowed'),
+    byStatus,
+    deferred: sum('deferred'),
+    robotsDenied: sum('robotsDenied'),
+    deferredQueues: list.flatMap((s) => s.deferredQueues),
+    bytes: sum('bytes'),
+    parsed: sum('parsed'),
+    errors: sum('errors'),
+    complete: false,
+    interrupted: list.some((s) => s.interrupted),
+    elapsedMs: 0,
+  };
 }
 
 /** The summary line: what was fetched, what was left and how fast. */
@@ -172,13 +298,15 @@ export function summaryLine(s: FetchSummary): string {
 const tool: Tool = {
   name: 'fetch',
   description: 'fetch a generated segment politely (robots.txt, per-host delays), parsing inline',
-  usage: `Usage: hazelnut fetch <segment> [-threads n] [-noParsing]
+  usage: `Usage: hazelnut fetch <segment> [-threads n] [-noParsing] [-part i]
   <segment>     a segment directory made by generate (<crawl>/segments/<yyyyMMddHHmmss>)
   -threads n    concurrent requests in all (default fetcher.threads.fetch)
   -noParsing    store content only; run 'hazelnut parse <segment>' later (default: fetcher.parse)
+  -part i       fetch only fetch partition i of a segment made with generate -numFetchers
+                (without it, such a segment's partitions are claimed one after another until none is left)
 Interrupt with Ctrl-C and run the same command again to continue where it stopped.`,
   async run(ctx, args) {
-    const a = parseArgs(args, { string: ['threads'], boolean: ['noParsing'] });
+    const a = parseArgs(args, { string: ['threads', 'part'], boolean: ['noParsing'] });
     if (a._.length !== 1) throw new UsageError(a._.length ? 'too many arguments' : 'missing <segment>');
     const segmentDir = a._[0]!;
     return runWithLog(ctx, { tool: 'fetch', crawlDir: segmentCrawlDir(segmentDir) }, async (log) => {
@@ -192,6 +320,7 @@ Interrupt with Ctrl-C and run the same command again to continue where it stoppe
         const s = await fetch(ctx.conf, segmentDir, {
           threads: intOption(a.threads, 'threads'),
           parse: a.noParsing ? false : undefined,
+          part: intOption(a.part, 'part'),
           log,
           signal: abort.signal,
         });
@@ -199,6 +328,8 @@ Interrupt with Ctrl-C and run the same command again to continue where it stoppe
         const line = summaryLine(s);
         log.info(line);
         ctx.out.write(line + '\n');
+        // A fetcher started by 'crawl -fetchers' tells the crawl what it fetched.
+        process.send?.({ fetchSummary: s });
         return s.interrupted ? 130 : 0;
       } finally {
         process.off('SIGINT', onSigint);

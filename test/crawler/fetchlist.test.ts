@@ -1,7 +1,7 @@
-/** Table tests of generate's rules: due pages, the updatedb wait, per-host caps over segments, host interleaving. */
+/** Table tests of generate's rules: due pages, the updatedb wait, per-host caps over segments, host interleaving, fetch partitions. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { assignSegments, awaitingUpdate, interleaveHosts, isDue } from '../../crawler/fetchlist.js';
+import { assignSegments, awaitingUpdate, interleaveHosts, isDue, partitionByHost } from '../../crawler/fetchlist.js';
 
 const DAY = 86_400_000;
 const schedule = { defaultInterval: 30 * 86400, maxInterval: 90 * 86400 };
@@ -63,6 +63,29 @@ test('interleaveHosts: hosts in turn, in order of their best URL, each host keep
   ];
   for (const [input, want] of table)
     assert.is(interleaveHosts(input ? h(input) : []).map((x) => x.id).join(' '), want, input);
+});
+
+test('partitionByHost: a host in one partition, largest hosts first to the lightest partition', () => {
+  const table: [Record<string, number>, number, Record<string, number>, string][] = [
+    [{ a: 5 }, 3, { a: 0 }, 'fewer hosts than partitions'],
+    [{ a: 1, b: 1, c: 1, d: 1 }, 2, { a: 0, b: 1, c: 0, d: 1 }, 'equal hosts alternate, by name'],
+    [{ a: 10, b: 3, c: 3, d: 3, e: 1 }, 2, { a: 0, b: 1, c: 1, d: 1, e: 1 }, 'one big host against the rest'],
+    [{ a: 4, b: 3, c: 3, d: 2 }, 2, { a: 0, b: 1, c: 1, d: 0 }, 'balanced 6/6'],
+    [{ x: 2, y: 7, z: 2 }, 1, { x: 0, y: 0, z: 0 }, 'one partition'],
+  ];
+  for (const [hosts, n, want, why] of table) assert.equal(Object.fromEntries(partitionByHost(new Map(Object.entries(hosts)), n)), want, why);
+});
+
+test('partitionByHost: the largest partition exceeds the average by less than the largest host', () => {
+  const hosts = new Map<string, number>();
+  for (let i = 0; i < 97; i++) hosts.set(`h${i}`, 1 + ((i * 37) % 23));
+  const total = [...hosts.values()].reduce((a, b) => a + b, 0);
+  for (const n of [2, 3, 4, 7]) {
+    const load = new Array<number>(n).fill(0);
+    for (const [h, p] of partitionByHost(hosts, n)) load[p]! += hosts.get(h)!;
+    assert.is(load.reduce((a, b) => a + b, 0), total);
+    assert.ok(Math.max(...load) - total / n < 23, `${n}: ${load.join(' ')}`);
+  }
 });
 
 test.run();

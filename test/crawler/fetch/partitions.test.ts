@@ -1,0 +1,251 @@
+/**
+ * Many fetchers, as real processes: `generate -numFetchers` partitions by host;
+ * three `hazelnut fetch <segment>` processes fetch a segment into the same
+ * records as one fetcher, never two connections to one host at once (counted
+ * by the servers); a fetcher killed mid-partition leaves the partition to
+ * another fetcher once its lease has run out, which resumes it with no record
+ * lost or doubled.
+ */
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fetch } from '../../../crawler/fetch/tool.js';
+import { generate } from '../../../crawler/generate.js';
+import { inject } from '../../../crawler/inject.js';
+import { openWebDb } from '../../../crawler/webdb/webdb.js';
+import { Segment } from '../../../segments/segment.js';
+import { segmentPartDir, segmentFile } from '../../../shared/layout.js';
+import { tempCrawl, testConf } from './helpers.js';
+
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
+const HAZELNUT = path.join(root, 'crawler', 'hazelnut.js');
+const HOSTS = 6;
+const PAGES = 8;
+
+/** One server per host; each counts the requests it is answering at once. */
+interface Host {
+  server: http.Server;
+  origin: string;
+  active: number;
+  maxActive: number;
+  requests: number;
+  delayMs: number;
+}
+
+const hosts: Host[] = [];
+const dirs: string[] = [];
+
+test.before(async () => {
+  for (let i = 1; i <= HOSTS; i++) {
+    const h: Host = { server: http.createServer(), origin: '', active: 0, maxActive: 0, requests: 0, delayMs: 20 };
+    h.server.on('request', (req, res) => {
+      h.active++;
+      h.requests++;
+      h.maxActive = Math.max(h.maxActive, h.active);
+      setTimeout(() => {
+        h.active--;
+        if (req.url === '/robots.txt') {
+          res.writeHead(404).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(`<html><head><title>host ${i} ${req.url}</title></head><body><p>Page ${req.url} of host ${i}.</p></body></html>`);
+      }, h.delayMs);
+    });
+    await new Promise<void>((r) => h.server.listen(0, `127.0.91.${i}`, r));
+    h.origin = `http://127.0.91.${i}:${(h.server.address() as AddressInfo).port}`;
+    hosts.push(h);
+  }
+});
+
+test.after(async () => {
+  for (const h of hosts) await new Promise((r) => h.server.close(r));
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function resetCounts(delayMs = 20): void {
+  for (const h of hosts) Object.assign(h, { active: 0, maxActive: 0, requests: 0, delayMs });
+}
+
+const conf = (extra: Record<string, string> = {}) => ({ 'fetcher.server.delay': '0.02', 'fetcher.partition.lease': '2', ...extra });
+
+/** A crawl directory with every page of every host injected and generated into one segment. */
+async function generated(numFetchers: number): Promise<string> {
+  const crawl = tempCrawl();
+  dirs.push(crawl);
+  const seeds = path.join(crawl, 'seeds.txt');
+  fs.writeFileSync(seeds, hosts.flatMap((h) => Array.from({ length: PAGES }, (_, p) => `${h.origin}/p/${p}.html`)).join('\n') + '\n');
+  const c = testConf(conf());
+  await inject(c, { webdb: path.join(crawl, 'webdb'), seeds });
+  const g = await generate(c, path.join(crawl, 'webdb'), path.join(crawl, 'segments'), { numFetchers });
+  return g.segments[0]!;
+}
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+/** `hazelnut fetch` as a process of its own; `onStart` may kill it. */
+function fetchProcess(args: string[], extra: Record<string, string> = {}, onStart?: (p: ReturnType<typeof spawn>) => void): Promise<Run> {
+  const d = Object.entries({ 'http.agent.name': 'HzTest', 'http.timeout': '2000', ...conf(extra) }).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [HAZELNUT, ...d, 'fetch', ...args], {
+      cwd: root,
+      env: { ...process.env, HAZELNUT_CONF_DIR: path.join(root, 'test', 'fixtures', 'conf') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    p.stdout!.on('data', (b) => (out += b));
+    p.stderr!.on('data', (b) => (err += b));
+    const t = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new Error(`fetch ${args.join(' ')} timed out\n${out}\n${err}`));
+    }, 90_000);
+    p.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code, out, err });
+    });
+    onStart?.(p);
+  });
+}
+
+/** What a fetch stored, by URL: fetch status, HTTP status, a digest of the content, the parse title. */
+function records(segDir: string): Map<string, string> {
+  const seg = Segment.open(segDir, { readonly: true });
+  try {
+    const out = new Map<string, string>();
+    for (const f of seg.fetches()) {
+      const c = seg.getContent(f.url);
+      const digest = c ? crypto.createHash('sha1').update(c.bytes).digest('hex') : '-';
+      out.set(f.url, [f.status, f.httpStatus, digest, seg.getParse(f.url)?.title ?? '-'].join(' '));
+    }
+    return out;
+  } finally {
+    seg.close();
+  }
+}
+
+const hostname = (h: string) => new URL(`http://${h}`).hostname;
+
+test('generate -numFetchers: every host in one partition, partitions balanced, recorded in the segment and the WebDB', async () => {
+  const segDir = await generated(4);
+  const seg = Segment.open(segDir, { readonly: true });
+  try {
+    assert.is(seg.partCount(), 4);
+    const byHost = seg.partHosts();
+    assert.is(byHost.size, HOSTS);
+    const perPart = [0, 0, 0, 0];
+    for (const e of seg.fetchlist()) perPart[byHost.get(e.host)!]!++;
+    // 6 hosts of 8 URLs over 4 partitions: 2 + 2 + 1 + 1 hosts.
+    assert.equal(perPart.sort((a, b) => a - b), [8, 8, 16, 16]);
+    const names = new Map<string, number>();
+    for (const [h, p] of byHost) {
+      assert.is(names.get(hostname(h)) ?? p, p, h);
+      names.set(hostname(h), p);
+    }
+  } finally {
+    seg.close();
+  }
+  const db = openWebDb(path.join(path.dirname(path.dirname(segDir)), 'webdb'));
+  try {
+    assert.equal(
+      db.partitions(path.basename(segDir)).map((p) => [p.part, p.owner, p.done]),
+      [0, 1, 2, 3].map((p) => [p, null, null]),
+    );
+  } finally {
+    db.close();
+  }
+});
+
+test('three fetcher processes store what one fetcher stores, one connection per host at a time', async () => {
+  resetCounts();
+  const one = await generated(1);
+  const r1 = await fetchProcess([one]);
+  assert.is(r1.code, 0, r1.err);
+  const single = records(one);
+  assert.is(single.size, HOSTS * PAGES);
+
+  resetCounts();
+  const many = await generated(3);
+  const runs = await Promise.all([fetchProcess([many]), fetchProcess([many]), fetchProcess([many])]);
+  for (const r of runs) assert.is(r.code, 0, r.err);
+  for (const h of hosts) assert.is(h.maxActive, 1, `${h.origin}: ${h.maxActive} requests at once`);
+  // robots.txt once per host, then each page once.
+  assert.is(hosts.reduce((n, h) => n + h.requests, 0), HOSTS * (PAGES + 1));
+  const seg = Segment.open(many, { readonly: true });
+  try {
+    assert.ok(seg.hasPhase('fetched') && seg.hasPhase('parsed'));
+    for (let p = 0; p < 3; p++) assert.ok(fs.existsSync(segmentFile(segmentPartDir(many, p))), `part ${p}`);
+    assert.is(seg.count('fetch'), HOSTS * PAGES);
+    assert.is(seg.unfetchedCount(), 0);
+  } finally {
+    seg.close();
+  }
+  assert.equal(records(many), single);
+});
+
+test('a fetcher killed mid-partition: the partition is claimable once its lease runs out, and another fetcher finishes it', async () => {
+  resetCounts(150);
+  const segDir = await generated(2);
+  const part0 = segmentFile(segmentPartDir(segDir, 0));
+  const killed = await fetchProcess([segDir, '-part', '0'], { 'fetcher.partition.lease': '4' }, (p) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      let n = 0;
+      if (fs.existsSync(part0)) {
+        const seg = Segment.open(path.dirname(part0), { readonly: true });
+        n = seg.count('fetch');
+        seg.close();
+      }
+      if (n >= 3 || Date.now() - started > 60_000) {
+        clearInterval(poll);
+        p.kill('SIGKILL');
+      }
+    }, 50);
+  });
+  assert.is(killed.code, null, 'killed');
+  const expires = Date.now() + 4000;
+  // The dead fetcher's lease still holds: the partition is not claimable yet.
+  const early = await fetch(testConf(conf()), segDir, { part: 0 }).then(
+    () => 'claimed',
+    (e: Error) => e.message,
+  );
+  assert.match(early, /fetch partition 0 of .* is being fetched by .*; run it again after that if that fetcher died/);
+  assert.ok(Date.now() < expires, 'checked while the lease held');
+  const seg0 = Segment.open(path.dirname(part0), { readonly: true });
+  const before = seg0.count('fetch');
+  seg0.close();
+  assert.ok(before >= 3 && before < 3 * PAGES, `${before} records before the kill`);
+
+  while (Date.now() < expires + 100) await new Promise((r) => setTimeout(r, 100));
+  resetCounts(20);
+  const rest = await fetchProcess([segDir]);
+  assert.is(rest.code, 0, rest.err);
+  assert.match(rest.out, new RegExp(`, ${before} already done`));
+  const seg = Segment.open(segDir, { readonly: true });
+  try {
+    assert.ok(seg.hasPhase('fetched'));
+    const fetchlist = [...seg.fetchlist()].map((e) => e.url).sort();
+    assert.equal([...seg.fetchedUrls()].sort(), fetchlist);
+    assert.is(seg.count('fetch'), fetchlist.length, 'no URL fetched twice');
+    assert.is(seg.count('parse'), fetchlist.length);
+  } finally {
+    seg.close();
+  }
+  const db = openWebDb(path.join(path.dirname(path.dirname(segDir)), 'webdb'));
+  try {
+    assert.ok(db.partitions(path.basename(segDir)).every((p) => p.done !== null));
+  } finally {
+    db.close();
+  }
+});
+
+test.run();
