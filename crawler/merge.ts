@@ -5,9 +5,11 @@
  * Documents dedup deleted stay out, and the dedup rule is applied again over
  * what remains, so a re-crawled page is merged only in its newest copy even
  * when dedup was run over fewer segments. Documents are re-added from their
- * segment index's own statistics (flexsearch cannot merge indexes), built in
- * a temporary directory and published as a new generation in one rename, so
- * a merge killed at any point leaves the previous index serving.
+ * segment index's own statistics (flexsearch cannot merge indexes), read a
+ * window of documents at a time and written through the spilling IndexWriter,
+ * so memory does not grow with the documents; built in a temporary directory
+ * and published as a new generation in one rename, so a merge killed at any
+ * point leaves the previous index serving.
  */
 import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
@@ -42,24 +44,34 @@ export async function merge(conf: Conf, opts: { index: string; segments: string[
   const analyzer = indexes[0] ? new Analyzer(indexes[0].reader.meta.analyzer) : Analyzer.fromConf(conf);
   const { entries, where } = dedupEntries(indexes, { skipDeleted: true });
   const dup = duplicates(entries, conf.getBoolean('dedup.keep.highest.score'));
+  const keep = indexes.map(() => new Set<number>());
+  where.forEach(([k, id], i) => dup.has(i) || keep[k]!.add(id));
+  // Stored fields were parsed for the dedup rule; the documents are read again in order, a window at a time.
+  for (const s of indexes) s.reader.close();
   const writer = new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment) });
-  const progress = opts.log?.step('merge', 'documents', entries.length);
-  for (let i = 0; i < entries.length; i++) {
-    progress?.update(i + 1, { extra: `${indexes.length} segment indexes` });
-    if (dup.has(i)) continue;
-    const [k, id] = where[i]!;
-    writer.addAnalyzed(indexes[k]!.reader.analyzed(id));
+  let published: Awaited<ReturnType<typeof publishIndex>>;
+  try {
+    const progress = opts.log?.step('merge', 'documents', entries.length - dup.size);
+    let done = 0;
+    for (const [k, s] of indexes.entries()) {
+      for (const [id, doc] of s.reader.analyzedDocs()) {
+        if (!keep[k]!.has(id)) continue;
+        progress?.update(++done, { extra: `${indexes.length} segment indexes` });
+        writer.addAnalyzed(doc);
+      }
+    }
+    published = await publishIndex(
+      opts.index,
+      async (dir) => {
+        await writer.write(dir);
+      },
+      { graceMs: conf.getDuration('index.generation.grace', 'ms') },
+    );
+  } finally {
+    writer.discard();
   }
-  const published = await publishIndex(
-    opts.index,
-    async (dir) => {
-      await writer.write(dir);
-    },
-    { graceMs: conf.getDuration('index.generation.grace', 'ms') },
-  );
   opts.log?.clearProgress();
   opts.log?.info(`published generation ${published.generation}: ${writer.docCount} documents from ${indexes.length} segments`);
-  for (const s of indexes) s.reader.close();
   return { documents: writer.docCount, segments: indexes.length, duplicates: dup.size, generation: published.generation, dir: published.dir };
 }
 

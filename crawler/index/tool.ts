@@ -89,51 +89,55 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         })())
       : new Map<string, string>();
     const writer = new IndexWriter({ analyzer: Analyzer.fromConf(conf), segments: [seg.name], maxTokens: conf.getInt('indexer.max.tokens') });
-    const progress = log?.step(`index ${seg.name}`, 'records', seg.count('fetch'));
-    let seen = 0;
-    for (const f of seg.fetches()) {
-      progress?.update(++seen, { extra: `${writer.docCount} documents` });
-      if (f.status !== 'fetch_success') {
-        sum.notFetched++;
-        continue;
+    try {
+      const progress = log?.step(`index ${seg.name}`, 'records', seg.count('fetch'));
+      let seen = 0;
+      for (const f of seg.fetches()) {
+        progress?.update(++seen, { extra: `${writer.docCount} documents` });
+        if (f.status !== 'fetch_success') {
+          sum.notFetched++;
+          continue;
+        }
+        const parse = seg.getParse(f.url);
+        if (!parse || parse.status !== 'success') {
+          sum.notParsed++;
+          continue;
+        }
+        if (parse.meta.noindex) {
+          sum.noindex++;
+          continue;
+        }
+        const page = db.page(f.url);
+        const input: IndexingInput = {
+          url: f.url,
+          segment: seg.name,
+          fetchTime: f.fetchTime,
+          headers: f.headers,
+          contentType: f.contentType ?? null,
+          contentLength: seg.contentSize(f.url) ?? parse.text.length,
+          parse: { title: stripTitleSuffix(parse.title, suffixes.get(host(f.url))), text: parse.text, lang: parse.lang, meta: parse.meta },
+          signature: parse.signature ?? null,
+          inlinks: db.inlinks(f.url, 'source'),
+          linkScore: page?.link_score ?? 0,
+        };
+        let doc: IndexDocument | null = {};
+        for (const filter of plugins.indexingFilters) {
+          doc = filter.filter(doc, input);
+          if (!doc) break;
+        }
+        if (!doc) {
+          sum.filtered++;
+          continue;
+        }
+        const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
+        writer.add(toInputDoc(doc, { segment: seg.name, digest: parse.signature ?? '', boost }));
       }
-      const parse = seg.getParse(f.url);
-      if (!parse || parse.status !== 'success') {
-        sum.notParsed++;
-        continue;
-      }
-      if (parse.meta.noindex) {
-        sum.noindex++;
-        continue;
-      }
-      const page = db.page(f.url);
-      const input: IndexingInput = {
-        url: f.url,
-        segment: seg.name,
-        fetchTime: f.fetchTime,
-        headers: f.headers,
-        contentType: f.contentType ?? null,
-        contentLength: seg.contentSize(f.url) ?? parse.text.length,
-        parse: { title: stripTitleSuffix(parse.title, suffixes.get(host(f.url))), text: parse.text, lang: parse.lang, meta: parse.meta },
-        signature: parse.signature ?? null,
-        inlinks: db.inlinks(f.url, 'source'),
-        linkScore: page?.link_score ?? 0,
-      };
-      let doc: IndexDocument | null = {};
-      for (const filter of plugins.indexingFilters) {
-        doc = filter.filter(doc, input);
-        if (!doc) break;
-      }
-      if (!doc) {
-        sum.filtered++;
-        continue;
-      }
-      const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
-      writer.add(toInputDoc(doc, { segment: seg.name, digest: parse.signature ?? '', boost }));
+      await replaceDir(segmentIndexDir(dir), async (tmp) => {
+        await writer.write(tmp);
+      });
+    } finally {
+      writer.discard();
     }
-    await replaceDir(segmentIndexDir(dir), async (tmp) => {
-      await writer.write(tmp);
-    });
     seg.markPhase('indexed');
     sum.indexed = writer.docCount;
     log?.info(`${seg.name}: ${sum.indexed} indexed, ${sum.notFetched} not fetched, ${sum.notParsed} not parsed, ${sum.noindex} noindex, ${sum.filtered} filtered`);

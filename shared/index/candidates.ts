@@ -43,7 +43,7 @@ export type Tags = Record<TagField, string>;
 type CandidateDoc = { id: number; text: string } & Tags;
 
 /** flexsearch slots; 9 is its default and keeps early (title) hits first. */
-const RESOLUTION = 9;
+export const RESOLUTION = 9;
 
 /** flexsearch's index of one field: per term, ids by resolution slot (earliest occurrences first). */
 interface FieldIndex {

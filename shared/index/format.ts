@@ -44,26 +44,84 @@ const MAGIC = 'HZIX';
 const HEADER_BYTES = 40;
 const CHECKSUM_BYTES = 16;
 
-function checksum(payload: Uint8Array): Buffer {
-  return crypto.createHash('sha256').update(payload).digest().subarray(0, CHECKSUM_BYTES);
+/**
+ * An index file written as a stream: the payload goes straight to disk while
+ * its length and checksum are counted, and the header is written over the
+ * placeholder at the end, so a file of any size costs no memory. Until
+ * `close()` the file has no valid header and is refused on open.
+ */
+export class IndexFileWriter {
+  private readonly fd: number;
+  private readonly hash = crypto.createHash('sha256');
+  private length = 0;
+
+  constructor(
+    dir: string,
+    private readonly name: string,
+    fileName = name,
+  ) {
+    this.fd = fs.openSync(path.join(dir, fileName), 'w');
+    fs.writeSync(this.fd, Buffer.alloc(HEADER_BYTES));
+  }
+
+  /** Payload bytes written so far. */
+  get written(): number {
+    return this.length;
+  }
+
+  write(bytes: Uint8Array): void {
+    this.hash.update(bytes);
+    fs.writeSync(this.fd, bytes);
+    this.length += bytes.byteLength;
+  }
+
+  /** Writes the header, flushes the file to disk and closes it. */
+  close(): void {
+    try {
+      const header = Buffer.alloc(HEADER_BYTES);
+      header.write(MAGIC, 0, 'latin1');
+      header.writeUInt32LE(INDEX_FORMAT_VERSION, 4);
+      header.write(this.name.slice(0, 8).padEnd(8, '\0'), 8, 'latin1');
+      header.writeBigUInt64LE(BigInt(this.length), 16);
+      this.hash.digest().subarray(0, CHECKSUM_BYTES).copy(header, 24);
+      fs.writeSync(this.fd, header, 0, HEADER_BYTES, 0);
+      fs.fsyncSync(this.fd);
+    } finally {
+      fs.closeSync(this.fd);
+    }
+  }
+
+  /** Closes without a header (the file is then unreadable as an index file). */
+  abandon(): void {
+    fs.closeSync(this.fd);
+  }
 }
 
 /** Writes `<dir>/<fileName>` (default: the file's role `name`) framed with a header, and flushes it to disk. */
 export function writeIndexFile(dir: string, name: string, payload: Uint8Array, fileName = name): void {
-  const header = Buffer.alloc(HEADER_BYTES);
-  header.write(MAGIC, 0, 'latin1');
-  header.writeUInt32LE(INDEX_FORMAT_VERSION, 4);
-  header.write(name.slice(0, 8).padEnd(8, '\0'), 8, 'latin1');
-  header.writeBigUInt64LE(BigInt(payload.byteLength), 16);
-  checksum(payload).copy(header, 24);
-  const fd = fs.openSync(path.join(dir, fileName), 'w');
+  const w = new IndexFileWriter(dir, name, fileName);
   try {
-    fs.writeSync(fd, header);
-    fs.writeSync(fd, payload);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    w.write(payload);
+  } catch (e) {
+    w.abandon();
+    throw e;
   }
+  w.close();
+}
+
+/** Checks a file's header (magic, version, kind); returns the payload length it states. */
+function checkHeader(buf: Buffer, name: string, file: string): number {
+  const bad = (why: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} ${why}`);
+  if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 4) !== MAGIC) throw bad('is not a hazelnut index file');
+  const version = buf.readUInt32LE(4);
+  if (version > INDEX_FORMAT_VERSION || version < OLDEST_SUPPORTED)
+    throw bad(
+      `has index format version ${version}; this hazelnut reads versions ${OLDEST_SUPPORTED}..${INDEX_FORMAT_VERSION}` +
+        (version > INDEX_FORMAT_VERSION ? ' (upgrade hazelnut)' : ' (re-index the segments)'),
+    );
+  const kind = buf.toString('latin1', 8, 16).replace(/\0+$/, '');
+  if (kind !== name.slice(0, 8)) throw bad(`holds a '${kind}' file, not '${name}'`);
+  return Number(buf.readBigUInt64LE(16));
 }
 
 /** Reads and verifies `<dir>/<name>`; returns the payload. */
@@ -75,20 +133,11 @@ export function readIndexFile(dir: string, name: string): Buffer {
   } catch (e) {
     throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
   }
-  const bad = (why: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} ${why}`);
-  if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 4) !== MAGIC) throw bad('is not a hazelnut index file');
-  const version = buf.readUInt32LE(4);
-  if (version > INDEX_FORMAT_VERSION || version < OLDEST_SUPPORTED)
-    throw bad(
-      `has index format version ${version}; this hazelnut reads versions ${OLDEST_SUPPORTED}..${INDEX_FORMAT_VERSION}` +
-        (version > INDEX_FORMAT_VERSION ? ' (upgrade hazelnut)' : ' (re-index the segments)'),
-    );
-  const kind = buf.toString('latin1', 8, 16).replace(/\0+$/, '');
-  if (kind !== name.slice(0, 8)) throw bad(`holds a '${kind}' file, not '${name}'`);
-  const length = Number(buf.readBigUInt64LE(16));
+  const length = checkHeader(buf, name, file);
   const payload = buf.subarray(HEADER_BYTES);
-  if (payload.length !== length) throw bad(`is truncated: ${payload.length} of ${length} payload bytes`);
-  if (!checksum(payload).equals(buf.subarray(24, 24 + CHECKSUM_BYTES))) throw bad('fails its checksum (corrupt)');
+  if (payload.length !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${payload.length} of ${length} payload bytes`);
+  if (!crypto.createHash('sha256').update(payload).digest().subarray(0, CHECKSUM_BYTES).equals(buf.subarray(24, 24 + CHECKSUM_BYTES)))
+    throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} fails its checksum (corrupt)`);
   return payload;
 }
 
@@ -107,17 +156,44 @@ function typeOf(c: Column): ColumnType {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
-/** Packs named columns: a JSON table of contents, then each column 8-byte aligned. */
-export function packColumns(cols: Record<string, Column>): Buffer {
-  const toc: { name: string; type: ColumnType; offset: number; length: number }[] = [];
+interface TocEntry {
+  name: string;
+  type: ColumnType;
+  offset: number;
+  length: number;
+}
+
+/** A column to pack whose bytes come in pieces (e.g. from a spill file), so it need not be in memory whole. */
+export interface ColumnSource {
+  name: string;
+  type: ColumnType;
+  /** Elements. */
+  length: number;
+  chunks(): Iterable<Uint8Array>;
+}
+
+/** An in-memory column as a source. */
+export function columnSource(name: string, c: Column): ColumnSource {
+  return { name, type: typeOf(c), length: c.length, chunks: () => [new Uint8Array(c.buffer, c.byteOffset, c.byteLength)] };
+}
+
+/** The table of contents of packed columns and where their data starts. */
+function layout(cols: readonly ColumnSource[]): { toc: TocEntry[]; tocBytes: Buffer; dataStart: number; dataBytes: number } {
+  const toc: TocEntry[] = [];
   let offset = 0;
-  for (const [name, c] of Object.entries(cols)) {
-    toc.push({ name, type: typeOf(c), offset, length: c.length });
-    offset = align8(offset + c.byteLength);
+  for (const c of cols) {
+    toc.push({ name: c.name, type: c.type, offset, length: c.length });
+    offset = align8(offset + c.length * CTORS[c.type].BYTES_PER_ELEMENT);
   }
   const tocBytes = Buffer.from(JSON.stringify(toc));
-  const dataStart = align8(4 + tocBytes.length);
-  const out = Buffer.alloc(dataStart + offset);
+  return { toc, tocBytes, dataStart: align8(4 + tocBytes.length), dataBytes: offset };
+}
+
+/** Packs named columns: a JSON table of contents, then each column 8-byte aligned. */
+export function packColumns(cols: Record<string, Column>): Buffer {
+  const sources = Object.entries(cols).map(([name, c]) => columnSource(name, c));
+  const { toc, tocBytes, dataStart, dataBytes } = layout(sources);
+  const out = Buffer.alloc(dataStart + dataBytes);
   out.writeUInt32LE(tocBytes.length, 0);
   tocBytes.copy(out, 4);
   for (const t of toc) {
@@ -127,15 +203,102 @@ export function packColumns(cols: Record<string, Column>): Buffer {
   return out;
 }
 
-/** Views the columns of a packed payload (copying only when the buffer is misaligned). */
-export function unpackColumns(buf: Buffer, file: string): Record<string, Column> {
-  const tocLen = buf.readUInt32LE(0);
-  let toc: { name: string; type: ColumnType; offset: number; length: number }[];
+/** Writes packed columns to an index file as they come, in the layout `packColumns` makes. */
+export function writePackedColumns(w: IndexFileWriter, cols: readonly ColumnSource[]): void {
+  const { toc, tocBytes, dataStart } = layout(cols);
+  const head = Buffer.alloc(dataStart);
+  head.writeUInt32LE(tocBytes.length, 0);
+  tocBytes.copy(head, 4);
+  w.write(head);
+  const base = w.written;
+  cols.forEach((c, i) => {
+    let n = 0;
+    for (const chunk of c.chunks()) {
+      w.write(chunk);
+      n += chunk.byteLength;
+    }
+    const want = c.length * CTORS[c.type].BYTES_PER_ELEMENT;
+    if (n !== want) throw new Error(`column ${c.name}: ${n} bytes written, ${want} expected`);
+    const pad = (i + 1 < toc.length ? toc[i + 1]!.offset : align8(toc[i]!.offset + want)) - (w.written - base);
+    if (pad > 0) w.write(Buffer.alloc(pad));
+  });
+}
+
+/**
+ * An index file read in pieces: its header and checksum are verified by one
+ * streaming pass, then column ranges are read on demand, so a file larger
+ * than memory can be walked.
+ */
+export class IndexFileColumns {
+  private readonly fd: number;
+  private readonly cols = new Map<string, TocEntry & { at: number }>();
+
+  constructor(dir: string, name: string) {
+    const file = path.join(dir, name);
+    this.file = file;
+    try {
+      this.fd = fs.openSync(file, 'r');
+    } catch (e) {
+      throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
+    }
+    try {
+      const header = Buffer.alloc(HEADER_BYTES);
+      const got = fs.readSync(this.fd, header, 0, HEADER_BYTES, 0);
+      const length = checkHeader(header.subarray(0, got), name, file);
+      const size = fs.fstatSync(this.fd).size - HEADER_BYTES;
+      if (size !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${size} of ${length} payload bytes`);
+      const hash = crypto.createHash('sha256');
+      const buf = Buffer.alloc(1 << 20);
+      for (let at = HEADER_BYTES, n; (n = fs.readSync(this.fd, buf, 0, buf.length, at)) > 0; at += n) hash.update(buf.subarray(0, n));
+      if (!hash.digest().subarray(0, CHECKSUM_BYTES).equals(header.subarray(24, 24 + CHECKSUM_BYTES)))
+        throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} fails its checksum (corrupt)`);
+      const tocLen = Buffer.alloc(4);
+      fs.readSync(this.fd, tocLen, 0, 4, HEADER_BYTES);
+      const tocBytes = Buffer.alloc(tocLen.readUInt32LE(0));
+      fs.readSync(this.fd, tocBytes, 0, tocBytes.length, HEADER_BYTES + 4);
+      const dataStart = HEADER_BYTES + align8(4 + tocBytes.length);
+      for (const t of parseToc(tocBytes.toString('utf8'), file)) this.cols.set(t.name, { ...t, at: dataStart + t.offset });
+    } catch (e) {
+      fs.closeSync(this.fd);
+      throw e;
+    }
+  }
+
+  readonly file: string;
+
+  /** Elements `from` to `to` (exclusive) of a column, copied. */
+  read<C extends Column>(name: string, ctor: { new (n: number): C; BYTES_PER_ELEMENT: number }, from: number, to: number): C {
+    const t = this.cols.get(name);
+    if (!t || CTORS[t.type] !== (ctor as unknown)) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file} lacks column ${name}`);
+    if (from < 0 || to > t.length || from > to) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file}: ${name}[${from}..${to}) is out of range`);
+    const out = new ctor(to - from);
+    const bytes = new Uint8Array(out.buffer, 0, out.byteLength);
+    if (bytes.length) fs.readSync(this.fd, bytes, 0, bytes.length, t.at + from * ctor.BYTES_PER_ELEMENT);
+    return out;
+  }
+
+  /** Elements in a column. */
+  length(name: string): number {
+    return this.cols.get(name)?.length ?? 0;
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}
+
+function parseToc(json: string, file: string): TocEntry[] {
   try {
-    toc = JSON.parse(buf.toString('utf8', 4, 4 + tocLen));
+    return JSON.parse(json) as TocEntry[];
   } catch {
     throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} has an unreadable table of contents`);
   }
+}
+
+/** Views the columns of a packed payload (copying only when the buffer is misaligned). */
+export function unpackColumns(buf: Buffer, file: string): Record<string, Column> {
+  const tocLen = buf.readUInt32LE(0);
+  const toc = parseToc(buf.toString('utf8', 4, 4 + tocLen), file);
   const dataStart = align8(4 + tocLen);
   const out: Record<string, Column> = {};
   for (const t of toc) {

@@ -14,7 +14,7 @@ import { Analyzer } from '../analysis/analyzer.js';
 import { HzError, isHzError } from '../errors.js';
 import { CandidateIndex } from './candidates.js';
 import type { AnalyzedDoc } from './document.js';
-import { column, DELETED_FILE, INDEX_FILES, readIndexFile, unpackColumns } from './format.js';
+import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
 import { currentIndex } from './publish.js';
 import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type StoredDoc } from './types.js';
 
@@ -32,17 +32,75 @@ export function readDeleted(dir: string): Set<number> {
   return new Set(column(cols, 'ids', Uint32Array, file));
 }
 
+const inconsistent = (dir: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);
+
+/** Documents read at a time by `analyzedDocs`. */
+const WINDOW_DOCS = 512;
+
+/**
+ * The forward index and positions of documents `firstDoc`… — all of them, or
+ * a window read from disk. `start` is indexed from `firstDoc` and holds
+ * absolute entry numbers; `term`, `tf` and `posStart` begin at entry
+ * `firstEntry`, `posData` at byte `firstPos`.
+ */
+interface Forward {
+  firstDoc: number;
+  start: Uint32Array;
+  term: Uint32Array;
+  tf: Uint16Array[];
+  lengths: Uint32Array;
+  firstEntry: number;
+  posStart: Uint32Array;
+  posData: Uint8Array;
+  firstPos: number;
+}
+
+/** The first `max` positions of an entry; a scan that needs only the start stops decoding there. */
+function decodePositions(f: Forward, e: number, max = Infinity): number[] {
+  const out: number[] = [];
+  const end = f.posStart[e - f.firstEntry + 1]! - f.firstPos;
+  let p = f.posStart[e - f.firstEntry]! - f.firstPos;
+  let prev = 0;
+  while (p < end && out.length < max) {
+    let v = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      b = f.posData[p++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    prev += v;
+    out.push(prev);
+  }
+  return out;
+}
+
+/** Document `id` rebuilt from the forward index as the writer took it (merge re-adds documents without re-reading segment text). */
+function analyzedIn(f: Forward, id: number, words: readonly string[], stored: StoredDoc): AnalyzedDoc {
+  const L = (field: Field) => f.lengths[(id - f.firstDoc) * FIELDS.length + FIELD_INDEX[field]] ?? 0;
+  const titleLength = L('title');
+  const stream: string[] = new Array(titleLength + L('content'));
+  const anchor: string[] = [];
+  const url: string[] = [];
+  const heading: string[] = [];
+  const tf = (field: Field, e: number) => f.tf[FIELD_INDEX[field]]![e - f.firstEntry]!;
+  for (let e = f.start[id - f.firstDoc]!; e < f.start[id - f.firstDoc + 1]!; e++) {
+    const w = words[f.term[e - f.firstEntry]!]!;
+    for (const p of decodePositions(f, e)) stream[p] = w;
+    for (let k = tf('anchor', e); k > 0; k--) anchor.push(w);
+    for (let k = tf('url', e); k > 0; k--) url.push(w);
+    for (let k = tf('heading', e); k > 0; k--) heading.push(w);
+  }
+  return { stored, stream, titleLength, anchor, url, heading };
+}
+
 class SegmentedIndexReader implements IndexReader {
   readonly analyzer: Analyzer;
   private readonly words: string[];
   private readonly termIds = new Map<string, number>();
   private readonly df: Uint32Array[];
-  private readonly start: Uint32Array;
-  private readonly term: Uint32Array;
-  private readonly tf: Uint16Array[];
-  private readonly lengths: Uint32Array;
-  private readonly posStart: Uint32Array;
-  private readonly posData: Uint8Array;
+  private fwd: Forward | undefined;
   private readonly docOffsets: Uint32Array;
   private readonly docJson: Uint8Array;
   private readonly storedCache: (StoredDoc | undefined)[];
@@ -60,20 +118,37 @@ class SegmentedIndexReader implements IndexReader {
     this.words = words.length ? Buffer.from(words.buffer, words.byteOffset, words.length).toString('utf8').split('\n') : [];
     this.words.forEach((w, i) => this.termIds.set(w, i));
     this.df = FIELDS.map((f) => column(terms.cols, `df.${f}`, Uint32Array, terms.file));
-    const fwd = load(dir, INDEX_FILES.forward);
-    this.start = column(fwd.cols, 'start', Uint32Array, fwd.file);
-    this.term = column(fwd.cols, 'term', Uint32Array, fwd.file);
-    this.tf = FIELDS.map((f) => column(fwd.cols, `tf.${f}`, Uint16Array, fwd.file));
-    this.lengths = column(fwd.cols, 'lengths', Uint32Array, fwd.file);
-    const pos = load(dir, INDEX_FILES.positions);
-    this.posStart = column(pos.cols, 'start', Uint32Array, pos.file);
-    this.posData = column(pos.cols, 'data', Uint8Array, pos.file);
     const docs = load(dir, INDEX_FILES.docs);
     this.docOffsets = column(docs.cols, 'offsets', Uint32Array, docs.file);
     this.docJson = column(docs.cols, 'json', Uint8Array, docs.file);
     this.storedCache = new Array(meta.docCount);
-    if (this.start.length !== meta.docCount + 1 || this.docOffsets.length !== meta.docCount + 1 || this.words.length !== meta.termCount)
-      throw new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);
+    if (this.docOffsets.length !== meta.docCount + 1 || this.words.length !== meta.termCount) throw inconsistent(dir);
+    // A corrupt or torn file is refused on open, though these two are read only when needed.
+    for (const name of [INDEX_FILES.forward, INDEX_FILES.positions]) new IndexFileColumns(dir, name).close();
+  }
+
+  /**
+   * The forward index and positions, read on first use: dedup and merge,
+   * which open every segment index, need only the stored fields of most.
+   */
+  private get forward(): Forward {
+    if (!this.fwd) {
+      const fwd = load(this.dir, INDEX_FILES.forward);
+      const pos = load(this.dir, INDEX_FILES.positions);
+      this.fwd = {
+        firstDoc: 0,
+        start: column(fwd.cols, 'start', Uint32Array, fwd.file),
+        term: column(fwd.cols, 'term', Uint32Array, fwd.file),
+        tf: FIELDS.map((f) => column(fwd.cols, `tf.${f}`, Uint16Array, fwd.file)),
+        lengths: column(fwd.cols, 'lengths', Uint32Array, fwd.file),
+        firstEntry: 0,
+        posStart: column(pos.cols, 'start', Uint32Array, pos.file),
+        posData: column(pos.cols, 'data', Uint8Array, pos.file),
+        firstPos: 0,
+      };
+      if (this.fwd.start.length !== this.meta.docCount + 1) throw inconsistent(this.dir);
+    }
+    return this.fwd;
   }
 
   /** The flexsearch index, imported on the first query (tools that only read statistics never pay for it). */
@@ -84,17 +159,18 @@ class SegmentedIndexReader implements IndexReader {
   /** Loads everything a query needs now rather than on the first query. */
   warm(): this {
     this.candidateIndex();
+    void this.forward;
     return this;
   }
 
   doc(id: number): StoredDoc {
-    let d = this.storedCache[id];
-    if (!d) {
-      if (!(id >= 0 && id < this.meta.docCount)) throw new RangeError(`no document ${id} in ${this.dir}`);
-      const bytes = this.docJson.subarray(this.docOffsets[id], this.docOffsets[id + 1]);
-      d = this.storedCache[id] = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as StoredDoc;
-    }
-    return d;
+    return (this.storedCache[id] ??= this.parseStored(id));
+  }
+
+  private parseStored(id: number): StoredDoc {
+    if (!(id >= 0 && id < this.meta.docCount)) throw new RangeError(`no document ${id} in ${this.dir}`);
+    const bytes = this.docJson.subarray(this.docOffsets[id], this.docOffsets[id + 1]);
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as StoredDoc;
   }
 
   idOf(url: string): number | undefined {
@@ -127,11 +203,12 @@ class SegmentedIndexReader implements IndexReader {
 
   entry(id: number, termId: number): number {
     if (termId < 0 || !(id >= 0 && id < this.meta.docCount)) return -1;
-    let lo = this.start[id]!;
-    let hi = this.start[id + 1]! - 1;
+    const { start, term } = this.forward;
+    let lo = start[id]!;
+    let hi = start[id + 1]! - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const v = this.term[mid]!;
+      const v = term[mid]!;
       if (v === termId) return mid;
       if (v < termId) lo = mid + 1;
       else hi = mid - 1;
@@ -140,64 +217,69 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   entryTf(entry: number, field: number): number {
-    return this.tf[field]![entry]!;
+    return this.forward.tf[field]![entry]!;
   }
 
   entryPositions(entry: number, max = Infinity): readonly number[] {
-    return this.decodePositions(entry, max);
+    return decodePositions(this.forward, entry, max);
   }
 
   termFreq(id: number, field: Field, term: string): number {
     const e = this.entry(id, this.termId(term));
-    return e < 0 ? 0 : this.tf[FIELD_INDEX[field]]![e]!;
+    return e < 0 ? 0 : this.forward.tf[FIELD_INDEX[field]]![e]!;
   }
 
   fieldLength(id: number, field: Field): number {
-    return this.lengths[id * FIELDS.length + FIELD_INDEX[field]] ?? 0;
+    return this.forward.lengths[id * FIELDS.length + FIELD_INDEX[field]] ?? 0;
   }
 
   positions(id: number, term: string): readonly number[] {
     const e = this.entry(id, this.termId(term));
-    return e < 0 ? [] : this.decodePositions(e);
+    return e < 0 ? [] : decodePositions(this.forward, e);
   }
 
-  /** The first `max` positions of an entry; a scan that needs only the start stops decoding there. */
-  private decodePositions(e: number, max = Infinity): number[] {
-    const out: number[] = [];
-    const end = this.posStart[e + 1]!;
-    let p = this.posStart[e]!;
-    let prev = 0;
-    while (p < end && out.length < max) {
-      let v = 0;
-      let shift = 0;
-      let b: number;
-      do {
-        b = this.posData[p++]!;
-        v += (b & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (b & 0x80);
-      prev += v;
-      out.push(prev);
-    }
-    return out;
-  }
-
-  /** The document as the writer took it (merge re-adds documents without re-reading segment text). */
+  /** The document as the writer took it (tests; merge reads documents in order with `analyzedDocs`). */
   analyzed(id: number): AnalyzedDoc {
-    const L = (f: Field) => this.fieldLength(id, f);
-    const titleLength = L('title');
-    const stream: string[] = new Array(titleLength + L('content'));
-    const anchor: string[] = [];
-    const url: string[] = [];
-    const heading: string[] = [];
-    for (let e = this.start[id]!; e < this.start[id + 1]!; e++) {
-      const w = this.words[this.term[e]!]!;
-      for (const p of this.decodePositions(e)) stream[p] = w;
-      for (let k = this.tf[FIELD_INDEX.anchor]![e]!; k > 0; k--) anchor.push(w);
-      for (let k = this.tf[FIELD_INDEX.url]![e]!; k > 0; k--) url.push(w);
-      for (let k = this.tf[FIELD_INDEX.heading]![e]!; k > 0; k--) heading.push(w);
+    return analyzedIn(this.forward, id, this.words, this.doc(id));
+  }
+
+  /**
+   * Every document as the writer took it, in id order, reading the forward
+   * index and positions a window of documents at a time: merge walks an
+   * index of any size in bounded memory. Stored fields are not cached.
+   */
+  *analyzedDocs(): Generator<[number, AnalyzedDoc]> {
+    const fwd = new IndexFileColumns(this.dir, INDEX_FILES.forward);
+    try {
+      const pos = new IndexFileColumns(this.dir, INDEX_FILES.positions);
+      try {
+        const n = this.meta.docCount;
+        if (fwd.length('start') !== n + 1) throw inconsistent(this.dir);
+        for (let first = 0; first < n; first += WINDOW_DOCS) {
+          const last = Math.min(n, first + WINDOW_DOCS);
+          const start = fwd.read('start', Uint32Array, first, last + 1);
+          const e0 = start[0]!;
+          const e1 = start[last - first]!;
+          const posStart = pos.read('start', Uint32Array, e0, e1 + 1);
+          const w: Forward = {
+            firstDoc: first,
+            start,
+            term: fwd.read('term', Uint32Array, e0, e1),
+            tf: FIELDS.map((f) => fwd.read(`tf.${f}`, Uint16Array, e0, e1)),
+            lengths: fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length),
+            firstEntry: e0,
+            posStart,
+            posData: pos.read('data', Uint8Array, posStart[0]!, posStart[e1 - e0]!),
+            firstPos: posStart[0]!,
+          };
+          for (let id = first; id < last; id++) yield [id, analyzedIn(w, id, this.words, this.parseStored(id))];
+        }
+      } finally {
+        pos.close();
+      }
+    } finally {
+      fwd.close();
     }
-    return { stored: this.doc(id), stream, titleLength, anchor, url, heading };
   }
 
   /** The term dictionary, sorted. */
@@ -208,6 +290,7 @@ class SegmentedIndexReader implements IndexReader {
   close(): void {
     this.storedCache.length = 0;
     this.urlIds = undefined;
+    this.fwd = undefined;
   }
 }
 

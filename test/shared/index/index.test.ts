@@ -107,6 +107,19 @@ test('reader: analyzed() gives back what the writer took', async () => {
   }
 });
 
+test('reader: analyzedDocs() reads every document in order, a window at a time, as analyzed() does', async () => {
+  const dir = path.join(tmp, 'windows');
+  const many = Array.from({ length: 1100 }, (_, i) => DOCS[i % DOCS.length]!).map((d, i) => ({ ...d, url: `${d.url}/${i}`, content: `${d.content} page${i}`.repeat(1 + (i % 3)) }));
+  await build(dir, many);
+  const r = await openIndex(dir);
+  let n = 0;
+  for (const [id, got] of r.analyzedDocs()) {
+    assert.is(id, n++);
+    assert.equal(got, r.analyzed(id));
+  }
+  assert.is(n, many.length);
+});
+
 test('reader: deletions beside the index are honoured', async () => {
   const dir = path.join(tmp, 'del');
   await build(dir);

@@ -1,0 +1,158 @@
+/**
+ * @module shared/index/spill
+ * Buffered files for what an index build keeps out of memory: a sink that
+ * appends little-endian numbers and bytes through a 1 MB buffer, and a source
+ * that reads them back in order through one. Both live in a spill directory
+ * the build removes when it ends.
+ */
+import fs from 'node:fs';
+import type { ColumnSource } from './format.js';
+
+const BUFFER_BYTES = 1 << 20;
+
+export class SpillSink {
+  private readonly fd: number;
+  private buf = Buffer.allocUnsafe(BUFFER_BYTES);
+  private at = 0;
+  /** Bytes appended so far. */
+  bytes = 0;
+
+  constructor(readonly file: string) {
+    this.fd = fs.openSync(file, 'w');
+  }
+
+  private room(n: number): void {
+    if (this.at + n > this.buf.length) this.flush();
+    if (n > this.buf.length) this.buf = Buffer.allocUnsafe(n);
+  }
+
+  u8(v: number): void {
+    this.room(1);
+    this.buf[this.at++] = v;
+    this.bytes++;
+  }
+
+  u16(v: number): void {
+    this.room(2);
+    this.at = this.buf.writeUInt16LE(v, this.at);
+    this.bytes += 2;
+  }
+
+  u32(v: number): void {
+    this.room(4);
+    this.at = this.buf.writeUInt32LE(v, this.at);
+    this.bytes += 4;
+  }
+
+  /** Unsigned LEB128. */
+  varint(v: number): void {
+    while (v > 0x7f) {
+      this.u8((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    this.u8(v);
+  }
+
+  u32s(a: Uint32Array): void {
+    this.raw(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  }
+
+  raw(b: Uint8Array): void {
+    this.room(b.length);
+    this.buf.set(b, this.at);
+    this.at += b.length;
+    this.bytes += b.length;
+  }
+
+  flush(): void {
+    if (this.at) fs.writeSync(this.fd, this.buf, 0, this.at);
+    this.at = 0;
+  }
+
+  close(): void {
+    this.flush();
+    fs.closeSync(this.fd);
+  }
+
+  /** The closed file as a column of `length` elements of `type`, read back in 1 MB pieces. */
+  column(name: string, type: ColumnSource['type'], length: number): ColumnSource {
+    const file = this.file;
+    return { name, type, length, chunks: () => fileChunks(file) };
+  }
+}
+
+function* fileChunks(file: string): Generator<Uint8Array> {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(BUFFER_BYTES);
+    for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0; ) yield buf.subarray(0, n);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export class SpillSource {
+  private readonly fd: number;
+  private buf = Buffer.allocUnsafe(BUFFER_BYTES);
+  private at = 0;
+  private end = 0;
+  private eof = false;
+
+  constructor(readonly file: string) {
+    this.fd = fs.openSync(file, 'r');
+  }
+
+  /** Makes `n` bytes readable at `at`; false at the end of the file. */
+  private need(n: number): boolean {
+    if (this.end - this.at >= n) return true;
+    if (this.eof) return false;
+    const left = this.end - this.at;
+    const next = n > this.buf.length ? Buffer.allocUnsafe(n + BUFFER_BYTES) : this.buf;
+    this.buf.copy(next, 0, this.at, this.end);
+    this.buf = next;
+    this.at = 0;
+    this.end = left;
+    while (this.end < n) {
+      const got = fs.readSync(this.fd, this.buf, this.end, this.buf.length - this.end, null);
+      if (got === 0) {
+        this.eof = true;
+        break;
+      }
+      this.end += got;
+    }
+    return this.end - this.at >= n;
+  }
+
+  /** False when nothing is left. */
+  more(): boolean {
+    return this.need(1);
+  }
+
+  u32(): number {
+    if (!this.need(4)) throw new Error(`spill file ${this.file} ended early`);
+    const v = this.buf.readUInt32LE(this.at);
+    this.at += 4;
+    return v;
+  }
+
+  /** `n` u32 values, copied. */
+  u32s(n: number): Uint32Array {
+    if (!this.need(4 * n)) throw new Error(`spill file ${this.file} ended early`);
+    const out = new Uint32Array(n);
+    new Uint8Array(out.buffer).set(this.buf.subarray(this.at, this.at + 4 * n));
+    this.at += 4 * n;
+    return out;
+  }
+
+  /** `n` bytes, a view valid until the next read. */
+  bytes(n: number): Buffer {
+    if (!this.need(n)) throw new Error(`spill file ${this.file} ended early`);
+    const out = this.buf.subarray(this.at, this.at + n);
+    this.at += n;
+    return out;
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}
