@@ -41,7 +41,7 @@ export async function merge(conf: Conf, opts: { index: string; segments: string[
       'HZ_ERR_INDEX_FORMAT',
       `segment indexes were built with different analyzer settings (${[...analyzers].join(' vs ')}); re-index them with one setting before merging`,
     );
-  const analyzer = indexes[0] ? new Analyzer(indexes[0].reader.meta.analyzer) : Analyzer.fromConf(conf);
+  const analyzer = indexes[0] ? Analyzer.ofIndex(indexes[0].reader.meta.analyzer) : Analyzer.fromConf(conf);
   const { entries, where } = dedupEntries(indexes, { skipDeleted: true });
   const dup = duplicates(entries, conf.getBoolean('dedup.keep.highest.score'));
   const keep = indexes.map(() => new Set<number>());

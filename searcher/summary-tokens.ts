@@ -11,7 +11,8 @@
  * A word whose term is an ASCII term T holds T's first characters (3 when T
  * has at least 4, else up to 2), with at most an apostrophe or a hyphen
  * between them: folding is lower-casing, apostrophes and a one-letter prefix's
- * hyphen are dropped, and Porter stemming rewrites only the end of a word.
+ * hyphen are dropped, and stemming rewrites only the end of a word (except
+ * Porter2's dying, lying, tying → die, lie, tie, whose places are missed).
  * A word with a non-ASCII Latin or common letter, mark or digit may fold into
  * any ASCII term: those are places too. A non-ASCII query term, or a probe
  * found too often to pay, gets the whole text analyzed.

@@ -26,18 +26,29 @@
  *   xml http request`), in index and query alike: the prose words meet the
  *   identifier, and a query naming the identifier still needs the whole.
  * - No letter collapsing, no phonetic folding (`hello` stays `hello`).
- * - English stemming (Porter, via the `stemmer` package) is optional
- *   (`analysis.stem.english`) and applies only to ASCII letter terms.
+ * - English stemming is optional (`analysis.stem.english`) and applies only
+ *   to ASCII letter terms. It is Porter2 (Snowball English, Porter's own
+ *   revision of his algorithm and Xapian's stemmer), which keeps words
+ *   together that the 1980 Porter algorithm parts (`regularly` → `regular`,
+ *   not `regularli`; `using` → `use`, not `us`). An index built with the
+ *   1980 algorithm records no stemmer and is read with it
+ *   (`Analyzer.ofIndex`), so its queries still meet its terms.
  * - Stop words are not removed here: dropping them is a query-time choice.
  * A term's position is its index in the returned list.
  */
-import { stemmer } from 'stemmer';
+import { stemmer as porter } from 'stemmer';
+import porter2 from 'wink-porter2-stemmer';
 import type { Conf } from '../conf.js';
 
 export interface AnalyzerOptions {
-  /** Porter-stem ASCII terms. @default false */
+  /** Stem ASCII terms as English. @default false */
   stemEnglish: boolean;
+  /** The English stemming algorithm: 1980 Porter or Porter2 (Snowball English). @default 'porter2' */
+  englishStemmer: 'porter' | 'porter2';
 }
+
+const STEMMERS: Record<AnalyzerOptions['englishStemmer'], (word: string) => string> = { porter, porter2 };
+const OPTIONS: readonly string[] = ['stemEnglish', 'englishStemmer'];
 
 export interface Token {
   term: string;
@@ -177,10 +188,19 @@ function stripJosa(word: string): string {
 export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
   private readonly words = new Map<string, string | string[] | null>();
+  private readonly stem: ((word: string) => string) | undefined;
 
   constructor(opts: Partial<AnalyzerOptions> = {}) {
-    for (const k of Object.keys(opts)) if (k !== 'stemEnglish') throw new TypeError(`unknown analyzer option ${k}`);
-    this.options = Object.freeze({ stemEnglish: opts.stemEnglish ?? false });
+    for (const k of Object.keys(opts)) if (!OPTIONS.includes(k)) throw new TypeError(`unknown analyzer option ${k}`);
+    const englishStemmer = opts.englishStemmer ?? 'porter2';
+    if (!(englishStemmer in STEMMERS)) throw new TypeError(`unknown English stemmer ${englishStemmer}`);
+    this.options = Object.freeze({ stemEnglish: opts.stemEnglish ?? false, englishStemmer });
+    this.stem = this.options.stemEnglish ? STEMMERS[englishStemmer] : undefined;
+  }
+
+  /** The analyzer an index was built with, from its recorded options: one that names no stemmer predates Porter2. */
+  static ofIndex(opts: Partial<AnalyzerOptions>): Analyzer {
+    return new Analyzer({ englishStemmer: 'porter', ...opts });
   }
 
   /** The analyzer a crawler tool builds indexes with (`analysis.*` properties). */
@@ -249,7 +269,7 @@ export class Analyzer {
     if (w.includes("'") || w.includes('’')) w = w.replace(POSSESSIVE, '').replace(APOSTROPHE, '');
     else if (w[1] === '-') w = w[0]! + w.slice(2);
     if (w.length === 0 || w.length > MAX_TERM_LENGTH) return null;
-    if (this.options.stemEnglish && ASCII_LETTERS.test(w)) return stemmer(w);
+    if (this.stem && ASCII_LETTERS.test(w)) return this.stem(w);
     if (HANGUL.test(w)) return stripJosa(w);
     return w;
   }

@@ -112,7 +112,7 @@ class SegmentedIndexReader implements IndexReader {
     readonly meta: IndexMeta,
     private readonly deleted: Set<number>,
   ) {
-    this.analyzer = new Analyzer(meta.analyzer);
+    this.analyzer = Analyzer.ofIndex(meta.analyzer);
     const terms = load(dir, INDEX_FILES.terms);
     const words = column(terms.cols, 'words', Uint8Array, terms.file);
     this.words = words.length ? Buffer.from(words.buffer, words.byteOffset, words.length).toString('utf8').split('\n') : [];
