@@ -2,7 +2,8 @@
  * @module crawler/crawl
  * `hazelnut crawl <urlDir|file> [-dir d] [-threads n] [-depth i] [-topN N]`:
  * Nutch's one-shot crawl for intranets. It only sequences the other tools —
- * inject; depth × (generate → fetch with inline parse → updatedb);
+ * inject; depth × (generate → fetch with inline parse → updatedb), the fetch
+ * in this process or, with -fetchers n, in n fetcher processes;
  * invertlinks; link scores; index the new segments; dedup; merge — holding the
  * crawl directory's lock once for the whole run. On an existing directory it
  * is a re-crawl: a fetch that was interrupted is resumed first, then only due
@@ -21,6 +22,7 @@ import { currentIndex } from '../shared/index/publish.js';
 import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
 import { listSegments, Segment, segmentName } from '../segments/segment.js';
 import { dedup } from './dedup.js';
+import { fetchWithProcesses } from './fetch/fetchers.js';
 import { fetch, fetchEstimate, fetcherSettings, type FetchSummary } from './fetch/tool.js';
 import { signatureFromConf } from './parse/signature.js';
 import { scheduleFromConf } from './updatedb/schedule.js';
@@ -50,6 +52,8 @@ export interface CrawlOptions {
   depth: number;
   threads?: number;
   topN?: number;
+  /** -fetchers: local fetcher processes per segment, each over the segment's fetch partitions; 1 fetches in this process. */
+  fetchers?: number;
   log: Log;
   signal?: AbortSignal;
 }
@@ -144,7 +148,12 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
 
   const fetchAndUpdate = async (segDir: string) => {
     s.segments.push(path.basename(segDir));
-    const f = await timed('fetch', () => fetch(conf, segDir, { threads: opts.threads, log, signal: opts.signal, deferOnAbort: true }));
+    const fetchers = opts.fetchers ?? 1;
+    const f = await timed('fetch', () =>
+      fetchers > 1
+        ? fetchWithProcesses(conf, segDir, fetchers, { threads: opts.threads, log, signal: opts.signal })
+        : fetch(conf, segDir, { threads: opts.threads, log, signal: opts.signal, deferOnAbort: true }),
+    );
     tally(s, f);
     s.interrupted ||= f.interrupted || (opts.signal?.aborted ?? false);
     // Interrupted, the URLs not fetched were deferred and the segment is complete: what was fetched goes on to be indexed.
@@ -177,7 +186,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
       s.interrupted = true;
       break;
     }
-    const g = await timed('generate', () => generate(conf, webdb, segmentsDir, { topN: opts.topN, log }));
+    const g = await timed('generate', () => generate(conf, webdb, segmentsDir, { topN: opts.topN, numFetchers: opts.fetchers, log }));
     if (g.nothingDue) {
       s.stoppedEarly = `Stopping at depth=${depth} - no more URLs to fetch: ${g.nothingDue.message}`;
       break;
@@ -326,12 +335,13 @@ export function formatSummary(s: CrawlSummary): string {
   return lines.join('\n');
 }
 
-const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-threads n] [-depth i] [-topN N] [-force]
+const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-threads n] [-depth i] [-topN N] [-fetchers n] [-force]
   urlDir|file  seed URLs, one per line (a file, or a directory of files)
   -dir d       crawl directory (default crawl-<yyyyMMddHHmmss>); an existing one is re-crawled
-  -threads n   concurrent fetches (default fetcher.threads.fetch)
+  -threads n   concurrent fetches (default fetcher.threads.fetch), per fetcher
   -depth i     generate/fetch/update rounds (default 5)
   -topN N      at most N URLs per round (default: all due)
+  -fetchers n  fetch each round with n fetcher processes, a share of the hosts each (default 1: in this process)
   -force       take over a stale lock left by a killed run`;
 
 const tool: Tool = {
@@ -339,12 +349,14 @@ const tool: Tool = {
   description: 'one-step crawler for intranets: inject, fetch rounds, index, dedup, merge',
   usage: USAGE,
   async run(ctx: ToolContext, args: string[]): Promise<number> {
-    const a = parseArgs(args, { string: ['dir', 'threads', 'depth', 'topN'], boolean: ['force'] });
+    const a = parseArgs(args, { string: ['dir', 'threads', 'depth', 'topN', 'fetchers'], boolean: ['force'] });
     if (a._.length !== 1) throw new UsageError(a._.length ? `one seed path expected, got ${a._.length}` : 'no seed path given');
     const depth = intOption(a.depth, 'depth') ?? 5;
     const threads = intOption(a.threads, 'threads');
     const topN = intOption(a.topN, 'topN');
+    const fetchers = intOption(a.fetchers, 'fetchers');
     if (depth < 1) throw new UsageError('-depth must be at least 1');
+    if (fetchers !== undefined && fetchers < 1) throw new UsageError('-fetchers must be at least 1');
     const dir = path.resolve(typeof a.dir === 'string' ? a.dir : `crawl-${segmentName(new Date())}`);
     const conf = crawlConf(ctx.conf.confDir, ctx.confOverrides, ctx.conf.pluginProperties());
     checkSettings(conf, threads);
@@ -365,7 +377,7 @@ const tool: Tool = {
     process.on('SIGTERM', onSignal);
     try {
       const summary = await runWithLog(ctx, { tool: 'crawl', crawlDir: dir, lock: { force: a.force === true, graceful: true } }, (log) =>
-        crawl(conf, { seeds, dir, depth, threads, topN, log, signal: controller.signal }),
+        crawl(conf, { seeds, dir, depth, threads, topN, fetchers, log, signal: controller.signal }),
       );
       ctx.out.write(formatSummary(summary) + '\n');
       try {

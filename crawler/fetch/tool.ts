@@ -226,7 +226,7 @@ async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOption
     whole.close();
     webdb.close();
   }
-  const total = addUp(name, done);
+  const total = addUpFetches(name, done);
   total.elapsedMs = Date.now() - started;
   total.interrupted ||= opts.signal?.aborted ?? false;
   const after = Segment.open(segmentDir, { readonly: true });
@@ -249,8 +249,8 @@ function unclaimable(segmentDir: string, part: number, all: Partition[]): HzErro
   );
 }
 
-/** One summary for the partitions a fetcher fetched. */
-function addUp(segment: string, list: readonly FetchSummary[]): FetchSummary {
+/** One summary for several fetches of one segment's partitions. */
+export function addUpFetches(segment: string, list: readonly FetchSummary[]): FetchSummary {
   const sum = (k: 'total' | 'resumed' | 'fetched' | 'redirectsFollowed' | 'deferred' | 'robotsDenied' | 'bytes' | 'parsed' | 'errors') =>
     list.reduce((n, s) => n + s[k], 0);
   const byStatus: FetchSummary['byStatus'] = {};

@@ -4,7 +4,7 @@
  * records as one fetcher, never two connections to one host at once (counted
  * by the servers); a fetcher killed mid-partition leaves the partition to
  * another fetcher once its lease has run out, which resumes it with no record
- * lost or doubled.
+ * lost or doubled; `crawl -fetchers 3` crawls what `crawl` does.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -54,7 +54,12 @@ test.before(async () => {
           return;
         }
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(`<html><head><title>host ${i} ${req.url}</title></head><body><p>Page ${req.url} of host ${i}.</p></body></html>`);
+        const page = Number(/^\/p\/(\d+)\.html$/.exec(req.url ?? '')?.[1] ?? 0);
+        const next = hosts[i % HOSTS]!.origin;
+        res.end(
+          `<html><head><title>host ${i} ${req.url}</title></head><body><p>Page ${req.url} of host ${i}.</p>` +
+            `<a href="/p/${(page + 1) % PAGES}.html">next</a> <a href="${next}/p/${page}.html">over there</a></body></html>`,
+        );
       }, h.delayMs);
     });
     await new Promise<void>((r) => h.server.listen(0, `127.0.91.${i}`, r));
@@ -94,9 +99,13 @@ interface Run {
 
 /** `hazelnut fetch` as a process of its own; `onStart` may kill it. */
 function fetchProcess(args: string[], extra: Record<string, string> = {}, onStart?: (p: ReturnType<typeof spawn>) => void): Promise<Run> {
+  return hazelnut(['fetch', ...args], extra, onStart);
+}
+
+function hazelnut(args: string[], extra: Record<string, string> = {}, onStart?: (p: ReturnType<typeof spawn>) => void): Promise<Run> {
   const d = Object.entries({ 'http.agent.name': 'HzTest', 'http.timeout': '2000', ...conf(extra) }).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [HAZELNUT, ...d, 'fetch', ...args], {
+    const p = spawn(process.execPath, [HAZELNUT, ...d, ...args], {
       cwd: root,
       env: { ...process.env, HAZELNUT_CONF_DIR: path.join(root, 'test', 'fixtures', 'conf') },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -107,7 +116,7 @@ function fetchProcess(args: string[], extra: Record<string, string> = {}, onStar
     p.stderr!.on('data', (b) => (err += b));
     const t = setTimeout(() => {
       p.kill('SIGKILL');
-      reject(new Error(`fetch ${args.join(' ')} timed out\n${out}\n${err}`));
+      reject(new Error(`hazelnut ${args.join(' ')} timed out\n${out}\n${err}`));
     }, 90_000);
     p.on('close', (code) => {
       clearTimeout(t);
@@ -246,6 +255,28 @@ test('a fetcher killed mid-partition: the partition is claimable once its lease 
   } finally {
     db.close();
   }
+});
+
+test('crawl -fetchers 3 crawls, updates and indexes what a crawl with one fetcher does', async () => {
+  const seeds = path.join(tempCrawl(), 'seeds.txt');
+  dirs.push(path.dirname(seeds));
+  fs.writeFileSync(seeds, hosts.map((h) => `${h.origin}/p/0.html\n`).join(''));
+  const summary = async (fetchers: string[]) => {
+    resetCounts();
+    const dir = path.join(path.dirname(seeds), `crawl${fetchers.length}`);
+    const r = await hazelnut(['crawl', seeds, '-dir', dir, '-depth', '3', ...fetchers]);
+    assert.is(r.code, 0, r.err);
+    for (const h of hosts) assert.is(h.maxActive, 1, `${h.origin}: ${h.maxActive} requests at once`);
+    // What was fetched and indexed; the segment names, paths and times differ.
+    return r.out.split('\n').filter((l) => /^ {2}(pages fetched|failed|gone|redirected|documents indexed|links dropped) /.test(l));
+  };
+  const one = await summary([]);
+  const many = await summary(['-fetchers', '3']);
+  assert.ok(one.includes('  pages fetched      18 (18 ok, 0 not modified)'), one.join('\n'));
+  assert.ok(one.includes('  documents indexed  18'), one.join('\n'));
+  assert.equal(many, one);
+  const segs = path.join(path.dirname(seeds), 'crawl2', 'segments');
+  for (const name of fs.readdirSync(segs)) assert.ok(fs.existsSync(segmentFile(segmentPartDir(path.join(segs, name), 2))), name);
 });
 
 test.run();

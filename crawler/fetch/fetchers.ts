@@ -1,0 +1,85 @@
+/**
+ * @module crawler/fetch/fetchers
+ * `crawl -fetchers n`: n local `hazelnut fetch <segment>` processes, each
+ * claiming the segment's fetch partitions until none is left, as fetchers on
+ * other machines would. They get the crawl's configuration as -D options and
+ * report their summaries over the IPC channel; the crawl shows the progress
+ * of all of them from the segment's records. An interrupt of the crawl
+ * interrupts them (they keep what they fetched and give up their leases).
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { DEFAULT_FILE, type Conf } from '../../shared/conf.js';
+import type { Log } from '../../shared/log.js';
+import { Segment } from '../../segments/segment.js';
+import { addUpFetches, type FetchSummary } from './tool.js';
+
+const HAZELNUT = path.resolve(import.meta.dirname, '..', 'hazelnut.js');
+const PROGRESS_MS = 1000;
+
+/** The properties set above the defaults (crawl-tool.xml, the site file, -D, the crawl's own), as -D options. */
+export function confArgs(conf: Conf): string[] {
+  return conf
+    .declarations()
+    .filter((d) => !d.plugin && conf.source(d.name) !== DEFAULT_FILE)
+    .flatMap((d) => ['-D', `${d.name}=${conf.get(d.name)}`]);
+}
+
+export async function fetchWithProcesses(
+  conf: Conf,
+  segmentDir: string,
+  n: number,
+  opts: { threads?: number; log: Log; signal?: AbortSignal },
+): Promise<FetchSummary> {
+  const started = Date.now();
+  const args = [HAZELNUT, ...confArgs(conf), 'fetch', segmentDir, ...(opts.threads ? ['-threads', String(opts.threads)] : [])];
+  const summaries: FetchSummary[] = [];
+  const total = countRecords(segmentDir);
+  const step = opts.log.step('fetch', 'pages', total.fetchlist);
+  const ticker = setInterval(() => step.update(countRecords(segmentDir).fetch - total.fetch, { extra: `${n} fetchers` }), PROGRESS_MS);
+  const children = Array.from({ length: n }, (_, i) => {
+    // Its own process group: a Ctrl-C reaches the crawl, which passes it on once.
+    const p = spawn(process.execPath, args, { env: { ...process.env, HAZELNUT_CONF_DIR: conf.confDir }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+    const stop = () => p.kill('SIGINT');
+    opts.signal?.addEventListener('abort', stop);
+    let err = '';
+    p.stderr!.on('data', (b) => (err = (err + b).slice(-2000)));
+    p.on('message', (m: { fetchSummary?: FetchSummary }) => {
+      if (m.fetchSummary) summaries.push(m.fetchSummary);
+    });
+    return new Promise<void>((resolve) =>
+      p.on('close', (code, signal) => {
+        opts.signal?.removeEventListener('abort', stop);
+        if (code !== 0 && code !== 130) opts.log.warn(`fetcher ${i + 1} of ${n} (pid ${p.pid}) ended with ${signal ?? `exit code ${code}`}: ${err.trim().split('\n').slice(-3).join(' / ')}`);
+        resolve();
+      }),
+    );
+  });
+  try {
+    await Promise.all(children);
+  } finally {
+    clearInterval(ticker);
+    opts.log.clearProgress();
+  }
+  const s = addUpFetches(path.basename(segmentDir), summaries);
+  s.elapsedMs = Date.now() - started;
+  s.interrupted ||= opts.signal?.aborted ?? false;
+  const seg = Segment.open(segmentDir, { readonly: true });
+  try {
+    s.complete = seg.hasPhase('fetched');
+  } finally {
+    seg.close();
+  }
+  if (!s.complete && !s.interrupted) opts.log.warn(`segment ${segmentDir} is not completely fetched: run the crawl again to resume its partitions`);
+  return s;
+}
+
+/** Fetchlist entries and fetch records of a segment so far. */
+function countRecords(segmentDir: string): { fetchlist: number; fetch: number } {
+  const seg = Segment.open(segmentDir, { readonly: true });
+  try {
+    return { fetchlist: seg.count('fetchlist'), fetch: seg.count('fetch') };
+  } finally {
+    seg.close();
+  }
+}
