@@ -10,7 +10,10 @@
  * so memory does not grow with the documents; built in a temporary directory
  * and published as a new generation in one rename, so a merge killed at any
  * point leaves the previous index serving.
+ * `-shards n` writes n shard indexes instead, split by URL hash, one per
+ * searcher behind a broker (hazelnut-searcher -shard / -shards).
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
@@ -18,11 +21,11 @@ import { Analyzer } from '../shared/analysis/analyzer.js';
 import { publishIndex } from '../shared/index/publish.js';
 import { IndexWriter } from '../shared/index/writer.js';
 import type { Log } from '../shared/log.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import { intOption, parseArgs, type Tool } from '../shared/tool.js';
 import { dedupEntries, duplicates, openSegmentIndexes } from './duplicates.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
-import { crawlDirOf } from '../shared/layout.js';
+import { crawlDirOf, shardIndexDir } from '../shared/layout.js';
 
 export interface MergeSummary {
   documents: number;
@@ -33,7 +36,15 @@ export interface MergeSummary {
   dir: string;
 }
 
-export async function merge(conf: Conf, opts: { index: string; segments: string[]; log?: Log }): Promise<MergeSummary> {
+export interface MergeOptions {
+  index: string;
+  segments: string[];
+  log?: Log;
+  /** Merges only the documents whose URL this accepts (one shard's part); every document by default. */
+  keep?: (url: string) => boolean;
+}
+
+export async function merge(conf: Conf, opts: MergeOptions): Promise<MergeSummary> {
   const indexes = await openSegmentIndexes(opts.segments, opts.log);
   const analyzers = new Set(indexes.map((s) => JSON.stringify(s.reader.meta.analyzer)));
   if (analyzers.size > 1)
@@ -45,7 +56,7 @@ export async function merge(conf: Conf, opts: { index: string; segments: string[
   const { entries, where } = dedupEntries(indexes, { skipDeleted: true });
   const dup = duplicates(entries, conf.getBoolean('dedup.keep.highest.score'));
   const keep = indexes.map(() => new Set<number>());
-  where.forEach(([k, id], i) => dup.has(i) || keep[k]!.add(id));
+  where.forEach(([k, id], i) => dup.has(i) || (opts.keep && !opts.keep(entries[i]!.url)) || keep[k]!.add(id));
   // Stored fields were parsed for the dedup rule; the documents are read again in order, a window at a time.
   for (const s of indexes) s.reader.close();
   const writer = new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment) });
@@ -75,15 +86,44 @@ export async function merge(conf: Conf, opts: { index: string; segments: string[
   return { documents: writer.docCount, segments: indexes.length, duplicates: dup.size, generation: published.generation, dir: published.dir };
 }
 
+const MAX_SHARDS = 256;
+
+/** The shard of `n` that holds a URL: by a hash of the URL, so a page's shard never depends on what else was crawled. */
+export function shardOf(url: string, n: number): number {
+  return createHash('md5').update(url).digest().readUInt32BE(0) % n;
+}
+
+/**
+ * `n` shard indexes, shard i published under `<index>/<i>` the way one merged
+ * index is: one merge per shard over the same segment indexes, each keeping
+ * the URLs that hash to it. Dedup sees every document in each pass, so the
+ * shards together hold exactly what one merged index would.
+ */
+export async function mergeShards(conf: Conf, opts: MergeOptions, n: number): Promise<MergeSummary[]> {
+  const out: MergeSummary[] = [];
+  for (let i = 0; i < n; i++) {
+    opts.log?.info(`shard ${i} of ${n}`);
+    out.push(await merge(conf, { ...opts, index: shardIndexDir(opts.index, i), keep: (url) => shardOf(url, n) === i }));
+  }
+  return out;
+}
+
 const tool: Tool = {
   name: 'merge',
   description: 'merge segment indexes into one index, swapped in atomically',
-  usage: 'Usage: hazelnut merge <index> (<segment> ... | -dir <segments>)',
+  usage: 'Usage: hazelnut merge <index> (<segment> ... | -dir <segments>) [-shards <n>]',
   async run(ctx, args) {
-    const a = parseArgs(args, { string: ['dir'] });
+    const a = parseArgs(args, { string: ['dir', 'shards'] });
     const [index, ...rest] = a._;
     if (!index) throw new UsageError('missing arguments');
     const segments = segmentDirs(rest, a.dir as string | undefined);
+    const shards = intOption(a.shards, 'shards');
+    if (shards !== undefined) {
+      if (shards < 1 || shards > MAX_SHARDS) throw new UsageError(`-shards must be 1–${MAX_SHARDS}, not ${shards}`);
+      const all = await runWithLog(ctx, { tool: 'merge', crawlDir: crawlDirOf(index) }, (log) => mergeShards(ctx.conf, { index, segments, log }, shards));
+      all.forEach((s, i) => ctx.out.write(`merge: shard ${i} of ${shards}: ${s.documents} documents published as ${s.dir}\n`));
+      return 0;
+    }
     const s = await runWithLog(ctx, { tool: 'merge', crawlDir: crawlDirOf(index) }, (log) => merge(ctx.conf, { index, segments, log }));
     ctx.out.write(
       `merge: ${s.documents} documents from ${s.segments} segments (${s.duplicates} duplicates left out) published as ${path.join(index, s.generation)}\n`,

@@ -2,14 +2,17 @@
  * @module searcher/main
  * `hazelnut-searcher [-conf <dir>] [-D name=value ...] -dir <crawl> [-port <n>] [-host <address>]`:
  * the searcher as its own program, for a machine that holds only a copy of
- * a crawl's index/ and segments/.
+ * a crawl's index/ and segments/; with `-shard` (and `-index <dir>`) one
+ * shard of a larger index, and with `-shards host:port,...` the broker in
+ * front of the shards.
  */
 import { UsageError } from '../shared/errors.js';
 import { loadConf } from '../shared/plugin/properties.js';
 import { reportError, takeDefine } from '../shared/tool.js';
 import { serveUntilSignal } from './tools.js';
 
-const USAGE = 'Usage: hazelnut-searcher [-conf <dir>] [-D name=value ...] -dir <crawl_dir> [-port <n>] [-host <address>]';
+const USAGE =
+  'Usage: hazelnut-searcher [-conf <dir>] [-D name=value ...] (-dir <crawl_dir> [-index <dir>] [-shard] | -shards <host:port,...>) [-port <n>] [-host <address>]';
 
 export interface MainIo {
   out: NodeJS.WritableStream;

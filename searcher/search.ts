@@ -7,14 +7,17 @@
  * hits per site and the page. The total is exact when the candidate pool
  * held every match, and says "about" when it filled up.
  */
+import type { Analyzer } from '../shared/analysis/analyzer.js';
 import type { CandidateOptions, StoredDoc } from '../shared/index/types.js';
 import { analyzeQuery, type AnalyzedQuery } from './query/analyze.js';
 import { browsable, Matcher, matchTerms } from './query/match.js';
 import { parseQuery, type ParsedQuery } from './query/parse.js';
 import { countFacets, type Facets } from './facets.js';
-import { groupBySite } from './group.js';
+import { groupBySite, type RankedHit } from './group.js';
+import type { TermStats } from './rank/bm25f.js';
 import { DocTerms } from './rank/docterms.js';
-import { makeScorer } from './rank/score.js';
+import { makeScorer, type Scorer } from './rank/score.js';
+import type { SearchSettings } from './settings.js';
 import type { Snapshot } from './snapshot.js';
 
 export interface SearchRequest {
@@ -62,7 +65,7 @@ export interface SearchResult {
 }
 
 /** Candidates (by BM25F + link prior) that get the proximity bonus (reference/ranking.md: over the top 100). */
-const PROXIMITY_DEPTH = 100;
+export const PROXIMITY_DEPTH = 100;
 
 /** OR groups multiply candidate lookups; past this many combinations the rest share one lookup. */
 const MAX_EXPANSIONS = 16;
@@ -99,15 +102,24 @@ export function clampPaging(req: SearchRequest, maxHitsPerPage: number, defaultH
   };
 }
 
-export function search(snap: Snapshot, req: SearchRequest): SearchResult {
-  const t0 = performance.now();
-  const { reader, settings } = snap;
-  const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
-  const parsed = parseQuery(req.query);
-  const query = analyzeQuery(parsed, snap.analyzer, settings.stopWords, settings.synonyms);
-  const empty = { raw: req.query, parsed, query, hits: [], ...paging, total: 0, partial: 0, exact: true, hidden: 0, facets: countFacets([]), hasNext: false };
-  if (query.required.length === 0 && !browsable(query)) return { ...empty, ms: performance.now() - t0 };
+/** A query's matches in one index, scored (BM25F + link prior) but not ranked. */
+export interface Matches {
+  /** Documents holding every word. */
+  full: Hit[];
+  /** Documents holding only some of the words. */
+  some: Hit[];
+  /** False when the candidate pool filled up, so more documents may match. */
+  exact: boolean;
+  scorer: Scorer;
+}
 
+/**
+ * Candidates from the index, the query's rules checked on each, and their
+ * base scores. `stats` are the collection statistics scores are computed
+ * with: the index's own by default, a broker's over every shard otherwise.
+ */
+export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Matches {
+  const { reader, settings } = snap;
   const tags = candidateTags(query);
   const pool = new Set<number>();
   let exact = true;
@@ -120,7 +132,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   // Matcher and scorer share the candidate's forward-index entries: looked up once per term.
   const docTerms = new DocTerms(reader, matchTerms(query));
   const matcher = new Matcher(reader, query, docTerms);
-  const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights, query.alternatives);
+  const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights, query.alternatives, stats);
   const full: Hit[] = [];
   const some: Hit[] = [];
   for (const id of pool) {
@@ -130,32 +142,59 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
     const doc = reader.doc(id);
     (kind === 'all' ? full : some).push({ id, score: scorer.base(id), site: doc.site, doc, full: kind === 'all', grouped: false, moreFromSite: false });
   }
-  const byScore = (a: Hit, b: Hit) => b.score - a.score || a.id - b.id;
+  return { full, some, exact, scorer };
+}
+
+export const byScore = (a: RankedHit, b: RankedHit) => b.score - a.score || a.id - b.id;
+
+/**
+ * Full matches ranked by score, partial ones among them when too few pages
+ * hold every word; the best PROXIMITY_DEPTH by base score get their proximity
+ * bonus added (scores are changed in place).
+ */
+export function rankMatches<H extends RankedHit>(full: H[], some: H[], partialBelow: number, proximity: (hit: H) => number): { ranked: H[]; partial: number } {
   // Too few pages hold every word: partial matches join them, ranked together (a strict
   // "all words first" order measured worse on questions), and the page says so.
-  const partial = full.length < settings.partialBelow ? some : [];
-  const ranked = partial.length ? full.concat(partial) : full;
+  const partial = full.length < partialBelow ? some : [];
+  const ranked = partial.length ? full.concat(partial) : full.slice();
   ranked.sort(byScore);
   // The proximity bonus re-orders the best PROXIMITY_DEPTH only: decoding positions dominates the cost.
   // A bonus is never negative, so they stay ahead of the rest and only they need sorting again.
   const top = Math.min(PROXIMITY_DEPTH, ranked.length);
-  for (let i = 0; i < top; i++) ranked[i]!.score += scorer.proximity(ranked[i]!.id);
+  for (let i = 0; i < top; i++) ranked[i]!.score += proximity(ranked[i]!);
   ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
+  return { ranked, partial: partial.length };
+}
+
+/** The requested page of a ranked list, grouped by site, with what the result page tells about the whole list. */
+export function pageOfRanked<H extends Hit>(ranked: H[], paging: { start: number; hitsPerPage: number; hitsPerSite: number }) {
   // What the plain ranking puts on the first page stays visible: grouping only folds the tail.
   const page = groupBySite(ranked, paging.hitsPerSite, paging.start, paging.hitsPerPage, paging.hitsPerPage);
   const hits = page.hits.map(({ hit, grouped }) => ({ ...hit, grouped, moreFromSite: page.sitesWithMore.has(hit.site) }));
-  return {
-    raw: req.query,
-    parsed,
-    query,
-    hits,
-    ...paging,
-    total: ranked.length,
-    partial: partial.length,
-    exact,
-    hidden: page.hidden,
-    facets: countFacets(ranked),
-    hasNext: page.hasNext,
-    ms: performance.now() - t0,
-  };
+  return { hits, hidden: page.hidden, hasNext: page.hasNext, facets: countFacets(ranked), total: ranked.length };
+}
+
+/** The query as the index reads it: parsed, then analyzed with the index's analyzer and the settings' stop words and synonyms. */
+export function readQuery(raw: string, analyzer: Analyzer, settings: SearchSettings): { parsed: ParsedQuery; query: AnalyzedQuery } {
+  const parsed = parseQuery(raw);
+  return { parsed, query: analyzeQuery(parsed, analyzer, settings.stopWords, settings.synonyms) };
+}
+
+/** The result of a query that names no word to look for, nor a filter to browse by. */
+export function emptyResult(raw: string, q: { parsed: ParsedQuery; query: AnalyzedQuery }, paging: ReturnType<typeof clampPaging>, ms: number): SearchResult {
+  return { raw, ...q, hits: [], ...paging, total: 0, partial: 0, exact: true, hidden: 0, facets: countFacets([]), hasNext: false, ms };
+}
+
+/** Whether the query can match anything: it names a word, or a filter to browse by. */
+export const searchable = (query: AnalyzedQuery) => query.required.length > 0 || browsable(query);
+
+export function search(snap: Snapshot, req: SearchRequest): SearchResult {
+  const t0 = performance.now();
+  const { settings } = snap;
+  const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
+  const q = readQuery(req.query, snap.analyzer, settings);
+  if (!searchable(q.query)) return emptyResult(req.query, q, paging, performance.now() - t0);
+  const m = findMatches(snap, q.query);
+  const { ranked, partial } = rankMatches(m.full, m.some, settings.partialBelow, (h) => m.scorer.proximity(h.id));
+  return { raw: req.query, ...q, ...paging, ...pageOfRanked(ranked, paging), partial, exact: m.exact, ms: performance.now() - t0 };
 }

@@ -11,9 +11,12 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Conf } from '../shared/conf.js';
 import { HzError } from '../shared/errors.js';
 import { crawlPaths } from '../shared/layout.js';
+import { Broker } from './broker/broker.js';
+import { createBrokerApp } from './broker/app.js';
+import { ShardClient, shardUrl } from './broker/client.js';
 import { createApp } from './http/app.js';
 import { searchSettings } from './settings.js';
-import { CrawlSnapshots } from './snapshot.js';
+import { CrawlSnapshots, indexSource } from './snapshot.js';
 
 export interface ServeOptions {
   dir: string;
@@ -21,15 +24,14 @@ export interface ServeOptions {
   host: string;
   /** Messages about index switches and failures. */
   log?: (line: string) => void;
+  /** The index directory to serve instead of `<dir>/index` (a shard's, from `merge -shards`). */
+  index?: string;
+  /** Also answers a broker's calls (`-shard`). */
+  shard?: boolean;
 }
 
-export interface RunningSearcher {
-  url: string;
-  host: string;
-  port: number;
+export interface RunningSearcher extends RunningServer {
   snapshots: CrawlSnapshots;
-  /** Stops accepting, waits for requests in flight, closes the index. */
-  close(): Promise<void>;
 }
 
 /** How long close() waits for slow requests before cutting their connections. */
@@ -57,20 +59,19 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<RunningSearcher> {
-  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new HzError('HZ_ERR_USAGE', `-port must be 0–65535, not ${opts.port}`, { exitCode: 2 });
-  const snapshots = await CrawlSnapshots.open(opts.dir, searchSettings(conf));
-  snapshots.onSwitch = (s) => opts.log?.(`switched to index ${s.version} (${s.reader.meta.docCount} documents)`);
-  snapshots.onError = (e) => opts.log?.(`a new index could not be opened, still serving the old one: ${(e as Error).message}`);
-  const app = createApp({ snapshots, reportFile: crawlPaths(opts.dir).report });
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  try {
-    await listen(server, opts.port, opts.host);
-  } catch (e) {
-    snapshots.close();
-    throw e;
-  }
-  snapshots.watch();
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  /** Stops accepting, waits for requests in flight, then runs the server's own closing. */
+  close(): Promise<void>;
+}
+
+/** Serves `fetch` on host:port; `onClose` runs once requests in flight are done. */
+export async function serveHttp(fetch: (req: Request) => Response | Promise<Response>, port: number, host: string, onClose: () => void): Promise<RunningServer> {
+  checkPort(port);
+  const server = createAdaptorServer({ fetch }) as Server;
+  await listen(server, port, host);
   const addr = server.address() as AddressInfo;
   const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   let closing: Promise<void> | undefined;
@@ -78,13 +79,12 @@ export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<Run
     url: `http://${hostPart}:${addr.port}`,
     host: addr.address,
     port: addr.port,
-    snapshots,
     close() {
       closing ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), DRAIN_MS).unref();
         server.close(() => {
           clearTimeout(force);
-          snapshots.close();
+          onClose();
           resolve();
         });
         server.closeIdleConnections();
@@ -92,4 +92,49 @@ export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<Run
       return closing;
     },
   };
+}
+
+/** A bad port fails before anything is opened. */
+export function checkPort(port: number): void {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new HzError('HZ_ERR_USAGE', `-port must be 0–65535, not ${port}`, { exitCode: 2 });
+}
+
+export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<RunningSearcher> {
+  checkPort(opts.port);
+  const snapshots = await CrawlSnapshots.open(opts.dir, searchSettings(conf), indexSource(opts.index));
+  snapshots.onSwitch = (s) => opts.log?.(`switched to index ${s.version} (${s.reader.meta.docCount} documents)`);
+  snapshots.onError = (e) => opts.log?.(`a new index could not be opened, still serving the old one: ${(e as Error).message}`);
+  const app = createApp({ snapshots, reportFile: crawlPaths(opts.dir).report, shard: opts.shard });
+  let running: RunningServer;
+  try {
+    running = await serveHttp(app.fetch, opts.port, opts.host, () => snapshots.close());
+  } catch (e) {
+    snapshots.close();
+    throw e;
+  }
+  snapshots.watch();
+  return { ...running, snapshots };
+}
+
+export interface BrokerOptions {
+  /** The shard searchers, `host:port` each. */
+  shards: string[];
+  port: number;
+  host: string;
+}
+
+/** A broker over shard searchers (`-shards host:port,...`); it opens nothing, so it starts while shards are down. */
+export async function startBroker(conf: Conf, opts: BrokerOptions): Promise<RunningServer & { broker: Broker }> {
+  checkPort(opts.port);
+  if (!opts.shards.length) throw new HzError('HZ_ERR_USAGE', '-shards needs at least one host:port', { exitCode: 2 });
+  const timeout = conf.getDuration('searcher.shards.timeout', 'ms');
+  const clients = opts.shards.map((spec) => {
+    try {
+      return new ShardClient(spec, shardUrl(spec), timeout);
+    } catch (e) {
+      throw new HzError('HZ_ERR_USAGE', `-shards: ${(e as Error).message}`, { exitCode: 2 });
+    }
+  });
+  const broker = new Broker(clients, searchSettings(conf));
+  return { ...(await serveHttp(createBrokerApp(broker).fetch, opts.port, opts.host, () => {})), broker };
 }

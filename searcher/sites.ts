@@ -15,27 +15,38 @@ export function onceOnly(title: string): string {
 }
 const names = new WeakMap<IndexReader, Map<string, string>>();
 
+/** The title of the home page of the origin of `url`, when the index holds that page and it has a title. */
+export function homeTitle(reader: IndexReader, url: string): string | undefined {
+  let origin: URL;
+  try {
+    origin = new URL(url);
+  } catch {
+    return undefined;
+  }
+  for (const p of HOME_PATHS) {
+    const id = reader.idOf(new URL(p, origin).href);
+    const title = id === undefined || reader.isDeleted(id) ? '' : onceOnly(reader.doc(id).title.trim());
+    if (title) return title;
+  }
+  return undefined;
+}
+
+/** The host as written in the URL: the site's name when its home page gives none. */
+export function hostName(doc: Pick<StoredDoc, 'url' | 'site'>): string {
+  try {
+    return new URL(doc.url).host;
+  } catch {
+    return doc.site;
+  }
+}
+
 /** The site's name for people: its home page's title, else the host as written in the URL. */
 export function siteName(reader: IndexReader, doc: StoredDoc): string {
   let known = names.get(reader);
   if (!known) names.set(reader, (known = new Map()));
   let name = known.get(doc.site);
   if (name === undefined) {
-    let origin: URL;
-    try {
-      origin = new URL(doc.url);
-    } catch {
-      return doc.site;
-    }
-    name = origin.host;
-    for (const p of HOME_PATHS) {
-      const id = reader.idOf(new URL(p, origin).href);
-      const title = id === undefined || reader.isDeleted(id) ? '' : onceOnly(reader.doc(id).title.trim());
-      if (title) {
-        name = title;
-        break;
-      }
-    }
+    name = homeTitle(reader, doc.url) ?? hostName(doc);
     known.set(doc.site, name);
   }
   return name;

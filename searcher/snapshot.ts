@@ -52,23 +52,28 @@ export interface IndexSource {
 }
 
 /**
- * The published merged index: `<crawl>/index/CURRENT` naming a generation
- * (shared/index/publish.ts), or a plain index directory at `<crawl>/index`
- * (copied by hand), versioned by its meta file's time.
+ * The published merged index: `<indexDir>/CURRENT` naming a generation
+ * (shared/index/publish.ts), or a plain index directory at `<indexDir>`
+ * (copied by hand), versioned by its meta file's time. `indexDir` is the
+ * crawl's `index/` unless given (a shard's index, from `merge -shards`).
  */
-export const crawlIndexSource: IndexSource = {
-  locate(crawlDir) {
-    const plain = crawlPaths(crawlDir).index;
-    const cur = currentIndex(plain);
-    if (cur) return { dir: cur.dir, version: cur.generation };
-    try {
-      return { dir: plain, version: `plain-${fs.statSync(path.join(plain, INDEX_FILES.meta)).mtimeMs}` };
-    } catch {
-      return undefined;
-    }
-  },
-  open: (dir) => openIndex(dir),
-};
+export function indexSource(indexDir?: string): IndexSource {
+  return {
+    locate(crawlDir) {
+      const plain = indexDir ?? crawlPaths(crawlDir).index;
+      const cur = currentIndex(plain);
+      if (cur) return { dir: cur.dir, version: cur.generation };
+      try {
+        return { dir: plain, version: `plain-${fs.statSync(path.join(plain, INDEX_FILES.meta)).mtimeMs}` };
+      } catch {
+        return undefined;
+      }
+    },
+    open: (dir) => openIndex(dir),
+  };
+}
+
+export const crawlIndexSource: IndexSource = indexSource();
 
 interface Slot {
   snapshot: Snapshot;

@@ -11,25 +11,36 @@ import { hitDetails } from './details.js';
 import { searchJson } from './http/api.js';
 import { hitHref, totalText } from './http/results.js';
 import { search } from './search.js';
-import { startSearcher } from './server.js';
+import { startBroker, startSearcher, type RunningServer } from './server.js';
 import { searchSettings } from './settings.js';
 import { CrawlSnapshots } from './snapshot.js';
 import { didYouMean } from './suggest.js';
 import { summaryToText } from './summary.js';
 
-const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-port <n>] [-host <address>]';
+const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-index <dir>] [-shard] [-shards <host:port,...>] [-port <n>] [-host <address>]';
 
 /** Serves until SIGTERM or SIGINT, then drains and exits 0. */
+/** Serves until SIGTERM or SIGINT, then drains and exits 0. */
 export async function serveUntilSignal(ctx: ToolContext, args: string[]): Promise<number> {
-  const a = parseArgs(args, { string: ['dir', 'port', 'host'] });
+  const a = parseArgs(args, { string: ['dir', 'port', 'host', 'index', 'shards'], boolean: ['shard'] });
   if (a._.length > 1) throw new UsageError(`unexpected argument ${a._[1]}`);
-  const dir = path.resolve((a.dir as string | undefined) ?? a._[0] ?? ctx.conf.get('searcher.dir'));
   const port = intOption(a.port, 'port') ?? ctx.conf.getInt('searcher.port');
   const host = (a.host as string | undefined) ?? ctx.conf.get('searcher.host');
   const log = (line: string) => ctx.err.write(`${new Date().toISOString()} searcher: ${line}\n`);
-  const running = await startSearcher(ctx.conf, { dir, port, host, log });
-  const docs = running.snapshots.current.reader.meta.docCount;
-  ctx.out.write(`searcher serving ${docs} documents from ${dir} at ${running.url}/\n`);
+  let running: RunningServer;
+  if (a.shards !== undefined) {
+    if (a.shard || a.index || a.dir || a._.length) throw new UsageError('a broker (-shards) serves no crawl directory or index: give only -shards, -port and -host');
+    const shards = String(a.shards).split(',').filter((s) => s.trim());
+    running = await startBroker(ctx.conf, { shards, port, host });
+    ctx.out.write(`searcher brokering ${shards.length} shards (${shards.join(', ')}) at ${running.url}/\n`);
+  } else {
+    const dir = path.resolve((a.dir as string | undefined) ?? a._[0] ?? ctx.conf.get('searcher.dir'));
+    const index = a.index === undefined ? undefined : path.resolve(String(a.index));
+    const searcher = await startSearcher(ctx.conf, { dir, port, host, log, index, shard: a.shard === true });
+    running = searcher;
+    const docs = searcher.snapshots.current.reader.meta.docCount;
+    ctx.out.write(`searcher serving ${docs} documents from ${index ?? dir}${a.shard ? ' as a shard' : ''} at ${running.url}/\n`);
+  }
   await new Promise<void>((resolve) => {
     const stop = (sig: NodeJS.Signals) => {
       process.off('SIGTERM', stop);

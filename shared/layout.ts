@@ -9,6 +9,7 @@
  *                                   (generate -numFetchers; one file per fetcher)
  *   <crawl>/segments/<name>/index/  the segment's index (+ dedup's deletions)
  *   <crawl>/index/                  the merged index (generations + CURRENT)
+ *   <crawl>/shards/<i>/             shard i's index, from `merge <crawl>/shards -shards n`
  *   <crawl>/logs/<tool>.log         one log per tool
  *   <crawl>/report.html             the crawl report (hazelnut report), served at /report
  *
@@ -37,6 +38,11 @@ export function crawlPaths(crawlDir: string): CrawlPaths {
     lock: path.join(crawlDir, '.lock'),
     report: path.join(crawlDir, 'report.html'),
   };
+}
+
+/** Shard i's index under the directory `merge -shards` was given. */
+export function shardIndexDir(index: string, i: number): string {
+  return path.join(index, String(i));
 }
 
 /** The WebDB's file in its directory. */

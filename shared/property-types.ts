@@ -80,6 +80,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'searcher.port': 'int',
   'searcher.proximity.max.positions': 'int',
   'searcher.proximity.window': 'int',
+  'searcher.shards.timeout': 'duration',
   'searcher.summary.context': 'int',
   'searcher.summary.length': 'int',
   'searcher.synonyms.weight': 'float',

@@ -5,27 +5,35 @@
  * summary, score, site and its name, segment, and whether it is grouped under
  * its site's first hit; the total and whether it is exact; timing.
  */
+import type { StoredDoc } from '../../shared/index/types.js';
 import { hitDetails } from '../details.js';
 import type { SearchResult } from '../search.js';
 import { siteName } from '../sites.js';
+import type { Respelled } from '../spell.js';
 import { didYouMean } from '../suggest.js';
 import type { Snapshot } from '../snapshot.js';
 import { summaryToText } from '../summary.js';
-import { facetEntries, hitHref } from './results.js';
+import { facetEntries, hitHref, type HitView } from './results.js';
 
 export function searchJson(snap: Snapshot, r: SearchResult) {
   const t0 = performance.now();
-  const hits = r.hits.map((h) => {
-    const d = hitDetails(snap, h.doc, r);
+  const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h.doc, r), siteName: siteName(snap.reader, h.doc) }));
+  return resultJson(r, views, { suggestion: didYouMean(snap, r), siteName: (doc) => siteName(snap.reader, doc), summariesMs: performance.now() - t0 });
+}
+
+/** The JSON of a search whose hits are already summarized and named (one searcher's, or a broker's from its shards). */
+export function resultJson(r: SearchResult, views: HitView[], extras: { suggestion?: Respelled; siteName: (doc: StoredDoc) => string; summariesMs: number }) {
+  const hits = views.map((v) => {
+    const h = v.hit;
     return {
       url: h.doc.url,
-      link: hitHref({ hit: h, section: d.section }),
+      link: hitHref(v),
       title: h.doc.title,
-      section: d.section ?? null,
-      summary: summaryToText(d.summary),
+      section: v.section ?? null,
+      summary: summaryToText(v.summary),
       score: Math.round(h.score * 1e4) / 1e4,
       site: h.site,
-      siteName: siteName(snap.reader, h.doc),
+      siteName: v.siteName,
       segment: h.doc.segment,
       type: h.doc.type,
       date: h.doc.date,
@@ -46,10 +54,10 @@ export function searchJson(snap: Snapshot, r: SearchResult) {
     hidden: r.hidden,
     hasNext: r.hasNext,
     stopped: r.query.stopped,
-    didYouMean: didYouMean(snap, r)?.query ?? null,
-    facets: Object.fromEntries(facetEntries(r, (doc) => siteName(snap.reader, doc)).map((f) => [f.field, f.values])),
+    didYouMean: extras.suggestion?.query ?? null,
+    facets: Object.fromEntries(facetEntries(r, extras.siteName).map((f) => [f.field, f.values])),
     hits,
-    timing: { searchMs: round(r.ms), summariesMs: round(performance.now() - t0) },
+    timing: { searchMs: round(r.ms), summariesMs: round(extras.summariesMs) },
   };
 }
 

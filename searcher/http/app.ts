@@ -7,17 +7,17 @@
  * served under `sandbox`, so its own scripts cannot run either.
  */
 import fs from 'node:fs/promises';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { cachedContent, decodeContent, docByUrl, hitDetails, hitSummary, parseText } from '../details.js';
-import { makeScorer } from '../rank/score.js';
-import { matchOf } from '../query/match.js';
-import { search, type SearchResult } from '../search.js';
-import { analyzeQuery } from '../query/analyze.js';
-import { parseQuery, QuerySyntaxError } from '../query/parse.js';
+import { explainHtml } from '../explain.js';
+import { search, type SearchRequest, type SearchResult } from '../search.js';
+import type { SearchSettings } from '../settings.js';
+import { QuerySyntaxError } from '../query/parse.js';
+import { shardRoutes } from '../shard/routes.js';
 import { siteName } from '../sites.js';
 import { didYouMean } from '../suggest.js';
 import type { Snapshot, SnapshotProvider } from '../snapshot.js';
-import { anchorsPage, cachedHtml, cachedOther, explainPage, homePage, noArchivePage, statsPage, textPage, type IndexStats } from './docpages.js';
+import { anchorsPage, cachedHtml, cachedOther, homePage, noArchivePage, statsPage, textPage, type IndexStats } from './docpages.js';
 import { messagePage, PAGE_CSP } from './layout.js';
 
 /**
@@ -37,9 +37,11 @@ export interface AppOptions {
   snapshots: SnapshotProvider;
   /** The crawl report `hazelnut report` writes into the crawl directory, served at /report when it is there. */
   reportFile?: string;
+  /** Also answers a broker (hazelnut-searcher -shard): the /shard/ routes. */
+  shard?: boolean;
 }
 
-class BadRequest extends Error {}
+export class BadRequest extends Error {}
 
 /** A non-negative integer parameter, or the default when absent. */
 function intParam(c: Context, name: string): number | undefined {
@@ -49,21 +51,25 @@ function intParam(c: Context, name: string): number | undefined {
   return Number(v);
 }
 
-function runSearch(c: Context<LeaseEnv>): SearchResult {
-  const snap = c.get('snapshot');
-  return search(snap, {
+/** The search a request asks for. */
+export function searchRequest(c: Context): SearchRequest {
+  return {
     query: c.req.query('query') ?? '',
     start: intParam(c, 'start'),
     hitsPerPage: intParam(c, 'hitsPerPage'),
     // OpenSearch's hitsPerDup is Nutch's older name for hitsPerSite.
     hitsPerSite: intParam(c, 'hitsPerSite') ?? intParam(c, 'hitsPerDup'),
-  });
+  };
 }
 
-const defaultsOf = (snap: Snapshot) => ({ hitsPerPage: 10, hitsPerSite: snap.settings.hitsPerSite });
-const baseUrl = (c: Context) => new URL(c.req.url).origin;
+function runSearch(c: Context<LeaseEnv>): SearchResult {
+  return search(c.get('snapshot'), searchRequest(c));
+}
 
-function indexStats(snap: Snapshot): IndexStats {
+export const defaultsOf = (settings: SearchSettings) => ({ hitsPerPage: 10, hitsPerSite: settings.hitsPerSite });
+export const baseUrl = (c: Context) => new URL(c.req.url).origin;
+
+export function indexStats(snap: Snapshot): IndexStats {
   const m = snap.reader.meta;
   return {
     documents: m.docCount - m.deletedCount,
@@ -77,25 +83,42 @@ function indexStats(snap: Snapshot): IndexStats {
   };
 }
 
-/** The document named by `?url=`, or a 404 page. */
-function requireDoc(c: Context<LeaseEnv>) {
+/** The `?url=` parameter, required. */
+export function urlParam(c: Context): string {
   const url = c.req.query('url');
   if (!url) throw new BadRequest('parameter url is required');
-  const doc = docByUrl(c.get('snapshot'), url);
-  return doc;
+  return url;
 }
 
-const notFound = (c: Context) => c.html(messagePage('Not found', `${c.req.query('url') ?? c.req.path} is not in the index.`), 404);
+/** The document named by `?url=`, or undefined. */
+function requireDoc(c: Context<LeaseEnv>) {
+  return docByUrl(c.get('snapshot'), urlParam(c));
+}
+
+export const notFound = (c: Context) => c.html(messagePage('Not found', `${c.req.query('url') ?? c.req.path} is not in the index.`), 404);
+
+/** Headers every page gets; a page that set its own Content-Security-Policy keeps it. */
+export const securityHeaders: MiddlewareHandler = async function securityHeaders(c, next) {
+  await next();
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Referrer-Policy', 'no-referrer');
+  if (!c.res.headers.has('Content-Security-Policy')) c.header('Content-Security-Policy', PAGE_CSP);
+};
+
+/** A bad request answers 400 with its message (JSON under /api/); anything else is a bug: 500, logged. */
+export function answerError(e: Error, c: Context): Response {
+  if (e instanceof BadRequest || e instanceof QuerySyntaxError) {
+    if (c.req.path.startsWith('/api/')) return c.json({ error: e.message }, 400);
+    return c.html(messagePage('Bad request', e.message, c.req.query('query')), 400);
+  }
+  console.error(e);
+  return c.html(messagePage('Server error', 'The searcher failed on this request; the error is in its log.'), 500) as Response;
+}
 
 export function createApp(opts: AppOptions): Hono<LeaseEnv> {
   const app = new Hono<LeaseEnv>();
 
-  app.use('*', async function securityHeaders(c, next) {
-    await next();
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
-    if (!c.res.headers.has('Content-Security-Policy')) c.header('Content-Security-Policy', PAGE_CSP);
-  });
+  app.use('*', securityHeaders);
   app.get('/healthz', (c) => c.text('ok\n'));
   app.get('/report', async (c) => {
     const html = opts.reportFile ? await fs.readFile(opts.reportFile, 'utf8').catch(() => undefined) : undefined;
@@ -112,7 +135,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
     if (!(c.req.query('query') ?? '').trim()) return c.html(homePage(indexStats(snap)));
     const r = runSearch(c);
     const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h.doc, r), siteName: siteName(snap.reader, h.doc) }));
-    return c.html(resultsPage(r, views, defaultsOf(snap), { suggestion: didYouMean(snap, r), siteName: (doc) => siteName(snap.reader, doc) }));
+    return c.html(resultsPage(r, views, defaultsOf(snap.settings), { suggestion: didYouMean(snap, r), siteName: (doc) => siteName(snap.reader, doc) }));
   });
 
   app.get('/api/search', (c) => c.json(searchJson(c.get('snapshot'), runSearch(c))));
@@ -120,7 +143,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
   app.get('/opensearch', (c) => {
     const snap = c.get('snapshot');
     const r = runSearch(c);
-    const xml = openSearchRss(r, r.hits.map((h) => hitSummary(snap, h.doc, r)), baseUrl(c), defaultsOf(snap));
+    const xml = openSearchRss(r, r.hits.map((h) => hitSummary(snap, h.doc, r)), baseUrl(c), defaultsOf(snap.settings));
     return c.body(xml, 200, { 'Content-Type': 'text/xml; charset=utf-8' });
   });
 
@@ -173,15 +196,12 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
   });
 
   app.get('/explain', (c) => {
-    const snap = c.get('snapshot');
     const doc = requireDoc(c);
     if (!doc) return notFound(c);
-    const raw = c.req.query('query') ?? '';
-    if (!raw.trim()) return c.html(explainPage(doc, raw, undefined, false));
-    const q = analyzeQuery(parseQuery(raw), snap.analyzer, snap.settings.stopWords, snap.settings.synonyms);
-    const id = snap.reader.idOf(doc.url)!;
-    return c.html(explainPage(doc, raw, makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives).explain(id), matchOf(snap.reader, id, doc, q) === 'all'));
+    return c.html(explainHtml(c.get('snapshot'), doc, c.req.query('query') ?? ''));
   });
+
+  if (opts.shard) shardRoutes(app);
 
   app.get('/stats', (c) => {
     const s = indexStats(c.get('snapshot'));
@@ -190,14 +210,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
 
   app.notFound((c) => c.html(messagePage('Not found', `There is no page ${c.req.path} here.`), 404));
 
-  app.onError((e, c) => {
-    if (e instanceof BadRequest || e instanceof QuerySyntaxError) {
-      if (c.req.path.startsWith('/api/')) return c.json({ error: e.message }, 400);
-      return c.html(messagePage('Bad request', e.message, c.req.query('query')), 400);
-    }
-    console.error(e);
-    return c.html(messagePage('Server error', 'The searcher failed on this request; the error is in its log.'), 500);
-  });
+  app.onError(answerError);
 
   return app;
 }

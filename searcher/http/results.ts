@@ -118,6 +118,8 @@ export interface PageExtras {
   suggestion?: Respelled;
   /** A site's name for people, for the site facet. */
   siteName?: (doc: StoredDoc) => string;
+  /** Said above the hits, e.g. that some shards did not answer. */
+  notices?: string[];
 }
 
 const FACET_TITLES: Record<FacetField, string> = { site: 'Site', type: 'Type', lang: 'Language' };
@@ -166,6 +168,7 @@ export function resultsPage(r: SearchResult, views: HitView[], defaults: { hitsP
     const end = r.start + r.hits.length;
     parts[0] += `Hits ${r.start + 1}–${end} (of ${totalText(r)} matching pages) for <strong>${escapeHtml(q)}</strong></h1>`;
   }
+  for (const n of extras.notices ?? []) parts.push(`<p class="notice" role="status">${escapeHtml(n)}</p>`);
   if (extras.suggestion) parts.push(suggestionHtml(extras.suggestion, r, defaults));
   if (r.query.stopped.length)
     parts.push(`<p class="notice">Common words left out: ${r.query.stopped.map((w) => `<q>${escapeHtml(w)}</q>`).join(', ')}. Put a + before a word to keep it.</p>`);

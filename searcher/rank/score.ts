@@ -90,8 +90,9 @@ export function makeScorer(
   weights: ReadonlyMap<string, number> = new Map(),
   /** Words with synonyms: the terms of each alternative (AnalyzedQuery.alternatives). */
   alternatives: readonly (readonly (readonly string[])[])[] = [],
+  /** Collection statistics: the reader's own, or a broker's over every shard (global IDF and field lengths). */
+  stats: TermStats = readerStats(reader),
 ): Scorer {
-  const stats = readerStats(reader);
   const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)) * (weights.get(t) ?? 1));
   const slots = terms.map((t) => docTerms.slot(t));
   const query = new Bm25fQuery(idfs, stats, params.bm25f.k1, params.bm25f.fields, slots);

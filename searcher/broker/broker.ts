@@ -1,0 +1,315 @@
+/**
+ * @module searcher/broker/broker
+ * A search over shard searchers (Nutch's DistributedSearch client): the
+ * shards' statistics are gathered once per index generation, a query's
+ * term frequencies once per term and generation, and the collection
+ * statistics over every shard go out with the query, so each shard scores
+ * as one merged index would. The shards' matches are then ranked, grouped
+ * by site and paged here by the same functions one searcher uses
+ * (searcher/search.ts), and the page's summaries come from the shard that
+ * holds each hit. A shard that is down or slow is left out and named: the
+ * answer is the other shards' results, marked partial.
+ */
+import { Analyzer } from '../../shared/analysis/analyzer.js';
+import type { StoredDoc } from '../../shared/index/types.js';
+import type { HitView } from '../http/results.js';
+import type { IndexStats } from '../http/docpages.js';
+import { clampPaging, emptyResult, pageOfRanked, rankMatches, readQuery, searchable, type Hit, type SearchRequest, type SearchResult } from '../search.js';
+import type { SearchSettings } from '../settings.js';
+import { hostName } from '../sites.js';
+import type { Respelled } from '../spell.js';
+import { combineStats, type DetailsResponse, type DfResponse, type GlobalStats, type ShardSearchResponse, type ShardStats } from '../shard/protocol.js';
+import { ShardClient, ShardDown } from './client.js';
+
+/** A shard left out of an answer, and why. */
+export interface MissingShard {
+  shard: string;
+  reason: string;
+}
+
+interface ShardState {
+  client: ShardClient;
+  /** The statistics of the shard's current index generation, once asked. */
+  stats?: ShardStats;
+  /** Per term, its per-field document frequencies in that generation. */
+  df: Map<string, number[]>;
+}
+
+export interface BrokerHit extends Hit {
+  shard: number;
+  proximity: number | null;
+}
+
+export interface BrokerResult {
+  result: SearchResult;
+  views: HitView[];
+  suggestion?: Respelled;
+  siteName: (doc: StoredDoc) => string;
+  missing: MissingShard[];
+  shards: number;
+  summariesMs: number;
+}
+
+/** When a shard switches index while a query runs, the query is asked again with the new statistics, this many times at most. */
+const GENERATION_RETRIES = 2;
+
+export class NoShardAnswered extends Error {}
+
+/** A shard changed index generation between the statistics and the query. */
+class GenerationChanged extends Error {}
+
+export class Broker {
+  private readonly states: ShardState[];
+  private analyzerKey = '';
+  private analyzer: Analyzer | undefined;
+
+  constructor(
+    clients: ShardClient[],
+    readonly settings: SearchSettings,
+  ) {
+    this.states = clients.map((client) => ({ client, df: new Map() }));
+  }
+
+  get shardNames(): string[] {
+    return this.states.map((s) => s.client.name);
+  }
+
+  /**
+   * The shards that answer, with their statistics (asked only of those not
+   * known yet, or of every shard with `fresh`); the others, with why.
+   */
+  async shardStats(fresh = false): Promise<{ up: number[]; missing: MissingShard[] }> {
+    const missing: MissingShard[] = [];
+    const up: number[] = [];
+    await Promise.all(
+      this.states.map(async (s, i) => {
+        if (!s.stats || fresh) {
+          try {
+            const stats = await s.client.json<ShardStats>('/shard/stats');
+            if (stats.version !== s.stats?.version) s.df.clear();
+            s.stats = stats;
+          } catch (e) {
+            missing.push(down(s, e));
+            return;
+          }
+        }
+        up.push(i);
+      }),
+    );
+    up.sort((a, b) => a - b);
+    if (!up.length) throw noShard(missing);
+    return { up, missing };
+  }
+
+  /** Statistics over every shard, fresh for each shard's current generation (asked again of any that switched). */
+  async indexStats(): Promise<{ stats: IndexStats; missing: MissingShard[] }> {
+    const { up, missing } = await this.shardStats(true);
+    const all = up.map((i) => this.states[i]!.stats!);
+    return {
+      stats: {
+        documents: all.reduce((n, s) => n + s.docCount - s.deletedCount, 0),
+        // Every shard reads the same segments (or its copy of them).
+        segments: Math.max(...all.map((s) => s.segments)),
+        indexSegments: [...new Set(all.flatMap((s) => s.indexSegments))].sort(),
+        indexCreatedAt: Math.max(...all.map((s) => s.createdAt)),
+        indexAgeSeconds: (Date.now() - Math.max(...all.map((s) => s.createdAt))) / 1000,
+        loadedAt: Math.max(...all.map((s) => s.loadedAt)),
+        // Shards share most words: the largest vocabulary is the nearer figure.
+        terms: Math.max(...all.map((s) => s.termCount)),
+        version: all.map((s) => s.version).join('+'),
+      },
+      missing,
+    };
+  }
+
+  /** The analyzer the shards' indexes were built with; they must agree. */
+  private analyzerOf(up: number[]): Analyzer {
+    const options = up.map((i) => JSON.stringify(this.states[i]!.stats!.analyzer));
+    if (new Set(options).size > 1) throw new Error(`the shards' indexes were built with different analyzer settings (${[...new Set(options)].join(' vs ')}): merge them from one crawl`);
+    if (options[0] !== this.analyzerKey || !this.analyzer) {
+      this.analyzerKey = options[0]!;
+      this.analyzer = new Analyzer(this.states[up[0]!]!.stats!.analyzer);
+    }
+    return this.analyzer;
+  }
+
+  /** Collection statistics over the shards in `up` for `terms`; shards that fail here move to `missing`. */
+  private async globalStats(terms: readonly string[], up: number[], missing: MissingShard[]): Promise<{ stats: GlobalStats; up: number[] }> {
+    const answered: number[] = [];
+    await Promise.all(
+      up.map(async (i) => {
+        const s = this.states[i]!;
+        const want = terms.filter((t) => !s.df.has(t));
+        if (want.length) {
+          try {
+            const r = await s.client.json<DfResponse>('/shard/df', { terms: want });
+            this.checkGeneration(s, r.version);
+            want.forEach((t, k) => s.df.set(t, r.df[k]!));
+          } catch (e) {
+            if (e instanceof GenerationChanged) throw e;
+            missing.push(down(s, e));
+            return;
+          }
+        }
+        answered.push(i);
+      }),
+    );
+    answered.sort((a, b) => a - b);
+    if (!answered.length) throw noShard(missing);
+    return { stats: combineStats(answered.map((i) => ({ stats: this.states[i]!.stats!, df: this.states[i]!.df })), terms), up: answered };
+  }
+
+  /** A shard that answers from another generation than its statistics are from: forget them, so they are asked again. */
+  private checkGeneration(s: ShardState, version: string): void {
+    if (s.stats && s.stats.version !== version) {
+      s.stats = undefined;
+      s.df.clear();
+      throw new GenerationChanged();
+    }
+  }
+
+  /** The query's terms and the collection statistics for them, over the shards that answer. */
+  async prepare(raw: string) {
+    const first = await this.shardStats();
+    const q = readQuery(raw, this.analyzerOf(first.up), this.settings);
+    const missing = [...first.missing];
+    const { stats, up } = await this.globalStats(q.query.terms, first.up, missing);
+    return { q, stats, up, missing };
+  }
+
+  async search(req: SearchRequest): Promise<BrokerResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.searchOnce(req);
+      } catch (e) {
+        if (!(e instanceof GenerationChanged) || attempt >= GENERATION_RETRIES) throw e;
+      }
+    }
+  }
+
+  private async searchOnce(req: SearchRequest): Promise<BrokerResult> {
+    const t0 = performance.now();
+    const paging = clampPaging(req, this.settings.maxHitsPerPage, this.settings.hitsPerSite);
+    const { q, stats, up, missing } = await this.prepare(req.query);
+    const none = { views: [], siteName: hostName, missing, shards: this.states.length, summariesMs: 0 };
+    if (!searchable(q.query)) return { result: emptyResult(req.query, q, paging, performance.now() - t0), ...none };
+
+    const answers = await this.ask(up, missing, (s) => s.client.json<ShardSearchResponse>('/shard/search', { query: req.query, stats }));
+    if (!answers.size) throw noShard(missing);
+    const full: BrokerHit[] = [];
+    const some: BrokerHit[] = [];
+    let exact = true;
+    for (const [i, r] of answers) {
+      exact &&= r.exact;
+      for (const [url, site, type, lang, base, proximity, isFull] of r.hits) {
+        const doc = { url, site, type, lang } as StoredDoc;
+        (isFull ? full : some).push({ id: full.length + some.length, score: base, proximity, site, doc, full: isFull === 1, grouped: false, moreFromSite: false, shard: i });
+      }
+    }
+    const { ranked, partial } = rankMatches(full, some, this.settings.partialBelow, (h) => h.proximity ?? 0);
+    const page = pageOfRanked(ranked, paging);
+    const searchMs = performance.now() - t0;
+
+    // The page's documents and summaries from the shards holding them; site names from whichever holds the home page.
+    const t1 = performance.now();
+    const samples = new Map<string, string>();
+    for (const h of page.hits) if (!samples.has(h.site)) samples.set(h.site, h.doc.url);
+    for (const v of page.facets.site) if (!samples.has(v.value)) samples.set(v.value, v.sample.url);
+    const sites = [...samples].map(([site, url]) => ({ site, url }));
+    const suggest = q.query.terms.some((t) => !stats.df[t]);
+    const asked = [...answers.keys()];
+    const details = await this.ask(asked, missing, (s, i) =>
+      s.client.json<DetailsResponse>('/shard/details', { query: req.query, urls: page.hits.filter((h) => h.shard === i).map((h) => h.doc.url), sites, suggest }),
+    );
+    const names = new Map<string, string>();
+    let suggestion: Respelled | undefined;
+    for (const i of asked) {
+      const d = details.get(i);
+      for (const [site, name] of Object.entries(d?.names ?? {})) if (!names.has(site)) names.set(site, name);
+      suggestion ??= d?.suggestion ?? undefined;
+    }
+    const siteName = (doc: Pick<StoredDoc, 'url' | 'site'>) => names.get(doc.site) ?? hostName(doc);
+    const views: HitView[] = page.hits.map((h) => {
+      const d = details.get(h.shard)?.docs[h.doc.url];
+      const hit = { ...h, doc: d?.doc ?? placeholderDoc(h.doc) };
+      return { hit, summary: d?.summary ?? [], section: d?.section, siteName: siteName(hit.doc) };
+    });
+    const result: SearchResult = {
+      raw: req.query,
+      ...q,
+      ...paging,
+      ...page,
+      hits: views.map((v) => v.hit),
+      partial,
+      exact,
+      ms: searchMs,
+    };
+    return { result, views, suggestion, siteName, missing, shards: this.states.length, summariesMs: performance.now() - t1 };
+  }
+
+  /** Asks each shard in `which`; those that fail join `missing`. */
+  private async ask<T extends { version: string }>(which: number[], missing: MissingShard[], call: (s: ShardState, i: number) => Promise<T>): Promise<Map<number, T>> {
+    const out = new Map<number, T>();
+    const got = await Promise.all(
+      which.map(async (i) => {
+        const s = this.states[i]!;
+        try {
+          const r = await call(s, i);
+          this.checkGeneration(s, r.version);
+          return [i, r] as const;
+        } catch (e) {
+          if (e instanceof GenerationChanged) throw e;
+          missing.push(down(s, e));
+          return undefined;
+        }
+      }),
+    );
+    for (const g of got) if (g) out.set(g[0], g[1]);
+    return out;
+  }
+
+  /** The first answer, in shard order, that is not a 404; every other body is discarded. */
+  async forward(pathAndQuery: string, init?: (s: ShardState) => Promise<Response>): Promise<{ res?: Response; missing: MissingShard[] }> {
+    const missing: MissingShard[] = [];
+    const all = await Promise.all(
+      this.states.map(async (s) => {
+        try {
+          return await (init ? init(s) : s.client.get(pathAndQuery));
+        } catch (e) {
+          missing.push(down(s, e));
+          return undefined;
+        }
+      }),
+    );
+    const res = all.find((r) => r && r.status !== 404);
+    await Promise.all(all.map((r) => (r && r !== res ? r.body?.cancel() : undefined)));
+    return { res, missing };
+  }
+
+  /** The explain page of `url` for `query`, from the shard holding it, scored with the statistics over every shard. */
+  async explain(url: string, query: string): Promise<{ res?: Response; missing: MissingShard[] }> {
+    const { stats, missing } = await this.prepare(query);
+    const body = JSON.stringify({ url, query, stats });
+    const r = await this.forward('', (s) => s.client.post('/shard/explain', body));
+    return { res: r.res, missing: [...missing, ...r.missing] };
+  }
+}
+
+const noShard = (missing: readonly MissingShard[]) => new NoShardAnswered(`no shard answered: ${missing.map((m) => `${m.shard} (${m.reason})`).join(', ')}`);
+
+function down(s: ShardState, e: unknown): MissingShard {
+  if (!(e instanceof ShardDown)) throw e;
+  return { shard: s.client.name, reason: e.message };
+}
+
+/** A hit whose shard did not send its document: what the match itself told. */
+function placeholderDoc(d: Pick<StoredDoc, 'url' | 'site' | 'type' | 'lang'>): StoredDoc {
+  return { title: '', host: '', domain: '', date: '', tstamp: 0, digest: '', boost: 0, segment: '', contentLength: -1, anchors: [], ...d };
+}
+
+/** The notice of an answer some shards are missing from. */
+export function missingNotice(missing: readonly MissingShard[], shards: number): string | undefined {
+  if (!missing.length) return undefined;
+  const names = [...new Map(missing.map((m) => [m.shard, m])).values()];
+  return `Partial results: ${names.length} of ${shards} ${shards === 1 ? 'shard' : 'shards'} did not answer (${names.map((m) => `${m.shard}: ${m.reason}`).join('; ')}); pages they hold are missing.`;
+}

@@ -1,0 +1,20 @@
+/**
+ * @module searcher/explain
+ * The /explain page of one document for a query: every factor of its score,
+ * with the index's own statistics or, on a shard, the broker's.
+ */
+import type { StoredDoc } from '../shared/index/types.js';
+import { explainPage } from './http/docpages.js';
+import { matchOf } from './query/match.js';
+import type { TermStats } from './rank/bm25f.js';
+import { makeScorer } from './rank/score.js';
+import { readQuery } from './search.js';
+import type { Snapshot } from './snapshot.js';
+
+export function explainHtml(snap: Snapshot, doc: StoredDoc, raw: string, stats?: TermStats): string {
+  if (!raw.trim()) return explainPage(doc, raw, undefined, false);
+  const { query: q } = readQuery(raw, snap.analyzer, snap.settings);
+  const id = snap.reader.idOf(doc.url)!;
+  const scorer = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives, stats);
+  return explainPage(doc, raw, scorer.explain(id), matchOf(snap.reader, id, doc, q) === 'all');
+}

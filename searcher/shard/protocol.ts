@@ -1,0 +1,114 @@
+/**
+ * @module searcher/shard/protocol
+ * What a broker and its shard searchers say to each other over HTTP (JSON
+ * bodies under /shard/). Statistics go up once per index generation and a
+ * query's term frequencies on demand; the broker sends the collection
+ * statistics over every shard back down with each query, so each shard
+ * scores with the same IDFs and average field lengths one merged index
+ * would have. Every answer names the shard's index generation, so the
+ * broker sees when a shard switched.
+ */
+import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
+import { FIELDS, type Field, type StoredDoc } from '../../shared/index/types.js';
+import type { TermStats } from '../rank/bm25f.js';
+import type { Respelled } from '../spell.js';
+import type { Summary } from '../summary.js';
+
+/** GET /shard/stats */
+export interface ShardStats {
+  version: string;
+  docCount: number;
+  deletedCount: number;
+  termCount: number;
+  createdAt: number;
+  loadedAt: number;
+  /** Segments the index was merged from, and segments this shard can read summaries from. */
+  indexSegments: string[];
+  segments: number;
+  avgFieldLength: Record<Field, number>;
+  analyzer: AnalyzerOptions;
+}
+
+/** POST /shard/df: per term, its document frequency in each field (FIELDS order). */
+export interface DfRequest {
+  terms: string[];
+}
+export interface DfResponse {
+  version: string;
+  df: number[][];
+}
+
+/** The collection statistics a broker sends with a query: over every shard that answered. */
+export interface GlobalStats {
+  docCount: number;
+  avgFieldLength: Record<Field, number>;
+  /** A term's document frequency: its largest per-field frequency summed over shards. */
+  df: Record<string, number>;
+}
+
+/** POST /shard/search */
+export interface ShardSearchRequest {
+  query: string;
+  stats: GlobalStats;
+}
+
+/**
+ * One match: url, site, type, lang, base score (BM25F + link prior), the
+ * proximity bonus or null when the shard did not compute it (it does for its
+ * best PROXIMITY_DEPTH both among full matches and among all), and 1 for a
+ * full match, 0 for a partial one.
+ */
+export type WireHit = [url: string, site: string, type: string, lang: string, base: number, proximity: number | null, full: 0 | 1];
+
+export interface ShardSearchResponse {
+  version: string;
+  exact: boolean;
+  hits: WireHit[];
+}
+
+/** POST /shard/details: what the result page shows of the hits this shard holds. */
+export interface DetailsRequest {
+  query: string;
+  urls: string[];
+  /** Sites to name, each by a page of it (the name is its home page's title when this shard holds that page). */
+  sites: { site: string; url: string }[];
+  /** Asks for "did you mean" (the broker asks when some query word is in no shard). */
+  suggest: boolean;
+}
+export interface DetailsResponse {
+  version: string;
+  docs: Record<string, { doc: StoredDoc; summary: Summary; section?: { heading: string; id?: string } }>;
+  names: Record<string, string>;
+  suggestion: Respelled | null;
+}
+
+/** POST /shard/explain: the explain page of one document, scored with the broker's statistics. */
+export interface ExplainRequest {
+  url: string;
+  query: string;
+  stats: GlobalStats;
+}
+
+/** A broker's statistics as the scorer reads them. */
+export function termStatsOf(g: GlobalStats): TermStats {
+  return { docCount: g.docCount, avgFieldLength: (f) => g.avgFieldLength[f], docFreq: (t) => g.df[t] ?? 0 };
+}
+
+/**
+ * The statistics one merged index of the shards would have: documents
+ * summed, average field lengths weighted by documents, and a term's
+ * frequency the largest over fields of its per-field frequencies summed
+ * (readerStats' rule, over the union).
+ */
+export function combineStats(shards: readonly { stats: ShardStats; df: ReadonlyMap<string, readonly number[]> }[], terms: readonly string[]): GlobalStats {
+  const docCount = shards.reduce((n, s) => n + s.stats.docCount, 0);
+  const avgFieldLength = {} as Record<Field, number>;
+  for (const f of FIELDS) avgFieldLength[f] = docCount ? shards.reduce((n, s) => n + s.stats.avgFieldLength[f] * s.stats.docCount, 0) / docCount : 0;
+  const df: Record<string, number> = {};
+  for (const t of terms) {
+    let best = 0;
+    for (let f = 0; f < FIELDS.length; f++) best = Math.max(best, shards.reduce((n, s) => n + (s.df.get(t)?.[f] ?? 0), 0));
+    df[t] = best;
+  }
+  return { docCount, avgFieldLength, df };
+}

@@ -1,0 +1,100 @@
+/**
+ * @module searcher/shard/routes
+ * What a shard searcher (`hazelnut-searcher -shard`) answers its broker
+ * (searcher/shard/protocol.ts), beside the pages every searcher serves:
+ * statistics, term frequencies, matches scored with the broker's
+ * statistics, the hits' summaries and site names, and explain.
+ */
+import type { Hono } from 'hono';
+import { FIELDS } from '../../shared/index/types.js';
+import { docByUrl, hitDetails } from '../details.js';
+import { explainHtml } from '../explain.js';
+import type { LeaseEnv } from '../http/lease.js';
+import { messagePage } from '../http/layout.js';
+import { byScore, findMatches, PROXIMITY_DEPTH, readQuery, searchable, type Hit } from '../search.js';
+import { homeTitle } from '../sites.js';
+import { didYouMean } from '../suggest.js';
+import type { Snapshot } from '../snapshot.js';
+import {
+  termStatsOf,
+  type DetailsRequest,
+  type DetailsResponse,
+  type DfRequest,
+  type DfResponse,
+  type ExplainRequest,
+  type ShardSearchRequest,
+  type ShardSearchResponse,
+  type ShardStats,
+  type WireHit,
+} from './protocol.js';
+
+export function shardStats(snap: Snapshot): ShardStats {
+  const m = snap.reader.meta;
+  return {
+    version: snap.version,
+    docCount: m.docCount,
+    deletedCount: m.deletedCount,
+    termCount: m.termCount,
+    createdAt: m.createdAt,
+    loadedAt: snap.loadedAt,
+    indexSegments: m.segments,
+    segments: snap.segments.names().length,
+    avgFieldLength: m.avgFieldLength,
+    analyzer: m.analyzer,
+  };
+}
+
+/**
+ * The shard's matches, each with its base score, and the proximity bonus of
+ * the best PROXIMITY_DEPTH among full matches and among all matches: the
+ * broker ranks either list, depending on how many pages hold every word
+ * over all shards, and its best PROXIMITY_DEPTH are among these.
+ */
+export function shardSearch(snap: Snapshot, req: ShardSearchRequest): ShardSearchResponse {
+  const { query } = readQuery(req.query, snap.analyzer, snap.settings);
+  if (!searchable(query)) return { version: snap.version, exact: true, hits: [] };
+  const m = findMatches(snap, query, termStatsOf(req.stats));
+  const bonus = new Map<Hit, number>();
+  const best = (hits: Hit[]) => {
+    for (const h of hits.sort(byScore).slice(0, PROXIMITY_DEPTH)) if (!bonus.has(h)) bonus.set(h, m.scorer.proximity(h.id));
+  };
+  best(m.full.slice());
+  if (m.some.length) best(m.full.concat(m.some));
+  const wire = (h: Hit): WireHit => [h.doc.url, h.site, h.doc.type, h.doc.lang, h.score, bonus.get(h) ?? null, h.full ? 1 : 0];
+  return { version: snap.version, exact: m.exact, hits: m.full.map(wire).concat(m.some.map(wire)) };
+}
+
+export function shardDetails(snap: Snapshot, req: DetailsRequest): DetailsResponse {
+  const q = { raw: req.query, ...readQuery(req.query, snap.analyzer, snap.settings) };
+  const docs: DetailsResponse['docs'] = {};
+  for (const url of req.urls) {
+    const doc = docByUrl(snap, url);
+    // Anchors are shown by /anchors, which the broker forwards: they need not travel with every hit.
+    if (doc) docs[url] = { doc: { ...doc, anchors: [] }, ...hitDetails(snap, doc, q) };
+  }
+  const names: Record<string, string> = {};
+  for (const { site, url } of req.sites) {
+    const title = homeTitle(snap.reader, url);
+    if (title) names[site] = title;
+  }
+  return { version: snap.version, docs, names, suggestion: (req.suggest && didYouMean(snap, q)) || null };
+}
+
+export function shardRoutes(app: Hono<LeaseEnv>): void {
+  app.get('/shard/stats', (c) => c.json(shardStats(c.get('snapshot'))));
+  app.post('/shard/df', async (c) => {
+    const snap = c.get('snapshot');
+    const { terms } = await c.req.json<DfRequest>();
+    const body: DfResponse = { version: snap.version, df: terms.map((t) => FIELDS.map((f) => snap.reader.docFreq(f, t))) };
+    return c.json(body);
+  });
+  app.post('/shard/search', async (c) => c.json(shardSearch(c.get('snapshot'), await c.req.json<ShardSearchRequest>())));
+  app.post('/shard/details', async (c) => c.json(shardDetails(c.get('snapshot'), await c.req.json<DetailsRequest>())));
+  app.post('/shard/explain', async (c) => {
+    const snap = c.get('snapshot');
+    const req = await c.req.json<ExplainRequest>();
+    const doc = docByUrl(snap, req.url);
+    if (!doc) return c.html(messagePage('Not found', `${req.url} is not in the index.`), 404);
+    return c.html(explainHtml(snap, doc, req.query, termStatsOf(req.stats)));
+  });
+}

@@ -1,0 +1,179 @@
+/**
+ * Search over shards: the judged corpus merged once into one index and once
+ * into two shard indexes (merge -shards 2), served by one searcher and by
+ * two shard searchers behind a broker, all real processes over HTTP on
+ * loopback. The broker's first page must be the single searcher's (URLs,
+ * order, scores), for plain, phrase, site: and partial-match queries; cached
+ * pages and explain come through it; a shard stopped mid-test leaves
+ * partial results with a notice, never a 500; a new generation on a shard
+ * is picked up.
+ */
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { merge, mergeShards, shardOf } from '../../crawler/merge.js';
+import { Conf } from '../../shared/conf.js';
+import { currentIndex } from '../../shared/index/publish.js';
+import { openIndex } from '../../shared/index/reader.js';
+import { segmentIndexDir, shardIndexDir } from '../../shared/layout.js';
+import { startSearcher } from '../fixtures/searcher-process.js';
+import { JUDGED_QUERIES } from '../judged/queries.js';
+import { tempCrawlDir } from './crawl-fixture.js';
+import { buildJudgedCrawl } from './judged-crawl.js';
+
+const HOST = '127.0.6.60';
+let dir = '';
+const procs: ChildProcess[] = [];
+let single = '';
+let broker = '';
+let shards: { proc: ChildProcess; base: string }[] = [];
+
+const QUERIES = [
+  ...JUDGED_QUERIES.slice(0, 12).map((q) => q.q),
+  '"disk buffer"',
+  '"stack traces" multiline',
+  'site:docs.judged.test install',
+  'site:wiki.judged.test -linux',
+  'lantern',
+  'configuration',
+  'lantern zzqxv',
+  'install OR upgrade',
+];
+
+async function start(args: string[]) {
+  const s = await startSearcher([...args, '-host', HOST, '-port', '0'], dir);
+  procs.push(s.proc);
+  return s;
+}
+
+async function json(base: string, pathAndQuery: string) {
+  const res = await fetch(base + pathAndQuery, { signal: AbortSignal.timeout(30_000) });
+  return { status: res.status, body: (await res.json()) as { hits: { url: string; score: number; title: string; summary: string; siteName: string }[]; total: number; notice?: string | null; shards?: { answered: number; asked: number } } };
+}
+
+const search = (base: string, q: string, more = '') => json(base, `/api/search?query=${encodeURIComponent(q)}${more}`);
+
+test.before(async () => {
+  dir = tempCrawlDir();
+  await buildJudgedCrawl(dir);
+  // The published index as the crawl's one segment index, so merge reads it as the crawler leaves it.
+  const seg = fs.readdirSync(path.join(dir, 'segments'))[0]!;
+  const segDir = path.join(dir, 'segments', seg);
+  fs.cpSync(currentIndex(path.join(dir, 'index'))!.dir, segmentIndexDir(segDir), { recursive: true });
+  const conf = Conf.load();
+  await merge(conf, { index: path.join(dir, 'index'), segments: [segDir] });
+  await mergeShards(conf, { index: path.join(dir, 'shards'), segments: [segDir] }, 2);
+  single = (await start(['-dir', dir])).base;
+  shards = [await start(['-dir', dir, '-index', shardIndexDir(path.join(dir, 'shards'), 0), '-shard']), await start(['-dir', dir, '-index', shardIndexDir(path.join(dir, 'shards'), 1), '-shard'])];
+  broker = (await start(['-shards', shards.map((s) => new URL(s.base).host).join(',')])).base;
+});
+
+test.after(() => {
+  for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('merge -shards splits the documents by URL hash, every document in exactly one shard', async () => {
+  const whole = await openIndex(currentIndex(path.join(dir, 'index'))!.dir);
+  const parts = await Promise.all([0, 1].map(async (i) => openIndex(currentIndex(shardIndexDir(path.join(dir, 'shards'), i))!.dir)));
+  try {
+    assert.equal(parts[0]!.meta.docCount + parts[1]!.meta.docCount, whole.meta.docCount);
+    assert.ok(parts[0]!.meta.docCount > 0 && parts[1]!.meta.docCount > 0, 'both shards hold documents');
+    for (let i = 0; i < 2; i++) for (let id = 0; id < parts[i]!.meta.docCount; id++) assert.is(shardOf(parts[i]!.doc(id).url, 2), i);
+  } finally {
+    whole.close();
+    for (const p of parts) p.close();
+  }
+});
+
+test('two shards behind a broker give the top 10 of one searcher over the same crawl', async () => {
+  for (const q of QUERIES) {
+    for (const more of ['', '&hitsPerSite=0']) {
+      const [a, b] = await Promise.all([search(single, q, more), search(broker, q, more)]);
+      assert.is(b.status, 200, q);
+      assert.equal(
+        b.body.hits.map((h) => h.url),
+        a.body.hits.map((h) => h.url),
+        `${q}${more}`,
+      );
+      a.body.hits.forEach((h, i) => assert.ok(Math.abs(h.score - b.body.hits[i]!.score) <= 1e-3, `${q}: ${h.url} ${h.score} vs ${b.body.hits[i]!.score}`));
+      assert.equal(
+        b.body.hits.map((h) => [h.title, h.summary, h.siteName]),
+        a.body.hits.map((h) => [h.title, h.summary, h.siteName]),
+        `${q}: titles, summaries and site names`,
+      );
+      assert.is(b.body.total, a.body.total, `${q}: total`);
+      assert.is(b.body.notice, null);
+      assert.equal(b.body.shards, { asked: 2, answered: 2, missing: [] });
+    }
+  }
+});
+
+test('paging across shards gives the single searcher pages', async () => {
+  for (const start of [10, 20]) {
+    const [a, b] = await Promise.all([search(single, 'lantern', `&start=${start}`), search(broker, 'lantern', `&start=${start}`)]);
+    assert.equal(
+      b.body.hits.map((h) => h.url),
+      a.body.hits.map((h) => h.url),
+    );
+  }
+});
+
+test('cached pages and explain come through the broker from the shard holding the page', async () => {
+  const top = (await search(single, 'disk buffer')).body.hits[0]!.url;
+  for (const p of [`/cached?url=${encodeURIComponent(top)}`, `/explain?url=${encodeURIComponent(top)}&query=disk%20buffer`]) {
+    const [a, b] = await Promise.all([fetch(single + p), fetch(broker + p)]);
+    assert.is(b.status, 200, p);
+    assert.is(b.headers.get('content-security-policy'), a.headers.get('content-security-policy'), p);
+    const [ta, tb] = [await a.text(), await b.text()];
+    if (p.startsWith('/cached')) assert.is(tb, ta);
+    else {
+      // Explain scores with statistics over both shards: the same IDFs as one index, to the rounding the page prints.
+      const scores = (t: string) => [...t.matchAll(/<td>idf<\/td><td>([\d.]+)/g)].map((m) => m[1]);
+      assert.equal(scores(tb), scores(ta));
+      assert.ok(tb.includes('Explanation for'));
+    }
+  }
+  const missing = await fetch(broker + '/cached?url=' + encodeURIComponent('http://nowhere.test/'));
+  assert.is(missing.status, 404);
+});
+
+test('the search page through the broker', async () => {
+  const res = await fetch(broker + '/search?query=disk+buffer');
+  assert.is(res.status, 200);
+  const html = await res.text();
+  assert.ok(html.includes('class="hits"'));
+  assert.not.ok(html.includes('Partial results'));
+});
+
+test('a shard stopped mid-test: partial results with a notice, no 500', async () => {
+  const stopped = shards[1]!;
+  stopped.proc.kill('SIGTERM');
+  await new Promise((r) => stopped.proc.once('exit', r));
+  const full = await search(single, 'lantern', '&hitsPerSite=0&hitsPerPage=50');
+  const r = await search(broker, 'lantern', '&hitsPerSite=0&hitsPerPage=50');
+  assert.is(r.status, 200);
+  assert.ok(r.body.notice && /1 of 2 shards did not answer/.test(r.body.notice), String(r.body.notice));
+  assert.equal(r.body.shards && { answered: r.body.shards.answered, asked: r.body.shards.asked }, { answered: 1, asked: 2 });
+  assert.ok(r.body.hits.length > 0);
+  for (const h of r.body.hits) assert.is(shardOf(h.url, 2), 0, `${h.url} comes from the shard that answered`);
+  assert.ok(r.body.total < full.body.total);
+  const page = await fetch(broker + '/search?query=lantern');
+  assert.is(page.status, 200);
+  assert.match(await page.text(), /class="notice" role="status">Partial results: 1 of 2 shards did not answer/);
+  const gone = (await search(single, 'lantern', '&hitsPerSite=0&hitsPerPage=50')).body.hits.find((h) => shardOf(h.url, 2) === 1)!.url;
+  assert.is((await fetch(broker + '/cached?url=' + encodeURIComponent(gone))).status, 404);
+});
+
+test('with no shard answering the broker says so: 503, not 500', async () => {
+  shards[0]!.proc.kill('SIGTERM');
+  await new Promise((r) => shards[0]!.proc.once('exit', r));
+  const r = await fetch(broker + '/api/search?query=lantern');
+  assert.is(r.status, 503);
+  assert.match(((await r.json()) as { error: string }).error, /no shard answered/);
+  assert.is((await fetch(broker + '/search?query=lantern')).status, 503);
+});
+
+test.run();
