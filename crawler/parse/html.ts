@@ -1,7 +1,8 @@
 /**
  * @module crawler/parse/html
  * The parse-html plugin: one streaming pass of htmlparser2 (no DOM, so a
- * 10,000-deep nesting or a megabyte attribute costs no recursion and no tree)
+ * megabyte attribute costs no recursion and no tree; nesting is capped at 512
+ * open elements, as in a browser, see `html-nesting`)
  * that collects the title, the visible text, meta robots, meta refresh,
  * `<base href>`, the declared language and the outlinks with their anchor
  * text. Script, style, noscript, template, svg and math are not text; block
@@ -17,14 +18,14 @@
  * Headings are kept as sections (text offset and the id a link can point
  * at), and text that is page furniture (menus by class name, runs of links,
  * a heading repeating the title) as ranges the summarizer passes over.
- * htmlparser2 is used only here.
+ * htmlparser2 is used only here and in `html-nesting`.
  */
-import { Parser as HtmlParser } from 'htmlparser2';
 import type { Conf } from '../../shared/conf.js';
 import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
 import type { PageSection } from '../../segments/segment.js';
 import { decodePage } from '../charset.js';
 import { TextSink } from './html-text.js';
+import { NestingCappedParser } from './html-nesting.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
 const NAV = new Set(['nav', 'header', 'footer']);
@@ -126,7 +127,7 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
     if (href !== undefined && href.trim() !== '') out.links.push({ href: href.trim(), anchor: squash(text), nav: navAt >= 0 });
   };
 
-  const parser = new HtmlParser(
+  const parser = new NestingCappedParser(
     {
       onopentag(name, a) {
         depth++;

@@ -6,7 +6,11 @@
  * (ParseOutputFormat): drop self-links, normalize (scope `outlink`) and
  * filter, `db.ignore.external.links`, keep at most `db.max.outlinks.per.page`
  * valid links and cut anchors to `db.max.anchor.length`; what the rules
- * dropped is counted in the parse meta (`outlinksDropped`). Meta robots
+ * dropped is counted in the parse meta (`outlinksDropped`). Past the cap,
+ * `EXAMINED_PAST_CAP` more links are looked at (to count them as filtered,
+ * external or over the cap) and the rest are counted over the cap without a
+ * look, so a page of 100,000 links costs a few thousand normalizations, not
+ * 100,000 (Nutch stops at the cap and counts nothing). Meta robots
  * `nofollow` leaves no outlinks; `noindex` is kept in the parse meta for the
  * indexer. Every record gets a signature (`db.signature.class`) and a
  * language. A page no parser takes is kept as `notparsed`, a parser error
@@ -74,6 +78,9 @@ export function segmentOutlinksDropped(seg: Segment): OutlinksDropped {
   return { cap, filtered, external };
 }
 
+/** Links looked at after `db.max.outlinks.per.page` valid ones are kept; later ones count as over the cap. */
+export const EXAMINED_PAST_CAP = 1000;
+
 /** Nutch's outlink rules over a parser's raw outlinks, in document order; `dropped` counts what they left out. */
 export function filterOutlinks(
   plugins: ParsePlugins,
@@ -85,7 +92,13 @@ export function filterOutlinks(
   const fromHost = host(from);
   const kept: Outlink[] = [];
   const seen = new Map<string, Outlink>();
-  for (const l of raw) {
+  let pastCap = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const l = raw[i]!;
+    if (opts.maxOutlinks >= 0 && kept.length >= opts.maxOutlinks && pastCap++ === EXAMINED_PAST_CAP) {
+      dropped.cap += raw.length - i;
+      break;
+    }
     if (l.url === from) continue;
     const norm = plugins.normalizers.normalize(l.url, 'outlink');
     const url = norm === null || leadsToLocalFiles(from, norm) ? null : plugins.filters.filter(norm);

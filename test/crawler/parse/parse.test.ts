@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import crypto from 'node:crypto';
 import iconv from 'iconv-lite';
-import { parseContent } from '../../../crawler/parse/index.js';
+import { EXAMINED_PAST_CAP, parseContent } from '../../../crawler/parse/index.js';
 import { extractHtml, parseRefresh } from '../../../crawler/parse/html.js';
 import { sniffContentType } from '../../../crawler/parse/sniff.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
@@ -204,6 +204,16 @@ test('outlinks a URL filter rejects are counted as dropped; a repeated link past
   const p = await page(body, 'text/html', 'utf-8', PAGE, conf.with({ 'db.max.outlinks.per.page': '1' }));
   assert.equal(p.outlinks.map((l) => l.url), ['http://127.0.4.1/a']);
   assert.equal(p.meta.outlinksDropped, { cap: 1, filtered: 1, external: 0 });
+});
+
+test('past the cap, EXAMINED_PAST_CAP links are looked at and the rest counted over the cap unexamined', async () => {
+  const filtered = (n: number, from: number) => Array.from({ length: n }, (_, i) => `<a href="/x?q=${from + i}">q</a>`).join('');
+  const body = `<a href="/a">a</a>${filtered(EXAMINED_PAST_CAP, 0)}${filtered(5, EXAMINED_PAST_CAP)}`;
+  const p = await page(body, 'text/html', 'utf-8', PAGE, conf.with({ 'db.max.outlinks.per.page': '1' }));
+  assert.equal(p.outlinks.map((l) => l.url), ['http://127.0.4.1/a']);
+  assert.equal(p.meta.outlinksDropped, { cap: 5, filtered: EXAMINED_PAST_CAP, external: 0 });
+  const all = await page(body, 'text/html', 'utf-8', PAGE, conf.with({ 'db.max.outlinks.per.page': '-1' }));
+  assert.equal(all.meta.outlinksDropped, { cap: 0, filtered: EXAMINED_PAST_CAP + 5, external: 0 }, 'no cap: every link is looked at');
 });
 
 test('signatures: MD5 of the raw bytes; TextProfileSignature ignores small changes', async () => {
