@@ -70,7 +70,7 @@ export class DocumentParser implements Parser {
       const text = (x.text ?? '').trim();
       return { status: 'success', title: x.meta.title || firstLine(text), text, outlinks: [], meta };
     }
-    const page = this.html.parse({ ...input, contentType: 'text/html; charset=utf-8', charset: 'utf-8', bytes: Buffer.from(x.html, 'utf8') });
+    const page = await this.html.parse({ ...input, contentType: 'text/html; charset=utf-8', charset: 'utf-8', bytes: Buffer.from(x.html, 'utf8') });
     return { ...page, title: x.meta.title || x.meta.heading || firstLine(page.text), meta: { ...page.meta, ...meta } };
   }
 }

@@ -26,6 +26,7 @@ import type { PageSection } from '../../segments/segment.js';
 import { decodePage } from '../charset.js';
 import { TextSink } from './html-text.js';
 import { NestingCappedParser } from './html-nesting.js';
+import { breathe, LINKS_PER_BREATH, SLICE_CHARS } from './breathe.js';
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
 const NAV = new Set(['nav', 'header', 'footer']);
@@ -87,6 +88,28 @@ export function parseRefresh(content: string): { href: string; delay: number } |
 
 /** Runs the extractor over a decoded document; `skipNavigationText` leaves navigation out of `text`. */
 export function extractHtml(html: string, skipNavigationText = false): HtmlExtract {
+  const x = extractor(skipNavigationText);
+  x.parser.end(html);
+  return x.finish();
+}
+
+/**
+ * `extractHtml` a slice at a time, letting the event loop run in between: a
+ * page parsed inline must not hold the fetcher's other hosts for as long as
+ * its parse takes. htmlparser2 streams, so the result is the same.
+ */
+export async function extractHtmlYielding(html: string, skipNavigationText = false): Promise<HtmlExtract> {
+  const x = extractor(skipNavigationText);
+  for (let at = 0; at < html.length; at += SLICE_CHARS) {
+    x.parser.write(html.slice(at, at + SLICE_CHARS));
+    await breathe();
+  }
+  x.parser.end();
+  return x.finish();
+}
+
+/** The parser with the extraction's handler, and `finish` to call once it has ended. */
+function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; finish(): HtmlExtract } {
   const out: HtmlExtract = {
     title: '', text: '', lang: null, contentLanguage: null, base: null, noindex: false, nofollow: false,
     noarchive: false, refresh: null, canonical: null, description: null, keywords: null, links: [], sections: [], furniture: [],
@@ -222,12 +245,14 @@ export function extractHtml(html: string, skipNavigationText = false): HtmlExtra
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.end(html);
-  endAnchor();
-  endHeading();
-  out.title = squash(title.join(''));
-  finishText(out, headings, skipNavigationText ? content : null, text);
-  return out;
+  const finish = () => {
+    endAnchor();
+    endHeading();
+    out.title = squash(title.join(''));
+    finishText(out, headings, skipNavigationText ? content : null, text);
+    return out;
+  };
+  return { parser, finish };
 }
 
 /** Trailing permalink marks ("File system#", "Syntax¶") are not part of a heading. */
@@ -301,14 +326,16 @@ export class HtmlPageParser implements Parser {
     private readonly skipNavigationText: boolean,
   ) {}
 
-  parse(input: ParseInput): ParseOutput {
-    const x = extractHtml(decodePage(input, this.defaultCharset), this.skipNavigationText);
+  async parse(input: ParseInput): Promise<ParseOutput> {
+    const x = await extractHtmlYielding(decodePage(input, this.defaultCharset), this.skipNavigationText);
     const base = (x.base && resolveHttp(x.base, input.url)) || input.url;
     const outlinks: ParseOutput['outlinks'] = [];
     if (!x.nofollow)
-      for (const l of x.links) {
+      for (let i = 0; i < x.links.length; i++) {
+        const l = x.links[i]!;
         const url = resolveHttp(l.href, base);
         if (url) outlinks.push(l.nav ? { url, anchor: l.anchor, nav: true } : { url, anchor: l.anchor });
+        if (i % LINKS_PER_BREATH === LINKS_PER_BREATH - 1) await breathe();
       }
     const meta: ParseOutput['meta'] = {};
     if (x.noindex) meta.noindex = true;

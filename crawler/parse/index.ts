@@ -22,6 +22,7 @@ import { host } from '../../shared/url/keys.js';
 import { leadsToLocalFiles } from '../../shared/url/limits.js';
 import type { ContentRecord, FetchRecord, Outlink, ParseRecord, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugins.js';
+import { breathe, LINKS_PER_BREATH } from './breathe.js';
 import { pageLanguage } from './language.js';
 import { signatureFromConf, type SignatureFn } from './signature.js';
 import { mediaType, sniffContentType } from './sniff.js';
@@ -82,19 +83,20 @@ export function segmentOutlinksDropped(seg: Segment): OutlinksDropped {
 export const EXAMINED_PAST_CAP = 1000;
 
 /** Nutch's outlink rules over a parser's raw outlinks, in document order; `dropped` counts what they left out. */
-export function filterOutlinks(
+export async function filterOutlinks(
   plugins: ParsePlugins,
   opts: ParseOptions,
   from: string,
   raw: ParseOutput['outlinks'],
   dropped: OutlinksDropped = { cap: 0, filtered: 0, external: 0 },
-): Outlink[] {
+): Promise<Outlink[]> {
   const fromHost = host(from);
   const kept: Outlink[] = [];
   const seen = new Map<string, Outlink>();
   let pastCap = 0;
   for (let i = 0; i < raw.length; i++) {
     const l = raw[i]!;
+    if (i % LINKS_PER_BREATH === LINKS_PER_BREATH - 1) await breathe();
     if (opts.maxOutlinks >= 0 && kept.length >= opts.maxOutlinks && pastCap++ === EXAMINED_PAST_CAP) {
       dropped.cap += raw.length - i;
       break;
@@ -185,7 +187,7 @@ export async function parseContent(plugins: ParsePlugins, conf: Conf, content: C
     }
     meta.outlinkCount = out.outlinks.length;
     const dropped: OutlinksDropped = { cap: 0, filtered: 0, external: 0 };
-    const outlinks = meta.nofollow ? [] : filterOutlinks(plugins, opts, content.url, out.outlinks, dropped);
+    const outlinks = meta.nofollow ? [] : await filterOutlinks(plugins, opts, content.url, out.outlinks, dropped);
     if (dropped.cap + dropped.filtered + dropped.external > 0) meta.outlinksDropped = dropped;
     const declaredLang = [out.lang, meta.contentLanguage as string | undefined, fetch.headers['content-language']];
     const text = withoutControls(out.text);

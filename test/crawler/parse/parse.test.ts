@@ -3,7 +3,8 @@ import * as assert from 'uvu/assert';
 import crypto from 'node:crypto';
 import iconv from 'iconv-lite';
 import { EXAMINED_PAST_CAP, parseContent } from '../../../crawler/parse/index.js';
-import { extractHtml, parseRefresh } from '../../../crawler/parse/html.js';
+import { extractHtml, extractHtmlYielding, parseRefresh } from '../../../crawler/parse/html.js';
+import { SLICE_CHARS } from '../../../crawler/parse/breathe.js';
 import { sniffContentType } from '../../../crawler/parse/sniff.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
 import { Conf } from '../../../shared/conf.js';
@@ -237,6 +238,16 @@ test('a parser that throws gives a failed parse, not an exception', async () => 
   const p = await parseContent(bad, conf, content, fetch);
   assert.is(p.status, 'failed');
   assert.match(p.message!, /boom/);
+});
+
+test('a page parsed a slice at a time (inline parsing lets the event loop run) gives what one pass gives', async () => {
+  const block = (i: number) =>
+    `<nav><a href="/n${i}">Menu &amp; more ${'m'.repeat(i % 13)}</a></nav><h2 id="s${i}">Part ${i} &eacute;&#233;</h2>` +
+    `<p class="x${'y'.repeat(i % 7)}">Text ${i} with <b>bold</b> and an <a href="/p${i}?a=1&amp;b=${'z'.repeat(i % 11)}" rel="${i % 5 ? 'next' : 'nofollow'}">anchor ${i}</a>` +
+    `<img alt="pic ${i}"></p><!-- comment ${i} --><script>var s${i} = "</p>";</script><footer>foot ${i}</footer>`;
+  const html = `<html lang="en"><title>Slices</title><base href="http://127.0.4.1/b/">${Array.from({ length: 1500 }, (_, i) => block(i)).join('\n')}</html>`;
+  assert.ok(html.length > 4 * SLICE_CHARS, `${html.length} characters`);
+  for (const skip of [false, true]) assert.equal(await extractHtmlYielding(html, skip), extractHtml(html, skip));
 });
 
 test('extractHtml: html lang, description, keywords', async () => {
