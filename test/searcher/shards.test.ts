@@ -148,6 +148,53 @@ test('the search page through the broker', async () => {
   assert.not.ok(html.includes('Partial results'));
 });
 
+async function version(base: string): Promise<string> {
+  return ((await (await fetch(base + '/stats?format=json')).json()) as { version: string }).version;
+}
+
+async function until(what: () => Promise<boolean>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+test('a shard that switches to a new index generation is picked up, with statistics over the new collection', async () => {
+  const conf = Conf.load();
+  const segDir = path.join(dir, 'segments', fs.readdirSync(path.join(dir, 'segments'))[0]!);
+  // Both the single index and shard 0 lose the install pages of shard 0: the collection changes under the broker's cached statistics.
+  const gone = (url: string) => shardOf(url, 2) === 0 && url.includes('install');
+  const [before0, beforeSingle] = [await version(shards[0]!.base), await version(single)];
+  await merge(conf, { index: path.join(dir, 'index'), segments: [segDir], keep: (url) => !gone(url) });
+  await merge(conf, { index: shardIndexDir(path.join(dir, 'shards'), 0), segments: [segDir], keep: (url) => shardOf(url, 2) === 0 && !gone(url) });
+  await until(async () => (await version(shards[0]!.base)) !== before0 && (await version(single)) !== beforeSingle, 20_000);
+  for (const q of ['install lantern linux', 'lantern windows service', 'docker container image']) {
+    const [a, b] = await Promise.all([search(single, q), search(broker, q)]);
+    assert.ok(!b.body.hits.some((h) => gone(h.url)), `${q}: no page of the old generation`);
+    assert.equal(
+      b.body.hits.map((h) => h.url),
+      a.body.hits.map((h) => h.url),
+      q,
+    );
+    a.body.hits.forEach((h, i) => assert.ok(Math.abs(h.score - b.body.hits[i]!.score) <= 1e-3, `${q}: ${h.url} ${h.score} vs ${b.body.hits[i]!.score}`));
+  }
+});
+
+test('a slow shard is left out after searcher.shards.timeout, with the notice', async () => {
+  const slow = (await start(['-D', 'searcher.shards.timeout=1s', '-shards', shards.map((s) => new URL(s.base).host).join(',')])).base;
+  assert.is((await search(slow, 'lantern')).body.shards?.answered, 2);
+  shards[1]!.proc.kill('SIGSTOP');
+  try {
+    const r = await search(slow, 'lantern');
+    assert.is(r.status, 200);
+    assert.match(String(r.body.notice), /1 of 2 shards did not answer \(127\.0\.6\.60:\d+: no answer within 1000 ms\)/);
+    assert.ok(r.body.hits.length > 0 && r.body.hits.every((h) => shardOf(h.url, 2) === 0));
+  } finally {
+    shards[1]!.proc.kill('SIGCONT');
+  }
+});
+
 test('a shard stopped mid-test: partial results with a notice, no 500', async () => {
   const stopped = shards[1]!;
   stopped.proc.kill('SIGTERM');
