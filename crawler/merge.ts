@@ -65,10 +65,14 @@ export async function merge(conf: Conf, opts: MergeOptions): Promise<MergeSummar
     const progress = opts.log?.step('merge', 'documents', entries.length - dup.size);
     let done = 0;
     for (const [k, s] of indexes.entries()) {
-      for (const [id, doc] of s.reader.analyzedDocs()) {
+      // The segment's dictionary mapped to the merged one as terms are first met, not looked up term by term.
+      const words = s.reader.terms();
+      const map = new Int32Array(words.length).fill(-1);
+      const toMerged = (ids: Uint32Array) => ids.map((t) => (map[t]! >= 0 ? map[t]! : (map[t] = writer.termId(words[t]!))));
+      for (const [id, stored, t] of s.reader.docTerms()) {
         if (!keep[k]!.has(id)) continue;
         progress?.update(++done, { extra: `${indexes.length} segment indexes` });
-        writer.addAnalyzed(doc);
+        writer.addTerms(stored, { title: toMerged(t.title), content: toMerged(t.content), anchor: toMerged(t.anchor), url: toMerged(t.url), heading: toMerged(t.heading) });
       }
     }
     published = await publishIndex(

@@ -34,7 +34,7 @@ export function readDeleted(dir: string): Set<number> {
 
 const inconsistent = (dir: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);
 
-/** Documents read at a time by `analyzedDocs`. */
+/** Documents read at a time by `docTerms`. */
 const WINDOW_DOCS = 512;
 
 /**
@@ -76,23 +76,30 @@ function decodePositions(f: Forward, e: number, max = Infinity): number[] {
   return out;
 }
 
-/** Document `id` rebuilt from the forward index as the writer took it (merge re-adds documents without re-reading segment text). */
-function analyzedIn(f: Forward, id: number, words: readonly string[], stored: StoredDoc): AnalyzedDoc {
+/** A document's terms as ids of its index's dictionary: title then content in stream order, the other fields in dictionary order. */
+export interface DocTerms {
+  title: Uint32Array;
+  content: Uint32Array;
+  anchor: Uint32Array;
+  url: Uint32Array;
+  heading: Uint32Array;
+}
+
+/** Document `id`'s terms rebuilt from the forward index as the writer took them (merge re-adds documents without re-reading segment text). */
+function termsIn(f: Forward, id: number): DocTerms {
   const L = (field: Field) => f.lengths[(id - f.firstDoc) * FIELDS.length + FIELD_INDEX[field]] ?? 0;
   const titleLength = L('title');
-  const stream: string[] = new Array(titleLength + L('content'));
-  const anchor: string[] = [];
-  const url: string[] = [];
-  const heading: string[] = [];
-  const tf = (field: Field, e: number) => f.tf[FIELD_INDEX[field]]![e - f.firstEntry]!;
-  for (let e = f.start[id - f.firstDoc]!; e < f.start[id - f.firstDoc + 1]!; e++) {
-    const w = words[f.term[e - f.firstEntry]!]!;
-    for (const p of decodePositions(f, e)) stream[p] = w;
-    for (let k = tf('anchor', e); k > 0; k--) anchor.push(w);
-    for (let k = tf('url', e); k > 0; k--) url.push(w);
-    for (let k = tf('heading', e); k > 0; k--) heading.push(w);
+  const stream = new Uint32Array(titleLength + L('content'));
+  const lists = { anchor: new Uint32Array(L('anchor')), url: new Uint32Array(L('url')), heading: new Uint32Array(L('heading')) };
+  const at = { anchor: 0, url: 0, heading: 0 };
+  const first = f.start[id - f.firstDoc]!;
+  const end = f.start[id - f.firstDoc + 1]!;
+  for (let e = first; e < end; e++) {
+    const t = f.term[e - f.firstEntry]!;
+    for (const p of decodePositions(f, e)) stream[p] = t;
+    for (const field of ['anchor', 'url', 'heading'] as const) for (let k = f.tf[FIELD_INDEX[field]]![e - f.firstEntry]!; k > 0; k--) lists[field][at[field]++] = t;
   }
-  return { stored, stream, titleLength, anchor, url, heading };
+  return { title: stream.subarray(0, titleLength), content: stream.subarray(titleLength), ...lists };
 }
 
 class SegmentedIndexReader implements IndexReader {
@@ -238,17 +245,19 @@ class SegmentedIndexReader implements IndexReader {
     return e < 0 ? [] : decodePositions(this.forward, e);
   }
 
-  /** The document as the writer took it (tests; merge reads documents in order with `analyzedDocs`). */
+  /** The document as the writer took it. */
   analyzed(id: number): AnalyzedDoc {
-    return analyzedIn(this.forward, id, this.words, this.doc(id));
+    const t = termsIn(this.forward, id);
+    const w = (ids: Uint32Array) => Array.from(ids, (i) => this.words[i]!);
+    return { stored: this.doc(id), stream: w(t.title).concat(w(t.content)), titleLength: t.title.length, anchor: w(t.anchor), url: w(t.url), heading: w(t.heading) };
   }
 
   /**
-   * Every document as the writer took it, in id order, reading the forward
-   * index and positions a window of documents at a time: merge walks an
-   * index of any size in bounded memory. Stored fields are not cached.
+   * Every document's stored fields and terms (ids of `terms()`), in id order,
+   * reading the forward index and positions a window of documents at a time:
+   * merge walks an index of any size in bounded memory. Stored fields are not cached.
    */
-  *analyzedDocs(): Generator<[number, AnalyzedDoc]> {
+  *docTerms(): Generator<[number, StoredDoc, DocTerms]> {
     const fwd = new IndexFileColumns(this.dir, INDEX_FILES.forward);
     try {
       const pos = new IndexFileColumns(this.dir, INDEX_FILES.positions);
@@ -272,7 +281,7 @@ class SegmentedIndexReader implements IndexReader {
             posData: pos.read('data', Uint8Array, posStart[0]!, posStart[e1 - e0]!),
             firstPos: posStart[0]!,
           };
-          for (let id = first; id < last; id++) yield [id, analyzedIn(w, id, this.words, this.parseStored(id))];
+          for (let id = first; id < last; id++) yield [id, this.parseStored(id), termsIn(w, id)];
         }
       } finally {
         pos.close();

@@ -1,7 +1,7 @@
 /**
  * @module shared/index/spill
  * Buffered files for what an index build keeps out of memory: a sink that
- * appends little-endian numbers and bytes through a 1 MB buffer, and a source
+ * appends little-endian numbers, arrays and bytes through a 1 MB buffer, and a source
  * that reads them back in order through one. Both live in a spill directory
  * the build removes when it ends.
  */
@@ -26,31 +26,14 @@ export class SpillSink {
     if (n > this.buf.length) this.buf = Buffer.allocUnsafe(n);
   }
 
-  u8(v: number): void {
-    this.room(1);
-    this.buf[this.at++] = v;
-    this.bytes++;
-  }
-
-  u16(v: number): void {
-    this.room(2);
-    this.at = this.buf.writeUInt16LE(v, this.at);
-    this.bytes += 2;
-  }
-
   u32(v: number): void {
     this.room(4);
     this.at = this.buf.writeUInt32LE(v, this.at);
     this.bytes += 4;
   }
 
-  /** Unsigned LEB128. */
-  varint(v: number): void {
-    while (v > 0x7f) {
-      this.u8((v & 0x7f) | 0x80);
-      v >>>= 7;
-    }
-    this.u8(v);
+  u16s(a: Uint16Array): void {
+    this.raw(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   }
 
   u32s(a: Uint32Array): void {

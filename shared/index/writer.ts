@@ -17,10 +17,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Analyzer } from '../analysis/analyzer.js';
 import { CandidatePostings } from './candidates-file.js';
-import { analyzeDoc, fieldLengths, type AnalyzedDoc } from './document.js';
+import { analyzeDoc, type AnalyzedDoc } from './document.js';
+import type { DocTerms } from './reader.js';
 import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, IndexFileWriter, packColumns, writeIndexFile, writePackedColumns, type ColumnSource } from './format.js';
 import { SpillSink, SpillSource } from './spill.js';
-import { FIELDS, type Field, type IndexInputDoc, type IndexMeta } from './types.js';
+import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
 
 /** Nutch's indexer.max.tokens default. */
 export const DEFAULT_MAX_TOKENS = 10_000;
@@ -83,21 +84,30 @@ export class IndexWriter {
   }
 
   addAnalyzed(d: AnalyzedDoc): number {
+    const ids = (terms: readonly string[], from = 0, to = terms.length) => {
+      const out = new Uint32Array(to - from);
+      for (let i = from; i < to; i++) out[i - from] = this.termId(terms[i]!);
+      return out;
+    };
+    return this.addTerms(d.stored, {
+      title: ids(d.stream, 0, d.titleLength),
+      anchor: ids(d.anchor),
+      content: ids(d.stream, d.titleLength),
+      url: ids(d.url),
+      heading: ids(d.heading),
+    });
+  }
+
+  /** A document whose terms are ids given by `termId` (merge maps a segment index's dictionary once instead of every term). */
+  addTerms(s: StoredDoc, { title, content, anchor, url, heading }: DocTerms): number {
     const id = this.docs++;
-    const s = d.stored;
-    // Interned in the candidate text's order (title, anchors, content), so term ids follow first appearance
-    // there, as flexsearch's term order does. Title first, so flexsearch's positional slots favour title hits.
-    const title = this.intern(d.stream, 0, d.titleLength);
-    const anchor = this.intern(d.anchor, 0, d.anchor.length);
-    const content = this.intern(d.stream, d.titleLength, d.stream.length);
+    // Title first, so flexsearch's positional slots favour title hits.
     const text = new Uint32Array(title.length + anchor.length + content.length);
     text.set(title);
     text.set(anchor, title.length);
     text.set(content, title.length + anchor.length);
     this.candidates.add(id, text, this.words, { host: s.host, site: s.site, type: s.type, lang: s.lang });
-    const url = this.intern(d.url, 0, d.url.length);
-    const heading = this.intern(d.heading, 0, d.heading.length);
-    const len = fieldLengths(d);
+    const len: Record<Field, number> = { title: title.length, anchor: anchor.length, url: url.length, heading: heading.length, content: content.length };
     for (const f of FIELDS) this.lengthSums[f] += len[f];
     const t = this.terms;
     for (const n of [title.length, content.length, anchor.length, url.length, heading.length]) t.u32(n);
@@ -107,19 +117,15 @@ export class IndexWriter {
     return id;
   }
 
-  private intern(terms: readonly string[], from: number, to: number): Uint32Array {
-    const out = new Uint32Array(to - from);
-    for (let i = from; i < to; i++) {
-      const t = terms[i]!;
-      let id = this.dict.get(t);
-      if (id === undefined) {
-        id = this.words.length;
-        this.dict.set(t, id);
-        this.words.push(t);
-      }
-      out[i - from] = id;
+  /** The id of a term in this index's dictionary, added if new. */
+  termId(t: string): number {
+    let id = this.dict.get(t);
+    if (id === undefined) {
+      id = this.words.length;
+      this.dict.set(t, id);
+      this.words.push(t);
     }
-    return out;
+    return id;
   }
 
   /** Writes every index file into `dir` (created if missing) and removes the spill files; returns the meta written. */
@@ -159,6 +165,8 @@ export class IndexWriter {
     const posData = sink('col.posData');
     const lengths = new Uint32Array(this.docs * FIELDS.length);
     let entries = 0;
+    let touched = new Uint32Array(1024);
+    let varints = new Uint8Array(4096);
 
     const src = new SpillSource(this.terms.file);
     try {
@@ -170,49 +178,71 @@ export class IndexWriter {
         const url = src.u32s(urlLength!);
         const heading = src.u32s(headingLength!);
         const streamLength = titleLength! + contentLength!;
-        const at = (i: number) => (i < titleLength! ? title[i]! : content[i - titleLength!]!);
         start.push(entries);
-        const touched: number[] = [];
-        const see = (t: number) => {
-          if (mark[t] !== id) {
-            mark[t] = id;
-            touched.push(t);
+        let distinct = 0;
+        const see = (a: Uint32Array, field: Uint32Array) => {
+          for (const t of a) {
+            if (mark[t] !== id) {
+              mark[t] = id;
+              touched[distinct++] = rank[t]!;
+            }
+            field[t]!++;
           }
         };
-        for (const t of title) (see(t), tf.title[t]!++);
-        for (const t of content) (see(t), tf.content[t]!++);
-        for (const t of anchor) (see(t), tf.anchor[t]!++);
-        for (const t of url) (see(t), tf.url[t]!++);
-        for (const t of heading) (see(t), tf.heading[t]!++);
-        touched.sort((a, b) => rank[a]! - rank[b]!);
+        if (touched.length < streamLength + anchor.length + url.length + heading.length) touched = new Uint32Array(2 * (streamLength + anchor.length + url.length + heading.length));
+        see(title, tf.title);
+        see(content, tf.content);
+        see(anchor, tf.anchor);
+        see(url, tf.url);
+        see(heading, tf.heading);
+        // Entries in dictionary order: sort the ranks (a native numeric sort), then back to term ids.
+        const ranks = touched.subarray(0, distinct).sort();
 
         // Positions: bucket the stream by term (counting sort), then delta-encode each bucket.
         let next = 0;
-        for (const t of touched) {
+        for (const r of ranks) {
+          const t = byWord[r]!;
           cursor[t] = next;
           next += tf.title[t]! + tf.content[t]!;
         }
         const pos = new Uint32Array(streamLength);
-        for (let i = 0; i < streamLength; i++) pos[cursor[at(i)]!++] = i;
+        for (let i = 0; i < titleLength!; i++) pos[cursor[title[i]!]!++] = i;
+        for (let i = 0; i < contentLength!; i++) pos[cursor[content[i]!]!++] = i + titleLength!;
+        const docTf = FIELDS.map(() => new Uint16Array(distinct));
+        const docPosStart = new Uint32Array(distinct);
+        if (varints.length < 5 * streamLength) varints = new Uint8Array(10 * streamLength);
+        let bytes = 0;
         let from = 0;
-        for (const t of touched) {
-          termCol.u32(rank[t]!);
-          posStart.u32(posData.bytes);
-          entries++;
+        for (let k = 0; k < distinct; k++) {
+          const r = ranks[k]!;
+          const t = byWord[r]!;
+          docPosStart[k] = posData.bytes + bytes;
           const n = tf.title[t]! + tf.content[t]!;
           let prev = 0;
-          for (let k = from; k < from + n; k++) {
-            posData.varint(pos[k]! - prev);
-            prev = pos[k]!;
+          for (let j = from; j < from + n; j++) {
+            // Unsigned LEB128 of the gap.
+            for (let v = pos[j]! - prev; ; v >>>= 7) {
+              if (v <= 0x7f) {
+                varints[bytes++] = v;
+                break;
+              }
+              varints[bytes++] = (v & 0x7f) | 0x80;
+            }
+            prev = pos[j]!;
           }
           from += n;
-          for (const f of FIELDS) {
+          FIELDS.forEach((f, fi) => {
             const v = tf[f][t]!;
-            if (v > 0) df[f][rank[t]!]!++;
-            tfCols[f]!.u16(Math.min(v, TF_MAX));
+            if (v > 0) df[f][r]!++;
+            docTf[fi]![k] = Math.min(v, TF_MAX);
             tf[f][t] = 0;
-          }
+          });
         }
+        entries += distinct;
+        posData.raw(varints.subarray(0, bytes));
+        termCol.u32s(ranks);
+        posStart.u32s(docPosStart);
+        FIELDS.forEach((f, fi) => tfCols[f]!.u16s(docTf[fi]!));
         const len = { title: titleLength!, anchor: anchorLength!, url: urlLength!, heading: headingLength!, content: contentLength! };
         FIELDS.forEach((f, k) => (lengths[id * FIELDS.length + k] = len[f]));
       }

@@ -107,15 +107,18 @@ test('reader: analyzed() gives back what the writer took', async () => {
   }
 });
 
-test('reader: analyzedDocs() reads every document in order, a window at a time, as analyzed() does', async () => {
+test('reader: docTerms() reads every document in order, a window at a time, as analyzed() does', async () => {
   const dir = path.join(tmp, 'windows');
   const many = Array.from({ length: 1100 }, (_, i) => DOCS[i % DOCS.length]!).map((d, i) => ({ ...d, url: `${d.url}/${i}`, content: `${d.content} page${i}`.repeat(1 + (i % 3)) }));
   await build(dir, many);
   const r = await openIndex(dir);
   let n = 0;
-  for (const [id, got] of r.analyzedDocs()) {
+  const words = r.terms();
+  const w = (ids: Uint32Array) => Array.from(ids, (i) => words[i]!);
+  for (const [id, stored, t] of r.docTerms()) {
     assert.is(id, n++);
-    assert.equal(got, r.analyzed(id));
+    const want = r.analyzed(id);
+    assert.equal({ stored, stream: w(t.title).concat(w(t.content)), titleLength: t.title.length, anchor: w(t.anchor), url: w(t.url), heading: w(t.heading) }, want);
   }
   assert.is(n, many.length);
 });
