@@ -92,6 +92,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'url.max.segment.repeats': 'int',
   'urlfilter.regex.timeout': 'duration',
   'urlnormalizer.loop.count': 'int',
+  'urlnormalizer.regex.timeout': 'duration',
   'file.content.limit': 'int',
   'searcher.bm25f.k1': 'float',
   'searcher.proximity.weight': 'float',

@@ -18,21 +18,19 @@ import fs from 'node:fs';
 import type { Conf } from '../conf.js';
 import { HzError } from '../errors.js';
 import type { PluginDescriptor, URLFilter } from '../plugin/types.js';
-import { boundedTest, RegexTimeout, type BoundedTest } from './bounded-regex.js';
+import { boundedTest, runRule, SLOW, type BoundedRule, type BoundedTest } from './bounded-regex.js';
 import { javaRegex } from './java-regex.js';
 
 /** urlfilter.regex.timeout's default: the most one timed rule may spend on one URL (ms). */
 export const RULE_BUDGET_MS = 50;
 
-export interface FilterRule {
+const SLOW_FILTER = { property: 'urlfilter.regex.timeout', outcome: 'rejected' };
+
+export interface FilterRule extends BoundedRule {
   accept: boolean;
   regex: RegExp;
-  /** `file:line`, for messages and the filter checker. */
-  where: string;
   /** `regex.test`, bounded in time; throws RegexTimeout. */
   test: BoundedTest;
-  /** Length of the shortest URL this rule ran out of time on: longer ones are rejected without a try. */
-  slowAt?: number;
 }
 
 /** The rule that decided a URL; `slow` when it decided by running out of time (the URL is then rejected). */
@@ -66,21 +64,9 @@ export function parseFilterRules(text: string, file: string, budgetMs = RULE_BUD
 /** The rule that decides a URL, or undefined when none matches (the URL is then rejected). */
 export function matchingRule(rules: FilterRule[], url: string): RuleMatch | undefined {
   for (const rule of rules) {
-    if (rule.slowAt !== undefined && url.length >= rule.slowAt) return { rule, accept: false, slow: true };
-    try {
-      if (rule.test(url)) return { rule, accept: rule.accept };
-    } catch (e) {
-      if (!(e instanceof RegexTimeout)) throw e;
-      const first = rule.slowAt === undefined;
-      rule.slowAt = Math.min(rule.slowAt ?? Infinity, url.length);
-      if (first)
-        process.emitWarning(
-          `${rule.where}: rule ran out of its ${e.budgetMs} ms (urlfilter.regex.timeout) on a ${url.length}-character URL; ` +
-            `URLs of ${url.length} characters or more are rejected from now on. Rewrite it without back-references or look-around.`,
-          { code: 'HZ_SLOW_URL_RULE' },
-        );
-      return { rule, accept: false, slow: true };
-    }
+    const hit = runRule(rule, rule.test, url, SLOW_FILTER);
+    if (hit === SLOW) return { rule, accept: false, slow: true };
+    if (hit) return { rule, accept: rule.accept };
   }
   return undefined;
 }

@@ -8,22 +8,33 @@
  * own file (`urlnormalizer.regex.file.<scope>`, e.g. `….outlink`); scopes
  * without one use `urlnormalizer.regex.file`. A rule that does not compile is
  * an error naming the file and line.
+ *
+ * The rules run on every outlink, so no rule may stall the crawler: each runs
+ * bounded like a URL filter rule (see `bounded-regex`), and one that needs
+ * the timed path and runs out of `urlnormalizer.regex.timeout` drops the URL,
+ * is reported once with its file:line, and from then on drops, without
+ * running, every URL at least as long as the shortest one it choked on.
  */
 import fs from 'node:fs';
 import type { Conf } from '../conf.js';
 import { HzError } from '../errors.js';
 import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../plugin/types.js';
 import { child, parseConfXml } from '../xml.js';
+import { boundedReplace, runRule, SLOW, type Bounded, type BoundedRule } from './bounded-regex.js';
 import { javaRegex, javaReplacement } from './java-regex.js';
 
-export interface NormalizeRule {
-  pattern: RegExp;
-  replace: (match: string, ...rest: unknown[]) => string;
-  where: string;
+/** urlnormalizer.regex.timeout's default: the most one timed rule may spend on one URL (ms). */
+export const NORMALIZE_BUDGET_MS = 50;
+
+const SLOW_NORMALIZE = { property: 'urlnormalizer.regex.timeout', outcome: 'dropped' };
+
+export interface NormalizeRule extends BoundedRule {
+  /** The replace-all, bounded in time; throws RegexTimeout. */
+  apply: Bounded<string>;
 }
 
 /** Parses a regex-normalize.xml document; `file` is only used in messages. */
-export function parseNormalizeRules(src: string, file: string): NormalizeRule[] {
+export function parseNormalizeRules(src: string, file: string, budgetMs = NORMALIZE_BUDGET_MS): NormalizeRule[] {
   const root = parseConfXml(src, file, 'regex-normalize');
   const rules: NormalizeRule[] = [];
   for (const el of root.children) {
@@ -34,7 +45,7 @@ export function parseNormalizeRules(src: string, file: string): NormalizeRule[] 
     const substitution = child(el, 'substitution')?.text ?? '';
     try {
       const re = javaRegex(pattern);
-      rules.push({ pattern: new RegExp(re.source, re.flags + 'g'), replace: javaReplacement(substitution, re), where });
+      rules.push({ apply: boundedReplace(new RegExp(re.source, re.flags + 'g'), javaReplacement(substitution, re), budgetMs), where });
     } catch (e) {
       throw new HzError('HZ_ERR_CONF_FILE', `${where}: invalid rule ${pattern} → ${substitution}: ${(e as Error).message}`);
     }
@@ -42,20 +53,24 @@ export function parseNormalizeRules(src: string, file: string): NormalizeRule[] 
   return rules;
 }
 
-export function readNormalizeRules(file: string): NormalizeRule[] {
+export function readNormalizeRules(file: string, budgetMs = NORMALIZE_BUDGET_MS): NormalizeRule[] {
   let src: string;
   try {
     src = fs.readFileSync(file, 'utf8');
   } catch (e) {
     throw new HzError('HZ_ERR_CONF_FILE', `cannot read URL normalizer rules ${file}: ${(e as Error).message}`);
   }
-  return parseNormalizeRules(src, file);
+  return parseNormalizeRules(src, file, budgetMs);
 }
 
-/** Applies the rules in order; a URL emptied by them is dropped (null). */
+/** Applies the rules in order; a URL emptied by them, or one a rule ran out of time on, is dropped (null). */
 export function applyNormalizeRules(rules: NormalizeRule[], url: string): string | null {
   let out = url;
-  for (const r of rules) out = out.replace(r.pattern, r.replace);
+  for (const r of rules) {
+    const next = runRule(r, r.apply, out, SLOW_NORMALIZE);
+    if (next === SLOW) return null;
+    out = next;
+  }
   return out === '' ? null : out;
 }
 
@@ -70,7 +85,7 @@ export class RegexURLNormalizer implements URLNormalizer {
     if (!rules) {
       const scoped = `urlnormalizer.regex.file.${scope}`;
       const name = scope !== 'default' && this.conf.has(scoped) ? this.conf.get(scoped) : this.conf.get('urlnormalizer.regex.file');
-      rules = readNormalizeRules(this.conf.resolveFile(name));
+      rules = readNormalizeRules(this.conf.resolveFile(name), this.conf.getDuration('urlnormalizer.regex.timeout', 'ms'));
       this.byScope.set(scope, rules);
     }
     return rules;

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { Conf, PACKAGE_CONF_DIR } from '../../../shared/conf.js';
 import { HzError } from '../../../shared/errors.js';
 import { javaRegex, javaReplacement } from '../../../shared/url/java-regex.js';
-import { applyNormalizeRules, parseNormalizeRules, readNormalizeRules, urlnormalizerRegex } from '../../../shared/url/regex-normalize.js';
+import { applyNormalizeRules, parseNormalizeRules, readNormalizeRules, RegexURLNormalizer, urlnormalizerRegex } from '../../../shared/url/regex-normalize.js';
 
 test('javaRegex: inline flags become JS flags or both-case letters', () => {
   // [java pattern, input, should match]
@@ -65,6 +65,55 @@ test("Nutch's default regex-normalize.xml", () => {
     ['http://x.com/index.html', 'http://x.com/index.html'],
   ];
   for (const [input, out] of table) assert.is(applyNormalizeRules(rules, input), out, input);
+});
+
+test('shipped regex-normalize.xml: every rule runs in bounded time', () => {
+  for (const r of readNormalizeRules(path.join(PACKAGE_CONF_DIR, 'regex-normalize.xml'))) assert.not.ok(r.apply.timed, `${r.where} needs the timed path`);
+});
+
+test('a catastrophic rule that the linear engine can run stays fast on a hostile URL', () => {
+  // Backtracking alone takes 2^27 steps per start here (tens of seconds).
+  const rules = parseNormalizeRules('<regex-normalize><regex><pattern>/(a+)+$</pattern><substitution>/</substitution></regex></regex-normalize>', 'evil.xml');
+  assert.not.ok(rules[0]!.apply.timed);
+  assert.is(applyNormalizeRules(rules, `http://x/${'a'.repeat(27)}!`), `http://x/${'a'.repeat(27)}!`);
+  assert.is(applyNormalizeRules(rules, `http://x/${'a'.repeat(27)}`), 'http://x/');
+});
+
+test('a back-reference rule runs on urlnormalizer.regex.timeout: it drops the URL, names its file:line once, then drops longer URLs untried', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-rn-'));
+  const warnings: Error[] = [];
+  const onWarning = (w: Error) => warnings.push(w);
+  process.on('warning', onWarning);
+  try {
+    // Nutch 1.x's loop rule as a rewrite: a segment pair repeated three times becomes one.
+    fs.writeFileSync(
+      path.join(dir, 'loops.xml'),
+      '<regex-normalize>\n<!-- loops -->\n<regex><pattern>(.*)(/[^/]+)/[^/]+\\2/[^/]+\\2/</pattern><substitution>$1$2/</substitution></regex>\n</regex-normalize>\n',
+    );
+    const conf = Conf.load({ confDir: dir, overrides: { 'urlnormalizer.regex.file': 'loops.xml', 'urlnormalizer.regex.timeout': '200' } });
+    const n = urlnormalizerRegex.create(conf) as RegexURLNormalizer;
+    const [rule] = n.rules('outlink');
+    assert.ok(rule!.apply.timed);
+    assert.is(n.normalize('http://x/a/b/a/c/a/d', 'outlink'), 'http://x/a/d', 'the rule still works');
+    assert.is(n.normalize('http://x/a/b/c/', 'outlink'), 'http://x/a/b/c/');
+    const long = `http://x/${'x'.repeat(20_000)}`;
+    assert.is(n.normalize(long, 'outlink'), null, 'out of time: dropped');
+    assert.is(rule!.slowAt, long.length);
+    let tries = 0;
+    const run = rule!.apply;
+    rule!.apply = Object.assign((s: string) => (tries++, run(s)), { timed: true });
+    assert.is(n.normalize(long + 'yy', 'outlink'), null);
+    assert.is(tries, 0, 'a longer URL is not tried again (a try would take the whole budget)');
+    assert.is(n.normalize('http://x/short/', 'outlink'), 'http://x/short/', 'short URLs still run the rule');
+    assert.is(tries, 1);
+    await new Promise((r) => setImmediate(r));
+    const slow = warnings.filter((w) => (w as NodeJS.ErrnoException).code === 'HZ_SLOW_URL_RULE');
+    assert.is(slow.length, 1);
+    assert.match(slow[0]!.message, /loops\.xml:3: rule ran out of its 200 ms \(urlnormalizer\.regex\.timeout\) on a 20009-character URL; URLs of 20009 characters or more are dropped/);
+  } finally {
+    process.off('warning', onWarning);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('rules apply in order as replace-all', () => {
