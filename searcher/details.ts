@@ -10,11 +10,10 @@ import type { ContentRecord, FetchRecord, PageSection } from '../segments/segmen
 import { typedWords } from './highlight.js';
 import type { SearchResult } from './search.js';
 import type { Snapshot } from './snapshot.js';
+import { SUMMARY_TEXT_CHARS, summaryPart, TokenOffsets } from '../segments/offsets.js';
 import { MAX_SUMMARY_TOKENS, summarize, type Summary } from './summary.js';
-import { summaryTokens } from './summary-tokens.js';
-
-/** Only the start of a long text is looked at for its summary. */
-const SUMMARY_TEXT_CHARS = 60_000;
+import { indexedHits, offsetsAgree, offsetTokens } from './summary-offsets.js';
+import { summaryTokens, type SummaryTokens } from './summary-tokens.js';
 
 export interface HitDetails {
   summary: Summary;
@@ -25,22 +24,54 @@ export interface HitDetails {
 /** What a search needs to summarize its hits: the query as typed and as analyzed. */
 export type SummaryQuery = Pick<SearchResult, 'raw' | 'query'>;
 
+/** The document a summary is for: its id in the snapshot's index and its stored fields. */
+export type SummaryDoc = { id: number; doc: StoredDoc };
+
+/** Each search's test for marked words, made once for all its hits (it remembers the words it judged). */
+const accepts = new WeakMap<SummaryQuery, ReturnType<typeof typedWords>>();
+function acceptFor(snap: Snapshot, q: SummaryQuery) {
+  let accept = accepts.get(q);
+  if (!accept) accepts.set(q, (accept = typedWords(snap.analyzer, q.raw)));
+  return accept;
+}
+
+/** How a summary finds its words (the benchmark compares them): stored offsets when the segment has them, else a scan, else the whole text. */
+export type SummaryWords = 'stored' | 'scanned' | 'whole';
+
+/** The words around the query's hits, from the index's positions and the offsets stored at index time; undefined when there are none to trust. */
+function storedWords(snap: Snapshot, hit: SummaryDoc, text: string, data: Uint8Array | undefined, terms: readonly string[], furniture: readonly (readonly [number, number])[]): SummaryTokens | undefined {
+  const offsets = data && TokenOffsets.read(data);
+  if (!offsets) return undefined;
+  // The index keeps only the first indexer.max.tokens words of a page: past them it knows no hits.
+  const limit = Math.min(offsets.count, snap.reader.fieldLength(hit.id, 'content'));
+  const hits = indexedHits(snap.reader, hit.id, terms, limit);
+  if (!offsetsAgree(snap.analyzer, text, offsets, hits)) return undefined;
+  return offsetTokens(offsets, hits, snap.settings.summary, furniture, limit);
+}
+
 /**
  * The hit's summary from its parse text (furniture left out) and the section
- * it comes from. Only the parts of the text where a query term can stand are
- * analyzed (searcher/summary-tokens); the whole start of the text when that
- * scan cannot tell, or when `wholeText` asks for it (the benchmark's baseline).
+ * it comes from. No text is analyzed when the segment stored where its words
+ * stand (searcher/summary-offsets); else only the parts of the text where a
+ * query term can stand (searcher/summary-tokens); the whole start of the text
+ * when that scan cannot tell. `words` forces a way (the benchmark's baselines).
  */
-export function hitDetails(snap: Snapshot, doc: StoredDoc, q: SummaryQuery, opts: { wholeText?: boolean } = {}): HitDetails {
-  const parse = snap.segments.getParse(doc.segment, doc.url);
-  if (!parse?.text) return { summary: [] };
-  const cut = parse.text.length > SUMMARY_TEXT_CHARS;
-  const text = cut ? parse.text.slice(0, SUMMARY_TEXT_CHARS) : parse.text;
-  const sections = Array.isArray(parse.meta.sections) ? parse.meta.sections : [];
-  const furniture = Array.isArray(parse.meta.furniture) ? parse.meta.furniture : [];
+export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opts: { words?: SummaryWords } = {}): HitDetails {
+  const { doc } = hit;
+  const src = snap.segments.getSummarySource(doc.segment, doc.url);
+  if (!src?.text) return { summary: [] };
+  const cut = src.length > SUMMARY_TEXT_CHARS;
+  const text = summaryPart(src.text);
+  const sections = Array.isArray(src.meta.sections) ? src.meta.sections : [];
+  const furniture = Array.isArray(src.meta.furniture) ? src.meta.furniture : [];
   const offsets = sections.map((s) => s.offset);
-  const parts = opts.wholeText ? undefined : summaryTokens(snap.analyzer, text, q.query.terms, snap.settings.summary, furniture);
-  const plan = { furniture, accept: typedWords(snap.analyzer, q.raw) };
+  const words = opts.words ?? 'stored';
+  const parts =
+    words === 'whole'
+      ? undefined
+      : ((words === 'stored' ? storedWords(snap, hit, text, src.offsets, q.query.terms, furniture) : undefined) ??
+        summaryTokens(snap.analyzer, text, q.query.terms, snap.settings.summary, furniture));
+  const plan = { furniture, accept: acceptFor(snap, q) };
   const placed = parts
     ? summarize(text, parts.tokens, new Set(q.query.terms), snap.settings.summary, {
         ...plan,
@@ -55,8 +86,8 @@ export function hitDetails(snap: Snapshot, doc: StoredDoc, q: SummaryQuery, opts
   return { summary: placed.parts, section: section && { heading: section.heading, id: section.id } };
 }
 
-export function hitSummary(snap: Snapshot, doc: StoredDoc, q: SummaryQuery): Summary {
-  return hitDetails(snap, doc, q).summary;
+export function hitSummary(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery): Summary {
+  return hitDetails(snap, hit, q).summary;
 }
 
 /** The indexed document for a URL, or undefined. */

@@ -30,14 +30,18 @@ export function inflectionBase(word: string): string {
  * typed, the word must share an inflection base with what they typed.
  */
 export function typedWords(analyzer: Analyzer, rawQuery: string): (word: string, term: string) => boolean {
-  const typed = new Map<string, Set<string>>();
+  // A page repeats its words: each is judged once per term.
+  const typed = new Map<string, { bases: Set<string>; judged: Map<string, boolean> }>();
   for (const t of analyzer.tokens(rawQuery)) {
-    let bases = typed.get(t.term);
-    if (!bases) typed.set(t.term, (bases = new Set()));
-    bases.add(inflectionBase(rawQuery.slice(t.start, t.end)));
+    let entry = typed.get(t.term);
+    if (!entry) typed.set(t.term, (entry = { bases: new Set(), judged: new Map() }));
+    entry.bases.add(inflectionBase(rawQuery.slice(t.start, t.end)));
   }
   return (word, term) => {
-    const bases = typed.get(term);
-    return !bases || bases.has(inflectionBase(word));
+    const entry = typed.get(term);
+    if (!entry) return true;
+    let ok = entry.judged.get(word);
+    if (ok === undefined) entry.judged.set(word, (ok = entry.bases.has(inflectionBase(word))));
+    return ok;
   };
 }

@@ -5,7 +5,7 @@
  * `segment` and `url`. Segments open lazily and stay open; one that has gone
  * (pruned, not copied to this machine) is simply absent.
  */
-import { Segment, segmentDate, listSegments, type ContentRecord, type FetchRecord, type ParseRecord } from '../segments/segment.js';
+import { Segment, segmentDate, listSegments, type ContentRecord, type FetchRecord, type ParseRecord, type SummarySource } from '../segments/segment.js';
 import { segmentDir } from '../shared/layout.js';
 
 export class FetchedSegments {
@@ -35,6 +35,10 @@ export class FetchedSegments {
 
   getParse(segment: string, url: string): ParseRecord | undefined {
     return this.get(segment)?.getParse(url);
+  }
+
+  getSummarySource(segment: string, url: string): SummarySource | undefined {
+    return this.get(segment)?.getSummarySource(url);
   }
 
   getContent(segment: string, url: string): ContentRecord | undefined {

@@ -89,6 +89,17 @@ function isHit(analyzer: Analyzer, text: string, at: number, wanted: ReadonlySet
   return analyzer.terms(text.slice(a, b)).some((t) => wanted.has(t));
 }
 
+/** Spans [from, to) in order of their starts, overlapping or touching ones merged. */
+export function mergeSpans(spans: readonly (readonly [number, number])[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const [from, to] of spans) {
+    const last = out[out.length - 1];
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}
+
 const inFurniture = (furniture: readonly (readonly [number, number])[], start: number, end: number) => furniture.some(([a, b]) => end > a && start < b);
 
 /**
@@ -127,11 +138,8 @@ export function summaryTokens(
   const tokens: TextToken[] = [];
   const cuts: number[] = [];
   let end = 0;
-  // Places come in text order; overlapping parts are merged and each merged part is analyzed once.
-  for (let i = 0; i < spans.length; ) {
-    const from = spans[i]![0];
-    let to = spans[i]![1];
-    for (i++; i < spans.length && spans[i]![0] <= to; i++) to = Math.max(to, spans[i]![1]);
+  // Places come in text order; each merged part is analyzed once.
+  for (const [from, to] of mergeSpans(spans)) {
     const first = tokens.length;
     for (const t of analyzer.tokens(text.slice(from, to))) tokens.push({ term: t.term, start: t.start + from, end: t.end + from });
     if (from > end && tokens.length > first) cuts.push(tokens[first]!.start);

@@ -84,7 +84,7 @@ export const searchTool: Tool = {
         return 0;
       }
       r.hits.forEach((h, i) => {
-        const d = hitDetails(snap, h.doc, r);
+        const d = hitDetails(snap, h, r);
         const summary = summaryToText(d.summary);
         const section = d.section && d.section.heading !== h.doc.title.trim() ? `   § ${d.section.heading}\n` : '';
         ctx.out.write(`${r.start + i + 1}. ${h.doc.title.trim() || h.doc.url}\n   ${hitHref({ hit: h, section: d.section })}\n${section}${summary ? `   ${summary}\n` : ''}`);

@@ -75,6 +75,14 @@ CREATE TABLE IF NOT EXISTS partition_hosts (
   host TEXT PRIMARY KEY,
   part INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS summary_text (  -- written at index time, for the searcher's summaries
+  url     TEXT PRIMARY KEY,
+  text    BLOB NOT NULL,           -- the start of the parse text (segments/offsets.ts), uncompressed: Latin-1, or UTF-16LE when wide
+  wide    INTEGER NOT NULL,
+  length  INTEGER NOT NULL,        -- of the whole parse text
+  offsets BLOB NOT NULL,           -- where each of its words stands (segments/offsets.ts)
+  meta    TEXT NOT NULL            -- JSON ParseMeta, as the parse record's
+);
 `;
 
 export interface FetchlistEntry {
@@ -117,6 +125,32 @@ export interface ParseRecord {
   outlinks: Outlink[];
   meta: ParseMeta;
 }
+
+/** The start of a page's parse text and where its words stand, stored for summaries at index time. */
+export interface SummaryText {
+  url: string;
+  /** The parse text's first SUMMARY_TEXT_CHARS characters (segments/offsets.ts). */
+  text: string;
+  /** Of the whole parse text. */
+  length: number;
+  /** segments/offsets.ts's encoding. */
+  offsets: Uint8Array;
+  meta: ParseMeta;
+}
+
+/** The parts of a parse record a summary needs (Segment.getSummarySource). */
+export interface SummarySource {
+  /** The parse text, or its start when stored for summaries. */
+  text: string;
+  /** Of the whole parse text. */
+  length: number;
+  meta: ParseMeta;
+  /** segments/offsets.ts's encoding, when stored for summaries. */
+  offsets?: Uint8Array;
+}
+
+/** Characters up to U+00FF are stored one byte each, others make the whole text UTF-16: both decode without a scan. */
+const LATIN1 = /^[\x00-\xff]*$/;
 
 /**
  * WAL pages between checkpoints (SQLite's default is 1000). A fetch commits
@@ -174,6 +208,7 @@ export class Segment {
   /** This segment's file, then its partitions' files (read-only). */
   private readonly all: Database.Database[];
   private readonly prepared = new Map<Database.Database, Map<string, Database.Statement>>();
+  private summaryText: boolean | undefined;
 
   private constructor(
     readonly dir: string,
@@ -514,6 +549,37 @@ export class Segment {
     this.db.transaction(() => {
       for (const r of recs) this.stmts.putParse.run(parseToRow(r));
     })();
+  }
+
+  /** Stores summary texts: those of `recs` replace theirs, or (`fresh`) every one stored before. */
+  putSummaryTexts(recs: Iterable<SummaryText>, fresh = false): void {
+    this.db.transaction(() => {
+      if (fresh) this.db.exec('DELETE FROM summary_text');
+      const put = this.db.prepare('INSERT OR REPLACE INTO summary_text (url, text, wide, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
+      for (const r of recs) {
+        const wide = !LATIN1.test(r.text);
+        put.run(r.url, Buffer.from(r.text, wide ? 'utf16le' : 'latin1'), wide ? 1 : 0, r.length, r.offsets, JSON.stringify(r.meta));
+      }
+    })();
+  }
+
+  /**
+   * What a summary reads: the stored summary text with its word offsets, else
+   * (a segment indexed before they were stored, or a page indexed from other
+   * text) the whole parse text; and the parse meta.
+   */
+  getSummarySource(url: string): SummarySource | undefined {
+    this.summaryText ??= this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_text'").get() !== undefined;
+    const s = this.summaryText
+      ? (this.q(this.db, 'SELECT text, wide, length, offsets, meta FROM summary_text WHERE url = ?').get(url) as
+          | { text: Buffer; wide: number; length: number; offsets: Buffer; meta: string }
+          | undefined)
+      : undefined;
+    if (s) return { text: s.text.toString(s.wide ? 'utf16le' : 'latin1'), length: s.length, meta: JSON.parse(s.meta) as ParseMeta, offsets: s.offsets };
+    const r = this.lookup<{ text: Buffer | null; meta: string }>('SELECT text, meta FROM parse WHERE url = ?', url);
+    if (!r) return undefined;
+    const text = r.text ? inflate(r.text).toString('utf8') : '';
+    return { text, length: text.length, meta: JSON.parse(r.meta) as ParseMeta };
   }
 
   getParse(url: string): ParseRecord | undefined {

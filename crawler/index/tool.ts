@@ -19,7 +19,8 @@ import type { Log } from '../../shared/log.js';
 import type { IndexDocument, IndexingInput } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
-import { Segment } from '../../segments/segment.js';
+import { summaryPart, textOffsets } from '../../segments/offsets.js';
+import { Segment, type SummaryText } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
@@ -77,8 +78,17 @@ function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; b
   };
 }
 
+/** Pages whose summary texts are written in one transaction. */
+const SUMMARIES_BATCH = 200;
+
+/** Whether content indexed from `text` holds the text's words first, as the text has them. */
+export function indexesText(content: string, text: string): boolean {
+  return content.startsWith(text) && (content.length === text.length || /\s/.test(content[text.length]!));
+}
+
 async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, log?: Log): Promise<SegmentIndexSummary> {
   const seg = Segment.open(dir);
+  let summariesOut: Segment | undefined;
   try {
     if (!seg.hasPhase('parsed'))
       throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${dir} is not parsed yet; run 'hazelnut parse ${dir}' (or finish its fetch) first`);
@@ -88,7 +98,18 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
           for (const p of seg.parses()) if (p.status === 'success') yield { host: host(p.url), title: p.title };
         })())
       : new Map<string, string>();
-    const writer = new IndexWriter({ analyzer: Analyzer.fromConf(conf), segments: [seg.name], maxTokens: conf.getInt('indexer.max.tokens') });
+    const analyzer = Analyzer.fromConf(conf);
+    const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens: conf.getInt('indexer.max.tokens') });
+    // The start of each indexed page's text and where its words stand, for summaries; written in batches to
+    // bound memory, through a connection of their own while this one reads the fetch records.
+    summariesOut = Segment.open(dir);
+    let summaries: SummaryText[] = [];
+    let fresh = true;
+    const flushSummaries = () => {
+      summariesOut!.putSummaryTexts(summaries, fresh);
+      summaries = [];
+      fresh = false;
+    };
     try {
       const progress = log?.step(`index ${seg.name}`, 'records', seg.count('fetch'));
       let seen = 0;
@@ -130,8 +151,14 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
           continue;
         }
         const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
-        writer.add(toInputDoc(doc, { segment: seg.name, digest: parse.signature ?? '', boost }));
+        const inputDoc = toInputDoc(doc, { segment: seg.name, digest: parse.signature ?? '', boost });
+        writer.add(inputDoc);
+        // The index's positions count the words of the content: they are the text's words only when the content starts with the text.
+        if (indexesText(inputDoc.content, parse.text))
+          summaries.push({ url: f.url, text: summaryPart(parse.text), length: parse.text.length, offsets: textOffsets(analyzer, parse.text), meta: parse.meta });
+        if (summaries.length >= SUMMARIES_BATCH) flushSummaries();
       }
+      flushSummaries();
       await replaceDir(segmentIndexDir(dir), async (tmp) => {
         await writer.write(tmp);
       });
@@ -143,6 +170,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     log?.info(`${seg.name}: ${sum.indexed} indexed, ${sum.notFetched} not fetched, ${sum.notParsed} not parsed, ${sum.noindex} noindex, ${sum.filtered} filtered`);
     return sum;
   } finally {
+    summariesOut?.close();
     seg.close();
   }
 }

@@ -17,7 +17,7 @@ import { facetEntries, hitHref, type HitView } from './results.js';
 
 export function searchJson(snap: Snapshot, r: SearchResult) {
   const t0 = performance.now();
-  const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h.doc, r), siteName: siteName(snap.reader, h.doc) }));
+  const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h, r), siteName: siteName(snap.reader, h.doc) }));
   return resultJson(r, views, { suggestion: didYouMean(snap, r), siteName: (doc) => siteName(snap.reader, doc), summariesMs: performance.now() - t0 });
 }
 

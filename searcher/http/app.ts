@@ -134,7 +134,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
     const snap = c.get('snapshot');
     if (!(c.req.query('query') ?? '').trim()) return c.html(homePage(indexStats(snap)));
     const r = runSearch(c);
-    const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h.doc, r), siteName: siteName(snap.reader, h.doc) }));
+    const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h, r), siteName: siteName(snap.reader, h.doc) }));
     return c.html(resultsPage(r, views, defaultsOf(snap.settings), { suggestion: didYouMean(snap, r), siteName: (doc) => siteName(snap.reader, doc) }));
   });
 
@@ -143,7 +143,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
   app.get('/opensearch', (c) => {
     const snap = c.get('snapshot');
     const r = runSearch(c);
-    const xml = openSearchRss(r, r.hits.map((h) => hitSummary(snap, h.doc, r)), baseUrl(c), defaultsOf(snap.settings));
+    const xml = openSearchRss(r, r.hits.map((h) => hitSummary(snap, h, r)), baseUrl(c), defaultsOf(snap.settings));
     return c.body(xml, 200, { 'Content-Type': 'text/xml; charset=utf-8' });
   });
 

@@ -70,7 +70,7 @@ export function shardDetails(snap: Snapshot, req: DetailsRequest): DetailsRespon
   for (const url of req.urls) {
     const doc = docByUrl(snap, url);
     // Anchors are shown by /anchors, which the broker forwards: they need not travel with every hit.
-    if (doc) docs[url] = { doc: { ...doc, anchors: [] }, ...hitDetails(snap, doc, q) };
+    if (doc) docs[url] = { doc: { ...doc, anchors: [] }, ...hitDetails(snap, { id: snap.reader.idOf(url)!, doc }, q) };
   }
   const names: Record<string, string> = {};
   for (const { site, url } of req.sites) {

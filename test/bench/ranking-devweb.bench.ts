@@ -130,7 +130,7 @@ export default async function devwebBench(): Promise<BenchResult> {
       const wholeMs: number[] = [];
       const summaries = (r: SearchResult, wholeText: boolean) => {
         const a = performance.now();
-        for (const h of r.hits) hitDetails(lease.snapshot, h.doc, r, { wholeText });
+        for (const h of r.hits) hitDetails(lease.snapshot, h, r, { words: wholeText ? 'whole' : 'scanned' });
         return performance.now() - a;
       };
       for (let pass = 0; pass < 5; pass++)

@@ -1,0 +1,100 @@
+/**
+ * @module searcher/summary-offsets
+ * The words a summary needs, from what the index already holds: the query
+ * terms' positions in the page and the word offsets stored beside its parse
+ * text at index time (segments/offsets.ts). No text is analyzed: the head of
+ * the page (the summary when nothing matches) and `context` words on both
+ * sides of every hit become tokens for summarize(), with a cut wherever words
+ * were skipped, exactly as searcher/summary-tokens finds them by scanning.
+ */
+import type { Analyzer } from '../shared/analysis/analyzer.js';
+import type { IndexReader } from '../shared/index/types.js';
+import type { TokenOffsets } from '../segments/offsets.js';
+import type { SummaryOptions, TextToken } from './summary.js';
+import { mergeSpans, type SummaryTokens } from './summary-tokens.js';
+
+/** The query terms at token indexes of the page's text (index → term). */
+export type TextHits = Map<number, string>;
+
+/**
+ * Where `terms` stand in document `id`'s text, from the index's positions
+ * (title first, then the content, which starts with the text): only the
+ * first `limit` words of the text.
+ */
+export function indexedHits(reader: IndexReader, id: number, terms: Iterable<string>, limit: number): TextHits {
+  const title = reader.fieldLength(id, 'title');
+  const hits: TextHits = new Map();
+  for (const term of new Set(terms)) {
+    const e = reader.entry(id, reader.termId(term));
+    if (e < 0) continue;
+    for (const p of reader.entryPositions(e)) {
+      if (p < title) continue;
+      if (p - title >= limit) break;
+      hits.set(p - title, term);
+    }
+  }
+  return hits;
+}
+
+/**
+ * Whether the stored offsets still describe `text` for these hits: each
+ * term's first hit is a word the analyzer makes that term from. A page parsed
+ * or analyzed differently since it was indexed fails this, and is scanned.
+ */
+export function offsetsAgree(analyzer: Analyzer, text: string, offsets: TokenOffsets, hits: TextHits): boolean {
+  const seen = new Set<string>();
+  for (const [i, term] of hits) {
+    if (seen.has(term)) continue;
+    seen.add(term);
+    if (i >= offsets.count || !offsets.reach(i + 1) || offsets.ends[i]! > text.length) return false;
+    if (!analyzer.terms(text.slice(offsets.starts[i], offsets.ends[i])).includes(term)) return false;
+  }
+  return true;
+}
+
+/**
+ * Tokens of the head of the text and of the parts around each hit, from
+ * stored offsets (the first `limit` words); undefined when the record is damaged.
+ */
+export function offsetTokens(
+  offsets: TokenOffsets,
+  hits: TextHits,
+  opts: SummaryOptions,
+  furniture: readonly (readonly [number, number])[],
+  limit = offsets.count,
+): SummaryTokens | undefined {
+  const { starts, ends } = offsets;
+  const n = Math.min(limit, offsets.count);
+  const context = Math.max(0, opts.context);
+  const length = Math.max(1, opts.length);
+  // Furniture ranges are in text order, as the tokens: one pointer walks them.
+  let r = 0;
+  const inFurniture = (i: number) => {
+    while (r < furniture.length && furniture[r]![1] <= starts[i]!) r++;
+    return r < furniture.length && ends[i]! > furniture[r]![0];
+  };
+  // The head: `length` content words and one more, for a page where nothing matches.
+  let head = 0;
+  for (let words = 0; head < n && words <= length; head++) {
+    if (!offsets.reach(head + 1)) return undefined;
+    if (!inFurniture(head)) words++;
+  }
+  const spans: [number, number][] = [[0, head]];
+  for (const i of [...hits.keys()].sort((a, b) => a - b)) if (i < n) spans.push([Math.max(0, i - context), Math.min(n, i + context + 2)]);
+  const parts = mergeSpans(spans);
+  const end = parts[parts.length - 1]![1];
+  if (!offsets.reach(end)) return undefined;
+  const tokens: TextToken[] = [];
+  const cuts: number[] = [];
+  for (const [from, to] of parts) {
+    if (from > 0 && from < to) cuts.push(starts[from]!);
+    for (let i = from; i < to; i++) tokens.push({ term: hits.get(i) ?? '', start: starts[i]!, end: ends[i]! });
+  }
+  r = 0;
+  let more = n < offsets.count;
+  for (let i = end; i < n && !more; i++) {
+    if (!offsets.reach(i + 1)) return undefined;
+    more = !inFurniture(i);
+  }
+  return { tokens, cuts, more };
+}
