@@ -68,8 +68,8 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** Removes build directories left by killed runs (their process is gone). */
-function removeStaleTmp(dir: string, prefix: string): void {
+/** Removes build directories `<prefix>…-<pid>` left by killed runs (their process is gone). */
+export function removeStaleTmp(dir: string, prefix: string): void {
   if (!fs.existsSync(dir)) return;
   for (const n of fs.readdirSync(dir)) {
     const m = n.startsWith(prefix) ? /-(\d+)$/.exec(n) : null;

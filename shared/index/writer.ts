@@ -12,6 +12,7 @@
  * few numbers a document (offsets, field lengths, tags). Used by the crawler
  * only; publishing the directory atomically is publish.ts's job.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,12 +21,14 @@ import { CandidatePostings } from './candidates-file.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import type { DocTerms } from './reader.js';
 import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, IndexFileWriter, packColumns, writeIndexFile, writePackedColumns, type ColumnSource } from './format.js';
+import { removeStaleTmp } from './publish.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
 
 /** Nutch's indexer.max.tokens default. */
 export const DEFAULT_MAX_TOKENS = 10_000;
 const TF_MAX = 0xffff;
+const SPILL_PREFIX = 'hz-spill-';
 
 class Grow {
   len = 0;
@@ -67,7 +70,11 @@ export class IndexWriter {
   private docs = 0;
 
   constructor(private readonly opts: IndexWriterOptions) {
-    this.spill = fs.mkdtempSync(path.join(opts.spillDir ?? os.tmpdir(), 'hz-index-'));
+    const parent = opts.spillDir ?? os.tmpdir();
+    // Named with the pid, so the spill files of a killed build are removed by the next one.
+    removeStaleTmp(parent, SPILL_PREFIX);
+    this.spill = path.join(parent, `${SPILL_PREFIX}${crypto.randomBytes(4).toString('hex')}-${process.pid}`);
+    fs.mkdirSync(this.spill, { recursive: true });
     this.terms = new SpillSink(path.join(this.spill, 'terms'));
     this.stored = new SpillSink(path.join(this.spill, 'stored'));
     this.storedOffsets.push(0);

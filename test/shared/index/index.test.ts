@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -121,6 +122,21 @@ test('reader: docTerms() reads every document in order, a window at a time, as a
     assert.equal({ stored, stream: w(t.title).concat(w(t.content)), titleLength: t.title.length, anchor: w(t.anchor), url: w(t.url), heading: w(t.heading) }, want);
   }
   assert.is(n, many.length);
+});
+
+test('writer: spill files go when the index is written, and a killed build\'s with the next build', async () => {
+  const spillDir = path.join(tmp, 'spill');
+  const dead = path.join(spillDir, `hz-spill-0a0a0a0a-${spawnSync(process.execPath, ['-e', '']).pid}`);
+  const live = path.join(spillDir, `hz-spill-0b0b0b0b-${process.pid}`);
+  for (const d of [dead, live]) fs.mkdirSync(d, { recursive: true });
+  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], spillDir });
+  assert.not.ok(fs.existsSync(dead), 'the dead build\'s spill directory is removed');
+  assert.ok(fs.existsSync(live), 'a running build\'s is kept');
+  fs.rmSync(live, { recursive: true });
+  for (const d of DOCS) w.add(d);
+  await w.write(path.join(tmp, 'spilled'));
+  assert.equal(fs.readdirSync(spillDir), []);
+  assert.is((await openIndex(path.join(tmp, 'spilled'))).meta.docCount, DOCS.length);
 });
 
 test('reader: deletions beside the index are honoured', async () => {
