@@ -41,6 +41,8 @@ export interface HttpOptions {
   allowAddresses?: AddressPolicy;
   /** Name resolution (default dns.lookup); a test maps names to addresses here, as a hosts file would. */
   resolve?: Resolve;
+  /** http.bind.address: the local address connections come from (default: the system's choice). */
+  localAddress?: string;
 }
 
 export type Resolve = (hostname: string) => Promise<dns.LookupAddress[]>;
@@ -74,6 +76,7 @@ export class HttpClient {
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
       connect: guardedConnector(opts.timeoutMs, allowed, resolve),
+      ...(opts.localAddress ? { localAddress: opts.localAddress } : {}),
     });
     this.dispatcher = this.agent.compose(
       // No ttl on a record: the interceptor's maxTTL (10 s) applies.

@@ -44,6 +44,7 @@ export function httpClient(conf: Conf): HttpClient {
     acceptLanguage: conf.get('http.accept.language'),
     accept: conf.get('http.accept'),
     allowAddresses: addressPolicy(conf.getList('http.allow.addresses'), false),
+    localAddress: conf.get('http.bind.address') || undefined,
   });
 }
 

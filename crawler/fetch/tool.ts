@@ -11,11 +11,13 @@
  * A segment split into fetch partitions (generate -numFetchers) is fetched a
  * partition at a time, each into its own file: the fetcher claims a
  * partition's lease in the WebDB, renews it while it fetches, and claims the
- * next until none is left (`-part i`: that one only). A fetcher that dies
- * leaves its lease to run out; the next claimant resumes the partition.
+ * next until every partition is done (`-part i`: that one only), waiting
+ * while the rest are held by other fetchers. A fetcher that dies leaves its
+ * lease to run out; a waiting fetcher then claims the partition and resumes it.
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 import type { Log } from '../../shared/log.js';
@@ -190,13 +192,29 @@ async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOption
   const whole = Segment.open(segmentDir, { readonly: true });
   const name = whole.name;
   const done: FetchSummary[] = [];
+  const fetchedHere = new Set<number>();
+  let waiting = false;
   try {
     while (!opts.signal?.aborted) {
       const part = webdb.claimPartition(name, owner, leaseMs, Date.now(), opts.part);
       if (part === undefined) {
         if (opts.part !== undefined) throw unclaimable(segmentDir, opts.part, webdb.partitions(name));
+        const held = webdb.partitions(name).filter((p) => p.done === null);
+        if (held.length === 0) break;
+        if (!waiting)
+          opts.log?.notice(`fetch partitions ${held.map((p) => p.part).join(', ')} of ${segmentDir} are held by other fetchers: waiting for them to finish or give up`);
+        waiting = true;
+        const expires = Math.min(...held.map((p) => p.leaseUntil ?? 0));
+        await sleep(Math.max(50, Math.min(leaseMs / 3, expires - Date.now() + 10)), undefined, { signal: opts.signal }).catch(() => {});
+        continue;
+      }
+      // A partition this fetcher could not complete (it gave the lease up) is left to another one.
+      if (fetchedHere.has(part)) {
+        webdb.renewPartition(name, part, owner, 0, Date.now());
         break;
       }
+      fetchedHere.add(part);
+      waiting = false;
       opts.log?.info(`fetch partition ${part} of ${segmentDir}: claimed by ${owner}`);
       // Stops this partition's fetch when the fetch is interrupted or the lease is lost.
       const stop = new AbortController();

@@ -133,4 +133,27 @@ test('the address policy: loopback is refused unless allowed, on literals and on
   }
 });
 
+test('http.bind.address: connections come from the local address asked for', async () => {
+  const http = await import('node:http');
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(req.socket.remoteAddress ?? '');
+    res.end('ok');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.92.1', r));
+  const url = `http://127.0.92.1:${(server.address() as import('node:net').AddressInfo).port}/`;
+  const opts = { userAgent: 'HzTest/1.0', timeoutMs: 2000, deadlineMs: 5000, contentLimit: 65536, connectionsPerOrigin: 1, allowAddresses: LOOPBACK };
+  const bound = new HttpClient({ ...opts, localAddress: '127.0.92.7' });
+  const free = new HttpClient(opts);
+  try {
+    assert.is((await bound.get({ url })).status, 200);
+    assert.is((await free.get({ url })).status, 200);
+    assert.equal(seen, ['127.0.92.7', '127.0.0.1']);
+  } finally {
+    await bound.close();
+    await free.close();
+    server.close();
+  }
+});
+
 test.run();

@@ -3,8 +3,8 @@
  * three `hazelnut fetch <segment>` processes fetch a segment into the same
  * records as one fetcher, never two connections to one host at once (counted
  * by the servers); a fetcher killed mid-partition leaves the partition to
- * another fetcher once its lease has run out, which resumes it with no record
- * lost or doubled; `crawl -fetchers 3` crawls what `crawl` does.
+ * another fetcher, waiting for its lease to run out, which resumes it with no
+ * record lost or doubled; `crawl -fetchers 3` crawls what `crawl` does.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -201,11 +201,11 @@ test('three fetcher processes store what one fetcher stores, one connection per 
   assert.equal(records(many), single);
 });
 
-test('a fetcher killed mid-partition: the partition is claimable once its lease runs out, and another fetcher finishes it', async () => {
+test('a fetcher killed mid-partition: the partition is claimable once its lease runs out, and a waiting fetcher finishes it', async () => {
   resetCounts(150);
   const segDir = await generated(2);
   const part0 = segmentFile(segmentPartDir(segDir, 0));
-  const killed = await fetchProcess([segDir, '-part', '0'], { 'fetcher.partition.lease': '4' }, (p) => {
+  const killed = await fetchProcess([segDir, '-part', '0'], { 'fetcher.partition.lease': '8' }, (p) => {
     const started = Date.now();
     const poll = setInterval(() => {
       let n = 0;
@@ -221,7 +221,10 @@ test('a fetcher killed mid-partition: the partition is claimable once its lease 
     }, 50);
   });
   assert.is(killed.code, null, 'killed');
-  const expires = Date.now() + 4000;
+  const webdbDir = path.join(path.dirname(path.dirname(segDir)), 'webdb');
+  const lease = openWebDb(webdbDir);
+  const expires = lease.partitions(path.basename(segDir))[0]!.leaseUntil!;
+  lease.close();
   // The dead fetcher's lease still holds: the partition is not claimable yet.
   const early = await fetch(testConf(conf()), segDir, { part: 0 }).then(
     () => 'claimed',
@@ -234,10 +237,12 @@ test('a fetcher killed mid-partition: the partition is claimable once its lease 
   seg0.close();
   assert.ok(before >= 3 && before < 3 * PAGES, `${before} records before the kill`);
 
-  while (Date.now() < expires + 100) await new Promise((r) => setTimeout(r, 100));
+  // Started at once, a fetcher fetches partition 1, waits for the dead one's lease to run out, then resumes partition 0.
   resetCounts(20);
   const rest = await fetchProcess([segDir]);
   assert.is(rest.code, 0, rest.err);
+  assert.ok(Date.now() > expires, 'finished after the lease ran out');
+  assert.match(rest.err, /fetch partitions 0 of .* are held by other fetchers: waiting/);
   assert.match(rest.out, new RegExp(`, ${before} already done`));
   const seg = Segment.open(segDir, { readonly: true });
   try {
@@ -249,7 +254,7 @@ test('a fetcher killed mid-partition: the partition is claimable once its lease 
   } finally {
     seg.close();
   }
-  const db = openWebDb(path.join(path.dirname(path.dirname(segDir)), 'webdb'));
+  const db = openWebDb(webdbDir);
   try {
     assert.ok(db.partitions(path.basename(segDir)).every((p) => p.done !== null));
   } finally {
