@@ -145,25 +145,30 @@ export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermSt
   return { full, some, exact, scorer };
 }
 
-export const byScore = (a: RankedHit, b: RankedHit) => b.score - a.score || a.id - b.id;
+const byScore = (a: RankedHit, b: RankedHit) => b.score - a.score || a.id - b.id;
 
 /**
- * Full matches ranked by score, partial ones among them when too few pages
- * hold every word; the best PROXIMITY_DEPTH by base score get their proximity
- * bonus added (scores are changed in place).
+ * Full matches ranked by base score, partial ones among them when too few
+ * pages hold every word.
  */
-export function rankMatches<H extends RankedHit>(full: H[], some: H[], partialBelow: number, proximity: (hit: H) => number): { ranked: H[]; partial: number } {
+export function rankByBase<H extends RankedHit>(full: H[], some: H[], partialBelow: number): { ranked: H[]; partial: number } {
   // Too few pages hold every word: partial matches join them, ranked together (a strict
   // "all words first" order measured worse on questions), and the page says so.
   const partial = full.length < partialBelow ? some : [];
   const ranked = partial.length ? full.concat(partial) : full.slice();
   ranked.sort(byScore);
-  // The proximity bonus re-orders the best PROXIMITY_DEPTH only: decoding positions dominates the cost.
-  // A bonus is never negative, so they stay ahead of the rest and only they need sorting again.
+  return { ranked, partial: partial.length };
+}
+
+/**
+ * Adds the proximity bonus to the best PROXIMITY_DEPTH of a list ranked by
+ * base score (in place): decoding positions dominates the cost. A bonus is
+ * never negative, so they stay ahead of the rest and only they need sorting again.
+ */
+export function addProximity<H extends RankedHit>(ranked: H[], proximity: (hit: H) => number): void {
   const top = Math.min(PROXIMITY_DEPTH, ranked.length);
   for (let i = 0; i < top; i++) ranked[i]!.score += proximity(ranked[i]!);
   ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
-  return { ranked, partial: partial.length };
 }
 
 /** The requested page of a ranked list, grouped by site, with what the result page tells about the whole list. */
@@ -195,6 +200,7 @@ export function search(snap: Snapshot, req: SearchRequest): SearchResult {
   const q = readQuery(req.query, snap.analyzer, settings);
   if (!searchable(q.query)) return emptyResult(req.query, q, paging, performance.now() - t0);
   const m = findMatches(snap, q.query);
-  const { ranked, partial } = rankMatches(m.full, m.some, settings.partialBelow, (h) => m.scorer.proximity(h.id));
+  const { ranked, partial } = rankByBase(m.full, m.some, settings.partialBelow);
+  addProximity(ranked, (h) => m.scorer.proximity(h.id));
   return { raw: req.query, ...q, ...paging, ...pageOfRanked(ranked, paging), partial, exact: m.exact, ms: performance.now() - t0 };
 }

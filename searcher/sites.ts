@@ -13,10 +13,21 @@ export function onceOnly(title: string): string {
   const m = /^(.+?)\s+[—–|·:-]\s+(.+)$/.exec(title);
   return m && m[1]!.toLowerCase() === m[2]!.toLowerCase() ? m[1]! : title;
 }
-const names = new WeakMap<IndexReader, Map<string, string>>();
+const titles = new WeakMap<IndexReader, Map<string, string | null>>();
 
-/** The title of the home page of the origin of `url`, when the index holds that page and it has a title. */
-export function homeTitle(reader: IndexReader, url: string): string | undefined {
+/** The title of the home page of the site of `doc`, when the index holds that page and it has a title; looked up once per site and index. */
+export function homeTitle(reader: IndexReader, doc: Pick<StoredDoc, 'url' | 'site'>): string | undefined {
+  let known = titles.get(reader);
+  if (!known) titles.set(reader, (known = new Map()));
+  let title = known.get(doc.site);
+  if (title === undefined) {
+    title = lookUpHomeTitle(reader, doc.url) ?? null;
+    known.set(doc.site, title);
+  }
+  return title ?? undefined;
+}
+
+function lookUpHomeTitle(reader: IndexReader, url: string): string | undefined {
   let origin: URL;
   try {
     origin = new URL(url);
@@ -42,12 +53,5 @@ export function hostName(doc: Pick<StoredDoc, 'url' | 'site'>): string {
 
 /** The site's name for people: its home page's title, else the host as written in the URL. */
 export function siteName(reader: IndexReader, doc: StoredDoc): string {
-  let known = names.get(reader);
-  if (!known) names.set(reader, (known = new Map()));
-  let name = known.get(doc.site);
-  if (name === undefined) {
-    name = homeTitle(reader, doc.url) ?? hostName(doc);
-    known.set(doc.site, name);
-  }
-  return name;
+  return homeTitle(reader, doc) ?? hostName(doc);
 }

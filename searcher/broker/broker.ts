@@ -14,11 +14,11 @@ import { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { StoredDoc } from '../../shared/index/types.js';
 import type { HitView } from '../http/results.js';
 import type { IndexStats } from '../http/docpages.js';
-import { clampPaging, emptyResult, pageOfRanked, rankMatches, readQuery, searchable, type Hit, type SearchRequest, type SearchResult } from '../search.js';
+import { addProximity, clampPaging, emptyResult, pageOfRanked, PROXIMITY_DEPTH, rankByBase, readQuery, searchable, type Hit, type SearchRequest, type SearchResult } from '../search.js';
 import type { SearchSettings } from '../settings.js';
 import { hostName } from '../sites.js';
 import type { Respelled } from '../spell.js';
-import { combineStats, type DetailsResponse, type DfResponse, type GlobalStats, type ShardSearchResponse, type ShardStats } from '../shard/protocol.js';
+import { combineStats, type DetailsResponse, type DfResponse, type GlobalStats, type ProximityResponse, type ShardSearchResponse, type ShardStats } from '../shard/protocol.js';
 import { ShardClient, ShardDown } from './client.js';
 
 /** A shard left out of an answer, and why. */
@@ -37,7 +37,6 @@ interface ShardState {
 
 export interface BrokerHit extends Hit {
   shard: number;
-  proximity: number | null;
 }
 
 export interface BrokerResult {
@@ -201,12 +200,23 @@ export class Broker {
     let exact = true;
     for (const [i, r] of answers) {
       exact &&= r.exact;
-      for (const [url, site, type, lang, base, proximity, isFull] of r.hits) {
+      for (const [url, site, type, lang, base, isFull] of r.hits) {
         const doc = { url, site, type, lang } as StoredDoc;
-        (isFull ? full : some).push({ id: full.length + some.length, score: base, proximity, site, doc, full: isFull === 1, grouped: false, moreFromSite: false, shard: i });
+        (isFull ? full : some).push({ id: full.length + some.length, score: base, site, doc, full: isFull === 1, grouped: false, moreFromSite: false, shard: i });
       }
     }
-    const { ranked, partial } = rankMatches(full, some, this.settings.partialBelow, (h) => h.proximity ?? 0);
+    const { ranked, partial } = rankByBase(full, some, this.settings.partialBelow);
+    // The proximity bonus of the best PROXIMITY_DEPTH over every shard, each from its shard (none for a one-word query).
+    const top = q.query.terms.length > 1 && this.settings.rank.proximity.weight > 0 ? ranked.slice(0, PROXIMITY_DEPTH) : [];
+    const bonus = new Map<BrokerHit, number>();
+    const near = await this.ask([...answers.keys()], missing, async (s, i) => {
+      const mine = top.filter((h) => h.shard === i);
+      const r = mine.length ? await s.client.json<ProximityResponse>('/shard/proximity', { query: req.query, stats, urls: mine.map((h) => h.doc.url) }) : { version: s.stats!.version, bonus: [] };
+      mine.forEach((h, k) => bonus.set(h, r.bonus[k] ?? 0));
+      return r;
+    });
+    if (top.length && !near.size) throw noShard(missing);
+    addProximity(ranked, (h) => bonus.get(h) ?? 0);
     const page = pageOfRanked(ranked, paging);
     const searchMs = performance.now() - t0;
 

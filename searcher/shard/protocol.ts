@@ -52,18 +52,26 @@ export interface ShardSearchRequest {
   stats: GlobalStats;
 }
 
-/**
- * One match: url, site, type, lang, base score (BM25F + link prior), the
- * proximity bonus or null when the shard did not compute it (it does for its
- * best PROXIMITY_DEPTH both among full matches and among all), and 1 for a
- * full match, 0 for a partial one.
- */
-export type WireHit = [url: string, site: string, type: string, lang: string, base: number, proximity: number | null, full: 0 | 1];
+/** One match: url, site, type, lang, base score (BM25F + link prior), and 1 for a full match, 0 for a partial one. */
+export type WireHit = [url: string, site: string, type: string, lang: string, base: number, full: 0 | 1];
 
 export interface ShardSearchResponse {
   version: string;
   exact: boolean;
   hits: WireHit[];
+}
+
+/**
+ * POST /shard/proximity: the proximity bonus of some of the shard's matches,
+ * those among the best PROXIMITY_DEPTH over every shard, so no more positions
+ * are decoded than one searcher would.
+ */
+export interface ProximityRequest extends ShardSearchRequest {
+  urls: string[];
+}
+export interface ProximityResponse {
+  version: string;
+  bonus: number[];
 }
 
 /** POST /shard/details: what the result page shows of the hits this shard holds. */

@@ -3,7 +3,8 @@
  * What a shard searcher (`hazelnut-searcher -shard`) answers its broker
  * (searcher/shard/protocol.ts), beside the pages every searcher serves:
  * statistics, term frequencies, matches scored with the broker's
- * statistics, the hits' summaries and site names, and explain.
+ * statistics, the proximity bonus of the best of them, the hits' summaries
+ * and site names, and explain.
  */
 import type { Hono } from 'hono';
 import { FIELDS } from '../../shared/index/types.js';
@@ -11,7 +12,8 @@ import { docByUrl, hitDetails } from '../details.js';
 import { explainHtml } from '../explain.js';
 import type { LeaseEnv } from '../http/lease.js';
 import { messagePage } from '../http/layout.js';
-import { byScore, findMatches, PROXIMITY_DEPTH, readQuery, searchable, type Hit } from '../search.js';
+import { makeScorer } from '../rank/score.js';
+import { findMatches, readQuery, searchable, type Hit } from '../search.js';
 import { homeTitle } from '../sites.js';
 import { didYouMean } from '../suggest.js';
 import type { Snapshot } from '../snapshot.js';
@@ -22,6 +24,8 @@ import {
   type DfRequest,
   type DfResponse,
   type ExplainRequest,
+  type ProximityRequest,
+  type ProximityResponse,
   type ShardSearchRequest,
   type ShardSearchResponse,
   type ShardStats,
@@ -44,24 +48,26 @@ export function shardStats(snap: Snapshot): ShardStats {
   };
 }
 
-/**
- * The shard's matches, each with its base score, and the proximity bonus of
- * the best PROXIMITY_DEPTH among full matches and among all matches: the
- * broker ranks either list, depending on how many pages hold every word
- * over all shards, and its best PROXIMITY_DEPTH are among these.
- */
+/** The shard's matches, each with its base score: the broker ranks them with the other shards' matches. */
 export function shardSearch(snap: Snapshot, req: ShardSearchRequest): ShardSearchResponse {
   const { query } = readQuery(req.query, snap.analyzer, snap.settings);
   if (!searchable(query)) return { version: snap.version, exact: true, hits: [] };
   const m = findMatches(snap, query, termStatsOf(req.stats));
-  const bonus = new Map<Hit, number>();
-  const best = (hits: Hit[]) => {
-    for (const h of hits.sort(byScore).slice(0, PROXIMITY_DEPTH)) if (!bonus.has(h)) bonus.set(h, m.scorer.proximity(h.id));
-  };
-  best(m.full.slice());
-  if (m.some.length) best(m.full.concat(m.some));
-  const wire = (h: Hit): WireHit => [h.doc.url, h.site, h.doc.type, h.doc.lang, h.score, bonus.get(h) ?? null, h.full ? 1 : 0];
+  const wire = (h: Hit): WireHit => [h.doc.url, h.site, h.doc.type, h.doc.lang, h.score, h.full ? 1 : 0];
   return { version: snap.version, exact: m.exact, hits: m.full.map(wire).concat(m.some.map(wire)) };
+}
+
+/** The proximity bonus of the named documents, with the broker's statistics (0 for a URL not here). */
+export function shardProximity(snap: Snapshot, req: ProximityRequest): ProximityResponse {
+  const { query: q } = readQuery(req.query, snap.analyzer, snap.settings);
+  const scorer = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives, termStatsOf(req.stats));
+  return {
+    version: snap.version,
+    bonus: req.urls.map((url) => {
+      const id = snap.reader.idOf(url);
+      return id === undefined ? 0 : scorer.proximity(id);
+    }),
+  };
 }
 
 export function shardDetails(snap: Snapshot, req: DetailsRequest): DetailsResponse {
@@ -74,7 +80,7 @@ export function shardDetails(snap: Snapshot, req: DetailsRequest): DetailsRespon
   }
   const names: Record<string, string> = {};
   for (const { site, url } of req.sites) {
-    const title = homeTitle(snap.reader, url);
+    const title = homeTitle(snap.reader, { site, url });
     if (title) names[site] = title;
   }
   return { version: snap.version, docs, names, suggestion: (req.suggest && didYouMean(snap, q)) || null };
@@ -89,6 +95,7 @@ export function shardRoutes(app: Hono<LeaseEnv>): void {
     return c.json(body);
   });
   app.post('/shard/search', async (c) => c.json(shardSearch(c.get('snapshot'), await c.req.json<ShardSearchRequest>())));
+  app.post('/shard/proximity', async (c) => c.json(shardProximity(c.get('snapshot'), await c.req.json<ProximityRequest>())));
   app.post('/shard/details', async (c) => c.json(shardDetails(c.get('snapshot'), await c.req.json<DetailsRequest>())));
   app.post('/shard/explain', async (c) => {
     const snap = c.get('snapshot');

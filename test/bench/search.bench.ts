@@ -29,11 +29,11 @@ const HOST = '127.0.11.5';
 // Named after the index format, so a format change rebuilds it instead of failing to open it.
 const dir = path.resolve(import.meta.dirname, '..', '..', `.bench-search-${DOCS}-v${INDEX_FORMAT_VERSION}`);
 
-function rng(seed: number) {
+export function rng(seed: number) {
   return () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
-function vocabulary(n: number, rand: () => number): string[] {
+export function vocabulary(n: number, rand: () => number): string[] {
   const syl = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qu', 'st', 'en', 'or', 'al', 'in'];
   const words = new Set<string>();
   while (words.size < n) {
@@ -46,7 +46,7 @@ function vocabulary(n: number, rand: () => number): string[] {
 }
 
 /** Zipf (s = 1) sampler over ranks 0..n-1. */
-function zipf(n: number, rand: () => number): () => number {
+export function zipf(n: number, rand: () => number): () => number {
   const cdf = new Float64Array(n);
   let sum = 0;
   for (let i = 0; i < n; i++) cdf[i] = sum += 1 / (i + 1);
