@@ -9,6 +9,7 @@ export type PropertyType = 'int' | 'float' | 'boolean' | 'duration' | 'regex';
 
 export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'analysis.stem.english': 'boolean',
+  'analysis.decompound': 'boolean',
   'crawl.gen.delay': 'duration',
   'crawl.seed.hosts.only': 'boolean',
   'crawl.sitemaps': 'boolean',

@@ -25,6 +25,13 @@
  *   parts (`readFile` → `readfile read file`, `XMLHttpRequest` → `xmlhttprequest
  *   xml http request`), in index and query alike: the prose words meet the
  *   identifier, and a query naming the identifier still needs the whole.
+ * - A run-together word written in lower case that is not English but two
+ *   English words of three letters or more (`readline`, `eventloop`,
+ *   `hostname`; analysis.decompound) is also its whole term followed by its
+ *   parts', as a camelCase word is: the dictionary is a list of 275,000
+ *   English words (shared/analysis/words), and of several splits the most
+ *   even wins. A capitalised word may be a name the list lacks (`Monday`
+ *   would be `mon day`) and stays whole.
  * - No letter collapsing, no phonetic folding (`hello` stays `hello`).
  * - English stemming is optional (`analysis.stem.english`) and applies only
  *   to ASCII letter terms. It is Porter2 (Snowball English, Porter's own
@@ -39,16 +46,38 @@
 import { stemmer as porter } from 'stemmer';
 import porter2 from 'wink-porter2-stemmer';
 import type { Conf } from '../conf.js';
+import { isEnglishWord } from './words.js';
 
 export interface AnalyzerOptions {
   /** Stem ASCII terms as English. @default false */
   stemEnglish: boolean;
   /** The English stemming algorithm: 1980 Porter or Porter2 (Snowball English). @default 'porter2' */
   englishStemmer: 'porter' | 'porter2';
+  /** Split run-together English words into their two parts as well. @default false */
+  decompound: boolean;
 }
 
 const STEMMERS: Record<AnalyzerOptions['englishStemmer'], (word: string) => string> = { porter, porter2 };
-const OPTIONS: readonly string[] = ['stemEnglish', 'englishStemmer'];
+const OPTIONS: readonly string[] = ['stemEnglish', 'englishStemmer', 'decompound'];
+
+/** Shortest part of a split compound: shorter ones (`a`, `in`, `re`) split too much. */
+const MIN_PART = 3;
+const LOWER_ASCII = /^[a-z]+$/;
+
+/**
+ * The two English words a word written in lower case runs together, when it
+ * is not a word itself: of several splits the most even (`hostname` → host name).
+ */
+export function splitCompound(word: string, isWord: (w: string) => boolean = isEnglishWord): [string, string] | undefined {
+  if (word.length < 2 * MIN_PART || !LOWER_ASCII.test(word) || isWord(word)) return undefined;
+  let best: [string, string] | undefined;
+  for (let i = MIN_PART; i <= word.length - MIN_PART; i++) {
+    const a = word.slice(0, i);
+    const b = word.slice(i);
+    if (isWord(a) && isWord(b) && (!best || Math.min(a.length, b.length) > Math.min(best[0].length, best[1].length))) best = [a, b];
+  }
+  return best;
+}
 
 export interface Token {
   term: string;
@@ -194,7 +223,7 @@ export class Analyzer {
     for (const k of Object.keys(opts)) if (!OPTIONS.includes(k)) throw new TypeError(`unknown analyzer option ${k}`);
     const englishStemmer = opts.englishStemmer ?? 'porter2';
     if (!(englishStemmer in STEMMERS)) throw new TypeError(`unknown English stemmer ${englishStemmer}`);
-    this.options = Object.freeze({ stemEnglish: opts.stemEnglish ?? false, englishStemmer });
+    this.options = Object.freeze({ stemEnglish: opts.stemEnglish ?? false, englishStemmer, decompound: opts.decompound ?? false });
     this.stem = this.options.stemEnglish ? STEMMERS[englishStemmer] : undefined;
   }
 
@@ -205,7 +234,7 @@ export class Analyzer {
 
   /** The analyzer a crawler tool builds indexes with (`analysis.*` properties). */
   static fromConf(conf: Conf): Analyzer {
-    return new Analyzer({ stemEnglish: conf.getBoolean('analysis.stem.english') });
+    return new Analyzer({ stemEnglish: conf.getBoolean('analysis.stem.english'), decompound: conf.getBoolean('analysis.decompound') });
   }
 
   /** Terms of a text, in order; a term's position is its index. */
@@ -255,10 +284,14 @@ export class Analyzer {
     return true;
   }
 
-  /** The term of a word, or for a camelCase identifier its whole term then its parts'. */
+  /** The term of a word, or for a camelCase identifier or a compound its whole term then its parts'. */
   private wordTerms(raw: string): string | string[] | null {
     const whole = this.wordTerm(raw);
-    if (whole === null || !HAS_CAMEL.test(raw)) return whole;
+    if (whole === null) return whole;
+    if (!HAS_CAMEL.test(raw)) {
+      const parts = this.options.decompound ? splitCompound(raw) : undefined;
+      return parts ? [whole, ...parts.map((p) => this.wordTerm(p)!)] : whole;
+    }
     const parts = raw.split(CAMEL_SPLIT).map((p) => this.wordTerm(p)).filter((t): t is string => t !== null);
     return parts.length > 1 ? [whole, ...parts] : whole;
   }

@@ -42,4 +42,13 @@ test('a page with the rare words but not every word outranks many pages with eve
   assert.not.ok((await topUrls(pages, 'remove a file but keep my copy', { 'searcher.partial.below': '10' }, 10)).includes('http://docs.test/rm'), 'with partial matches only below 10 full ones it is not even listed');
 });
 
+test('a compound word meets the words of a question: read a file line by line finds the readline module (analysis.decompound)', async () => {
+  const pages: FixturePage[] = [
+    { url: 'http://docs.test/readline', title: 'Readline', text: 'The readline module is an interface for taking input from a stream, such as a file or the terminal, one record at a time.' },
+    { url: 'http://docs.test/fs', title: 'File system', text: `${filler(1)}. Read a file with readFile; each line of the file ends with a newline. ${filler(2)}.` },
+    { url: 'http://docs.test/modules', title: 'Modules', text: `${filler(3)}. A module is read from a file; the first line may be a shebang line. ${filler(4)}.` },
+  ];
+  assert.is((await topUrls(pages, 'read a file line by line'))[0], 'http://docs.test/readline');
+});
+
 test.run();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Analyzer, MAX_TERM_LENGTH, tokenSpans } from '../../../shared/analysis/analyzer.js';
+import { Analyzer, MAX_TERM_LENGTH, splitCompound, tokenSpans } from '../../../shared/analysis/analyzer.js';
 
 const plain = new Analyzer();
 const stem = new Analyzer({ stemEnglish: true });
@@ -42,7 +42,7 @@ test('analyzer: stemming is an option, ASCII terms only', () => {
 });
 
 test('analyzer: Porter2 by default; an index that names no stemmer is read with the 1980 Porter algorithm it was built with', () => {
-  assert.equal(stem.options, { stemEnglish: true, englishStemmer: 'porter2' });
+  assert.equal(stem.options, { stemEnglish: true, englishStemmer: 'porter2', decompound: false });
   assert.equal(stem.terms('regularly using usage'), ['regular', 'use', 'usag']);
   const old = Analyzer.ofIndex({ stemEnglish: true });
   assert.is(old.options.englishStemmer, 'porter');
@@ -75,6 +75,45 @@ test('analyzer: the parts of a camelCase word are marked and point at the word',
   ]);
   assert.equal(stem.terms('memoryUsage'), ['memoryusag', 'memori', 'usag']);
   assert.is(plain.term('readFile'), undefined);
+});
+
+const COMPOUNDS: [string, [string, string] | undefined][] = [
+  ['readline', ['read', 'line']],
+  ['eventloop', ['event', 'loop']],
+  ['hostname', ['host', 'name']],
+  ['backpressure', ['back', 'pressure']],
+  // English words stay whole; so do parts shorter than three letters and non-words.
+  ['filename', undefined],
+  ['callback', undefined],
+  ['rowid', undefined],
+  ['sqlite', undefined],
+  ['upsert', undefined],
+  ['read', undefined],
+  ['readline2', undefined],
+  ['Readline', undefined],
+];
+for (const [word, parts] of COMPOUNDS) test(`analyzer: compound ${word} → ${parts?.join(' ') ?? 'whole'}`, () => assert.equal(splitCompound(word), parts));
+
+test('analyzer: of several splits the most even wins, by the dictionary given', () => {
+  const words = new Set(['ab', 'abc', 'abcd', 'cdef', 'def', 'ef']);
+  assert.equal(splitCompound('abcdef', (w) => words.has(w)), ['abc', 'def']);
+  assert.equal(splitCompound('abcdefg', (w) => words.has(w)), undefined);
+});
+
+test('analyzer: with decompound a compound is its whole term and then its parts, marked as parts', () => {
+  const dc = new Analyzer({ stemEnglish: true, decompound: true });
+  const text = 'the readline module';
+  assert.equal(dc.tokens(text).map((t) => [t.term, text.slice(t.start, t.end), t.part ?? false]), [
+    ['the', 'the', false],
+    ['readlin', 'readline', false],
+    ['read', 'readline', true],
+    ['line', 'readline', true],
+    ['modul', 'module', false],
+  ]);
+  // Only words written in lower case: a capitalised one may be a name the dictionary lacks.
+  assert.equal(dc.terms('Monday Webcrawler'), ['monday', 'webcrawl']);
+  assert.equal(stem.terms('Readline'), ['readlin'], 'off unless asked for');
+  assert.is(Analyzer.ofIndex({ stemEnglish: true }).options.decompound, false, 'an index that does not say was built without');
 });
 
 test('analyzer: over-long tokens are dropped, unknown options refused', () => {

@@ -44,7 +44,7 @@ test('writer/reader: statistics round trip', async () => {
   const r = await openIndex(dir);
   assert.is(r.meta.docCount, 4);
   assert.is(r.meta.version, INDEX_FORMAT_VERSION);
-  assert.equal(r.meta.analyzer, { stemEnglish: false, englishStemmer: 'porter2' });
+  assert.equal(r.meta.analyzer, { stemEnglish: false, englishStemmer: 'porter2', decompound: false });
   assert.is(r.doc(0).url, 'http://a.test/crawler');
   assert.equal(r.doc(0).anchors, ['crawler guide', 'basics']);
   assert.is(r.idOf('http://b.test/search'), 2);
@@ -203,7 +203,7 @@ test('index records its analyzer; a stemmed index is queried stemmed', async () 
   const dir = path.join(tmp, 'stem');
   await build(dir, DOCS, new Analyzer({ stemEnglish: true }));
   const r = await openIndex(dir);
-  assert.equal(r.meta.analyzer, { stemEnglish: true, englishStemmer: 'porter2' });
+  assert.equal(r.meta.analyzer, { stemEnglish: true, englishStemmer: 'porter2', decompound: false });
   const q = r.analyzer.terms('crawlers fetching');
   assert.equal(q, ['crawler', 'fetch']);
   const c = r.candidates(q, { limit: 5 });
