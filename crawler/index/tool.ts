@@ -19,7 +19,7 @@ import type { Log } from '../../shared/log.js';
 import type { IndexDocument, IndexingInput } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
-import { summaryPart, textOffsets } from '../../segments/offsets.js';
+import { encodeOffsets, SUMMARY_TEXT_CHARS, summaryPart, textOffsets } from '../../segments/offsets.js';
 import { Segment, type SummaryText } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs } from '../segment-args.js';
@@ -152,10 +152,18 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         }
         const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
         const inputDoc = toInputDoc(doc, { segment: seg.name, digest: parse.signature ?? '', boost });
-        writer.add(inputDoc);
+        // One scan of a page's text gives its terms and, for summaries, where they stand (the whole text is covered when it is short).
+        const tokens = inputDoc.content === parse.text && parse.text.length <= SUMMARY_TEXT_CHARS ? analyzer.tokens(parse.text) : undefined;
+        writer.add(inputDoc, tokens?.map((t) => t.term));
         // The index's positions count the words of the content: they are the text's words only when the content starts with the text.
         if (indexesText(inputDoc.content, parse.text))
-          summaries.push({ url: f.url, text: summaryPart(parse.text), length: parse.text.length, offsets: textOffsets(analyzer, parse.text), meta: parse.meta });
+          summaries.push({
+            url: f.url,
+            text: summaryPart(parse.text),
+            length: parse.text.length,
+            offsets: tokens ? encodeOffsets(tokens) : textOffsets(analyzer, parse.text),
+            meta: parse.meta,
+          });
         if (summaries.length >= SUMMARIES_BATCH) flushSummaries();
       }
       flushSummaries();

@@ -25,11 +25,15 @@ export function urlTerms(analyzer: Analyzer, url: string): string[] {
   return analyzer.terms(url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
 }
 
-/** Analyzes a document; content beyond `maxTokens` terms is dropped (Nutch's indexer.max.tokens). */
-export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: number): AnalyzedDoc {
+/**
+ * Analyzes a document; content beyond `maxTokens` terms is dropped (Nutch's
+ * indexer.max.tokens). `contentTerms`, when given, are the content's terms
+ * (`analyzer.terms(content)`, from a scan the caller made anyway); the array is kept.
+ */
+export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: number, contentTerms?: string[]): AnalyzedDoc {
   const { content, headings, ...stored } = doc;
   const title = analyzer.terms(doc.title);
-  const body = analyzer.terms(content);
+  const body = contentTerms ?? analyzer.terms(content);
   if (body.length > maxTokens) body.length = maxTokens;
   return {
     stored,

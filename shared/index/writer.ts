@@ -85,9 +85,9 @@ export class IndexWriter {
     return this.docs;
   }
 
-  /** Analyzes and adds a document; returns its id. */
-  add(doc: IndexInputDoc): number {
-    return this.addAnalyzed(analyzeDoc(this.opts.analyzer, doc, this.opts.maxTokens ?? DEFAULT_MAX_TOKENS));
+  /** Analyzes and adds a document; returns its id. `contentTerms`: the content's terms when the caller has them already. */
+  add(doc: IndexInputDoc, contentTerms?: string[]): number {
+    return this.addAnalyzed(analyzeDoc(this.opts.analyzer, doc, this.opts.maxTokens ?? DEFAULT_MAX_TOKENS, contentTerms));
   }
 
   addAnalyzed(d: AnalyzedDoc): number {
@@ -172,6 +172,8 @@ export class IndexWriter {
     const posData = sink('col.posData');
     const lengths = new Uint32Array(this.docs * FIELDS.length);
     let entries = 0;
+    const tfs = FIELDS.map((f) => tf[f]);
+    const dfs = FIELDS.map((f) => df[f]);
     let touched = new Uint32Array(1024);
     let varints = new Uint8Array(4096);
 
@@ -238,12 +240,12 @@ export class IndexWriter {
             prev = pos[j]!;
           }
           from += n;
-          FIELDS.forEach((f, fi) => {
-            const v = tf[f][t]!;
-            if (v > 0) df[f][r]!++;
+          for (let fi = 0; fi < FIELDS.length; fi++) {
+            const v = tfs[fi]![t]!;
+            if (v > 0) dfs[fi]![r]!++;
             docTf[fi]![k] = Math.min(v, TF_MAX);
-            tf[f][t] = 0;
-          });
+            tfs[fi]![t] = 0;
+          }
         }
         entries += distinct;
         posData.raw(varints.subarray(0, bytes));
