@@ -138,9 +138,10 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
       '',
       'What grows with the crawl, in memory: per segment, the fetcher\'s queues and URL set and updatedb\'s maps of the segment\'s URLs and links; ' +
         "per run, invertlinks' sets of the applied pages and the URLs they link to (its per-URL normalization cache stops at 200,000 entries) " +
-        "and linkrank's URL list and edge arrays (8 bytes a link); index builds each segment's index whole in memory, and merge builds the merged " +
-        'index whole in memory with every segment index loaded beside it — these two grow with the number of documents and set the peak. ' +
-        'On disk: the WebDB (about 20 link rows and as many inlink rows a page) and the segments.',
+        "and linkrank's URL list and edge arrays (8 bytes a link). index and merge hold no index in memory: each document goes to spill files " +
+        '(stored fields, terms as dictionary ids, candidate postings in sorted batches of 2 million) that are streamed into the index files, ' +
+        'and merge reads segment indexes 512 documents at a time; they keep the term dictionary (the vocabulary, not the pages) and a few numbers a document. ' +
+        'On disk: the WebDB (about 20 link rows and as many inlink rows a page), the segments and, while index or merge runs, its spill files.',
       '',
             `Targets: crawl ÷ bare ≥ 0.40, fetch ÷ bare ≥ 0.70, growth of every phase ≤ 1.5 from 10k to 100k, peak RSS ≤ 300 MB at 10k and ≤ 1 GB at 100k. ` +
         'Command: `npm run bench -- crawl` (add `--large` for 50k and 100k, or `--sizes=1k,10k` for some sizes only).',
