@@ -12,9 +12,9 @@ import { readQuery } from './search.js';
 import type { Snapshot } from './snapshot.js';
 
 export function explainHtml(snap: Snapshot, doc: StoredDoc, raw: string, stats?: TermStats): string {
-  if (!raw.trim()) return explainPage(doc, raw, undefined, false);
+  if (!raw.trim()) return explainPage(doc, raw, undefined, 'none');
   const { query: q } = readQuery(raw, snap.analyzer, snap.settings);
   const id = snap.reader.idOf(doc.url)!;
   const scorer = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives, stats);
-  return explainPage(doc, raw, scorer.explain(id), matchOf(snap.reader, id, doc, q) === 'all');
+  return explainPage(doc, raw, scorer.explain(id), matchOf(snap.reader, id, doc, q), snap.settings.partialBelow);
 }

@@ -7,6 +7,7 @@
  */
 import type { StoredDoc } from '../../shared/index/types.js';
 import type { Explanation } from '../rank/score.js';
+import type { MatchKind } from '../query/match.js';
 import { escapeHtml, safeHref } from '../escape.js';
 import { page } from './layout.js';
 import { formatDay } from './results.js';
@@ -79,14 +80,23 @@ function fieldsTable(doc: StoredDoc): string {
 
 const n4 = (x: number) => (Number.isFinite(x) ? x.toFixed(4) : String(x));
 
-export function explainPage(doc: StoredDoc, query: string, e: Explanation | undefined, matched: boolean): string {
+/** Why a page that does not hold every query word is or is not a hit, for /explain. */
+function matchNotice(match: MatchKind, partialBelow: number): string | undefined {
+  if (match === 'all') return undefined;
+  if (match === 'some' && partialBelow > 0)
+    return `This page holds only some of the query words: it is ranked among the pages holding all of them when fewer than ${partialBelow} of those do (searcher.partial.below), with the score below.`;
+  return 'This page does not match the whole query (it would not be shown as a hit); the factors below are what it would score.';
+}
+
+export function explainPage(doc: StoredDoc, query: string, e: Explanation | undefined, match: MatchKind, partialBelow = 0): string {
   const p = e?.params;
   const parts = [`<h1>Explanation for <a href="${escapeHtml(safeHref(doc.url))}">${escapeHtml(doc.title || doc.url)}</a></h1>`, fieldsTable(doc)];
   if (!e || !p) {
     parts.push('<p>Enter a query to see how this page scores for it.</p>');
   } else {
     parts.push(`<h2>Score ${n4(e.score)} for <q>${escapeHtml(query)}</q></h2>`);
-    if (!matched) parts.push('<p class="notice">This page does not match the whole query (it would not be shown as a hit); the factors below are what it would score.</p>');
+    const notice = matchNotice(match, partialBelow);
+    if (notice) parts.push(`<p class="notice">${notice}</p>`);
     parts.push(`<p>score = BM25F ${n4(e.bm25f)} + proximity ${n4(e.proximity)} + link prior ${n4(e.linkPrior)}</p>`);
     const fw = Object.entries(p.bm25f.fields).map(([f, v]) => `${f} weight ${v.weight}, b ${v.b}`).join('; ');
     parts.push(`<p>BM25F: k1 = ${p.bm25f.k1}; ${escapeHtml(fw)}; ${e.docCount} documents.</p>`);
