@@ -41,6 +41,7 @@ import { writeReport } from './report/tool.js';
 import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/tool.js';
+import { isPostgresUrl } from './webdb/webdb.js';
 import { crawlPaths, segmentIndexDir } from '../shared/layout.js';
 
 export const CRAWL_TOOL_FILE = 'crawl-tool.xml';
@@ -116,7 +117,9 @@ export function emptySummary(dir: string): CrawlSummary {
 
 export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummary> {
   checkSettings(conf, opts.threads);
-  const { webdb, segments: segmentsDir, index } = crawlPaths(opts.dir);
+  const { segments: segmentsDir, index } = crawlPaths(opts.dir);
+  // webdb.url (or -webdb) keeps the WebDB on a PostgreSQL server; the rest of the crawl stays in its directory.
+  const webdb = conf.get('webdb.url') || crawlPaths(opts.dir).webdb;
   const log = opts.log;
   const s = emptySummary(opts.dir);
   const timed = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
@@ -335,9 +338,10 @@ export function formatSummary(s: CrawlSummary): string {
   return lines.join('\n');
 }
 
-const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-threads n] [-depth i] [-topN N] [-fetchers n] [-force]
+const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-webdb postgresql://...] [-threads n] [-depth i] [-topN N] [-fetchers n] [-force]
   urlDir|file  seed URLs, one per line (a file, or a directory of files)
   -dir d       crawl directory (default crawl-<yyyyMMddHHmmss>); an existing one is re-crawled
+  -webdb url   keep the WebDB in this PostgreSQL database (default webdb.url; empty: <dir>/webdb)
   -threads n   concurrent fetches (default fetcher.threads.fetch), per fetcher
   -depth i     generate/fetch/update rounds (default 5)
   -topN N      at most N URLs per round (default: all due)
@@ -349,7 +353,7 @@ const tool: Tool = {
   description: 'one-step crawler for intranets: inject, fetch rounds, index, dedup, merge',
   usage: USAGE,
   async run(ctx: ToolContext, args: string[]): Promise<number> {
-    const a = parseArgs(args, { string: ['dir', 'threads', 'depth', 'topN', 'fetchers'], boolean: ['force'] });
+    const a = parseArgs(args, { string: ['dir', 'webdb', 'threads', 'depth', 'topN', 'fetchers'], boolean: ['force'] });
     if (a._.length !== 1) throw new UsageError(a._.length ? `one seed path expected, got ${a._.length}` : 'no seed path given');
     const depth = intOption(a.depth, 'depth') ?? 5;
     const threads = intOption(a.threads, 'threads');
@@ -358,7 +362,9 @@ const tool: Tool = {
     if (depth < 1) throw new UsageError('-depth must be at least 1');
     if (fetchers !== undefined && fetchers < 1) throw new UsageError('-fetchers must be at least 1');
     const dir = path.resolve(typeof a.dir === 'string' ? a.dir : `crawl-${segmentName(new Date())}`);
-    const conf = crawlConf(ctx.conf.confDir, ctx.confOverrides, ctx.conf.pluginProperties());
+    if (typeof a.webdb === 'string' && !isPostgresUrl(a.webdb)) throw new UsageError(`-webdb takes a postgresql://user@host:port/db URL, not ${a.webdb}`);
+    const base = crawlConf(ctx.conf.confDir, ctx.confOverrides, ctx.conf.pluginProperties());
+    const conf = typeof a.webdb === 'string' ? base.with({ 'webdb.url': a.webdb }) : base;
     checkSettings(conf, threads);
     const seeds = readSeeds(a._[0]!);
     const scoped = scopeToSeedHosts(conf, seeds);
@@ -376,7 +382,8 @@ const tool: Tool = {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
     try {
-      const summary = await runWithLog(ctx, { tool: 'crawl', crawlDir: dir, lock: { force: a.force === true, graceful: true } }, (log) =>
+      const webdb = conf.get('webdb.url') || undefined;
+      const summary = await runWithLog(ctx, { tool: 'crawl', crawlDir: dir, webdb, lock: { force: a.force === true, graceful: true } }, (log) =>
         crawl(conf, { seeds, dir, depth, threads, topN, fetchers, log, signal: controller.signal }),
       );
       ctx.out.write(formatSummary(summary) + '\n');

@@ -266,7 +266,7 @@ Exit status: 0 when a segment was made, ${NOTHING_DUE_EXIT} when no URL is due (
       filter: a.noFilter ? false : undefined,
       normalize: a.noNorm ? false : undefined,
     };
-    return runWithLog(ctx, { tool: 'generate', crawlDir: crawlDirOf(webDbDir), lock: { force: a.force === true } }, async (log) => {
+    return runWithLog(ctx, { tool: 'generate', webdb: webDbDir, crawlDir: crawlDirOf(segmentsDir), lock: { force: a.force === true } }, async (log) => {
       const s = await generate(ctx.conf, webDbDir, segmentsDir, { ...opts, log });
       if (s.nothingDue) {
         ctx.out.write(`generate: ${s.nothingDue.message}\n`);

@@ -21,7 +21,6 @@ import { checkFilters } from './checkers/filterchecker.js';
 import { isLoopbackHost } from './fetch/address.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { runWithLog } from './tool-run.js';
-import { crawlDirOf } from '../shared/layout.js';
 import { openWebDb, type Seed } from './webdb/webdb.js';
 
 export interface SeedLine {
@@ -217,7 +216,7 @@ const tool: Tool = {
     const seeds = readSeeds(seedPath);
     const plugins = await loadCrawlerPlugins(ctx.conf);
     const rejected = await screenSeeds(ctx.conf, seeds, plugins);
-    const summary = await runWithLog(ctx, { tool: 'inject', crawlDir: crawlDirOf(webdb), lock: { force: a.force === true } }, (log) =>
+    const summary = await runWithLog(ctx, { tool: 'inject', webdb, lock: { force: a.force === true } }, (log) =>
       inject(ctx.conf, { webdb, seeds, plugins, log, overwrite: a.overwrite === true }),
     );
     for (const w of [...summary.problems.map((p) => `${p.where}: ${p.reason}`), ...rejected]) ctx.err.write(`inject: ${w}\n`);

@@ -26,9 +26,8 @@ import { parseArgs, type Tool } from '../shared/tool.js';
 import { host } from '../shared/url/keys.js';
 import { Segment } from '../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
-import { segmentDirs } from './segment-args.js';
+import { segmentDirs, segmentsCrawlDir } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
-import { crawlDirOf } from '../shared/layout.js';
 import { openWebDb, type ApplyingTool, type LinkRow, type WebDb } from './webdb/webdb.js';
 
 export const INVERTLINKS_TOOL: ApplyingTool = 'invertlinks';
@@ -212,7 +211,7 @@ export const invertlinksTool: Tool = {
     const [webdb, ...segs] = a._;
     if (!webdb) throw new UsageError('missing <webdb>');
     const segments = segmentDirs(segs, a.dir as string | undefined);
-    const s = await runWithLog(ctx, { tool: 'invertlinks', crawlDir: crawlDirOf(webdb), lock: { force: a.force === true } }, (log) =>
+    const s = await runWithLog(ctx, { tool: 'invertlinks', webdb, crawlDir: segmentsCrawlDir(segments), lock: { force: a.force === true } }, (log) =>
       invertlinks(ctx.conf, { webdb, segments, normalize: a.noNormalize !== true, filter: a.noFilter !== true, log }),
     );
     for (const [name, why] of Object.entries(s.skipped)) ctx.err.write(`invertlinks: segment ${name} skipped: ${why}\n`);

@@ -31,7 +31,6 @@ import { UsageError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { runWithLog } from './tool-run.js';
-import { crawlDirOf } from '../shared/layout.js';
 import { openWebDb } from './webdb/webdb.js';
 
 export interface PageRankOptions {
@@ -140,7 +139,7 @@ const tool: Tool = {
     const a = parseArgs(args, { boolean: ['force'] });
     if (a._.length !== 1) throw new UsageError(a._.length === 0 ? 'missing <webdb>' : `unexpected argument ${a._[1]}`);
     const webdb = a._[0]!;
-    const s = await runWithLog(ctx, { tool: 'linkrank', crawlDir: crawlDirOf(webdb), lock: { force: a.force === true } }, (log) =>
+    const s = await runWithLog(ctx, { tool: 'linkrank', webdb, lock: { force: a.force === true } }, (log) =>
       linkrank(ctx.conf, { webdb, log }),
     );
     ctx.out.write(`linkrank: ${s.pages} pages, ${s.links} links, ${s.iterations} iterations (last change ${s.delta.toExponential(2)})\n`);

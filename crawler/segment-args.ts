@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HzError, UsageError } from '../shared/errors.js';
 import { listSegments } from '../segments/segment.js';
-import { segmentFile } from '../shared/layout.js';
+import { segmentCrawlDir, segmentFile } from '../shared/layout.js';
 
 export function segmentDirs(positional: string[], dir: string | undefined): string[] {
   if (dir !== undefined && positional.length > 0) throw new UsageError('give either -dir <segments> or segment directories, not both');
@@ -21,4 +21,9 @@ export function segmentDirs(positional: string[], dir: string | undefined): stri
   for (const d of positional)
     if (!fs.existsSync(segmentFile(d))) throw new HzError('HZ_ERR_NOT_FOUND', `${d} is not a segment (no ${path.basename(segmentFile(d))})`);
   return positional;
+}
+
+/** The crawl directory of the (first) segment: where a tool whose WebDB is on a server logs. */
+export function segmentsCrawlDir(segments: string[]): string | undefined {
+  return segments.length ? segmentCrawlDir(segments[0]!) : undefined;
 }

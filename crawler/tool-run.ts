@@ -4,28 +4,36 @@
  * parent of its `<webdb>`, `<segments_dir>` or `<index>` argument (two levels
  * up from a segment), its log goes to `<crawl>/logs/<tool>.log`, and a tool
  * that writes the WebDB does its work holding the crawl directory's lock.
- * The log is closed, and the lock released, however the work ends.
+ * A WebDB on PostgreSQL has no crawl directory: its tools log to stderr (or
+ * to the crawl directory of their segments) and hold the WebDB's advisory
+ * lock instead. The log is closed, and the locks released, however the work ends.
  */
-import { crawlPaths } from '../shared/layout.js';
+import { crawlDirOf, crawlPaths } from '../shared/layout.js';
 import { Log } from '../shared/log.js';
 import type { ToolContext } from '../shared/tool.js';
 import { withLock } from './lock.js';
+import { isPostgresUrl, lockPostgresWebDb } from './webdb/webdb.js';
 
 
 export interface ToolRun {
   /** Names the log file and the lock holder. */
   tool: string;
-  crawlDir: string;
+  /** The crawl directory of a tool without a WebDB, or of one whose WebDB is a URL (its segments'); none: no log file. */
+  crawlDir?: string;
+  /** The WebDB the tool works on: a directory's parent is the crawl directory; a URL's WebDB is locked on its server. */
+  webdb?: string;
   /** Take the crawl directory's lock for the run; `force` takes over a stale one, `graceful` as in withLock. */
   lock?: { force?: boolean; graceful?: boolean };
 }
 
 /** Runs `fn` with the tool's log open (and the lock held when asked); returns what `fn` returns. */
 export async function runWithLog<T>(ctx: ToolContext, run: ToolRun, fn: (log: Log) => Promise<T>): Promise<T> {
+  const onServer = run.webdb !== undefined && isPostgresUrl(run.webdb);
+  const crawlDir = run.webdb !== undefined && !onServer ? crawlDirOf(run.webdb) : run.crawlDir;
   const logged = async () => {
     const log = new Log({
       tool: run.tool,
-      dir: crawlPaths(run.crawlDir).logs,
+      dir: crawlDir === undefined ? undefined : crawlPaths(crawlDir).logs,
       err: ctx.err,
       tty: ctx.tty,
       plainIntervalMs: ctx.conf.getDuration('log.progress.interval', 's'),
@@ -36,5 +44,12 @@ export async function runWithLog<T>(ctx: ToolContext, run: ToolRun, fn: (log: Lo
       log.close();
     }
   };
-  return run.lock ? withLock(run.crawlDir, run.tool, run.lock, logged) : logged();
+  const fileLocked = run.lock && crawlDir !== undefined ? () => withLock(crawlDir, run.tool, run.lock!, logged) : logged;
+  if (!run.lock || !onServer) return fileLocked();
+  const release = await lockPostgresWebDb(run.webdb!, run.tool);
+  try {
+    return await fileLocked();
+  } finally {
+    await release();
+  }
 }

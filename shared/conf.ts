@@ -70,6 +70,7 @@ const TYPE_WORDS: Record<PropertyType, string> = {
   boolean: 'true or false',
   duration: 'a duration (a number, or with ms/s/min/h/d/w)',
   regex: 'a valid regular expression',
+  'webdb-url': 'empty or a postgresql://user@host:port/db URL',
 };
 
 /** Whether a (trimmed) value reads as its type. */
@@ -83,6 +84,8 @@ export function valid(type: PropertyType, v: string): boolean {
       return /^(true|false)$/i.test(v);
     case 'duration':
       return parseDuration(v) !== undefined;
+    case 'webdb-url':
+      return v === '' || /^postgres(?:ql)?:\/\/\S+$/i.test(v);
     case 'regex':
       try {
         new RegExp(v);

@@ -5,7 +5,7 @@
  * command writes anything (not when a later step first reads it). The
  * properties test keeps this table true to the typed reads in the code.
  */
-export type PropertyType = 'int' | 'float' | 'boolean' | 'duration' | 'regex';
+export type PropertyType = 'int' | 'float' | 'boolean' | 'duration' | 'regex' | 'webdb-url';
 
 export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'analysis.stem.english': 'boolean',
@@ -91,6 +91,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'url.max.length': 'int',
   'url.max.path.depth': 'int',
   'url.max.segment.repeats': 'int',
+  'webdb.url': 'webdb-url',
   'urlfilter.regex.timeout': 'duration',
   'urlnormalizer.loop.count': 'int',
   'urlnormalizer.regex.timeout': 'duration',

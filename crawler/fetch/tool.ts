@@ -114,10 +114,13 @@ export function fetchEstimate(conf: Conf, segmentDir: string, opts: FetchOptions
   return { urls, hosts: backlog.length, delayMs: backlog[0]?.delayMs ?? settings.delayMs, etaMs: politeEta(backlog, { threads: settings.threads, responseMs: 0, tailMaxMs: settings.tailMaxMs }) };
 }
 
-/** The WebDB of the crawl a segment belongs to (`<crawl>/segments/<name>` → `<crawl>/webdb`), if there is one. */
-function crawlWebDbDir(segmentDir: string): string | undefined {
+/**
+ * The WebDB of the crawl a segment belongs to: on a server (webdb.url), shared
+ * by fetchers on every machine, else `<crawl>/webdb` beside `<crawl>/segments/<name>`, if there is one.
+ */
+function crawlWebDb(conf: Conf, segmentDir: string): string | undefined {
   const dir = crawlPaths(segmentCrawlDir(segmentDir)).webdb;
-  return hasWebDb(dir) ? dir : undefined;
+  return conf.get('webdb.url') || (hasWebDb(dir) ? dir : undefined);
 }
 
 /**
@@ -143,7 +146,7 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
   }
   if (parts > 0) return fetchPartitions(conf, segmentDir, opts);
   if (opts.part !== undefined) throw new UsageError(`-part: segment ${segmentDir} has no fetch partitions (generate -numFetchers makes them)`);
-  const webDbDir = crawlWebDbDir(segmentDir);
+  const webDbDir = crawlWebDb(conf, segmentDir);
   const webdb = webDbDir ? openWebDb(webDbDir) : undefined;
   try {
     return await fetchInto(conf, Segment.open(segmentDir), webdb, opts);
@@ -179,11 +182,11 @@ async function fetchInto(conf: Conf, segment: Segment, webdb: WebDb | undefined,
 
 /** Claims, fetches and finishes fetch partitions of `segmentDir` until none is left (or `opts.part` only). */
 async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOptions): Promise<FetchSummary> {
-  const webDbDir = crawlWebDbDir(segmentDir);
+  const webDbDir = crawlWebDb(conf, segmentDir);
   if (!webDbDir)
     throw new HzError(
       'HZ_ERR_NOT_FOUND',
-      `segment ${segmentDir} is split into fetch partitions, which fetchers claim in the crawl's WebDB, and there is no WebDB at ${crawlPaths(segmentCrawlDir(segmentDir)).webdb}`,
+      `segment ${segmentDir} is split into fetch partitions, which fetchers claim in the crawl's WebDB, and there is no WebDB at ${crawlPaths(segmentCrawlDir(segmentDir)).webdb} (nor a webdb.url)`,
     );
   const leaseMs = atLeast(conf, 'fetcher.partition.lease', conf.getDuration('fetcher.partition.lease', 's'), 1000, conf.get('fetcher.partition.lease'));
   const owner = `${os.hostname()}/${process.pid}/${randomBytes(4).toString('hex')}`;

@@ -22,9 +22,9 @@ import { parseArgs, type Tool } from '../../shared/tool.js';
 import { encodeOffsets, SUMMARY_TEXT_CHARS, summaryPart, textOffsets } from '../../segments/offsets.js';
 import { Segment, type SummaryText } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
-import { segmentDirs } from '../segment-args.js';
+import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
-import { crawlDirOf, segmentIndexDir } from '../../shared/layout.js';
+import { segmentIndexDir } from '../../shared/layout.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
 
@@ -206,7 +206,7 @@ const tool: Tool = {
     const [webdb, ...rest] = a._;
     if (!webdb) throw new UsageError('missing arguments');
     const segments = segmentDirs(rest, a.dir as string | undefined);
-    const s = await runWithLog(ctx, { tool: 'index', crawlDir: crawlDirOf(webdb) }, (log) => indexSegments(ctx.conf, { webdb, segments, log }));
+    const s = await runWithLog(ctx, { tool: 'index', webdb, crawlDir: segmentsCrawlDir(segments) }, (log) => indexSegments(ctx.conf, { webdb, segments, log }));
     const skipped = s.segments.reduce((n, x) => n + x.notFetched + x.notParsed + x.noindex + x.filtered, 0);
     const noindex = s.segments.reduce((n, x) => n + x.noindex, 0);
     ctx.out.write(`index: ${s.indexed} documents from ${s.segments.length} segment${s.segments.length === 1 ? '' : 's'} (${skipped} records skipped, ${noindex} noindex)\n`);

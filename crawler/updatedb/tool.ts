@@ -15,9 +15,8 @@ import type { Log } from '../../shared/log.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
-import { segmentDirs } from '../segment-args.js';
+import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
-import { crawlDirOf } from '../../shared/layout.js';
 import { openWebDb, type ApplyingTool, type WebDb } from '../webdb/webdb.js';
 import { collectSegment, type SegmentUpdate } from './collect.js';
 import { mergePage, type MergeOptions } from './merge.js';
@@ -129,7 +128,7 @@ const tool: Tool = {
     const [webdb, ...segs] = a._;
     if (!webdb) throw new UsageError('missing <webdb>');
     const segments = segmentDirs(segs, a.dir as string | undefined);
-    const s = await runWithLog(ctx, { tool: 'updatedb', crawlDir: crawlDirOf(webdb), lock: { force: a.force === true } }, (log) =>
+    const s = await runWithLog(ctx, { tool: 'updatedb', webdb, crawlDir: segmentsCrawlDir(segments), lock: { force: a.force === true } }, (log) =>
       updatedb(ctx.conf, {
         webdb,
         segments,

@@ -18,6 +18,7 @@ import { hasPostgresWebDb, isPostgresUrl, openPostgresWebDb } from './postgres/o
 import { hasWebDb as hasSqliteWebDb, openSqliteWebDb } from './sqlite/open.js';
 
 export { isPostgresUrl } from './postgres/open.js';
+export { lockPostgresWebDb } from './postgres/lock.js';
 
 /** One URL's record (Nutch's CrawlDatum), column for column. */
 export interface PageRow {
