@@ -1,12 +1,14 @@
 /**
  * The PostgreSQL harness itself: a server starts on loopback as a non-root
- * user, answers, gives fresh databases, and is gone with its directory after stop().
+ * user, answers, gives fresh databases, and is gone with its directory after
+ * stop(); a WebDB open on it then reports the lost server.
  */
 import fs from 'node:fs';
 import net from 'node:net';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { openWebDb } from '../../crawler/webdb/webdb.js';
 import { startPostgres, type PgServer } from './postgres.js';
 
 let server: PgServer | undefined;
@@ -41,9 +43,17 @@ test('a server starts on 127.0.0.1, runs as a non-root user, and stops with its 
   }
   const owner = fs.statSync(`${server.dir}/data`).uid;
   assert.is.not(owner, 0, 'the data directory belongs to a non-root user');
+  // A WebDB open when its server goes away says so, naming the URL, instead of failing with a bare driver error.
+  const db = openWebDb(dbUrl, { create: true });
+  db.inject([{ url: 'http://a.test/', host: 'a.test', score: 1, interval: 60, meta: null }], 0, false);
   const { dir, port } = server;
   server.stop();
   server.stop();
+  assert.throws(
+    () => db.pageCount(),
+    (e: Error & { code?: string }) => e.code === 'HZ_ERR_WEBDB' && /^lost the WebDB at postgresql:\/\/hazelnut@127\.0\.0\.1:\d+\/harness_check: /.test(e.message),
+  );
+  db.close();
   assert.not.ok(fs.existsSync(dir), 'the temp dir is removed');
   assert.not.ok(await connects(port), 'nothing listens on the port any more');
 });

@@ -6,7 +6,7 @@
  * second writer is refused by the advisory lock; an unknown schema version
  * is refused with a clear message.
  */
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,22 +24,13 @@ let server: PgServer;
 let web: TestWeb;
 let tmp: string;
 
+/** Runs the CLI in the temp dir; a run past its time is killed and fails. */
 function hazelnut(args: string[], timeoutMs = 120_000): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [HAZELNUT, ...COMMON, ...args], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    const t = setTimeout(() => {
-      p.kill('SIGKILL');
-      reject(new Error(`hazelnut ${args.join(' ')} timed out\n${out}\n${err}`));
-    }, timeoutMs);
-    p.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code, out, err });
-    });
-  });
+  return new Promise((resolve) =>
+    execFile(process.execPath, [HAZELNUT, ...COMMON, ...args], { cwd: tmp, timeout: timeoutMs, maxBuffer: 64 << 20 }, (e, out, err) =>
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, out, err }),
+    ),
+  );
 }
 
 async function ok(args: string[]): Promise<string> {

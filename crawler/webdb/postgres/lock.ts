@@ -20,7 +20,7 @@ export async function lockPostgresWebDb(url: string, tool: string): Promise<() =
   try {
     await client.connect();
   } catch (e) {
-    throw new HzError('HZ_ERR_NOT_FOUND', `cannot connect to the WebDB at ${shownUrl(url)}: ${(e as Error).message}`);
+    throw new HzError('HZ_ERR_WEBDB', `cannot connect to the WebDB at ${shownUrl(url)}: ${(e as Error).message}`);
   }
   const got = (await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [WRITER_LOCK])).rows[0]!.ok;
   if (!got) {

@@ -28,7 +28,7 @@ function storedVersion(client: SyncClient): number | undefined {
 function checkVersion(url: string, version: number): void {
   if (!Number.isInteger(version) || version < 1 || version > WEBDB_VERSION)
     throw new HzError(
-      'HZ_ERR_WEBDB_VERSION',
+      'HZ_ERR_WEBDB',
       `the WebDB at ${shownUrl(url)} has schema version ${version}, which this hazelnut does not know (it knows versions 1 to ${WEBDB_VERSION}); use the hazelnut that wrote it, or a newer one`,
     );
 }
@@ -40,7 +40,7 @@ function prepareSchema(client: SyncClient, url: string, opts: { create?: boolean
   if (version !== undefined) checkVersion(url, version);
   if (version === WEBDB_VERSION) return;
   if (opts.readonly)
-    throw new HzError('HZ_ERR_WEBDB_VERSION', `the WebDB at ${shownUrl(url)} has schema version ${version}; run a tool that writes it (e.g. 'hazelnut readdb' cannot, 'hazelnut generate' will) to migrate it to ${WEBDB_VERSION}`);
+    throw new HzError('HZ_ERR_WEBDB', `the WebDB at ${shownUrl(url)} has schema version ${version}; a tool that writes it (inject, updatedb) migrates it to ${WEBDB_VERSION}`);
   client.query('BEGIN');
   try {
     client.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);

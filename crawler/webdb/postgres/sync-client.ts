@@ -57,7 +57,7 @@ export class SyncClient {
       this.call({ connect: true });
     } catch (e) {
       this.close();
-      throw new HzError('HZ_ERR_NOT_FOUND', `cannot connect to the WebDB at ${shownUrl(url)}: ${(e as Error).message}`);
+      throw new HzError('HZ_ERR_WEBDB', `cannot connect to the WebDB at ${shownUrl(url)}: ${(e as Error).message.replace(/^lost the WebDB at \S+: /, '')}`);
     }
   }
 
@@ -69,7 +69,13 @@ export class SyncClient {
     while (Atomics.wait(this.flag, 0, 0, 60_000) === 'timed-out');
     const m = receiveMessageOnPort(this.port)?.message as { results?: Result[]; error?: { message: string; code?: string } } | undefined;
     if (!m) throw new Error('the WebDB connection thread answered nothing');
-    if (m.error) throw new PgError(m.error.message, m.error.code);
+    if (m.error) {
+      // No SQLSTATE, a connection class (08) or a shutdown (57P): the server is gone, not the statement wrong.
+      const c = m.error.code;
+      if (c === undefined || /^(?:08|57P)/.test(c) || /^E[A-Z]+$/.test(c))
+        throw new HzError('HZ_ERR_WEBDB', `lost the WebDB at ${shownUrl(this.url)}: ${m.error.message}`);
+      throw new PgError(m.error.message, c);
+    }
     return m.results ?? [];
   }
 
