@@ -199,7 +199,8 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
       const e = fetchEstimate(conf, segDir, { threads: opts.threads });
       log.notice(
         `round ${depth + 1}/${opts.depth}: fetching ${e.urls} URLs from ${e.hosts} host${e.hosts === 1 ? '' : 's'} into ${path.basename(segDir)}, ` +
-          `about ${formatDuration(e.etaMs)} at ${formatDuration(e.delayMs)} between requests to a host`,
+          `about ${formatDuration(e.etaMs)} at ${formatDuration(e.delayMs)} between requests to a host` +
+          (g.leftOver ? `; ${g.leftOver} due URLs wait for a later round (generate.max.count, -topN)` : ''),
       );
       const f = await fetchAndUpdate(segDir);
       if (depth === 0 && s.segments.length === 1) warnUnreachableSeeds(segDir, f, log);

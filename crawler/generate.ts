@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Conf } from '../shared/conf.js';
+import { DEFAULT_FILE, type Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import type { Log } from '../shared/log.js';
 import { intOption, parseArgs, type Tool } from '../shared/tool.js';
@@ -64,8 +64,9 @@ export interface GenerateSummary {
 }
 
 function settings(conf: Conf, o: GenerateOptions) {
-  let maxCount = conf.getInt('generate.max.count');
-  if (maxCount < 0) maxCount = conf.getInt('generate.max.per.host');
+  // Nutch 1.0's name counts where it is set and generate.max.count keeps its default.
+  const oldMax = conf.getInt('generate.max.per.host');
+  const maxCount = oldMax >= 0 && conf.source('generate.max.count') === DEFAULT_FILE ? oldMax : conf.getInt('generate.max.count');
   const mode = conf.get('generate.count.mode');
   if (mode !== 'host' && mode !== 'domain')
     throw new UsageError(`property generate.count.mode in ${conf.source('generate.count.mode')} must be host or domain, not ${JSON.stringify(mode)}`);

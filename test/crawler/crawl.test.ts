@@ -11,30 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runBin } from '../fixtures/run-bin.js';
 import { startSearcher } from '../fixtures/searcher-process.js';
 import { startTestWeb, type TestWeb } from '../fixtures/testweb.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 const HAZELNUT = path.join(root, 'crawler', 'hazelnut.js');
 const SEARCHER = path.join(root, 'searcher', 'hazelnut-searcher.js');
-
-function run(bin: string, args: string[], timeoutMs = 60_000): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [bin, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.stderr.on('data', (d) => (err += d));
-    const t = setTimeout(() => {
-      p.kill('SIGKILL');
-      reject(new Error(`${path.basename(bin)} ${args.join(' ')} timed out\n${out}\n${err}`));
-    }, timeoutMs);
-    p.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code, out, err });
-    });
-  });
-}
 
 async function api(base: string, query: string): Promise<{ total: number; hits: { url: string; title: string; summary: string }[] }> {
   const res = await fetch(`${base}/api/search?query=${encodeURIComponent(query)}`);
@@ -88,7 +71,7 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
   const dir = path.join(tmp, 'crawl');
   const common = ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0.01'];
 
-  const first = await run(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
+  const first = await runBin(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
   assert.is(first.code, 0, first.err);
   assert.match(first.out, /documents indexed\s+5/);
   // Each page once: 5 fetched, the 404 gone, the 301 redirected, the disallowed page robots-denied (not also gone).
@@ -116,7 +99,7 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
 
   // Nothing is due: a re-crawl fetches no page.
   web.reset();
-  const idle = await run(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
+  const idle = await runBin(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
   assert.is(idle.code, 0, idle.err);
   assert.match(idle.out, /no more URLs to fetch: .*fetched recently/);
   assert.match(idle.out, /index unchanged\s+5 documents/);
@@ -127,11 +110,11 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
   web.setPage('wiki', '/deploy.html', page('Deploy process', 'Every deploy now goes through a blue-green switch.', ['/']));
   const changed = path.join(tmp, 'changed.txt');
   fs.writeFileSync(changed, `${web.url('wiki', '/deploy.html')}\n`);
-  const inj = await run(HAZELNUT, [...common, 'inject', path.join(dir, 'webdb'), changed, '-overwrite']);
+  const inj = await runBin(HAZELNUT, [...common, 'inject', path.join(dir, 'webdb'), changed, '-overwrite']);
   assert.is(inj.code, 0, inj.err);
   assert.match(inj.out, /1 overwritten/);
   web.reset();
-  const second = await run(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
+  const second = await runBin(HAZELNUT, [...common, 'crawl', seeds, '-dir', dir, '-depth', '3']);
   assert.is(second.code, 0, second.err);
   assert.equal(
     web.requests.filter((r) => !['/robots.txt', '/sitemap.xml'].includes(r.path)).map((r) => r.path),
@@ -150,11 +133,11 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
 
 test('a crawl without an agent name, or with a missing seed file, says what to do and writes nothing', async () => {
   const dir = path.join(tmp, 'crawl-bad');
-  const noAgent = await run(HAZELNUT, ['crawl', path.join(tmp, 'seeds.txt'), '-dir', dir]);
+  const noAgent = await runBin(HAZELNUT, ['crawl', path.join(tmp, 'seeds.txt'), '-dir', dir]);
   assert.is(noAgent.code, 1);
   assert.match(noAgent.err, /http\.agent\.name is empty/);
   assert.not.ok(fs.existsSync(dir));
-  const noSeeds = await run(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', path.join(tmp, 'nope.txt'), '-dir', dir]);
+  const noSeeds = await runBin(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', path.join(tmp, 'nope.txt'), '-dir', dir]);
   assert.is(noSeeds.code, 1);
   assert.match(noSeeds.err, /nope\.txt does not exist/);
 });
@@ -190,11 +173,11 @@ test('Ctrl-C stops a crawl cleanly, releases the lock, and the same command resu
     const indexed = Number(/documents indexed\s+(\d+)/.exec(out)?.[1]);
     assert.ok(indexed >= 2 && indexed < 31, `${indexed} documents indexed after the interrupt\n${out}`);
     assert.match(out, /deferred\s+\d+ \(left for the next crawl\)/);
-    const found = await run(HAZELNUT, ['search', dir, 'paragraph', '-json']);
+    const found = await runBin(HAZELNUT, ['search', dir, 'paragraph', '-json']);
     assert.is(found.code, 0, found.err);
     assert.is((JSON.parse(found.out) as { total: number }).total, indexed - 1, 'every page fetched but the hub holds the word');
 
-    const again = await run(HAZELNUT, args.slice(1));
+    const again = await runBin(HAZELNUT, args.slice(1));
     assert.is(again.code, 0, again.err);
     assert.match(again.out, /documents indexed\s+31/);
     const perPath = new Map<string, number>();
@@ -210,7 +193,7 @@ test('seeds a rule rejects are refused naming the rule, and nothing is written',
   const seeds = path.join(tmp, 'ftp-seeds.txt');
   fs.writeFileSync(seeds, 'ftp://127.0.8.9/pub/\n');
   const dir = path.join(tmp, 'crawl-ftp');
-  const r = await run(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', seeds, '-dir', dir]);
+  const r = await runBin(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', seeds, '-dir', dir]);
   assert.is(r.code, 1, r.out);
   assert.match(r.err, /ftp-seeds\.txt:1: ftp:\/\/127\.0\.8\.9\/pub\/ rejected by urlfilter-regex \(rule \S*regex-urlfilter\.txt:\d+\)/);
   assert.match(r.err, /change or remove the '-' rule named/);
@@ -223,7 +206,7 @@ test('seed hosts that are unreachable or disallow us are named with the reason',
     const seeds = path.join(tmp, 'bad-seeds.txt');
     // 127.0.8.251:9 has no listener: the connection is refused.
     fs.writeFileSync(seeds, `${closed.url('shut', '/')}\nhttp://127.0.8.251:9/\n`);
-    const r = await run(HAZELNUT, ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', 'crawl', seeds, '-dir', path.join(tmp, 'crawl-unreachable'), '-depth', '1']);
+    const r = await runBin(HAZELNUT, ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', 'crawl', seeds, '-dir', path.join(tmp, 'crawl-unreachable'), '-depth', '1']);
     assert.is(r.code, 0, r.err);
     assert.match(r.err, new RegExp(`no page of ${new URL(closed.url('shut', '/')).host.replace(/\./g, '\\.')}(:\\d+)? could be fetched: robots\\.txt disallows`));
     assert.match(r.err, /no page of 127\.0\.8\.251:9 could be fetched: /);
@@ -244,11 +227,11 @@ test('the crawl follows every link of a long index page, and counts the links a 
     const seeds = path.join(tmp, 'index-seeds.txt');
     fs.writeFileSync(seeds, `${big.url('reference', '/')}\n`);
     const args = ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', 'crawl', seeds, '-depth', '2'];
-    const all = await run(HAZELNUT, [...args, '-dir', path.join(tmp, 'crawl-index-all')]);
+    const all = await runBin(HAZELNUT, [...args, '-dir', path.join(tmp, 'crawl-index-all')]);
     assert.is(all.code, 0, all.err);
     assert.match(all.out, new RegExp(`documents indexed\\s+${n + 1}\\b`));
     assert.match(all.out, /links dropped\s+1 \(1 by URL filters\)/);
-    const capped = await run(HAZELNUT, ['-D', 'db.max.outlinks.per.page=100', ...args, '-dir', path.join(tmp, 'crawl-index-capped')]);
+    const capped = await runBin(HAZELNUT, ['-D', 'db.max.outlinks.per.page=100', ...args, '-dir', path.join(tmp, 'crawl-index-capped')]);
     assert.is(capped.code, 0, capped.err);
     assert.match(capped.out, /documents indexed\s+101\b/);
     assert.match(capped.out, /links dropped\s+51 \(50 over db\.max\.outlinks\.per\.page, 1 by URL filters\)/);
@@ -261,11 +244,11 @@ test('a crawl directory locked by a running tool is refused, naming the holder',
   const dir = path.join(tmp, 'crawl-locked');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, '.lock'), JSON.stringify({ pid: process.pid, tool: 'fetch', host: os.hostname(), started: new Date().toISOString() }));
-  const r = await run(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', path.join(tmp, 'seeds.txt'), '-dir', dir]);
+  const r = await runBin(HAZELNUT, ['-D', 'http.agent.name=hzTest', 'crawl', path.join(tmp, 'seeds.txt'), '-dir', dir]);
   assert.is(r.code, 1);
   assert.match(r.err, new RegExp(`is locked by .*${process.pid}`));
   assert.equal(fs.readdirSync(dir), ['.lock'], 'nothing written');
-  const serve = await run(HAZELNUT, ['serve', dir, '-port', '0', '-host', '127.0.8.201']);
+  const serve = await runBin(HAZELNUT, ['serve', dir, '-port', '0', '-host', '127.0.8.201']);
   assert.is(serve.code, 1);
   assert.match(serve.err, new RegExp(`has no index yet: a fetch is running there, pid ${process.pid} .*; the index appears when it ends`));
 });

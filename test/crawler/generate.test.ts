@@ -81,6 +81,18 @@ test('generate.max.count per host or domain; -maxNumSegments spills the overflow
   assert.equal(spilled.segments.map(fetchlist), [['x.a.test/1', 'b.test/1'], ['y.a.test/2'], ['x.a.test/3']]);
   const old = await run(crawlWith(pages), {}, conf({ 'generate.max.per.host': '1' }));
   assert.is(fetchlist(old.segments[0]!).length, 3, 'Nutch 1.0 alias');
+  const both = await run(crawlWith(pages), {}, conf({ 'generate.max.per.host': '1', 'generate.max.count': '-1' }));
+  assert.is(fetchlist(both.segments[0]!).length, 4, 'the new name, when set, wins over the alias');
+});
+
+test('by default a host gives at most 1,000 URLs to a segment: a trap host waits, the others are whole', async () => {
+  const trap = Array.from({ length: 1500 }, (_, i) => ({ url: `http://trap.test/cal/${i}`, score: 2 }));
+  const site = Array.from({ length: 300 }, (_, i) => ({ url: `http://docs.test/p${i}`, score: 1 }));
+  const s = await run(crawlWith([...trap, ...site]));
+  const list = fetchlist(s.segments[0]!);
+  assert.is(list.filter((u) => u.startsWith('trap.test/')).length, 1000);
+  assert.is(list.filter((u) => u.startsWith('docs.test/')).length, 300);
+  assert.is(s.leftOver, 500);
 });
 
 test('generate.min.score, the URL filters and -noFilter', async () => {
