@@ -237,10 +237,10 @@ export class Analyzer {
     return new Analyzer({ stemEnglish: conf.getBoolean('analysis.stem.english'), decompound: conf.getBoolean('analysis.decompound') });
   }
 
-  /** Terms of a text, in order; a term's position is its index. */
-  terms(text: string): string[] {
+  /** Terms of a text, in order; a term's position is its index. Only the first `max` when given (the rest is not analyzed). */
+  terms(text: string, max = Infinity): string[] {
     const out: string[] = [];
-    this.scan(text, (term) => out.push(term));
+    if (max >= 1) this.scan(text, (term) => out.push(term) < max);
     return out;
   }
 

@@ -33,7 +33,7 @@ export function urlTerms(analyzer: Analyzer, url: string): string[] {
 export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: number, contentTerms?: string[]): AnalyzedDoc {
   const { content, headings, ...stored } = doc;
   const title = analyzer.terms(doc.title);
-  const body = contentTerms ?? analyzer.terms(content);
+  const body = contentTerms ?? analyzer.terms(content, maxTokens);
   if (body.length > maxTokens) body.length = maxTokens;
   return {
     stored,

@@ -34,6 +34,12 @@ for (const [name, input, want] of CASES)
     assert.equal(plain.terms(input), want);
   });
 
+test('analyzer: terms up to a maximum, the same as the first of all terms', () => {
+  const text = 'A readFile call, then 東京 and more words after';
+  const all = plain.terms(text);
+  for (const max of [0, 1, 2, 3, 5, all.length, all.length + 4]) assert.equal(plain.terms(text, max), all.slice(0, max), `max ${max}`);
+});
+
 test('analyzer: stemming is an option, ASCII terms only', () => {
   assert.equal(stem.terms('Crawlers running quickly generalization'), ['crawler', 'run', 'quick', 'general']);
   assert.equal(stem.terms('Müller Häuser'), ['muller', 'hauser']);

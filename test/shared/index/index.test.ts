@@ -139,6 +139,17 @@ test('writer: spill files go when the index is written, and a killed build\'s wi
   assert.is((await openIndex(path.join(tmp, 'spilled'))).meta.docCount, DOCS.length);
 });
 
+test('writer: content past maxTokens terms is left out (indexer.max.tokens)', async () => {
+  const dir = path.join(tmp, 'capped');
+  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 3 });
+  w.add(doc('http://c.test/long', 'Long', 'one two three four five six'));
+  await w.write(dir);
+  const r = await openIndex(dir);
+  assert.is(r.fieldLength(0, 'content'), 3);
+  assert.is(r.termFreq(0, 'content', 'three'), 1);
+  assert.is(r.termFreq(0, 'content', 'four'), 0);
+});
+
 test('reader: deletions beside the index are honoured', async () => {
   const dir = path.join(tmp, 'del');
   await build(dir);
