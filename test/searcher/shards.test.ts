@@ -5,20 +5,23 @@
  * loopback. The broker's first page must be the single searcher's (URLs,
  * order, scores), for plain, phrase, site: and partial-match queries; cached
  * pages and explain come through it; a shard stopped mid-test leaves
- * partial results with a notice, never a 500; a new generation on a shard
- * is picked up.
+ * partial results with a notice (seen in Chromium too), never a 500; a
+ * slow shard is left out after the timeout; a new generation on a shard is
+ * picked up.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { merge, mergeShards, shardOf } from '../../crawler/merge.js';
+import { chromium } from 'playwright-core';
+import { merge, shardOf } from '../../crawler/merge.js';
 import { Conf } from '../../shared/conf.js';
 import { currentIndex } from '../../shared/index/publish.js';
 import { openIndex } from '../../shared/index/reader.js';
 import { segmentIndexDir, shardIndexDir } from '../../shared/layout.js';
 import { startSearcher } from '../fixtures/searcher-process.js';
+import { serveShards, type ShardedSearch } from '../fixtures/sharded-search.js';
 import { JUDGED_QUERIES } from '../judged/queries.js';
 import { tempCrawlDir } from './crawl-fixture.js';
 import { buildJudgedCrawl } from './judged-crawl.js';
@@ -28,7 +31,8 @@ let dir = '';
 const procs: ChildProcess[] = [];
 let single = '';
 let broker = '';
-let shards: { proc: ChildProcess; base: string }[] = [];
+let shards: ShardedSearch['shards'] = [];
+let sharded: ShardedSearch | undefined;
 
 const QUERIES = [
   ...JUDGED_QUERIES.slice(0, 12).map((q) => q.q),
@@ -64,14 +68,15 @@ test.before(async () => {
   fs.cpSync(currentIndex(path.join(dir, 'index'))!.dir, segmentIndexDir(segDir), { recursive: true });
   const conf = Conf.load();
   await merge(conf, { index: path.join(dir, 'index'), segments: [segDir] });
-  await mergeShards(conf, { index: path.join(dir, 'shards'), segments: [segDir] }, 2);
   single = (await start(['-dir', dir])).base;
-  shards = [await start(['-dir', dir, '-index', shardIndexDir(path.join(dir, 'shards'), 0), '-shard']), await start(['-dir', dir, '-index', shardIndexDir(path.join(dir, 'shards'), 1), '-shard'])];
-  broker = (await start(['-shards', shards.map((s) => new URL(s.base).host).join(',')])).base;
+  sharded = await serveShards(conf, dir, 2, HOST);
+  shards = sharded.shards;
+  broker = sharded.broker.base;
 });
 
 test.after(() => {
   for (const p of procs) if (p.exitCode === null) p.kill('SIGKILL');
+  sharded?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -212,6 +217,29 @@ test('a shard stopped mid-test: partial results with a notice, no 500', async ()
   assert.match(await page.text(), /class="notice" role="status">Partial results: 1 of 2 shards did not answer/);
   const gone = (await search(single, 'lantern', '&hitsPerSite=0&hitsPerPage=50')).body.hits.find((h) => shardOf(h.url, 2) === 1)!.url;
   assert.is((await fetch(broker + '/cached?url=' + encodeURIComponent(gone))).status, 404);
+});
+
+test('in Chromium with a shard down: the notice above the hits, and a cached copy from the shard that answered', async () => {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+  try {
+    const ctx = await browser.newContext();
+    // Only the broker is reached: the judged sites' own hosts never are.
+    await ctx.route((u) => u.host !== new URL(broker).host, (r) => r.abort());
+    const page = await ctx.newPage();
+    await page.goto(`${broker}/`);
+    await page.getByLabel('Search').fill('lantern');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/search\?query=lantern/);
+    assert.match((await page.getByRole('status').first().textContent()) ?? '', /Partial results: 1 of 2 shards did not answer/);
+    assert.ok(await page.getByRole('status').first().isVisible());
+    const first = await page.locator('li.hit h2 a').allTextContents();
+    assert.ok(first.length > 0);
+    await page.locator('li.hit .links').first().getByRole('link', { name: 'cached' }).click();
+    await page.waitForURL(/\/cached\?url=/);
+    assert.match((await page.locator('[role=note]').textContent()) ?? '', /cached copy of http:\/\/\w+\.judged\.test\//);
+  } finally {
+    await browser.close();
+  }
 });
 
 test('with no shard answering the broker says so: 503, not 500', async () => {
