@@ -31,6 +31,8 @@ import { runWithLog } from './tool-run.js';
 import { openWebDb, type ApplyingTool, type LinkRow, type WebDb } from './webdb/webdb.js';
 
 export const INVERTLINKS_TOOL: ApplyingTool = 'invertlinks';
+/** Link targets whose links are read at once. */
+const READ_BATCH = 1000;
 
 export interface InvertLinksOptions {
   webdb: string;
@@ -178,12 +180,16 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
         else byKey.set(key, [t]);
       }
       const progress = opts.log?.step(`invertlinks ${names.length} segment${names.length === 1 ? '' : 's'}`, 'link targets', byKey.size);
-      let done = 0;
-      for (const [key, raw] of byKey) {
-        progress?.update(++done);
+      const keys = [...byKey];
+      let links = new Map<string, LinkRow[]>();
+      for (let i = 0; i < keys.length; i++) {
+        const [key, raw] = keys[i]!;
+        // The links to a batch of targets are read at once: one round trip a batch when the WebDB is on a server.
+        if (i % READ_BATCH === 0) links = db.linksToEach(keys.slice(i, i + READ_BATCH).flatMap(([, r]) => r));
+        progress?.update(i + 1);
         const rows: LinkRow[] = [];
         for (const t of raw)
-          for (const l of db.linksTo(t)) {
+          for (const l of links.get(t) ?? []) {
             const source = url(l.source).key;
             if (source !== null) rows.push({ ...l, source });
           }

@@ -17,12 +17,14 @@ import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
-import { openWebDb, type ApplyingTool, type WebDb } from '../webdb/webdb.js';
+import { openWebDb, type ApplyingTool, type PageRow, type WebDb } from '../webdb/webdb.js';
 import { collectSegment, type SegmentUpdate } from './collect.js';
 import { mergePage, type MergeOptions } from './merge.js';
 import { scheduleFromConf } from './schedule.js';
 
 const UPDATEDB_TOOL: ApplyingTool = 'updatedb';
+/** URLs whose stored rows are read at once. */
+const READ_BATCH = 1000;
 
 export interface UpdateDbOptions {
   webdb: string;
@@ -61,11 +63,15 @@ function apply(db: WebDb, name: string, u: SegmentUpdate, o: MergeOptions, now: 
   const stats = { added: 0, updated: 0, links: 0 };
   const urls = new Set([...u.fetches.keys(), ...u.linked.keys()]);
   const progress = log?.step(`updatedb ${name}`, 'URLs', urls.size);
-  let done = 0;
+  const list = [...urls];
+  let known = new Map<string, PageRow>();
   db.transaction(() => {
-    for (const url of urls) {
-      progress?.update(++done);
-      const old = db.page(url);
+    for (let i = 0; i < list.length; i++) {
+      const url = list[i]!;
+      // The stored rows are read a batch at a time: one round trip a batch when the WebDB is on a server.
+      if (i % READ_BATCH === 0) known = db.pagesOf(list.slice(i, i + READ_BATCH));
+      progress?.update(i + 1);
+      const old = known.get(url);
       const row = mergePage(url, old, u.fetches.get(url), u.linked.get(url) ?? [], o, now);
       if (!row || row === old) continue;
       db.putPage(row);

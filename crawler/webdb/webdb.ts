@@ -112,6 +112,8 @@ export interface UpdatedbOps {
   markApplied(tool: ApplyingTool, segment: string, at: number): void;
   /** The page's OPIC score, if it is known. */
   pageScore(url: string): number | undefined;
+  /** The stored rows of those of `urls` that are known, in one read (on a server, one round trip). */
+  pagesOf(urls: readonly string[]): Map<string, PageRow>;
   /** Stores a page row, replacing the URL's previous one. */
   putPage(row: PageRow): void;
   /** Replaces the outlinks stored for `source`; returns how many were stored. */
@@ -123,6 +125,8 @@ export interface InvertlinksOps {
   linkTargetsOf(sources: Iterable<string>): string[];
   /** The stored links to `target`, content links first, then in stored order. */
   linksTo(target: string): LinkRow[];
+  /** linksTo of each of `targets` that has links, in one read. */
+  linksToEach(targets: readonly string[]): Map<string, LinkRow[]>;
   clearInlinks(target: string): void;
   /** Stores one inlink (replacing the same target and source); returns 1 if stored. */
   addInlink(target: string, source: string, anchor: string): number;

@@ -120,6 +120,11 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
     pageScore(url) {
       return c.query<{ score: number }>('pages', 'SELECT score FROM pages WHERE url = $1', [url], url).rows[0]?.score;
     },
+    pagesOf(urls) {
+      const found = new Map<string, PageRow>();
+      for (const r of c.query<PageRow>('pages', `SELECT ${PAGE_COLUMNS} FROM pages WHERE url = ANY($1::text[])`, [[...urls]]).rows) found.set(r.url, r);
+      return found;
+    },
     putPage(row) {
       c.write({ kind: 'page', row: { ...row } });
     },
@@ -138,6 +143,20 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
     },
     linksTo(target) {
       return c.query<LinkRow>('links', 'SELECT source, anchor, nav FROM links WHERE target = $1 ORDER BY nav, seq', [target]).rows;
+    },
+    linksToEach(targets) {
+      const found = new Map<string, LinkRow[]>();
+      const rows = c.query<LinkRow & { target: string }>(
+        'links',
+        'SELECT target, source, anchor, nav FROM links WHERE target = ANY($1::text[]) ORDER BY target, nav, seq',
+        [[...targets]],
+      ).rows;
+      for (const { target, ...l } of rows) {
+        const list = found.get(target);
+        if (list) list.push(l);
+        else found.set(target, [l]);
+      }
+      return found;
     },
     clearInlinks(target) {
       c.write({ kind: 'clearInlinks', target });

@@ -24,6 +24,15 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
     linksTo(target) {
       return sql('SELECT source, anchor, nav FROM links WHERE target = ? ORDER BY nav, rowid').all(target) as LinkRow[];
     },
+    linksToEach(targets) {
+      const get = sql('SELECT source, anchor, nav FROM links WHERE target = ? ORDER BY nav, rowid');
+      const found = new Map<string, LinkRow[]>();
+      for (const t of targets) {
+        const rows = get.all(t) as LinkRow[];
+        if (rows.length) found.set(t, rows);
+      }
+      return found;
+    },
     clearInlinks(target) {
       sql('DELETE FROM inlinks WHERE target = ?').run(target);
     },

@@ -3,7 +3,7 @@
  * The statements of updatedb: page rows, a page's outlinks, and the record
  * of applied segments.
  */
-import type { UpdatedbOps } from '../webdb.js';
+import type { PageRow, UpdatedbOps } from '../webdb.js';
 import type { Statements } from './statements.js';
 
 export function updatedbOps(sql: Statements): UpdatedbOps {
@@ -16,6 +16,15 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
     },
     pageScore(url) {
       return sql('SELECT score FROM pages WHERE url = ?').pluck().get(url) as number | undefined;
+    },
+    pagesOf(urls) {
+      const get = sql('SELECT * FROM pages WHERE url = ?');
+      const found = new Map<string, PageRow>();
+      for (const u of urls) {
+        const r = get.get(u) as PageRow | undefined;
+        if (r) found.set(u, r);
+      }
+      return found;
     },
     putPage(row) {
       sql(

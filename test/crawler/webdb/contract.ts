@@ -197,6 +197,20 @@ export function webDbContract(backend: Backend): void {
     assert.is(db.pageCount(), 1);
   });
 
+  it('pagesOf reads the known rows of many URLs at once, writes of the transaction included', (db) => {
+    db.putPage(row('http://a.test/1', { score: 2 }));
+    db.inject([seed('http://a.test/2')], T0, false);
+    assert.equal(db.pagesOf([]), new Map());
+    db.transaction(() => {
+      db.putPage(row('http://a.test/3', { score: 3 }));
+      const got = db.pagesOf(['http://a.test/3', 'http://a.test/none', 'http://a.test/1', 'http://a.test/2']);
+      assert.equal([...got.keys()].sort(), ['http://a.test/1', 'http://a.test/2', 'http://a.test/3']);
+      assert.equal(got.get('http://a.test/1'), row('http://a.test/1', { score: 2 }));
+      assert.equal(got.get('http://a.test/3'), db.page('http://a.test/3'));
+      assert.equal(got.get('http://a.test/2'), db.page('http://a.test/2'));
+    });
+  });
+
   it('reads inside a transaction see its writes; a failed transaction leaves nothing', (db) => {
     db.transaction(() => {
       db.putPage(row('http://a.test/1', { score: 2 }));
@@ -261,9 +275,19 @@ export function webDbContract(backend: Backend): void {
       { source: 'http://s.test/1', anchor: 'again', nav: 0 },
     ]);
     assert.equal(db.linksTo('http://u.test/'), []);
+    assert.equal(
+      db.linksToEach(['http://u.test/', 'http://t.test/', 'http://none.test/']),
+      new Map([['http://t.test/', db.linksTo('http://t.test/')]]),
+      'linksToEach: the same lists, for the targets that have links',
+    );
+    db.transaction(() => {
+      db.replaceOutlinks('http://s.test/4', [{ url: 'http://u.test/', anchor: 'new', nav: true }]);
+      assert.equal(db.linksToEach(['http://u.test/']).get('http://u.test/'), [{ source: 'http://s.test/4', anchor: 'new', nav: 1 }]);
+    });
     assert.equal(sorted([...db.linkPairs({ withNavigation: true })]), [
       ['http://s.test/1', 'http://t.test/'],
       ['http://s.test/2', 'http://t.test/'],
+      ['http://s.test/4', 'http://u.test/'],
     ]);
   });
 
