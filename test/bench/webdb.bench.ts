@@ -42,6 +42,7 @@ export default async function bench(): Promise<{ title: string; markdown: string
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-webdb-'));
+  const load = os.loadavg()[0]!;
   const server = await startPostgres();
   try {
     const [line] = (await once(createInterface({ input: web.stdout }), 'line')) as [string];
@@ -102,7 +103,7 @@ export default async function bench(): Promise<{ title: string; markdown: string
     return {
       title: 'WebDB: SQLite and PostgreSQL on the same crawl',
       markdown: `${HOSTS * PAGES} pages (${HOSTS} hosts × ${PAGES}, 20 links a page), ${fetched.length} rounds, ${lite.pages} URLs in the WebDB at the end; \`npm run bench -- webdb\`.
-Each backend replays the same fetched segments on a fresh WebDB, in this process; PostgreSQL 15 runs on the same machine (loopback, a throwaway server with fsync off), so its figures include the round trips a remote server would have, not the network.
+Each backend replays the same fetched segments on a fresh WebDB, in this process; PostgreSQL 15 runs on the same machine (loopback, a throwaway server with fsync off), so its figures include the round trips a remote server would have, not the network. Load average ${load.toFixed(1)} when the run began (the machine is shared): compare the ratios, which are measured minutes apart in one run.
 
 | step | SQLite ms | PostgreSQL ms | PostgreSQL ÷ SQLite |
 |---|---|---|---|
