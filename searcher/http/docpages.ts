@@ -107,7 +107,7 @@ export function explainPage(doc: StoredDoc, query: string, e: Explanation | unde
       return `<tr><th scope="row">${escapeHtml(t.term)}</th><td>${n4(t.idf)}</td><td>${fields || '—'}</td><td>${n4(t.tf)}</td><td>${n4(t.score)}</td></tr>`;
     });
     for (const g of e.alternatives)
-      parts.push(`<p>One word read in several ways (with its synonyms, or an identifier whole and in parts); BM25F counts only the best of them: ${g.map((a) => escapeHtml(a.join(' '))).join(' · ')}</p>`);
+      parts.push(`<p>One word read in several ways (with its synonyms, or an identifier or run-together word whole and in parts); BM25F counts only the best of them: ${g.map((a) => escapeHtml(a.join(' '))).join(' · ')}</p>`);
     parts.push(`<table><caption>BM25F per query term: idf × tf·(k1+1)/(tf+k1), tf = Σ weight·tf/(1−b+b·length/avg)</caption><tr><th scope="col">term</th><th scope="col">idf</th><th scope="col">fields</th><th scope="col">weighted tf</th><th scope="col">score</th></tr>${rows.join('')}</table>`);
     const pairs = e.pairs.map((x) => `<tr><td>${escapeHtml(x.a)} · ${escapeHtml(x.b)}</td><td>${Number.isFinite(x.distance) ? x.distance : 'none'}</td><td>${n4(x.score)}</td></tr>`);
     parts.push(
