@@ -389,7 +389,7 @@ const tool: Tool = {
       );
       ctx.out.write(formatSummary(summary) + '\n');
       try {
-        ctx.out.write(`Crawl report: ${shortPath(writeReport(dir))}\n`);
+        ctx.out.write(`Crawl report: ${shortPath(writeReport(dir, undefined, webdb))}\n`);
       } catch (e) {
         ctx.err.write(`crawl: the crawl report could not be written: ${(e as Error).message}\n`);
       }

@@ -11,7 +11,7 @@ import { HzError, UsageError } from '../shared/errors.js';
 import { STATUS_CODES, type DbStatus } from '../shared/status.js';
 import { intOption, parseArgs, type Tool } from '../shared/tool.js';
 import { normalizeUrl } from '../shared/url/normalize.js';
-import { openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
+import { openWebDb, shownWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
 
 export interface DbStats {
   total: number;
@@ -147,13 +147,13 @@ const tool: Tool = {
       throw new UsageError(mode === 'topN' ? '-topN needs <n> <out> [<min>]' : `unexpected argument ${rest[0]}`);
     const db = openWebDb(webdb, { readonly: true });
     try {
-      if (mode === 'stats') ctx.out.write(formatStats(webdb, readDbStats(db, { sort: a.sort === true })));
+      if (mode === 'stats') ctx.out.write(formatStats(shownWebDb(webdb), readDbStats(db, { sort: a.sort === true })));
       else if (mode === 'dump') {
         const n = dumpDb(db, a.dump as string, format as DumpFormat, ctx.out);
         if (a.dump !== '-') ctx.out.write(`readdb: dumped ${n} urls to ${a.dump as string}\n`);
       } else if (mode === 'url') {
         const page = getPage(db, a.url as string);
-        if (!page) throw new HzError('HZ_ERR_NOT_FOUND', `URL not found in ${webdb}: ${a.url as string}`);
+        if (!page) throw new HzError('HZ_ERR_NOT_FOUND', `URL not found in ${shownWebDb(webdb)}: ${a.url as string}`);
         ctx.out.write(`URL: ${page.url}\n${formatPage(page, format as DumpFormat)}`);
       } else {
         const n = intOption(a.topN, 'topN')!;

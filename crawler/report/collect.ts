@@ -200,7 +200,8 @@ export class FetchTally {
   }
 }
 
-export function collectReport(crawlDir: string, now = Date.now()): ReportData {
+/** The report's data; `webdb` is the crawl's WebDB when it is not `<crawl>/webdb` (a URL, webdb.url). */
+export function collectReport(crawlDir: string, now = Date.now(), webdb = crawlPaths(crawlDir).webdb): ReportData {
   const paths = crawlPaths(crawlDir);
   const data: ReportData = {
     crawlDir,
@@ -212,8 +213,8 @@ export function collectReport(crawlDir: string, now = Date.now()): ReportData {
     fetch: new FetchTally().result(),
     segments: [],
   };
-  if (hasWebDb(paths.webdb)) {
-    const db = openWebDb(paths.webdb, { readonly: true });
+  if (hasWebDb(webdb)) {
+    const db = openWebDb(webdb, { readonly: true });
     try {
       Object.assign(data, tallyPages(db.pages(), now));
     } finally {

@@ -12,12 +12,15 @@ import { parseArgs, type Tool } from '../../shared/tool.js';
 import { collectReport } from './collect.js';
 import { renderReport } from './html.js';
 
-/** Writes the report of a crawl directory (atomically: a searcher may be reading it) and returns its path. */
-export function writeReport(crawlDir: string, out = crawlPaths(crawlDir).report): string {
+/**
+ * Writes the report of a crawl directory (atomically: a searcher may be
+ * reading it) and returns its path; `webdb` names a WebDB kept elsewhere (webdb.url).
+ */
+export function writeReport(crawlDir: string, out = crawlPaths(crawlDir).report, webdb?: string): string {
   const p = crawlPaths(crawlDir);
   if (!fs.existsSync(p.webdb) && !fs.existsSync(p.segments))
     throw new HzError('HZ_ERR_NOT_FOUND', `${crawlDir} is not a crawl directory: it has neither webdb/ nor segments/`);
-  const html = renderReport(collectReport(path.resolve(crawlDir)));
+  const html = renderReport(collectReport(path.resolve(crawlDir), Date.now(), webdb));
   const tmp = `${out}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, html);
   fs.renameSync(tmp, out);
@@ -32,7 +35,7 @@ const tool: Tool = {
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['out'] });
     if (a._.length !== 1) throw new UsageError(a._.length ? `unexpected argument ${a._[1]}` : 'missing <crawl_dir>');
-    const out = writeReport(a._[0]!, typeof a.out === 'string' ? path.resolve(a.out) : undefined);
+    const out = writeReport(a._[0]!, typeof a.out === 'string' ? path.resolve(a.out) : undefined, ctx.conf.get('webdb.url') || undefined);
     ctx.out.write(`report: ${out}\n`);
     return 0;
   },

@@ -19,6 +19,8 @@ import { hasWebDb as hasSqliteWebDb, openSqliteWebDb } from './sqlite/open.js';
 
 export { isPostgresUrl } from './postgres/open.js';
 export { lockPostgresWebDb } from './postgres/lock.js';
+/** A WebDB directory or URL as messages show it: a URL's password left out. */
+export { shownUrl as shownWebDb } from './postgres/sync-client.js';
 
 /** One URL's record (Nutch's CrawlDatum), column for column. */
 export interface PageRow {

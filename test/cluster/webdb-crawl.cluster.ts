@@ -102,6 +102,10 @@ test('a one-shot crawl with -webdb postgresql:// leaves the same WebDB as on SQL
   const out = await ok(['crawl', 'seeds.txt', '-dir', 'pg', '-depth', '3', '-webdb', url]);
   assert.match(out, /documents indexed\s+\d+/);
   assert.not.ok(fs.existsSync(path.join(tmp, 'pg', 'webdb')), 'no SQLite WebDB beside the PostgreSQL one');
+  // The crawl report counts the pages of the WebDB on the server.
+  const known = (dir: string) => /(\d+) URLs known/.exec(fs.readFileSync(path.join(tmp, dir, 'report.html'), 'utf8'))?.[1];
+  assert.ok(Number(known('sqlite')) >= 20);
+  assert.is(known('pg'), known('sqlite'));
   const sqliteStats = await stats('sqlite/webdb');
   assert.match(sqliteStats, /TOTAL urls:\t\d+/);
   assert.is(await stats(url), sqliteStats);
@@ -173,9 +177,10 @@ test('a second writer is refused while one holds the WebDB; an unknown schema ve
   const missing = await hazelnut(['readdb', url.replace('locked_pg', 'postgres'), '-stats']);
   assert.is(missing.code, 1);
   assert.match(missing.err, /no WebDB at postgresql:\/\/hazelnut@127\.0\.0\.1:\d+\/postgres/);
-  const refused = await hazelnut(['readdb', 'postgresql://hazelnut@127.0.0.1:1/nothing', '-stats']);
+  const refused = await hazelnut(['readdb', 'postgresql://hazelnut:secret@127.0.0.1:1/nothing', '-stats']);
   assert.is(refused.code, 1);
-  assert.match(refused.err, /cannot connect to the WebDB at postgresql:\/\/hazelnut@127\.0\.0\.1:1\/nothing/);
+  assert.match(refused.err, /cannot connect to the WebDB at postgresql:\/\/hazelnut:\*\*\*@127\.0\.0\.1:1\/nothing/);
+  assert.not.match(refused.err, /secret/, 'the password is not shown');
 });
 
 test.run();
