@@ -14,6 +14,7 @@ import { messagePage } from '../http/layout.js';
 import { openSearchDescription, openSearchRss } from '../http/opensearch.js';
 import { resultsPage } from '../http/results.js';
 import { Broker, missingNotice, NoShardAnswered, type BrokerResult, type MissingShard } from './broker.js';
+import { ShardDown, type ShardAnswer } from './client.js';
 
 /** Headers of a shard's page that travel with it through the broker. */
 const PASSED_HEADERS = ['content-type', 'content-security-policy', 'content-disposition'];
@@ -23,7 +24,7 @@ function shardsJson(b: Broker, missing: readonly MissingShard[]) {
   return { asked: b.shardNames.length, answered: b.shardNames.length - names.size, missing: [...new Map(missing.map((m) => [m.shard, m])).values()] };
 }
 
-async function passThrough(c: Context, b: Broker, found: { res?: Response; missing: MissingShard[] }): Promise<Response> {
+async function passThrough(c: Context, b: Broker, found: { res?: ShardAnswer; missing: MissingShard[] }): Promise<Response> {
   if (!found.res) {
     const notice = missingNotice(found.missing, b.shardNames.length);
     if (notice) return c.html(messagePage('Not found', `${c.req.query('url')} is in no shard that answered. ${notice}`), 404);
@@ -31,10 +32,15 @@ async function passThrough(c: Context, b: Broker, found: { res?: Response; missi
   }
   const headers = new Headers();
   for (const h of PASSED_HEADERS) {
-    const v = found.res.headers.get(h);
+    const v = found.res.header(h);
     if (v) headers.set(h, v);
   }
-  return new Response(await found.res.arrayBuffer(), { status: found.res.status, headers });
+  try {
+    return new Response(await found.res.bytes(), { status: found.res.status, headers });
+  } catch (e) {
+    if (!(e instanceof ShardDown)) throw e;
+    return c.html(messagePage('Shard not answering', `The shard holding ${c.req.query('url')} stopped answering (${e.message}); try again.`), 503);
+  }
 }
 
 export function createBrokerApp(b: Broker): Hono {

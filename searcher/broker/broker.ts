@@ -19,7 +19,7 @@ import type { SearchSettings } from '../settings.js';
 import { hostName } from '../sites.js';
 import type { Respelled } from '../spell.js';
 import { combineStats, type DetailsResponse, type DfResponse, type GlobalStats, type ProximityResponse, type ShardSearchResponse, type ShardStats } from '../shard/protocol.js';
-import { ShardClient, ShardDown } from './client.js';
+import { ShardClient, ShardDown, type ShardAnswer } from './client.js';
 
 /** A shard left out of an answer, and why. */
 export interface MissingShard {
@@ -37,6 +37,8 @@ interface ShardState {
 
 export interface BrokerHit extends Hit {
   shard: number;
+  /** Its id in its shard's index generation. */
+  local: number;
 }
 
 export interface BrokerResult {
@@ -197,12 +199,17 @@ export class Broker {
     if (!answers.size) throw noShard(missing);
     const full: BrokerHit[] = [];
     const some: BrokerHit[] = [];
+    /** A page of each site, to name the site by (its home page's title, or its host). */
+    const siteUrls = new Map<string, string>();
     let exact = true;
     for (const [i, r] of answers) {
       exact &&= r.exact;
-      for (const [url, site, type, lang, base, isFull] of r.hits) {
-        const doc = { url, site, type, lang } as StoredDoc;
-        (isFull ? full : some).push({ id: full.length + some.length, score: base, site, doc, full: isFull === 1, grouped: false, moreFromSite: false, shard: i });
+      r.sites.forEach((site, k) => siteUrls.has(site) || siteUrls.set(site, r.siteUrls[k]!));
+      for (const [local, s, t, l, base, isFull] of r.hits) {
+        const site = r.sites[s]!;
+        // Until its shard sends the document, a hit knows what ranking, grouping and facets read.
+        const doc = { url: siteUrls.get(site)!, site, type: r.types[t]!, lang: r.langs[l]! } as StoredDoc;
+        (isFull ? full : some).push({ id: full.length + some.length, local, score: base, site, doc, full: isFull === 1, grouped: false, moreFromSite: false, shard: i });
       }
     }
     const { ranked, partial } = rankByBase(full, some, this.settings.partialBelow);
@@ -211,7 +218,7 @@ export class Broker {
     const bonus = new Map<BrokerHit, number>();
     const near = await this.ask([...answers.keys()], missing, async (s, i) => {
       const mine = top.filter((h) => h.shard === i);
-      const r = mine.length ? await s.client.json<ProximityResponse>('/shard/proximity', { query: req.query, stats, urls: mine.map((h) => h.doc.url) }) : { version: s.stats!.version, bonus: [] };
+      const r = mine.length ? await s.client.json<ProximityResponse>('/shard/proximity', { query: req.query, stats, ids: mine.map((h) => h.local) }) : { version: s.stats!.version, bonus: [] };
       mine.forEach((h, k) => bonus.set(h, r.bonus[k] ?? 0));
       return r;
     });
@@ -223,13 +230,12 @@ export class Broker {
     // The page's documents and summaries from the shards holding them; site names from whichever holds the home page.
     const t1 = performance.now();
     const samples = new Map<string, string>();
-    for (const h of page.hits) if (!samples.has(h.site)) samples.set(h.site, h.doc.url);
-    for (const v of page.facets.site) if (!samples.has(v.value)) samples.set(v.value, v.sample.url);
+    for (const site of [...page.hits.map((h) => h.site), ...page.facets.site.map((v) => v.value)]) if (!samples.has(site)) samples.set(site, siteUrls.get(site)!);
     const sites = [...samples].map(([site, url]) => ({ site, url }));
     const suggest = q.query.terms.some((t) => !stats.df[t]);
     const asked = [...answers.keys()];
     const details = await this.ask(asked, missing, (s, i) =>
-      s.client.json<DetailsResponse>('/shard/details', { query: req.query, urls: page.hits.filter((h) => h.shard === i).map((h) => h.doc.url), sites, suggest }),
+      s.client.json<DetailsResponse>('/shard/details', { query: req.query, ids: page.hits.filter((h) => h.shard === i).map((h) => h.local), sites, suggest }),
     );
     const names = new Map<string, string>();
     let suggestion: Respelled | undefined;
@@ -239,11 +245,15 @@ export class Broker {
       suggestion ??= d?.suggestion ?? undefined;
     }
     const siteName = (doc: Pick<StoredDoc, 'url' | 'site'>) => names.get(doc.site) ?? hostName(doc);
-    const views: HitView[] = page.hits.map((h) => {
-      const d = details.get(h.shard)?.docs[h.doc.url];
-      const hit = { ...h, doc: d?.doc ?? placeholderDoc(h.doc) };
-      return { hit, summary: d?.summary ?? [], section: d?.section, siteName: siteName(hit.doc) };
-    });
+    const views: HitView[] = [];
+    const next = new Map<number, number>();
+    for (const h of page.hits) {
+      const k = next.get(h.shard) ?? 0;
+      next.set(h.shard, k + 1);
+      // A hit whose shard stopped answering since it matched is left off the page; the notice names the shard.
+      const d = details.get(h.shard)?.docs[k];
+      if (d) views.push({ hit: { ...h, doc: d.doc }, summary: d.summary, section: d.section, siteName: siteName(d.doc) });
+    }
     const result: SearchResult = {
       raw: req.query,
       ...q,
@@ -279,7 +289,7 @@ export class Broker {
   }
 
   /** The first answer, in shard order, that is not a 404; every other body is discarded. */
-  async forward(pathAndQuery: string, init?: (s: ShardState) => Promise<Response>): Promise<{ res?: Response; missing: MissingShard[] }> {
+  async forward(pathAndQuery: string, init?: (s: ShardState) => Promise<ShardAnswer>): Promise<{ res?: ShardAnswer; missing: MissingShard[] }> {
     const missing: MissingShard[] = [];
     const all = await Promise.all(
       this.states.map(async (s) => {
@@ -292,12 +302,12 @@ export class Broker {
       }),
     );
     const res = all.find((r) => r && r.status !== 404);
-    await Promise.all(all.map((r) => (r && r !== res ? r.body?.cancel() : undefined)));
+    await Promise.all(all.map((r) => (r && r !== res ? r.discard() : undefined)));
     return { res, missing };
   }
 
   /** The explain page of `url` for `query`, from the shard holding it, scored with the statistics over every shard. */
-  async explain(url: string, query: string): Promise<{ res?: Response; missing: MissingShard[] }> {
+  async explain(url: string, query: string): Promise<{ res?: ShardAnswer; missing: MissingShard[] }> {
     const { stats, missing } = await this.prepare(query);
     const body = JSON.stringify({ url, query, stats });
     const r = await this.forward('', (s) => s.client.post('/shard/explain', body));
@@ -310,11 +320,6 @@ const noShard = (missing: readonly MissingShard[]) => new NoShardAnswered(`no sh
 function down(s: ShardState, e: unknown): MissingShard {
   if (!(e instanceof ShardDown)) throw e;
   return { shard: s.client.name, reason: e.message };
-}
-
-/** A hit whose shard did not send its document: what the match itself told. */
-function placeholderDoc(d: Pick<StoredDoc, 'url' | 'site' | 'type' | 'lang'>): StoredDoc {
-  return { title: '', host: '', domain: '', date: '', tstamp: 0, digest: '', boost: 0, segment: '', contentLength: -1, anchors: [], ...d };
 }
 
 /** The notice of an answer some shards are missing from. */

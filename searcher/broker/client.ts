@@ -5,6 +5,8 @@
  * that call, with a reason people can act on; the broker carries on without it.
  */
 
+import { Agent, request } from 'undici';
+
 export class ShardDown extends Error {}
 
 /** `host:port` (or a full http:// URL) → the shard's base URL; a clear message for anything else. */
@@ -21,6 +23,17 @@ export function shardUrl(spec: string): string {
   return u.origin;
 }
 
+/** A shard's answer, read or discarded by the caller. */
+export interface ShardAnswer {
+  status: number;
+  header(name: string): string | undefined;
+  bytes(): Promise<ArrayBuffer>;
+  discard(): Promise<void>;
+}
+
+/** One connection pool for every shard: kept-alive connections, as many as the broker's requests in flight. */
+const agent = new Agent({ keepAliveTimeout: 10_000 });
+
 export class ShardClient {
   constructor(
     readonly name: string,
@@ -28,42 +41,63 @@ export class ShardClient {
     private readonly timeoutMs: number,
   ) {}
 
-  /** The raw response of a GET (for pages passed through), or ShardDown. */
-  async get(pathAndQuery: string): Promise<Response> {
-    return this.fetch(pathAndQuery, {});
+  /** The answer to a GET (a page passed through), or ShardDown. */
+  get(pathAndQuery: string): Promise<ShardAnswer> {
+    return this.send(pathAndQuery, 'GET');
   }
 
-  /** The raw response of a POST of a JSON body. */
-  async post(path: string, json: string): Promise<Response> {
-    return this.fetch(path, { method: 'POST', body: json, headers: { 'content-type': 'application/json' } });
+  /** The answer to a POST of a JSON body, or ShardDown. */
+  post(path: string, json: string): Promise<ShardAnswer> {
+    return this.send(path, 'POST', json);
   }
 
   /** JSON from GET (no body) or POST (with one), or ShardDown. */
   async json<T>(path: string, body?: unknown): Promise<T> {
     const res = await (body === undefined ? this.get(path) : this.post(path, JSON.stringify(body)));
-    if (!res.ok) {
-      await res.body?.cancel();
+    if (res.status !== 200) {
+      await res.discard();
       throw new ShardDown(res.status === 404 ? 'answered 404: is it started with -shard?' : `answered HTTP ${res.status}`);
     }
     try {
-      return (await res.json()) as T;
+      return JSON.parse(Buffer.from(await res.bytes()).toString('utf8')) as T;
     } catch (e) {
       throw new ShardDown(this.reason(e));
     }
   }
 
-  private async fetch(path: string, init: RequestInit): Promise<Response> {
+  private async send(path: string, method: 'GET' | 'POST', json?: string): Promise<ShardAnswer> {
     try {
-      return await fetch(this.base + path, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+      const r = await request(this.base + path, {
+        method,
+        dispatcher: agent,
+        signal: AbortSignal.timeout(this.timeoutMs),
+        ...(json === undefined ? {} : { body: json, headers: { 'content-type': 'application/json' } }),
+      });
+      return {
+        status: r.statusCode,
+        header: (name) => {
+          const v = r.headers[name];
+          return Array.isArray(v) ? v.join(', ') : v;
+        },
+        bytes: async () => {
+          try {
+            return await r.body.arrayBuffer();
+          } catch (e) {
+            throw new ShardDown(this.reason(e));
+          }
+        },
+        discard: () => r.body.dump().catch(() => undefined),
+      };
     } catch (e) {
       throw new ShardDown(this.reason(e));
     }
   }
 
   private reason(e: unknown): string {
-    const err = e as Error & { cause?: { code?: string } };
+    const err = e as Error & { code?: string; cause?: { code?: string } };
     if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${this.timeoutMs} ms`;
-    if (err.cause?.code === 'ECONNREFUSED') return 'connection refused';
-    return err.cause?.code ?? err.message;
+    const code = err.code ?? err.cause?.code;
+    if (code === 'ECONNREFUSED') return 'connection refused';
+    return code ?? err.message;
   }
 }

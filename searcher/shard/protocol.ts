@@ -52,12 +52,23 @@ export interface ShardSearchRequest {
   stats: GlobalStats;
 }
 
-/** One match: url, site, type, lang, base score (BM25F + link prior), and 1 for a full match, 0 for a partial one. */
-export type WireHit = [url: string, site: string, type: string, lang: string, base: number, full: 0 | 1];
+/**
+ * One match: its document id in the shard's index generation (the broker
+ * names pages by it in later calls of the same query), its site, type and
+ * language as indexes into the answer's lists, its base score (BM25F + link
+ * prior), and 1 for a full match, 0 for a partial one. Ids and lists keep the
+ * answer small: it holds every match.
+ */
+export type WireHit = [id: number, site: number, type: number, lang: number, base: number, full: 0 | 1];
 
 export interface ShardSearchResponse {
   version: string;
   exact: boolean;
+  /** The distinct sites of the matches, each with the URL of one of its pages (to find its home page by). */
+  sites: string[];
+  siteUrls: string[];
+  types: string[];
+  langs: string[];
   hits: WireHit[];
 }
 
@@ -67,7 +78,7 @@ export interface ShardSearchResponse {
  * are decoded than one searcher would.
  */
 export interface ProximityRequest extends ShardSearchRequest {
-  urls: string[];
+  ids: number[];
 }
 export interface ProximityResponse {
   version: string;
@@ -77,7 +88,7 @@ export interface ProximityResponse {
 /** POST /shard/details: what the result page shows of the hits this shard holds. */
 export interface DetailsRequest {
   query: string;
-  urls: string[];
+  ids: number[];
   /** Sites to name, each by a page of it (the name is its home page's title when this shard holds that page). */
   sites: { site: string; url: string }[];
   /** Asks for "did you mean" (the broker asks when some query word is in no shard). */
@@ -85,7 +96,8 @@ export interface DetailsRequest {
 }
 export interface DetailsResponse {
   version: string;
-  docs: Record<string, { doc: StoredDoc; summary: Summary; section?: { heading: string; id?: string } }>;
+  /** In the order of the ids asked. */
+  docs: { doc: StoredDoc; summary: Summary; section?: { heading: string; id?: string } }[];
   names: Record<string, string>;
   suggestion: Respelled | null;
 }

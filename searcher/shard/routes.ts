@@ -13,7 +13,7 @@ import { explainHtml } from '../explain.js';
 import type { LeaseEnv } from '../http/lease.js';
 import { messagePage } from '../http/layout.js';
 import { makeScorer } from '../rank/score.js';
-import { findMatches, readQuery, searchable, type Hit } from '../search.js';
+import { findMatches, readQuery, searchable } from '../search.js';
 import { homeTitle } from '../sites.js';
 import { didYouMean } from '../suggest.js';
 import type { Snapshot } from '../snapshot.js';
@@ -29,7 +29,6 @@ import {
   type ShardSearchRequest,
   type ShardSearchResponse,
   type ShardStats,
-  type WireHit,
 } from './protocol.js';
 
 export function shardStats(snap: Snapshot): ShardStats {
@@ -50,34 +49,41 @@ export function shardStats(snap: Snapshot): ShardStats {
 
 /** The shard's matches, each with its base score: the broker ranks them with the other shards' matches. */
 export function shardSearch(snap: Snapshot, req: ShardSearchRequest): ShardSearchResponse {
+  const out: ShardSearchResponse = { version: snap.version, exact: true, sites: [], siteUrls: [], types: [], langs: [], hits: [] };
   const { query } = readQuery(req.query, snap.analyzer, snap.settings);
-  if (!searchable(query)) return { version: snap.version, exact: true, hits: [] };
+  if (!searchable(query)) return out;
   const m = findMatches(snap, query, termStatsOf(req.stats));
-  const wire = (h: Hit): WireHit => [h.doc.url, h.site, h.doc.type, h.doc.lang, h.score, h.full ? 1 : 0];
-  return { version: snap.version, exact: m.exact, hits: m.full.map(wire).concat(m.some.map(wire)) };
+  const index = (list: string[], seen: Map<string, number>, value: string, onNew?: () => void) => {
+    let i = seen.get(value);
+    if (i === undefined) {
+      seen.set(value, (i = list.push(value) - 1));
+      onNew?.();
+    }
+    return i;
+  };
+  const [sites, types, langs] = [new Map<string, number>(), new Map<string, number>(), new Map<string, number>()];
+  for (const h of m.full.concat(m.some)) {
+    const site = index(out.sites, sites, h.site, () => out.siteUrls.push(h.doc.url));
+    out.hits.push([h.id, site, index(out.types, types, h.doc.type), index(out.langs, langs, h.doc.lang), h.score, h.full ? 1 : 0]);
+  }
+  out.exact = m.exact;
+  return out;
 }
 
-/** The proximity bonus of the named documents, with the broker's statistics (0 for a URL not here). */
+/** The proximity bonus of the given documents, with the broker's statistics. */
 export function shardProximity(snap: Snapshot, req: ProximityRequest): ProximityResponse {
   const { query: q } = readQuery(req.query, snap.analyzer, snap.settings);
   const scorer = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives, termStatsOf(req.stats));
-  return {
-    version: snap.version,
-    bonus: req.urls.map((url) => {
-      const id = snap.reader.idOf(url);
-      return id === undefined ? 0 : scorer.proximity(id);
-    }),
-  };
+  return { version: snap.version, bonus: req.ids.map((id) => scorer.proximity(id)) };
 }
 
 export function shardDetails(snap: Snapshot, req: DetailsRequest): DetailsResponse {
   const q = { raw: req.query, ...readQuery(req.query, snap.analyzer, snap.settings) };
-  const docs: DetailsResponse['docs'] = {};
-  for (const url of req.urls) {
-    const doc = docByUrl(snap, url);
+  const docs = req.ids.map((id) => {
+    const doc = snap.reader.doc(id);
     // Anchors are shown by /anchors, which the broker forwards: they need not travel with every hit.
-    if (doc) docs[url] = { doc: { ...doc, anchors: [] }, ...hitDetails(snap, { id: snap.reader.idOf(url)!, doc }, q) };
-  }
+    return { doc: { ...doc, anchors: [] }, ...hitDetails(snap, { id, doc }, q) };
+  });
   const names: Record<string, string> = {};
   for (const { site, url } of req.sites) {
     const title = homeTitle(snap.reader, { site, url });
