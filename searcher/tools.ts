@@ -16,40 +16,59 @@ import { searchSettings } from './settings.js';
 import { CrawlSnapshots } from './snapshot.js';
 import { didYouMean } from './suggest.js';
 import { summaryToText } from './summary.js';
+import { isWorker, stopRequested, superviseWorkers, type WorkerReport } from './workers.js';
 
-const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-index <dir>] [-shard] [-shards <host:port,...>] [-port <n>] [-host <address>]';
+const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-index <dir>] [-shard] [-shards <host:port,...>] [-port <n>] [-host <address>] [-workers <n>]';
 
-/** Serves until SIGTERM or SIGINT, then drains and exits 0. */
-/** Serves until SIGTERM or SIGINT, then drains and exits 0. */
+/** Serves until SIGTERM or SIGINT, then drains and exits 0; with `-workers n`, n processes behind the port. */
 export async function serveUntilSignal(ctx: ToolContext, args: string[]): Promise<number> {
-  const a = parseArgs(args, { string: ['dir', 'port', 'host', 'index', 'shards'], boolean: ['shard'] });
+  try {
+    return await serve(ctx, args);
+  } finally {
+    // A worker's channel to the primary would keep it alive once it is done.
+    if (isWorker() && process.connected) process.disconnect();
+  }
+}
+
+async function serve(ctx: ToolContext, args: string[]): Promise<number> {
+  const a = parseArgs(args, { string: ['dir', 'port', 'host', 'index', 'shards', 'workers'], boolean: ['shard'] });
   if (a._.length > 1) throw new UsageError(`unexpected argument ${a._[1]}`);
   const port = intOption(a.port, 'port') ?? ctx.conf.getInt('searcher.port');
   const host = (a.host as string | undefined) ?? ctx.conf.get('searcher.host');
-  const log = (line: string) => ctx.err.write(`${new Date().toISOString()} searcher: ${line}\n`);
+  const workers = intOption(a.workers, 'workers') ?? 1;
+  if (workers < 1) throw new UsageError('-workers must be at least 1');
+  const log = (line: string) => ctx.err.write(`${new Date().toISOString()} searcher${isWorker() ? ` ${process.pid}` : ''}: ${line}\n`);
+  if (workers > 1 && !isWorker()) return superviseWorkers(workers, ctx.out, log);
+  // A worker reports where it serves to the primary, which says it once for all.
+  const say = (line: string) => (isWorker() ? process.send!({ serving: line } satisfies WorkerReport) : ctx.out.write(line));
   let running: RunningServer;
   if (a.shards !== undefined) {
     if (a.shard || a.index || a.dir || a._.length) throw new UsageError('a broker (-shards) serves no crawl directory or index: give only -shards, -port and -host');
     const shards = String(a.shards).split(',').filter((s) => s.trim());
     running = await startBroker(ctx.conf, { shards, port, host });
-    ctx.out.write(`searcher brokering ${shards.length} shards (${shards.join(', ')}) at ${running.url}/\n`);
+    say(`searcher brokering ${shards.length} shards (${shards.join(', ')}) at ${running.url}/\n`);
   } else {
     const dir = path.resolve((a.dir as string | undefined) ?? a._[0] ?? ctx.conf.get('searcher.dir'));
     const index = a.index === undefined ? undefined : path.resolve(String(a.index));
     const searcher = await startSearcher(ctx.conf, { dir, port, host, log, index, shard: a.shard === true });
     running = searcher;
     const docs = searcher.snapshots.current.reader.meta.docCount;
-    ctx.out.write(`searcher serving ${docs} documents from ${index ?? dir}${a.shard ? ' as a shard' : ''} at ${running.url}/\n`);
+    say(`searcher serving ${docs} documents from ${index ?? dir}${a.shard ? ' as a shard' : ''} at ${running.url}/\n`);
   }
   await new Promise<void>((resolve) => {
-    const stop = (sig: NodeJS.Signals) => {
+    let stopping = false;
+    const stop = (why: string) => {
+      if (stopping) return;
+      stopping = true;
       process.off('SIGTERM', stop);
       process.off('SIGINT', stop);
-      log(`${sig}: finishing requests in flight, then stopping`);
+      log(`${why}: finishing requests in flight, then stopping`);
       void running.close().then(resolve);
     };
     process.on('SIGTERM', stop);
-    process.on('SIGINT', stop);
+    // A worker stops when the primary says so; Ctrl-C reaches the primary and every worker alike.
+    process.on('SIGINT', isWorker() ? () => {} : stop);
+    if (isWorker()) void stopRequested().then(() => stop('asked to stop'));
   });
   return 0;
 }

@@ -2,7 +2,8 @@
  * The searcher as its own program on a machine that holds only a copy of
  * a crawl's index/ and segments/: `hazelnut-searcher -dir`, answering over
  * HTTP, refusing a taken port with a clear message, stopping cleanly on
- * SIGTERM. Also `hazelnut search` in the terminal, over the same copy.
+ * SIGTERM, and as several worker processes behind one port (-workers).
+ * Also `hazelnut search` in the terminal, over the same copy.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -83,12 +84,51 @@ test('hazelnut-searcher serves a copied index/ + segments/, refuses a taken port
   assert.match(p.err(), /SIGTERM: finishing requests in flight/);
 });
 
+/** Searcher processes whose parent is `pid` (Linux /proc). */
+function workersOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      if (Number(stat[1]) === pid && fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('hazelnut-searcher')) out.push(Number(d));
+    } catch {
+      // It ended meanwhile.
+    }
+  }
+  return out;
+}
+
+test('hazelnut-searcher -workers 2: two processes behind one port, stopped together by SIGTERM; one that dies stops the server', async () => {
+  const ask = async (base: string) => ((await (await fetch(`${base}/api/search?query=crawler`)).json()) as { total: number }).total;
+  const p = run(['-dir', copy, '-port', '0', '-host', HOST, '-workers', '2']);
+  const m = await until(() => p.out().match(/serving 9 documents from .* at (http:\/\/[\d.]+:\d+)\/ \(2 worker processes\)/), 30_000, p);
+  const workers = workersOf(p.child.pid!);
+  assert.is(workers.length, 2);
+  for (let i = 0; i < 4; i++) assert.ok((await ask(m[1]!)) > 0);
+  p.child.kill('SIGTERM');
+  assert.is(await p.exit, 0);
+  assert.match(p.err(), /SIGTERM: stopping 2 workers/);
+  for (const w of workers) assert.not.ok(fs.existsSync(`/proc/${w}`), `worker ${w} stopped`);
+
+  const q = run(['-dir', copy, '-port', '0', '-host', HOST, '-workers', '2']);
+  await until(() => q.out().match(/\(2 worker processes\)/), 30_000, q);
+  const [first, second] = workersOf(q.child.pid!);
+  process.kill(first!, 'SIGKILL');
+  assert.is(await q.exit, 1);
+  assert.match(q.err(), new RegExp(`worker ${first} ended \\(SIGKILL\\); stopping the others`));
+  assert.not.ok(fs.existsSync(`/proc/${second}`), 'the other worker stopped');
+});
+
 test('hazelnut-searcher: a directory without an index and a bad option are clear errors', async () => {
   const empty = tempCrawlDir();
   try {
     const p = run(['-dir', empty, '-port', '0', '-host', HOST]);
     assert.is(await p.exit, 1);
     assert.match(p.err(), /has no merged index .*hazelnut merge/);
+    const w = run(['-dir', empty, '-port', '0', '-host', HOST, '-workers', '2']);
+    assert.is(await w.exit, 1, 'workers that cannot start fail the server');
+    assert.match(w.err(), /has no merged index/);
     const q = run(['-dir', empty, '-prot', '1']);
     assert.is(await q.exit, 2);
     assert.match(q.err(), /unknown option -prot\nUsage: hazelnut-searcher/);

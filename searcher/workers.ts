@@ -1,0 +1,55 @@
+/**
+ * @module searcher/workers
+ * `serve -workers n`: n searcher processes behind one port (node:cluster),
+ * for a machine whose other cores one process leaves idle. Each worker opens
+ * the index itself (n copies in memory) and answers whole requests; the
+ * primary hands connections to them in turn. A signal to the primary stops
+ * every worker after its requests in flight; a worker that ends by itself
+ * (it could not start, or it died) stops the others and the server exits 1.
+ */
+import cluster, { type Worker } from 'node:cluster';
+
+/** What a worker tells the primary. */
+export type WorkerReport = { serving: string };
+
+/** Runs in the primary: forks `n` workers; returns 0 when a signal stopped them all, 1 when one ended by itself. */
+export function superviseWorkers(n: number, out: NodeJS.WritableStream, log: (line: string) => void): Promise<number> {
+  return new Promise((resolve) => {
+    const serving = new Set<Worker>();
+    let stopping = false;
+    let failed = false;
+    const stopAll = () => {
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) if (w?.isConnected()) w.send({ stop: true });
+    };
+    cluster.on('message', (w, m: WorkerReport) => {
+      if (typeof m?.serving !== 'string' || serving.has(w)) return;
+      serving.add(w);
+      if (serving.size === n) out.write(`${m.serving.trimEnd()} (${n} worker processes)\n`);
+    });
+    cluster.on('exit', (w, code, signal) => {
+      if (!stopping) {
+        // Its error is on stderr; the others stop, and whatever runs the searcher can start it again.
+        log(`worker ${w.process.pid} ended (${signal ?? `exit ${code}`}); stopping the others`);
+        failed = true;
+        stopAll();
+      }
+      if (Object.keys(cluster.workers ?? {}).length === 0) resolve(failed ? 1 : 0);
+    });
+    const onSignal = (sig: NodeJS.Signals) => {
+      if (stopping) return;
+      log(`${sig}: stopping ${n} workers after their requests in flight`);
+      stopAll();
+    };
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    for (let i = 0; i < n; i++) cluster.fork();
+  });
+}
+
+/** In a worker: resolves when the primary asks it to stop. */
+export function stopRequested(): Promise<void> {
+  return new Promise((resolve) => process.on('message', (m: { stop?: boolean }) => m?.stop && resolve()));
+}
+
+export const isWorker = () => cluster.isWorker;
