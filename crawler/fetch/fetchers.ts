@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { DEFAULT_FILE, type Conf } from '../../shared/conf.js';
+import { HzError } from '../../shared/errors.js';
 import type { Log } from '../../shared/log.js';
 import { Segment } from '../../segments/segment.js';
 import { addUpFetches, type FetchSummary } from './tool.js';
@@ -21,7 +22,7 @@ const PROGRESS_MS = 1000;
 export function confArgs(conf: Conf): string[] {
   return conf
     .declarations()
-    .filter((d) => !d.plugin && conf.source(d.name) !== DEFAULT_FILE)
+    .filter((d) => conf.source(d.name) !== DEFAULT_FILE && !conf.source(d.name).startsWith('plugin '))
     .flatMap((d) => ['-D', `${d.name}=${conf.get(d.name)}`]);
 }
 
@@ -34,6 +35,7 @@ export async function fetchWithProcesses(
   const started = Date.now();
   const args = [HAZELNUT, ...confArgs(conf), 'fetch', segmentDir, ...(opts.threads ? ['-threads', String(opts.threads)] : [])];
   const summaries: FetchSummary[] = [];
+  const failures: string[] = [];
   const total = countRecords(segmentDir);
   const step = opts.log.step('fetch', 'pages', total.fetchlist);
   const ticker = setInterval(() => step.update(countRecords(segmentDir).fetch - total.fetch, { extra: `${n} fetchers` }), PROGRESS_MS);
@@ -50,7 +52,10 @@ export async function fetchWithProcesses(
     return new Promise<void>((resolve) =>
       p.on('close', (code, signal) => {
         opts.signal?.removeEventListener('abort', stop);
-        if (code !== 0 && code !== 130) opts.log.warn(`fetcher ${i + 1} of ${n} (pid ${p.pid}) ended with ${signal ?? `exit code ${code}`}: ${err.trim().split('\n').slice(-3).join(' / ')}`);
+        if (code !== 0 && code !== 130) {
+          failures.push(`fetcher ${i + 1} of ${n} (pid ${p.pid}) ended with ${signal ?? `exit code ${code}`}: ${err.trim().split('\n').slice(-3).join(' / ')}`);
+          opts.log.warn(failures.at(-1)!);
+        }
         resolve();
       }),
     );
@@ -61,6 +66,7 @@ export async function fetchWithProcesses(
     clearInterval(ticker);
     opts.log.clearProgress();
   }
+  if (failures.length === n) throw new HzError('HZ_ERR_SEGMENT_STATE', `every fetcher of ${segmentDir} failed; the first: ${failures[0]}`);
   const s = addUpFetches(path.basename(segmentDir), summaries);
   s.elapsedMs = Date.now() - started;
   s.interrupted ||= opts.signal?.aborted ?? false;

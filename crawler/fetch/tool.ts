@@ -231,7 +231,8 @@ async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOption
         stop.abort();
       }, leaseMs / 3);
       try {
-        const s = await fetchInto(conf, whole.openPart(part), webdb, { ...opts, signal: stop.signal });
+        // Never deferred on abort: after a lost lease the partition's file is the new holder's to complete.
+        const s = await fetchInto(conf, whole.openPart(part), webdb, { ...opts, deferOnAbort: false, signal: stop.signal });
         done.push(s);
         if (s.complete) webdb.finishPartition(name, part, owner, Date.now());
         // Interrupted, the lease is given up at once so that a rerun resumes the partition without waiting.
