@@ -180,6 +180,8 @@ async function fetchInto(conf: Conf, segment: Segment, webdb: WebDb | undefined,
   }
 }
 
+const WAIT_POLL_MS = 1000;
+
 /** Claims, fetches and finishes fetch partitions of `segmentDir` until none is left (or `opts.part` only). */
 async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOptions): Promise<FetchSummary> {
   const webDbDir = crawlWebDb(conf, segmentDir);
@@ -207,8 +209,9 @@ async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOption
         if (!waiting)
           opts.log?.notice(`fetch partitions ${held.map((p) => p.part).join(', ')} of ${segmentDir} are held by other fetchers: waiting for them to finish or give up`);
         waiting = true;
+        // Looked at every second: a fetcher of the same crawl round waits for the last partition no longer than that.
         const expires = Math.min(...held.map((p) => p.leaseUntil ?? 0));
-        await sleep(Math.max(50, Math.min(leaseMs / 3, expires - Date.now() + 10)), undefined, { signal: opts.signal }).catch(() => {});
+        await sleep(Math.max(50, Math.min(WAIT_POLL_MS, expires - Date.now() + 10)), undefined, { signal: opts.signal }).catch(() => {});
         continue;
       }
       // A partition this fetcher could not complete (it gave the lease up) is left to another one.
