@@ -182,7 +182,7 @@ async function fetchInto(conf: Conf, segment: Segment, webdb: WebDb | undefined,
 
 const WAIT_POLL_MS = 1000;
 
-/** Claims, fetches and finishes fetch partitions of `segmentDir` until none is left (or `opts.part` only). */
+/** Claims, fetches and finishes fetch partitions of `segmentDir` until all are done (or `opts.part` only). */
 async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOptions): Promise<FetchSummary> {
   const webDbDir = crawlWebDb(conf, segmentDir);
   if (!webDbDir)
@@ -328,7 +328,8 @@ const tool: Tool = {
   -threads n    concurrent requests in all (default fetcher.threads.fetch)
   -noParsing    store content only; run 'hazelnut parse <segment>' later (default: fetcher.parse)
   -part i       fetch only fetch partition i of a segment made with generate -numFetchers
-                (without it, such a segment's partitions are claimed one after another until none is left)
+                (without it, such a segment's partitions are claimed one after another until all are done,
+                waiting while other fetchers hold the rest)
 Interrupt with Ctrl-C and run the same command again to continue where it stopped.`,
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['threads', 'part'], boolean: ['noParsing'] });
