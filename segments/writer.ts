@@ -41,6 +41,7 @@ export class SegmentWriter {
   private readonly inFlight = new Set<number>();
   private waiting: (() => void)[] = [];
   private error: Error | undefined;
+  private exited = false;
 
   constructor(segment: Segment) {
     this.worker = new Worker(new URL('./writer-worker.js', import.meta.url), {
@@ -55,6 +56,13 @@ export class SegmentWriter {
     // An error thrown in the worker arrives as a structured clone: an SQLite error keeps its code, not its message.
     this.worker.on('error', (e: Error & { code?: string }) => {
       this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${e.message ?? e.code ?? String(e)}`);
+      this.inFlight.clear();
+      this.wake();
+    });
+    // A thread that is gone answers nothing more: whatever waits for it stops waiting.
+    this.worker.on('exit', () => {
+      this.exited = true;
+      this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: the writer thread ended`);
       this.inFlight.clear();
       this.wake();
     });
@@ -90,18 +98,19 @@ export class SegmentWriter {
     try {
       await this.flush();
     } finally {
-      await new Promise<void>((resolve) => {
-        this.worker.once('message', () => resolve());
-        this.worker.once('exit', () => resolve());
-        this.worker.postMessage({ close: true });
-      });
+      if (!this.exited)
+        await new Promise<void>((resolve) => {
+          this.worker.once('message', () => resolve());
+          this.worker.once('exit', () => resolve());
+          this.worker.postMessage({ close: true });
+        });
       await this.worker.terminate();
     }
   }
 
   private send(): void {
     this.scheduled = false;
-    if (this.batch.length === 0) return;
+    if (this.batch.length === 0 || this.exited) return;
     const id = this.nextId++;
     this.inFlight.add(id);
     this.worker.postMessage({ id, batch: this.batch });

@@ -78,4 +78,35 @@ test('a write that fails is reported with the segment, not lost silently', async
   }
 });
 
+test('a writer whose thread has already failed rejects put and close instead of waiting for it', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
+  try {
+    const seg = Segment.create(dir);
+    const raw = new Database(seg.file);
+    raw.exec('DROP TABLE content');
+    raw.close();
+    const w = new SegmentWriter(seg);
+    // The thread fails as it opens: give it time to be gone before anything is put.
+    let message = '';
+    for (let i = 0; i < 100 && !message; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      message = await w.ready().then(
+        () => '',
+        (e: Error) => e.message,
+      );
+    }
+    assert.ok(message.includes(`cannot write to segment ${seg.dir}`), message);
+    const url = 'http://127.0.0.9/y';
+    w.put(rec(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from('y'), truncated: false });
+    const closed = await w.close().then(
+      () => 'closed',
+      (e: Error) => e.message,
+    );
+    assert.ok(closed.includes(`cannot write to segment ${seg.dir}`), closed);
+    seg.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
