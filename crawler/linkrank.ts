@@ -102,28 +102,46 @@ export function linkRankOptions(conf: Conf): PageRankOptions & { ignoreNavigatio
   };
 }
 
+/**
+ * Link scores (mean 1) of `urls`, in their order, over the `pairs` between
+ * them. Pages are numbered by URL, not in the order the WebDB lists them
+ * (the order they were added, which follows the fetch's timing): the sums
+ * then run in one order, so the same graph gives the same scores to the last
+ * bit on every run and backend.
+ */
+export function linkScores(
+  urls: readonly string[],
+  pairs: Iterable<readonly [string, string]>,
+  o: PageRankOptions,
+): { scores: Float64Array; links: number; iterations: number; delta: number } {
+  const byUrl = [...urls].sort();
+  const index = new Map<string, number>();
+  byUrl.forEach((u, i) => index.set(u, i));
+  const src: number[] = [];
+  const dst: number[] = [];
+  for (const [s, t] of pairs) {
+    const a = index.get(s);
+    const b = index.get(t);
+    if (a !== undefined && b !== undefined) {
+      src.push(a);
+      dst.push(b);
+    }
+  }
+  const r = pageRank(byUrl.length, src, dst, o);
+  const scores = Float64Array.from(urls, (u) => r.ranks[index.get(u)!]! * urls.length);
+  return { scores, links: src.length, iterations: r.iterations, delta: r.delta };
+}
+
 /** Computes link scores for every page of the WebDB and stores them, in one transaction. */
 export async function linkrank(conf: Conf, opts: { webdb: string; log?: Log }): Promise<LinkRankSummary> {
   const o = linkRankOptions(conf);
   const db = openWebDb(opts.webdb);
   try {
     const urls = db.pageUrls();
-    const index = new Map<string, number>();
-    urls.forEach((u, i) => index.set(u, i));
-    const src: number[] = [];
-    const dst: number[] = [];
-    for (const [s, t] of db.linkPairs({ withNavigation: !o.ignoreNavigation })) {
-      const a = index.get(s);
-      const b = index.get(t);
-      if (a !== undefined && b !== undefined) {
-        src.push(a);
-        dst.push(b);
-      }
-    }
-    const r = pageRank(urls.length, src, dst, o);
-    db.setLinkScores(urls, Array.from(r.ranks, (x) => x * urls.length));
-    opts.log?.info(`${urls.length} pages, ${src.length} links, ${r.iterations} iterations, last change ${r.delta.toExponential(2)}`);
-    return { pages: urls.length, links: src.length, iterations: r.iterations, delta: r.delta };
+    const r = linkScores(urls, db.linkPairs({ withNavigation: !o.ignoreNavigation }), o);
+    db.setLinkScores(urls, Array.from(r.scores));
+    opts.log?.info(`${urls.length} pages, ${r.links} links, ${r.iterations} iterations, last change ${r.delta.toExponential(2)}`);
+    return { pages: urls.length, links: r.links, iterations: r.iterations, delta: r.delta };
   } finally {
     db.close();
   }
