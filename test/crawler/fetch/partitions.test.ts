@@ -6,7 +6,7 @@
  * another fetcher, waiting for its lease to run out, which resumes it with no
  * record lost or doubled; `crawl -fetchers 3` crawls what `crawl` does.
  */
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -20,10 +20,10 @@ import { inject } from '../../../crawler/inject.js';
 import { openWebDb } from '../../../crawler/webdb/webdb.js';
 import { Segment } from '../../../segments/segment.js';
 import { segmentPartDir, segmentFile } from '../../../shared/layout.js';
+import { runHazelnut, type HazelnutRun } from '../../fixtures/hazelnut-process.js';
 import { tempCrawl, testConf } from './helpers.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
-const HAZELNUT = path.join(root, 'crawler', 'hazelnut.js');
 const HOSTS = 6;
 const PAGES = 8;
 
@@ -91,39 +91,13 @@ async function generated(numFetchers: number): Promise<string> {
   return g.segments[0]!;
 }
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
-
 /** `hazelnut fetch` as a process of its own; `onStart` may kill it. */
-function fetchProcess(args: string[], extra: Record<string, string> = {}, onStart?: (p: ReturnType<typeof spawn>) => void): Promise<Run> {
+function fetchProcess(args: string[], extra: Record<string, string> = {}, onStart?: (p: ChildProcess) => void): Promise<HazelnutRun> {
   return hazelnut(['fetch', ...args], extra, onStart);
 }
 
-function hazelnut(args: string[], extra: Record<string, string> = {}, onStart?: (p: ReturnType<typeof spawn>) => void): Promise<Run> {
-  const d = Object.entries({ 'http.agent.name': 'HzTest', 'http.timeout': '2000', ...conf(extra) }).flatMap(([k, v]) => ['-D', `${k}=${v}`]);
-  return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [HAZELNUT, ...d, ...args], {
-      cwd: root,
-      env: { ...process.env, HAZELNUT_CONF_DIR: path.join(root, 'test', 'fixtures', 'conf') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    p.stdout!.on('data', (b) => (out += b));
-    p.stderr!.on('data', (b) => (err += b));
-    const t = setTimeout(() => {
-      p.kill('SIGKILL');
-      reject(new Error(`hazelnut ${args.join(' ')} timed out\n${out}\n${err}`));
-    }, 90_000);
-    p.on('close', (code) => {
-      clearTimeout(t);
-      resolve({ code, out, err });
-    });
-    onStart?.(p);
-  });
+function hazelnut(args: string[], extra: Record<string, string> = {}, onStart?: (p: ChildProcess) => void): Promise<HazelnutRun> {
+  return runHazelnut(args, { cwd: root, defines: { 'http.agent.name': 'HzTest', 'http.timeout': '2000', ...conf(extra) }, timeoutMs: 90_000, onStart });
 }
 
 /** What a fetch stored, by URL: fetch status, HTTP status, a digest of the content, the parse title. */
