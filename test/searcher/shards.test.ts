@@ -141,6 +141,13 @@ test('cached pages and explain come through the broker from the shard holding th
       assert.ok(tb.includes('Explanation for'));
     }
   }
+  // Anchors pass through as the shard holding the page renders them; the RSS feed lists the single searcher's hits.
+  const anchors = `/anchors?url=${encodeURIComponent(top)}`;
+  assert.is(await (await fetch(broker + anchors)).text(), await (await fetch(single + anchors)).text());
+  const links = async (base: string) => [...(await (await fetch(base + '/opensearch?query=disk+buffer')).text()).matchAll(/<link>([^<]*)<\/link>/g)].slice(1).map((m) => m[1]);
+  const feed = await links(broker);
+  assert.ok(feed.length > 0);
+  assert.equal(feed, await links(single));
   const missing = await fetch(broker + '/cached?url=' + encodeURIComponent('http://nowhere.test/'));
   assert.is(missing.status, 404);
 });
