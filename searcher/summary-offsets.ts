@@ -10,7 +10,7 @@
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import type { IndexReader } from '../shared/index/types.js';
 import type { TokenOffsets } from '../segments/offsets.js';
-import type { SummaryOptions, TextToken } from './summary.js';
+import { MAX_SUMMARY_TOKENS, type SummaryOptions, type TextToken } from './summary.js';
 import { mergeSpans, type SummaryTokens } from './summary-tokens.js';
 
 /** The query terms at token indexes of the page's text (index → term). */
@@ -87,6 +87,8 @@ export function offsetTokens(
   const tokens: TextToken[] = [];
   const cuts: number[] = [];
   for (const [from, to] of parts) {
+    // summarize() reads no further than MAX_SUMMARY_TOKENS tokens, and one more tells it that more follow.
+    if (tokens.length > MAX_SUMMARY_TOKENS) break;
     if (from > 0 && from < to) cuts.push(starts[from]!);
     for (let i = from; i < to; i++) tokens.push({ term: hits.get(i) ?? '', start: starts[i]!, end: ends[i]! });
   }

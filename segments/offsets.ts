@@ -9,6 +9,7 @@
  */
 
 import type { Analyzer } from '../shared/analysis/analyzer.js';
+import type { ParseMeta } from '../shared/plugin/types.js';
 
 /** Summaries look at this much of a page's text, and the stored offsets cover it. */
 export const SUMMARY_TEXT_CHARS = 60_000;
@@ -46,6 +47,14 @@ export function textOffsets(analyzer: Analyzer, text: string): Buffer {
   const tokens = analyzer.tokens(part);
   if (part.length < text.length) while (tokens.length && tokens[tokens.length - 1]!.end === part.length) tokens.pop();
   return encodeOffsets(tokens);
+}
+
+/** What a summary reads of a page's parse meta: the sections and furniture that start in the part it looks at. */
+export function summaryMeta(meta: ParseMeta): Pick<ParseMeta, 'sections' | 'furniture'> {
+  return {
+    ...(Array.isArray(meta.sections) ? { sections: meta.sections.filter((s) => s.offset < SUMMARY_TEXT_CHARS) } : {}),
+    ...(Array.isArray(meta.furniture) ? { furniture: meta.furniture.filter(([start]) => start < SUMMARY_TEXT_CHARS) } : {}),
+  };
 }
 
 /** The part of a parse text summaries look at. */

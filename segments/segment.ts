@@ -81,7 +81,7 @@ CREATE TABLE IF NOT EXISTS summary_text (  -- written at index time, for the sea
   wide    INTEGER NOT NULL,
   length  INTEGER NOT NULL,        -- of the whole parse text
   offsets BLOB NOT NULL,           -- where each of its words stands (segments/offsets.ts)
-  meta    TEXT NOT NULL            -- JSON ParseMeta, as the parse record's
+  meta    TEXT NOT NULL            -- JSON: the parse meta's sections and furniture that start in the text above
 );
 `;
 
@@ -135,6 +135,7 @@ export interface SummaryText {
   length: number;
   /** segments/offsets.ts's encoding. */
   offsets: Uint8Array;
+  /** What summaries read of the parse meta (segments/offsets.ts summaryMeta). */
   meta: ParseMeta;
 }
 

@@ -19,7 +19,7 @@ import type { Log } from '../../shared/log.js';
 import type { IndexDocument, IndexingInput } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
-import { encodeOffsets, SUMMARY_TEXT_CHARS, summaryPart, textOffsets } from '../../segments/offsets.js';
+import { encodeOffsets, SUMMARY_TEXT_CHARS, summaryMeta, summaryPart, textOffsets } from '../../segments/offsets.js';
 import { Segment, type SummaryText } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
@@ -162,7 +162,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
             text: summaryPart(parse.text),
             length: parse.text.length,
             offsets: tokens ? encodeOffsets(tokens) : textOffsets(analyzer, parse.text),
-            meta: parse.meta,
+            meta: summaryMeta(parse.meta),
           });
         if (summaries.length >= SUMMARIES_BATCH) flushSummaries();
       }

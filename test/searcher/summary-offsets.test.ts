@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
-import { decodeOffsets, encodeOffsets, SUMMARY_TEXT_CHARS, textOffsets } from '../../segments/offsets.js';
+import { decodeOffsets, encodeOffsets, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets } from '../../segments/offsets.js';
 import { Segment } from '../../segments/segment.js';
 import { hitDetails, type SummaryWords } from '../../searcher/details.js';
 import { typedWords } from '../../searcher/highlight.js';
@@ -32,6 +32,7 @@ const MORE_CASES: [name: string, p: Page, query: string, opts: SummaryOptions][]
   ['camelCase identifiers and their parts', { text: long(['readFile', 'fs.readFileSync', 'file']) }, 'readFile file', { context: 3, length: 30 }],
   ['a non-ASCII query term', { text: `Москва и Петербург ${filler(80)} Москва` }, 'москва', { context: 2, length: 10 }],
   ['hits in every sentence', { text: Array.from({ length: 200 }, (_, i) => `vacuum ${filler(i % 9, i)}.`).join(' ') }, 'vacuum', { context: 5, length: 30 }],
+  ['more hits than the summarizer reads', { text: Array.from({ length: 1500 }, (_, i) => `vacuum ${filler(8, i)} journal ${filler(8, i + 1)}`).join(' ') }, 'vacuum journal', { context: 5, length: 30 }],
 ];
 
 for (const analyzer of [stem, plain])
@@ -85,6 +86,13 @@ test('offsets cover the start of a long text, without a word cut at its end', ()
   const d = decodeOffsets(textOffsets(plain, text))!;
   assert.is(d.count, n, 'the cut word "vac" is left out');
   assert.is(d.ends[n - 1], SUMMARY_TEXT_CHARS - 4);
+});
+
+test('the stored meta holds the sections and furniture that start in the part summaries read', () => {
+  const at = (offset: number) => ({ heading: `h${offset}`, level: 2, offset });
+  const meta = { sections: [at(0), at(SUMMARY_TEXT_CHARS - 1), at(SUMMARY_TEXT_CHARS)], furniture: [[0, 10], [SUMMARY_TEXT_CHARS - 5, SUMMARY_TEXT_CHARS + 5], [SUMMARY_TEXT_CHARS, SUMMARY_TEXT_CHARS + 9]] as [number, number][], description: 'x' };
+  assert.equal(summaryMeta(meta), { sections: [at(0), at(SUMMARY_TEXT_CHARS - 1)], furniture: [[0, 10], [SUMMARY_TEXT_CHARS - 5, SUMMARY_TEXT_CHARS + 5]] });
+  assert.equal(summaryMeta({}), {});
 });
 
 test('offsets that no longer describe the text are not trusted', () => {
