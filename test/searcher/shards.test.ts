@@ -158,6 +158,12 @@ test('the search page through the broker', async () => {
   const html = await res.text();
   assert.ok(html.includes('class="hits"'));
   assert.not.ok(html.includes('Partial results'));
+  // The front page and /stats count the documents of every shard.
+  const stats = async (base: string) => (await (await fetch(base + '/stats?format=json')).json()) as { documents: number; shards?: { answered: number } };
+  const [a, b] = [await stats(single), await stats(broker)];
+  assert.is(b.documents, a.documents);
+  assert.is(b.shards?.answered, 2);
+  assert.is((await fetch(broker + '/')).status, 200);
 });
 
 async function version(base: string): Promise<string> {
