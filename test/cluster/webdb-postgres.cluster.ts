@@ -14,6 +14,6 @@ webDbContract({
   teardown: () => server.stop(),
   async fresh() {
     const url = await server.createDatabase(`contract_${n++}`);
-    return { where: url, open: (opts) => openWebDb(url, opts), drop: () => {} };
+    return { open: (opts) => openWebDb(url, opts), drop: () => {} };
   },
 });

@@ -4,7 +4,7 @@
  * writes (writes.ts) sent before a read that could see them and at commit,
  * and cursors that read a big result a batch at a time.
  */
-import { SyncClient, type Query, type Result } from './sync-client.js';
+import { SyncClient, type Result } from './sync-client.js';
 import { TABLE_OF, writeStatements, type Table, type Write } from './writes.js';
 
 /** Held-back writes sent at once past this many, so memory stays bounded. */
@@ -52,12 +52,6 @@ export class Connection {
     if (table) this.before(table, url);
     else this.flush();
     return this.client.query<R>(text, values);
-  }
-
-  /** Runs statements after every held write. */
-  run(queries: Query[]): Result[] {
-    this.flush();
-    return this.client.run(queries);
   }
 
   transaction<T>(fn: () => T): T {

@@ -11,8 +11,6 @@ import type { PageRow, Seed, WebDb } from '../../../crawler/webdb/webdb.js';
 import { partitionCases } from './partitions.js';
 
 export interface Store {
-  /** What names the store on the command line: a directory or a URL. */
-  where: string;
   open(opts?: { create?: boolean; readonly?: boolean }): WebDb;
   drop(): Promise<void> | void;
 }

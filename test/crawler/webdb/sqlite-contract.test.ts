@@ -10,7 +10,6 @@ webDbContract({
   async fresh() {
     const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'hz-webdb-')), 'webdb');
     return {
-      where: dir,
       open: (opts) => openWebDb(dir, opts),
       drop: () => fs.rmSync(path.dirname(dir), { recursive: true, force: true }),
     };
