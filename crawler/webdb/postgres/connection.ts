@@ -37,7 +37,25 @@ export class Connection {
     this.held = [];
     this.heldTables.clear();
     this.heldPages.clear();
-    this.client.run(this.depth === 0 ? [{ text: 'BEGIN' }, ...statements, { text: 'COMMIT' }] : statements);
+    if (this.depth > 0) {
+      this.client.run(statements);
+      return;
+    }
+    try {
+      this.client.run([{ text: 'BEGIN' }, ...statements, { text: 'COMMIT' }]);
+    } catch (e) {
+      this.rollback('ROLLBACK');
+      throw e;
+    }
+  }
+
+  /** Undoes a failed transaction; its own failure (a lost server) must not hide the error that caused it. */
+  private rollback(statement: string): void {
+    try {
+      this.client.query(statement);
+    } catch {
+      // The error being thrown says what went wrong.
+    }
   }
 
   /** Before a read of `table` (of one page row, when `url` is given): sends the writes it could see. */
@@ -71,7 +89,7 @@ export class Connection {
       this.heldTables.clear();
       this.heldPages.clear();
       this.depth--;
-      this.client.query(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${savepoint}`);
+      this.rollback(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${savepoint}`);
       throw e;
     }
   }

@@ -250,6 +250,22 @@ export function webDbContract(backend: Backend): void {
     assert.is(db.page('http://a.test/n2'), undefined, 'the inner failed transaction is undone');
   });
 
+  it('a write the store refuses throws, and the WebDB stays usable; in a transaction, the whole transaction fails', (db) => {
+    const bad = { ...row('http://a.test/bad'), host: null as unknown as string };
+    assert.throws(() => db.putPage(bad));
+    db.putPage(row('http://a.test/ok'));
+    assert.is(db.pageCount(), 1);
+    assert.throws(() =>
+      db.transaction(() => {
+        db.putPage(row('http://a.test/x'));
+        db.putPage(bad);
+      }),
+    );
+    assert.is(db.page('http://a.test/x'), undefined);
+    db.transaction(() => db.putPage(row('http://a.test/y')));
+    assert.is(db.pageCount(), 2);
+  });
+
   it('outlinks: replaced per source, duplicates stored once; linksTo lists content links first, then in stored order', (db) => {
     const n = db.replaceOutlinks('http://s.test/1', [
       { url: 'http://t.test/', anchor: 'menu', nav: true },
