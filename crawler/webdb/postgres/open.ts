@@ -51,7 +51,11 @@ function prepareSchema(client: SyncClient, url: string, opts: { create?: boolean
     client.query("INSERT INTO meta (key, value) VALUES ('version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", [String(WEBDB_VERSION)]);
     client.query('COMMIT');
   } catch (e) {
-    client.query('ROLLBACK');
+    try {
+      client.query('ROLLBACK');
+    } catch {
+      // A lost server: the error being thrown says so.
+    }
     throw e;
   }
 }
