@@ -110,7 +110,7 @@ Each backend replays the same fetched segments on a fresh WebDB, in this process
 ${rows.join('\n')}
 | all | ${Math.round(sum(lite.ms))} | ${Math.round(sum(onPg.ms))} | **${(sum(onPg.ms) / sum(lite.ms)).toFixed(2)}** |
 
-On PostgreSQL each read the tools make is a round trip (main thread → connection thread → server), so the per-row reads are what cost: before updatedb and invertlinks read a thousand rows a round trip (\`pagesOf\`, \`linksToEach\`), this bench gave PostgreSQL ÷ SQLite 3.77 for updatedb and 7.32 for invertlinks (load 14). What is left of the gap is mostly each tool's fixed cost (a connection thread, the connection, the schema check: inject also creates the tables) and the reads still made row by row.`,
+On PostgreSQL each read the tools make is a round trip (main thread → connection thread → server), so the per-row reads are what cost: before updatedb and invertlinks read a thousand rows a round trip (\`pagesOf\`, \`linksToEach\`), this bench gave PostgreSQL ÷ SQLite 3.77 for updatedb and 7.32 for invertlinks (load 14). Starting the connection thread without the parent's loaders (tsx) cut an open of a PostgreSQL WebDB from about 1.1 s to 0.34 s at load 20 (SQLite: 1 ms), measured apart from this bench; each tool run pays one (inject also creates the tables: its large ratio is that), and a read still made row by row costs 0.3–0.7 ms.`,
     };
   } finally {
     web.stdin.end();
