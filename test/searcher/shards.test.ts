@@ -43,6 +43,8 @@ const QUERIES = [
   'lantern',
   'configuration',
   'lantern zzqxv',
+  'multilin stak traces',
+  'elasticsearh bulk',
   'install OR upgrade',
 ];
 
@@ -54,7 +56,7 @@ async function start(args: string[]) {
 
 async function json(base: string, pathAndQuery: string) {
   const res = await fetch(base + pathAndQuery, { signal: AbortSignal.timeout(30_000) });
-  return { status: res.status, body: (await res.json()) as { hits: { url: string; score: number; title: string; summary: string; siteName: string }[]; total: number; notice?: string | null; shards?: { answered: number; asked: number } } };
+  return { status: res.status, body: (await res.json()) as { hits: { url: string; score: number; title: string; summary: string; siteName: string }[]; total: number; didYouMean?: string | null; notice?: string | null; shards?: { answered: number; asked: number } } };
 }
 
 const search = (base: string, q: string, more = '') => json(base, `/api/search?query=${encodeURIComponent(q)}${more}`);
@@ -110,6 +112,8 @@ test('two shards behind a broker give the top 10 of one searcher over the same c
         `${q}: titles, summaries and site names`,
       );
       assert.is(b.body.total, a.body.total, `${q}: total`);
+      assert.is(b.body.didYouMean, a.body.didYouMean, `${q}: did you mean`);
+      if (/elasticsearh|multilin stak/.test(q)) assert.ok(a.body.didYouMean, `${q}: a misspelling is corrected`);
       assert.is(b.body.notice, null);
       assert.equal(b.body.shards, { asked: 2, answered: 2, missing: [] });
     }
