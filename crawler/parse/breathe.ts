@@ -9,7 +9,7 @@
 import { setImmediate } from 'node:timers/promises';
 
 /** Characters of markup tokenized between two breaths. */
-export const SLICE_CHARS = 1 << 16;
+export const SLICE_CHARS = 1 << 14;
 
 /** Links resolved, normalized or filtered between two breaths. */
 export const LINKS_PER_BREATH = 1024;

@@ -20,9 +20,12 @@ export class TextSink {
   /** Ranges of part indexes, [from, to). */
   private readonly furniture: [number, number][] = [];
 
+  /** Text as the parser streams it; its whitespace runs become single spaces here, a slice at a time, so `build` only joins. */
   push(t: string, link: boolean, furniture: boolean): void {
-    this.parts.push(t);
-    const chars = t.replace(/\s+/g, '').length;
+    const squeezed = t.replace(/\s+/g, ' ');
+    this.parts.push(squeezed);
+    let chars = 0;
+    for (let i = 0; i < squeezed.length; i++) if (squeezed.charCodeAt(i) !== 32) chars++;
     if (chars === 0) return;
     this.runChars += chars;
     if (link) this.runLinkChars += chars;
@@ -52,24 +55,33 @@ export class TextSink {
     const at = new Map<number, number>();
     for (const m of marks) at.set(m, -1);
     for (const [a, b] of this.furniture) at.set(a, -1).set(b, -1);
-    let out = '';
+    const pieces: string[] = [];
+    let length = 0;
     let space = false;
     const record = (i: number) => {
-      if (at.has(i)) at.set(i, out.length + (space && out.length > 0 ? 1 : 0));
+      if (at.has(i)) at.set(i, length + (space && length > 0 ? 1 : 0));
     };
     for (let i = 0; i < this.parts.length; i++) {
       record(i);
-      for (const piece of this.parts[i]!.split(/(\s+)/)) {
-        if (piece === '') continue;
-        if (/^\s/.test(piece)) space = true;
-        else {
-          if (space && out.length > 0) out += ' ';
-          space = false;
-          out += piece;
-        }
+      const part = this.parts[i]!;
+      if (part === '') continue;
+      if (part === ' ') {
+        space = true;
+        continue;
       }
+      const lead = part.charCodeAt(0) === 32;
+      const trail = part.charCodeAt(part.length - 1) === 32;
+      if ((space || lead) && length > 0) {
+        pieces.push(' ');
+        length++;
+      }
+      const core = part.slice(lead ? 1 : 0, trail ? part.length - 1 : part.length);
+      pieces.push(core);
+      length += core.length;
+      space = trail;
     }
     record(this.parts.length);
+    const out = pieces.join('');
     const clamp = (i: number) => Math.min(at.get(i) ?? out.length, out.length);
     const ranges = this.furniture
       .map(([a, b]): [number, number] => [clamp(a), clamp(b)])
