@@ -53,13 +53,19 @@ test('put, ready and close: every record, body and parse text readable afterward
   }
 });
 
+/** A segment whose content table is gone: every write to it fails. */
+function segmentWithoutContentTable(dir: string): Segment {
+  const seg = Segment.create(dir);
+  const raw = new Database(seg.file);
+  raw.exec('DROP TABLE content');
+  raw.close();
+  return seg;
+}
+
 test('a write that fails is reported with the segment, not lost silently', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
   try {
-    const seg = Segment.create(dir);
-    const raw = new Database(seg.file);
-    raw.exec('DROP TABLE content');
-    raw.close();
+    const seg = segmentWithoutContentTable(dir);
     const w = new SegmentWriter(seg);
     const url = 'http://127.0.0.9/x';
     w.put(rec(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from('x'), truncated: false });
@@ -81,10 +87,7 @@ test('a write that fails is reported with the segment, not lost silently', async
 test('a writer whose thread has already failed rejects put and close instead of waiting for it', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
   try {
-    const seg = Segment.create(dir);
-    const raw = new Database(seg.file);
-    raw.exec('DROP TABLE content');
-    raw.close();
+    const seg = segmentWithoutContentTable(dir);
     const w = new SegmentWriter(seg);
     // The thread fails as it opens: give it time to be gone before anything is put.
     let message = '';
