@@ -181,6 +181,10 @@ test('a second writer is refused while one holds the WebDB; an unknown schema ve
   assert.is(refused.code, 1);
   assert.match(refused.err, /cannot connect to the WebDB at postgresql:\/\/hazelnut:\*\*\*@127\.0\.0\.1:1\/nothing/);
   assert.not.match(refused.err, /secret/, 'the password is not shown');
+  const notUrl = await hazelnut(['crawl', 'seeds.txt', '-dir', 'nothing', '-webdb', 'crawl/webdb']);
+  assert.is(notUrl.code, 2);
+  assert.match(notUrl.err, /-webdb takes a postgresql:\/\/user@host:port\/db URL, not crawl\/webdb/);
+  assert.not.ok(fs.existsSync(path.join(tmp, 'nothing')), 'a refused crawl writes nothing');
 });
 
 test.run();

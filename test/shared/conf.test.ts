@@ -131,6 +131,7 @@ test('the shipped default file declares descriptions for every property', () => 
 });
 
 test('a misspelt name or a value of the wrong type is refused at load, with the file and line or the -D, and a near name', () => {
+  assert.is(Conf.load({ confDir: confDir('d', {}), overrides: { 'webdb.url': 'postgresql://crawler@db-host/hazelnut' } }).get('webdb.url'), 'postgresql://crawler@db-host/hazelnut');
   const site = (name: string, p: Record<string, string>) => {
     const dir = confDir(name, { 'hazelnut-site.xml': props(p) });
     return { dir, file: path.join(dir, 'hazelnut-site.xml') };
@@ -146,6 +147,11 @@ test('a misspelt name or a value of the wrong type is refused at load, with the 
     ['site file type', () => Conf.load({ confDir: wrongType.dir }), `${wrongType.file}:3: property fetcher.threads.fetch must be an integer, not "ten"`],
     ['-D type', () => Conf.load({ confDir: confDir('d', {}), overrides: { 'fetcher.parse': 'yes' } }), '-D fetcher.parse: property fetcher.parse must be true or false, not "yes"'],
     ['-D duration', () => Conf.load({ confDir: confDir('d', {}), overrides: { 'http.timeout': '10 sec' } }), /^-D http\.timeout: property http\.timeout must be a duration/],
+    [
+      '-D webdb.url',
+      () => Conf.load({ confDir: confDir('d', {}), overrides: { 'webdb.url': 'crawl/webdb' } }),
+      '-D webdb.url: property webdb.url must be empty or a postgresql://user@host:port/db URL, not "crawl/webdb"',
+    ],
   ];
   for (const [name, load, message] of table) {
     try {
