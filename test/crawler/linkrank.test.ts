@@ -54,6 +54,16 @@ test('no edges: uniform; no nodes: empty; max iterations bounds the work', () =>
   assert.ok(capped.delta > 0);
 });
 
+test('link scores over more links than the edge arrays start with: every link counted, scores as pageRank gives them', () => {
+  const r = rng(11);
+  const urls = Array.from({ length: 200 }, (_, i) => `http://h.example/p${String(i).padStart(3, '0')}`);
+  const pairs = Array.from({ length: 5000 }, () => [urls[Math.floor(r() * 200)]!, urls[Math.floor(r() * 200)]!] as const);
+  const got = linkScores(urls, [...pairs, ['http://h.example/p001', 'http://elsewhere.example/']], O);
+  assert.is(got.links, 5000, 'links to unknown pages are not counted');
+  const want = pageRank(200, pairs.map(([s]) => urls.indexOf(s)), pairs.map(([, t]) => urls.indexOf(t)), O);
+  urls.forEach((u, i) => assert.is(got.scores[i], want.ranks[i]! * 200, u));
+});
+
 test('link scores do not depend on the order the WebDB lists pages in, to the last bit', () => {
   // The order pages were added follows the fetch's timing, so it differs between runs and backends.
   const r = rng(7);
