@@ -312,6 +312,10 @@ export type LoadedIndex = SegmentedIndexReader;
 export async function openIndex(dir: string): Promise<LoadedIndex> {
   const cur = currentIndex(dir);
   const indexDir = cur ? cur.dir : dir;
+  // A merge killed before its first publish leaves only a build directory.
+  if (!cur && !fs.existsSync(path.join(indexDir, INDEX_FILES.meta))) {
+    throw new HzError('HZ_ERR_NOT_FOUND', `${dir} holds no index yet (no CURRENT generation and no ${INDEX_FILES.meta} file); run 'hazelnut index' and 'hazelnut merge'`);
+  }
   let meta: IndexMeta;
   try {
     meta = JSON.parse(readIndexFile(indexDir, INDEX_FILES.meta).toString('utf8')) as IndexMeta;

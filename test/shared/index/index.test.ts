@@ -179,6 +179,18 @@ test('format: a corrupt file is refused, naming it', async () => {
   );
 });
 
+test('reader: an index root with only a killed build in it is reported as no index yet', async () => {
+  const root = path.join(tmp, 'unpublished');
+  fs.mkdirSync(path.join(root, '.build-123'), { recursive: true });
+  await openIndex(root).then(
+    () => assert.unreachable('opened an index that was never published'),
+    (e: Error & { code?: string }) => {
+      assert.is(e.code, 'HZ_ERR_NOT_FOUND');
+      assert.match(e.message, /holds no index yet .*run 'hazelnut index' and 'hazelnut merge'/);
+    },
+  );
+});
+
 test('format: an unknown version is refused, naming the file and both versions', async () => {
   const dir = path.join(tmp, 'future');
   await build(dir);
