@@ -25,7 +25,12 @@ export type AddressPolicy = ReadonlySet<AddressKind>;
 
 /** Cloud metadata services: AWS, GCP and Azure (169.254.169.254), AWS ECS tasks, AWS over IPv6, Alibaba. */
 const METADATA_V4 = new Set(['169.254.169.254', '169.254.170.2', '100.100.100.200']);
-const METADATA_V6 = ['fd00:ec2::254'];
+const METADATA_V6 = ['fd00:ec2::254'].map((m) => ipv6Groups(m)!);
+
+/** A host without the brackets an IPv6 literal has in a URL (and in what undici hands over). */
+export function unbracket(host: string): string {
+  return host.replace(/^\[|\]$/g, '');
+}
 
 /** An IPv6 address as eight 16-bit groups; undefined when it is not one. */
 function ipv6Groups(ip: string): number[] | undefined {
@@ -54,7 +59,7 @@ function canonical(ip: string): { v4?: string; v6?: number[] } {
 
 /** What kind of special address this is, or undefined for an ordinary (public or private) one. */
 export function addressKind(ip: string): AddressKind | undefined {
-  const { v4, v6 } = canonical(ip.replace(/^\[|\]$/g, ''));
+  const { v4, v6 } = canonical(unbracket(ip));
   if (v4) {
     if (METADATA_V4.has(v4)) return 'metadata';
     const [a, b] = v4.split('.').map(Number) as [number, number];
@@ -63,7 +68,7 @@ export function addressKind(ip: string): AddressKind | undefined {
     return undefined;
   }
   if (!v6) return undefined;
-  if (METADATA_V6.some((m) => ipv6Groups(m)!.every((x, i) => x === v6[i]))) return 'metadata';
+  if (METADATA_V6.some((m) => m.every((x, i) => x === v6[i]))) return 'metadata';
   if (v6.slice(0, 7).every((x) => x === 0) && (v6[7] === 1 || v6[7] === 0)) return 'loopback';
   if ((v6[0]! & 0xffc0) === 0xfe80) return 'link-local';
   return undefined;
@@ -79,7 +84,7 @@ export function blockedReason(ip: string, allowed: AddressPolicy): string | null
 
 /** True when a URL's host names loopback by itself (an address literal or localhost), as a seed on this machine does. */
 export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const h = unbracket(hostname).toLowerCase();
   return h === 'localhost' || h.endsWith('.localhost') || (net.isIP(h) !== 0 && addressKind(h) === 'loopback');
 }
 

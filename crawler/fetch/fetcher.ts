@@ -17,6 +17,7 @@ import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../seg
 import { parseContent } from '../parse/index.js';
 import type { CrawlerPlugins } from '../plugins.js';
 import { SegmentWriter } from '../../segments/writer.js';
+import { unbracket } from './address.js';
 import { FetchQueues, type Lease } from './queues.js';
 import { decideRedirect } from './redirect.js';
 import { hasRobotsTxt, type RobotsCache } from './robots.js';
@@ -174,7 +175,7 @@ export class Fetcher {
     if (!this.s.byIp) return u.origin;
     let ip = this.ipOf.get(u.hostname);
     if (!ip) {
-      ip = dns.lookup(u.hostname.replace(/^\[|\]$/g, '')).then((a) => a.address, () => undefined);
+      ip = dns.lookup(unbracket(u.hostname)).then((a) => a.address, () => undefined);
       this.ipOf.set(u.hostname, ip);
     }
     const addr = await ip;

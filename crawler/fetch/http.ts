@@ -17,7 +17,7 @@ import zlib from 'node:zlib';
 import { Agent, buildConnector, interceptors, request, type Dispatcher } from 'undici';
 import { ProtocolFailure } from '../../shared/plugin/protocol.js';
 import type { ProtocolRequest, ProtocolResponse } from '../../shared/plugin/types.js';
-import { blockedReason, type AddressPolicy } from './address.js';
+import { blockedReason, unbracket, type AddressPolicy } from './address.js';
 
 /** Decoded bytes kept when http.content.limit is negative (no limit): a compression bomb stops here. */
 export const MAX_DECODED_BYTES = 64 << 20;
@@ -131,7 +131,7 @@ export class HttpClient {
 /** An address literal resolves to itself; undici's DNS interceptor hands IPv6 ones over in brackets. */
 function literalsFirst(resolve: Resolve): Resolve {
   return (hostname) => {
-    const bare = hostname.replace(/^\[|\]$/g, '');
+    const bare = unbracket(hostname);
     const family = net.isIP(bare);
     return family ? Promise.resolve([{ address: bare, family }]) : resolve(hostname);
   };
@@ -154,7 +154,7 @@ function guardedConnector(timeoutMs: number, allowed: AddressPolicy, resolve: Re
   };
   const connect = buildConnector({ timeout: timeoutMs, lookup } as buildConnector.BuildOptions);
   return (opts, cb) => {
-    const host = opts.hostname.replace(/^\[|\]$/g, '');
+    const host = unbracket(opts.hostname);
     const why = net.isIP(host) ? blockedReason(host, allowed) : null;
     if (why) {
       cb(new HttpFailure(why, 'BLOCKED_ADDRESS'), null);
