@@ -26,17 +26,13 @@ export class Connection {
     this.held.push(w);
     this.heldTables.add(TABLE_OF[w.kind]);
     if (w.kind === 'page') this.heldPages.add(w.row.url);
-    if (this.depth === 0) this.flush();
-    else if (this.held.length >= MAX_HELD) this.flush();
+    if (this.depth === 0 || this.held.length >= MAX_HELD) this.flush();
   }
 
   /** Sends the held writes (outside a transaction, as one). */
   flush(): void {
     if (this.held.length === 0) return;
-    const statements = writeStatements(this.held);
-    this.held = [];
-    this.heldTables.clear();
-    this.heldPages.clear();
+    const statements = writeStatements(this.drop());
     if (this.depth > 0) {
       this.client.run(statements);
       return;
@@ -47,6 +43,15 @@ export class Connection {
       this.rollback('ROLLBACK');
       throw e;
     }
+  }
+
+  /** Takes the held writes out, sent or not. */
+  private drop(): Write[] {
+    const held = this.held;
+    this.held = [];
+    this.heldTables.clear();
+    this.heldPages.clear();
+    return held;
   }
 
   /** Undoes a failed transaction; its own failure (a lost server) must not hide the error that caused it. */
@@ -85,9 +90,7 @@ export class Connection {
       return r;
     } catch (e) {
       // Whatever is held was written after this transaction (or savepoint) began.
-      this.held = [];
-      this.heldTables.clear();
-      this.heldPages.clear();
+      this.drop();
       this.depth--;
       this.rollback(this.depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${savepoint}`);
       throw e;
