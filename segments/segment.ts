@@ -466,7 +466,9 @@ export class Segment {
   urls(): Iterable<string> {
     const sql = 'SELECT url FROM fetchlist UNION SELECT url FROM fetch UNION SELECT url FROM parse ORDER BY url';
     if (this.parts.length === 0) return this.db.prepare(sql).pluck().iterate() as Iterable<string>;
-    return [...this.urlSet(sql)].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    // SQLite's order is that of the UTF-8 bytes: each URL encoded once, not at every comparison.
+    const keyed = [...this.urlSet(sql)].map((u) => [Buffer.from(u), u] as const);
+    return keyed.sort((a, b) => Buffer.compare(a[0], b[0])).map(([, u]) => u);
   }
 
   // ---- fetch records and content -------------------------------------------
