@@ -158,7 +158,7 @@ export class IndexWriter {
     const rank = new Uint32Array(T);
     byWord.forEach((tmp, r) => (rank[tmp] = r));
 
-    const perField = <V>(make: () => V) => Object.fromEntries(FIELDS.map((f) => [f, make()])) as Record<Field, V>;
+    const perField = <V>(make: (f: Field) => V) => Object.fromEntries(FIELDS.map((f) => [f, make(f)])) as Record<Field, V>;
     const sink = (name: string) => new SpillSink(path.join(this.spill, name));
     const df = perField(() => new Uint32Array(T));
     const tf = perField(() => new Uint32Array(T));
@@ -166,8 +166,7 @@ export class IndexWriter {
     const cursor = new Uint32Array(T);
     const start = new Grow();
     const termCol = sink('col.term');
-    const tfCols = perField((): SpillSink | undefined => undefined);
-    for (const f of FIELDS) tfCols[f] = sink(`col.tf.${f}`);
+    const tfCols = perField((f) => sink(`col.tf.${f}`));
     const posStart = sink('col.posStart');
     const posData = sink('col.posData');
     const lengths = new Uint32Array(this.docs * FIELDS.length);
@@ -251,7 +250,7 @@ export class IndexWriter {
         posData.raw(varints.subarray(0, bytes));
         termCol.u32s(ranks);
         posStart.u32s(docPosStart);
-        FIELDS.forEach((f, fi) => tfCols[f]!.u16s(docTf[fi]!));
+        FIELDS.forEach((f, fi) => tfCols[f].u16s(docTf[fi]!));
         const len = { title: titleLength!, anchor: anchorLength!, url: urlLength!, heading: headingLength!, content: contentLength! };
         FIELDS.forEach((f, k) => (lengths[id * FIELDS.length + k] = len[f]));
       }
@@ -260,7 +259,7 @@ export class IndexWriter {
     }
     start.push(entries);
     posStart.u32(posData.bytes);
-    for (const s of [termCol, posStart, posData, ...FIELDS.map((f) => tfCols[f]!)]) s.close();
+    for (const s of [termCol, posStart, posData, ...FIELDS.map((f) => tfCols[f])]) s.close();
 
     const n = Math.max(this.docs, 1);
     const meta: IndexMeta = {
@@ -295,7 +294,7 @@ export class IndexWriter {
     packed(INDEX_FILES.forward, [
       columnSource('start', start.done()),
       termCol.column('term', 'u32', entries),
-      ...FIELDS.map((f) => tfCols[f]!.column(`tf.${f}`, 'u16', entries)),
+      ...FIELDS.map((f) => tfCols[f].column(`tf.${f}`, 'u16', entries)),
       columnSource('lengths', lengths),
     ]);
     packed(INDEX_FILES.positions, [posStart.column('start', 'u32', entries + 1), posData.column('data', 'u8', posData.bytes)]);
