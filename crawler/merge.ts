@@ -22,7 +22,7 @@ import { publishIndex } from '../shared/index/publish.js';
 import { IndexWriter } from '../shared/index/writer.js';
 import type { Log } from '../shared/log.js';
 import { intOption, parseArgs, type Tool } from '../shared/tool.js';
-import { dedupEntries, duplicates, openSegmentIndexes } from './duplicates.js';
+import { dedupEntries, duplicates, openSegmentIndexes, type DedupEntry, type DedupReason, type SegmentIndex } from './duplicates.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf, shardIndexDir } from '../shared/layout.js';
@@ -45,6 +45,19 @@ export interface MergeOptions {
 }
 
 export async function merge(conf: Conf, opts: MergeOptions): Promise<MergeSummary> {
+  return mergeDeduped(conf, opts, await dedupSegments(conf, opts));
+}
+
+/** The segment indexes with the dedup rule applied over all their documents: what every merge of them, and every shard, starts from. */
+interface Deduped {
+  indexes: SegmentIndex[];
+  analyzer: Analyzer;
+  entries: DedupEntry[];
+  where: [number, number][];
+  dup: Map<number, DedupReason>;
+}
+
+async function dedupSegments(conf: Conf, opts: MergeOptions): Promise<Deduped> {
   const indexes = await openSegmentIndexes(opts.segments, opts.log);
   const analyzers = new Set(indexes.map((s) => JSON.stringify(s.reader.meta.analyzer)));
   if (analyzers.size > 1)
@@ -55,10 +68,14 @@ export async function merge(conf: Conf, opts: MergeOptions): Promise<MergeSummar
   const analyzer = indexes[0] ? Analyzer.ofIndex(indexes[0].reader.meta.analyzer) : Analyzer.fromConf(conf);
   const { entries, where } = dedupEntries(indexes, { skipDeleted: true });
   const dup = duplicates(entries, conf.getBoolean('dedup.keep.highest.score'));
-  const keep = indexes.map(() => new Set<number>());
-  where.forEach(([k, id], i) => dup.has(i) || (opts.keep && !opts.keep(entries[i]!.url)) || keep[k]!.add(id));
   // Stored fields were parsed for the dedup rule; the documents are read again in order, a window at a time.
   for (const s of indexes) s.reader.close();
+  return { indexes, analyzer, entries, where, dup };
+}
+
+async function mergeDeduped(conf: Conf, opts: MergeOptions, { indexes, analyzer, entries, where, dup }: Deduped): Promise<MergeSummary> {
+  const keep = indexes.map(() => new Set<number>());
+  where.forEach(([k, id], i) => dup.has(i) || (opts.keep && !opts.keep(entries[i]!.url)) || keep[k]!.add(id));
   const writer = new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment) });
   let published: Awaited<ReturnType<typeof publishIndex>>;
   try {
@@ -100,14 +117,15 @@ export function shardOf(url: string, n: number): number {
 /**
  * `n` shard indexes, shard i published under `<index>/<i>` the way one merged
  * index is: one merge per shard over the same segment indexes, each keeping
- * the URLs that hash to it. Dedup sees every document in each pass, so the
+ * the URLs that hash to it. Dedup runs once over every document, so the
  * shards together hold exactly what one merged index would.
  */
 export async function mergeShards(conf: Conf, opts: MergeOptions, n: number): Promise<MergeSummary[]> {
+  const deduped = await dedupSegments(conf, opts);
   const out: MergeSummary[] = [];
   for (let i = 0; i < n; i++) {
     opts.log?.info(`shard ${i} of ${n}`);
-    out.push(await merge(conf, { ...opts, index: shardIndexDir(opts.index, i), keep: (url) => shardOf(url, n) === i }));
+    out.push(await mergeDeduped(conf, { ...opts, index: shardIndexDir(opts.index, i), keep: (url) => shardOf(url, n) === i }, deduped));
   }
   return out;
 }
