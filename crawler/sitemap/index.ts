@@ -167,10 +167,12 @@ export async function injectSitemaps(
   const delayMs = conf.getDuration('fetcher.server.delay', 's');
   const s: SitemapSummary = { files: 0, urls: 0, injected: 0, due: 0, skipped: 0, problems: [] };
   // Hosts are read side by side, as many at once as the fetcher has threads; each host's files one after another.
+  // Each result goes to its origin's place, so what is injected and reported follows the seeds' order, not the servers' timing.
   const hosts: HostSitemaps[] = [];
   let next = 0;
   const reader = async () => {
-    while (next < opts.origins.length) hosts.push(await readHostSitemaps(opts.origins[next++]!, { http: opts.http, robots: opts.robots, limits, delayMs, log: opts.log }));
+    for (let i = next++; i < opts.origins.length; i = next++)
+      hosts[i] = await readHostSitemaps(opts.origins[i]!, { http: opts.http, robots: opts.robots, limits, delayMs, log: opts.log });
   };
   await Promise.all(Array.from({ length: Math.min(opts.origins.length, Math.max(1, conf.getInt('fetcher.threads.fetch'))) }, reader));
   const now = opts.now ?? Date.now();
