@@ -19,7 +19,7 @@ import type {
 } from '../shared/plugin/types.js';
 import { urlnormalizerBasic } from '../shared/url/normalize.js';
 import { urlfilterHost } from '../shared/url/host-filter.js';
-import { urlLimitBreach, urlLimits, type UrlLimits } from '../shared/url/limits.js';
+import { overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../shared/url/limits.js';
 import { urlfilterRegex } from '../shared/url/regex-filter.js';
 import { urlnormalizerRegex } from '../shared/url/regex-normalize.js';
 import { protocolFile } from './fetch/protocol-file.js';
@@ -69,7 +69,7 @@ export interface CrawlerPlugins {
 export function normalizerChain(normalizers: URLNormalizer[], loops: number, limits?: UrlLimits): CrawlerPlugins['normalizers'] {
   return {
     normalize(url, scope) {
-      if (limits && limits.maxLength >= 0 && url.length > limits.maxLength) return null;
+      if (limits && overMaxLength(url, limits)) return null;
       let cur: string | null = url;
       for (let pass = 0; pass < Math.max(1, loops); pass++) {
         const before: string = cur;

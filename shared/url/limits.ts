@@ -25,9 +25,14 @@ export function urlLimits(conf: Conf): UrlLimits {
   };
 }
 
+/** True when the URL is longer than url.max.length allows. */
+export function overMaxLength(url: string, l: UrlLimits): boolean {
+  return l.maxLength >= 0 && url.length > l.maxLength;
+}
+
 /** Why the URL breaks a limit, or null when it keeps them all. Linear in the URL's length. */
 export function urlLimitBreach(url: string, l: UrlLimits): string | null {
-  if (l.maxLength >= 0 && url.length > l.maxLength) return `URL of ${url.length} characters is longer than ${l.maxLength} (url.max.length)`;
+  if (overMaxLength(url, l)) return `URL of ${url.length} characters is longer than ${l.maxLength} (url.max.length)`;
   if (l.maxPathDepth < 0 && l.maxSegmentRepeats < 0) return null;
   const start = url.indexOf('//');
   const pathStart = start < 0 ? -1 : url.indexOf('/', start + 2);
