@@ -8,7 +8,7 @@
  * ever cut. The result is structured; `summaryToHtml` escapes every piece of
  * page text and marks the hits, so nothing from a page reaches HTML raw.
  */
-import { escapeHtml } from './escape.js';
+import { escapeHtml } from '../shared/escape.js';
 
 /** A word of the text: its analyzed term and where it stands in the original string. */
 export interface TextToken {

@@ -17,13 +17,12 @@ import type { Conf } from '../../shared/conf.js';
 import { typeByExtension } from '../../shared/mime.js';
 import { ProtocolFailure } from '../../shared/plugin/protocol.js';
 import type { PluginDescriptor, ProtocolRequest, ProtocolResponse } from '../../shared/plugin/types.js';
+import { escapeHtml } from '../../shared/escape.js';
 
 /** The content type of a file by its extension; octet-stream (sniffed by the parser) otherwise. */
 export function fileContentType(name: string): string {
   return typeByExtension(name) ?? 'application/octet-stream';
 }
-
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
 
 /**
  * A directory as a page of links to its entries, sorted by name;
@@ -35,9 +34,9 @@ export function directoryPage(dirPath: string, entries: { name: string; dir: boo
     .sort((a, b) => a.name.localeCompare(b.name))
     .map((e) => {
       const href = pathToFileURL(path.join(dirPath, e.name)).href + (e.dir ? '/' : '');
-      return `<li><a href="${esc(href)}">${esc(e.name)}${e.dir ? '/' : ''}</a></li>`;
+      return `<li><a href="${escapeHtml(href)}">${escapeHtml(e.name)}${e.dir ? '/' : ''}</a></li>`;
     });
-  return `<!doctype html><html><head><title>Index of ${esc(dirPath)}</title></head><body><h1>Index of ${esc(dirPath)}</h1><ul>\n${items.join('\n')}\n</ul></body></html>`;
+  return `<!doctype html><html><head><title>Index of ${escapeHtml(dirPath)}</title></head><body><h1>Index of ${escapeHtml(dirPath)}</h1><ul>\n${items.join('\n')}\n</ul></body></html>`;
 }
 
 function answer(status: number, headers: Record<string, string>, body: Buffer = Buffer.alloc(0), truncated = false): ProtocolResponse {

@@ -4,7 +4,8 @@
  * (no script) and the numbers beside each chart, from `collectReport`.
  */
 import type { ReportData } from './collect.js';
-import { barChart, binCounts, color, esc, histogram, lineChart } from './svg.js';
+import { escapeHtml } from '../../shared/escape.js';
+import { barChart, binCounts, color, histogram, lineChart } from './svg.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
 const count = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
@@ -27,12 +28,12 @@ const STATUS_ORDER = ['db_fetched', 'db_notmodified', 'db_unfetched', 'db_redir_
 
 function table(head: string[], rows: (string | number)[][], cls = ''): string {
   const cell = (v: string | number) => (typeof v === 'number' ? `<td class="n">${num(v)}</td>` : `<td>${v}</td>`);
-  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${head.map((h) => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
+  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${head.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${rows
     .map((r) => `<tr>${r.map(cell).join('')}</tr>`)
     .join('')}</tbody></table>`;
 }
 
-const examples = (urls: string[]) => urls.map((u) => `<a href="${esc(u)}">${esc(u)}</a>`).join('<br>');
+const examples = (urls: string[]) => urls.map((u) => `<a href="${escapeHtml(u)}">${escapeHtml(u)}</a>`).join('<br>');
 
 function statusSection(d: ReportData): string {
   const statuses = [...new Set([...STATUS_ORDER.filter((s) => d.pages.byStatus[s]), ...Object.keys(d.pages.byStatus)])];
@@ -42,9 +43,9 @@ function statusSection(d: ReportData): string {
   );
   const hosts = d.pages.byHost.slice(0, 25);
   const byHost = barChart('WebDB pages per host', hosts.map((h) => ({ label: h.host, value: h.total })));
-  const rows = d.pages.byHost.map((h) => [esc(h.host), h.total, ...statuses.map((s) => h.byStatus[s] ?? 0)]);
+  const rows = d.pages.byHost.map((h) => [escapeHtml(h.host), h.total, ...statuses.map((s) => h.byStatus[s] ?? 0)]);
   return `<section id="status"><h2>Pages per status and per host</h2><p>${num(d.pages.total)} URLs in the WebDB on ${num(d.pages.byHost.length)} hosts.</p>
-<div class="pair">${byStatus}${table(['status', 'pages'], statuses.map((s) => [esc(s), d.pages.byStatus[s] ?? 0]))}</div>
+<div class="pair">${byStatus}${table(['status', 'pages'], statuses.map((s) => [escapeHtml(s), d.pages.byStatus[s] ?? 0]))}</div>
 <h3>Per host${d.pages.byHost.length > 25 ? ' (the 25 largest charted)' : ''}</h3>${byHost}${table(['host', 'pages', ...statuses], rows, 'wide')}</section>`;
 }
 
@@ -58,7 +59,7 @@ function rateSection(d: ReportData): string {
   const chart = lineChart('Pages per second over each round', series, 's from the round start', 'pages/s');
   const rows = rounds.map((r, i) => {
     const secs = Math.max(1, r.rate.length * r.bucketSeconds);
-    return [`<span class="key" style="background:${color(i)}"></span> ${i + 1}`, esc(r.segment), when(r.started), r.pages, `${secs} s`, (r.pages / secs).toFixed(2)];
+    return [`<span class="key" style="background:${color(i)}"></span> ${i + 1}`, escapeHtml(r.segment), when(r.started), r.pages, `${secs} s`, (r.pages / secs).toFixed(2)];
   });
   return `<section id="rate"><h2>Fetch rate over time, per round</h2>${chart}${table(['round', 'segment', 'started', 'requests', 'duration', 'pages/s'], rows)}</section>`;
 }
@@ -79,14 +80,14 @@ function timesAndSizes(d: ReportData): string {
   const types = d.fetch.types.slice(0, 15);
   return `<section id="times"><h2>Response times</h2><div class="pair">${histogram('Response times', binCounts(ms, MS_EDGES), MS_LABELS)}${msTable}</div></section>
 <section id="sizes"><h2>Sizes</h2><div class="pair">${histogram('Page sizes (bytes received)', binCounts(sizes, SIZE_EDGES), SIZE_LABELS)}${sizeTable}</div></section>
-<section id="types"><h2>Content types</h2><div class="pair">${barChart('Pages per content type', types.map((t) => ({ label: t.type, value: t.count })))}${table(['type', 'pages'], d.fetch.types.map((t) => [esc(t.type), t.count]))}</div></section>`;
+<section id="types"><h2>Content types</h2><div class="pair">${barChart('Pages per content type', types.map((t) => ({ label: t.type, value: t.count })))}${table(['type', 'pages'], d.fetch.types.map((t) => [escapeHtml(t.type), t.count]))}</div></section>`;
 }
 
 function outcomes(d: ReportData): string {
   const byStatus = Object.entries(d.fetch.byStatus).sort((a, b) => b[1] - a[1]);
   const http = Object.entries(d.fetch.byHttpStatus).sort((a, b) => a[0].localeCompare(b[0]));
   const list = (rows: { key: string; count: number; examples: string[] }[], what: string) =>
-    rows.length ? table([what, 'pages', 'examples'], rows.map((e) => [esc(e.key), e.count, examples(e.examples)]), 'wide') : '<p>None.</p>';
+    rows.length ? table([what, 'pages', 'examples'], rows.map((e) => [escapeHtml(e.key), e.count, examples(e.examples)]), 'wide') : '<p>None.</p>';
   return `<section id="fetches"><h2>Fetch outcomes</h2><div class="pair">${barChart('Fetch records per status', byStatus.map(([k, v]) => ({ label: k, value: v })))}${barChart('Answers per HTTP status', http.map(([k, v]) => ({ label: `HTTP ${k}`, value: v })), 320)}</div></section>
 <section id="errors"><h2>Top errors</h2>${list(d.fetch.errors, 'error')}</section>
 <section id="robots"><h2>Robots denials</h2>${list(d.fetch.robotsDenied, 'host')}</section>
@@ -100,10 +101,10 @@ function outcomes(d: ReportData): string {
 
 function dueAndAges(d: ReportData): string {
   const ages = d.segments.map((s) => ({ ...s, days: s.created === null ? 0 : (d.generated - s.created) / 86_400_000 }));
-  const rows = ages.map((s) => [esc(s.name), when(s.created), s.days.toFixed(1), s.pages, formatBytes(s.bytes), s.indexed ? 'yes' : 'no']);
-  return `<section id="due"><h2>What is due when</h2><div class="pair">${barChart('WebDB pages by next fetch time', d.due.map((b) => ({ label: b.label, value: b.count })))}${table(['next fetch', 'pages'], d.due.map((b) => [esc(b.label), b.count]))}</div></section>
+  const rows = ages.map((s) => [escapeHtml(s.name), when(s.created), s.days.toFixed(1), s.pages, formatBytes(s.bytes), s.indexed ? 'yes' : 'no']);
+  return `<section id="due"><h2>What is due when</h2><div class="pair">${barChart('WebDB pages by next fetch time', d.due.map((b) => ({ label: b.label, value: b.count })))}${table(['next fetch', 'pages'], d.due.map((b) => [escapeHtml(b.label), b.count]))}</div></section>
 <section id="segments"><h2>Segment ages</h2>${barChart('Age of each segment, days', ages.map((s) => ({ label: s.name, value: Number(s.days.toFixed(1)) })))}${table(['segment', 'created', 'age (days)', 'fetch records', 'size', 'indexed'], rows)}
-<p>Segments older than the longest fetch interval hold only pages fetched again since: <code>hazelnut prune ${esc(d.crawlDir)}/segments -olderThan 30d -dryRun</code> shows what would go.</p></section>`;
+<p>Segments older than the longest fetch interval hold only pages fetched again since: <code>hazelnut prune ${escapeHtml(d.crawlDir)}/segments -olderThan 30d -dryRun</code> shows what would go.</p></section>`;
 }
 
 const CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
@@ -116,9 +117,9 @@ svg .axis{fill:#666}svg .rule{stroke:#999}.key{display:inline-block;width:.8em;h
 export function renderReport(d: ReportData): string {
   const fetched = Object.values(d.fetch.byStatus).reduce((a, b) => a + b, 0);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Crawl report: ${esc(d.crawlDir)}</title><style>${CSS}</style></head><body>
+<html lang="en"><head><meta charset="utf-8"><title>Crawl report: ${escapeHtml(d.crawlDir)}</title><style>${CSS}</style></head><body>
 <h1>Crawl report</h1>
-<p><code>${esc(d.crawlDir)}</code>, written ${when(d.generated)} by <code>hazelnut report</code>: ${num(d.pages.total)} URLs known, ${num(fetched)} fetch records in ${num(d.segments.length)} segments (one per round).</p>
+<p><code>${escapeHtml(d.crawlDir)}</code>, written ${when(d.generated)} by <code>hazelnut report</code>: ${num(d.pages.total)} URLs known, ${num(fetched)} fetch records in ${num(d.segments.length)} segments (one per round).</p>
 <nav><a href="#status">status</a><a href="#rate">fetch rate</a><a href="#times">response times</a><a href="#sizes">sizes</a><a href="#types">types</a><a href="#errors">errors</a><a href="#robots">robots</a><a href="#redirects">redirects</a><a href="#duplicates">duplicates</a><a href="#due">due</a><a href="#segments">segments</a></nav>
 ${statusSection(d)}
 ${rateSection(d)}

@@ -5,8 +5,7 @@
  * series. No script is needed to view them, and each chart has a <title>
  * and text labels, so the numbers are readable without the picture.
  */
-
-export const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
+import { escapeHtml } from '../../shared/escape.js';
 
 const PALETTE = ['#3b6ea8', '#d08c2f', '#4c9a5b', '#b5483f', '#7a5ba6', '#5b8f99', '#a66f3b', '#888888'];
 export const color = (i: number) => PALETTE[i % PALETTE.length]!;
@@ -25,7 +24,7 @@ export function barChart(title: string, rows: { label: string; value: number; co
     const w = Math.max(r.value > 0 ? 1 : 0, (r.value / max) * barMax);
     const label = r.label.length > 34 ? `${r.label.slice(0, 33)}…` : r.label;
     return (
-      `<text x="${labelW - 6}" y="${y + 15}" text-anchor="end">${esc(label)}</text>` +
+      `<text x="${labelW - 6}" y="${y + 15}" text-anchor="end">${escapeHtml(label)}</text>` +
       `<rect x="${labelW}" y="${y + 4}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${r.color ?? color(0)}"/>` +
       `<text x="${labelW + w + 6}" y="${y + 15}">${fmt(r.value)}</text>`
     );
@@ -57,7 +56,7 @@ export function histogram(title: string, counts: number[], labels: string[], wid
     return (
       `<rect x="${(x + 4).toFixed(1)}" y="${(h - bottom - bh).toFixed(1)}" width="${(slot - 8).toFixed(1)}" height="${bh.toFixed(1)}" fill="${color(0)}"/>` +
       `<text x="${(x + slot / 2).toFixed(1)}" y="${(h - bottom - bh - 4).toFixed(1)}" text-anchor="middle">${fmt(c)}</text>` +
-      `<text x="${(x + slot / 2).toFixed(1)}" y="${h - bottom + 16}" text-anchor="middle" class="axis">${esc(labels[i] ?? '')}</text>`
+      `<text x="${(x + slot / 2).toFixed(1)}" y="${h - bottom + 16}" text-anchor="middle" class="axis">${escapeHtml(labels[i] ?? '')}</text>`
     );
   });
   return svg(title, width, h, `<line x1="0" y1="${h - bottom}" x2="${width}" y2="${h - bottom}" class="rule"/>${parts.join('')}`);
@@ -77,18 +76,18 @@ export function lineChart(title: string, series: { name: string; points: [number
   // Dots as well as the line: a round of one time bucket is a single point.
   const lines = series.map(
     (s, i) =>
-      `<g fill="${color(i)}" stroke="${color(i)}"><title>${esc(s.name)}</title><polyline fill="none" stroke-width="2" points="${s.points
+      `<g fill="${color(i)}" stroke="${color(i)}"><title>${escapeHtml(s.name)}</title><polyline fill="none" stroke-width="2" points="${s.points
         .map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`)
         .join(' ')}"/>${s.points.map(([x, y]) => `<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="2.5"/>`).join('')}</g>`,
   );
   const axes =
     `<line x1="${left}" y1="${h - bottom}" x2="${width - 10}" y2="${h - bottom}" class="rule"/><line x1="${left}" y1="${top}" x2="${left}" y2="${h - bottom}" class="rule"/>` +
     `<text x="${left - 4}" y="${top + 10}" text-anchor="end" class="axis">${fmt(maxY)}</text><text x="${left - 4}" y="${h - bottom}" text-anchor="end" class="axis">0</text>` +
-    `<text x="${width - 10}" y="${h - 8}" text-anchor="end" class="axis">${fmt(maxX)} ${esc(xUnit)}</text><text x="${left}" y="${h - 8}" class="axis">0</text>` +
-    `<text x="${left + 6}" y="${top + 10}" class="axis">${esc(yUnit)}</text>`;
+    `<text x="${width - 10}" y="${h - 8}" text-anchor="end" class="axis">${fmt(maxX)} ${escapeHtml(xUnit)}</text><text x="${left}" y="${h - 8}" class="axis">0</text>` +
+    `<text x="${left + 6}" y="${top + 10}" class="axis">${escapeHtml(yUnit)}</text>`;
   return svg(title, width, h, axes + lines.join(''));
 }
 
 function svg(title: string, width: number, height: number, body: string): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><title>${esc(title)}</title>${body}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><title>${escapeHtml(title)}</title>${body}</svg>`;
 }

@@ -8,7 +8,7 @@
 import type { StoredDoc } from '../../shared/index/types.js';
 import type { Explanation } from '../rank/score.js';
 import type { MatchKind } from '../query/match.js';
-import { escapeHtml, safeHref } from '../escape.js';
+import { escapeHtml, safeHref } from '../../shared/escape.js';
 import { page } from './layout.js';
 import { formatDay } from './results.js';
 

@@ -5,7 +5,7 @@
  * JavaScript, visible keyboard focus, and a layout that reads on a phone.
  * No script is ever sent; `SECURITY_HEADERS` forbids any.
  */
-import { escapeHtml } from '../escape.js';
+import { escapeHtml } from '../../shared/escape.js';
 
 /** Our own pages run no script and load nothing from elsewhere. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";

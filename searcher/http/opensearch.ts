@@ -8,7 +8,7 @@
  */
 import type { SearchResult } from '../search.js';
 import { summaryToText, type Summary } from '../summary.js';
-import { escapeXml } from '../escape.js';
+import { escapeXml } from '../../shared/escape.js';
 import { searchHref } from './results.js';
 
 const OS_NS = 'http://a9.com/-/spec/opensearch/1.1/';

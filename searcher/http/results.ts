@@ -13,7 +13,7 @@ import { FACET_FIELDS, facetLabel, type FacetField } from '../facets.js';
 import type { SearchResult, Hit } from '../search.js';
 import type { Respelled } from '../spell.js';
 import { summaryToHtml, type Summary } from '../summary.js';
-import { escapeHtml, safeHref } from '../escape.js';
+import { escapeHtml, safeHref } from '../../shared/escape.js';
 import { page } from './layout.js';
 
 export interface PageParams {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEMO_HOSTS } from '../hosts.js';
-import { escapeHtml } from './markup.js';
+import { escapeHtml } from '../../../shared/escape.js';
 import { firstSentence, hostByKey, renderPage, type DemoPage, type HostContent } from './layout.js';
 import handbook from './handbook.js';
 import wiki from './wiki.js';

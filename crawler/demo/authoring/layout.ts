@@ -6,7 +6,8 @@
  * but pages.
  */
 import { authoredOrigin, DEMO_HOSTS, type DemoHost } from '../hosts.js';
-import { escapeHtml, markup } from './markup.js';
+import { escapeHtml } from '../../../shared/escape.js';
+import { markup } from './markup.js';
 
 /** One page as its author wrote it. */
 export interface DemoPage {

@@ -6,11 +6,8 @@
  * fenced code, anything else a paragraph. Inline: `[text](target)`, `` `code` ``,
  * `**strong**`. A link target `wiki:/path` points at another demo host.
  */
+import { escapeHtml } from '../../../shared/escape.js';
 import { authoredOrigin, DEMO_HOSTS } from '../hosts.js';
-
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 /** `wiki:/a.html` → `http://wiki.kestrel.test/a.html`; other targets unchanged. */
 export function resolveTarget(target: string): string {

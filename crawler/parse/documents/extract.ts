@@ -13,6 +13,7 @@ import { Parser as XmlParser } from 'htmlparser2';
 import mammoth from 'mammoth';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import * as pdfWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+import { escapeHtml } from '../../../shared/escape.js';
 
 // pdf.js runs its own "worker" on this thread when it finds it here, instead of importing it on first use.
 (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = pdfWorker;
@@ -44,8 +45,6 @@ export interface DocumentExtract {
   text?: string;
   meta: DocumentMeta;
 }
-
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot' }[c]};`);
 
 export async function extractDocument(kind: DocumentKind, bytes: Uint8Array, limits: DocumentLimits): Promise<DocumentExtract> {
   if (kind === 'pdf') return extractPdf(bytes, limits);
@@ -217,7 +216,7 @@ function xlsxHtml(zip: Unzipped): string {
   walkXml(part(zip, 'xl/workbook.xml') ?? '', { open: (n, a) => n === 'sheet' && names.push(a.name ?? '') });
   const html: string[] = [];
   numbered(zip, 'xl/worksheets/sheet').forEach((file, i) => {
-    html.push(`<h2>${esc(names[i] ?? `Sheet ${i + 1}`)}</h2><table>`);
+    html.push(`<h2>${escapeHtml(names[i] ?? `Sheet ${i + 1}`)}</h2><table>`);
     let row: string[] = [];
     let cellType = '';
     let value = '';
@@ -234,7 +233,7 @@ function xlsxHtml(zip: Unzipped): string {
       close: (n) => {
         if (n === 'v' || n === 't') inValue = false;
         else if (n === 'c') row.push(cellType === 's' ? (shared[Number(value)] ?? '') : value);
-        else if (n === 'row' && row.some((c) => c.trim())) html.push(`<tr>${row.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`);
+        else if (n === 'row' && row.some((c) => c.trim())) html.push(`<tr>${row.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`);
       },
     });
     html.push('</table>');
@@ -265,7 +264,7 @@ function pptxHtml(zip: Unzipped, limits: DocumentLimits): DocumentExtract {
       close: (n) => {
         if (n === 'a:t') inT = false;
         else if (n === 'a:p' && para.trim()) paras.push(para);
-        else if (n === 'p:sp') html.push(...paras.map((p) => (isTitle ? `<h2>${esc(p)}</h2>` : `<p>${esc(p)}</p>`)));
+        else if (n === 'p:sp') html.push(...paras.map((p) => (isTitle ? `<h2>${escapeHtml(p)}</h2>` : `<p>${escapeHtml(p)}</p>`)));
       },
     });
     html.push('</section>');
@@ -292,7 +291,7 @@ function odfHtml(zip: Unzipped): DocumentExtract {
       }
       if (n === 'text:h') (open = `h${Math.min(Math.max(Number(a['text:outline-level'] ?? 1) || 1, 1), 6)}`), (buf = '');
       else if (n === 'text:p') (open = 'p'), (buf = '');
-      else if (n === 'table:table') html.push(`<h2>${esc(a['table:name'] ?? '')}</h2>`);
+      else if (n === 'table:table') html.push(`<h2>${escapeHtml(a['table:name'] ?? '')}</h2>`);
     },
     text: (t) => {
       if (open) buf += t;
@@ -304,7 +303,7 @@ function odfHtml(zip: Unzipped): DocumentExtract {
         buf += ' ';
         return;
       }
-      if (buf.trim()) html.push(`<${open}>${esc(buf)}</${open}>`);
+      if (buf.trim()) html.push(`<${open}>${escapeHtml(buf)}</${open}>`);
       open = null;
     },
   });

@@ -1,8 +1,10 @@
 /**
- * @module searcher/escape
- * Escaping for the two output languages the searcher writes. Page text,
- * titles and URLs come from the crawled web and are hostile by default:
- * every one goes through here before it meets markup.
+ * @module shared/escape
+ * Escaping for HTML and XML, the output languages of the searcher's pages and
+ * feeds, the crawl report, the demo web and the pages the crawler makes of
+ * directories and office documents. Page text, titles and URLs come from the
+ * crawled web and are hostile by default: every one goes through here before
+ * it meets markup.
  */
 
 const HTML: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
