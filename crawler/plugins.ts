@@ -19,7 +19,7 @@ import type {
 } from '../shared/plugin/types.js';
 import { urlnormalizerBasic } from '../shared/url/normalize.js';
 import { urlfilterHost } from '../shared/url/host-filter.js';
-import { overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../shared/url/limits.js';
+import { leadsToLocalFiles, overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../shared/url/limits.js';
 import { urlfilterRegex } from '../shared/url/regex-filter.js';
 import { urlnormalizerRegex } from '../shared/url/regex-normalize.js';
 import { protocolFile } from './fetch/protocol-file.js';
@@ -52,7 +52,7 @@ export const CRAWLER_PLUGINS: PluginDescriptor[] = [
 
 export interface CrawlerPlugins {
   normalizers: { normalize(url: string, scope: NormalizerScope): string | null };
-  filters: { filter(url: string): string | null };
+  filters: UrlFilterChain;
   parsers: Parser[];
   indexingFilters: IndexingFilter[];
   scoring: ScoringFilter;
@@ -84,17 +84,35 @@ export function normalizerChain(normalizers: URLNormalizer[], loops: number, lim
   };
 }
 
+/**
+ * The URL filters as the crawler runs them. `from` is the page whose link,
+ * refresh or redirect leads to the URL: from a web page, a local file is
+ * rejected whatever the filters say (leadsToLocalFiles).
+ */
+export interface UrlFilterChain {
+  /** The URL as the filters pass it on, or null when rejected. */
+  filter(url: string, from?: string): string | null;
+  /** Why `filter(url, from)` rejects the URL, or null when it passes. */
+  rejection(url: string, from?: string): string | null;
+}
+
 /** A URL must keep the limits, then pass every filter; each may rewrite it for the next. */
-export function filterChain(filters: URLFilter[], limits?: UrlLimits): CrawlerPlugins['filters'] {
+export function filterChain(filters: URLFilter[], limits?: UrlLimits): UrlFilterChain {
+  const pass = (url: string): string | null => {
+    if (limits && urlLimitBreach(url, limits) !== null) return null;
+    let cur: string | null = url;
+    for (const f of filters) {
+      cur = f.filter(cur);
+      if (cur === null) return null;
+    }
+    return cur;
+  };
+  const local = (url: string, from: string | undefined) => from !== undefined && leadsToLocalFiles(from, url);
   return {
-    filter(url) {
-      if (limits && urlLimitBreach(url, limits) !== null) return null;
-      let cur: string | null = url;
-      for (const f of filters) {
-        cur = f.filter(cur);
-        if (cur === null) return null;
-      }
-      return cur;
+    filter: (url, from) => (local(url, from) ? null : pass(url)),
+    rejection(url, from) {
+      if (local(url, from)) return 'is a local file: a web page never leads the crawler there';
+      return pass(url) === null ? 'rejected by the URL filters' : null;
     },
   };
 }

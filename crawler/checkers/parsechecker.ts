@@ -86,7 +86,7 @@ async function fetchFollowing(
       maxRedirects: opts.follow ? MAX_REDIRECTS : 0,
       ignoreExternal: opts.ignoreExternal,
       normalize: (u) => plugins.normalizers.normalize(u, 'fetcher'),
-      filter: (u) => plugins.filters.filter(u),
+      filters: plugins.filters,
     });
     if (d.kind === 'drop') o.record.message = d.reason;
     else if (d.kind === 'loop') Object.assign(o.record, { redirectTo: d.url, message: `redirect loop: ${d.chain.join(' -> ')}` });

@@ -239,7 +239,7 @@ export class Fetcher {
       maxRedirects: this.s.maxRedirects,
       ignoreExternal: this.s.ignoreExternal,
       normalize: (u) => this.plugins.normalizers.normalize(u, 'fetcher'),
-      filter: (u) => this.plugins.filters.filter(u),
+      filters: this.plugins.filters,
     });
     const r = o.record;
     if (d.kind === 'drop') r.message = d.reason;

@@ -8,7 +8,7 @@
  * a chain longer than the maximum leaves its next target for a later cycle
  * rather than losing it (Nutch marked that page gone).
  */
-import { leadsToLocalFiles } from '../../shared/url/limits.js';
+import type { UrlFilterChain } from '../plugins.js';
 
 export type RedirectDecision =
   /** Fetch the target now, at hop `hop` of the chain. */
@@ -34,8 +34,8 @@ export interface RedirectInput {
   ignoreExternal: boolean;
   /** The fetcher-scope normalizer chain; null drops the URL. */
   normalize(url: string): string | null;
-  /** The URL filter chain; null rejects the URL. */
-  filter(url: string): string | null;
+  /** The URL filter chain, which also keeps a web page from leading to a local file. */
+  filters: Pick<UrlFilterChain, 'rejection'>;
 }
 
 export function decideRedirect(r: RedirectInput): RedirectDecision {
@@ -48,8 +48,8 @@ export function decideRedirect(r: RedirectInput): RedirectDecision {
   }
   const normalized = r.normalize(target);
   if (!normalized) return { kind: 'drop', reason: `Location ${target} dropped by the normalizers` };
-  if (leadsToLocalFiles(r.from, normalized)) return { kind: 'drop', reason: `Location ${normalized} is a local file: a web page never leads the crawler there` };
-  if (!r.filter(normalized)) return { kind: 'drop', reason: `Location ${normalized} rejected by the URL filters` };
+  const rejected = r.filters.rejection(normalized, r.from);
+  if (rejected) return { kind: 'drop', reason: `Location ${normalized} ${rejected}` };
   if (r.ignoreExternal && new URL(normalized).host !== new URL(r.from).host)
     return { kind: 'drop', reason: `Location ${normalized} is on another host (db.ignore.external.links)` };
   if (normalized === r.from || r.chain.includes(normalized))

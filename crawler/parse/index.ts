@@ -19,7 +19,6 @@
 import type { Conf } from '../../shared/conf.js';
 import type { ParseOutput, Parser } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
-import { leadsToLocalFiles } from '../../shared/url/limits.js';
 import type { ContentRecord, FetchRecord, Outlink, ParseRecord, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugins.js';
 import { breathe, LINKS_PER_BREATH } from './breathe.js';
@@ -103,7 +102,7 @@ export async function filterOutlinks(
     }
     if (l.url === from) continue;
     const norm = plugins.normalizers.normalize(l.url, 'outlink');
-    const url = norm === null || leadsToLocalFiles(from, norm) ? null : plugins.filters.filter(norm);
+    const url = norm === null ? null : plugins.filters.filter(norm, from);
     if (url === from) continue;
     if (url === null) {
       dropped.filtered++;
@@ -137,7 +136,7 @@ export async function filterOutlinks(
 /** A meta refresh target after the fetcher-scope normalizers and the filters, or undefined if it goes nowhere new. */
 function refreshTarget(plugins: ParsePlugins, from: string, url: string): string | undefined {
   const norm = plugins.normalizers.normalize(url, 'fetcher');
-  const ok = norm === null || leadsToLocalFiles(from, norm) ? null : plugins.filters.filter(norm);
+  const ok = norm === null ? null : plugins.filters.filter(norm, from);
   return ok === null || ok === from ? undefined : ok;
 }
 

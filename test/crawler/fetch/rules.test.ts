@@ -7,6 +7,7 @@ import { decideRedirect, type RedirectInput } from '../../../crawler/fetch/redir
 import { chooseAgent, isFresh, robotsStateFor, rulesFor, ROBOTS_MAX_AGE_MS } from '../../../crawler/fetch/robots.js';
 import { httpOutcome } from '../../../crawler/fetch/status.js';
 import { compose, conditionalHeaders, type Fetch } from '../../../crawler/fetch/step.js';
+import { filterChain } from '../../../crawler/plugins.js';
 
 test('HTTP status → fetch status (reference §4.8)', () => {
   const table: [number, string, string][] = [
@@ -40,7 +41,7 @@ const base: RedirectInput = {
   maxRedirects: 3,
   ignoreExternal: false,
   normalize: (u) => u,
-  filter: (u) => (u.includes('blocked') ? null : u),
+  filters: filterChain([{ filter: (u) => (u.includes('blocked') ? null : u) }]),
 };
 
 test('redirect decisions', () => {

@@ -1,4 +1,4 @@
-/** URL limits: a table of URLs against the defaults, and the crawler's chains dropping what breaks them before any rule runs. */
+/** URL limits: a table of URLs against the defaults, the crawler's chains dropping what breaks them before any rule runs, and the filter chain keeping web pages from leading to local files. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { filterChain, normalizerChain } from '../../../crawler/plugins.js';
@@ -41,6 +41,22 @@ test('limits: the chains drop a breaking URL before any normalizer or filter see
   assert.equal(seen, []);
   assert.is(filterChain([spy], LIMITS).filter('http://x/ok/'), 'http://x/ok/');
   assert.equal(seen, ['http://x/ok/']);
+});
+
+test('the filter chain: a web page never leads to a local file, whatever the filters say', () => {
+  const chain = filterChain([{ filter: (u: string) => (u.includes('blocked') ? null : u) }]);
+  const table: [string, string | undefined, string | null, string | null][] = [
+    ['file:///etc/passwd', 'http://a.test/', null, 'is a local file: a web page never leads the crawler there'],
+    ['FILE:///etc/passwd', 'https://a.test/', null, 'is a local file: a web page never leads the crawler there'],
+    ['file:///srv/b.html', 'file:///srv/a.html', 'file:///srv/b.html', null],
+    ['file:///srv/seed.html', undefined, 'file:///srv/seed.html', null],
+    ['http://a.test/blocked', 'http://a.test/', null, 'rejected by the URL filters'],
+    ['http://a.test/ok', 'http://a.test/', 'http://a.test/ok', null],
+  ];
+  for (const [url, from, passed, why] of table) {
+    assert.is(chain.filter(url, from), passed, `${from} -> ${url}`);
+    assert.is(chain.rejection(url, from), why, `${from} -> ${url}`);
+  }
 });
 
 test.run();
