@@ -96,10 +96,13 @@ function settings(conf: Conf, o: GenerateOptions) {
  * When the WebDB already marked its pages (with the segment's time), only
  * the marker was missing: it is set. Otherwise the marking never committed,
  * the pages are still due, and the partial segment is deleted. Generate holds
- * the crawl lock, and nothing else writes a segment before it is marked.
+ * the crawl lock, nothing else writes a segment before it is marked, and every
+ * generate finishes these first: only segments newer than the newest finished
+ * one can be unfinished, so the look stops there, however many segments the
+ * crawl has.
  */
 function finishUnmarked(db: WebDb, segmentsDir: string, log: Log | undefined): void {
-  for (const name of listSegments(segmentsDir)) {
+  for (const name of listSegments(segmentsDir).reverse()) {
     const dir = path.join(segmentsDir, name);
     let seg: Segment;
     try {
@@ -112,7 +115,7 @@ function finishUnmarked(db: WebDb, segmentsDir: string, log: Log | undefined): v
     }
     let remove = false;
     try {
-      if (seg.hasPhase('generated') || seg.count('fetch') > 0) continue;
+      if (seg.hasPhase('generated') || seg.count('fetch') > 0) return;
       const list = seg.fetchlist();
       const first = list.next();
       list.return?.();

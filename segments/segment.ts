@@ -446,7 +446,7 @@ export class Segment {
 
   /** The fetchlist entry of a URL with its position in fetch order. */
   fetchlistEntry(url: string): (FetchlistEntry & { pos: number }) | undefined {
-    const r = this.db.prepare('SELECT * FROM fetchlist WHERE url = ?').get(url) as
+    const r = this.q(this.db, 'SELECT * FROM fetchlist WHERE url = ?').get(url) as
       | { url: string; pos: number; host: string; score: number; datum: string }
       | undefined;
     return r && { url: r.url, pos: r.pos, host: r.host, score: r.score, datum: JSON.parse(r.datum) };

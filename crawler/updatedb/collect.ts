@@ -1,28 +1,30 @@
 /**
  * @module crawler/updatedb/collect
- * What one segment tells the WebDB, read into plain maps before anything is
- * written: a fetch datum per fetched URL, the linked datums (outlinks, HTTP
- * redirect targets recorded with http.redirect.max = 0, meta refresh
- * targets) carrying the cash the scoring plugin hands them, and the new
- * outlink rows of every page whose links changed. A meta refresh makes the
- * page a redirect, temporary below five seconds as in Nutch's Fetcher
- * (PERM_REFRESH_TIME), permanent otherwise; a redirect is kept in the link
- * graph as one link, so link scores flow through it to its target.
+ * What one segment tells the WebDB, a fetched page at a time: its fetch
+ * datum, the cash the scoring plugin hands each URL it links to (outlinks,
+ * HTTP redirect targets recorded with http.redirect.max = 0, meta refresh
+ * targets), and its new outlink rows when its links changed. A meta refresh
+ * makes the page a redirect, temporary below five seconds as in Nutch's
+ * Fetcher (PERM_REFRESH_TIME), permanent otherwise; a redirect is kept in the
+ * link graph as one link, so link scores flow through it to its target.
  */
 import type { NormalizerScope, ScoringFilter } from '../../shared/plugin/types.js';
 import type { FetchStatus } from '../../shared/status.js';
 import type { Outlink, ParseRecord, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugins.js';
-import type { FetchDatum, LinkedDatum } from './merge.js';
+import type { FetchDatum } from './merge.js';
 
 /** A meta refresh this many seconds or longer counts as a permanent redirect. */
 export const PERM_REFRESH_TIME = 5;
 
-export interface SegmentUpdate {
-  fetches: Map<string, FetchDatum>;
-  linked: Map<string, LinkedDatum[]>;
-  /** Sources whose rows in `links` are replaced by these (an empty list deletes them). */
-  links: Map<string, Outlink[]>;
+/** One fetched page of a segment, keyed as the WebDB keys it. */
+export interface PageUpdate {
+  url: string;
+  fetch: FetchDatum;
+  /** The page's outlinks replacing its rows in `links` (an empty list deletes them); undefined leaves them. */
+  outlinks: Outlink[] | undefined;
+  /** [target, cash] for every URL the page links to, in the order the cash was handed out. */
+  cash: [string, number][];
 }
 
 export interface CollectOptions {
@@ -47,27 +49,18 @@ function redirectOf(status: FetchStatus, redirectTo: string | null | undefined, 
   return { status, target: undefined };
 }
 
-export function collectSegment(seg: Segment, plugins: Plugins, o: CollectOptions, scoreOf: (url: string) => number | undefined): SegmentUpdate {
+/** The segment's fetched pages in fetch order; `scoreOf` gives the score of a page not in the fetchlist. */
+export function* collectPages(seg: Segment, plugins: Plugins, o: CollectOptions, scoreOf: (url: string) => number | undefined): Generator<PageUpdate> {
   const key = (url: string, scope: NormalizerScope = 'crawldb'): string | null => {
     const n = o.normalize ? plugins.normalizers.normalize(url, scope) : url;
     return n !== null && o.filter ? plugins.filters.filter(n) : n;
   };
-  const generated = new Map<string, { score: number; datum: Record<string, unknown> }>();
-  for (const e of seg.fetchlist()) generated.set(e.url, e);
-
-  const out: SegmentUpdate = { fetches: new Map(), linked: new Map(), links: new Map() };
-  const link = (target: string, source: string, score: number) => {
-    const list = out.linked.get(target);
-    if (list) list.push({ source, score });
-    else out.linked.set(target, [{ source, score }]);
-  };
-
   for (const f of seg.fetches()) {
     const url = key(f.url);
     if (url === null) continue;
     const parse = f.status === 'fetch_success' ? seg.getParse(f.url) : undefined;
     const { status, target: rawTarget } = redirectOf(f.status, f.redirectTo, parse);
-    const gen = generated.get(f.url);
+    const gen = seg.fetchlistEntry(f.url);
     const score = gen?.score ?? scoreOf(url) ?? 0;
     const datum: FetchDatum = {
       status,
@@ -99,23 +92,21 @@ export function collectSegment(seg: Segment, plugins: Plugins, o: CollectOptions
       }
     const target = rawTarget === undefined ? null : key(rawTarget, 'fetcher');
     if (target !== null && target !== url && !seen.has(`${target}\n`)) outlinks.push({ url: target, anchor: '' });
-
-    if (status === 'fetch_success' || target !== null || status === 'fetch_redir_temp' || status === 'fetch_redir_perm' || status === 'fetch_gone')
-      out.links.set(url, status === 'fetch_gone' ? [] : outlinks);
+    const replaces = status === 'fetch_success' || target !== null || status === 'fetch_redir_temp' || status === 'fetch_redir_perm' || status === 'fetch_gone';
 
     const targets = [...new Set(outlinks.map((l) => l.url))];
     const allCount = typeof parse?.meta.outlinkCount === 'number' ? parse.meta.outlinkCount + (target !== null ? 1 : 0) : targets.length;
+    const cash: [string, number][] = [];
     const paid = new Set<string>();
-    for (const [to, cash] of plugins.scoring.distributeScoreToOutlinks(url, score, targets, allCount)) {
-      if (to === url) datum.scoreAdjust = (datum.scoreAdjust ?? 0) + cash;
+    for (const [to, c] of plugins.scoring.distributeScoreToOutlinks(url, score, targets, allCount)) {
+      if (to === url) datum.scoreAdjust = (datum.scoreAdjust ?? 0) + c;
       else {
-        link(to, url, cash);
+        cash.push([to, c]);
         paid.add(to);
       }
     }
     // Every target is linked, even when the scoring plugin hands it no cash.
-    for (const to of targets) if (!paid.has(to)) link(to, url, 0);
-    out.fetches.set(url, datum);
+    for (const to of targets) if (!paid.has(to)) cash.push([to, 0]);
+    yield { url, fetch: datum, outlinks: replaces ? (status === 'fetch_gone' ? [] : outlinks) : undefined, cash };
   }
-  return out;
 }

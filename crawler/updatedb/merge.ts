@@ -54,12 +54,6 @@ export interface FetchDatum {
   generated?: Partial<Pick<PageRow, 'fetch_interval' | 'retries' | 'score'>>;
 }
 
-/** A link to the page from a page of the segment, carrying cash for its score. */
-export interface LinkedDatum {
-  source: string;
-  score: number;
-}
-
 export interface MergeOptions {
   /** `db.update.additions.allowed` */
   additionsAllowed: boolean;
@@ -106,16 +100,15 @@ export function mergePage(
   url: string,
   old: PageRow | undefined,
   fetch: FetchDatum | undefined,
-  linked: readonly LinkedDatum[],
+  linked: readonly number[],
   o: MergeOptions,
   now: number,
 ): PageRow | undefined {
   if (!old && !o.additionsAllowed) return undefined;
-  const inlinks = o.maxInlinks >= 0 && linked.length > o.maxInlinks ? [...linked].sort((a, b) => b.score - a.score).slice(0, o.maxInlinks) : linked;
-  const cash = inlinks.map((l) => l.score);
+  const cash = o.maxInlinks >= 0 && linked.length > o.maxInlinks ? [...linked].sort((a, b) => b - a).slice(0, o.maxInlinks) : [...linked];
 
   if (!fetch) {
-    if (inlinks.length === 0) return old;
+    if (cash.length === 0) return old;
     if (old) return { ...old, score: o.scoring.updateDbScore(url, old.score, cash) };
     return newRow(url, initializeSchedule(o.schedule, now), o.scoring.updateDbScore(url, o.scoring.initialScore(url), cash));
   }

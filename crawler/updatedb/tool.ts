@@ -5,7 +5,8 @@
  * that was fetched and parsed is read (collect.ts), every URL it touched is
  * merged with its WebDB row (merge.ts), the outlink rows of its re-parsed
  * pages replace their old ones, and the segment is recorded as applied — all
- * in one transaction per segment, so a crash leaves the WebDB as it was and
+ * in one transaction per segment, a batch of pages in memory at a time
+ * (stage.ts), so a crash leaves the WebDB as it was and
  * applying a segment twice changes nothing the second time. Normalizing and
  * filtering are off unless asked for, as in Nutch; the one-shot crawl asks.
  */
@@ -17,10 +18,11 @@ import { Segment } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
-import { openWebDb, type ApplyingTool, type PageRow, type WebDb } from '../webdb/webdb.js';
-import { collectSegment, type SegmentUpdate } from './collect.js';
+import { openWebDb, type ApplyingTool, type WebDb } from '../webdb/webdb.js';
+import { collectPages, type CollectOptions } from './collect.js';
 import { mergePage, type MergeOptions } from './merge.js';
 import { scheduleFromConf } from './schedule.js';
+import { Stage } from './stage.js';
 
 const UPDATEDB_TOOL: ApplyingTool = 'updatedb';
 /** URLs whose stored rows are read at once. */
@@ -58,29 +60,40 @@ export function mergeOptions(conf: Conf, scoring: CrawlerPlugins['scoring'], add
   };
 }
 
-/** Writes one segment's update in a single transaction; returns what changed. */
-function apply(db: WebDb, name: string, u: SegmentUpdate, o: MergeOptions, now: number, log?: Log) {
-  const stats = { added: 0, updated: 0, links: 0 };
-  const urls = new Set([...u.fetches.keys(), ...u.linked.keys()]);
-  const progress = log?.step(`updatedb ${name}`, 'URLs', urls.size);
-  const list = [...urls];
-  let known = new Map<string, PageRow>();
-  db.transaction(() => {
-    for (let i = 0; i < list.length; i++) {
-      const url = list[i]!;
+/**
+ * Applies one segment in a single transaction: its pages' outlink rows as
+ * they are read, then the page rows, merged a batch of URLs at a time from
+ * the stage. Memory holds a page and a batch, not the segment.
+ */
+function apply(db: WebDb, seg: Segment, plugins: CrawlerPlugins, co: CollectOptions, o: MergeOptions, now: number, log?: Log) {
+  const stats = { fetched: 0, added: 0, updated: 0, links: 0 };
+  const stage = new Stage();
+  try {
+    db.transaction(() => {
+      // Pages' scores are read before any page row is written: the segment's own merge must not change them.
+      for (const p of collectPages(seg, plugins, co, (url) => db.pageScore(url)))
+        stage.add(p.url, p.fetch, p.cash, p.outlinks ? db.replaceOutlinks(p.url, p.outlinks) : 0);
+      Object.assign(stats, stage.totals());
+      const progress = log?.step(`updatedb ${seg.name}`, 'URLs');
+      let done = 0;
       // The stored rows are read a batch at a time: one round trip a batch when the WebDB is on a server.
-      if (i % READ_BATCH === 0) known = db.pagesOf(list.slice(i, i + READ_BATCH));
-      progress?.update(i + 1);
-      const old = known.get(url);
-      const row = mergePage(url, old, u.fetches.get(url), u.linked.get(url) ?? [], o, now);
-      if (!row || row === old) continue;
-      db.putPage(row);
-      if (old) stats.updated++;
-      else stats.added++;
-    }
-    for (const [source, outlinks] of u.links) stats.links += db.replaceOutlinks(source, outlinks);
-    db.markApplied(UPDATEDB_TOOL, name, now);
-  });
+      for (const batch of stage.byUrl(READ_BATCH)) {
+        const known = db.pagesOf(batch.map((u) => u.url));
+        for (const u of batch) {
+          const old = known.get(u.url);
+          const row = mergePage(u.url, old, u.fetch, u.cash, o, now);
+          if (!row || row === old) continue;
+          db.putPage(row);
+          if (old) stats.updated++;
+          else stats.added++;
+        }
+        progress?.update((done += batch.length));
+      }
+      db.markApplied(UPDATEDB_TOOL, seg.name, now);
+    });
+  } finally {
+    stage.close();
+  }
   return stats;
 }
 
@@ -105,14 +118,13 @@ export async function updatedb(conf: Conf, opts: UpdateDbOptions): Promise<Updat
           opts.log?.info(`segment ${seg.name} skipped: ${why}`);
           continue;
         }
-        const u = collectSegment(seg, plugins, { normalize: opts.normalize ?? false, filter: opts.filter ?? false }, (url) => db.pageScore(url));
-        const s = apply(db, seg.name, u, o, opts.now ?? Date.now(), opts.log);
+        const s = apply(db, seg, plugins, { normalize: opts.normalize ?? false, filter: opts.filter ?? false }, o, opts.now ?? Date.now(), opts.log);
         summary.applied.push(seg.name);
-        summary.fetched += u.fetches.size;
+        summary.fetched += s.fetched;
         summary.added += s.added;
         summary.updated += s.updated;
         summary.links += s.links;
-        opts.log?.info(`segment ${seg.name}: ${u.fetches.size} fetched, ${s.added} new pages, ${s.updated} updated, ${s.links} links`);
+        opts.log?.info(`segment ${seg.name}: ${s.fetched} fetched, ${s.added} new pages, ${s.updated} updated, ${s.links} links`);
       } finally {
         seg.close();
       }

@@ -9,6 +9,7 @@ import { generate } from '../../crawler/generate.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 import { Conf } from '../../shared/conf.js';
 import { listSegments, Segment } from '../../segments/segment.js';
+import { segmentFile } from '../../shared/layout.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 10, 12);
@@ -175,6 +176,21 @@ test('a generate killed part-way: a segment whose pages were marked is finished,
   assert.is(s2.segments.length, 0, 'nothing generated twice');
   assert.equal(listSegments(segments2), [late.name]);
   assert.equal(fetchlist(late.dir), ['a.test/1'], 'the interrupted segment is finished');
+});
+
+test('generate looks for unfinished segments only after the newest finished one', async () => {
+  const crawl = crawlWith([{ url: 'http://a.test/1' }]);
+  const segments = path.join(crawl, 'segments');
+  // An old segment that does not open (as an interrupted generate would leave it), then a finished one.
+  const old = Segment.create(segments, new Date(NOW - 120_000));
+  old.close();
+  fs.writeFileSync(segmentFile(old.dir), 'not a database');
+  const done = Segment.create(segments, new Date(NOW - 60_000));
+  done.markPhase('generated');
+  done.close();
+  const s = await run(crawl);
+  assert.is(s.segments.length, 1);
+  assert.equal(listSegments(segments), [old.name, done.name, path.basename(s.segments[0]!)], 'segments older than a finished one are not opened');
 });
 
 test.run();

@@ -3,7 +3,9 @@
  * real CLI and killed with SIGKILL at a random point, KILLS times in a row on
  * a copy of the crawl directory as the uninterrupted pipeline had it before
  * that tool; after every kill the WebDB, every segment and
- * every index must open and every stored record must read back whole. Then
+ * every index must open and every stored record must read back whole, and a
+ * WebDB that updatedb, invertlinks or linkrank was changing must be as before
+ * the tool or as after it, never between. Then
  * the tool runs to the end, and what the crawl directory holds must equal
  * what an uninterrupted run of the same pipeline produced. A small tmpfs (when
  * this runs as root and can mount one) shows a full disk ending a tool with a
@@ -54,6 +56,8 @@ interface Step {
 
 /** The pipeline of writing tools, in order; the segment is the crawl's only one (looked up when the step runs). */
 const seg = (crawl: string) => path.join(crawl, 'segments', listSegments(path.join(crawl, 'segments'))[0]!);
+/** Tools that change the WebDB in one transaction: after any kill it is as before them or as after them, never between. */
+const ATOMIC = new Set(['updatedb', 'invertlinks', 'linkrank']);
 const STEPS: Step[] = [
   { tool: 'inject', args: (c) => [`${c}/webdb`, `${tmp}/seeds.txt`] },
   { tool: 'generate', args: (c) => [`${c}/webdb`, `${c}/segments`] },
@@ -226,6 +230,7 @@ test('SIGKILL at random points of every writing tool: stores always open, record
     // Each tool's loop starts from what the uninterrupted pipeline had before that tool.
     fs.rmSync(crawl, { recursive: true, force: true });
     if (fs.existsSync(ref)) fs.cpSync(ref, crawl, { recursive: true });
+    const before = JSON.stringify(await snapshot(ref));
     const r = await run(step, ref);
     assert.is(r.status, 0, `reference ${step.tool}: ${r.out}`);
     if (step.tool === 'fetch') {
@@ -251,6 +256,11 @@ test('SIGKILL at random points of every writing tool: stores always open, record
         maxRecords = Math.max(maxRecords, await checkIntact(crawl));
       } catch (e) {
         assert.unreachable(`${step.tool}, kill ${k + 1} at ${at} ms: ${(e as Error).message}`);
+      }
+      if (ATOMIC.has(step.tool)) {
+        const now = JSON.stringify(await snapshot(crawl));
+        if (now !== before && now !== want)
+          assert.unreachable(`${step.tool}, kill ${k + 1} at ${at} ms: the WebDB is half-changed: ${difference(JSON.parse(want), JSON.parse(now)).join('; ')}`);
       }
       const lock = readLock(crawl);
       if (lock) {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mergePage, type FetchDatum, type LinkedDatum, type MergeOptions } from '../../../crawler/updatedb/merge.js';
+import { mergePage, type FetchDatum, type MergeOptions } from '../../../crawler/updatedb/merge.js';
 import { DAY_MS, type ScheduleOptions } from '../../../crawler/updatedb/schedule.js';
 import { opicScoring } from '../../../crawler/scoring/opic.js';
 import type { PageRow } from '../../../crawler/webdb/webdb.js';
@@ -47,7 +47,7 @@ function fetchOf(status: FetchStatus, over: Partial<FetchDatum> = {}): FetchDatu
   };
 }
 
-const links = (n: number): LinkedDatum[] => Array.from({ length: n }, (_, i) => ({ source: `http://127.0.4.2/s${i}`, score: 0.5 }));
+const links = (n: number): number[] => Array.from({ length: n }, () => 0.5);
 
 // Expected WebDB status for every (old status, fetch status) pair: the page's content changed,
 // no retries before. '=' is the old row unchanged; '-' no row.
@@ -172,7 +172,7 @@ test('db.update.additions.allowed=false: unknown URLs are never added, known one
 test('OPIC: a fetched page spends the cash it handed on; inlinks beyond db.update.max.inlinks are ignored, best first', () => {
   const row = mergePage(URL, oldRow('db_unfetched', { score: 2 }), fetchOf('fetch_success', { scoreAdjust: -2 }), links(3), opts(SCHEDULES.default!), NOW)!;
   assert.is(row.score, 1.5);
-  const linked = [{ source: 'a', score: 0.1 }, { source: 'b', score: 0.7 }, { source: 'c', score: 0.2 }];
+  const linked = [0.1, 0.7, 0.2];
   const capped = mergePage(URL, undefined, undefined, linked, opts(SCHEDULES.default!, { maxInlinks: 2 }), NOW)!;
   assert.ok(Math.abs(capped.score - 0.9) < 1e-12);
 });
