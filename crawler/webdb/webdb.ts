@@ -125,9 +125,7 @@ export interface UpdatedbOps {
 export interface InvertlinksOps {
   /** Every URL one of `sources` links to now, or had inlinks from before: one set-based query over indexed columns. */
   linkTargetsOf(sources: Iterable<string>): string[];
-  /** The stored links to `target`, content links first, then in stored order. */
-  linksTo(target: string): LinkRow[];
-  /** linksTo of each of `targets` that has links, in one read. */
+  /** The stored links to each of `targets` that has links, in one read: content links first, then in stored order. */
   linksToEach(targets: readonly string[]): Map<string, LinkRow[]>;
   clearInlinks(target: string): void;
   /** Stores one inlink (replacing the same target and source); returns 1 if stored. */

@@ -141,9 +141,6 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
         [all],
       ).rows.map((r) => r.target);
     },
-    linksTo(target) {
-      return c.query<LinkRow>('links', 'SELECT source, anchor, nav FROM links WHERE target = $1 ORDER BY nav, seq', [target]).rows;
-    },
     linksToEach(targets) {
       const found = new Map<string, LinkRow[]>();
       const rows = c.query<LinkRow & { target: string }>(

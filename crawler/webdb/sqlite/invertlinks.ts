@@ -21,9 +21,6 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
       sql('DELETE FROM temp.invert_sources').run();
       return targets;
     },
-    linksTo(target) {
-      return sql('SELECT source, anchor, nav FROM links WHERE target = ? ORDER BY nav, rowid').all(target) as LinkRow[];
-    },
     linksToEach(targets) {
       const get = sql('SELECT source, anchor, nav FROM links WHERE target = ? ORDER BY nav, rowid');
       const found = new Map<string, LinkRow[]>();
