@@ -88,15 +88,14 @@ export function isLoopbackHost(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || (net.isIP(h) !== 0 && addressKind(h) === 'loopback');
 }
 
-/** The policy `http.allow.addresses` names, with loopback added when a seed is on loopback. */
-export function addressPolicy(allow: string[], seedOnLoopback: boolean): AddressPolicy {
+/** The policy `http.allow.addresses` names (withLoopback adds loopback for a crawl whose seeds are there). */
+export function addressPolicy(allow: string[]): AddressPolicy {
   const kinds = new Set<AddressKind>();
   for (const a of allow) {
     if (!(ADDRESS_KINDS as readonly string[]).includes(a))
       throw new HzError('HZ_ERR_CONF_PROPERTY', `http.allow.addresses: unknown kind ${JSON.stringify(a)} (use ${ADDRESS_KINDS.join(', ')})`);
     kinds.add(a as AddressKind);
   }
-  if (seedOnLoopback) kinds.add('loopback');
   return kinds;
 }
 

@@ -43,7 +43,7 @@ export function httpClient(conf: Conf): HttpClient {
     connectionsPerOrigin: conf.getInt('fetcher.threads.per.host'),
     acceptLanguage: conf.get('http.accept.language'),
     accept: conf.get('http.accept'),
-    allowAddresses: addressPolicy(conf.getList('http.allow.addresses'), false),
+    allowAddresses: addressPolicy(conf.getList('http.allow.addresses')),
     localAddress: conf.get('http.bind.address') || undefined,
   });
 }

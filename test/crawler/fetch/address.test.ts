@@ -1,7 +1,7 @@
 /** Which addresses the fetcher connects to: a table of addresses, the policy property, and a redirect to the metadata service. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { addressKind, addressPolicy, blockedReason, isLoopbackHost } from '../../../crawler/fetch/address.js';
+import { addressKind, addressPolicy, blockedReason, isLoopbackHost, withLoopback } from '../../../crawler/fetch/address.js';
 import { fetch } from '../../../crawler/fetch/tool.js';
 import { Segment } from '../../../segments/segment.js';
 import { startTestWeb, type TestWeb } from '../../fixtures/testweb.js';
@@ -39,14 +39,15 @@ test('address kinds: a table', () => {
 });
 
 test('the policy: nothing special by default, each kind allowed by name, loopback with a loopback seed', () => {
-  const none = addressPolicy([], false);
+  const none = addressPolicy([]);
+  const loopbackSeed = addressPolicy(withLoopback(testConf(), true).getList('http.allow.addresses'));
   assert.match(blockedReason('169.254.169.254', none)!, /cloud metadata address; not connecting \(allow it with http\.allow\.addresses=metadata\)/);
   assert.is(blockedReason('10.1.2.3', none), null);
   assert.ok(blockedReason('127.0.0.1', none));
-  assert.is(blockedReason('127.0.0.1', addressPolicy([], true)), null);
-  assert.ok(blockedReason('169.254.169.254', addressPolicy([], true)), 'a loopback seed allows loopback only');
-  assert.is(blockedReason('fe80::1', addressPolicy(['link-local'], false)), null);
-  assert.throws(() => addressPolicy(['intranet'], false), /http\.allow\.addresses: unknown kind "intranet"/);
+  assert.is(blockedReason('127.0.0.1', loopbackSeed), null);
+  assert.ok(blockedReason('169.254.169.254', loopbackSeed), 'a loopback seed allows loopback only');
+  assert.is(blockedReason('fe80::1', addressPolicy(['link-local'])), null);
+  assert.throws(() => addressPolicy(['intranet']), /http\.allow\.addresses: unknown kind "intranet"/);
   for (const [h, yes] of [['localhost', true], ['a.localhost', true], ['127.0.4.1', true], ['[::1]', true], ['example.com', false], ['10.0.0.1', false]] as const)
     assert.is(isLoopbackHost(h), yes, h);
 });
