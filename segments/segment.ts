@@ -517,6 +517,27 @@ export class Segment {
     for (const r of this.rows<FetchRow>('SELECT * FROM fetch ORDER BY rowid')) yield fetchFromRow(r);
   }
 
+  /**
+   * The fetch records in the order fetches() gives them, `size` at a time.
+   * Each batch is read whole before it is handed over, so memory stays
+   * bounded and the caller may write to the segment between batches (a
+   * connection cannot write while one of its reads is open).
+   */
+  *fetchBatches(size: number): IterableIterator<FetchRecord[]> {
+    for (let i = 0; i < this.all.length; i++) {
+      const db = this.all[i]!;
+      const earlier = this.all.slice(0, i);
+      for (let after = 0; ; ) {
+        const rows = this.q(db, 'SELECT rowid AS rid, * FROM fetch WHERE rowid > ? ORDER BY rowid LIMIT ?').all(after, size) as (FetchRow & { rid: number })[];
+        if (rows.length === 0) break;
+        after = rows[rows.length - 1]!.rid;
+        // A URL in two files (a redirect led two partitions to it) comes once, from the first.
+        const fresh = rows.filter((r) => !earlier.some((e) => this.q(e, 'SELECT 1 FROM fetch WHERE url = ?').get(r.url) !== undefined));
+        if (fresh.length) yield fresh.map(fetchFromRow);
+      }
+    }
+  }
+
   /** URLs that already have a fetch record (a resumed fetch skips them). */
   fetchedUrls(): Set<string> {
     return this.urlSet('SELECT url FROM fetch');
@@ -540,6 +561,11 @@ export class Segment {
     const sums = paths.map(() => 0);
     for (const db of this.all) (this.q(db, `SELECT ${cols.join(', ')} FROM parse`).raw().get() as number[]).forEach((v, i) => (sums[i]! += v));
     return sums;
+  }
+
+  /** True when the URL has a parse record. */
+  hasParse(url: string): boolean {
+    return this.lookup('SELECT 1 FROM parse WHERE url = ?', url) !== undefined;
   }
 
   /** URLs that already have a parse record. */

@@ -18,7 +18,7 @@ import { runWithLog } from '../tool-run.js';
 import { segmentCrawlDir } from '../../shared/layout.js';
 import { parseContent } from './index.js';
 
-/** Parse records written per transaction: bounds memory and keeps a killed run's work. */
+/** Fetch records read, and their parse records written, at a time: bounds memory and keeps a killed run's work. */
 const BATCH = 200;
 
 export interface ParseSegmentOptions {
@@ -47,34 +47,30 @@ export async function parseSegment(conf: Conf, opts: ParseSegmentOptions): Promi
       throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${opts.segment} is already parsed (use -force to parse it again)`);
     const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
     const s: ParseSummary = { success: 0, failed: 0, notparsed: 0, kept: 0, noContent: 0 };
-    const done = opts.force ? new Set<string>() : seg.parsedUrls();
-    let batch: ParseRecord[] = [];
     const progress = opts.log?.step(`parse ${seg.name}`, 'records', seg.count('fetch'));
     let seen = 0;
-    // Read before writing: a batch written while the fetch records are still being read fails (one connection).
-    for (const f of [...seg.fetches()]) {
-      seen++;
-      if (f.status !== 'fetch_success') continue;
-      if (done.has(f.url)) {
-        s.kept++;
-        continue;
+    for (const fetches of seg.fetchBatches(BATCH)) {
+      const batch: ParseRecord[] = [];
+      for (const f of fetches) {
+        seen++;
+        if (f.status !== 'fetch_success') continue;
+        if (!opts.force && seg.hasParse(f.url)) {
+          s.kept++;
+          continue;
+        }
+        const content = seg.getContent(f.url);
+        if (!content) {
+          s.noContent++;
+          continue;
+        }
+        const p = await parseContent(plugins, conf, content, f);
+        s[p.status]++;
+        if (p.status !== 'success') opts.log?.info(`${f.url}: ${p.status}: ${p.message ?? ''}`);
+        batch.push(p);
+        progress?.update(seen, { errors: s.failed, extra: `${s.success} parsed, ${s.notparsed} not parsed` });
       }
-      const content = seg.getContent(f.url);
-      if (!content) {
-        s.noContent++;
-        continue;
-      }
-      const p = await parseContent(plugins, conf, content, f);
-      s[p.status]++;
-      if (p.status !== 'success') opts.log?.info(`${f.url}: ${p.status}: ${p.message ?? ''}`);
-      batch.push(p);
-      if (batch.length >= BATCH) {
-        seg.putParses(batch);
-        batch = [];
-      }
-      progress?.update(seen, { errors: s.failed, extra: `${s.success} parsed, ${s.notparsed} not parsed` });
+      seg.putParses(batch);
     }
-    seg.putParses(batch);
     seg.markPhase('parsed');
     return s;
   } finally {

@@ -110,4 +110,39 @@ test('the whole segment reads every partition: counts, lookups, a URL once, what
   whole.close();
 });
 
+test('fetch records in batches: the order and URLs of fetches(), each batch read as it is reached', async () => {
+  const seg = partitioned();
+  const dir = seg.dir;
+  const p0 = seg.openPart(0);
+  const p1 = seg.openPart(1);
+  seg.close();
+  await store(p0, ['http://a.test/1', 'http://c.test/1', 'http://a.test/2'], 2000, false);
+  await store(p1, ['http://b.test/1', 'http://a.test/1', 'http://b.test/2'], 3000, false);
+  p0.close();
+  p1.close();
+  const whole = Segment.open(dir);
+  try {
+    const all = [...whole.fetches()];
+    for (const size of [1, 2, 5, 200]) {
+      const batches = [...whole.fetchBatches(size)];
+      assert.ok(batches.every((b) => b.length > 0 && b.length <= size), `batches of at most ${size}`);
+      assert.equal(batches.flat(), all, `size ${size}`);
+    }
+  } finally {
+    whole.close();
+  }
+
+  // A record stored after the first batch was taken is in a later one: nothing is read ahead.
+  const plain = Segment.create(fs.mkdtempSync(path.join(tmp, 'segs-')));
+  try {
+    await store(plain, ['http://a.test/1', 'http://a.test/2', 'http://a.test/3'], 1000, false);
+    const it = plain.fetchBatches(2);
+    assert.equal(it.next().value?.map((f: FetchRecord) => f.url), ['http://a.test/1', 'http://a.test/2']);
+    await store(plain, ['http://a.test/4'], 2000, false);
+    assert.equal([...it].flat().map((f) => f.url), ['http://a.test/3', 'http://a.test/4']);
+  } finally {
+    plain.close();
+  }
+});
+
 test.run();
