@@ -295,14 +295,18 @@ function missing(file: string): never {
   throw new HzError('HZ_ERR_CONF_FILE', `configuration file ${file} does not exist`);
 }
 
+/** The text of a configuration file; one that cannot be read is HZ_ERR_CONF_FILE naming `what` (rules, synonyms, …) and the file. */
+export function readConfText(file: string, what?: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new HzError('HZ_ERR_CONF_FILE', `cannot read ${what ? `${what} ` : ''}${file}: ${(e as Error).message}`);
+  }
+}
+
 /** Reads a `<configuration><property>…` file; errors name the file and line. */
 export function readPropertyFile(file: string): PropertyDecl[] {
-  let src: string;
-  try {
-    src = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new HzError('HZ_ERR_CONF_FILE', `cannot read ${file}: ${(e as Error).message}`);
-  }
+  const src = readConfText(file);
   let root;
   try {
     root = parseXml(src);

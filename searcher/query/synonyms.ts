@@ -9,7 +9,7 @@
  * misses that remain on plain-English questions are mostly vocabulary
  * (reference/ranking.md §10).
  */
-import fs from 'node:fs';
+import { readConfText } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
 
 export interface Synonyms {
@@ -42,11 +42,5 @@ export function parseSynonyms(text: string, file: string, weight: number): Synon
 
 export function readSynonyms(file: string | undefined, weight: number): Synonyms {
   if (!file) return NO_SYNONYMS;
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new HzError('HZ_ERR_CONF_FILE', `cannot read the synonyms file ${file}: ${(e as Error).message}`);
-  }
-  return parseSynonyms(text, file, weight);
+  return parseSynonyms(readConfText(file, 'the synonyms file'), file, weight);
 }

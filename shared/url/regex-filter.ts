@@ -14,8 +14,7 @@
  * reported once with its file:line, and from then on rejects, without
  * running, every URL at least as long as the shortest one it choked on.
  */
-import fs from 'node:fs';
-import type { Conf } from '../conf.js';
+import { readConfText, type Conf } from '../conf.js';
 import { HzError } from '../errors.js';
 import type { PluginDescriptor, URLFilter } from '../plugin/types.js';
 import { boundedTest, runRule, SLOW, type BoundedRule, type BoundedTest } from './bounded-regex.js';
@@ -75,13 +74,7 @@ export class RegexURLFilter implements URLFilter {
   constructor(readonly rules: FilterRule[]) {}
 
   static fromFile(file: string, budgetMs = RULE_BUDGET_MS): RegexURLFilter {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (e) {
-      throw new HzError('HZ_ERR_CONF_FILE', `cannot read URL filter rules ${file}: ${(e as Error).message}`);
-    }
-    return new RegexURLFilter(parseFilterRules(text, file, budgetMs));
+    return new RegexURLFilter(parseFilterRules(readConfText(file, 'URL filter rules'), file, budgetMs));
   }
 
   filter(url: string): string | null {

@@ -15,8 +15,7 @@
  * is reported once with its file:line, and from then on drops, without
  * running, every URL at least as long as the shortest one it choked on.
  */
-import fs from 'node:fs';
-import type { Conf } from '../conf.js';
+import { readConfText, type Conf } from '../conf.js';
 import { HzError } from '../errors.js';
 import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../plugin/types.js';
 import { child, parseConfXml } from '../xml.js';
@@ -54,13 +53,7 @@ export function parseNormalizeRules(src: string, file: string, budgetMs = NORMAL
 }
 
 export function readNormalizeRules(file: string, budgetMs = NORMALIZE_BUDGET_MS): NormalizeRule[] {
-  let src: string;
-  try {
-    src = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new HzError('HZ_ERR_CONF_FILE', `cannot read URL normalizer rules ${file}: ${(e as Error).message}`);
-  }
-  return parseNormalizeRules(src, file, budgetMs);
+  return parseNormalizeRules(readConfText(file, 'URL normalizer rules'), file, budgetMs);
 }
 
 /** Applies the rules in order; a URL emptied by them, or one a rule ran out of time on, is dropped (null). */

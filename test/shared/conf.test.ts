@@ -3,8 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Conf, DEFAULT_FILE } from '../../shared/conf.js';
+import { Conf, DEFAULT_FILE, readConfText } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
+import { RegexURLFilter } from '../../shared/url/regex-filter.js';
+import { readNormalizeRules } from '../../shared/url/regex-normalize.js';
 import { parseXml, XmlSyntaxError } from '../../shared/xml.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-conf-'));
@@ -167,6 +169,28 @@ test('a misspelt name or a value of the wrong type is refused at load, with the 
   // A scoped name of a declared property and a well-typed value load.
   const ok = Conf.load({ confDir: confDir('d', {}), overrides: { 'urlnormalizer.regex.file.inject': 'x.xml', 'fetcher.threads.fetch': '12', 'http.timeout': '10s' } });
   assert.is(ok.getInt('fetcher.threads.fetch'), 12);
+});
+
+test('a configuration file that cannot be read: HZ_ERR_CONF_FILE naming what it is and the file', () => {
+  const gone = path.join(os.tmpdir(), 'hz-no-such-dir', 'rules.txt');
+  const table: [() => unknown, RegExp][] = [
+    [() => readConfText(gone), /^cannot read \/.*rules\.txt: ENOENT/],
+    [() => RegexURLFilter.fromFile(gone), /^cannot read URL filter rules \/.*rules\.txt: ENOENT/],
+    [() => readNormalizeRules(gone), /^cannot read URL normalizer rules \/.*rules\.txt: ENOENT/],
+  ];
+  for (const [read, message] of table) {
+    const e = (() => {
+      try {
+        read();
+      } catch (err) {
+        return err as HzError;
+      }
+      return undefined;
+    })();
+    assert.instance(e, HzError);
+    assert.is(e!.code, 'HZ_ERR_CONF_FILE');
+    assert.match(e!.message, message);
+  }
 });
 
 test.run();
