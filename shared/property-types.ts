@@ -62,6 +62,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'indexer.max.title.length': 'int',
   'indexer.max.tokens': 'int',
   'indexer.title.strip.suffix': 'boolean',
+  'indexer.threads': 'int',
   'lang.analyze.max.length': 'int',
   'linkrank.damping': 'float',
   'linkrank.max.iterations': 'int',

@@ -9,17 +9,19 @@
  * segment whose parse phase completed is indexed, so a half-fetched segment
  * never reaches the searcher. Nutch's Indexer, one segment at a time.
  */
+import os from 'node:os';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 import { replaceDir } from '../../shared/index/publish.js';
 import type { IndexInputDoc } from '../../shared/index/types.js';
+import { storedOf } from '../../shared/index/document.js';
 import { IndexWriter } from '../../shared/index/writer.js';
 import type { Log } from '../../shared/log.js';
 import type { IndexDocument, IndexingInput } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
-import { encodeOffsets, SUMMARY_TEXT_CHARS, summaryMeta, summaryPart, textOffsets } from '../../segments/offsets.js';
+import { summaryMeta, summaryPart } from '../../segments/offsets.js';
 import { Segment, type SummaryText } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
@@ -27,6 +29,8 @@ import { runWithLog } from '../tool-run.js';
 import { segmentIndexDir } from '../../shared/layout.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
+import { AnalysisPool, type AnalyzedPage } from './analysis-pool.js';
+import { indexesText, pageTerms } from './page-terms.js';
 
 
 export interface SegmentIndexSummary {
@@ -80,13 +84,43 @@ function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; b
 
 /** Pages whose summary texts are written in one transaction. */
 const SUMMARIES_BATCH = 200;
+/** Pages sent ahead to each analysis thread: enough to keep it busy, few enough to bound memory. */
+const IN_FLIGHT = 32;
+/**
+ * Fetch records a segment needs before analysis threads are started for it
+ * (when `indexer.threads` is not set): starting a thread (loading the
+ * analyzer's modules) costs more than analyzing fewer pages on the main thread.
+ */
+const THREADS_MIN_RECORDS = 200;
 
-/** Whether content indexed from `text` holds the text's words first, as the text has them. */
-export function indexesText(content: string, text: string): boolean {
-  return content.startsWith(text) && (content.length === text.length || /\s/.test(content[text.length]!));
+/** The analysis threads of one run, started for the first segment large enough to pay for them. */
+class Threads {
+  private started: AnalysisPool | undefined;
+  private readonly n: number;
+  private readonly always: boolean;
+  private readonly maxTokens: number;
+
+  constructor(
+    conf: Conf,
+    private readonly analyzer: Analyzer,
+  ) {
+    const set = conf.getInt('indexer.threads');
+    this.always = set >= 0;
+    this.n = set >= 0 ? set : os.availableParallelism() - 1;
+    this.maxTokens = conf.getInt('indexer.max.tokens');
+  }
+
+  pool(records: number): AnalysisPool | undefined {
+    if (!this.started && this.n > 0 && (this.always || records >= THREADS_MIN_RECORDS)) this.started = new AnalysisPool(this.n, this.analyzer.options, this.maxTokens);
+    return this.started;
+  }
+
+  async close(): Promise<void> {
+    await this.started?.close();
+  }
 }
 
-async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, log?: Log): Promise<SegmentIndexSummary> {
+async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, threads: Threads, log?: Log): Promise<SegmentIndexSummary> {
   const seg = Segment.open(dir);
   let summariesOut: Segment | undefined;
   try {
@@ -99,7 +133,9 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         })())
       : new Map<string, string>();
     const analyzer = Analyzer.fromConf(conf);
-    const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens: conf.getInt('indexer.max.tokens') });
+    const maxTokens = conf.getInt('indexer.max.tokens');
+    const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
+    const pool = threads.pool(seg.count('fetch'));
     // The start of each indexed page's text and where its words stand, for summaries; written in batches to
     // bound memory, through a connection of their own while this one reads the fetch records.
     summariesOut = Segment.open(dir);
@@ -109,6 +145,18 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
       summariesOut!.putSummaryTexts(summaries, fresh);
       summaries = [];
       fresh = false;
+    };
+    const summarize = (s: Omit<SummaryText, 'offsets'> | undefined, offsets: Uint8Array | undefined) => {
+      if (s) summaries.push({ ...s, offsets: offsets! });
+      if (summaries.length >= SUMMARIES_BATCH) flushSummaries();
+    };
+    // Pages sent to the analysis threads, taken back in order.
+    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> }[] = [];
+    const takeNext = async (pool: AnalysisPool) => {
+      const p = inFlight.shift()!;
+      const a = await p.analyzed;
+      writer.addTerms(storedOf(p.doc), pool.docTerms(a, writer));
+      summarize(p.summaryText, a.offsets);
     };
     try {
       const progress = log?.step(`index ${seg.name}`, 'records', seg.count('fetch'));
@@ -141,31 +189,30 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
           inlinks: db.inlinks(f.url, 'source'),
           linkScore: page?.link_score ?? 0,
         };
-        let doc: IndexDocument | null = {};
+        let fields: IndexDocument | null = {};
         for (const filter of plugins.indexingFilters) {
-          doc = filter.filter(doc, input);
-          if (!doc) break;
+          fields = filter.filter(fields, input);
+          if (!fields) break;
         }
-        if (!doc) {
+        if (!fields) {
           sum.filtered++;
           continue;
         }
         const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
-        const inputDoc = toInputDoc(doc, { segment: seg.name, digest: parse.signature ?? '', boost });
-        // One scan of a page's text gives its terms and, for summaries, where they stand (the whole text is covered when it is short).
-        const tokens = inputDoc.content === parse.text && parse.text.length <= SUMMARY_TEXT_CHARS ? analyzer.tokens(parse.text) : undefined;
-        writer.add(inputDoc, tokens?.map((t) => t.term));
+        const doc = toInputDoc(fields, { segment: seg.name, digest: parse.signature ?? '', boost });
         // The index's positions count the words of the content: they are the text's words only when the content starts with the text.
-        if (indexesText(inputDoc.content, parse.text))
-          summaries.push({
-            url: f.url,
-            text: summaryPart(parse.text),
-            length: parse.text.length,
-            offsets: tokens ? encodeOffsets(tokens) : textOffsets(analyzer, parse.text),
-            meta: summaryMeta(parse.meta),
-          });
-        if (summaries.length >= SUMMARIES_BATCH) flushSummaries();
+        const text = indexesText(doc.content, parse.text) ? parse.text : undefined;
+        const summaryText = text === undefined ? undefined : { url: f.url, text: summaryPart(text), length: text.length, meta: summaryMeta(parse.meta) };
+        if (!pool) {
+          const { fields: terms, offsets } = pageTerms(analyzer, doc, text, maxTokens);
+          writer.addAnalyzed({ stored: storedOf(doc), ...terms });
+          summarize(summaryText, offsets);
+          continue;
+        }
+        inFlight.push({ doc, summaryText, analyzed: pool.analyze(doc, text) });
+        if (inFlight.length >= IN_FLIGHT * pool.size) await takeNext(pool);
       }
+      while (inFlight.length) await takeNext(pool!);
       flushSummaries();
       await replaceDir(segmentIndexDir(dir), async (tmp) => {
         await writer.write(tmp);
@@ -187,11 +234,13 @@ export async function indexSegments(conf: Conf, opts: IndexOptions): Promise<Ind
   const plugins = await loadCrawlerPlugins(conf);
   opts.log?.info(`indexing filters: ${plugins.active.filter((p) => p.point === 'indexing-filter').map((p) => p.id).join(', ') || 'none'}`);
   const db = openWebDb(opts.webdb, { readonly: true });
+  const threads = new Threads(conf, Analyzer.fromConf(conf));
   try {
     const segments: SegmentIndexSummary[] = [];
-    for (const dir of opts.segments) segments.push(await indexSegment(conf, plugins, db, dir, opts.log));
+    for (const dir of opts.segments) segments.push(await indexSegment(conf, plugins, db, dir, threads, opts.log));
     return { segments, indexed: segments.reduce((n, s) => n + s.indexed, 0) };
   } finally {
+    await threads.close();
     db.close();
     opts.log?.clearProgress();
   }

@@ -25,23 +25,38 @@ export function urlTerms(analyzer: Analyzer, url: string): string[] {
   return analyzer.terms(url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
 }
 
+/** The analyzed fields of a document, without its stored fields (what analysis threads send back). */
+export type AnalyzedFields = Omit<AnalyzedDoc, 'stored'>;
+
+/** The text fields analysis reads. */
+export type TextFields = Pick<IndexInputDoc, 'title' | 'content' | 'anchors' | 'url' | 'headings'>;
+
 /**
  * Analyzes a document; content beyond `maxTokens` terms is dropped (Nutch's
  * indexer.max.tokens). `contentTerms`, when given, are the content's terms
  * (`analyzer.terms(content)`, from a scan the caller made anyway); the array is kept.
  */
 export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: number, contentTerms?: string[]): AnalyzedDoc {
+  return { stored: storedOf(doc), ...analyzeFields(analyzer, doc, maxTokens, contentTerms) };
+}
+
+/** The fields of a document the index stores. */
+export function storedOf(doc: IndexInputDoc): StoredDoc {
   const { content, headings, ...stored } = doc;
+  return stored;
+}
+
+/** `analyzeDoc` without the stored fields. */
+export function analyzeFields(analyzer: Analyzer, doc: TextFields, maxTokens: number, contentTerms?: string[]): AnalyzedFields {
   const title = analyzer.terms(doc.title);
-  const body = contentTerms ?? analyzer.terms(content, maxTokens);
+  const body = contentTerms ?? analyzer.terms(doc.content, maxTokens);
   if (body.length > maxTokens) body.length = maxTokens;
   return {
-    stored,
     stream: title.concat(body),
     titleLength: title.length,
     anchor: doc.anchors.flatMap((a) => analyzer.terms(a)),
     url: urlTerms(analyzer, doc.url),
-    heading: (headings ?? []).flatMap((h) => analyzer.terms(h)),
+    heading: (doc.headings ?? []).flatMap((h) => analyzer.terms(h)),
   };
 }
 

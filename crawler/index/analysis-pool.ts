@@ -1,0 +1,103 @@
+/**
+ * @module crawler/index/analysis-pool
+ * Page analysis in worker threads, so that the main thread only reads the
+ * segment, runs the indexing filters and writes the index while the pages
+ * are analyzed beside it. Pages go to the threads in turn; each thread
+ * answers in the order it was asked, with the page's terms as ids in a
+ * dictionary of its own (the words it adds come with the answer that first
+ * uses them), which `docTerms` maps into the writer's dictionary once per
+ * word. The index is the same as one analyzed on the main thread
+ * (page-terms.ts does the work in both).
+ */
+import { Worker } from 'node:worker_threads';
+import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
+import type { TextFields } from '../../shared/index/document.js';
+import type { DocTerms } from '../../shared/index/reader.js';
+import type { IndexWriter } from '../../shared/index/writer.js';
+
+/** A thread's answer for one page. */
+export interface AnalyzedPage {
+  from: Thread;
+  /** Term ids in the thread's dictionary: title, anchor, content, url, heading. */
+  ids: Uint32Array;
+  lengths: [number, number, number, number, number];
+  offsets?: Uint8Array;
+}
+
+interface Thread {
+  w: Worker;
+  /** The thread's dictionary, as far as its answers so far have sent it. */
+  words: string[];
+  /** The id in `writer`'s dictionary of each of the thread's words (-1: not met yet). */
+  toWriter: Int32Array;
+  writer?: IndexWriter;
+  waiting: { resolve(a: AnalyzedPage): void; reject(e: Error): void }[];
+  failed?: Error;
+}
+
+export class AnalysisPool {
+  private readonly threads: Thread[];
+  private next = 0;
+
+  constructor(n: number, analyzer: Readonly<AnalyzerOptions>, maxTokens: number) {
+    this.threads = Array.from({ length: n }, () => this.spawn({ analyzer, maxTokens }));
+  }
+
+  get size(): number {
+    return this.threads.length;
+  }
+
+  private spawn(workerData: unknown): Thread {
+    const t: Thread = { w: new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData }), words: [], toWriter: new Int32Array(0), waiting: [] };
+    const fail = (e: Error) => {
+      t.failed ??= e;
+      for (const q of t.waiting.splice(0)) q.reject(t.failed);
+    };
+    t.w.on('message', (m: { ready?: true; words: string[]; ids: Uint32Array; lengths: AnalyzedPage['lengths']; offsets?: Uint8Array }) => {
+      if (m.ready) return;
+      for (const w of m.words) t.words.push(w);
+      t.waiting.shift()?.resolve({ from: t, ids: m.ids, lengths: m.lengths, ...(m.offsets ? { offsets: m.offsets } : {}) });
+    });
+    t.w.on('error', (e) => fail(new Error(`index analysis thread: ${e.message}`)));
+    t.w.on('exit', () => fail(new Error('index analysis thread stopped')));
+    return t;
+  }
+
+  /** Analyzes a page in the next thread; `text`: the parse text whose offsets summaries need. */
+  analyze(page: TextFields, text: string | undefined): Promise<AnalyzedPage> {
+    const t = this.threads[this.next++ % this.threads.length]!;
+    if (t.failed) return Promise.reject(t.failed);
+    const { title, content, anchors, url, headings } = page;
+    return new Promise((resolve, reject) => {
+      t.waiting.push({ resolve, reject });
+      t.w.postMessage({ page: { title, content, anchors, url, headings }, text: text === content ? true : text });
+    });
+  }
+
+  /** The page's terms as the writer's ids (answers taken in page order keep the writer's dictionary in the order one thread gives). */
+  docTerms(a: AnalyzedPage, writer: IndexWriter): DocTerms {
+    const t = a.from;
+    if (t.writer !== writer) {
+      t.writer = writer;
+      t.toWriter.fill(-1);
+    }
+    if (t.toWriter.length < t.words.length) {
+      const grown = new Int32Array(Math.max(t.words.length, 2 * t.toWriter.length)).fill(-1);
+      grown.set(t.toWriter);
+      t.toWriter = grown;
+    }
+    const { ids } = a;
+    for (let i = 0; i < ids.length; i++) {
+      const local = ids[i]!;
+      const id = t.toWriter[local]!;
+      ids[i] = id >= 0 ? id : (t.toWriter[local] = writer.termId(t.words[local]!));
+    }
+    let at = 0;
+    const [title, anchor, content, url, heading] = a.lengths.map((n) => ids.subarray(at, (at += n)));
+    return { title: title!, anchor: anchor!, content: content!, url: url!, heading: heading! };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.w.terminate()));
+  }
+}

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { indexSegments } from '../../../crawler/index/tool.js';
+import { openIndex } from '../../../shared/index/reader.js';
+import { Segment } from '../../../segments/segment.js';
+import { makeCrawl, writeSegment, writeWebDb, type StorePage } from '../../fixtures/crawlstore.js';
+
+const WORDS = ['crawler', 'fetches', 'pages', 'readFile', 'XMLHttpRequest', 'hostname', 'e-mail', '3.14', '1,000', "node's", 'München', 'Straße', 'Donaudampfschifffahrt', '東京都に住んでいます', '서울에서', 'ภาษาไทย', 'Привет', 'ＡＢＣ', 'max_tokens', 'v2.0-beta'];
+
+/** Varied pages: prose, identifiers, CJK, Korean, German compounds, a page past the summary's part, one past indexer.max.tokens. */
+function pages(n: number): StorePage[] {
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const words = (k: number) => Array.from({ length: k }, () => WORDS[Math.floor(rnd() * WORDS.length)]!).join(rnd() < 0.5 ? ' ' : '. ');
+  return Array.from({ length: n }, (_, i) => ({
+    url: `http://${i % 3 === 0 ? 'docs' : 'wiki'}.test/p${i}/${WORDS[i % WORDS.length]!.replace(/\W/g, '')}`,
+    title: `${words(4)} — Acme`,
+    text: i === 5 ? words(12_000) : i === 6 ? `${'Lorem ipsum dolor '.repeat(3500)}${words(30)}` : words(50 + Math.floor(rnd() * 400)),
+  }));
+}
+
+/** Every index file but the build time in meta, and every summary record. */
+async function snapshot(dir: string, urls: string[]): Promise<Record<string, unknown>> {
+  const index = path.join(dir, 'index');
+  const out: Record<string, unknown> = {};
+  for (const f of fs.readdirSync(index).sort()) if (f !== 'meta') out[f] = fs.readFileSync(path.join(index, f)).toString('base64');
+  const r = await openIndex(index);
+  out.meta = { ...r.meta, createdAt: 0 };
+  r.close();
+  const seg = Segment.open(dir, { readonly: true });
+  out.summaries = urls.map((u) => seg.getSummarySource(u));
+  seg.close();
+  return out;
+}
+
+test('index: analysis threads build the same index files and summary offsets as the main thread', async () => {
+  const all = pages(80);
+  const built = [];
+  for (const threads of ['0', '2']) {
+    const crawl = makeCrawl({ 'indexer.threads': threads, 'indexer.max.tokens': '5000' });
+    try {
+      const dirs = [await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), all.slice(0, 50)), await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), all.slice(50))];
+      writeWebDb(crawl, [{ url: all[0]!.url, linkScore: 2 }], [{ target: all[0]!.url, source: 'http://blog.test/', anchor: 'readFile guide 東京' }]);
+      const s = await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: dirs });
+      assert.is(s.indexed, 80);
+      built.push(await Promise.all(dirs.map((d, k) => snapshot(d, all.slice(k * 50, k ? undefined : 50).map((p) => p.url)))));
+    } finally {
+      crawl.cleanup();
+    }
+  }
+  assert.ok((built[0]![0]!.summaries as unknown[]).every(Boolean), 'every page has summary offsets');
+  assert.equal(built[1], built[0]);
+});
+
+test.run();
