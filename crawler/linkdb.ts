@@ -123,11 +123,34 @@ function urlCache(keep: (url: string) => string | null): (url: string) => { key:
   };
 }
 
+/** The WebDB keys of the pages fetched in `dirs`: each URL as fetched and as updatedb normalized it. */
+function* fetchedUrls(dirs: readonly string[], plugins: CrawlerPlugins): Generator<string> {
+  for (const dir of dirs) {
+    const seg = Segment.open(dir, { readonly: true });
+    try {
+      for (const f of seg.fetches()) {
+        yield f.url;
+        const n = plugins.normalizers.normalize(f.url, 'crawldb');
+        if (n && n !== f.url) yield n;
+      }
+    } finally {
+      seg.close();
+    }
+  }
+}
+
+/** The link targets stageLinkTargets set aside, in order, a batch at a time. */
+function* stagedTargets(db: WebDb): Generator<string[]> {
+  for (let batch = db.stagedLinkTargets('', READ_BATCH); batch.length > 0; batch = db.stagedLinkTargets(batch[batch.length - 1]!, READ_BATCH)) yield batch;
+}
+
 /**
  * Applies every given segment not yet inverted, in one transaction. Only the
  * inlinks of URLs the segments' pages link to now, or linked to before, are
  * rebuilt — each once, however many segments touch it — so the work follows
- * the links of the applied segments, not the size of the link graph.
+ * the links of the applied segments, not the size of the link graph. Those
+ * URLs stay in the WebDB and are read a batch at a time: memory holds a
+ * batch, and the few targets stored under another spelling than their key.
  */
 export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise<InvertLinksSummary> {
   const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
@@ -140,8 +163,8 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
   const summary: InvertLinksSummary = { applied: [], skipped: {}, targets: 0, inlinks: 0 };
   const db: WebDb = openWebDb(opts.webdb);
   try {
-    const sources = new Set<string>();
     const names: string[] = [];
+    const dirs: string[] = [];
     for (const dir of opts.segments) {
       const seg = Segment.open(dir, { readonly: true });
       try {
@@ -155,47 +178,62 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
           opts.log?.info(`segment ${seg.name} skipped: ${why}`);
           continue;
         }
-        for (const f of seg.fetches()) {
-          sources.add(f.url);
-          const n = plugins.normalizers.normalize(f.url, 'crawldb');
-          if (n) sources.add(n);
-        }
         names.push(seg.name);
+        dirs.push(dir);
       } finally {
         seg.close();
       }
     }
     if (names.length === 0) return summary;
     db.transaction(() => {
-      // Raw targets grouped by the key their inlinks are stored under.
-      const byKey = new Map<string, string[]>();
-      for (const t of db.linkTargetsOf(sources)) {
-        summary.targets++;
-        db.clearInlinks(t);
-        const key = url(t).key;
-        if (key === null) continue;
-        if (key !== t) db.clearInlinks(key);
-        const group = byKey.get(key);
-        if (group) group.push(t);
-        else byKey.set(key, [t]);
-      }
-      const progress = opts.log?.step(`invertlinks ${names.length} segment${names.length === 1 ? '' : 's'}`, 'link targets', byKey.size);
-      const keys = [...byKey];
-      let links = new Map<string, LinkRow[]>();
-      for (let i = 0; i < keys.length; i++) {
-        const [key, raw] = keys[i]!;
+      summary.targets = db.stageLinkTargets(fetchedUrls(dirs, plugins));
+      // Every old inlink row goes first. A target stored under another spelling than its key
+      // (links kept by an updatedb without -normalize) joins its key's group, at its place in order.
+      const aliases = new Map<string, { at: number; raw: string }[]>();
+      let at = 0;
+      for (const batch of stagedTargets(db))
+        for (const t of batch) {
+          at++;
+          db.clearInlinks(t);
+          const key = url(t).key;
+          if (key === null || key === t) continue;
+          db.clearInlinks(key);
+          const group = aliases.get(key);
+          if (group) group.push({ at, raw: t });
+          else aliases.set(key, [{ at, raw: t }]);
+        }
+      const progress = opts.log?.step(`invertlinks ${names.length} segment${names.length === 1 ? '' : 's'}`, 'link targets', summary.targets);
+      const rebuild = (groups: [string, string[]][]) => {
         // The links to a batch of targets are read at once: one round trip a batch when the WebDB is on a server.
-        if (i % READ_BATCH === 0) links = db.linksToEach(keys.slice(i, i + READ_BATCH).flatMap(([, r]) => r));
-        progress?.update(i + 1);
-        const rows: LinkRow[] = [];
-        for (const t of raw)
-          for (const l of links.get(t) ?? []) {
-            const source = url(l.source).key;
-            if (source !== null) rows.push({ ...l, source });
-          }
-        if (raw.length > 1) rows.sort((a, b) => a.nav - b.nav);
-        for (const i of invertRows(key, rows, r, hostOf)) summary.inlinks += db.addInlink(key, i.source, i.anchor);
+        const links = db.linksToEach(groups.flatMap(([, raw]) => raw));
+        for (const [key, raw] of groups) {
+          const rows: LinkRow[] = [];
+          for (const t of raw)
+            for (const l of links.get(t) ?? []) {
+              const source = url(l.source).key;
+              if (source !== null) rows.push({ ...l, source });
+            }
+          if (raw.length > 1) rows.sort((a, b) => a.nav - b.nav);
+          for (const i of invertRows(key, rows, r, hostOf)) summary.inlinks += db.addInlink(key, i.source, i.anchor);
+        }
+      };
+      at = 0;
+      let done = 0;
+      for (const batch of stagedTargets(db)) {
+        const groups: [string, string[]][] = [];
+        for (const t of batch) {
+          at++;
+          if (url(t).key !== t) continue;
+          const others = aliases.get(t);
+          aliases.delete(t);
+          groups.push([t, others ? [...others, { at, raw: t }].sort((a, b) => a.at - b.at).map((o) => o.raw) : [t]]);
+        }
+        rebuild(groups);
+        progress?.update((done += batch.length));
       }
+      // Keys that no stored link spells as they are.
+      const rest = [...aliases].map(([key, group]): [string, string[]] => [key, group.map((o) => o.raw)]);
+      for (let i = 0; i < rest.length; i += READ_BATCH) rebuild(rest.slice(i, i + READ_BATCH));
       const now = Date.now();
       for (const name of names) db.markApplied(INVERTLINKS_TOOL, name, now);
     });

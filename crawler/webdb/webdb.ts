@@ -123,8 +123,14 @@ export interface UpdatedbOps {
 }
 
 export interface InvertlinksOps {
-  /** Every URL one of `sources` links to now, or had inlinks from before: one set-based query over indexed columns. */
-  linkTargetsOf(sources: Iterable<string>): string[];
+  /**
+   * Sets aside every URL one of `sources` links to now, or had inlinks from
+   * before (one set-based query over indexed columns), in place of the last
+   * ones set aside; returns how many.
+   */
+  stageLinkTargets(sources: Iterable<string>): number;
+  /** The URLs set aside by stageLinkTargets after `after`, in order, at most `limit`. */
+  stagedLinkTargets(after: string, limit: number): string[];
   /** The stored links to each of `targets` that has links, in one read: content links first, then in stored order. */
   linksToEach(targets: readonly string[]): Map<string, LinkRow[]>;
   clearInlinks(target: string): void;

@@ -124,6 +124,37 @@ test('a re-crawl of two pages rebuilds only the URLs they link to, now or before
   assert.is(inlinksOf(`${H1}/`).length, PAGES - 2, 'page(4) and page(10) no longer link home');
 });
 
+test('links stored under other spellings join their key, however far apart the targets are read', async () => {
+  // Without -normalize updatedb keeps the links as written; invertlinks keys them normalized. 1,200 other
+  // targets sort between the two spellings of /t, so they are read in different batches.
+  const own = path.join(tmp, 'spellings');
+  const filler = Array.from({ length: 1200 }, (_, i) => ({ url: `${H1}/a${i}`, anchor: `a ${i}` }));
+  const seg = await segment(NOW + 120_000, [
+    { url: `${H2}/x`, outlinks: [{ url: `HTTP://127.0.4.1/t`, anchor: 'upper' }, ...filler] },
+    { url: `${H2}/y`, outlinks: [{ url: `${H1}/t`, anchor: 'plain' }, { url: `HTTP://127.0.4.1/only-upper`, anchor: 'alone' }] },
+    { url: `${H2}/z`, outlinks: [{ url: `${H1}/t`, anchor: 'plain' }] },
+  ]);
+  webDbSql(own).close();
+  await updatedb(conf, { webdb: own, segments: [seg], now: NOW });
+  const s = await invertlinks(conf, { webdb: own, segments: [seg] });
+  assert.is(s.targets, 1203);
+  const db = webDbSql(own, { readonly: true });
+  try {
+    const of = (t: string) => db.prepare('SELECT source, anchor FROM inlinks WHERE target = ? ORDER BY rowid').all(t);
+    // The upper-case spelling is read first, so its link comes first; one anchor text per source host.
+    assert.equal(of(`${H1}/t`), [
+      { source: `${H2}/x`, anchor: 'upper' },
+      { source: `${H2}/y`, anchor: 'plain' },
+      { source: `${H2}/z`, anchor: '' },
+    ]);
+    assert.equal(of(`${H1}/only-upper`), [{ source: `${H2}/y`, anchor: 'alone' }]);
+    assert.equal(of('HTTP://127.0.4.1/t'), []);
+    assert.equal(of(`${H1}/a7`), [{ source: `${H2}/x`, anchor: 'a 7' }]);
+  } finally {
+    db.close();
+  }
+});
+
 test('the WebDB finds the links and inlinks of a source through an index', () => {
   const db = webDbSql(webdb, { readonly: true });
   try {

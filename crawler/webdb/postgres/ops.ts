@@ -133,13 +133,21 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
       return outlinkRows(outlinks).length;
     },
 
-    linkTargetsOf(sources) {
-      const all = [...new Set(sources)];
-      return c.query<{ target: string }>(
-        'links',
-        'SELECT target FROM links WHERE source = ANY($1::text[]) UNION SELECT target FROM inlinks WHERE source = ANY($1::text[]) ORDER BY 1',
-        [all],
-      ).rows.map((r) => r.target);
+    stageLinkTargets(sources) {
+      c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS invert_sources (url text PRIMARY KEY)');
+      c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS invert_targets (url text PRIMARY KEY)');
+      c.query(undefined, 'TRUNCATE invert_targets');
+      for (const chunk of chunks(sources)) c.query(undefined, 'INSERT INTO invert_sources SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [chunk]);
+      const n = c.query(
+        undefined,
+        `INSERT INTO invert_targets SELECT target FROM links WHERE source IN (SELECT url FROM invert_sources)
+         UNION SELECT target FROM inlinks WHERE source IN (SELECT url FROM invert_sources)`,
+      ).rowCount;
+      c.query(undefined, 'TRUNCATE invert_sources');
+      return n;
+    },
+    stagedLinkTargets(after, limit) {
+      return c.query<{ url: string }>(undefined, 'SELECT url FROM invert_targets WHERE url > $1 ORDER BY url LIMIT $2', [after, limit]).rows.map((r) => r.url);
     },
     linksToEach(targets) {
       const found = new Map<string, LinkRow[]>();

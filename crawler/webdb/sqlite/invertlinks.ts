@@ -7,19 +7,21 @@ import type { Statements } from './statements.js';
 
 export function invertlinksOps(sql: Statements): InvertlinksOps {
   return {
-    linkTargetsOf(sources) {
+    stageLinkTargets(sources) {
       sql('CREATE TEMP TABLE IF NOT EXISTS invert_sources (url TEXT PRIMARY KEY)').run();
-      sql('DELETE FROM temp.invert_sources').run();
+      sql('CREATE TEMP TABLE IF NOT EXISTS invert_targets (url TEXT PRIMARY KEY)').run();
+      sql('DELETE FROM temp.invert_targets').run();
       const add = sql('INSERT OR IGNORE INTO temp.invert_sources (url) VALUES (?)');
       for (const s of sources) add.run(s);
-      const targets = sql(
-        `SELECT target FROM links WHERE source IN (SELECT url FROM temp.invert_sources)
+      const n = sql(
+        `INSERT INTO temp.invert_targets (url) SELECT target FROM links WHERE source IN (SELECT url FROM temp.invert_sources)
          UNION SELECT target FROM inlinks WHERE source IN (SELECT url FROM temp.invert_sources)`,
-      )
-        .pluck()
-        .all() as string[];
+      ).run().changes;
       sql('DELETE FROM temp.invert_sources').run();
-      return targets;
+      return n;
+    },
+    stagedLinkTargets(after, limit) {
+      return sql('SELECT url FROM temp.invert_targets WHERE url > ? ORDER BY url LIMIT ?').pluck().all(after, limit) as string[];
     },
     linksToEach(targets) {
       const get = sql('SELECT source, anchor, nav FROM links WHERE target = ? ORDER BY nav, rowid');

@@ -310,7 +310,7 @@ export function webDbContract(backend: Backend): void {
     ]);
   });
 
-  it('linkTargetsOf: what the sources link to now, and what they had inlinks to before', (db) => {
+  it('stageLinkTargets: what the sources link to now, and what they had inlinks to before, read back in order a page at a time', (db) => {
     db.replaceOutlinks('http://s.test/1', [
       { url: 'http://t.test/a', anchor: 'a' },
       { url: 'http://t.test/b', anchor: 'b' },
@@ -318,9 +318,14 @@ export function webDbContract(backend: Backend): void {
     db.replaceOutlinks('http://s.test/2', [{ url: 'http://t.test/c', anchor: 'c' }]);
     db.addInlink('http://t.test/old', 'http://s.test/1', 'gone now');
     db.addInlink('http://t.test/other', 'http://s.test/9', 'x');
-    assert.equal([...db.linkTargetsOf(['http://s.test/1', 'http://s.test/1'])].sort(), ['http://t.test/a', 'http://t.test/b', 'http://t.test/old']);
-    assert.equal([...db.linkTargetsOf(new Set(['http://s.test/2', 'http://s.test/none']))].sort(), ['http://t.test/c']);
-    assert.equal(db.linkTargetsOf([]), []);
+    assert.is(db.stageLinkTargets(['http://s.test/1', 'http://s.test/1']), 3);
+    assert.equal(db.stagedLinkTargets('', 2), ['http://t.test/a', 'http://t.test/b']);
+    assert.equal(db.stagedLinkTargets('http://t.test/b', 2), ['http://t.test/old']);
+    assert.equal(db.stagedLinkTargets('http://t.test/old', 2), []);
+    assert.is(db.stageLinkTargets(new Set(['http://s.test/2', 'http://s.test/none'])), 1);
+    assert.equal(db.stagedLinkTargets('', 10), ['http://t.test/c'], 'the last staged targets replace those before');
+    assert.is(db.stageLinkTargets([]), 0);
+    assert.equal(db.stagedLinkTargets('', 10), []);
   });
 
   it('inlinks: one per target and source (the last anchor wins), read in stored order or by source', (db) => {
