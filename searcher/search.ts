@@ -17,6 +17,7 @@ import { groupBySite, type RankedHit } from './group.js';
 import type { TermStats } from './rank/bm25f.js';
 import { DocTerms } from './rank/docterms.js';
 import { makeScorer, type Scorer } from './rank/score.js';
+import { rankPruned, unitScores } from './prune.js';
 import type { SearchSettings } from './settings.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -113,12 +114,19 @@ export interface Matches {
   scorer: Scorer;
 }
 
+/** The candidate pool's matches, before scoring: each with its row among the located documents. */
+interface Pool {
+  matches: { hit: Hit; row: number }[];
+  exact: boolean;
+  scorer: Scorer;
+  docTerms: DocTerms;
+}
+
 /**
- * Candidates from the index, the query's rules checked on each, and their
- * base scores. `stats` are the collection statistics scores are computed
- * with: the index's own by default, a broker's over every shard otherwise.
+ * Candidates from the index and the query's rules checked on each; every
+ * candidate's entries are found at once from the terms' postings.
  */
-export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Matches {
+function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Pool {
   const { reader, settings } = snap;
   const tags = candidateTags(query);
   const pool = new Set<number>();
@@ -129,20 +137,67 @@ export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermSt
     for (const id of ids) pool.add(id);
   }
 
-  // Matcher and scorer share the candidate's forward-index entries: looked up once per term.
+  // Matcher and scorer share the candidate's forward-index entries: found once per term.
   const docTerms = new DocTerms(reader, matchTerms(query));
   const matcher = new Matcher(reader, query, docTerms);
   const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights, query.alternatives, stats);
-  const full: Hit[] = [];
-  const some: Hit[] = [];
-  for (const id of pool) {
+  const ids = Uint32Array.from(pool).sort();
+  docTerms.locate(ids);
+  const matches: Pool['matches'] = [];
+  for (let row = 0; row < ids.length; row++) {
+    const id = ids[row]!;
     if (reader.isDeleted(id)) continue;
+    docTerms.selectAt(row, id);
     const kind = matcher.matchOf(id);
     if (kind === 'none') continue;
     const doc = reader.doc(id);
-    (kind === 'all' ? full : some).push({ id, score: scorer.base(id), site: doc.site, doc, full: kind === 'all', grouped: false, moreFromSite: false });
+    matches.push({ hit: { id, score: 0, site: doc.site, doc, full: kind === 'all', grouped: false, moreFromSite: false }, row });
+  }
+  return { matches, exact, scorer, docTerms };
+}
+
+/**
+ * Candidates from the index, the query's rules checked on each, and their
+ * base scores. `stats` are the collection statistics scores are computed
+ * with: the index's own by default, a broker's over every shard otherwise.
+ */
+export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Matches {
+  const { matches, exact, scorer, docTerms } = matchPool(snap, query, stats);
+  const full: Hit[] = [];
+  const some: Hit[] = [];
+  for (const { hit, row } of matches) {
+    docTerms.selectAt(row, hit.id);
+    hit.score = scorer.base(hit.id);
+    (hit.full ? full : some).push(hit);
   }
   return { full, some, exact, scorer };
+}
+
+/**
+ * The pool's matches ranked with pruning (searcher/prune): only those whose
+ * bound can reach what is shown are scored in full.
+ */
+function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeof clampPaging>): { ranked: Hit[]; partial: number; exact: boolean; scorer: Scorer } {
+  const { matches, exact, scorer, docTerms } = matchPool(snap, query);
+  const units = unitScores(snap.reader, snap.settings.rank);
+  const slots = query.terms.map((t) => docTerms.slot(t));
+  const termUnits = new Float64Array(slots.length);
+  const full = matches.filter((m) => m.hit.full).length;
+  // As rankByBase: partial matches join when too few pages hold every word.
+  const ranked = full < snap.settings.partialBelow ? matches : matches.filter((m) => m.hit.full);
+  const bounded = ranked.map(({ hit, row }) => {
+    docTerms.selectAt(row, hit.id);
+    for (let t = 0; t < slots.length; t++) {
+      const e = docTerms.entry(slots[t]!);
+      termUnits[t] = e < 0 ? 0 : units[e]!;
+    }
+    const bound = scorer.bound(hit.id, termUnits);
+    return { id: hit.id, site: hit.site, full: hit.full, score: bound, bound, hit, row };
+  });
+  const needs = { top: Math.max(PROXIMITY_DEPTH, paging.start + paging.hitsPerPage), hitsPerSite: paging.hitsPerSite, keepTop: paging.hitsPerPage };
+  const order = rankPruned(bounded, (b) => (docTerms.selectAt(b.row, b.id), scorer.base(b.id)), needs).ranked;
+  const hits = order.map((b) => ((b.hit.score = b.score), b.hit));
+  return { ranked: hits, partial: ranked.length - full, exact, scorer };
 }
 
 const byScore = (a: RankedHit, b: RankedHit) => b.score - a.score || a.id - b.id;
@@ -193,14 +248,18 @@ export function emptyResult(raw: string, q: { parsed: ParsedQuery; query: Analyz
 /** Whether the query can match anything: it names a word, or a filter to browse by. */
 export const searchable = (query: AnalyzedQuery) => query.required.length > 0 || browsable(query);
 
-export function search(snap: Snapshot, req: SearchRequest): SearchResult {
+/** `exhaustive` scores every match (the reference the pruned ranking is tested against). */
+export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: boolean } = {}): SearchResult {
   const t0 = performance.now();
   const { settings } = snap;
   const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
   const q = readQuery(req.query, snap.analyzer, settings);
   if (!searchable(q.query)) return emptyResult(req.query, q, paging, performance.now() - t0);
-  const m = findMatches(snap, q.query);
-  const { ranked, partial } = rankByBase(m.full, m.some, settings.partialBelow);
-  addProximity(ranked, (h) => m.scorer.proximity(h.id));
-  return { raw: req.query, ...q, ...paging, ...pageOfRanked(ranked, paging), partial, exact: m.exact, ms: performance.now() - t0 };
+  let m: { ranked: Hit[]; partial: number; exact: boolean; scorer: Scorer };
+  if (opts.exhaustive) {
+    const found = findMatches(snap, q.query);
+    m = { ...rankByBase(found.full, found.some, settings.partialBelow), exact: found.exact, scorer: found.scorer };
+  } else m = rankPool(snap, q.query, paging);
+  addProximity(m.ranked, (h) => m.scorer.proximity(h.id));
+  return { raw: req.query, ...q, ...paging, ...pageOfRanked(m.ranked, paging), partial: m.partial, exact: m.exact, ms: performance.now() - t0 };
 }

@@ -115,7 +115,7 @@ export class Matcher {
   matchOf(id: number, doc?: StoredDoc): MatchKind {
     if (this.never) return 'none';
     if (this.filtered && !passesFilters(doc ?? this.reader.doc(id), this.q)) return 'none';
-    this.docTerms.load(id);
+    this.docTerms.select(id);
     for (const r of this.excluded) if (this.matches(id, r)) return 'none';
     let n = 0;
     for (const g of this.required) if (this.matchesAny(id, g)) n++;

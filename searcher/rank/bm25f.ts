@@ -62,6 +62,16 @@ export function lengthNorm(length: number, avgLength: number, b: number): number
 
 const saturate = (tf: number, idfValue: number, k1: number) => (tf === 0 ? 0 : (idfValue * tf * (k1 + 1)) / (tf + k1));
 
+/**
+ * An upper bound of a term's score at `idf` in a document where it scores
+ * `unit` at idf 1 (a Bm25fQuery with idf 1 gives it): the score is linear in
+ * the idf, and the margin covers rounding. Pruning (searcher/prune) takes its
+ * bounds from here, so it stays exact when the formula changes with them.
+ */
+export function termBound(unit: number, idfValue: number): number {
+  return unit * idfValue * (1 + 1e-9);
+}
+
 const F = FIELDS.length;
 
 /**

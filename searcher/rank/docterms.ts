@@ -4,7 +4,9 @@
  * then the forward-index entries of one document at a time. Matching,
  * BM25F and proximity all read the entries of the document at hand, so a
  * candidate costs one binary search per term, not one per term, field and
- * rule, and no term is looked up by its string per document.
+ * rule, and no term is looked up by its string per document. A search over
+ * many candidates finds all their entries at once from the terms' postings
+ * (`locate`), with no search per candidate.
  */
 import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { DocVector } from './bm25f.js';
@@ -21,6 +23,10 @@ export class DocTerms implements DocVector {
   /** `tf[slot * FIELDS.length + f]`. */
   readonly tf: Float64Array;
   private doc = -1;
+  /** The document whose lengths and frequencies `lengths` and `tf` hold. */
+  private filled = -1;
+  /** Entries of the located documents: `located[i * terms + slot]`. */
+  private located = new Int32Array(0);
 
   constructor(
     private readonly reader: IndexReader,
@@ -39,17 +45,72 @@ export class DocTerms implements DocVector {
     return s;
   }
 
-  /** Makes `id` the document at hand (a no-op when it already is). */
+  /** Makes `id` the document at hand with its field lengths and frequencies (a no-op when it already is). */
   load(id: number): this {
+    this.select(id);
+    if (this.filled !== id) this.fill();
+    return this;
+  }
+
+  /** Makes `id` the document at hand for `has`, `freq` and `positions` only (matching needs no more). */
+  select(id: number): this {
     if (id === this.doc) return this;
-    const r = this.reader;
-    for (let f = 0; f < F; f++) this.lengths[f] = r.fieldLength(id, FIELDS[f]!);
-    for (let s = 0; s < this.ids.length; s++) {
-      const e = (this.entries[s] = r.entry(id, this.ids[s]!));
-      for (let f = 0; f < F; f++) this.tf[s * F + f] = e < 0 ? 0 : r.entryTf(e, f);
-    }
+    for (let s = 0; s < this.ids.length; s++) this.entries[s] = this.reader.entry(id, this.ids[s]!);
     this.doc = id;
     return this;
+  }
+
+  /**
+   * Finds the entries of documents `ids` (ascending) by walking each term's
+   * postings beside them, or, for a term in far more documents than `ids`,
+   * by a binary search in its postings; `selectAt(i, ids[i])` then makes
+   * `ids[i]` the document at hand without a search.
+   */
+  locate(ids: Uint32Array): void {
+    const S = this.ids.length;
+    const n = ids.length;
+    this.located = new Int32Array(n * S).fill(-1);
+    for (let s = 0; s < S; s++) {
+      if (this.ids[s]! < 0) continue;
+      const { docs, entries } = this.reader.postings(this.ids[s]!);
+      const search = docs.length > 16 * n;
+      for (let i = 0, j = 0; i < n && j < docs.length; i++) {
+        const id = ids[i]!;
+        if (search) {
+          let hi = docs.length;
+          while (j < hi) {
+            const mid = (j + hi) >>> 1;
+            if (docs[mid]! < id) j = mid + 1;
+            else hi = mid;
+          }
+        } else while (j < docs.length && docs[j]! < id) j++;
+        if (j < docs.length && docs[j] === id) this.located[i * S + s] = entries[j]!;
+      }
+    }
+    this.doc = -1;
+  }
+
+  /** Makes `id`, the i-th document given to `locate`, the document at hand (as `select`). */
+  selectAt(i: number, id: number): this {
+    const S = this.ids.length;
+    for (let s = 0; s < S; s++) this.entries[s] = this.located[i * S + s]!;
+    this.doc = id;
+    return this;
+  }
+
+  /** The forward-index entry of a slot in the document at hand; -1 when it lacks the term. */
+  entry(slot: number): number {
+    return this.entries[slot]!;
+  }
+
+  private fill(): void {
+    const r = this.reader;
+    for (let f = 0; f < F; f++) this.lengths[f] = r.fieldLength(this.doc, FIELDS[f]!);
+    for (let s = 0; s < this.ids.length; s++) {
+      const e = this.entries[s]!;
+      for (let f = 0; f < F; f++) this.tf[s * F + f] = e < 0 ? 0 : r.entryTf(e, f);
+    }
+    this.filled = this.doc;
   }
 
   /** Whether the document at hand holds the term in any field. */
@@ -59,7 +120,8 @@ export class DocTerms implements DocVector {
 
   /** Raw frequency in the document at hand; `field` is an index into FIELDS. */
   freq(slot: number, field: number): number {
-    return this.tf[slot * F + field]!;
+    const e = this.entries[slot]!;
+    return e < 0 ? 0 : this.reader.entryTf(e, field);
   }
 
   /** Positions in the document at hand's title + content stream; the first `max` when given. */

@@ -8,7 +8,7 @@
  * for the /explain page.
  */
 import { FIELDS, type Field, type IndexReader } from '../../shared/index/types.js';
-import { Bm25fQuery, idf, type TermScore, type TermStats } from './bm25f.js';
+import { Bm25fQuery, idf, termBound, type TermScore, type TermStats } from './bm25f.js';
 import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
 import { proximity, queryWords, unionPositions, type PairProximity } from './proximity.js';
@@ -30,6 +30,12 @@ export interface Explanation {
 export interface Scorer {
   /** BM25F plus the link prior: cheap, for every candidate. */
   base(id: number): number;
+  /**
+   * An upper bound of `base(id)` from each term's score at idf 1 in the
+   * document (`units[t]` for terms[t], 0 when absent): pruning scores in full
+   * only the documents whose bound can reach the page.
+   */
+  bound(id: number, units: ArrayLike<number>): number;
   /** The proximity bonus: positions are decoded, so only for the best candidates. */
   proximity(id: number): number;
   explain(id: number): Explanation;
@@ -106,9 +112,15 @@ export function makeScorer(
   // Proximity reads at most maxPositions of each word, so no more are decoded.
   const positions = (max = params.proximity.maxPositions) => words.map((w) => unionPositions(w.map((t) => docTerms.positions(slots[t]!, max)), max));
   const bonus = (max?: number) => proximity(wordNames, positions(max), wordIdfs, params.proximity);
+  const bounds = new Float64Array(terms.length);
   return {
     base(id) {
       return bm25(docTerms.load(id)) + linkPrior(reader.doc(id).boost, params.linkWeight);
+    },
+    bound(id, units) {
+      let sum = 0;
+      for (let t = 0; t < terms.length; t++) sum += bounds[t] = termBound(units[t]!, idfs[t]!);
+      return (groups.length ? combine(bounds) : sum) + linkPrior(reader.doc(id).boost, params.linkWeight);
     },
     proximity(id) {
       if (words.length < 2 || params.proximity.weight === 0) return 0;

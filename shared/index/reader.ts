@@ -16,7 +16,7 @@ import { CandidateIndex } from './candidates.js';
 import type { AnalyzedDoc } from './document.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
 import { currentIndex } from './publish.js';
-import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type StoredDoc } from './types.js';
+import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc } from './types.js';
 
 const FIELD_INDEX = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
 
@@ -76,6 +76,31 @@ function decodePositions(f: Forward, e: number, max = Infinity): number[] {
   return out;
 }
 
+/** Every term's postings in three arrays: term t's run is `[start[t], start[t + 1])` of `docs` and `entries`. */
+interface Inverted {
+  start: Uint32Array;
+  docs: Uint32Array;
+  entries: Uint32Array;
+}
+
+/** The forward index inverted by a counting sort over its term ids: documents come out ascending within each term. */
+function invert(f: Forward, docCount: number, termCount: number): Inverted {
+  const n = f.term.length;
+  const start = new Uint32Array(termCount + 1);
+  for (let e = 0; e < n; e++) start[f.term[e]! + 1]!++;
+  for (let t = 0; t < termCount; t++) start[t + 1]! += start[t]!;
+  const at = start.slice(0, termCount);
+  const docs = new Uint32Array(n);
+  const entries = new Uint32Array(n);
+  for (let d = 0; d < docCount; d++)
+    for (let e = f.start[d]!; e < f.start[d + 1]!; e++) {
+      const p = at[f.term[e]!]!++;
+      docs[p] = d;
+      entries[p] = e;
+    }
+  return { start, docs, entries };
+}
+
 /** A document's terms as ids of its index's dictionary: title then content in stream order, the other fields in dictionary order. */
 export interface DocTerms {
   title: Uint32Array;
@@ -108,6 +133,7 @@ class SegmentedIndexReader implements IndexReader {
   private readonly termIds = new Map<string, number>();
   private readonly df: Uint32Array[];
   private fwd: Forward | undefined;
+  private inv: Inverted | undefined;
   private readonly docOffsets: Uint32Array;
   private readonly docJson: Uint8Array;
   private readonly storedCache: (StoredDoc | undefined)[];
@@ -166,7 +192,7 @@ class SegmentedIndexReader implements IndexReader {
   /** Loads everything a query needs now rather than on the first query. */
   warm(): this {
     this.candidateIndex();
-    void this.forward;
+    this.postings(0);
     return this;
   }
 
@@ -229,6 +255,15 @@ class SegmentedIndexReader implements IndexReader {
 
   entryPositions(entry: number, max = Infinity): readonly number[] {
     return decodePositions(this.forward, entry, max);
+  }
+
+  /** Built from the forward index on first use (memory: 8 bytes an entry), so tools that never search do not pay for it. */
+  postings(termId: number): Postings {
+    const inv = (this.inv ??= invert(this.forward, this.meta.docCount, this.meta.termCount));
+    if (!(termId >= 0 && termId < this.meta.termCount)) return { docs: inv.docs.subarray(0, 0), entries: inv.entries.subarray(0, 0) };
+    const a = inv.start[termId]!;
+    const b = inv.start[termId + 1]!;
+    return { docs: inv.docs.subarray(a, b), entries: inv.entries.subarray(a, b) };
   }
 
   termFreq(id: number, field: Field, term: string): number {
@@ -300,6 +335,7 @@ class SegmentedIndexReader implements IndexReader {
     this.storedCache.length = 0;
     this.urlIds = undefined;
     this.fwd = undefined;
+    this.inv = undefined;
   }
 }
 

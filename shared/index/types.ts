@@ -61,6 +61,12 @@ export interface CandidateOptions {
   tags?: Partial<Record<'host' | 'site' | 'type' | 'lang', string>>;
 }
 
+/** A term's documents, ascending, and the forward-index entry of each (`entries[i]` belongs to `docs[i]`). */
+export interface Postings {
+  docs: Uint32Array;
+  entries: Uint32Array;
+}
+
 export interface IndexReader {
   readonly dir: string;
   readonly meta: IndexMeta;
@@ -96,5 +102,7 @@ export interface IndexReader {
   entryTf(entry: number, field: number): number;
   /** Positions at an entry, ascending; only the first `max` when given. */
   entryPositions(entry: number, max?: number): readonly number[];
+  /** The documents holding a term (ascending ids) and, beside each, its entry: the forward index inverted. */
+  postings(termId: number): Postings;
   close(): void;
 }

@@ -1,0 +1,156 @@
+/**
+ * Pruned ranking (searcher/prune) against scoring every match: over a
+ * corpus of 900 pages on five sites and many kinds of query (one word, many
+ * words with partial matches, phrases, OR, exclusions, site: and title:,
+ * misspellings), at several pages and hits per site, the same hits, scores,
+ * totals, grouping and facets. Every match's bound is at least its score,
+ * so a bound made too low fails here even where the pages happen to agree.
+ */
+import fs from 'node:fs';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Conf } from '../../shared/conf.js';
+import { rankPruned, unitScores, type Bounded } from '../../searcher/prune.js';
+import { DocTerms } from '../../searcher/rank/docterms.js';
+import { makeScorer } from '../../searcher/rank/score.js';
+import { pageOfRanked, search, type SearchResult } from '../../searcher/search.js';
+import { searchSettings } from '../../searcher/settings.js';
+import { CrawlSnapshots } from '../../searcher/snapshot.js';
+import { buildCrawl, tempCrawlDir, type FixturePage } from './crawl-fixture.js';
+
+/** A small deterministic generator (xorshift), so the corpus is the same on every run. */
+function random(seed: number) {
+  let x = seed;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+const WORDS = ('vacuum journal index table column trigger commit branch rebase merge stash remote socket stream buffer ' +
+  'event loop worker thread module package install upgrade kernel network firewall mount volume backup restore query ' +
+  'cache page memory disk file directory process signal timer crypto hash password user group permission shell script').split(' ');
+
+function corpus(): FixturePage[] {
+  const rnd = random(20261130);
+  // Zipf-like: early words are common, late ones rare.
+  const word = () => WORDS[Math.floor(WORDS.length * rnd() ** 2.2)]!;
+  const sites = ['a', 'b', 'c', 'd', 'e'].map((s) => `http://${s}.prune.test`);
+  return Array.from({ length: 900 }, (_, i) => {
+    const length = rnd() < 0.15 ? 800 + Math.floor(rnd() * 1500) : 20 + Math.floor(rnd() * 200);
+    const text = Array.from({ length }, (_, k) => (k % 9 === 8 ? `w${Math.floor(rnd() * 400)}` : word())).join(' ');
+    return {
+      url: `${sites[i % (i % 7 === 0 ? 2 : 5)]}/p${i}.html`,
+      title: Array.from({ length: 1 + Math.floor(rnd() * 4) }, word).join(' '),
+      text,
+      anchors: rnd() < 0.3 ? [Array.from({ length: 2 }, word).join(' ')] : [],
+      boost: rnd() < 0.1 ? 5 * rnd() : rnd(),
+    };
+  });
+}
+
+const QUERIES = [
+  'vacuum', 'table', 'hash', 'shell', 'w17', 'vacuum journal', 'journal vacuum index', 'event loop', 'commit branch rebase merge',
+  'kernel network firewall mount volume', 'how do I restore a backup of my disk', 'password user group permission shell script',
+  '"event loop"', '"vacuum journal"', 'vacuum OR kernel', 'stream OR buffer socket', 'index -table', 'vacuum -journal -index',
+  'site:a.prune.test vacuum', 'site:b.prune.test journal index', 'title:vacuum', 'title:journal table', 'vacumm', 'jurnal index',
+  'zzzz', 'w3 w5 w7', 'type:html vacuum',
+];
+const PAGES = [{}, { hitsPerSite: 0 }, { hitsPerSite: 1 }, { start: 10 }, { start: 95, hitsPerPage: 20 }, { hitsPerPage: 50, hitsPerSite: 3 }, { start: 40, hitsPerSite: 0 }];
+
+/** Everything a result page shows. */
+const shown = (r: SearchResult) => ({
+  hits: r.hits.map((h) => [h.doc.url, h.score, h.full, h.grouped, h.moreFromSite]),
+  total: r.total,
+  partial: r.partial,
+  exact: r.exact,
+  hidden: r.hidden,
+  hasNext: r.hasNext,
+  facets: Object.values(r.facets).map((vs) => vs.map((v) => [v.value, v.count, v.sample.url])),
+});
+
+let dir = '';
+let snaps: CrawlSnapshots;
+
+test.before(async () => {
+  dir = tempCrawlDir();
+  await buildCrawl(dir, corpus());
+  snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
+});
+test.after(() => {
+  snaps?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('pruned ranking shows what scoring every match shows', () => {
+  const snap = snaps.current;
+  let many = 0;
+  for (const query of QUERIES)
+    for (const page of PAGES) {
+      const req = { query, ...page };
+      const exhaustive = search(snap, req, { exhaustive: true });
+      assert.equal(shown(search(snap, req)), shown(exhaustive), JSON.stringify(req));
+      if (exhaustive.total > 200) many++;
+    }
+  assert.ok(many > 20, `only ${many} result pages with more than 200 matches: too few to prune`);
+});
+
+test('every document holding a query term has a bound at least its score', () => {
+  const snap = snaps.current;
+  const { reader } = snap;
+  const units = unitScores(reader, snap.settings.rank);
+  for (const query of QUERIES) {
+    const { query: q } = search(snap, { query });
+    const docTerms = new DocTerms(reader, q.terms);
+    const scorer = makeScorer(reader, q.terms, snap.settings.rank, docTerms, q.weights, q.alternatives);
+    const termUnits = new Float64Array(q.terms.length);
+    const docs = new Set(q.terms.flatMap((t) => [...reader.postings(reader.termId(t)).docs]));
+    for (const id of docs) {
+      docTerms.load(id);
+      q.terms.forEach((t, i) => {
+        const e = docTerms.entry(docTerms.slot(t));
+        termUnits[i] = e < 0 ? 0 : units[e]!;
+      });
+      const base = scorer.base(id);
+      assert.ok(scorer.bound(id, termUnits) >= base, `${query}: document ${id} scores ${base} over its bound`);
+    }
+  }
+});
+
+test('rankPruned: the shown part of the ranking as a full sort gives it, with fewer scored', () => {
+  const rnd = random(7);
+  let scored = 0;
+  let all = 0;
+  for (let round = 0; round < 200; round++) {
+    const n = 1 + Math.floor(rnd() * 400);
+    const sites = 1 + Math.floor(rnd() * 6);
+    const truth = new Map<number, number>();
+    const hits: (Bounded & { doc: { site: string } })[] = Array.from({ length: n }, (_, id) => {
+      const score = Math.floor(rnd() * 50) / 4;
+      truth.set(id, score);
+      const site = `s${Math.floor(rnd() ** 2 * sites)}`;
+      return { id, score: NaN, site, full: rnd() < 0.3, bound: score + rnd() * 2, doc: { site } };
+    });
+    const paging = { start: Math.floor(rnd() * 3) * 10, hitsPerPage: 10, hitsPerSite: Math.floor(rnd() * 3) };
+    const needs = { top: Math.min(100, Math.max(20, paging.start + paging.hitsPerPage)), hitsPerSite: paging.hitsPerSite, keepTop: paging.hitsPerPage };
+    const pruned = rankPruned(
+      hits.map((h) => ({ ...h })),
+      (h) => truth.get(h.id)!,
+      needs,
+    );
+    const full = hits.map((h) => ({ ...h, score: truth.get(h.id)! })).sort((a, b) => b.score - a.score || a.id - b.id);
+    const view = (ranked: typeof full) => {
+      const p = pageOfRanked(ranked as never, paging);
+      return { ...p, hits: p.hits.map((h: { id: number; score: number; grouped: boolean; moreFromSite: boolean }) => [h.id, h.score, h.grouped, h.moreFromSite]), facets: undefined };
+    };
+    assert.equal(view(pruned.ranked), view(full), `round ${round}`);
+    assert.equal(pruned.ranked.slice(0, needs.top).map((h) => h.id), full.slice(0, needs.top).map((h) => h.id), `round ${round}: the top`);
+    scored += pruned.scored;
+    all += n;
+  }
+  assert.ok(scored < 0.8 * all, `${scored} of ${all} scored`);
+});
+
+test.run();
