@@ -1,6 +1,6 @@
 /**
  * @module searcher/main
- * `hazelnut-searcher [-conf <dir>] [-D name=value ...] -dir <crawl> [-port <n>] [-host <address>]`:
+ * `hazelnut-searcher [-conf <dir>] [-D name=value ...] -dir <crawl> [-port <n>] [-host <address>] [-workers <n>]`:
  * the searcher as its own program, for a machine that holds only a copy of
  * a crawl's index/ and segments/; with `-shard` (and `-index <dir>`) one
  * shard of a larger index, and with `-shards host:port,...` the broker in
@@ -12,7 +12,7 @@ import { reportError, takeDefine } from '../shared/tool.js';
 import { serveUntilSignal } from './tools.js';
 
 const USAGE =
-  'Usage: hazelnut-searcher [-conf <dir>] [-D name=value ...] (-dir <crawl_dir> [-index <dir>] [-shard] | -shards <host:port,...>) [-port <n>] [-host <address>]';
+  'Usage: hazelnut-searcher [-conf <dir>] [-D name=value ...] (-dir <crawl_dir> [-index <dir>] [-shard] | -shards <host:port,...>) [-port <n>] [-host <address>] [-workers <n>]';
 
 export interface MainIo {
   out: NodeJS.WritableStream;
