@@ -103,20 +103,12 @@ export function linkRankOptions(conf: Conf): PageRankOptions & { ignoreNavigatio
 }
 
 /**
- * Link scores (mean 1) of `urls`, in their order, over the `pairs` between
- * them. Pages are numbered by URL, not in the order the WebDB lists them
- * (the order they were added, which follows the fetch's timing): the sums
- * then run in one order, so the same graph gives the same scores to the last
- * bit on every run and backend.
+ * Link scores (mean 1) of pages 0..n-1 over the `edges` between them. The
+ * WebDB numbers pages by URL, not in the order they were added (which
+ * follows the fetch's timing): the sums then run in one order, so the same
+ * graph gives the same scores to the last bit on every run and backend.
  */
-export function linkScores(
-  urls: readonly string[],
-  pairs: Iterable<readonly [string, string]>,
-  o: PageRankOptions,
-): { scores: Float64Array; links: number; iterations: number; delta: number } {
-  const byUrl = [...urls].sort();
-  const index = new Map<string, number>();
-  byUrl.forEach((u, i) => index.set(u, i));
+export function linkScores(n: number, edges: Iterable<readonly [number, number]>, o: PageRankOptions): { scores: Float64Array; links: number; iterations: number; delta: number } {
   // Edges in typed arrays grown by doubling: 8 bytes a link, where arrays of numbers took twice that and more.
   let src = new Uint32Array(1024);
   let dst = new Uint32Array(1024);
@@ -126,32 +118,33 @@ export function linkScores(
     y.set(x);
     return y;
   };
-  for (const [s, t] of pairs) {
-    const a = index.get(s);
-    const b = index.get(t);
-    if (a === undefined || b === undefined) continue;
+  for (const [s, t] of edges) {
     if (links === src.length) {
       src = grown(src);
       dst = grown(dst);
     }
-    src[links] = a;
-    dst[links++] = b;
+    src[links] = s;
+    dst[links++] = t;
   }
-  const r = pageRank(byUrl.length, src.subarray(0, links), dst.subarray(0, links), o);
-  const scores = Float64Array.from(urls, (u) => r.ranks[index.get(u)!]! * urls.length);
+  const r = pageRank(n, src.subarray(0, links), dst.subarray(0, links), o);
+  const scores = r.ranks.map((x) => x * n);
   return { scores, links, iterations: r.iterations, delta: r.delta };
 }
 
-/** Computes link scores for every page of the WebDB and stores them, in one transaction. */
+/**
+ * Computes link scores for every page of the WebDB and stores them, in one
+ * transaction. Pages are numbers here, never URLs: memory is a few typed
+ * arrays, 8 bytes a link and 24 a page.
+ */
 export async function linkrank(conf: Conf, opts: { webdb: string; log?: Log }): Promise<LinkRankSummary> {
   const o = linkRankOptions(conf);
   const db = openWebDb(opts.webdb);
   try {
-    const urls = db.pageUrls();
-    const r = linkScores(urls, db.linkPairs({ withNavigation: !o.ignoreNavigation }), o);
-    db.setLinkScores(urls, Array.from(r.scores));
-    opts.log?.info(`${urls.length} pages, ${r.links} links, ${r.iterations} iterations, last change ${r.delta.toExponential(2)}`);
-    return { pages: urls.length, links: r.links, iterations: r.iterations, delta: r.delta };
+    const pages = db.numberPages();
+    const r = linkScores(pages, db.linkEdges({ withNavigation: !o.ignoreNavigation }), o);
+    db.setLinkScores(r.scores);
+    opts.log?.info(`${pages} pages, ${r.links} links, ${r.iterations} iterations, last change ${r.delta.toExponential(2)}`);
+    return { pages, links: r.links, iterations: r.iterations, delta: r.delta };
   } finally {
     db.close();
   }

@@ -146,12 +146,15 @@ export interface LinkDbReadOps {
 }
 
 export interface LinkrankOps {
-  /** Every page's URL, in the order pages were added. */
-  pageUrls(): string[];
-  /** Distinct (source, target) pairs of stored links; navigation links left out when asked. */
-  linkPairs(opts: { withNavigation: boolean }): Iterable<[string, string]>;
-  /** Sets link scores (`scores[i]` for `urls[i]`) in one transaction. */
-  setLinkScores(urls: readonly string[], scores: ArrayLike<number>): void;
+  /**
+   * Numbers the pages by URL (in byte order, the same on every backend),
+   * from 0, for linkEdges and setLinkScores; returns how many there are.
+   */
+  numberPages(): number;
+  /** Distinct (source, target) numbers of the stored links between numbered pages; navigation links left out when asked. */
+  linkEdges(opts: { withNavigation: boolean }): Iterable<[number, number]>;
+  /** Sets the link score of each numbered page to `scores[its number]`, in one transaction. */
+  setLinkScores(scores: ArrayLike<number>): void;
 }
 
 export interface ReaddbOps {

@@ -56,34 +56,12 @@ test('no edges: uniform; no nodes: empty; max iterations bounds the work', () =>
 
 test('link scores over more links than the edge arrays start with: every link counted, scores as pageRank gives them', () => {
   const r = rng(11);
-  const urls = Array.from({ length: 200 }, (_, i) => `http://h.example/p${String(i).padStart(3, '0')}`);
-  const pairs = Array.from({ length: 5000 }, () => [urls[Math.floor(r() * 200)]!, urls[Math.floor(r() * 200)]!] as const);
-  const got = linkScores(urls, [...pairs, ['http://h.example/p001', 'http://elsewhere.example/']], O);
-  assert.is(got.links, 5000, 'links to unknown pages are not counted');
-  const want = pageRank(200, pairs.map(([s]) => urls.indexOf(s)), pairs.map(([, t]) => urls.indexOf(t)), O);
-  urls.forEach((u, i) => assert.is(got.scores[i], want.ranks[i]! * 200, u));
-});
-
-test('link scores do not depend on the order the WebDB lists pages in, to the last bit', () => {
-  // The order pages were added follows the fetch's timing, so it differs between runs and backends.
-  const r = rng(7);
-  const urls = Array.from({ length: 60 }, (_, i) => `http://h${i % 4}.example/p${i}`);
-  const pairs = Array.from({ length: 240 }, () => [urls[Math.floor(r() * 60)]!, urls[Math.floor(r() * 60)]!] as const);
-  const byUrl = (order: string[]) => {
-    const s = linkScores(order, pairs, O).scores;
-    return new Map(order.map((u, i) => [u, s[i]!]));
-  };
-  const base = byUrl(urls);
-  const orders = [
-    [...urls].reverse(),
-    [...urls].sort((a, b) => a.length - b.length || (a < b ? 1 : -1)),
-    urls.filter((_, i) => i % 2).concat(urls.filter((_, i) => i % 2 === 0)),
-  ];
-  for (const order of orders) {
-    const got = byUrl(order);
-    for (const u of urls) assert.is(got.get(u), base.get(u), u);
-  }
-  close([...base.values()].reduce((a, b) => a + b, 0) / urls.length, 1, 'mean 1');
+  const edges = Array.from({ length: 5000 }, () => [Math.floor(r() * 200), Math.floor(r() * 200)] as const);
+  const got = linkScores(200, edges, O);
+  assert.is(got.links, 5000);
+  const want = pageRank(200, edges.map(([s]) => s), edges.map(([, t]) => t), O);
+  for (let i = 0; i < 200; i++) assert.is(got.scores[i], want.ranks[i]! * 200, `page ${i}`);
+  close(sum(got.scores) / 200, 1, 'mean 1');
 });
 
 test.run();

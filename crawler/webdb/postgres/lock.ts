@@ -8,13 +8,14 @@
  * the holder's connection carries as its application_name.
  */
 import os from 'node:os';
-import pg from 'pg';
 import { HzError } from '../../../shared/errors.js';
 import { WRITER_LOCK } from './schema.js';
 import { shownUrl } from './sync-client.js';
 
 /** Takes the WebDB's writer lock or throws HZ_ERR_LOCKED; returns the release function. */
 export async function lockPostgresWebDb(url: string, tool: string): Promise<() => Promise<void>> {
+  // Loaded here: a crawl on SQLite never needs the PostgreSQL client.
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url, application_name: `hazelnut ${tool} pid ${process.pid} on ${os.hostname()}`.slice(0, 63) });
   client.on('error', () => {}); // a lost connection has lost the lock too; the tool's own connection reports it
   try {

@@ -178,21 +178,26 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
       return c.cursor<Inlink & { target: string }>('inlinks', 'SELECT target, source, anchor FROM inlinks ORDER BY target, seq');
     },
 
-    pageUrls() {
-      return c.query<{ url: string }>('pages', 'SELECT url FROM pages ORDER BY seq').rows.map((r) => r.url);
+    numberPages() {
+      c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS rank_ids (id int4 PRIMARY KEY, url text NOT NULL UNIQUE)');
+      c.query(undefined, 'TRUNCATE rank_ids');
+      return c.query('pages', 'INSERT INTO rank_ids SELECT ROW_NUMBER() OVER (ORDER BY url COLLATE "C") - 1, url FROM pages').rowCount;
     },
-    linkPairs(opts) {
-      return c.cursor<[string, string]>('links', `SELECT DISTINCT source, target FROM links${opts.withNavigation ? '' : ' WHERE nav = 0'} ORDER BY source, target`, [], {
-        array: true,
-      });
+    linkEdges(opts) {
+      return c.cursor<[number, number]>(
+        'links',
+        `SELECT DISTINCT a.id, b.id FROM links l JOIN rank_ids a ON a.url = l.source JOIN rank_ids b ON b.url = l.target${opts.withNavigation ? '' : ' WHERE l.nav = 0'}`,
+        [],
+        { array: true },
+      );
     },
-    setLinkScores(urls, scores) {
+    setLinkScores(scores) {
       c.transaction(() => {
-        for (let i = 0; i < urls.length; i += CHUNK) {
-          const u = urls.slice(i, i + CHUNK);
-          c.query('pages', 'UPDATE pages p SET link_score = x.s FROM unnest($1::text[], $2::float8[]) AS x(url, s) WHERE p.url = x.url', [
-            u,
-            Array.from(u, (_, j) => scores[i + j]!),
+        for (let i = 0; i < scores.length; i += CHUNK) {
+          const n = Math.min(CHUNK, scores.length - i);
+          c.query('pages', 'UPDATE pages p SET link_score = x.s FROM unnest($1::int4[], $2::float8[]) AS x(id, s) JOIN rank_ids r ON r.id = x.id WHERE p.url = r.url', [
+            Array.from({ length: n }, (_, j) => i + j),
+            Array.from({ length: n }, (_, j) => scores[i + j]!),
           ]);
         }
       });

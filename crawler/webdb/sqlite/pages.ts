@@ -60,16 +60,22 @@ export function pageOps(db: Database.Database, sql: Statements): InjectOps & Gen
       return (sql('SELECT MIN(fetch_time) AS t FROM pages WHERE generate_time IS NULL OR generate_time + ? <= ?').get(delayMs, now) as { t: number | null }).t;
     },
 
-    pageUrls() {
-      return sql('SELECT url FROM pages ORDER BY rowid').pluck().all() as string[];
+    numberPages() {
+      sql('CREATE TEMP TABLE IF NOT EXISTS rank_ids (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)').run();
+      sql('DELETE FROM temp.rank_ids').run();
+      return sql('INSERT INTO temp.rank_ids (id, url) SELECT ROW_NUMBER() OVER (ORDER BY url) - 1, url FROM pages').run().changes;
     },
-    linkPairs(opts) {
-      return sql(`SELECT DISTINCT source, target FROM links${opts.withNavigation ? '' : ' WHERE nav = 0'}`).raw().iterate() as Iterable<[string, string]>;
+    linkEdges(opts) {
+      return sql(
+        `SELECT DISTINCT a.id, b.id FROM links l JOIN temp.rank_ids a ON a.url = l.source JOIN temp.rank_ids b ON b.url = l.target${opts.withNavigation ? '' : ' WHERE l.nav = 0'}`,
+      )
+        .raw()
+        .iterate() as Iterable<[number, number]>;
     },
-    setLinkScores(urls, scores) {
-      const set = sql('UPDATE pages SET link_score = ? WHERE url = ?');
+    setLinkScores(scores) {
+      const set = sql('UPDATE pages SET link_score = ? WHERE url = (SELECT url FROM temp.rank_ids WHERE id = ?)');
       db.transaction(() => {
-        for (let i = 0; i < urls.length; i++) set.run(scores[i]!, urls[i]!);
+        for (let i = 0; i < scores.length; i++) set.run(scores[i]!, i);
       })();
     },
 
