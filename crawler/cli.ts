@@ -8,7 +8,7 @@
 import { didYouMean } from '../shared/did-you-mean.js';
 import { loadConf } from '../shared/plugin/properties.js';
 import { UsageError } from '../shared/errors.js';
-import { reportError, takeDefine, type Tool, type ToolContext } from '../shared/tool.js';
+import { reportError, takeDefine, takeGlobal, type GlobalOptions, type Tool, type ToolContext } from '../shared/tool.js';
 
 interface CommandEntry {
   name: string;
@@ -81,30 +81,22 @@ const HELP = new Set(['help', '-help', '--help', '-h']);
  * `-D name=value` before or after it (as Hadoop's generic options), so
  * `hazelnut inject -D db.score.injected=2 crawl/webdb urls` works too.
  */
-export function parseGlobal(argv: string[]): { confDir?: string; overrides: Record<string, string>; rest: string[] } {
-  const overrides: Record<string, string> = {};
-  let confDir: string | undefined;
+export function parseGlobal(argv: string[]): GlobalOptions & { rest: string[] } {
+  const g: GlobalOptions = { overrides: {} };
   let i = 0;
   while (i < argv.length) {
-    const a = argv[i]!;
-    if (a === '-conf' || a === '--conf') {
-      confDir = argv[i + 1];
-      if (!confDir) throw new UsageError('-conf needs a directory');
-      i += 2;
-      continue;
-    }
-    const used = takeDefine(argv, i, overrides);
+    const used = takeGlobal(argv, i, g);
     if (!used) break;
     i += used;
   }
   if (i < argv.length && argv[i]!.startsWith('-') && !HELP.has(argv[i]!)) throw new UsageError(`unknown option ${argv[i]}`);
   const rest = argv.slice(i, i + 1);
   for (let j = i + 1; j < argv.length; ) {
-    const used = takeDefine(argv, j, overrides);
+    const used = takeDefine(argv, j, g.overrides);
     if (used) j += used;
     else rest.push(argv[j++]!);
   }
-  return { confDir, overrides, rest };
+  return { ...g, rest };
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {

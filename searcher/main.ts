@@ -6,9 +6,8 @@
  * shard of a larger index, and with `-shards host:port,...` the broker in
  * front of the shards.
  */
-import { UsageError } from '../shared/errors.js';
 import { loadConf } from '../shared/plugin/properties.js';
-import { reportError, takeDefine } from '../shared/tool.js';
+import { reportError, takeGlobal, type GlobalOptions } from '../shared/tool.js';
 import { serveUntilSignal } from './tools.js';
 
 const USAGE =
@@ -21,22 +20,15 @@ export interface MainIo {
 }
 
 /** Takes `-conf` and `-D` off the arguments; the rest are the server's. */
-function splitConf(argv: string[]): { confDir?: string; overrides: Record<string, string>; rest: string[] } {
-  const overrides: Record<string, string> = {};
+function splitConf(argv: string[]): GlobalOptions & { rest: string[] } {
+  const g: GlobalOptions = { overrides: {} };
   const rest: string[] = [];
-  let confDir: string | undefined;
   for (let i = 0; i < argv.length; ) {
-    if (argv[i] === '-conf') {
-      confDir = argv[i + 1];
-      if (!confDir) throw new UsageError('-conf needs a directory');
-      i += 2;
-      continue;
-    }
-    const used = takeDefine(argv, i, overrides);
+    const used = takeGlobal(argv, i, g);
     if (used) i += used;
     else rest.push(argv[i++]!);
   }
-  return { confDir, overrides, rest };
+  return { ...g, rest };
 }
 
 export async function main(argv: string[], io: MainIo): Promise<number> {

@@ -95,6 +95,23 @@ export function takeDefine(argv: readonly string[], i: number, overrides: Record
   return a === '-D' ? 2 : 1;
 }
 
+/** The global options both programs take: the configuration directory and property overrides. */
+export interface GlobalOptions {
+  confDir?: string;
+  overrides: Record<string, string>;
+}
+
+/** Reads one global option at argv[i], `-conf <dir>` or a `-D`, into `g`; returns how many items it used, 0 for anything else. */
+export function takeGlobal(argv: readonly string[], i: number, g: GlobalOptions): number {
+  const a = argv[i]!;
+  if (a === '-conf' || a === '--conf') {
+    g.confDir = argv[i + 1];
+    if (!g.confDir) throw new UsageError('-conf needs a directory');
+    return 2;
+  }
+  return takeDefine(argv, i, g.overrides);
+}
+
 /**
  * What a program prints for an error a user caused, and the exit code: the
  * message (after `prefix`), with the usage for wrong arguments. Anything else

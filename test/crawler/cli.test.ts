@@ -124,6 +124,8 @@ test('global options: -conf, HAZELNUT_CONF_DIR and -D (before or after the comma
   assert.match(partial.err, /^inject: \S*mixed\.txt:2: ftp:\/\/127\.0\.2\.9\/ rejected by urlfilter-regex \(rule \S*regex-urlfilter\.txt:\d+\)$/m);
   assert.throws(() => parseGlobal(['-D', 'novalue', 'inject']), /-D needs name=value/);
   assert.throws(() => parseGlobal(['-conf']), /-conf needs a directory/);
+  assert.equal(parseGlobal(['-conf', 'c', '-D', 'a=1', '-Db=2', 'inject', 'w', '-D', 'c=3', 'u']), { confDir: 'c', overrides: { a: '1', b: '2', c: '3' }, rest: ['inject', 'w', 'u'] });
+  assert.equal(parseGlobal(['inject', '-conf', 'c']).rest, ['inject', '-conf', 'c'], '-conf only before the command');
   const badConf = hz(['-conf', path.join(tmp, 'no-such-dir'), 'inject', 'a', 'b']);
   assert.is(badConf.code, 1);
   assert.match(badConf.err, /configuration directory .*no-such-dir does not exist/);
