@@ -45,7 +45,9 @@ export interface MergeOptions {
 }
 
 export async function merge(conf: Conf, opts: MergeOptions): Promise<MergeSummary> {
-  return mergeDeduped(conf, opts, await dedupSegments(conf, opts));
+  const keep = opts.keep;
+  const [s] = await mergeDeduped(conf, opts.log, await dedupSegments(conf, opts), [opts.index], keep ? (url) => (keep(url) ? 0 : -1) : () => 0);
+  return s!;
 }
 
 /** The segment indexes with the dedup rule applied over all their documents: what every merge of them, and every shard, starts from. */
@@ -73,38 +75,55 @@ async function dedupSegments(conf: Conf, opts: MergeOptions): Promise<Deduped> {
   return { indexes, analyzer, entries, where, dup };
 }
 
-async function mergeDeduped(conf: Conf, opts: MergeOptions, { indexes, analyzer, entries, where, dup }: Deduped): Promise<MergeSummary> {
-  const keep = indexes.map(() => new Set<number>());
-  where.forEach(([k, id], i) => dup.has(i) || (opts.keep && !opts.keep(entries[i]!.url)) || keep[k]!.add(id));
-  const writer = new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment) });
-  let published: Awaited<ReturnType<typeof publishIndex>>;
+/**
+ * Merges the deduped documents into one index per output directory, each
+ * document into the output `route` gives its URL (-1: none), reading the
+ * segment indexes once for all of them.
+ */
+async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyzer, entries, where, dup }: Deduped, outputs: string[], route: (url: string) => number): Promise<MergeSummary[]> {
+  // Per segment index, the output of each document merged.
+  const dest = indexes.map(() => new Map<number, number>());
+  let total = 0;
+  where.forEach(([k, id], i) => {
+    const o = dup.has(i) ? -1 : route(entries[i]!.url);
+    if (o >= 0) dest[k]!.set(id, o), total++;
+  });
+  const writers = outputs.map(() => new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment) }));
+  const out: MergeSummary[] = [];
   try {
-    const progress = opts.log?.step('merge', 'documents', entries.length - dup.size);
+    const progress = log?.step('merge', 'documents', total);
     let done = 0;
     for (const [k, s] of indexes.entries()) {
-      // The segment's dictionary mapped to the merged one as terms are first met, not looked up term by term.
+      // The segment's dictionary mapped to each output's as terms are first met, not looked up term by term.
       const words = s.reader.terms();
-      const map = new Int32Array(words.length).fill(-1);
-      const toMerged = (ids: Uint32Array) => ids.map((t) => (map[t]! >= 0 ? map[t]! : (map[t] = writer.termId(words[t]!))));
+      const maps = writers.map(() => new Int32Array(0));
       for (const [id, stored, t] of s.reader.docTerms()) {
-        if (!keep[k]!.has(id)) continue;
+        const o = dest[k]!.get(id);
+        if (o === undefined) continue;
         progress?.update(++done, { extra: `${indexes.length} segment indexes` });
+        const writer = writers[o]!;
+        if (maps[o]!.length === 0) maps[o] = new Int32Array(words.length).fill(-1);
+        const map = maps[o]!;
+        const toMerged = (ids: Uint32Array) => ids.map((t) => (map[t]! >= 0 ? map[t]! : (map[t] = writer.termId(words[t]!))));
         writer.addTerms(stored, { title: toMerged(t.title), content: toMerged(t.content), anchor: toMerged(t.anchor), url: toMerged(t.url), heading: toMerged(t.heading) });
       }
     }
-    published = await publishIndex(
-      opts.index,
-      async (dir) => {
-        await writer.write(dir);
-      },
-      { graceMs: conf.getDuration('index.generation.grace', 'ms') },
-    );
+    for (const [o, writer] of writers.entries()) {
+      const published = await publishIndex(
+        outputs[o]!,
+        async (dir) => {
+          await writer.write(dir);
+        },
+        { graceMs: conf.getDuration('index.generation.grace', 'ms') },
+      );
+      log?.clearProgress();
+      log?.info(`published generation ${published.generation}: ${writer.docCount} documents from ${indexes.length} segments`);
+      out.push({ documents: writer.docCount, segments: indexes.length, duplicates: dup.size, generation: published.generation, dir: published.dir });
+    }
   } finally {
-    writer.discard();
+    for (const w of writers) w.discard();
   }
-  opts.log?.clearProgress();
-  opts.log?.info(`published generation ${published.generation}: ${writer.docCount} documents from ${indexes.length} segments`);
-  return { documents: writer.docCount, segments: indexes.length, duplicates: dup.size, generation: published.generation, dir: published.dir };
+  return out;
 }
 
 const MAX_SHARDS = 256;
@@ -114,18 +133,28 @@ export function shardOf(url: string, n: number): number {
   return createHash('md5').update(url).digest().readUInt32BE(0) % n;
 }
 
+/** Shard indexes written in one read of the segment indexes, at most (each writer holds its dictionary and a few 1 MB buffers). */
+const SHARDS_PER_READ = 16;
+
 /**
  * `n` shard indexes, shard i published under `<index>/<i>` the way one merged
- * index is: one merge per shard over the same segment indexes, each keeping
- * the URLs that hash to it. Dedup runs once over every document, so the
- * shards together hold exactly what one merged index would.
+ * index is, each holding the URLs that hash to it. Dedup runs once over every
+ * document, so the shards together hold exactly what one merged index would;
+ * the segment indexes are read once for every SHARDS_PER_READ shards.
  */
 export async function mergeShards(conf: Conf, opts: MergeOptions, n: number): Promise<MergeSummary[]> {
   const deduped = await dedupSegments(conf, opts);
   const out: MergeSummary[] = [];
-  for (let i = 0; i < n; i++) {
-    opts.log?.info(`shard ${i} of ${n}`);
-    out.push(await mergeDeduped(conf, { ...opts, index: shardIndexDir(opts.index, i), keep: (url) => shardOf(url, n) === i }, deduped));
+  for (let first = 0; first < n; first += SHARDS_PER_READ) {
+    const count = Math.min(SHARDS_PER_READ, n - first);
+    opts.log?.info(`shards ${first}–${first + count - 1} of ${n}`);
+    const dirs = Array.from({ length: count }, (_, i) => shardIndexDir(opts.index, first + i));
+    out.push(
+      ...(await mergeDeduped(conf, opts.log, deduped, dirs, (url) => {
+        const shard = shardOf(url, n) - first;
+        return shard >= 0 && shard < count ? shard : -1;
+      })),
+    );
   }
   return out;
 }

@@ -4,10 +4,11 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
-import { merge } from '../../crawler/merge.js';
+import { merge, mergeShards, shardOf } from '../../crawler/merge.js';
 import { currentIndex } from '../../shared/index/publish.js';
 import { openIndex } from '../../shared/index/reader.js';
 import { makeCrawl, writeSegment } from '../fixtures/crawlstore.js';
+import { indexFiles } from '../fixtures/index-files.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -48,6 +49,25 @@ function prose(i: number, n: number): string {
   for (let k = 0; k < n; k++) out.push(words[(i * 7 + k * 13 + ((k * k) % 11)) % words.length]! + (k % 17 === 0 ? String(i) : ''));
   return out.join(' ');
 }
+
+test('merge -shards: each shard is the index a merge of only its URLs builds', async () => {
+  const crawl = makeCrawl();
+  try {
+    const pages = Array.from({ length: 60 }, (_, i) => ({ url: `http://${i % 2 ? 'a' : 'b'}.test/p${i}`, title: `Page ${i}`, text: prose(i, 80) }));
+    // The second segment re-crawls ten pages of the first: their older copies stay out of every shard.
+    const segments = [await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), pages.slice(0, 40)), await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), pages.slice(30))];
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments });
+    const shards = await mergeShards(crawl.conf, { index: path.join(crawl.dir, 'shards'), segments }, 3);
+    assert.is(shards.reduce((n, s) => n + s.documents, 0), 60);
+    for (const [i, shard] of shards.entries()) {
+      const alone = await merge(crawl.conf, { index: path.join(crawl.dir, `alone${i}`), segments, keep: (url) => shardOf(url, 3) === i });
+      assert.ok(alone.documents > 0);
+      assert.equal(await indexFiles(shard.dir), await indexFiles(alone.dir), `shard ${i}`);
+    }
+  } finally {
+    crawl.cleanup();
+  }
+});
 
 test('SIGKILL during merge leaves the previous index intact', async () => {
   const crawl = makeCrawl();

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { indexSegments } from '../../../crawler/index/tool.js';
-import { openIndex } from '../../../shared/index/reader.js';
 import { Segment } from '../../../segments/segment.js';
+import { indexFiles } from '../../fixtures/index-files.js';
 import { makeCrawl, writeSegment, writeWebDb, type StorePage } from '../../fixtures/crawlstore.js';
 
 const WORDS = ['crawler', 'fetches', 'pages', 'readFile', 'XMLHttpRequest', 'hostname', 'e-mail', '3.14', '1,000', "node's", 'München', 'Straße', 'Donaudampfschifffahrt', '東京都に住んでいます', '서울에서', 'ภาษาไทย', 'Привет', 'ＡＢＣ', 'max_tokens', 'v2.0-beta'];
@@ -12,7 +11,7 @@ const WORDS = ['crawler', 'fetches', 'pages', 'readFile', 'XMLHttpRequest', 'hos
 /** Varied pages: prose, identifiers, CJK, Korean, German compounds, a page past the summary's part, one past indexer.max.tokens. */
 function pages(n: number): StorePage[] {
   let seed = 7;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const words = (k: number) => Array.from({ length: k }, () => WORDS[Math.floor(rnd() * WORDS.length)]!).join(rnd() < 0.5 ? ' ' : '. ');
   return Array.from({ length: n }, (_, i) => ({
     url: `http://${i % 3 === 0 ? 'docs' : 'wiki'}.test/p${i}/${WORDS[i % WORDS.length]!.replace(/\W/g, '')}`,
@@ -23,12 +22,7 @@ function pages(n: number): StorePage[] {
 
 /** Every index file but the build time in meta, and every summary record. */
 async function snapshot(dir: string, urls: string[]): Promise<Record<string, unknown>> {
-  const index = path.join(dir, 'index');
-  const out: Record<string, unknown> = {};
-  for (const f of fs.readdirSync(index).sort()) if (f !== 'meta') out[f] = fs.readFileSync(path.join(index, f)).toString('base64');
-  const r = await openIndex(index);
-  out.meta = { ...r.meta, createdAt: 0 };
-  r.close();
+  const out = await indexFiles(path.join(dir, 'index'));
   const seg = Segment.open(dir, { readonly: true });
   out.summaries = urls.map((u) => seg.getSummarySource(u));
   seg.close();
