@@ -93,7 +93,7 @@ const IN_FLIGHT = 32;
  */
 const THREADS_MIN_RECORDS = 200;
 
-/** The analysis threads of one run, started for the first segment large enough to pay for them. */
+/** The analyzer of one run and its analysis threads, started for the first segment large enough to pay for them. */
 class Threads {
   private started: AnalysisPool | undefined;
   private readonly n: number;
@@ -102,7 +102,7 @@ class Threads {
 
   constructor(
     conf: Conf,
-    private readonly analyzer: Analyzer,
+    readonly analyzer: Analyzer,
   ) {
     const set = conf.getInt('indexer.threads');
     this.always = set >= 0;
@@ -132,7 +132,8 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
           for (const p of seg.parses()) if (p.status === 'success') yield { host: host(p.url), title: p.title };
         })())
       : new Map<string, string>();
-    const analyzer = Analyzer.fromConf(conf);
+    // One analyzer for every segment of the run: its cache of words' terms carries over.
+    const analyzer = threads.analyzer;
     const maxTokens = conf.getInt('indexer.max.tokens');
     const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
     const pool = threads.pool(seg.count('fetch'));
