@@ -97,16 +97,25 @@ export class IndexFileWriter {
   }
 }
 
-/** Writes `<dir>/<fileName>` (default: the file's role `name`) framed with a header, and flushes it to disk. */
-export function writeIndexFile(dir: string, name: string, payload: Uint8Array, fileName = name): void {
+/**
+ * Writes `<dir>/<fileName>` (default: the file's role `name`) with what `fill`
+ * writes, framed with a header, and flushes it to disk. When `fill` throws,
+ * the file is left without a header, unreadable as an index file.
+ */
+export function writeIndexFileWith(dir: string, name: string, fill: (w: IndexFileWriter) => void, fileName = name): void {
   const w = new IndexFileWriter(dir, name, fileName);
   try {
-    w.write(payload);
+    fill(w);
   } catch (e) {
     w.abandon();
     throw e;
   }
   w.close();
+}
+
+/** Writes `<dir>/<fileName>` holding `payload`, as writeIndexFileWith. */
+export function writeIndexFile(dir: string, name: string, payload: Uint8Array, fileName = name): void {
+  writeIndexFileWith(dir, name, (w) => w.write(payload), fileName);
 }
 
 /** Checks a file's header (magic, version, kind); returns the payload length it states. */

@@ -20,7 +20,7 @@ import type { Analyzer } from '../analysis/analyzer.js';
 import { CandidatePostings } from './candidates-file.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import type { DocTerms } from './reader.js';
-import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, IndexFileWriter, packColumns, writeIndexFile, writePackedColumns, type ColumnSource } from './format.js';
+import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile, writeIndexFileWith, writePackedColumns, type ColumnSource } from './format.js';
 import { removeStaleTmp } from './publish.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
@@ -272,16 +272,7 @@ export class IndexWriter {
       avgFieldLength: Object.fromEntries(FIELDS.map((f) => [f, this.lengthSums[f] / n])) as Record<Field, number>,
       analyzer: { ...this.opts.analyzer.options },
     };
-    const packed = (name: string, cols: ColumnSource[]) => {
-      const w = new IndexFileWriter(dir, name);
-      try {
-        writePackedColumns(w, cols);
-      } catch (e) {
-        w.abandon();
-        throw e;
-      }
-      w.close();
-    };
+    const packed = (name: string, cols: ColumnSource[]) => writeIndexFileWith(dir, name, (w) => writePackedColumns(w, cols));
     packed(INDEX_FILES.docs, [columnSource('offsets', this.storedOffsets.done()), this.stored.column('json', 'u8', this.stored.bytes)]);
     writeIndexFile(
       dir,
@@ -298,14 +289,7 @@ export class IndexWriter {
       columnSource('lengths', lengths),
     ]);
     packed(INDEX_FILES.positions, [posStart.column('start', 'u32', entries + 1), posData.column('data', 'u8', posData.bytes)]);
-    const cw = new IndexFileWriter(dir, INDEX_FILES.candidates);
-    try {
-      this.candidates.write(cw, this.words);
-    } catch (e) {
-      cw.abandon();
-      throw e;
-    }
-    cw.close();
+    writeIndexFileWith(dir, INDEX_FILES.candidates, (w) => this.candidates.write(w, this.words));
     writeIndexFile(dir, INDEX_FILES.meta, Buffer.from(JSON.stringify(meta)));
     return meta;
   }

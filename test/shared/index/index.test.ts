@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { analyzeDoc } from '../../../shared/index/document.js';
-import { DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from '../../../shared/index/format.js';
+import { DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, readIndexFile, writeIndexFile, writeIndexFileWith } from '../../../shared/index/format.js';
 import { currentIndex, publishIndex, removeSuperseded } from '../../../shared/index/publish.js';
 import { openIndex } from '../../../shared/index/reader.js';
 import type { IndexInputDoc } from '../../../shared/index/types.js';
@@ -178,6 +178,18 @@ test('format: a corrupt file is refused, naming it', async () => {
     (e: Error) => assert.match(e.message, /is truncated/),
   );
 });
+
+test('format: a file whose writing failed is left without a header, so it is never read as whole', () => {
+  const dir = fs.mkdtempSync(path.join(tmp, 'failed-'));
+  writeIndexFileWith(dir, 'ok', (w) => (w.write(Buffer.from('ab')), w.write(Buffer.from('cd'))));
+  assert.is(readIndexFile(dir, 'ok').toString(), 'abcd');
+  assert.throws(() => writeIndexFileWith(dir, 'failed', (w) => (w.write(Buffer.from('ab')), fail())), /disk full/);
+  assert.throws(() => readIndexFile(dir, 'failed'), /is not a hazelnut index file/);
+});
+
+function fail(): never {
+  throw new Error('disk full');
+}
 
 test('reader: an index root with only a killed build in it is reported as no index yet', async () => {
   const root = path.join(tmp, 'unpublished');
