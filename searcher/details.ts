@@ -4,6 +4,7 @@
  * getParseText): found by the stored `segment` and `url`, read from the
  * segment store, never from the crawler's databases.
  */
+import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { DEFAULT_CHARSET, decodeText } from '../shared/charset.js';
 import type { StoredDoc } from '../shared/index/types.js';
 import type { ContentRecord, FetchRecord, PageSection } from '../segments/segment.js';
@@ -27,25 +28,41 @@ export type SummaryQuery = Pick<SearchResult, 'raw' | 'query'>;
 /** The document a summary is for: its id in the snapshot's index and its stored fields. */
 export type SummaryDoc = { id: number; doc: StoredDoc };
 
-/** Each search's test for marked words, made once for all its hits (it remembers the words it judged). */
-const accepts = new WeakMap<SummaryQuery, ReturnType<typeof typedWords>>();
-function acceptFor(snap: Snapshot, q: SummaryQuery) {
-  let accept = accepts.get(q);
-  if (!accept) accepts.set(q, (accept = typedWords(snap.analyzer, q.raw)));
-  return accept;
+/**
+ * What a search's summaries share, made once for all its hits: the test for
+ * marked words and the analyzer's terms of words (both remember the words
+ * they judged: a page of hits repeats its words).
+ */
+interface Shared {
+  accept: ReturnType<typeof typedWords>;
+  words: Pick<Analyzer, 'terms'>;
+}
+const shared = new WeakMap<SummaryQuery, Shared>();
+function sharedFor(snap: Snapshot, q: SummaryQuery): Shared {
+  let s = shared.get(q);
+  if (!s) {
+    const seen = new Map<string, string[]>();
+    const terms = (word: string) => {
+      let t = seen.get(word);
+      if (!t) seen.set(word, (t = snap.analyzer.terms(word)));
+      return t;
+    };
+    shared.set(q, (s = { accept: typedWords(snap.analyzer, q.raw), words: { terms } }));
+  }
+  return s;
 }
 
 /** How a summary finds its words (the benchmark compares them): stored offsets when the segment has them, else a scan, else the whole text. */
 export type SummaryWords = 'stored' | 'scanned' | 'whole';
 
 /** The words around the query's hits, from the index's positions and the offsets stored at index time; undefined when there are none to trust. */
-function storedWords(snap: Snapshot, hit: SummaryDoc, text: string, data: Uint8Array | undefined, terms: readonly string[], furniture: readonly (readonly [number, number])[]): SummaryTokens | undefined {
+function storedWords(snap: Snapshot, hit: SummaryDoc, text: string, data: Uint8Array | undefined, q: SummaryQuery, furniture: readonly (readonly [number, number])[]): SummaryTokens | undefined {
   const offsets = data && TokenOffsets.read(data);
   if (!offsets) return undefined;
   // The index keeps only the first indexer.max.tokens words of a page: past them it knows no hits.
   const limit = Math.min(offsets.count, snap.reader.fieldLength(hit.id, 'content'));
-  const hits = indexedHits(snap.reader, hit.id, terms, limit);
-  if (!offsetsAgree(snap.analyzer, text, offsets, hits)) return undefined;
+  const hits = indexedHits(snap.reader, hit.id, q.query.terms, limit);
+  if (!offsetsAgree(sharedFor(snap, q).words, text, offsets, hits)) return undefined;
   return offsetTokens(offsets, hits, snap.settings.summary, furniture, limit);
 }
 
@@ -69,9 +86,9 @@ export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opt
   const parts =
     words === 'whole'
       ? undefined
-      : ((words === 'stored' ? storedWords(snap, hit, text, src.offsets, q.query.terms, furniture) : undefined) ??
+      : ((words === 'stored' ? storedWords(snap, hit, text, src.offsets, q, furniture) : undefined) ??
         summaryTokens(snap.analyzer, text, q.query.terms, snap.settings.summary, furniture));
-  const plan = { furniture, accept: acceptFor(snap, q) };
+  const plan = { furniture, accept: sharedFor(snap, q).accept };
   const placed = parts
     ? summarize(text, parts.tokens, new Set(q.query.terms), snap.settings.summary, {
         ...plan,

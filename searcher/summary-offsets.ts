@@ -10,7 +10,7 @@
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import type { IndexReader } from '../shared/index/types.js';
 import type { TokenOffsets } from '../segments/offsets.js';
-import { MAX_SUMMARY_TOKENS, type SummaryOptions, type TextToken } from './summary.js';
+import { Furniture, MAX_SUMMARY_TOKENS, type SummaryOptions } from './summary.js';
 import { mergeSpans, type SummaryTokens } from './summary-tokens.js';
 
 /** The query terms at token indexes of the page's text (index → term). */
@@ -41,7 +41,7 @@ export function indexedHits(reader: IndexReader, id: number, terms: Iterable<str
  * term's first hit is a word the analyzer makes that term from. A page parsed
  * or analyzed differently since it was indexed fails this, and is scanned.
  */
-export function offsetsAgree(analyzer: Analyzer, text: string, offsets: TokenOffsets, hits: TextHits): boolean {
+export function offsetsAgree(analyzer: Pick<Analyzer, 'terms'>, text: string, offsets: TokenOffsets, hits: TextHits): boolean {
   const seen = new Set<string>();
   for (const [i, term] of hits) {
     if (seen.has(term)) continue;
@@ -67,36 +67,46 @@ export function offsetTokens(
   const n = Math.min(limit, offsets.count);
   const context = Math.max(0, opts.context);
   const length = Math.max(1, opts.length);
-  // Furniture ranges are in text order, as the tokens: one pointer walks them.
-  let r = 0;
-  const inFurniture = (i: number) => {
-    while (r < furniture.length && furniture[r]![1] <= starts[i]!) r++;
-    return r < furniture.length && ends[i]! > furniture[r]![0];
-  };
+  const head = new Furniture(furniture);
   // The head: `length` content words and one more, for a page where nothing matches.
-  let head = 0;
-  for (let words = 0; head < n && words <= length; head++) {
-    if (!offsets.reach(head + 1)) return undefined;
-    if (!inFurniture(head)) words++;
+  let headEnd = 0;
+  for (let words = 0; headEnd < n && words <= length; headEnd++) {
+    if (!offsets.reach(headEnd + 1)) return undefined;
+    if (!head.covers(starts[headEnd]!, ends[headEnd]!)) words++;
   }
-  const spans: [number, number][] = [[0, head]];
-  for (const i of [...hits.keys()].sort((a, b) => a - b)) if (i < n) spans.push([Math.max(0, i - context), Math.min(n, i + context + 2)]);
+  const at = [...hits.keys()].sort((a, b) => a - b);
+  const spans: [number, number][] = [[0, headEnd]];
+  for (const i of at) if (i < n) spans.push([Math.max(0, i - context), Math.min(n, i + context + 2)]);
   const parts = mergeSpans(spans);
   const end = parts[parts.length - 1]![1];
   if (!offsets.reach(end)) return undefined;
-  const tokens: TextToken[] = [];
   const cuts: number[] = [];
+  // summarize() reads no further than MAX_SUMMARY_TOKENS tokens, and one more tells it that more follow.
+  let size = 0;
   for (const [from, to] of parts) {
-    // summarize() reads no further than MAX_SUMMARY_TOKENS tokens, and one more tells it that more follow.
-    if (tokens.length > MAX_SUMMARY_TOKENS) break;
+    if (size > MAX_SUMMARY_TOKENS) break;
     if (from > 0 && from < to) cuts.push(starts[from]!);
-    for (let i = from; i < to; i++) tokens.push({ term: hits.get(i) ?? '', start: starts[i]!, end: ends[i]! });
+    size += to - from;
   }
-  r = 0;
+  const terms = new Array<string>(size).fill('');
+  const tokStarts = new Uint32Array(size);
+  const tokEnds = new Uint32Array(size);
+  // Hits and parts both go in text order: one pointer walks the hits.
+  let h = 0;
+  let k = 0;
+  for (const [from, to] of parts) {
+    if (k >= size) break;
+    tokStarts.set(starts.subarray(from, to), k);
+    tokEnds.set(ends.subarray(from, to), k);
+    while (h < at.length && at[h]! < from) h++;
+    for (; h < at.length && at[h]! < to; h++) terms[k + at[h]! - from] = hits.get(at[h]!)!;
+    k += to - from;
+  }
+  const tail = new Furniture(furniture);
   let more = n < offsets.count;
   for (let i = end; i < n && !more; i++) {
     if (!offsets.reach(i + 1)) return undefined;
-    more = !inFurniture(i);
+    more = !tail.covers(starts[i]!, ends[i]!);
   }
-  return { tokens, cuts, more };
+  return { tokens: { terms, starts: tokStarts, ends: tokEnds }, cuts, more };
 }

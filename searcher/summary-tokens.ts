@@ -19,10 +19,10 @@
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { MAX_TERM_LENGTH, tokenSpans } from '../shared/analysis/analyzer.js';
-import type { SummaryOptions, TextToken } from './summary.js';
+import { Furniture, tokenColumns, type SummaryOptions, type TextToken, type TokenColumns } from './summary.js';
 
 export interface SummaryTokens {
-  tokens: TextToken[];
+  tokens: TokenColumns;
   /** Offsets where a part starts after skipped text: windows must not reach across. */
   cuts: number[];
   /** Whether content words follow the last token. */
@@ -100,8 +100,6 @@ export function mergeSpans(spans: readonly (readonly [number, number])[]): [numb
   return out;
 }
 
-const inFurniture = (furniture: readonly (readonly [number, number])[], start: number, end: number) => furniture.some(([a, b]) => end > a && start < b);
-
 /**
  * Tokens of the head of `text` and of the parts around each place the query's
  * terms can stand, or undefined when the whole text is to be analyzed.
@@ -121,7 +119,8 @@ export function summaryTokens(
   const length = Math.max(1, opts.length);
   const wanted = new Set(terms);
   // The head: `length` content words and one more, for a page where nothing matches.
-  const spans: [number, number][] = [[0, reach(text, 0, length + 1, 1, (a, b) => inFurniture(furniture, a, b))]];
+  const head = new Furniture(furniture);
+  const spans: [number, number][] = [[0, reach(text, 0, length + 1, 1, (a, b) => head.covers(a, b))]];
   let scanned = 0;
   for (const m of lower.matchAll(pattern)) {
     if (++scanned > MAX_PLACES) return undefined;
@@ -146,6 +145,7 @@ export function summaryTokens(
     end = to;
   }
   let more = false;
-  if (end < text.length) tokenSpans(text.slice(end), (a, b) => !(more = !inFurniture(furniture, a + end, b + end)));
-  return { tokens, cuts, more };
+  const tail = new Furniture(furniture);
+  if (end < text.length) tokenSpans(text.slice(end), (a, b) => !(more = !tail.covers(a + end, b + end)));
+  return { tokens: tokenColumns(tokens), cuts, more };
 }

@@ -50,36 +50,96 @@ export const MAX_SUMMARY_TOKENS = 5000;
 interface Window {
   from: number;
   to: number; // inclusive token index
-  terms: Set<string>;
+  /** Distinct query terms among its hits. */
+  terms: number;
   hits: number;
 }
 
-/** The words outside furniture, each with the bounds of its run (furniture or a section start in between ends a run). */
-function contentTokens(tokens: readonly TextToken[], furniture: readonly (readonly [number, number])[], sections: readonly number[]) {
-  const kept: TextToken[] = [];
-  const runStart: number[] = [];
-  let r = 0;
+/**
+ * The page's furniture ranges (in text order, not overlapping), asked about
+ * spans in text order: one pointer walks them. Every way of finding a
+ * summary's words tells furniture with this.
+ */
+export class Furniture {
+  private r = 0;
+  constructor(private readonly ranges: readonly (readonly [number, number])[]) {}
+
+  /** Whether [start, end) overlaps furniture; spans must come in order of their starts. */
+  covers(start: number, end: number): boolean {
+    const f = this.ranges;
+    while (this.r < f.length && f[this.r]![1] <= start) this.r++;
+    return this.r < f.length && end > f[this.r]![0];
+  }
+
+  /** Ranges wholly passed so far. */
+  get passed(): number {
+    return this.r;
+  }
+}
+
+/**
+ * Words of a text as columns: word i is `terms[i]` ('' when it matters not)
+ * at [starts[i], ends[i]). summarize() reads these without an object per word.
+ */
+export interface TokenColumns {
+  readonly terms: readonly string[];
+  readonly starts: ArrayLike<number>;
+  readonly ends: ArrayLike<number>;
+}
+
+/** TextTokens as columns. */
+export function tokenColumns(tokens: readonly TextToken[]): TokenColumns {
+  const n = tokens.length;
+  const terms = new Array<string>(n);
+  const starts = new Uint32Array(n);
+  const ends = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = tokens[i]!;
+    terms[i] = t.term;
+    starts[i] = t.start;
+    ends[i] = t.end;
+  }
+  return { terms, starts, ends };
+}
+
+/**
+ * The first `n` words outside furniture (`kept`, as indexes into the
+ * columns), each with the bounds of its run (furniture or a section start in
+ * between ends a run), as indexes into `kept`.
+ */
+function contentTokens(cols: TokenColumns, n: number, furniture: readonly (readonly [number, number])[], sections: readonly number[]) {
+  const kept = new Int32Array(n);
+  const runStart = new Int32Array(n);
+  const walk = new Furniture(furniture);
+  let count = 0;
   let sec = 0;
   let start = 0;
   let cut = false;
-  for (const t of tokens) {
-    while (r < furniture.length && furniture[r]![1] <= t.start) {
-      r++;
-      cut = true;
-    }
-    while (sec < sections.length && sections[sec]! <= t.start) {
+  for (let t = 0; t < n; t++) {
+    const at = cols.starts[t]!;
+    const passed = walk.passed;
+    const covered = walk.covers(at, cols.ends[t]!);
+    if (walk.passed > passed) cut = true;
+    while (sec < sections.length && sections[sec]! <= at) {
       sec++;
       cut = true;
     }
-    if (r < furniture.length && t.end > furniture[r]![0]) continue;
-    if (cut && kept.length) start = kept.length;
+    if (covered) continue;
+    if (cut && count) start = count;
     cut = false;
-    runStart.push(start);
-    kept.push(t);
+    runStart[count] = start;
+    kept[count++] = t;
   }
-  const runEnd: number[] = new Array(kept.length);
-  for (let i = kept.length - 1; i >= 0; i--) runEnd[i] = i + 1 < kept.length && runStart[i + 1] === runStart[i] ? runEnd[i + 1]! : i;
-  return { kept, runStart, runEnd };
+  const runEnd = new Int32Array(count);
+  for (let i = count - 1; i >= 0; i--) runEnd[i] = i + 1 < count && runStart[i + 1] === runStart[i] ? runEnd[i + 1]! : i;
+  return { kept: kept.subarray(0, count), runStart, runEnd };
+}
+
+/** The kept words and which of them are hits: `hit[i]` is the term of kept word i, or undefined. */
+interface Words {
+  cols: TokenColumns;
+  kept: Int32Array;
+  hit: (string | undefined)[];
 }
 
 /**
@@ -88,16 +148,31 @@ function contentTokens(tokens: readonly TextToken[], furniture: readonly (readon
  * Windows never reach across furniture; when no word is a hit, the summary is
  * the start of the page's content.
  */
-export function summarize(text: string, tokens: readonly TextToken[], queryTerms: ReadonlySet<string>, opts: SummaryOptions, plan: SummaryPlan = {}): PlacedSummary {
-  const capped = tokens.length > MAX_SUMMARY_TOKENS ? tokens.slice(0, MAX_SUMMARY_TOKENS) : tokens;
-  const { kept: toks, runStart, runEnd } = contentTokens(capped, plan.furniture ?? [], plan.sections ?? []);
-  if (toks.length === 0) return { parts: [] };
-  const moreAfter = (i: number) => i < toks.length - 1 || tokens.length > capped.length || plan.more === true;
-  const hit = toks.map((t) => (queryTerms.has(t.term) && (!plan.accept || plan.accept(text.slice(t.start, t.end), t.term)) ? t.term : undefined));
+export function summarize(text: string, tokens: readonly TextToken[] | TokenColumns, queryTerms: ReadonlySet<string>, opts: SummaryOptions, plan: SummaryPlan = {}): PlacedSummary {
+  const cols = 'terms' in tokens ? tokens : tokenColumns(tokens);
+  const total = cols.terms.length;
+  const n = Math.min(total, MAX_SUMMARY_TOKENS);
+  const { kept, runStart, runEnd } = contentTokens(cols, n, plan.furniture ?? [], plan.sections ?? []);
+  const count = kept.length;
+  if (count === 0) return { parts: [] };
+  const moreAfter = (i: number) => i < count - 1 || total > n || plan.more === true;
+  const hit = new Array<string | undefined>(count);
+  for (let i = 0; i < count; i++) {
+    const t = kept[i]!;
+    const term = cols.terms[t]!;
+    if (queryTerms.has(term) && (!plan.accept || plan.accept(text.slice(cols.starts[t], cols.ends[t]), term))) hit[i] = term;
+  }
+  const words: Words = { cols, kept, hit };
   const length = Math.max(1, opts.length);
   const context = Math.max(0, opts.context);
   const windows: Window[] = [];
-  for (let i = 0; i < toks.length; i++) {
+  // The window each term was last counted in: a term counts once a window.
+  const countedIn = new Map<string, number>();
+  const count1 = (w: Window, term: string) => {
+    if (countedIn.get(term) !== windows.length) (countedIn.set(term, windows.length), w.terms++);
+    w.hits++;
+  };
+  for (let i = 0; i < count; i++) {
     const term = hit[i];
     if (term === undefined) continue;
     const to = Math.min(runEnd[i]!, i + context);
@@ -105,53 +180,54 @@ export function summarize(text: string, tokens: readonly TextToken[], queryTerms
     const sameRun = last !== undefined && runStart[last.from] === runStart[i];
     if (last && sameRun && i - context <= last.to + 1 && to - last.from < length) {
       last.to = to;
-      last.terms.add(term);
-      last.hits++;
-    } else if (!last || i > last.to) windows.push({ from: Math.max(runStart[i]!, i - context, last ? last.to + 1 : 0), to, terms: new Set([term]), hits: 1 });
-    else {
-      // The hit sits inside a full window: it counts there, no overlapping window.
-      last.terms.add(term);
-      last.hits++;
+      count1(last, term);
+    } else if (!last || i > last.to) {
+      const w = { from: Math.max(runStart[i]!, i - context, last ? last.to + 1 : 0), to, terms: 0, hits: 0 };
+      windows.push(w);
+      count1(w, term);
     }
+    // The hit sits inside a full window: it counts there, no overlapping window.
+    else count1(last, term);
   }
   if (windows.length === 0) {
     const to = Math.min(runEnd[0]!, length - 1);
-    const head = render(text, toks, { from: 0, to, terms: new Set(), hits: 0 }, hit);
+    const head = render(text, words, { from: 0, to, terms: 0, hits: 0 });
     return { parts: moreAfter(to) ? [...head, { ellipsis: true }] : head };
   }
   const chosen: Window[] = [];
-  let words = 0;
-  for (const w of [...windows].sort((a, b) => b.terms.size - a.terms.size || b.hits - a.hits || a.from - b.from)) {
-    if (words >= length) break;
-    const room = length - words;
+  let shown = 0;
+  for (const w of [...windows].sort((a, b) => b.terms - a.terms || b.hits - a.hits || a.from - b.from)) {
+    if (shown >= length) break;
+    const room = length - shown;
     if (w.to - w.from + 1 > room) w.to = w.from + room - 1;
     chosen.push(w);
-    words += w.to - w.from + 1;
+    shown += w.to - w.from + 1;
   }
   const best = chosen[0]!;
   chosen.sort((a, b) => a.from - b.from);
   const out: Summary = [];
   for (const w of chosen) {
     if (w.from > 0) out.push({ ellipsis: true });
-    out.push(...render(text, toks, w, hit));
+    out.push(...render(text, words, w));
   }
   if (moreAfter(chosen[chosen.length - 1]!.to)) out.push({ ellipsis: true });
-  return { parts: mergeEllipses(out), offset: toks[best.from]!.start };
+  return { parts: mergeEllipses(out), offset: cols.starts[kept[best.from]!]! };
 }
 
 /** The original text of a window, split into plain and highlighted parts. */
-function render(text: string, toks: readonly TextToken[], w: Window, hit: readonly (string | undefined)[]): Summary {
+function render(text: string, { cols, kept, hit }: Words, w: Window): Summary {
   const out: Summary = [];
-  let pos = toks[w.from]!.start;
+  let pos = cols.starts[kept[w.from]!]!;
   for (let i = w.from; i <= w.to; i++) {
-    const t = toks[i]!;
+    const start = cols.starts[kept[i]!]!;
     // The parts of a camelCase word share its span: it is shown once.
-    if (hit[i] === undefined || t.start < pos) continue;
-    if (t.start > pos) out.push({ text: squeeze(text.slice(pos, t.start)) });
-    out.push({ text: text.slice(t.start, t.end), highlight: true });
-    pos = t.end;
+    if (hit[i] === undefined || start < pos) continue;
+    if (start > pos) out.push({ text: squeeze(text.slice(pos, start)) });
+    const end = cols.ends[kept[i]!]!;
+    out.push({ text: text.slice(start, end), highlight: true });
+    pos = end;
   }
-  const end = toks[w.to]!.end;
+  const end = cols.ends[kept[w.to]!]!;
   if (end > pos) out.push({ text: squeeze(text.slice(pos, end)) });
   return out;
 }

@@ -84,46 +84,51 @@ export class TokenOffsets {
 
   /** The stored offsets, or undefined when they are of another version or damaged. */
   static read(data: Uint8Array): TokenOffsets | undefined {
-    const p = { at: 0 };
-    const version = varint(data, p);
-    const count = varint(data, p);
+    const version = varintAt(data, 0);
+    const count = varintAt(data, after);
     // Each token takes at least two bytes.
-    if (version !== OFFSETS_VERSION || count < 0 || p.at + 2 * count > data.length) return undefined;
-    return new TokenOffsets(data, p.at, count);
+    if (version !== OFFSETS_VERSION || count < 0 || after + 2 * count > data.length) return undefined;
+    return new TokenOffsets(data, after, count);
   }
 
   /** Makes the first `n` tokens readable (fewer when there are fewer); false when the record is damaged. */
   reach(n: number): boolean {
     const { data, starts, ends } = this;
     const to = Math.min(n, this.count);
-    const p = { at: this.p };
+    let p = this.p;
+    // This loop reads every word up to a page's last hit: no allocation in it.
     for (let i = this.decoded; i < to; i++) {
-      this.at += varint(data, p);
+      this.at += varintAt(data, p);
       starts[i] = this.at;
-      ends[i] = this.at + varint(data, p);
+      ends[i] = this.at + varintAt(data, after);
+      p = after;
     }
     if (to > this.decoded) {
       this.decoded = to;
-      this.p = p.at;
+      this.p = p;
     }
-    return p.at <= data.length && (to < this.count || p.at === data.length);
+    return p <= data.length && (to < this.count || p === data.length);
   }
 }
 
-/** An unsigned LEB128 varint at `p.at`, which it advances; -1 past the end. */
-function varint(data: Uint8Array, p: { at: number }): number {
+/** Where the last `varintAt` ended: past the data's end when it ran out. */
+let after = 0;
+
+/** An unsigned LEB128 varint at byte `p` (its end goes to `after`); -1 past the end. */
+function varintAt(data: Uint8Array, p: number): number {
   let v = 0;
   let shift = 0;
   let b: number;
   do {
-    if (p.at >= data.length) {
-      p.at = data.length + 1;
+    if (p >= data.length) {
+      after = data.length + 1;
       return -1;
     }
-    b = data[p.at++]!;
+    b = data[p++]!;
     v += (b & 0x7f) * 2 ** shift;
     shift += 7;
   } while (b & 0x80);
+  after = p;
   return v;
 }
 
