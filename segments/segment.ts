@@ -126,6 +126,9 @@ export interface ParseRecord {
   meta: ParseMeta;
 }
 
+/** A parse record without its text, title and language. */
+export type ParseLinks = Pick<ParseRecord, 'status' | 'signature' | 'outlinks' | 'meta'>;
+
 /** The start of a page's parse text and where its words stand, stored for summaries at index time. */
 export interface SummaryText {
   url: string;
@@ -609,6 +612,12 @@ export class Segment {
     if (!r) return undefined;
     const text = r.text ? inflate(r.text).toString('utf8') : '';
     return { text, length: text.length, meta: JSON.parse(r.meta) as ParseMeta };
+  }
+
+  /** What updatedb reads of a parse: its links and meta, without inflating its text. */
+  getParseLinks(url: string): ParseLinks | undefined {
+    const r = this.lookup<Pick<ParseRow, 'status' | 'signature' | 'outlinks' | 'meta'>>('SELECT status, signature, outlinks, meta FROM parse WHERE url = ?', url);
+    return r && { status: r.status, signature: r.signature, outlinks: JSON.parse(r.outlinks), meta: JSON.parse(r.meta) };
   }
 
   getParse(url: string): ParseRecord | undefined {

@@ -10,7 +10,7 @@
  */
 import type { NormalizerScope, ScoringFilter } from '../../shared/plugin/types.js';
 import type { FetchStatus } from '../../shared/status.js';
-import type { Outlink, ParseRecord, Segment } from '../../segments/segment.js';
+import type { Outlink, ParseLinks, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugins.js';
 import type { FetchDatum } from './merge.js';
 
@@ -42,7 +42,7 @@ function lastModified(headers: Record<string, string>): number {
 }
 
 /** The effective fetch status and redirect target of a fetch and its parse. */
-function redirectOf(status: FetchStatus, redirectTo: string | null | undefined, parse: ParseRecord | undefined) {
+function redirectOf(status: FetchStatus, redirectTo: string | null | undefined, parse: ParseLinks | undefined) {
   if ((status === 'fetch_redir_temp' || status === 'fetch_redir_perm') && redirectTo) return { status, target: redirectTo };
   const refresh = status === 'fetch_success' && parse?.status === 'success' ? parse.meta.refresh : undefined;
   if (refresh) return { status: (refresh.delay < PERM_REFRESH_TIME ? 'fetch_redir_temp' : 'fetch_redir_perm') as FetchStatus, target: refresh.url };
@@ -58,7 +58,7 @@ export function* collectPages(seg: Segment, plugins: Plugins, o: CollectOptions,
   for (const f of seg.fetches()) {
     const url = key(f.url);
     if (url === null) continue;
-    const parse = f.status === 'fetch_success' ? seg.getParse(f.url) : undefined;
+    const parse = f.status === 'fetch_success' ? seg.getParseLinks(f.url) : undefined;
     const { status, target: rawTarget } = redirectOf(f.status, f.redirectTo, parse);
     const gen = seg.fetchlistEntry(f.url);
     const score = gen?.score ?? scoreOf(url) ?? 0;
