@@ -137,14 +137,12 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
       `Machine load (1-minute load average on ${os.cpus().length} cores) at the start and after each size: ${load.map((l) => l.toFixed(1)).join(', ')}; ` +
         'above the core count, other processes were taking CPU time from both the crawl and the bare loop, and the ratios are the figures to compare.',
       '',
-      'What grows with the crawl, in memory: per segment, the fetcher\'s queues and URL set and updatedb\'s maps of the segment\'s URLs and links; ' +
-        "per run, invertlinks' sets of the applied pages and the URLs they link to (its per-URL normalization cache stops at 200,000 entries) " +
-        "and linkrank's URL list and edge arrays (8 bytes a link). index and merge hold no index in memory: each document goes to spill files " +
-        '(stored fields, terms as dictionary ids, candidate postings in sorted batches of 2 million) that are streamed into the index files, ' +
-        'and merge reads segment indexes 512 documents at a time; they keep the term dictionary (the vocabulary, not the pages) and a few numbers a document. ' +
-        'On disk: the WebDB (about 20 link rows and as many inlink rows a page), the segments and, while index or merge runs, its spill files.',
+      'What grows with the crawl, in memory: the fetcher\'s set of one segment\'s URLs, linkrank\'s typed arrays (8 bytes a link, 24 a page) ' +
+        'and the index\'s term dictionary (the vocabulary, not the pages). updatedb stages a segment in a temporary SQLite file and merges it ' +
+        'a thousand URLs at a time; invertlinks reads the URLs it rebuilds from the WebDB a thousand at a time; index and merge stream documents ' +
+        'through spill files. On disk: the WebDB (about 20 link rows and as many inlink rows a page), the segments and, while a phase runs, its temporary files.',
       '',
-            `Targets: crawl ÷ bare ≥ 0.40, fetch ÷ bare ≥ 0.70, growth of every phase ≤ 1.5 from 10k to 100k, peak RSS ≤ 300 MB at 10k and ≤ 1 GB at 100k. ` +
+      `Targets: crawl ÷ bare ≥ 0.40, fetch ÷ bare ≥ 0.70, growth of every phase ≤ 1.5 from 10k to 100k, peak RSS ≤ 300 MB at 10k and ≤ 1 GB at 100k. ` +
         'Command: `npm run bench -- crawl` (add `--large` for 50k and 100k, or `--sizes=1k,10k` for some sizes only).',
     ].join('\n'),
   };
