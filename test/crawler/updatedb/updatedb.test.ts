@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { main } from '../../../crawler/cli.js';
 import { invertlinks, readlinkdbTool } from '../../../crawler/linkdb.js';
 import { linkrank } from '../../../crawler/linkrank.js';
+import { loadCrawlerPlugins } from '../../../crawler/plugins.js';
 import updatedbTool, { updatedb } from '../../../crawler/updatedb/tool.js';
 import type { PageRow } from '../../../crawler/webdb/webdb.js';
 import { webDbSql } from '../../fixtures/webdb-sql.js';
@@ -220,6 +221,62 @@ test('readseg -list, -get and -dump with the general options', async () => {
   assert.is(dump.code, 0, dump.err);
   assert.is(fs.readFileSync(path.join(out, 'dump'), 'utf8').match(/^Recno:: /gm)!.length, 5);
   assert.is((await cli('readseg', '-get', seg1, `${H1}/none`)).code, 1);
+});
+
+test('an updatedb stopped half-way through a segment leaves the WebDB as before it; the rerun ends as an uninterrupted run', async () => {
+  // 2,500 pages each linking to the next five: the merge runs over three batches of URLs.
+  const N = 2500;
+  const url = (i: number) => `${H1}/many/${i % N}`;
+  const dir = await makeSegment(
+    NOW + 500_000,
+    Array.from({ length: N }, (_, i) => ({
+      url: url(i),
+      status: 'fetch_success' as const,
+      parse: parse(url(i), { outlinks: [1, 2, 3, 4, 5].map((k) => ({ url: url(i + k), anchor: `to ${k}` })) }),
+    })),
+  );
+  const table = (db: string, sql: string) => {
+    const h = webDbSql(db, { readonly: true });
+    try {
+      return h.prepare(sql).all();
+    } finally {
+      h.close();
+    }
+  };
+  const state = (db: string) => ({
+    pages: table(db, 'SELECT * FROM pages ORDER BY url'),
+    links: table(db, 'SELECT source, target, anchor, nav FROM links ORDER BY source, target, anchor'),
+    applied: table(db, 'SELECT tool, segment FROM applied'),
+  });
+  const [broken, whole] = [path.join(tmp, 'stopped'), path.join(tmp, 'whole')];
+  webDbSql(broken).close();
+  webDbSql(whole).close();
+  const empty = state(broken);
+  const plugins = await loadCrawlerPlugins(conf);
+  const scoring = plugins.scoring;
+  const score = scoring.updateDbScore.bind(scoring);
+  let calls = 0;
+  scoring.updateDbScore = (...a) => {
+    if (++calls === 1500) throw new Error('stopped');
+    return score(...a);
+  };
+  try {
+    await updatedb(conf, { webdb: broken, segments: [dir], plugins, now: NOW }).then(
+      () => assert.unreachable('the stopped run fails'),
+      (e: Error) => assert.is(e.message, 'stopped'),
+    );
+  } finally {
+    scoring.updateDbScore = score;
+  }
+  assert.ok(calls >= 1500, 'stopped in the second batch of URLs');
+  assert.equal(state(broken), empty, 'nothing of the half-applied segment is visible');
+  await updatedb(conf, { webdb: broken, segments: [dir], plugins, now: NOW });
+  await updatedb(conf, { webdb: whole, segments: [dir], plugins, now: NOW });
+  const after = state(broken);
+  assert.is(after.pages.length, N);
+  assert.is(after.links.length, 5 * N);
+  assert.equal(after, state(whole), 'the rerun applies the whole segment');
+  fs.rmSync(dir, { recursive: true });
 });
 
 test('updatedb CLI: usage errors and the summary line', async () => {
