@@ -60,10 +60,3 @@ export const PROTOCOL_STATUSES = [
   'blocked',
 ] as const;
 export type ProtocolStatus = (typeof PROTOCOL_STATUSES)[number];
-
-export function isDbStatus(s: string): s is DbStatus {
-  return (DB_STATUSES as readonly string[]).includes(s);
-}
-export function isFetchStatus(s: string): s is FetchStatus {
-  return (FETCH_STATUSES as readonly string[]).includes(s);
-}

@@ -7,7 +7,7 @@
  * indexes), so a merge never re-reads or re-analyzes segment text.
  */
 import type { Analyzer } from '../analysis/analyzer.js';
-import type { Field, IndexInputDoc, StoredDoc } from './types.js';
+import type { IndexInputDoc, StoredDoc } from './types.js';
 
 export interface AnalyzedDoc {
   stored: StoredDoc;
@@ -58,9 +58,4 @@ export function analyzeFields(analyzer: Analyzer, doc: TextFields, maxTokens: nu
     url: urlTerms(analyzer, doc.url),
     heading: (doc.headings ?? []).flatMap((h) => analyzer.terms(h)),
   };
-}
-
-/** Token counts per field. */
-export function fieldLengths(d: AnalyzedDoc): Record<Field, number> {
-  return { title: d.titleLength, anchor: d.anchor.length, url: d.url.length, heading: d.heading.length, content: d.stream.length - d.titleLength };
 }
