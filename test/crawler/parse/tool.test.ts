@@ -1,7 +1,8 @@
 /**
  * The parse tool over a segment larger than its batches: every fetched page
  * with content gets the parse record parseContent makes of it, pages the
- * fetcher parsed inline are kept, and the counts add up.
+ * fetcher parsed inline are kept, and the counts add up; the fetch records
+ * are read a batch at a time as the parse reaches them, not all at the start.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +13,7 @@ import { parseContent } from '../../../crawler/parse/index.js';
 import { parseSegment } from '../../../crawler/parse/tool.js';
 import { loadCrawlerPlugins } from '../../../crawler/plugins.js';
 import { Conf } from '../../../shared/conf.js';
+import type { Parser } from '../../../shared/plugin/types.js';
 import { Segment, type ContentRecord, type FetchRecord, type ParseRecord } from '../../../segments/segment.js';
 import { SegmentWriter } from '../../../segments/writer.js';
 
@@ -80,6 +82,45 @@ test('a segment of several batches parses every page as parseContent does, keepi
         if (k === 'page') assert.is(got!.title, `Page ${i}`);
       }
     }
+  } finally {
+    done.close();
+  }
+});
+
+test('fetch records are read as the parse reaches them: one stored after the parse began is parsed too', async () => {
+  const conf = Conf.load({ overrides: { 'plugin.includes': 'parse-html|urlnormalizer-basic' } });
+  const plugins = await loadCrawlerPlugins(conf);
+  const seg = Segment.create(tmp);
+  const dir = seg.dir;
+  const w = new SegmentWriter(seg);
+  const n = 250;
+  for (let i = 0; i < n; i++) w.put({ ...fetchRecord(i), status: 'fetch_success', contentType: 'text/html' }, { ...contentRecord(i), contentType: 'text/html', bytes: Buffer.from(`<title>Page ${i}</title>`) });
+  await w.close();
+  seg.markPhase('fetched');
+  seg.close();
+
+  const late = 'http://late.test/';
+  const html = plugins.parsers.find((p) => p.contentTypes.includes('text/html'))!;
+  let stored = false;
+  const storeLate: Parser = {
+    contentTypes: html.contentTypes,
+    async parse(input) {
+      if (!stored) {
+        stored = true;
+        const other = Segment.open(dir);
+        const lw = new SegmentWriter(other);
+        lw.put({ ...fetchRecord(0), url: late }, { ...contentRecord(0), url: late, bytes: Buffer.from('<title>Late</title>') });
+        await lw.close();
+        other.close();
+      }
+      return html.parse(input);
+    },
+  };
+  const s = await parseSegment(conf, { segment: dir, plugins: { ...plugins, parsers: [storeLate] } });
+  assert.is(s.success, n + 1);
+  const done = Segment.open(dir, { readonly: true });
+  try {
+    assert.is(done.getParse(late)?.title, 'Late');
   } finally {
     done.close();
   }
