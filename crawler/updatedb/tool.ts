@@ -22,7 +22,7 @@ import { openWebDb, type ApplyingTool, type WebDb } from '../webdb/webdb.js';
 import { collectPages, type CollectOptions } from './collect.js';
 import { mergePage, type MergeOptions } from './merge.js';
 import { scheduleFromConf } from './schedule.js';
-import { Stage } from './stage.js';
+import { Stage } from '../webdb/stage.js';
 
 const UPDATEDB_TOOL: ApplyingTool = 'updatedb';
 /** URLs whose stored rows are read at once. */

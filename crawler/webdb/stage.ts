@@ -1,5 +1,5 @@
 /**
- * @module crawler/updatedb/stage
+ * @module crawler/webdb/stage
  * Where updatedb puts what a segment says before merging it into the WebDB:
  * a private temporary SQLite file (deleted when closed), so its memory is a
  * batch of pages, whatever the segment's size. Read back by URL, it brings
@@ -7,7 +7,7 @@
  * the order it was sent (a sum of floats depends on its order).
  */
 import Database from 'better-sqlite3';
-import type { FetchDatum } from './merge.js';
+import type { FetchDatum } from '../updatedb/merge.js';
 
 /** One URL of the segment: its fetch (when it was fetched) and the cash sent to it. */
 export interface StagedUrl {
