@@ -46,22 +46,30 @@ function contentRecord(i: number): ContentRecord {
 
 const INLINE = (i: number): ParseRecord => ({ url: url(i), status: 'success', title: `inline ${i}`, text: 'parsed by the fetcher', outlinks: [], meta: {} });
 
+const conf = Conf.load({ overrides: { 'plugin.includes': 'parse-html|urlnormalizer-basic' } });
+const plugins = await loadCrawlerPlugins(conf);
+
+/** A fetched segment holding `records` (fetch, content, inline parse); returns its directory. */
+async function fetchedSegment(records: [FetchRecord, ContentRecord?, ParseRecord?][]): Promise<string> {
+  const seg = Segment.create(tmp);
+  const w = new SegmentWriter(seg);
+  for (const [f, c, p] of records) w.put(f, c, p);
+  await w.close();
+  seg.markPhase('fetched');
+  seg.close();
+  return seg.dir;
+}
+
 /** What a parse record keeps through the segment. */
 const stored = (p: ParseRecord) => ({ status: p.status, title: p.title, text: p.text, lang: p.lang, signature: p.signature, outlinks: p.outlinks, meta: p.meta });
 
 test('a segment of several batches parses every page as parseContent does, keeping inline parses', async () => {
-  const conf = Conf.load({ overrides: { 'plugin.includes': 'parse-html|urlnormalizer-basic' } });
-  const plugins = await loadCrawlerPlugins(conf);
-  const seg = Segment.create(tmp);
-  const dir = seg.dir;
-  const w = new SegmentWriter(seg);
-  for (let i = 0; i < PAGES; i++) {
-    const k = kind(i);
-    w.put(fetchRecord(i), k === 'gone' || k === 'nocontent' ? undefined : contentRecord(i), k === 'inline' ? INLINE(i) : undefined);
-  }
-  await w.close();
-  seg.markPhase('fetched');
-  seg.close();
+  const dir = await fetchedSegment(
+    Array.from({ length: PAGES }, (_, i) => {
+      const k = kind(i);
+      return [fetchRecord(i), k === 'gone' || k === 'nocontent' ? undefined : contentRecord(i), k === 'inline' ? INLINE(i) : undefined];
+    }),
+  );
 
   const s = await parseSegment(conf, { segment: dir, plugins });
   const count = (k: string) => Array.from({ length: PAGES }, (_, i) => kind(i)).filter((x) => x === k).length;
@@ -88,16 +96,12 @@ test('a segment of several batches parses every page as parseContent does, keepi
 });
 
 test('fetch records are read as the parse reaches them: one stored after the parse began is parsed too', async () => {
-  const conf = Conf.load({ overrides: { 'plugin.includes': 'parse-html|urlnormalizer-basic' } });
-  const plugins = await loadCrawlerPlugins(conf);
-  const seg = Segment.create(tmp);
-  const dir = seg.dir;
-  const w = new SegmentWriter(seg);
   const n = 250;
-  for (let i = 0; i < n; i++) w.put({ ...fetchRecord(i), status: 'fetch_success', contentType: 'text/html' }, { ...contentRecord(i), contentType: 'text/html', bytes: Buffer.from(`<title>Page ${i}</title>`) });
-  await w.close();
-  seg.markPhase('fetched');
-  seg.close();
+  const page = (i: number): [FetchRecord, ContentRecord] => [
+    { ...fetchRecord(i), status: 'fetch_success', contentType: 'text/html' },
+    { ...contentRecord(i), contentType: 'text/html', bytes: Buffer.from(`<title>Page ${i}</title>`) },
+  ];
+  const dir = await fetchedSegment(Array.from({ length: n }, (_, i) => page(i)));
 
   const late = 'http://late.test/';
   const html = plugins.parsers.find((p) => p.contentTypes.includes('text/html'))!;
