@@ -29,6 +29,8 @@ export function unitScores(reader: IndexReader, params: RankParams): Float32Arra
   const known = units.get(reader);
   if (known?.params === params) return known.scores;
   const query = new Bm25fQuery([1], readerStats(reader), params.bm25f.k1, params.bm25f.fields);
+  const lengths = new Float64Array(reader.meta.docCount * F);
+  for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) lengths[d * F + f] = reader.fieldLength(d, FIELDS[f]!);
   const doc = { lengths: new Float64Array(F), tf: new Float64Array(F) };
   let size = 0;
   const terms = reader.meta.termCount;
@@ -39,7 +41,7 @@ export function unitScores(reader: IndexReader, params: RankParams): Float32Arra
     for (let i = 0; i < docs.length; i++) {
       const e = entries[i]!;
       for (let f = 0; f < F; f++) {
-        doc.lengths[f] = reader.fieldLength(docs[i]!, FIELDS[f]!);
+        doc.lengths[f] = lengths[docs[i]! * F + f]!;
         doc.tf[f] = reader.entryTf(e, f);
       }
       // float32 keeps about 7 digits: scaled up past its rounding, the stored score stays a bound.

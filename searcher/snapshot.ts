@@ -16,6 +16,7 @@ import { INDEX_FILES } from '../shared/index/format.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { openIndex } from '../shared/index/reader.js';
 import type { IndexReader } from '../shared/index/types.js';
+import { unitScores } from './prune.js';
 import { FetchedSegments } from './segments.js';
 import type { SearchSettings } from './settings.js';
 import { crawlPaths } from '../shared/layout.js';
@@ -180,5 +181,7 @@ export class CrawlSnapshots implements SnapshotProvider {
 
 async function makeSnapshot(crawlDir: string, source: IndexSource, settings: SearchSettings, segments: FetchedSegments, found: { dir: string; version: string }): Promise<Snapshot> {
   const reader = await source.open(found.dir);
+  // Worked out before the index is current, so no query waits for it.
+  unitScores(reader, settings.rank);
   return { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version };
 }
