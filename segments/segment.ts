@@ -629,6 +629,11 @@ export class Segment {
     for (const r of this.rows<ParseRow>('SELECT * FROM parse ORDER BY rowid')) yield parseFromRow(r);
   }
 
+  /** Each parse's URL, status and title, without reading its text (the indexer's site-wide title suffixes). */
+  *parseTitles(): IterableIterator<Pick<ParseRecord, 'url' | 'status' | 'title'>> {
+    yield* this.rows<Pick<ParseRecord, 'url' | 'status' | 'title'>>('SELECT url, status, title FROM parse ORDER BY rowid');
+  }
+
   close(): void {
     for (const db of this.all) if (db.open) db.close();
   }

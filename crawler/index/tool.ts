@@ -129,7 +129,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const sum: SegmentIndexSummary = { segment: seg.name, indexed: 0, notFetched: 0, notParsed: 0, noindex: 0, filtered: 0 };
     const suffixes = conf.getBoolean('indexer.title.strip.suffix')
       ? siteTitleSuffixes((function* () {
-          for (const p of seg.parses()) if (p.status === 'success') yield { host: host(p.url), title: p.title };
+          for (const p of seg.parseTitles()) if (p.status === 'success') yield { host: host(p.url), title: p.title };
         })())
       : new Map<string, string>();
     // One analyzer for every segment of the run: its cache of words' terms carries over.
