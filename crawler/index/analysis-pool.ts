@@ -68,10 +68,13 @@ export class AnalysisPool {
     const t = this.threads[this.next++ % this.threads.length]!;
     if (t.failed) return Promise.reject(t.failed);
     const { title, content, anchors, url, headings } = page;
-    return new Promise((resolve, reject) => {
+    const answer = new Promise<AnalyzedPage>((resolve, reject) => {
       t.waiting.push({ resolve, reject });
       t.w.postMessage({ page: { title, content, anchors, url, headings }, text: text === content ? true : text });
     });
+    // When a thread fails, the indexer stops at the first answer it awaits; the others are never awaited.
+    answer.catch(() => {});
+    return answer;
   }
 
   /** The page's terms as the writer's ids (answers taken in page order keep the writer's dictionary in the order one thread gives). */
