@@ -53,8 +53,7 @@ export class AnalysisPool {
       t.failed ??= e;
       for (const q of t.waiting.splice(0)) q.reject(t.failed);
     };
-    t.w.on('message', (m: { ready?: true; words: string[]; ids: Uint32Array; lengths: AnalyzedPage['lengths']; offsets?: Uint8Array }) => {
-      if (m.ready) return;
+    t.w.on('message', (m: { words: string[]; ids: Uint32Array; lengths: AnalyzedPage['lengths']; offsets?: Uint8Array }) => {
       for (const w of m.words) t.words.push(w);
       t.waiting.shift()?.resolve({ from: t, ids: m.ids, lengths: m.lengths, ...(m.offsets ? { offsets: m.offsets } : {}) });
     });

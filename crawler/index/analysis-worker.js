@@ -37,4 +37,3 @@ parentPort.on('message', ({ page, text }) => {
   parentPort.postMessage({ words: added, ids, lengths, offsets: off }, off ? [ids.buffer, off.buffer] : [ids.buffer]);
   added = [];
 });
-parentPort.postMessage({ ready: true });
