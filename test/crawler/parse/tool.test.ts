@@ -11,7 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseContent } from '../../../crawler/parse/index.js';
 import { parseSegment } from '../../../crawler/parse/tool.js';
-import { loadCrawlerPlugins } from '../../../crawler/plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
 import { Conf } from '../../../shared/conf.js';
 import type { Parser } from '../../../shared/plugin/types.js';
 import { Segment, type ContentRecord, type FetchRecord, type ParseRecord } from '../../../segments/segment.js';
@@ -47,7 +47,10 @@ function contentRecord(i: number): ContentRecord {
 const INLINE = (i: number): ParseRecord => ({ url: url(i), status: 'success', title: `inline ${i}`, text: 'parsed by the fetcher', outlinks: [], meta: {} });
 
 const conf = Conf.load({ overrides: { 'plugin.includes': 'parse-html|urlnormalizer-basic' } });
-const plugins = await loadCrawlerPlugins(conf);
+let plugins: CrawlerPlugins;
+test.before(async () => {
+  plugins = await loadCrawlerPlugins(conf);
+});
 
 /** A fetched segment holding `records` (fetch, content, inline parse); returns its directory. */
 async function fetchedSegment(records: [FetchRecord, ContentRecord?, ParseRecord?][]): Promise<string> {
