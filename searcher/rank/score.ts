@@ -124,7 +124,8 @@ export function makeScorer(
     },
     proximity(id) {
       if (words.length < 2 || params.proximity.weight === 0) return 0;
-      docTerms.load(id);
+      // Positions need the entries only, not the frequencies.
+      docTerms.select(id);
       return bonus(params.proximity.maxPositions).bonus;
     },
     explain(id) {
