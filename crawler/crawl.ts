@@ -23,7 +23,7 @@ import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/too
 import { listSegments, Segment, segmentName } from '../segments/segment.js';
 import { dedup } from './dedup.js';
 import { fetchWithProcesses } from './fetch/fetchers.js';
-import { fetch, fetchEstimate, fetcherSettings, type FetchSummary } from './fetch/tool.js';
+import { fetch, fetchEstimate, fetcherSettings, parseThreads, type FetchSummary } from './fetch/tool.js';
 import { signatureFromConf } from './parse/signature.js';
 import { scheduleFromConf } from './updatedb/schedule.js';
 import { userAgent } from './fetch/protocol-http.js';
@@ -139,73 +139,80 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
 
   const seeds = typeof opts.seeds === 'string' ? readSeeds(opts.seeds) : opts.seeds;
   conf = scopeToSeedHosts(conf, seeds);
-  const plugins = await loadCrawlerPlugins(conf);
-  const rejected = await screenSeeds(conf, seeds, plugins);
-  if (log.file) log.notice(`details in ${shortPath(log.file)}`);
-  for (const r of rejected) log.warn(r);
-  const injected = await timed('inject', () => inject(conf, { webdb, seeds, plugins, log }));
-  s.injected = injected.injected;
-  for (const p of injected.problems) log.warn(`${p.where}: ${p.reason}`);
-  if (conf.getBoolean('crawl.sitemaps'))
-    s.sitemaps = await timed('sitemaps', () => crawlSitemaps(conf, { webdb, seedUrls: seeds.lines.map((l) => l.url), plugins, log }));
+  const fetchers = opts.fetchers ?? 1;
+  // The fetch's parsing threads serve every round; they load (about a second) while inject and generate run.
+  const writers = fetchers === 1 && fetcherSettings(conf).parse ? parseThreads(conf) : undefined;
+  let plugins: CrawlerPlugins;
+  try {
+    plugins = await loadCrawlerPlugins(conf);
+    const rejected = await screenSeeds(conf, seeds, plugins);
+    if (log.file) log.notice(`details in ${shortPath(log.file)}`);
+    for (const r of rejected) log.warn(r);
+    const injected = await timed('inject', () => inject(conf, { webdb, seeds, plugins, log }));
+    s.injected = injected.injected;
+    for (const p of injected.problems) log.warn(`${p.where}: ${p.reason}`);
+    if (conf.getBoolean('crawl.sitemaps'))
+      s.sitemaps = await timed('sitemaps', () => crawlSitemaps(conf, { webdb, seedUrls: seeds.lines.map((l) => l.url), plugins, log }));
 
-  const fetchAndUpdate = async (segDir: string) => {
-    s.segments.push(path.basename(segDir));
-    const fetchers = opts.fetchers ?? 1;
-    const f = await timed('fetch', () =>
-      fetchers > 1
-        ? fetchWithProcesses(conf, segDir, fetchers, { threads: opts.threads, log, signal: opts.signal })
-        : fetch(conf, segDir, { threads: opts.threads, log, signal: opts.signal, deferOnAbort: true }),
-    );
-    tally(s, f);
-    s.interrupted ||= f.interrupted || (opts.signal?.aborted ?? false);
-    // Interrupted, the URLs not fetched were deferred and the segment is complete: what was fetched goes on to be indexed.
-    if (!f.complete) return f;
-    const seg = Segment.open(segDir);
-    const parsed = seg.hasPhase('parsed');
-    seg.close();
-    if (!parsed) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
-    const parses = Segment.open(segDir, { readonly: true });
-    for (const [k, v] of Object.entries(segmentOutlinksDropped(parses)) as [keyof OutlinksDropped, number][]) s.linksDropped[k] += v;
-    parses.close();
-    await timed('updatedb', () => updatedb(conf, { webdb, segments: [segDir], normalize: true, filter: true, plugins, log }));
-    return f;
-  };
-
-  // A fetch killed or interrupted last time is finished before anything new is generated.
-  for (const name of listSegments(segmentsDir)) {
-    if (s.interrupted) break;
-    const seg = Segment.open(path.join(segmentsDir, name));
-    const unfinished = seg.hasPhase('generated') && !seg.hasPhase('fetched');
-    seg.close();
-    if (unfinished) {
-      say('crawl', `resuming the fetch of segment ${name}`);
-      await fetchAndUpdate(path.join(segmentsDir, name));
-    }
-  }
-
-  for (let depth = 0; depth < opts.depth && !s.interrupted; depth++) {
-    if (opts.signal?.aborted) {
-      s.interrupted = true;
-      break;
-    }
-    const g = await timed('generate', () => generate(conf, webdb, segmentsDir, { topN: opts.topN, numFetchers: opts.fetchers, log }));
-    if (g.nothingDue) {
-      s.stoppedEarly = `Stopping at depth=${depth} - no more URLs to fetch: ${g.nothingDue.message}`;
-      break;
-    }
-    for (const segDir of g.segments) {
-      log.stage = `crawl depth ${depth + 1}/${opts.depth}`;
-      const e = fetchEstimate(conf, segDir, { threads: opts.threads });
-      log.notice(
-        `round ${depth + 1}/${opts.depth}: fetching ${e.urls} URLs from ${e.hosts} host${e.hosts === 1 ? '' : 's'} into ${path.basename(segDir)}, ` +
-          `about ${formatDuration(e.etaMs)} at ${formatDuration(e.delayMs)} between requests to a host` +
-          (g.leftOver ? `; ${g.leftOver} due URLs wait for a later round (generate.max.count, -topN)` : ''),
+    const fetchAndUpdate = async (segDir: string) => {
+      s.segments.push(path.basename(segDir));
+      const f = await timed('fetch', () =>
+        fetchers > 1
+          ? fetchWithProcesses(conf, segDir, fetchers, { threads: opts.threads, log, signal: opts.signal })
+          : fetch(conf, segDir, { threads: opts.threads, log, signal: opts.signal, deferOnAbort: true, writers }),
       );
-      const f = await fetchAndUpdate(segDir);
-      if (depth === 0 && s.segments.length === 1) warnUnreachableSeeds(segDir, f, log);
+      tally(s, f);
+      s.interrupted ||= f.interrupted || (opts.signal?.aborted ?? false);
+      // Interrupted, the URLs not fetched were deferred and the segment is complete: what was fetched goes on to be indexed.
+      if (!f.complete) return f;
+      const seg = Segment.open(segDir);
+      const parsed = seg.hasPhase('parsed');
+      seg.close();
+      if (!parsed) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
+      const parses = Segment.open(segDir, { readonly: true });
+      for (const [k, v] of Object.entries(segmentOutlinksDropped(parses)) as [keyof OutlinksDropped, number][]) s.linksDropped[k] += v;
+      parses.close();
+      await timed('updatedb', () => updatedb(conf, { webdb, segments: [segDir], normalize: true, filter: true, plugins, log }));
+      return f;
+    };
+
+    // A fetch killed or interrupted last time is finished before anything new is generated.
+    for (const name of listSegments(segmentsDir)) {
       if (s.interrupted) break;
+      const seg = Segment.open(path.join(segmentsDir, name));
+      const unfinished = seg.hasPhase('generated') && !seg.hasPhase('fetched');
+      seg.close();
+      if (unfinished) {
+        say('crawl', `resuming the fetch of segment ${name}`);
+        await fetchAndUpdate(path.join(segmentsDir, name));
+      }
     }
+
+    for (let depth = 0; depth < opts.depth && !s.interrupted; depth++) {
+      if (opts.signal?.aborted) {
+        s.interrupted = true;
+        break;
+      }
+      const g = await timed('generate', () => generate(conf, webdb, segmentsDir, { topN: opts.topN, numFetchers: opts.fetchers, log }));
+      if (g.nothingDue) {
+        s.stoppedEarly = `Stopping at depth=${depth} - no more URLs to fetch: ${g.nothingDue.message}`;
+        break;
+      }
+      for (const segDir of g.segments) {
+        log.stage = `crawl depth ${depth + 1}/${opts.depth}`;
+        const e = fetchEstimate(conf, segDir, { threads: opts.threads });
+        log.notice(
+          `round ${depth + 1}/${opts.depth}: fetching ${e.urls} URLs from ${e.hosts} host${e.hosts === 1 ? '' : 's'} into ${path.basename(segDir)}, ` +
+            `about ${formatDuration(e.etaMs)} at ${formatDuration(e.delayMs)} between requests to a host` +
+            (g.leftOver ? `; ${g.leftOver} due URLs wait for a later round (generate.max.count, -topN)` : ''),
+        );
+        const f = await fetchAndUpdate(segDir);
+        if (depth === 0 && s.segments.length === 1) warnUnreachableSeeds(segDir, f, log);
+        if (s.interrupted) break;
+      }
+    }
+  } finally {
+    await writers?.close();
   }
 
   const all = listSegments(segmentsDir).map((n) => path.join(segmentsDir, n));

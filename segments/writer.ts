@@ -9,8 +9,15 @@
  * rerun fetches again; `ready()` holds the fetcher back while the worker is
  * behind, so that window stays small. Reads and every other write stay on
  * the Segment's own connection.
+ *
+ * The thread may also parse: a page put with `parse: 'in-thread'` is parsed
+ * there (by the module named when the thread was made) and its parse is
+ * committed with its fetch record, so the fetch loop only fetches and the
+ * parse runs on the other core. Loading the parser takes the thread about a
+ * second, so a crawl keeps one thread for all its rounds: each SegmentWriter
+ * talks to it over a channel of its own.
  */
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { HzError } from '../shared/errors.js';
 import {
   contentParams,
@@ -29,60 +36,144 @@ const MAX_BATCHES_IN_FLIGHT = 4;
 
 interface Write {
   fetch: ReturnType<typeof fetchToRow>;
-  content?: { params: ReturnType<typeof contentParams>; bytes: Uint8Array };
+  /** The body; `store` false when it is only there to be parsed. */
+  content?: { params: ReturnType<typeof contentParams>; bytes: Uint8Array; store: boolean };
   parse?: { params: ReturnType<typeof parseParams>; text: string };
+  /** Parsed in the thread: the record and content the parser reads (the body is `content.bytes`). */
+  toParse?: { record: FetchRecord; content: Omit<ContentRecord, 'bytes'> };
 }
 
-export class SegmentWriter {
-  private readonly worker: Worker;
-  private batch: Write[] = [];
-  private scheduled = false;
-  private nextId = 0;
-  private readonly inFlight = new Set<number>();
-  private waiting: (() => void)[] = [];
-  private error: Error | undefined;
-  private exited = false;
+export interface WriterThreadOptions {
+  /** Threads (default 1): each takes whole batches, so parsing runs on as many cores. */
+  threads?: number;
+  /**
+   * Parse pages in the thread: `module` (loaded through tsx) exports
+   * `pageParser(data)`, which resolves to a function from a fetch record and
+   * its content to the parse's statement parameters and text.
+   */
+  parse?: { module: string; data: unknown };
+}
 
-  constructor(segment: Segment) {
-    this.worker = new Worker(new URL('./writer-worker.js', import.meta.url), {
-      workerData: { file: segment.file, sql: WRITE_SQL, pragmas: WRITER_PRAGMAS },
-    });
-    this.worker.on('message', (m: { id?: number; error?: string }) => {
-      if (m.id === undefined) return;
-      this.inFlight.delete(m.id);
-      if (m.error) this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${m.error}`);
-      this.wake();
-    });
-    // An error thrown in the worker arrives as a structured clone: an SQLite error keeps its code, not its message.
-    this.worker.on('error', (e: Error & { code?: string }) => {
-      this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${e.message ?? e.code ?? String(e)}`);
-      this.inFlight.clear();
-      this.wake();
-    });
-    // A thread that is gone answers nothing more: whatever waits for it stops waiting.
-    this.worker.on('exit', () => {
-      this.exited = true;
-      this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: the writer thread ended`);
-      this.inFlight.clear();
-      this.wake();
+/** The threads behind one or more SegmentWriters (one at a time or several). */
+export class WriterThreads {
+  readonly parses: boolean;
+  private readonly workers: Worker[];
+  private failure: string | undefined;
+  private readonly watchers = new Set<(why: string) => void>();
+
+  constructor(opts: WriterThreadOptions = {}) {
+    this.parses = opts.parse !== undefined;
+    this.workers = Array.from({ length: Math.max(1, opts.threads ?? 1) }, () => {
+      const w = new Worker(new URL('./writer-worker.js', import.meta.url), {
+        workerData: { sql: WRITE_SQL, pragmas: WRITER_PRAGMAS, parse: opts.parse },
+      });
+      // The writers' channels keep the process alive while they wait; an idle thread does not.
+      w.unref();
+      // An error thrown in the worker arrives as a structured clone: an SQLite error keeps its code, not its message.
+      w.on('error', (e: Error & { code?: string }) => this.fail(e.message ?? e.code ?? String(e)));
+      // A thread that is gone answers nothing more: whatever waits for it stops waiting.
+      w.on('exit', () => this.fail('the writer thread ended'));
+      return w;
     });
   }
 
-  /** Stores a fetch record with its content and inline parse; they are committed together. */
-  put(rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord): void {
-    this.batch.push({
-      fetch: fetchToRow(rec),
-      content: content && { params: contentParams(content), bytes: content.bytes },
-      parse: parse && { params: parseParams(parse), text: parse.text },
+  /** One channel to each thread, each storing into `file` on its own connection. */
+  open(file: string): MessagePort[] {
+    return this.workers.map((w) => {
+      const { port1, port2 } = new MessageChannel();
+      w.postMessage({ file, port: port2 }, [port2]);
+      return port1;
     });
+  }
+
+  /** Calls `onFail` once the thread is gone (at once if it is); returns the call that stops watching. */
+  watch(onFail: (why: string) => void): () => void {
+    if (this.failure !== undefined) onFail(this.failure);
+    else this.watchers.add(onFail);
+    return () => this.watchers.delete(onFail);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
+  private fail(why: string): void {
+    this.failure ??= why;
+    for (const w of [...this.watchers]) w(this.failure);
+    this.watchers.clear();
+  }
+}
+
+export class SegmentWriter {
+  private readonly threads: WriterThreads;
+  private readonly ownThreads: boolean;
+  private readonly ports: MessagePort[];
+  /** Batches each port has in flight. */
+  private readonly load: number[];
+  private readonly unwatch: () => void;
+  private batch: Write[] = [];
+  /** Bodies whose memory goes to the thread with the batch instead of being copied. */
+  private transfer: ArrayBuffer[] = [];
+  private scheduled = false;
+  private nextId = 0;
+  /** Batch id → the port it went to, until committed. */
+  private readonly inFlight = new Map<number, number>();
+  private waiting: (() => void)[] = [];
+  private error: Error | undefined;
+  private gone = false;
+
+  /** A writer on a thread of its own, or on `threads` (which outlive it). */
+  constructor(segment: Segment, threads?: WriterThreads) {
+    this.ownThreads = !threads;
+    const t = (this.threads = threads ?? new WriterThreads());
+    const failed = (why: string) => {
+      this.gone = true;
+      this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${why}`);
+      this.inFlight.clear();
+      this.wake();
+    };
+    this.ports = t.open(segment.file);
+    this.load = this.ports.map(() => 0);
+    for (const port of this.ports)
+      port.on('message', (m: { id?: number; error?: string; failed?: string }) => {
+        if (m.failed !== undefined) return failed(m.failed);
+        if (m.id === undefined) return;
+        const p = this.inFlight.get(m.id);
+        if (p !== undefined) this.load[p]!--;
+        this.inFlight.delete(m.id);
+        if (m.error) this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${m.error}`);
+        this.wake();
+      });
+    this.unwatch = t.watch(failed);
+  }
+
+  /**
+   * Stores a fetch record with its content and parse; they are committed
+   * together. `parse: 'in-thread'` has the thread parse the content (the
+   * threads must parse); `storeContent: false` keeps the body out of the
+   * segment. The body's memory may be handed to the thread: do not use it after.
+   */
+  put(rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord | 'in-thread', storeContent = true): void {
+    const w: Write = { fetch: fetchToRow(rec) };
+    if (content && (storeContent || parse === 'in-thread')) {
+      w.content = { params: contentParams(content), bytes: content.bytes, store: storeContent };
+      const b = content.bytes;
+      // Only a body that is the whole of its memory can move; a slice of a shared pool is copied.
+      if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer && !this.transfer.includes(b.buffer)) this.transfer.push(b.buffer);
+    }
+    if (parse === 'in-thread') {
+      if (!this.threads.parses) throw new Error('SegmentWriter.put: these writer threads do not parse');
+      if (content) w.toParse = { record: rec, content: { url: content.url, contentType: content.contentType, charset: content.charset, truncated: content.truncated } };
+    } else if (parse) w.parse = { params: parseParams(parse), text: parse.text };
+    this.batch.push(w);
     if (this.scheduled) return;
     this.scheduled = true;
     setImmediate(() => this.send());
   }
 
-  /** Resolves when the worker is keeping up; rejects once a write has failed. */
+  /** Resolves when the threads are keeping up; rejects once a write has failed. */
   async ready(): Promise<void> {
-    while (this.inFlight.size >= MAX_BATCHES_IN_FLIGHT && !this.error) await new Promise<void>((r) => this.waiting.push(r));
+    while (this.inFlight.size >= MAX_BATCHES_IN_FLIGHT * this.ports.length && !this.error) await new Promise<void>((r) => this.waiting.push(r));
     if (this.error) throw this.error;
   }
 
@@ -93,28 +184,41 @@ export class SegmentWriter {
     if (this.error) throw this.error;
   }
 
-  /** Flushes, then stops the worker (its connection closes, checkpointing the WAL). */
+  /** Flushes, then closes the segment's connections in the threads (checkpointing the WAL); threads of its own are stopped. */
   async close(): Promise<void> {
     try {
       await this.flush();
     } finally {
-      if (!this.exited)
+      if (!this.gone)
         await new Promise<void>((resolve) => {
-          this.worker.once('message', () => resolve());
-          this.worker.once('exit', () => resolve());
-          this.worker.postMessage({ close: true });
+          let open = this.ports.length;
+          const stop = this.threads.watch(() => resolve());
+          for (const port of this.ports) {
+            port.once('message', () => {
+              if (--open > 0) return;
+              stop();
+              resolve();
+            });
+            port.postMessage({ close: true });
+          }
         });
-      await this.worker.terminate();
+      this.unwatch();
+      for (const port of this.ports) port.close();
+      if (this.ownThreads) await this.threads.close();
     }
   }
 
   private send(): void {
     this.scheduled = false;
-    if (this.batch.length === 0 || this.exited) return;
+    if (this.batch.length === 0 || this.gone) return;
     const id = this.nextId++;
-    this.inFlight.add(id);
-    this.worker.postMessage({ id, batch: this.batch });
+    // The least busy thread takes it: one parsing a long page does not hold up the next ones.
+    const p = this.load.indexOf(Math.min(...this.load));
+    this.load[p]!++;
+    this.inFlight.set(id, p);
+    this.ports[p]!.postMessage({ id, batch: this.batch }, this.transfer);
     this.batch = [];
+    this.transfer = [];
   }
 
   private wake(): void {

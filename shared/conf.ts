@@ -61,6 +61,12 @@ export interface PropertyDecl {
   plugin?: { id: string; source: string };
 }
 
+export interface ConfSnapshot {
+  confDir: string;
+  declared: PropertyDecl[];
+  values: [string, Entry][];
+}
+
 /** Undeclared names a site file may still set: one per scope of a declared property. */
 const SCOPED_NAMES = [/^urlnormalizer\.regex\.file\.[a-z_]+$/];
 
@@ -195,6 +201,18 @@ export class Conf {
 
   set(name: string, value: string, source = 'set'): void {
     this.values.set(name, { value, source });
+  }
+
+  /** Everything the configuration holds, as plain data: what a worker thread rebuilds it from (`fromSnapshot`). */
+  snapshot(): ConfSnapshot {
+    return { confDir: this.confDir, declared: [...this.declared.values()], values: [...this.values] };
+  }
+
+  static fromSnapshot(s: ConfSnapshot): Conf {
+    const c = new Conf(s.confDir);
+    for (const d of s.declared) c.declared.set(d.name, d);
+    for (const [k, e] of s.values) c.values.set(k, e);
+    return c;
   }
 
   /** A copy with some properties changed; the original is untouched. */

@@ -40,6 +40,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'fetcher.max.crawl.delay': 'float',
   'fetcher.max.exceptions.per.queue': 'int',
   'fetcher.parse': 'boolean',
+  'fetcher.parse.threads': 'int',
   'fetcher.partition.lease': 'duration',
   'fetcher.server.delay': 'duration',
   'fetcher.server.min.delay': 'duration',

@@ -2,9 +2,10 @@
  * @module crawler/fetch/fetcher
  * The fetch loop (Nutch's Fetcher): fetchlist URLs go into per-host queues,
  * N workers take whichever URL is ready, run it through the fetch steps,
- * decide redirects, parse inline and store each result in its own
- * transaction — so a killed run keeps every finished page and a rerun
- * continues with the rest. A monitor redraws progress and ends the long
+ * decide redirects and hand each result to the writer threads, which parse
+ * it (inline parse) and store it in group commits — so a host's next request
+ * leaves as soon as an answer is in, a killed run keeps every committed page
+ * and a rerun continues with the rest. A monitor redraws progress and ends the long
  * tail (one slow host left after the others are done) and the time limit by
  * leaving the remaining URLs for the next cycle, recorded as deferred.
  */
@@ -13,10 +14,10 @@ import type { Conf } from '../../shared/conf.js';
 import type { Log } from '../../shared/log.js';
 import { politeEta, progressLine, ratePerSec } from '../../shared/progress.js';
 import type { FetchStatus } from '../../shared/status.js';
-import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
+import type { FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/index.js';
 import type { CrawlerPlugins } from '../plugins.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter, type WriterThreads } from '../../segments/writer.js';
 import { unbracket } from './address.js';
 import { FetchQueues, type Lease } from './queues.js';
 import { decideRedirect } from './redirect.js';
@@ -102,6 +103,8 @@ export class Fetcher {
     private readonly s: FetcherSettings,
     private readonly log: Log | undefined,
     private readonly signal: AbortSignal | undefined,
+    /** Store and, when the fetch parses, parse each page (settings.parse needs threads that parse); default: a thread of the run's own that only stores. */
+    private readonly writers?: WriterThreads,
   ) {
     this.queues = new FetchQueues({ maxPerQueue: s.perHost, delayMs: s.delayMs, minDelayMs: s.minDelayMs });
     this.summary = {
@@ -124,7 +127,7 @@ export class Fetcher {
   }
 
   async run(): Promise<FetchSummary> {
-    this.writer = new SegmentWriter(this.segment);
+    this.writer = new SegmentWriter(this.segment, this.writers);
     try {
       await this.fetchAll();
     } finally {
@@ -219,7 +222,8 @@ export class Fetcher {
       return;
     }
     if (isRedirect(o.record.status)) await this.redirect(item, o);
-    this.store(o, o.content && this.s.parse ? await this.parse(o.content, o.record) : undefined);
+    // Parsed in a writer thread: the host's next request need not wait for it.
+    this.store(o, o.content && this.s.parse ? 'in-thread' : undefined);
     const requested = o.record.httpStatus !== null || o.exception === true;
     this.queues.finish(key, { asap: !requested, exception: o.exception });
     if (o.deferred) this.deferQueue(key, o.deferred, 'crawl-delay');
@@ -261,29 +265,29 @@ export class Fetcher {
     return { url, ...o, httpStatus: null, fetchTime: Date.now(), headers: {} };
   }
 
-  private store(o: FetchOutcome, parse?: ParseRecord): void {
+  private store(o: FetchOutcome, parse?: 'in-thread'): void {
     const { record, content } = o;
-    this.writer.put(record, this.s.storeContent ? content : undefined, parse);
     const s = this.summary;
+    // Counted before put(), which may hand the body's memory to the thread.
+    if (content) s.bytes += content.bytes.length;
+    if (parse) s.parsed++;
+    this.writer.put(record, content, parse, this.s.storeContent);
     s.fetched++;
     s.byStatus[record.status] = (s.byStatus[record.status] ?? 0) + 1;
-    if (content) s.bytes += content.bytes.length;
     if (o.exception) s.errors++;
     if (record.protocolStatus === 'blocked') s.deferred++;
     if (record.protocolStatus === 'robots_denied') s.robotsDenied++;
     if (this.log) this.logLines.push({ at: Date.now(), msg: `${record.status} ${record.httpStatus ?? '-'} ${record.url}${record.message ? ` (${record.message})` : ''}` });
   }
 
-  private parse(content: ContentRecord, record: FetchRecord): Promise<ParseRecord> {
-    this.summary.parsed++;
-    return parseContent(this.plugins, this.conf, content, record);
-  }
-
+  /** Parses stored content that has no parse yet (left by an earlier run without parsing). */
   private async parseLeftovers(): Promise<void> {
     const batch: ParseRecord[] = [];
     for (const c of this.segment.unparsedContents()) {
       const rec = this.segment.getFetch(c.url);
-      if (rec) batch.push(await this.parse(c, rec));
+      if (!rec) continue;
+      this.summary.parsed++;
+      batch.push(await parseContent(this.plugins, this.conf, c, rec));
     }
     if (batch.length) this.segment.putParses(batch);
   }

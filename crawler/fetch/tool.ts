@@ -24,6 +24,8 @@ import type { Log } from '../../shared/log.js';
 import { politeEta } from '../../shared/progress.js';
 import { intOption, parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
+import { WriterThreads } from '../../segments/writer.js';
+import { PARSE_THREAD_MODULE } from '../parse/thread.js';
 import { loadCrawlerPlugins } from '../plugins.js';
 import { runWithLog } from '../tool-run.js';
 import { crawlPaths, segmentCrawlDir } from '../../shared/layout.js';
@@ -51,6 +53,14 @@ export interface FetchOptions {
   deferOnAbort?: boolean;
   /** -part: the one fetch partition to fetch. */
   part?: number;
+  /** The threads that parse and store (parseThreads()), kept across a crawl's rounds; default: started for this fetch. */
+  writers?: WriterThreads;
+}
+
+/** Threads that parse fetched pages as `conf` says and store them (fetcher.parse.threads), so the fetch loop only fetches. */
+export function parseThreads(conf: Conf): WriterThreads {
+  const threads = atLeast(conf, 'fetcher.parse.threads', conf.getInt('fetcher.parse.threads'), 1);
+  return new WriterThreads({ threads, parse: { module: PARSE_THREAD_MODULE, data: conf.snapshot() } });
 }
 
 /** A property's value when it is at least `min`; else an error naming where it was set. */
@@ -160,12 +170,13 @@ async function fetchInto(conf: Conf, segment: Segment, webdb: WebDb | undefined,
   const ua = userAgent(conf);
   const settings = fetcherSettings(conf, opts);
   let protocols: Protocols | undefined;
+  const writers = settings.parse ? (opts.writers ?? parseThreads(conf)) : undefined;
   try {
     const plugins = await loadCrawlerPlugins(conf);
     opts.log?.info(`fetching ${segment.dir} as "${ua}", ${settings.threads} threads; plugins: ${plugins.active.map((p) => p.id).join(' ')}`);
     protocols = startProtocols(withLoopback(conf, seedsOnLoopback(segment, webdb)), plugins.protocols);
     const robots = new RobotsCache({ http: protocols, agents: robotsAgents(conf), webdb });
-    const summary = await new Fetcher(conf, segment, plugins, robots, fetchSteps(conf, protocols, robots, opts.signal), settings, opts.log, opts.signal).run();
+    const summary = await new Fetcher(conf, segment, plugins, robots, fetchSteps(conf, protocols, robots, opts.signal), settings, opts.log, opts.signal, writers).run();
     if (!summary.interrupted || settings.deferOnAbort) {
       summary.complete = segment.unfetchedCount() === 0;
       if (summary.complete) {
@@ -176,6 +187,7 @@ async function fetchInto(conf: Conf, segment: Segment, webdb: WebDb | undefined,
     return summary;
   } finally {
     await protocols?.close();
+    if (writers !== opts.writers) await writers?.close();
     segment.close();
   }
 }
@@ -198,6 +210,8 @@ async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOption
   const name = whole.name;
   const done: FetchSummary[] = [];
   const fetchedHere = new Set<number>();
+  // The same parsing threads for every partition: they take about a second to start.
+  const writers = fetcherSettings(conf, opts).parse ? (opts.writers ?? parseThreads(conf)) : undefined;
   let waiting = false;
   try {
     while (!opts.signal?.aborted) {
@@ -235,7 +249,7 @@ async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOption
       }, leaseMs / 3);
       try {
         // Never deferred on abort: after a lost lease the partition's file is the new holder's to complete.
-        const s = await fetchInto(conf, whole.openPart(part), webdb, { ...opts, deferOnAbort: false, signal: stop.signal });
+        const s = await fetchInto(conf, whole.openPart(part), webdb, { ...opts, deferOnAbort: false, signal: stop.signal, writers });
         done.push(s);
         if (s.complete) webdb.finishPartition(name, part, owner, Date.now());
         // Interrupted, the lease is given up at once so that a rerun resumes the partition without waiting.
@@ -250,6 +264,7 @@ async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOption
   } finally {
     whole.close();
     webdb.close();
+    if (writers !== opts.writers) await writers?.close();
   }
   const total = addUpFetches(name, done);
   total.elapsedMs = Date.now() - started;

@@ -1,0 +1,24 @@
+/**
+ * @module crawler/parse/thread
+ * The fetcher's inline parse as the segment writer's thread runs it
+ * (segments/writer.ts): the thread rebuilds the configuration and the
+ * plugins from the fetch's configuration, then parses each page it is
+ * handed exactly as the fetch loop would, and gives back what the parse
+ * statement stores.
+ */
+import { Conf, type ConfSnapshot } from '../../shared/conf.js';
+import { parseParams, type ContentRecord, type FetchRecord } from '../../segments/segment.js';
+import { loadCrawlerPlugins } from '../plugins.js';
+import { parseContent } from './index.js';
+
+/** The module a WriterThread loads to parse (its `parse.module`). */
+export const PARSE_THREAD_MODULE = import.meta.url;
+
+export async function pageParser(snapshot: ConfSnapshot) {
+  const conf = Conf.fromSnapshot(snapshot);
+  const plugins = await loadCrawlerPlugins(conf);
+  return async (record: FetchRecord, content: ContentRecord) => {
+    const p = await parseContent(plugins, conf, content, record);
+    return { params: parseParams(p), text: p.text };
+  };
+}
