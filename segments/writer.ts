@@ -7,8 +7,9 @@
  * fetching). A record is durable a few milliseconds after its page arrived,
  * so a killed fetch loses at most the pages of its last moments, which a
  * rerun fetches again; `ready()` holds the fetcher back while the worker is
- * behind, so that window stays small. Reads and every other write stay on
- * the Segment's own connection.
+ * behind, so that window stays small. It counts pages and bytes, not
+ * batches: a few pages that are slow to parse must not stop the other
+ * hosts. Reads and every other write stay on the Segment's own connection.
  *
  * The thread may also parse: a page put with `parse: 'in-thread'` is parsed
  * there (by the module named when the thread was made) and its parse is
@@ -31,8 +32,9 @@ import {
   type Segment,
 } from './segment.js';
 
-/** Batches handed to the worker and not yet committed before put() callers are asked to wait. */
-const MAX_BATCHES_IN_FLIGHT = 4;
+/** Pages, and bytes of body, handed to the threads and not yet committed before put() callers are asked to wait. */
+const MAX_PAGES_IN_FLIGHT = 128;
+const MAX_BYTES_IN_FLIGHT = 32 << 20;
 
 interface Write {
   fetch: ReturnType<typeof fetchToRow>;
@@ -116,8 +118,11 @@ export class SegmentWriter {
   private transfer: ArrayBuffer[] = [];
   private scheduled = false;
   private nextId = 0;
-  /** Batch id → the port it went to, until committed. */
-  private readonly inFlight = new Map<number, number>();
+  /** Batch id → the port it went to and its size, until committed. */
+  private readonly inFlight = new Map<number, { port: number; pages: number; bytes: number }>();
+  private pages = 0;
+  private bytes = 0;
+  private batchBytes = 0;
   private waiting: (() => void)[] = [];
   private error: Error | undefined;
   private gone = false;
@@ -130,6 +135,7 @@ export class SegmentWriter {
       this.gone = true;
       this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${why}`);
       this.inFlight.clear();
+      this.pages = this.bytes = 0;
       this.wake();
     };
     this.ports = t.open(segment.file);
@@ -138,8 +144,12 @@ export class SegmentWriter {
       port.on('message', (m: { id?: number; error?: string; failed?: string }) => {
         if (m.failed !== undefined) return failed(m.failed);
         if (m.id === undefined) return;
-        const p = this.inFlight.get(m.id);
-        if (p !== undefined) this.load[p]!--;
+        const b = this.inFlight.get(m.id);
+        if (b) {
+          this.load[b.port]!--;
+          this.pages -= b.pages;
+          this.bytes -= b.bytes;
+        }
         this.inFlight.delete(m.id);
         if (m.error) this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${m.error}`);
         this.wake();
@@ -158,6 +168,7 @@ export class SegmentWriter {
     if (content && (storeContent || parse === 'in-thread')) {
       w.content = { params: contentParams(content), bytes: content.bytes, store: storeContent };
       const b = content.bytes;
+      this.batchBytes += b.byteLength;
       // Only a body that is the whole of its memory can move; a slice of a shared pool is copied.
       if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer && !this.transfer.includes(b.buffer)) this.transfer.push(b.buffer);
     }
@@ -173,7 +184,7 @@ export class SegmentWriter {
 
   /** Resolves when the threads are keeping up; rejects once a write has failed. */
   async ready(): Promise<void> {
-    while (this.inFlight.size >= MAX_BATCHES_IN_FLIGHT * this.ports.length && !this.error) await new Promise<void>((r) => this.waiting.push(r));
+    while ((this.pages >= MAX_PAGES_IN_FLIGHT || this.bytes >= MAX_BYTES_IN_FLIGHT) && !this.error) await new Promise<void>((r) => this.waiting.push(r));
     if (this.error) throw this.error;
   }
 
@@ -215,10 +226,13 @@ export class SegmentWriter {
     // The least busy thread takes it: one parsing a long page does not hold up the next ones.
     const p = this.load.indexOf(Math.min(...this.load));
     this.load[p]!++;
-    this.inFlight.set(id, p);
+    this.inFlight.set(id, { port: p, pages: this.batch.length, bytes: this.batchBytes });
+    this.pages += this.batch.length;
+    this.bytes += this.batchBytes;
     this.ports[p]!.postMessage({ id, batch: this.batch }, this.transfer);
     this.batch = [];
     this.transfer = [];
+    this.batchBytes = 0;
   }
 
   private wake(): void {

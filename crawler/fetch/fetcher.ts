@@ -3,11 +3,12 @@
  * The fetch loop (Nutch's Fetcher): fetchlist URLs go into per-host queues,
  * N workers take whichever URL is ready, run it through the fetch steps,
  * decide redirects and hand each result to the writer threads, which parse
- * it (inline parse) and store it in group commits — so a host's next request
- * leaves as soon as an answer is in, a killed run keeps every committed page
- * and a rerun continues with the rest. A monitor redraws progress and ends the long
- * tail (one slow host left after the others are done) and the time limit by
- * leaving the remaining URLs for the next cycle, recorded as deferred.
+ * it (inline parse) and store it in group commits — so a host's next
+ * request leaves as soon as an answer is in, a killed run keeps every
+ * committed page and a rerun continues with the rest. A monitor redraws
+ * progress and ends the long tail (one slow host left after the others are
+ * done) and the time limit by leaving the remaining URLs for the next cycle,
+ * recorded as deferred.
  */
 import dns from 'node:dns/promises';
 import type { Conf } from '../../shared/conf.js';
