@@ -31,9 +31,9 @@ function open(file) {
   const putFetch = db.prepare(sql.fetch);
   const putContent = db.prepare(sql.content);
   const putParse = db.prepare(sql.parse);
-  const commit = db.transaction((batch) => {
-    for (const w of batch) {
-      putFetch.run(w.fetch);
+  const commit = db.transaction((writes) => {
+    for (const w of writes) {
+      if (w.fetch) putFetch.run(w.fetch);
       if (w.content?.store) putContent.run(...w.content.params, deflate(w.content.bytes));
       if (w.parse) putParse.run({ ...w.parse.params, text: deflate(w.parse.text) });
     }
@@ -41,7 +41,16 @@ function open(file) {
   return { db, commit };
 }
 
-/** Stores what arrives on `port` into `file`, batch after batch, in order. */
+/** Parses are committed in groups: after this long of parsing, or when nothing more waits. */
+const PARSE_GROUP_MS = 20;
+
+/**
+ * Stores what arrives on `port` into `file`. A batch's fetch records and
+ * bodies are committed as it arrives, so a kill loses only the pages of the
+ * last moments (a rerun parses what was stored and not parsed); its pages to
+ * parse queue up and their parses are committed in groups as they are done.
+ * A page whose body is not stored keeps its fetch record with its parse.
+ */
 function serve(port, file) {
   let seg;
   try {
@@ -52,25 +61,47 @@ function serve(port, file) {
     port.close();
     return;
   }
-  let chain = Promise.resolve();
+  const queue = [];
+  let parsing;
+  const parseQueued = async () => {
+    const parsePage = await parser;
+    while (queue.length) {
+      const done = [];
+      let bytes = 0;
+      const until = Date.now() + PARSE_GROUP_MS;
+      do {
+        const w = queue.shift();
+        const b = w.content.bytes;
+        w.parse = await parsePage(w.toParse.record, { ...w.toParse.content, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) });
+        bytes += b.byteLength;
+        done.push(w.content.store ? { parse: w.parse } : { fetch: w.fetch, parse: w.parse });
+      } while (queue.length && Date.now() < until);
+      seg.commit(done);
+      port.postMessage({ parsed: done.length, bytes });
+    }
+  };
   port.on('message', (m) => {
-    chain = chain.then(async () => {
-      if (m.close) {
+    if (m.close) {
+      Promise.resolve(parsing).finally(() => {
         seg.db.close();
         port.postMessage({ closed: true });
         port.close();
-        return;
-      }
-      try {
-        const parsePage = await parser;
-        for (const w of m.batch)
-          if (w.toParse) w.parse = await parsePage(w.toParse.record, { ...w.toParse.content, bytes: Buffer.from(w.content.bytes.buffer, w.content.bytes.byteOffset, w.content.bytes.byteLength) });
-        seg.commit(m.batch);
-        port.postMessage({ id: m.id });
-      } catch (e) {
-        port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) });
-      }
-    });
+      });
+      return;
+    }
+    try {
+      seg.commit(m.batch.map((w) => (w.toParse && !w.content.store ? {} : w.toParse ? { fetch: w.fetch, content: w.content } : w)));
+      port.postMessage({ id: m.id });
+    } catch (e) {
+      port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) });
+      return;
+    }
+    for (const w of m.batch) if (w.toParse) queue.push(w);
+    parsing ??= parseQueued()
+      .catch((e) => port.postMessage({ error: e instanceof Error ? e.message : String(e) }))
+      .finally(() => {
+        parsing = undefined;
+      });
   });
 }
 

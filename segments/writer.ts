@@ -7,14 +7,16 @@
  * fetching). A record is durable a few milliseconds after its page arrived,
  * so a killed fetch loses at most the pages of its last moments, which a
  * rerun fetches again; `ready()` holds the fetcher back while the worker is
- * behind, so that window stays small. It counts pages and bytes, not
- * batches: a few pages that are slow to parse must not stop the other
- * hosts. Reads and every other write stay on the Segment's own connection.
+ * behind, so that window stays small. Reads and every other write stay on
+ * the Segment's own connection.
  *
- * The thread may also parse: a page put with `parse: 'in-thread'` is parsed
- * there (by the module named when the thread was made) and its parse is
- * committed with its fetch record, so the fetch loop only fetches and the
- * parse runs on the other core. Loading the parser takes the thread about a
+ * The thread may also parse: a page put with `parse: 'in-thread'` is stored
+ * at once and parsed there (by the module named when the thread was made),
+ * its parse committed a little later, so the fetch loop only fetches and the
+ * parse runs on another core; a kill between the two leaves the page stored
+ * unparsed, for the rerun to parse. `ready()` also waits while too many
+ * pages or bytes wait for their parse: pages and bytes, so that a few pages
+ * that are slow to parse do not stop the other hosts. Loading the parser takes the thread about a
  * second, so a crawl keeps one thread for all its rounds: each SegmentWriter
  * talks to it over a channel of its own.
  */
@@ -32,9 +34,11 @@ import {
   type Segment,
 } from './segment.js';
 
-/** Pages, and bytes of body, handed to the threads and not yet committed before put() callers are asked to wait. */
-const MAX_PAGES_IN_FLIGHT = 128;
-const MAX_BYTES_IN_FLIGHT = 32 << 20;
+/** Batches handed to a thread and not yet committed before put() callers are asked to wait. */
+const MAX_BATCHES_IN_FLIGHT = 4;
+/** Pages, and bytes of body, waiting for their parse before put() callers are asked to wait. */
+const MAX_PAGES_PARSING = 128;
+const MAX_BYTES_PARSING = 32 << 20;
 
 interface Write {
   fetch: ReturnType<typeof fetchToRow>;
@@ -116,13 +120,15 @@ export class SegmentWriter {
   private batch: Write[] = [];
   /** Bodies whose memory goes to the thread with the batch instead of being copied. */
   private transfer: ArrayBuffer[] = [];
+  /** Pages of the batch being gathered that are to be parsed. */
+  private batchParses = 0;
   private scheduled = false;
   private nextId = 0;
-  /** Batch id → the port it went to and its size, until committed. */
-  private readonly inFlight = new Map<number, { port: number; pages: number; bytes: number }>();
-  private pages = 0;
-  private bytes = 0;
-  private batchBytes = 0;
+  /** Ids of the batches handed over and not yet committed. */
+  private readonly inFlight = new Set<number>();
+  /** Pages and bytes handed to the threads to parse and not parsed yet. */
+  private parsing = 0;
+  private parsingBytes = 0;
   private waiting: (() => void)[] = [];
   private error: Error | undefined;
   private gone = false;
@@ -135,25 +141,23 @@ export class SegmentWriter {
       this.gone = true;
       this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${why}`);
       this.inFlight.clear();
-      this.pages = this.bytes = 0;
       this.wake();
     };
     this.ports = t.open(segment.file);
     this.load = this.ports.map(() => 0);
-    for (const port of this.ports)
-      port.on('message', (m: { id?: number; error?: string; failed?: string }) => {
+    this.ports.forEach((port, p) =>
+      port.on('message', (m: { id?: number; error?: string; failed?: string; parsed?: number; bytes?: number }) => {
         if (m.failed !== undefined) return failed(m.failed);
-        if (m.id === undefined) return;
-        const b = this.inFlight.get(m.id);
-        if (b) {
-          this.load[b.port]!--;
-          this.pages -= b.pages;
-          this.bytes -= b.bytes;
+        if (m.parsed !== undefined) {
+          this.load[p]! -= m.parsed;
+          this.parsing -= m.parsed;
+          this.parsingBytes -= m.bytes ?? 0;
         }
-        this.inFlight.delete(m.id);
+        if (m.id !== undefined) this.inFlight.delete(m.id);
         if (m.error) this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${m.error}`);
         this.wake();
-      });
+      }),
+    );
     this.unwatch = t.watch(failed);
   }
 
@@ -168,13 +172,17 @@ export class SegmentWriter {
     if (content && (storeContent || parse === 'in-thread')) {
       w.content = { params: contentParams(content), bytes: content.bytes, store: storeContent };
       const b = content.bytes;
-      this.batchBytes += b.byteLength;
       // Only a body that is the whole of its memory can move; a slice of a shared pool is copied.
       if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer && !this.transfer.includes(b.buffer)) this.transfer.push(b.buffer);
     }
     if (parse === 'in-thread') {
       if (!this.threads.parses) throw new Error('SegmentWriter.put: these writer threads do not parse');
-      if (content) w.toParse = { record: rec, content: { url: content.url, contentType: content.contentType, charset: content.charset, truncated: content.truncated } };
+      if (content) {
+        w.toParse = { record: rec, content: { url: content.url, contentType: content.contentType, charset: content.charset, truncated: content.truncated } };
+        this.parsing++;
+        this.parsingBytes += content.bytes.byteLength;
+        this.batchParses++;
+      }
     } else if (parse) w.parse = { params: parseParams(parse), text: parse.text };
     this.batch.push(w);
     if (this.scheduled) return;
@@ -184,14 +192,15 @@ export class SegmentWriter {
 
   /** Resolves when the threads are keeping up; rejects once a write has failed. */
   async ready(): Promise<void> {
-    while ((this.pages >= MAX_PAGES_IN_FLIGHT || this.bytes >= MAX_BYTES_IN_FLIGHT) && !this.error) await new Promise<void>((r) => this.waiting.push(r));
+    const behind = () => this.inFlight.size >= MAX_BATCHES_IN_FLIGHT * this.ports.length || this.parsing >= MAX_PAGES_PARSING || this.parsingBytes >= MAX_BYTES_PARSING;
+    while (behind() && !this.error) await new Promise<void>((r) => this.waiting.push(r));
     if (this.error) throw this.error;
   }
 
   /** Resolves once everything put is committed; rejects if a write failed. */
   async flush(): Promise<void> {
     if (this.scheduled) this.send();
-    while (this.inFlight.size > 0 && !this.error) await new Promise<void>((r) => this.waiting.push(r));
+    while ((this.inFlight.size > 0 || this.parsing > 0) && !this.error) await new Promise<void>((r) => this.waiting.push(r));
     if (this.error) throw this.error;
   }
 
@@ -223,16 +232,14 @@ export class SegmentWriter {
     this.scheduled = false;
     if (this.batch.length === 0 || this.gone) return;
     const id = this.nextId++;
-    // The least busy thread takes it: one parsing a long page does not hold up the next ones.
+    // The thread with the fewest pages to parse takes it: one parsing a long page does not hold up the next ones.
     const p = this.load.indexOf(Math.min(...this.load));
-    this.load[p]!++;
-    this.inFlight.set(id, { port: p, pages: this.batch.length, bytes: this.batchBytes });
-    this.pages += this.batch.length;
-    this.bytes += this.batchBytes;
+    this.load[p]! += this.batchParses;
+    this.inFlight.add(id);
     this.ports[p]!.postMessage({ id, batch: this.batch }, this.transfer);
     this.batch = [];
     this.transfer = [];
-    this.batchBytes = 0;
+    this.batchParses = 0;
   }
 
   private wake(): void {
