@@ -19,9 +19,9 @@ export class FetchedSegments {
   }
 
   private get(name: string): Segment | undefined {
-    if (!segmentDate(name)) return undefined;
     let s = this.open.get(name);
     if (s === undefined) {
+      if (!segmentDate(name)) return undefined;
       try {
         s = Segment.open(segmentDir(this.segmentsDir, name), { readonly: true });
       } catch {
