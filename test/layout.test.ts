@@ -2,9 +2,8 @@
  * The layout is the architecture: imports flow one way. shared/ imports none
  * of the other rooms, segments/ only shared/, and the searcher never the
  * crawler, so a search machine needs only index/ and segments/. Each store
- * has one owner: SQL lives only in crawler/webdb/ (the WebDB), segments/
- * (a segment) and updatedb's private scratch file (crawler/updatedb/stage.ts),
- * and only they open a database.
+ * has one owner: SQL lives only in crawler/webdb/ (the WebDB and updatedb's
+ * scratch file) and segments/ (a segment), and only they open a database.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -145,12 +144,8 @@ test('one rule for names: a command is <command>.ts or tool.ts in its folder, ne
   assert.equal(sideways, []);
 });
 
-/**
- * Where the statements of each store live; nothing else holds SQL or opens a
- * database. updatedb stages a segment in a temporary file of its own, which no
- * other module reads: a store with one owner too.
- */
-const STORES = [path.join('crawler', 'webdb') + path.sep, 'segments' + path.sep, path.join('crawler', 'updatedb', 'stage.ts')];
+/** Where the statements of each store live; nothing else holds SQL or opens a database. */
+const STORES = [path.join('crawler', 'webdb') + path.sep, 'segments' + path.sep];
 const SQL = /\b(?:SELECT\s[\s\S]{0,300}?\bFROM\s+\w|INSERT\s+(?:OR\s+\w+\s+)?INTO\s+\w|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s+\w|CREATE\s+(?:TABLE|INDEX)\s|PRAGMA\s|\.pragma\s*\(|\.prepare\s*\(\s*['"`])/;
 /** The demo intranet's page text, which talks about SQL to the people who read it. */
 const PAGE_TEXT = path.join('crawler', 'demo', 'authoring') + path.sep;
