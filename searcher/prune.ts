@@ -52,14 +52,17 @@ export function unitScores(reader: IndexReader, params: RankParams): Float32Arra
   return scores;
 }
 
-/** A match as pruning sees it. */
-export interface Bounded {
-  id: number;
-  score: number;
-  site: string;
-  full: boolean;
-  /** Upper bound of its score. */
-  bound: number;
+/** The matches as pruning sees them, one index a match. */
+export interface Pool {
+  /** Upper bound of each match's score. */
+  bound: Float64Array;
+  /** Document ids: equal scores rank by id. */
+  id: ArrayLike<number>;
+  /** Each match's site, as an index below `sites`. */
+  site: Int32Array;
+  sites: number;
+  /** 1 for a match holding every word. */
+  full: Uint8Array;
 }
 
 export interface PageNeeds {
@@ -70,58 +73,106 @@ export interface PageNeeds {
   keepTop: number;
 }
 
-const byScore = (a: Bounded, b: Bounded) => b.score - a.score || a.id - b.id;
-const byBound = (a: Bounded, b: Bounded) => b.bound - a.bound || a.id - b.id;
-
 /**
  * The matches ranked as the exhaustive ranking would rank them, as far as
- * anything shown depends on it: scores `score(hit)` in the order of the
- * bounds, and stops when the exact prefix (hits scoring above every bound
- * left) decides what `needs` says. Returns the list and how many were scored.
+ * anything shown depends on it: scores `score(i)` in the order of the bounds
+ * (a heap: only those scored are ordered), and stops when the exact prefix
+ * (matches scoring above every bound left) decides what `needs` says.
+ * Returns the ranking as match indexes, each match's score (its bound when
+ * not scored), and how many were scored.
  */
-export function rankPruned<H extends Bounded>(matches: H[], score: (hit: H) => number, needs: PageNeeds): { ranked: H[]; scored: number } {
-  const byB = matches.slice().sort(byBound);
-  const sites = new Set(matches.map((h) => h.site));
-  const grouped = needs.hitsPerSite > 0 && sites.size > 1;
-  const top = Math.min(matches.length, grouped ? Math.max(needs.top, needs.keepTop) : needs.top);
+export function rankPruned(pool: Pool, score: (i: number) => number, needs: PageNeeds): { order: number[]; scores: Float64Array; scored: number } {
+  const { bound, id } = pool;
+  const n = bound.length;
+  const scores = Float64Array.from(bound);
+  const grouped = needs.hitsPerSite > 0 && pool.sites > 1;
+  const top = Math.min(n, grouped ? Math.max(needs.top, needs.keepTop) : needs.top);
+  const heap = new BoundHeap(bound);
+  const scored: number[] = [];
+  const inExact = new Uint8Array(n);
   let next = top;
-  for (let j = 0; j < byB.length; j++) {
-    byB[j]!.score = score(byB[j]!);
-    if (j + 1 < next && j + 1 < byB.length) continue;
-    const rest = j + 1 < byB.length ? byB[j + 1]!.bound : -Infinity;
-    const exact = byB.slice(0, j + 1).filter((h) => h.score > rest);
-    if (exact.length >= top && decided(exact, byB, sites, grouped, needs.hitsPerSite)) {
-      exact.sort(byScore);
-      const inExact = new Set<H>(exact);
-      return { ranked: exact.concat(byB.filter((h) => !inExact.has(h))), scored: j + 1 };
+  while (heap.size > 0) {
+    const i = heap.pop();
+    scores[i] = score(i);
+    scored.push(i);
+    if (scored.length < next && heap.size > 0) continue;
+    const rest = heap.size > 0 ? bound[heap.peek()]! : -Infinity;
+    const exact = scored.filter((j) => scores[j]! > rest);
+    if (exact.length >= top) {
+      for (const j of exact) inExact[j] = 1;
+      if (decided(pool, exact, inExact, grouped, needs.hitsPerSite)) {
+        exact.sort((a, b) => scores[b]! - scores[a]! || id[a]! - id[b]!);
+        for (let j = 0; j < n; j++) if (!inExact[j]) exact.push(j);
+        return { order: exact, scores, scored: scored.length };
+      }
+      inExact.fill(0);
     }
     // Checked again once a quarter more are scored: the checks cost O(n) each.
-    next = Math.max(j + 2, Math.ceil((j + 1) * 1.25));
+    next = Math.max(scored.length + 1, Math.ceil(scored.length * 1.25));
   }
-  return { ranked: byB.sort(byScore), scored: byB.length };
+  const order = Array.from({ length: n }, (_, j) => j).sort((a, b) => scores[b]! - scores[a]! || id[a]! - id[b]!);
+  return { order, scores, scored: n };
 }
 
 /**
- * Whether the hits below the exact prefix change nothing shown: every site
- * has a hit in the prefix (a facet names its site by its best hit) and, when
- * grouping, every site with hits below has `hitsPerSite` in the prefix, so
- * that each hit below is hidden whichever order they come in, unless it is a
- * full match with a partial match below it (never hidden): so not both kinds below.
+ * Whether the matches below the exact prefix change nothing shown: every
+ * site has a match in the prefix (a facet names its site by its best hit)
+ * and, when grouping, every site with matches below has `hitsPerSite` in the
+ * prefix, so that each match below is hidden whichever order they come in,
+ * unless it is a full match with a partial match below it (never hidden): so
+ * not both kinds below.
  */
-function decided<H extends Bounded>(exact: readonly H[], all: readonly H[], sites: ReadonlySet<string>, grouped: boolean, hitsPerSite: number): boolean {
-  if (exact.length === all.length) return true;
-  const inPrefix = new Map<string, number>();
-  for (const h of exact) inPrefix.set(h.site, (inPrefix.get(h.site) ?? 0) + 1);
-  if (inPrefix.size < sites.size) return false;
+function decided(pool: Pool, exact: readonly number[], inExact: Uint8Array, grouped: boolean, hitsPerSite: number): boolean {
+  if (exact.length === inExact.length) return true;
+  const inPrefix = new Int32Array(pool.sites);
+  let present = 0;
+  for (const j of exact) if (inPrefix[pool.site[j]!]!++ === 0) present++;
+  if (present < pool.sites) return false;
   if (!grouped) return true;
-  const inExact = new Set(exact);
   let full = false;
   let partial = false;
-  for (const h of all) {
-    if (inExact.has(h)) continue;
-    if (inPrefix.get(h.site)! < hitsPerSite) return false;
-    if (h.full) full = true;
+  for (let j = 0; j < inExact.length; j++) {
+    if (inExact[j]) continue;
+    if (inPrefix[pool.site[j]!]! < hitsPerSite) return false;
+    if (pool.full[j]) full = true;
     else partial = true;
   }
   return !(full && partial);
+}
+
+/** Match indexes by bound, highest first (ties in any order). */
+class BoundHeap {
+  private readonly a: Int32Array;
+  size: number;
+
+  constructor(private readonly key: Float64Array) {
+    this.size = key.length;
+    this.a = Int32Array.from({ length: key.length }, (_, i) => i);
+    for (let i = (this.size >> 1) - 1; i >= 0; i--) this.down(i);
+  }
+
+  peek(): number {
+    return this.a[0]!;
+  }
+
+  pop(): number {
+    const top = this.a[0]!;
+    this.a[0] = this.a[--this.size]!;
+    this.down(0);
+    return top;
+  }
+
+  private down(i: number): void {
+    const { a, key } = this;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= this.size) return;
+      const c = l + 1 < this.size && key[a[l + 1]!]! > key[a[l]!]! ? l + 1 : l;
+      if (key[a[c]!]! <= key[a[i]!]!) return;
+      const t = a[i]!;
+      a[i] = a[c]!;
+      a[c] = t;
+      i = c;
+    }
+  }
 }

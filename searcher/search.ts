@@ -182,21 +182,35 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
   const units = unitScores(snap.reader, snap.settings.rank);
   const slots = query.terms.map((t) => docTerms.slot(t));
   const termUnits = new Float64Array(slots.length);
-  const full = matches.filter((m) => m.hit.full).length;
+  let full = 0;
+  for (const m of matches) if (m.hit.full) full++;
   // As rankByBase: partial matches join when too few pages hold every word.
   const ranked = full < snap.settings.partialBelow ? matches : matches.filter((m) => m.hit.full);
-  const bounded = ranked.map(({ hit, row }) => {
+  const n = ranked.length;
+  const pool = { bound: new Float64Array(n), id: new Uint32Array(n), site: new Int32Array(n), sites: 0, full: new Uint8Array(n) };
+  const siteIndex = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const { hit, row } = ranked[i]!;
     docTerms.selectAt(row, hit.id);
     for (let t = 0; t < slots.length; t++) {
       const e = docTerms.entry(slots[t]!);
       termUnits[t] = e < 0 ? 0 : units[e]!;
     }
-    const bound = scorer.bound(hit.id, termUnits);
-    return { id: hit.id, site: hit.site, full: hit.full, score: bound, bound, hit, row };
-  });
+    pool.bound[i] = scorer.bound(hit.id, termUnits);
+    pool.id[i] = hit.id;
+    let site = siteIndex.get(hit.site);
+    if (site === undefined) siteIndex.set(hit.site, (site = siteIndex.size));
+    pool.site[i] = site;
+    pool.full[i] = hit.full ? 1 : 0;
+  }
+  pool.sites = siteIndex.size;
   const needs = { top: Math.max(PROXIMITY_DEPTH, paging.start + paging.hitsPerPage), hitsPerSite: paging.hitsPerSite, keepTop: paging.hitsPerPage };
-  const order = rankPruned(bounded, (b) => (docTerms.selectAt(b.row, b.id), scorer.base(b.id)), needs).ranked;
-  const hits = order.map((b) => ((b.hit.score = b.score), b.hit));
+  const { order, scores } = rankPruned(pool, (i) => (docTerms.selectAt(ranked[i]!.row, pool.id[i]!), scorer.base(pool.id[i]!)), needs);
+  const hits = order.map((i) => {
+    const { hit } = ranked[i]!;
+    hit.score = scores[i]!;
+    return hit;
+  });
   return { ranked: hits, partial: ranked.length - full, exact, scorer };
 }
 

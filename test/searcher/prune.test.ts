@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
-import { rankPruned, unitScores, type Bounded } from '../../searcher/prune.js';
+import { rankPruned, unitScores } from '../../searcher/prune.js';
 import { DocTerms } from '../../searcher/rank/docterms.js';
 import { makeScorer } from '../../searcher/rank/score.js';
 import { pageOfRanked, search, type SearchResult } from '../../searcher/search.js';
@@ -126,27 +126,30 @@ test('rankPruned: the shown part of the ranking as a full sort gives it, with fe
   for (let round = 0; round < 200; round++) {
     const n = 1 + Math.floor(rnd() * 400);
     const sites = 1 + Math.floor(rnd() * 6);
-    const truth = new Map<number, number>();
-    const hits: (Bounded & { doc: { site: string } })[] = Array.from({ length: n }, (_, id) => {
-      const score = Math.floor(rnd() * 50) / 4;
-      truth.set(id, score);
-      const site = `s${Math.floor(rnd() ** 2 * sites)}`;
-      return { id, score: NaN, site, full: rnd() < 0.3, bound: score + rnd() * 2, doc: { site } };
-    });
+    const truth = Array.from({ length: n }, () => Math.floor(rnd() * 50) / 4);
+    const siteOf = Array.from({ length: n }, () => Math.floor(rnd() ** 2 * sites));
+    const pool = {
+      bound: Float64Array.from(truth, (score) => score + rnd() * 2),
+      id: Uint32Array.from(truth, (_, i) => i),
+      site: Int32Array.from(siteOf),
+      sites: new Set(siteOf).size,
+      full: Uint8Array.from(truth, () => (rnd() < 0.3 ? 1 : 0)),
+    };
+    // Site indexes as rankPool gives them: 0 up to the number of sites present.
+    const present = [...new Set(siteOf)];
+    pool.site = Int32Array.from(siteOf, (s) => present.indexOf(s));
+    const hitOf = (i: number, score: number) => ({ id: i, score, site: `s${pool.site[i]}`, full: pool.full[i] === 1, doc: { site: `s${pool.site[i]}` } });
     const paging = { start: Math.floor(rnd() * 3) * 10, hitsPerPage: 10, hitsPerSite: Math.floor(rnd() * 3) };
     const needs = { top: Math.min(100, Math.max(20, paging.start + paging.hitsPerPage)), hitsPerSite: paging.hitsPerSite, keepTop: paging.hitsPerPage };
-    const pruned = rankPruned(
-      hits.map((h) => ({ ...h })),
-      (h) => truth.get(h.id)!,
-      needs,
-    );
-    const full = hits.map((h) => ({ ...h, score: truth.get(h.id)! })).sort((a, b) => b.score - a.score || a.id - b.id);
-    const view = (ranked: typeof full) => {
-      const p = pageOfRanked(ranked as never, paging);
+    const pruned = rankPruned(pool, (i) => truth[i]!, needs);
+    const ranked = pruned.order.map((i) => hitOf(i, pruned.scores[i]!));
+    const full = truth.map((score, i) => hitOf(i, score)).sort((a, b) => b.score - a.score || a.id - b.id);
+    const view = (list: typeof full) => {
+      const p = pageOfRanked(list as never, paging);
       return { ...p, hits: p.hits.map((h: { id: number; score: number; grouped: boolean; moreFromSite: boolean }) => [h.id, h.score, h.grouped, h.moreFromSite]), facets: undefined };
     };
-    assert.equal(view(pruned.ranked), view(full), `round ${round}`);
-    assert.equal(pruned.ranked.slice(0, needs.top).map((h) => h.id), full.slice(0, needs.top).map((h) => h.id), `round ${round}: the top`);
+    assert.equal(view(ranked), view(full), `round ${round}`);
+    assert.equal(ranked.slice(0, needs.top).map((h) => h.id), full.slice(0, needs.top).map((h) => h.id), `round ${round}: the top`);
     scored += pruned.scored;
     all += n;
   }
