@@ -115,7 +115,7 @@ export interface Matches {
 }
 
 /** The candidate pool's matches, before scoring: each with its row among the located documents. */
-interface Pool {
+interface PoolMatches {
   matches: { hit: Hit; row: number }[];
   exact: boolean;
   scorer: Scorer;
@@ -126,7 +126,7 @@ interface Pool {
  * Candidates from the index and the query's rules checked on each; every
  * candidate's entries are found at once from the terms' postings.
  */
-function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Pool {
+function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): PoolMatches {
   const { reader, settings } = snap;
   const tags = candidateTags(query);
   const pool = new Set<number>();
@@ -143,7 +143,7 @@ function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Poo
   const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights, query.alternatives, stats);
   const ids = Uint32Array.from(pool).sort();
   docTerms.locate(ids);
-  const matches: Pool['matches'] = [];
+  const matches: PoolMatches['matches'] = [];
   for (let row = 0; row < ids.length; row++) {
     const id = ids[row]!;
     if (reader.isDeleted(id)) continue;
@@ -184,8 +184,7 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
   const termUnits = new Float64Array(slots.length);
   let full = 0;
   for (const m of matches) if (m.hit.full) full++;
-  // As rankByBase: partial matches join when too few pages hold every word.
-  const ranked = full < snap.settings.partialBelow ? matches : matches.filter((m) => m.hit.full);
+  const ranked = partialsJoin(full, snap.settings.partialBelow) ? matches : matches.filter((m) => m.hit.full);
   const n = ranked.length;
   const pool = { bound: new Float64Array(n), id: new Uint32Array(n), site: new Int32Array(n), sites: 0, full: new Uint8Array(n) };
   const siteIndex = new Map<string, number>();
@@ -217,13 +216,18 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
 const byScore = (a: RankedHit, b: RankedHit) => b.score - a.score || a.id - b.id;
 
 /**
+ * Whether partial matches are ranked with the full ones: when too few pages
+ * hold every word, ranked together (a strict "all words first" order
+ * measured worse on questions), and the page says so.
+ */
+const partialsJoin = (full: number, partialBelow: number) => full < partialBelow;
+
+/**
  * Full matches ranked by base score, partial ones among them when too few
  * pages hold every word.
  */
 export function rankByBase<H extends RankedHit>(full: H[], some: H[], partialBelow: number): { ranked: H[]; partial: number } {
-  // Too few pages hold every word: partial matches join them, ranked together (a strict
-  // "all words first" order measured worse on questions), and the page says so.
-  const partial = full.length < partialBelow ? some : [];
+  const partial = partialsJoin(full.length, partialBelow) ? some : [];
   const ranked = partial.length ? full.concat(partial) : full.slice();
   ranked.sort(byScore);
   return { ranked, partial: partial.length };
