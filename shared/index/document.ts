@@ -31,13 +31,9 @@ export type AnalyzedFields = Omit<AnalyzedDoc, 'stored'>;
 /** The text fields analysis reads. */
 export type TextFields = Pick<IndexInputDoc, 'title' | 'content' | 'anchors' | 'url' | 'headings'>;
 
-/**
- * Analyzes a document; content beyond `maxTokens` terms is dropped (Nutch's
- * indexer.max.tokens). `contentTerms`, when given, are the content's terms
- * (`analyzer.terms(content)`, from a scan the caller made anyway); the array is kept.
- */
-export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: number, contentTerms?: string[]): AnalyzedDoc {
-  return { stored: storedOf(doc), ...analyzeFields(analyzer, doc, maxTokens, contentTerms) };
+/** Analyzes a document; content beyond `maxTokens` terms is dropped (Nutch's indexer.max.tokens). */
+export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: number): AnalyzedDoc {
+  return { stored: storedOf(doc), ...analyzeFields(analyzer, doc, maxTokens) };
 }
 
 /** The fields of a document the index stores. */
@@ -46,7 +42,11 @@ export function storedOf(doc: IndexInputDoc): StoredDoc {
   return stored;
 }
 
-/** `analyzeDoc` without the stored fields. */
+/**
+ * `analyzeDoc` without the stored fields. `contentTerms`, when given, are the
+ * content's terms (`analyzer.terms(content)`, from a scan the caller made
+ * anyway); the array is kept.
+ */
 export function analyzeFields(analyzer: Analyzer, doc: TextFields, maxTokens: number, contentTerms?: string[]): AnalyzedFields {
   const title = analyzer.terms(doc.title);
   const body = contentTerms ?? analyzer.terms(doc.content, maxTokens);

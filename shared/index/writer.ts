@@ -85,9 +85,9 @@ export class IndexWriter {
     return this.docs;
   }
 
-  /** Analyzes and adds a document; returns its id. `contentTerms`: the content's terms when the caller has them already. */
-  add(doc: IndexInputDoc, contentTerms?: string[]): number {
-    return this.addAnalyzed(analyzeDoc(this.opts.analyzer, doc, this.opts.maxTokens ?? DEFAULT_MAX_TOKENS, contentTerms));
+  /** Analyzes and adds a document; returns its id. */
+  add(doc: IndexInputDoc): number {
+    return this.addAnalyzed(analyzeDoc(this.opts.analyzer, doc, this.opts.maxTokens ?? DEFAULT_MAX_TOKENS));
   }
 
   addAnalyzed(d: AnalyzedDoc): number {
