@@ -136,7 +136,8 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const analyzer = threads.analyzer;
     const maxTokens = conf.getInt('indexer.max.tokens');
     const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
-    const pool = threads.pool(seg.count('fetch'));
+    const records = seg.count('fetch');
+    const pool = threads.pool(records);
     // The start of each indexed page's text and where its words stand, for summaries; written in batches to
     // bound memory, through a connection of their own while this one reads the fetch records.
     summariesOut = Segment.open(dir);
@@ -160,7 +161,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
       summarize(p.summaryText, a.offsets);
     };
     try {
-      const progress = log?.step(`index ${seg.name}`, 'records', seg.count('fetch'));
+      const progress = log?.step(`index ${seg.name}`, 'records', records);
       let seen = 0;
       for (const f of seg.fetches()) {
         progress?.update(++seen, { extra: `${writer.docCount} documents` });
