@@ -96,15 +96,13 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
     for (const [k, s] of indexes.entries()) {
       // The segment's dictionary mapped to each output's as terms are first met, not looked up term by term.
       const words = s.reader.terms();
-      const maps = writers.map(() => new Int32Array(0));
+      const toOutput: ((ids: Uint32Array) => Uint32Array)[] = [];
       for (const [id, stored, t] of s.reader.docTerms()) {
         const o = dest[k]!.get(id);
         if (o === undefined) continue;
         progress?.update(++done, { extra: `${indexes.length} segment indexes` });
         const writer = writers[o]!;
-        if (maps[o]!.length === 0) maps[o] = new Int32Array(words.length).fill(-1);
-        const map = maps[o]!;
-        const toMerged = (ids: Uint32Array) => ids.map((t) => (map[t]! >= 0 ? map[t]! : (map[t] = writer.termId(words[t]!))));
+        const toMerged = (toOutput[o] ??= termMap(words, writer));
         writer.addTerms(stored, { title: toMerged(t.title), content: toMerged(t.content), anchor: toMerged(t.anchor), url: toMerged(t.url), heading: toMerged(t.heading) });
       }
     }
@@ -124,6 +122,12 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
     for (const w of writers) w.discard();
   }
   return out;
+}
+
+/** Maps ids of a segment index's dictionary `words` to ids of `writer`'s, each word looked up when first met. */
+function termMap(words: readonly string[], writer: IndexWriter): (ids: Uint32Array) => Uint32Array {
+  const map = new Int32Array(words.length).fill(-1);
+  return (ids) => ids.map((t) => (map[t]! >= 0 ? map[t]! : (map[t] = writer.termId(words[t]!))));
 }
 
 const MAX_SHARDS = 256;
