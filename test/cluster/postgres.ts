@@ -24,8 +24,8 @@ export interface PgServer {
   url: string;
   port: number;
   dir: string;
-  /** A new empty database; returns its URL. */
-  createDatabase(name: string): Promise<string>;
+  /** A new empty database, sorting text by the ICU locale `icuLocale` when given; returns its URL. */
+  createDatabase(name: string, icuLocale?: string): Promise<string>;
   /** Stops the server (immediate shutdown) and removes its directory. Idempotent. */
   stop(): void;
 }
@@ -86,12 +86,13 @@ export async function startPostgres(): Promise<PgServer> {
       url,
       port,
       dir,
-      async createDatabase(name) {
+      async createDatabase(name, icuLocale) {
         if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+        if (icuLocale !== undefined && !/^[a-zA-Z-]+$/.test(icuLocale)) throw new Error(`bad ICU locale ${icuLocale}`);
         const c = new pg.Client({ connectionString: url });
         await c.connect();
         try {
-          await c.query(`CREATE DATABASE ${name}`);
+          await c.query(`CREATE DATABASE ${name}${icuLocale ? ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${icuLocale}'` : ''}`);
         } finally {
           await c.end();
         }

@@ -134,8 +134,8 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
     },
 
     stageLinkTargets(sources) {
-      c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS invert_sources (url text PRIMARY KEY)');
-      c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS invert_targets (url text PRIMARY KEY)');
+      c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS invert_sources (url text COLLATE "C" PRIMARY KEY)');
+      c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS invert_targets (url text COLLATE "C" PRIMARY KEY)');
       c.query(undefined, 'TRUNCATE invert_targets');
       for (const chunk of chunks(sources)) c.query(undefined, 'INSERT INTO invert_sources SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [chunk]);
       const n = c.query(
@@ -179,7 +179,7 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
     },
 
     numberPages() {
-      c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS rank_ids (id int4 PRIMARY KEY, url text NOT NULL UNIQUE)');
+      c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS rank_ids (id int4 PRIMARY KEY, url text COLLATE "C" NOT NULL UNIQUE)');
       c.query(undefined, 'TRUNCATE rank_ids');
       return c.query('pages', 'INSERT INTO rank_ids SELECT ROW_NUMBER() OVER (ORDER BY url COLLATE "C") - 1, url FROM pages').rowCount;
     },

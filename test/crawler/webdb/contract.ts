@@ -327,6 +327,17 @@ export function webDbContract(backend: Backend): void {
     assert.equal(db.stagedLinkTargets('', 10), []);
   });
 
+  it('stagedLinkTargets: in byte order, whatever the locale of the store', (db) => {
+    db.replaceOutlinks('http://s.test/1', [
+      { url: 'http://t.test/a', anchor: '' },
+      { url: 'http://t.test/B', anchor: '' },
+      { url: 'http://t.test/_', anchor: '' },
+    ]);
+    assert.is(db.stageLinkTargets(['http://s.test/1']), 3);
+    assert.equal(db.stagedLinkTargets('', 2), ['http://t.test/B', 'http://t.test/_']);
+    assert.equal(db.stagedLinkTargets('http://t.test/_', 2), ['http://t.test/a']);
+  });
+
   it('inlinks: one per target and source (the last anchor wins), read in stored order or by source', (db) => {
     db.transaction(() => {
       assert.is(db.addInlink('http://t.test/', 'http://s.test/b', 'bee'), 1);
