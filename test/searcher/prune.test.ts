@@ -16,25 +16,15 @@ import { makeScorer } from '../../searcher/rank/score.js';
 import { pageOfRanked, search, type SearchResult } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
+import { rng } from '../fixtures/rng.js';
 import { buildCrawl, tempCrawlDir, type FixturePage } from './crawl-fixture.js';
-
-/** A small deterministic generator (xorshift), so the corpus is the same on every run. */
-function random(seed: number) {
-  let x = seed;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 const WORDS = ('vacuum journal index table column trigger commit branch rebase merge stash remote socket stream buffer ' +
   'event loop worker thread module package install upgrade kernel network firewall mount volume backup restore query ' +
   'cache page memory disk file directory process signal timer crypto hash password user group permission shell script').split(' ');
 
 function corpus(): FixturePage[] {
-  const rnd = random(20261130);
+  const rnd = rng(20261130);
   // Zipf-like: early words are common, late ones rare.
   const word = () => WORDS[Math.floor(WORDS.length * rnd() ** 2.2)]!;
   const sites = ['a', 'b', 'c', 'd', 'e'].map((s) => `http://${s}.prune.test`);
@@ -120,7 +110,7 @@ test('every document holding a query term has a bound at least its score', () =>
 });
 
 test('rankPruned: the shown part of the ranking as a full sort gives it, with fewer scored', () => {
-  const rnd = random(7);
+  const rnd = rng(7);
   let scored = 0;
   let all = 0;
   for (let round = 0; round < 200; round++) {
