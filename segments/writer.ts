@@ -15,10 +15,10 @@
  * its parse committed a little later, so the fetch loop only fetches and the
  * parse runs on another core; a kill between the two leaves the page stored
  * unparsed, for the rerun to parse. `ready()` also waits while too many
- * pages or bytes wait for their parse: pages and bytes, so that a few pages
- * that are slow to parse do not stop the other hosts. Loading the parser takes the thread about a
- * second, so a crawl keeps one thread for all its rounds: each SegmentWriter
- * talks to it over a channel of its own.
+ * pages or bytes wait for their parse (counted in pages and bytes, so that
+ * a few pages slow to parse do not stop the other hosts). Loading the
+ * parser takes a thread about a second, so a crawl keeps its threads for
+ * all its rounds: each SegmentWriter talks to them over channels of its own.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { HzError } from '../shared/errors.js';

@@ -281,7 +281,7 @@ export class Fetcher {
     if (this.log) this.logLines.push({ at: Date.now(), msg: `${record.status} ${record.httpStatus ?? '-'} ${record.url}${record.message ? ` (${record.message})` : ''}` });
   }
 
-  /** Parses stored content that has no parse yet (left by an earlier run without parsing). */
+  /** Parses stored content that has no parse yet: left by a run killed before its parse was committed, or by one without parsing. */
   private async parseLeftovers(): Promise<void> {
     const batch: ParseRecord[] = [];
     for (const c of this.segment.unparsedContents()) {
