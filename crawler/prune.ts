@@ -13,7 +13,8 @@ import path from 'node:path';
 import { parseDuration, type Conf } from '../shared/conf.js';
 import { parseDay } from '../shared/day.js';
 import { partialExitCode, UsageError } from '../shared/errors.js';
-import { openIndex } from '../shared/index/reader.js';
+import { currentIndex } from '../shared/index/publish.js';
+import { openIndex, readIndexMeta } from '../shared/index/reader.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { listSegments, segmentDate } from '../segments/segment.js';
@@ -75,9 +76,12 @@ export async function prune(conf: Conf, opts: PruneOptions): Promise<PruneSummar
   const bytesFreed = doomed.reduce((b, n) => b + du(path.join(opts.segmentsDir, n)), 0);
   const dropping = doomed.reduce((k, n) => k + (held.get(n)?.length ?? 0), 0);
   const summary: PruneSummary = { stale, deleted: [], refused, bytesFreed, pagesDropped: dropping };
-  if (opts.dryRun || doomed.length === 0) return summary;
-
   const crawlDir = crawlDirOf(opts.segmentsDir);
+  const missing = doomed.length === 0 ? segmentsGone(crawlDir, all) : [];
+  if (opts.dryRun || (doomed.length === 0 && missing.length === 0)) return summary;
+  // A prune killed between deleting and merging leaves an index that points into deleted segments: this run finishes it.
+  if (missing.length) opts.log?.info(`the index still names ${missing.length} deleted segment(s) (${missing.join(', ')}): merging again`);
+
   const before = new Set([...held.values()].flat());
   for (const n of doomed) {
     // Renamed first, so a killed prune never leaves a half-deleted segment that still looks like one.
@@ -95,6 +99,13 @@ export async function prune(conf: Conf, opts: PruneOptions): Promise<PruneSummar
   summary.pagesDropped = [...before].filter((u) => after.idOf(u) === undefined).length;
   after.close();
   return summary;
+}
+
+/** Segments the published merged index names that are no longer in the segments directory. */
+function segmentsGone(crawlDir: string, live: string[]): string[] {
+  if (!currentIndex(crawlDir)) return [];
+  const have = new Set(live);
+  return readIndexMeta(crawlDir).meta.segments.filter((s) => !have.has(s));
 }
 
 /** The cutoff from -olderThan (a duration before now) or -before (a UTC day). */

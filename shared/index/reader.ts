@@ -341,24 +341,28 @@ class SegmentedIndexReader implements IndexReader {
 
 export type LoadedIndex = SegmentedIndexReader;
 
-/**
- * Opens an index directory, or an index root (`<crawl>/index`, or the crawl
- * directory itself) through its CURRENT pointer.
- */
-export async function openIndex(dir: string): Promise<LoadedIndex> {
+/** The meta of an index directory, or of an index root's CURRENT generation, without loading the index. */
+export function readIndexMeta(dir: string): { indexDir: string; meta: IndexMeta } {
   const cur = currentIndex(dir);
   const indexDir = cur ? cur.dir : dir;
   // A merge killed before its first publish leaves only a build directory.
   if (!cur && !fs.existsSync(path.join(indexDir, INDEX_FILES.meta))) {
     throw new HzError('HZ_ERR_NOT_FOUND', `${dir} holds no index yet (no CURRENT generation and no ${INDEX_FILES.meta} file); run 'hazelnut index' and 'hazelnut merge'`);
   }
-  let meta: IndexMeta;
   try {
-    meta = JSON.parse(readIndexFile(indexDir, INDEX_FILES.meta).toString('utf8')) as IndexMeta;
+    return { indexDir, meta: JSON.parse(readIndexFile(indexDir, INDEX_FILES.meta).toString('utf8')) as IndexMeta };
   } catch (e) {
     if (isHzError(e)) throw e;
     throw new HzError('HZ_ERR_INDEX_FORMAT', `index meta ${path.join(indexDir, INDEX_FILES.meta)} is not valid JSON`);
   }
+}
+
+/**
+ * Opens an index directory, or an index root (`<crawl>/index`, or the crawl
+ * directory itself) through its CURRENT pointer.
+ */
+export async function openIndex(dir: string): Promise<LoadedIndex> {
+  const { indexDir, meta } = readIndexMeta(dir);
   const deleted = readDeleted(indexDir);
   return new SegmentedIndexReader(indexDir, { ...meta, deletedCount: deleted.size }, deleted);
 }

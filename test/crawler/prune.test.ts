@@ -117,6 +117,25 @@ test('prune -dryRun changes nothing; -force deletes and drops pages', async () =
   }
 });
 
+test('a prune killed after deleting a segment is finished by the next: the index is merged again without it', async () => {
+  const { crawl, segs } = await crawlWithHistory();
+  try {
+    // What a prune leaves when killed between deleting a segment and merging the rest.
+    fs.rmSync(segs[0]!, { recursive: true });
+    const s = await prune(crawl.conf, { segmentsDir: crawl.segments, cutoff: day(1), dryRun: false, force: false });
+    assert.equal(s.stale, []);
+    assert.is(s.generation, '000002', 'merged again');
+    await everyHitResolves(crawl);
+    const r = await openIndex(crawl.index);
+    assert.is(r.idOf('http://a.test/b'), undefined, 'the deleted segment\'s only page is gone');
+    assert.equal(r.meta.segments, [path.basename(segs[1]!), path.basename(segs[2]!)]);
+    const again = await prune(crawl.conf, { segmentsDir: crawl.segments, cutoff: day(1), dryRun: false, force: false });
+    assert.is(again.generation, undefined, 'nothing left to finish');
+  } finally {
+    crawl.cleanup();
+  }
+});
+
 test('readindex -stats', async () => {
   const { crawl } = await crawlWithHistory();
   try {
