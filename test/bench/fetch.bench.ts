@@ -154,7 +154,7 @@ export default async function bench(): Promise<{ title: string; markdown: string
           `(${bare.toFixed(0)} pages/s). The bare loop stores nothing; "bare loop + segment storage" adds only what every page costs on ` +
           "disk (deflate and a group commit per event-loop turn, in the writer's worker thread, so a killed fetch resumes), which bounds any fetcher that keeps its pages. " +
           'hazelnut fetch adds robots.txt (20 requests), politeness queues, decompression, charset detection and fetch.log on top; ' +
-          'inline parsing adds HTML parsing, outlink normalisation and language detection (tinyld) per page.',
+          'inline parsing adds HTML parsing, outlink normalisation and language detection (eld) per page.',
       ].join('\n'),
     };
   } finally {

@@ -141,6 +141,14 @@ test('language: declared (html lang, Content-Language) wins, else detected', asy
   assert.is((await page('<p>ok</p>')).lang, null, 'too little text to tell');
 });
 
+/** The start of SQLite's vdbe.html (public domain) as the parse gives it: English prose after a menu, which tinyld took for Czech. */
+const SQLITE_VDBE =
+  "Small. Fast. Reliable. Choose any three. Home Menu About Documentation Download License Support Purchase Search About Documentation Download Support Purchase Search Documentation Search Changelog The Virtual Database Engine of SQLite Obsolete Documentation Warning: This document describes the virtual machine used in SQLite version 2.8.0. The virtual machine in SQLite version 3.0 and 3.1 is similar in concept but is now register-based instead of stack-based, has five operands per opcode instead of three, and has a different set of opcodes from those shown below. See the virtual machine instructions document for the current set of VDBE opcodes and a brief overview of how the VDBE operates. This document is retained as an historical reference. If you want to know how the SQLite library works internally, you need to begin with a solid understanding of the Virtual Database Engine or VDBE. The VDBE occurs right in the middle of the processing stream (see the architecture diagram) and so it seems to touch most parts of the library. Even parts of the code that do not directly interact with the VDBE are usually in a supporting role. The VDBE really is the heart of SQLite. This article is a ";
+
+test('language: English documentation after a menu is English', async () => {
+  assert.is((await page(`<p>${SQLITE_VDBE}</p>`)).lang, 'en');
+});
+
 test('text/plain: text kept, URLs become outlinks', async () => {
   const p = await page('Read http://127.0.4.3/doc.txt, then (https://127.0.4.3/other).\nBye', 'text/plain');
   assert.is(p.status, 'success');
