@@ -22,7 +22,7 @@ import { host } from '../../shared/url/keys.js';
 import type { ContentRecord, FetchRecord, Outlink, ParseRecord, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugins.js';
 import { breathe, LINKS_PER_BREATH } from './breathe.js';
-import { languageDetectorReady, pageLanguage } from './language.js';
+import { pageLanguage } from './language.js';
 import { signatureFromConf, type SignatureFn } from './signature.js';
 import { mediaType, sniffContentType } from './sniff.js';
 
@@ -188,7 +188,6 @@ export async function parseContent(plugins: ParsePlugins, conf: Conf, content: C
     const dropped: OutlinksDropped = { cap: 0, filtered: 0, external: 0 };
     const outlinks = meta.nofollow ? [] : await filterOutlinks(plugins, opts, content.url, out.outlinks, dropped);
     if (dropped.cap + dropped.filtered + dropped.external > 0) meta.outlinksDropped = dropped;
-    await languageDetectorReady();
     const declaredLang = [out.lang, meta.contentLanguage as string | undefined, fetch.headers['content-language']];
     const text = withoutControls(out.text);
     return {
@@ -196,7 +195,7 @@ export async function parseContent(plugins: ParsePlugins, conf: Conf, content: C
       status: 'success',
       title: withoutControls(out.title),
       text,
-      lang: pageLanguage(declaredLang, text, opts.langMaxLength),
+      lang: await pageLanguage(declaredLang, text, opts.langMaxLength),
       signature: opts.signature(content.bytes, text),
       outlinks,
       meta,

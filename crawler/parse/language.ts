@@ -12,19 +12,19 @@
 
 /** eld's smallest n-gram tables: its 60 languages in a fraction of the memory of its larger sets. */
 const NGRAMS = 'extrasmall';
-let detector: { detect(text: string): { language: string } } | undefined;
-let loading: Promise<void> | undefined;
+type Detector = { detect(text: string): { language: string } };
+let loading: Promise<Detector> | undefined;
 
 /**
- * Loads eld and its n-gram tables, once a thread. eld is an ES module that
- * loads its tables asynchronously, so the parse awaits this before it asks
- * for a language.
+ * eld and its n-gram tables, loaded once a thread and only when a page needs
+ * detecting (a page that declares its language never costs their memory).
+ * eld is an ES module that loads its tables asynchronously.
  */
-export function languageDetectorReady(): Promise<void> {
+function detector(): Promise<Detector> {
   return (loading ??= import('eld').then(async ({ eld }) => {
     if (!('load' in eld)) throw new Error('eld has no loader for its n-gram tables');
     await eld.load(NGRAMS);
-    detector = eld;
+    return eld;
   }));
 }
 
@@ -38,18 +38,17 @@ export function normalizeLanguage(tag: string | null | undefined): string | null
   return /^[a-z]{2,3}$/.test(primary) ? primary : null;
 }
 
-export function detectLanguage(text: string, maxLength: number): string | null {
+export async function detectLanguage(text: string, maxLength: number): Promise<string | null> {
   const sample = text.length > maxLength ? text.slice(0, maxLength) : text;
   if (sample.replace(/[\s\p{P}\p{N}]/gu, '').length < MIN_DETECT_CHARS) return null;
-  if (!detector) throw new Error('language detection before languageDetectorReady()');
-  return normalizeLanguage(detector.detect(sample).language);
+  return normalizeLanguage((await detector()).detect(sample).language);
 }
 
 /** The first declared language that is a language tag, else the detected one. */
-export function pageLanguage(declared: (string | null | undefined)[], text: string, maxLength: number): string | null {
+export function pageLanguage(declared: (string | null | undefined)[], text: string, maxLength: number): Promise<string | null> {
   for (const d of declared) {
     const l = normalizeLanguage(d);
-    if (l) return l;
+    if (l) return Promise.resolve(l);
   }
   return detectLanguage(text, maxLength);
 }
