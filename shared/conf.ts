@@ -217,9 +217,7 @@ export class Conf {
 
   /** A copy with some properties changed; the original is untouched. */
   with(overrides: Record<string, string>): Conf {
-    const c = new Conf(this.confDir);
-    for (const [k, v] of this.declared) c.declared.set(k, v);
-    for (const [k, v] of this.values) c.values.set(k, v);
+    const c = Conf.fromSnapshot(this.snapshot());
     for (const [k, v] of Object.entries(overrides)) c.values.set(k, { value: v, source: 'set' });
     return c;
   }
