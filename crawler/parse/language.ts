@@ -32,13 +32,13 @@ function detector(): Promise<Detector> {
 const MIN_DETECT_CHARS = 40;
 
 /** `en-GB` → `en`; `de, en` → `de`; null for anything that is not a language tag. */
-export function normalizeLanguage(tag: string | null | undefined): string | null {
+function normalizeLanguage(tag: string | null | undefined): string | null {
   const first = tag?.split(',')[0]?.trim().toLowerCase().replace(/_/g, '-') ?? '';
   const primary = first.split('-')[0]!;
   return /^[a-z]{2,3}$/.test(primary) ? primary : null;
 }
 
-export async function detectLanguage(text: string, maxLength: number): Promise<string | null> {
+async function detectLanguage(text: string, maxLength: number): Promise<string | null> {
   const sample = text.length > maxLength ? text.slice(0, maxLength) : text;
   if (sample.replace(/[\s\p{P}\p{N}]/gu, '').length < MIN_DETECT_CHARS) return null;
   return normalizeLanguage((await detector()).detect(sample).language);
