@@ -26,8 +26,7 @@ const units = new WeakMap<IndexReader, { params: RankParams; scores: Float32Arra
  * entry, made once per index and ranking parameters.
  */
 export function unitScores(reader: IndexReader, params: RankParams): Float32Array {
-  const known = units.get(reader);
-  if (known?.params === params) return known.scores;
+  if (hasUnitScores(reader, params)) return units.get(reader)!.scores;
   const query = new Bm25fQuery([1], readerStats(reader), params.bm25f.k1, params.bm25f.fields);
   const lengths = new Float64Array(reader.meta.docCount * F);
   for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) lengths[d * F + f] = reader.fieldLength(d, FIELDS[f]!);
@@ -51,6 +50,9 @@ export function unitScores(reader: IndexReader, params: RankParams): Float32Arra
   units.set(reader, { params, scores });
   return scores;
 }
+
+/** Whether `unitScores` of this index and parameters are made already. */
+export const hasUnitScores = (reader: IndexReader, params: RankParams) => units.get(reader)?.params === params;
 
 /** The matches as pruning sees them, one index a match. */
 export interface Pool {

@@ -76,6 +76,15 @@ export function indexSource(indexDir?: string): IndexSource {
 
 export const crawlIndexSource: IndexSource = indexSource();
 
+export interface OpenOptions {
+  /**
+   * Whether each index's pruning scores (searcher/prune) are worked out when
+   * it opens (default true). A shard searcher answers its broker with every
+   * match scored and never prunes, so it leaves them to a search of its own.
+   */
+  pruning?: boolean;
+}
+
 interface Slot {
   snapshot: Snapshot;
   leases: number;
@@ -98,6 +107,7 @@ export class CrawlSnapshots implements SnapshotProvider {
     readonly crawlDir: string,
     private readonly source: IndexSource,
     private readonly settings: SearchSettings,
+    private readonly opening: OpenOptions,
     first: Snapshot,
   ) {
     this.segments = first.segments;
@@ -105,7 +115,7 @@ export class CrawlSnapshots implements SnapshotProvider {
   }
 
   /** Opens the crawl's current index; fails with a message saying what is missing. */
-  static async open(crawlDir: string, settings: SearchSettings, source: IndexSource = crawlIndexSource): Promise<CrawlSnapshots> {
+  static async open(crawlDir: string, settings: SearchSettings, source: IndexSource = crawlIndexSource, opening: OpenOptions = {}): Promise<CrawlSnapshots> {
     if (!fs.existsSync(crawlDir)) throw new HzError('HZ_ERR_NOT_FOUND', `crawl directory ${crawlDir} does not exist`);
     const found = source.locate(crawlDir);
     if (!found) {
@@ -118,7 +128,7 @@ export class CrawlSnapshots implements SnapshotProvider {
       );
     }
     const segments = new FetchedSegments(crawlPaths(crawlDir).segments);
-    return new CrawlSnapshots(crawlDir, source, settings, await makeSnapshot(crawlDir, source, settings, segments, found));
+    return new CrawlSnapshots(crawlDir, source, settings, opening, await makeSnapshot(crawlDir, source, settings, segments, found, opening));
   }
 
   get current(): Snapshot {
@@ -150,7 +160,7 @@ export class CrawlSnapshots implements SnapshotProvider {
     if (this.closed) return false;
     const found = this.source.locate(this.crawlDir);
     if (!found || found.version === this.slot.snapshot.version) return false;
-    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found);
+    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found, this.opening);
     if (this.closed) {
       next.reader.close();
       return false;
@@ -179,9 +189,16 @@ export class CrawlSnapshots implements SnapshotProvider {
   }
 }
 
-async function makeSnapshot(crawlDir: string, source: IndexSource, settings: SearchSettings, segments: FetchedSegments, found: { dir: string; version: string }): Promise<Snapshot> {
+async function makeSnapshot(
+  crawlDir: string,
+  source: IndexSource,
+  settings: SearchSettings,
+  segments: FetchedSegments,
+  found: { dir: string; version: string },
+  opening: OpenOptions,
+): Promise<Snapshot> {
   const reader = await source.open(found.dir);
   // Worked out before the index is current, so no query waits for it.
-  unitScores(reader, settings.rank);
+  if (opening.pruning !== false) unitScores(reader, settings.rank);
   return { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version };
 }
