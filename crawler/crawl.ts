@@ -141,7 +141,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
   conf = scopeToSeedHosts(conf, seeds);
   const fetchers = opts.fetchers ?? 1;
   // The fetch's parsing threads serve every round; they load (about a second) while inject and generate run.
-  const writers = fetchers === 1 && fetcherSettings(conf).parse ? parseThreads(conf) : undefined;
+  const writers = fetchers === 1 ? parseThreads(conf) : undefined;
   let plugins: CrawlerPlugins;
   try {
     plugins = await loadCrawlerPlugins(conf);

@@ -57,8 +57,15 @@ export interface FetchOptions {
   writers?: WriterThreads;
 }
 
-/** Threads that parse fetched pages as `conf` says and store them (fetcher.parse.threads), so the fetch loop only fetches. */
-export function parseThreads(conf: Conf): WriterThreads {
+/**
+ * The threads that parse a fetch's pages as `conf` says and store them
+ * (fetcher.parse.threads), so the fetch loop only fetches: `opts.writers`
+ * when given (a crawl keeps its threads for all its rounds), else new ones;
+ * none when the fetch does not parse (its writer then stores on a thread of its own).
+ */
+export function parseThreads(conf: Conf, opts: FetchOptions = {}): WriterThreads | undefined {
+  if (!fetcherSettings(conf, opts).parse) return undefined;
+  if (opts.writers) return opts.writers;
   const threads = atLeast(conf, 'fetcher.parse.threads', conf.getInt('fetcher.parse.threads'), 1);
   return new WriterThreads({ threads, parse: { module: PARSE_THREAD_MODULE, data: conf.snapshot() } });
 }
@@ -170,7 +177,7 @@ async function fetchInto(conf: Conf, segment: Segment, webdb: WebDb | undefined,
   const ua = userAgent(conf);
   const settings = fetcherSettings(conf, opts);
   let protocols: Protocols | undefined;
-  const writers = settings.parse ? (opts.writers ?? parseThreads(conf)) : undefined;
+  const writers = parseThreads(conf, opts);
   try {
     const plugins = await loadCrawlerPlugins(conf);
     opts.log?.info(`fetching ${segment.dir} as "${ua}", ${settings.threads} threads; plugins: ${plugins.active.map((p) => p.id).join(' ')}`);
@@ -211,7 +218,7 @@ async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOption
   const done: FetchSummary[] = [];
   const fetchedHere = new Set<number>();
   // The same parsing threads for every partition: they take about a second to start.
-  const writers = fetcherSettings(conf, opts).parse ? (opts.writers ?? parseThreads(conf)) : undefined;
+  const writers = parseThreads(conf, opts);
   let waiting = false;
   try {
     while (!opts.signal?.aborted) {

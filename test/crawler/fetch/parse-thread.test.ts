@@ -8,9 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fetch } from '../../../crawler/fetch/tool.js';
+import { fetch, parseThreads } from '../../../crawler/fetch/tool.js';
 import { Conf } from '../../../shared/conf.js';
 import { Segment } from '../../../segments/segment.js';
+import { WriterThreads } from '../../../segments/writer.js';
 import { startTestWeb, type TestWeb } from '../../fixtures/testweb.js';
 import { makeSegment, tempCrawl } from './helpers.js';
 
@@ -76,6 +77,22 @@ test("a host's next page is requested while its previous page is still being par
     out.close();
   }
   assert.is(web.maxConcurrency('w'), 1);
+});
+
+test('one rule for the parse threads: none without parsing, the ones given, else new ones that parse', async () => {
+  const conf = Conf.load({ confDir: path.join(dir, 'conf'), overrides: { 'http.agent.name': 'HzTest' } });
+  assert.is(parseThreads(conf, { parse: false }), undefined);
+  assert.is(parseThreads(conf.with({ 'fetcher.parse': 'false' })), undefined);
+  const given = new WriterThreads();
+  const made = parseThreads(conf);
+  try {
+    assert.is(parseThreads(conf, { writers: given }), given);
+    assert.is(parseThreads(conf, { parse: false, writers: given }), undefined);
+    assert.ok(made instanceof WriterThreads && made.parses);
+  } finally {
+    await given.close();
+    await made?.close();
+  }
 });
 
 test.run();
