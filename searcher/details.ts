@@ -11,7 +11,7 @@ import type { ContentRecord, FetchRecord, PageSection } from '../segments/segmen
 import { typedWords } from './highlight.js';
 import type { SearchResult } from './search.js';
 import type { Snapshot } from './snapshot.js';
-import { SUMMARY_TEXT_CHARS, summaryPart, TokenOffsets } from '../segments/offsets.js';
+import { readOffsets, SUMMARY_TEXT_CHARS, summaryPart } from '../segments/offsets.js';
 import { MAX_SUMMARY_TOKENS, summarize, type Summary } from './summary.js';
 import { indexedHits, offsetsAgree, offsetTokens } from './summary-offsets.js';
 import { summaryTokens, type SummaryTokens } from './summary-tokens.js';
@@ -57,7 +57,7 @@ export type SummaryWords = 'stored' | 'scanned' | 'whole';
 
 /** The words around the query's hits, from the index's positions and the offsets stored at index time; undefined when there are none to trust. */
 function storedWords(snap: Snapshot, hit: SummaryDoc, text: string, data: Uint8Array | undefined, q: SummaryQuery, furniture: readonly (readonly [number, number])[]): SummaryTokens | undefined {
-  const offsets = data && TokenOffsets.read(data);
+  const offsets = data && readOffsets(data);
   if (!offsets) return undefined;
   // The index keeps only the first indexer.max.tokens words of a page: past them it knows no hits.
   const limit = Math.min(offsets.count, snap.reader.fieldLength(hit.id, 'content'));

@@ -46,23 +46,20 @@ export function offsetsAgree(analyzer: Pick<Analyzer, 'terms'>, text: string, of
   for (const [i, term] of hits) {
     if (seen.has(term)) continue;
     seen.add(term);
-    if (i >= offsets.count || !offsets.reach(i + 1) || offsets.ends[i]! > text.length) return false;
+    if (i >= offsets.count || offsets.ends[i]! > text.length) return false;
     if (!analyzer.terms(text.slice(offsets.starts[i], offsets.ends[i])).includes(term)) return false;
   }
   return true;
 }
 
-/**
- * Tokens of the head of the text and of the parts around each hit, from
- * stored offsets (the first `limit` words); undefined when the record is damaged.
- */
+/** Tokens of the head of the text and of the parts around each hit, from stored offsets (the first `limit` words). */
 export function offsetTokens(
   offsets: TokenOffsets,
   hits: TextHits,
   opts: SummaryOptions,
   furniture: readonly (readonly [number, number])[],
   limit = offsets.count,
-): SummaryTokens | undefined {
+): SummaryTokens {
   const { starts, ends } = offsets;
   const n = Math.min(limit, offsets.count);
   const context = Math.max(0, opts.context);
@@ -70,16 +67,12 @@ export function offsetTokens(
   const head = new Furniture(furniture);
   // The head: `length` content words and one more, for a page where nothing matches.
   let headEnd = 0;
-  for (let words = 0; headEnd < n && words <= length; headEnd++) {
-    if (!offsets.reach(headEnd + 1)) return undefined;
-    if (!head.covers(starts[headEnd]!, ends[headEnd]!)) words++;
-  }
+  for (let words = 0; headEnd < n && words <= length; headEnd++) if (!head.covers(starts[headEnd]!, ends[headEnd]!)) words++;
   const at = [...hits.keys()].sort((a, b) => a - b);
   const spans: [number, number][] = [[0, headEnd]];
   for (const i of at) if (i < n) spans.push([Math.max(0, i - context), Math.min(n, i + context + 2)]);
   const parts = mergeSpans(spans);
   const end = parts[parts.length - 1]![1];
-  if (!offsets.reach(end)) return undefined;
   const cuts: number[] = [];
   // summarize() reads no further than MAX_SUMMARY_TOKENS tokens, and one more tells it that more follow.
   let size = 0;
@@ -104,9 +97,6 @@ export function offsetTokens(
   }
   const tail = new Furniture(furniture);
   let more = n < offsets.count;
-  for (let i = end; i < n && !more; i++) {
-    if (!offsets.reach(i + 1)) return undefined;
-    more = !tail.covers(starts[i]!, ends[i]!);
-  }
+  for (let i = end; i < n && !more; i++) more = !tail.covers(starts[i]!, ends[i]!);
   return { tokens: { terms, starts: tokStarts, ends: tokEnds }, cuts, more };
 }

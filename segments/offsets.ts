@@ -3,39 +3,35 @@
  * Where each word of a page's parse text stands, stored beside the parse at
  * index time, so the searcher builds a summary from the index's term
  * positions without analyzing the page again. Only the start of the text
- * that summaries look at is covered. Encoded as LEB128 varints: a version,
- * the token count, then per token its start minus the previous token's start
- * and its length (the parts of a camelCase word share its span: a 0 step).
+ * that summaries look at is covered. The record is a version and the token
+ * count (32-bit little-endian each), then every token's start, then every
+ * token's end, 16 bits each (the covered part fits): a summary reads the
+ * words around its hits where they stand, without decoding the words before
+ * them. The parts of a camelCase word share its span. Records of version 1
+ * (LEB128 deltas, written by older hazelnut) are still read, decoded whole.
  */
 
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import type { ParseMeta } from '../shared/plugin/types.js';
 
-/** Summaries look at this much of a page's text, and the stored offsets cover it. */
+/** Summaries look at this much of a page's text, and the stored offsets cover it (in 16 bits: below 65,536). */
 export const SUMMARY_TEXT_CHARS = 60_000;
 
-/** Changes when the encoding changes; an older record is not used. */
-const OFFSETS_VERSION = 1;
+/** Changes when the encoding changes; a record of an unknown version is not used. */
+const OFFSETS_VERSION = 2;
+const HEADER = 8;
 
 /** The stored form of token spans (in text order, as the analyzer gives them). */
 export function encodeOffsets(spans: readonly { start: number; end: number }[]): Buffer {
-  const out: number[] = [];
-  const push = (v: number) => {
-    while (v > 0x7f) {
-      out.push((v & 0x7f) | 0x80);
-      v >>>= 7;
-    }
-    out.push(v);
-  };
-  push(OFFSETS_VERSION);
-  push(spans.length);
-  let prev = 0;
-  for (const s of spans) {
-    push(s.start - prev);
-    push(s.end - s.start);
-    prev = s.start;
+  const n = spans.length;
+  const out = Buffer.alloc(HEADER + 4 * n);
+  out.writeUInt32LE(OFFSETS_VERSION, 0);
+  out.writeUInt32LE(n, 4);
+  for (let i = 0; i < n; i++) {
+    out.writeUInt16LE(spans[i]!.start, HEADER + 2 * i);
+    out.writeUInt16LE(spans[i]!.end, HEADER + 2 * (n + i));
   }
-  return Buffer.from(out);
+  return out;
 }
 
 /**
@@ -60,80 +56,66 @@ export function summaryMeta(meta: ParseMeta): Pick<ParseMeta, 'sections' | 'furn
 /** The part of a parse text summaries look at. */
 export const summaryPart = (text: string) => (text.length > SUMMARY_TEXT_CHARS ? text.slice(0, SUMMARY_TEXT_CHARS) : text);
 
-/**
- * Token spans read from the stored form as far as they are asked for: token i
- * spans [starts[i], ends[i]) once `reach(i + 1)` has been called. A summary
- * needs the words around its hits, often far less than the whole.
- */
-export class TokenOffsets {
+
+/** Token spans: token i spans [starts[i], ends[i]) of the text. */
+export interface TokenOffsets {
   readonly count: number;
-  readonly starts: Uint32Array;
-  readonly ends: Uint32Array;
-  private decoded = 0;
-  private at = 0;
-
-  private constructor(
-    private readonly data: Uint8Array,
-    private p: number,
-    count: number,
-  ) {
-    this.count = count;
-    this.starts = new Uint32Array(count);
-    this.ends = new Uint32Array(count);
-  }
-
-  /** The stored offsets, or undefined when they are of another version or damaged. */
-  static read(data: Uint8Array): TokenOffsets | undefined {
-    const version = varintAt(data, 0);
-    const count = varintAt(data, after);
-    // Each token takes at least two bytes.
-    if (version !== OFFSETS_VERSION || count < 0 || after + 2 * count > data.length) return undefined;
-    return new TokenOffsets(data, after, count);
-  }
-
-  /** Makes the first `n` tokens readable (fewer when there are fewer); false when the record is damaged. */
-  reach(n: number): boolean {
-    const { data, starts, ends } = this;
-    const to = Math.min(n, this.count);
-    let p = this.p;
-    // This loop reads every word up to a page's last hit: no allocation in it.
-    for (let i = this.decoded; i < to; i++) {
-      this.at += varintAt(data, p);
-      starts[i] = this.at;
-      ends[i] = this.at + varintAt(data, after);
-      p = after;
-    }
-    if (to > this.decoded) {
-      this.decoded = to;
-      this.p = p;
-    }
-    return p <= data.length && (to < this.count || p === data.length);
-  }
+  readonly starts: Uint16Array | Uint32Array;
+  readonly ends: Uint16Array | Uint32Array;
 }
 
-/** Where the last `varintAt` ended: past the data's end when it ran out. */
-let after = 0;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** An unsigned LEB128 varint at byte `p` (its end goes to `after`); -1 past the end. */
-function varintAt(data: Uint8Array, p: number): number {
-  let v = 0;
-  let shift = 0;
-  let b: number;
-  do {
-    if (p >= data.length) {
-      after = data.length + 1;
-      return -1;
+/** The stored token spans, or undefined when the record is of an unknown version or damaged. */
+export function readOffsets(data: Uint8Array): TokenOffsets | undefined {
+  if (data[0] === 1) return readVersion1(data);
+  if (data.length < HEADER) return undefined;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const count = view.getUint32(4, true);
+  if (view.getUint32(0, true) !== OFFSETS_VERSION || data.length !== HEADER + 4 * count) return undefined;
+  if (!LITTLE_ENDIAN || data.byteOffset % 2) {
+    const starts = new Uint16Array(count);
+    const ends = new Uint16Array(count);
+    for (let i = 0; i < count; i++) {
+      starts[i] = view.getUint16(HEADER + 2 * i, true);
+      ends[i] = view.getUint16(HEADER + 2 * (count + i), true);
     }
-    b = data[p++]!;
-    v += (b & 0x7f) * 2 ** shift;
-    shift += 7;
-  } while (b & 0x80);
-  after = p;
-  return v;
+    return { count, starts, ends };
+  }
+  // The columns are read in place.
+  const at = data.byteOffset + HEADER;
+  return { count, starts: new Uint16Array(data.buffer, at, count), ends: new Uint16Array(data.buffer, at + 2 * count, count) };
 }
 
-/** Every stored token span, or undefined when the record is of another version or damaged. */
-export function decodeOffsets(data: Uint8Array): TokenOffsets | undefined {
-  const o = TokenOffsets.read(data);
-  return o && o.reach(o.count) ? o : undefined;
+/** Version 1: a LEB128 varint version and count, then per token its start minus the previous start and its length. */
+function readVersion1(data: Uint8Array): TokenOffsets | undefined {
+  let p = 0;
+  const varint = () => {
+    let v = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      if (p >= data.length) return -1;
+      b = data[p++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    return v;
+  };
+  varint();
+  const count = varint();
+  // Each token takes at least two bytes.
+  if (count < 0 || p + 2 * count > data.length) return undefined;
+  const starts = new Uint32Array(count);
+  const ends = new Uint32Array(count);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const step = varint();
+    const length = varint();
+    if (step < 0 || length < 0) return undefined;
+    at += step;
+    starts[i] = at;
+    ends[i] = at + length;
+  }
+  return p === data.length ? { count, starts, ends } : undefined;
 }

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
-import { decodeOffsets, encodeOffsets, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets } from '../../segments/offsets.js';
+import { readOffsets, encodeOffsets, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets } from '../../segments/offsets.js';
 import { Segment } from '../../segments/segment.js';
 import { hitDetails, type SummaryWords } from '../../searcher/details.js';
 import { typedWords } from '../../searcher/highlight.js';
@@ -41,7 +41,7 @@ for (const analyzer of [stem, plain])
       const terms = analyzer.terms(query);
       const plan = { furniture: p.furniture ?? [], accept: typedWords(analyzer, query) };
       const whole = summarize(p.text, analyzer.tokens(p.text), new Set(terms), opts, { ...plan, sections: p.sections ?? [] });
-      const offsets = decodeOffsets(textOffsets(analyzer, p.text))!;
+      const offsets = readOffsets(textOffsets(analyzer, p.text))!;
       const hits = hitsOf(analyzer, p.text, terms);
       assert.ok(offsetsAgree(analyzer, p.text, offsets, hits));
       const parts = offsetTokens(offsets, hits, opts, p.furniture ?? [])!;
@@ -51,7 +51,7 @@ for (const analyzer of [stem, plain])
 
 test('only the words around the hits become tokens on a long page', () => {
   const text = long(['vacuum', 'journal'], 2000);
-  const offsets = decodeOffsets(textOffsets(stem, text))!;
+  const offsets = readOffsets(textOffsets(stem, text))!;
   const parts = offsetTokens(offsets, hitsOf(stem, text, ['vacuum']), { context: 5, length: 30 }, [])!;
   assert.ok(parts.tokens.terms.length < 50, `${parts.tokens.terms.length} tokens of ${offsets.count}`);
   assert.ok(parts.more);
@@ -59,31 +59,59 @@ test('only the words around the hits become tokens on a long page', () => {
 
 test('past the words the index kept, no hit is known and more text is said to follow', () => {
   const text = `${filler(30)} vacuum ${filler(30)}`;
-  const offsets = decodeOffsets(textOffsets(plain, text))!;
+  const offsets = readOffsets(textOffsets(plain, text))!;
   const parts = offsetTokens(offsets, hitsOf(plain, text, ['vacuum']), { context: 2, length: 10 }, [], 20)!;
   assert.not.ok(parts.tokens.terms.includes('vacuum'));
   assert.ok(parts.more);
 });
 
-test('offsets: round trip; another version or a damaged record is refused', () => {
+/** A record as hazelnut wrote it before version 2: LEB128 varints of the version, the count, then per token its step and length. */
+function version1(spans: readonly { start: number; end: number }[]): Buffer {
+  const out: number[] = [];
+  const push = (v: number) => {
+    for (; v > 0x7f; v >>>= 7) out.push((v & 0x7f) | 0x80);
+    out.push(v);
+  };
+  push(1);
+  push(spans.length);
+  let prev = 0;
+  for (const s of spans) {
+    push(s.start - prev);
+    push(s.end - s.start);
+    prev = s.start;
+  }
+  return Buffer.from(out);
+}
+
+test('offsets: round trip, columns read in place; version 1 still read; another version or a damaged record is refused', () => {
   const spans = [
     { start: 0, end: 3 },
     { start: 4, end: 12 },
     { start: 4, end: 8 },
     { start: 300, end: 301 },
+    { start: 59_990, end: SUMMARY_TEXT_CHARS },
   ];
   const data = encodeOffsets(spans);
-  const d = decodeOffsets(data)!;
-  assert.equal([...d.starts].map((s, i) => ({ start: s, end: d.ends[i] })), spans);
-  assert.is(decodeOffsets(data.subarray(0, data.length - 1)), undefined);
-  assert.is(decodeOffsets(Buffer.concat([Buffer.from([2]), data.subarray(1)])), undefined);
-  assert.is(decodeOffsets(Buffer.concat([data, Buffer.from([0])])), undefined);
+  assert.is(data.length, 8 + 4 * spans.length, 'a version, a count and two 16-bit columns');
+  const d = readOffsets(data)!;
+  assert.ok(d.starts instanceof Uint16Array && d.starts.buffer === data.buffer, 'read where it is stored, not decoded');
+  const spansOf = (o: ReturnType<typeof readOffsets>) => [...o!.starts].map((s, i) => ({ start: s, end: o!.ends[i] }));
+  assert.equal(spansOf(d), spans);
+  // A record at an odd offset (a Buffer in a pool) is copied, not misread.
+  assert.equal(spansOf(readOffsets(Buffer.concat([Buffer.from([0]), data]).subarray(1))), spans);
+  assert.equal(spansOf(readOffsets(version1(spans))), spans);
+  assert.is(readOffsets(data.subarray(0, data.length - 1)), undefined);
+  assert.is(readOffsets(Buffer.concat([Buffer.from([3]), data.subarray(1)])), undefined);
+  assert.is(readOffsets(Buffer.concat([data, Buffer.from([0])])), undefined);
+  const v1 = version1(spans);
+  assert.is(readOffsets(v1.subarray(0, v1.length - 1)), undefined);
+  assert.is(readOffsets(Buffer.concat([v1, Buffer.from([0])])), undefined);
 });
 
 test('offsets cover the start of a long text, without a word cut at its end', () => {
   const n = (SUMMARY_TEXT_CHARS - 3) / 3;
   const text = 'ab '.repeat(n) + 'vacuum';
-  const d = decodeOffsets(textOffsets(plain, text))!;
+  const d = readOffsets(textOffsets(plain, text))!;
   assert.is(d.count, n, 'the cut word "vac" is left out');
   assert.is(d.ends[n - 1], SUMMARY_TEXT_CHARS - 4);
 });
@@ -97,7 +125,7 @@ test('the stored meta holds the sections and furniture that start in the part su
 
 test('offsets that no longer describe the text are not trusted', () => {
   const text = `${filler(10)} vacuum ${filler(10)}`;
-  const offsets = decodeOffsets(textOffsets(plain, text))!;
+  const offsets = readOffsets(textOffsets(plain, text))!;
   const hits = hitsOf(plain, text, ['vacuum']);
   assert.ok(offsetsAgree(plain, text, offsets, hits));
   assert.not.ok(offsetsAgree(plain, `w1 ${text}`, offsets, hits), 'the text changed before the hit');
