@@ -11,6 +11,46 @@
 /** Share of a run's characters that are link text above which the run is a menu. */
 const LINK_DENSITY = 0.8;
 
+/** True for the characters `/\s/` matches. */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/**
+ * A piece of streamed text as the sinks take it: its whitespace runs as
+ * single spaces, and how many of its characters are not whitespace. One scan
+ * of the piece; a new string only when a run needs squeezing (most prose has
+ * none), and one piece serves both sinks.
+ */
+export class TextPiece {
+  text = '';
+  chars = 0;
+
+  set(t: string): void {
+    let chars = 0;
+    let squeeze = false;
+    let space = false;
+    for (let i = 0; i < t.length; i++) {
+      const c = t.charCodeAt(i);
+      if (c > 32 && c < 0xa0) {
+        chars++;
+        space = false;
+      } else if (isSpace(c)) {
+        if (c !== 32 || space) squeeze = true;
+        space = true;
+      } else {
+        chars++;
+        space = false;
+      }
+    }
+    this.text = squeeze ? t.replace(/\s+/g, ' ') : t;
+    this.chars = chars;
+  }
+}
+
 export class TextSink {
   private readonly parts: string[] = [];
   private runStart = 0;
@@ -20,15 +60,12 @@ export class TextSink {
   /** Ranges of part indexes, [from, to). */
   private readonly furniture: [number, number][] = [];
 
-  /** Text as the parser streams it; its whitespace runs become single spaces here, a slice at a time, so `build` only joins. */
-  push(t: string, link: boolean, furniture: boolean): void {
-    const squeezed = t.replace(/\s+/g, ' ');
-    this.parts.push(squeezed);
-    let chars = 0;
-    for (let i = 0; i < squeezed.length; i++) if (squeezed.charCodeAt(i) !== 32) chars++;
-    if (chars === 0) return;
-    this.runChars += chars;
-    if (link) this.runLinkChars += chars;
+  /** A piece of text as the parser streams it (squeezed by `TextPiece`, so `build` only joins). */
+  push(piece: TextPiece, link: boolean, furniture: boolean): void {
+    this.parts.push(piece.text);
+    if (piece.chars === 0) return;
+    this.runChars += piece.chars;
+    if (link) this.runLinkChars += piece.chars;
     if (furniture) this.runFurniture = true;
   }
 

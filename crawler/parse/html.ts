@@ -24,7 +24,7 @@ import type { Conf } from '../../shared/conf.js';
 import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
 import type { PageSection } from '../../segments/segment.js';
 import { decodePage } from '../charset.js';
-import { TextSink } from './html-text.js';
+import { TextPiece, TextSink } from './html-text.js';
 import { NestingCappedParser } from './html-nesting.js';
 import { breathe, LINKS_PER_BREATH, SLICE_CHARS } from './breathe.js';
 
@@ -117,6 +117,7 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
   const text = new TextSink();
   /** The text without navigation. */
   const content = new TextSink();
+  const piece = new TextPiece();
   let depth = 0;
   let skipAt = -1; // depth of the outermost element whose content is not text
   let navAt = -1;
@@ -220,11 +221,12 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
           return;
         }
         const furniture = furnitureAt >= 0;
-        text.push(t, anchor !== null, furniture);
-        if (chromeAt < 0) content.push(t, anchor !== null, furniture);
+        piece.set(t);
+        text.push(piece, anchor !== null, furniture);
+        if (chromeAt < 0) content.push(piece, anchor !== null, furniture);
         anchor?.parts.push(t);
         heading?.parts.push(t);
-        if (t.trim() !== '') pendingAnchor = null;
+        if (piece.chars > 0) pendingAnchor = null;
       },
       onclosetag(name) {
         if (heading && depth === heading.at) endHeading();
