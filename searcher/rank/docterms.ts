@@ -27,6 +27,8 @@ export class DocTerms implements DocVector {
   private filled = -1;
   /** Entries of the located documents: `located[i * terms + slot]`. */
   private located = new Int32Array(0);
+  /** The located documents, ascending. */
+  private locatedIds: Uint32Array = new Uint32Array(0);
 
   constructor(
     private readonly reader: IndexReader,
@@ -55,6 +57,16 @@ export class DocTerms implements DocVector {
   /** Makes `id` the document at hand for `has`, `freq` and `positions` only (matching needs no more). */
   select(id: number): this {
     if (id === this.doc) return this;
+    // A located document's entries are found by one search among the located ids, not one per term.
+    const ids = this.locatedIds;
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid]! < id) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < ids.length && ids[lo] === id) return this.selectAt(lo, id);
     for (let s = 0; s < this.ids.length; s++) this.entries[s] = this.reader.entry(id, this.ids[s]!);
     this.doc = id;
     return this;
@@ -70,6 +82,7 @@ export class DocTerms implements DocVector {
     const S = this.ids.length;
     const n = ids.length;
     this.located = new Int32Array(n * S).fill(-1);
+    this.locatedIds = ids;
     for (let s = 0; s < S; s++) {
       if (this.ids[s]! < 0) continue;
       const { docs, entries } = this.reader.postings(this.ids[s]!);

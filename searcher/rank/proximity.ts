@@ -72,10 +72,22 @@ export function queryWords(termCount: number, groups: readonly (readonly (readon
   return words;
 }
 
-/** Sorted positions of several terms as one: the first `max` of their union. */
+/** Sorted positions of several terms as one: the first `max` of their union, merged from the sorted lists. */
 export function unionPositions(lists: readonly (readonly number[])[], max: number): readonly number[] {
   if (lists.length === 1) return lists[0]!;
-  return [...new Set(lists.flat())].sort((a, b) => a - b).slice(0, max);
+  const out: number[] = [];
+  const at = new Array<number>(lists.length).fill(0);
+  while (out.length < max) {
+    let least = Infinity;
+    for (let k = 0; k < lists.length; k++) {
+      const p = lists[k]![at[k]!];
+      if (p !== undefined && p < least) least = p;
+    }
+    if (least === Infinity) break;
+    out.push(least);
+    for (let k = 0; k < lists.length; k++) if (lists[k]![at[k]!] === least) at[k]!++;
+  }
+  return out;
 }
 
 /** Distance → share of the pair's bonus: 1 when adjacent, falling linearly to 0 past `window`. */

@@ -92,6 +92,9 @@ test('proximity pairs query words: the alternatives of a word are one word', () 
   assert.equal(queryWords(6, VACATION), [[0], [1, 2, 3, 4], [5]]);
   assert.equal(unionPositions([[3, 9], [1, 9, 12]], 3), [1, 3, 9]);
   assert.equal(unionPositions([[3, 9]], 1), [3, 9], 'one list as it is (the scan bounds it)');
+  assert.equal(unionPositions([[2, 4, 6, 8], [1, 4, 8], [], [4, 5]], 10), [1, 2, 4, 5, 6, 8], 'each position once');
+  assert.equal(unionPositions([[2, 4, 6, 8], [1, 4, 8], [4, 5]], 4), [1, 2, 4, 5]);
+  assert.equal(unionPositions([[], []], 4), []);
 });
 
 test('link prior is small and saturating', () => {

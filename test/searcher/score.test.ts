@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
 import { openIndex, type LoadedIndex } from '../../shared/index/reader.js';
 import { bm25f, idf, type DocStats } from '../../searcher/rank/bm25f.js';
+import { DocTerms } from '../../searcher/rank/docterms.js';
 import { withParams } from '../../searcher/rank/params.js';
 import { proximity } from '../../searcher/rank/proximity.js';
 import { linkPrior, makeScorer, readerStats } from '../../searcher/rank/score.js';
@@ -33,6 +34,18 @@ test.after(() => {
 
 const QUERIES = [['crawler'], ['web', 'crawler'], ['crawler', 'web', 'fetcher', 'absentword'], ['fetcher', 'crawler', 'page']];
 const byName = (id: number): DocStats => ({ termFreq: (f, t) => reader.termFreq(id, f, t), fieldLength: (f) => reader.fieldLength(id, f) });
+
+test('DocTerms: a document selected after locating some finds the entries the reader finds, located or not', () => {
+  const terms = ['crawler', 'web', 'fetcher', 'absentword'];
+  const ids = Array.from({ length: reader.meta.docCount }, (_, i) => i);
+  const docTerms = new DocTerms(reader, terms);
+  docTerms.locate(Uint32Array.from(ids.filter((id) => id % 3 !== 1)));
+  // Backwards, so neither a located document nor another follows the one at hand.
+  for (const id of ids.reverse()) {
+    docTerms.select(id);
+    terms.forEach((t, s) => assert.is(docTerms.entry(s), reader.entry(id, reader.termId(t)), `document ${id}, ${t}`));
+  }
+});
 
 test('base score: BM25F over the entries equals BM25F by name, plus the link prior', () => {
   const stats = readerStats(reader);
