@@ -3,7 +3,7 @@
 // each batch in one transaction, on one connection per segment, each
 // segment's writes arriving on a channel of their own. Plain JavaScript, so
 // it loads the same way however the main thread was started (tsx or not);
-// only the parser comes through tsx.
+// only the parser comes through tsx, in this thread (shared/require-ts.js).
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -13,10 +13,8 @@ const { sql, pragmas, parse } = workerData;
 /** Resolves to (record, content) => { params, text } when this thread parses. */
 const parser = parse
   ? (async () => {
-      const { register } = await import('tsx/esm/api');
-      register();
-      const m = await import(parse.module);
-      return m.pageParser(parse.data);
+      const { requireTs } = await import('../shared/require-ts.js');
+      return requireTs(parse.module).pageParser(parse.data);
     })()
   : Promise.resolve(undefined);
 // A parser that cannot load fails each batch with its reason, rather than the thread.
