@@ -7,6 +7,7 @@
  * explain come from the shard holding the page, passed through as it sent them.
  */
 import { Hono, type Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { resultJson } from '../http/api.js';
 import { answerError, baseUrl, defaultsOf, notFound, searchRequest, securityHeaders, urlParam } from '../http/app.js';
 import { homePage, statsPage } from '../http/docpages.js';
@@ -30,13 +31,14 @@ async function passThrough(c: Context, b: Broker, found: { res?: ShardAnswer; mi
     if (notice) return c.html(messagePage('Not found', `${c.req.query('url')} is in no shard that answered. ${notice}`), 404);
     return notFound(c);
   }
-  const headers = new Headers();
+  const headers: Record<string, string> = {};
   for (const h of PASSED_HEADERS) {
     const v = found.res.header(h);
-    if (v) headers.set(h, v);
+    if (v) headers[h] = v;
   }
   try {
-    return new Response(await found.res.bytes(), { status: found.res.status, headers });
+    // Through the context, so the headers every page gets are in it (securityHeaders).
+    return c.body(await found.res.bytes(), found.res.status as ContentfulStatusCode, headers);
   } catch (e) {
     if (!(e instanceof ShardDown)) throw e;
     return c.html(messagePage('Shard not answering', `The shard holding ${c.req.query('url')} stopped answering (${e.message}); try again.`), 503);

@@ -97,12 +97,17 @@ function requireDoc(c: Context<LeaseEnv>) {
 
 export const notFound = (c: Context) => c.html(messagePage('Not found', `${c.req.query('url') ?? c.req.path} is not in the index.`), 404);
 
-/** Headers every page gets; a page that set its own Content-Security-Policy keeps it. */
+/**
+ * Headers every page gets; a page that sets its own Content-Security-Policy
+ * keeps it. Set before the route answers, so they are in the response as the
+ * route makes it through the context (every route does): set on a finished
+ * response, each header would copy it, and its body into a stream.
+ */
 export const securityHeaders: MiddlewareHandler = async function securityHeaders(c, next) {
-  await next();
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Referrer-Policy', 'no-referrer');
-  if (!c.res.headers.has('Content-Security-Policy')) c.header('Content-Security-Policy', PAGE_CSP);
+  c.header('Content-Security-Policy', PAGE_CSP);
+  await next();
 };
 
 /** A bad request answers 400 with its message (JSON under /api/); anything else is a bug: 500, logged. */

@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
 import { parseXml } from '../../shared/xml.js';
+import { PAGE_CSP } from '../../searcher/http/layout.js';
 import { startSearcher, type RunningSearcher } from '../../searcher/server.js';
 import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
 import { EVIL_URL, PAGES } from './pages.js';
@@ -223,6 +224,38 @@ test('cached: the page as fetched, sandboxed, with a banner; noarchive refused; 
   assert.is(await raw.text(), '%PDF-1.4 fake pdf bytes');
   assert.is((await get('/cached/raw?url=' + encodeURIComponent('http://private.test/secret'))).status, 403);
   assert.is((await get('/cached?url=' + encodeURIComponent('http://nowhere.test/'))).status, 404);
+});
+
+test('every answer carries the security headers, a page with its own policy keeps it, and a JSON answer is one body of its Content-Length', async () => {
+  const cached = (u: string) => `/cached?url=${encodeURIComponent(u)}`;
+  const paths: [path: string, status: number, csp: RegExp][] = [
+    ['/', 200, /^default-src 'none'/],
+    ['/search?query=crawler', 200, /^default-src 'none'/],
+    ['/api/search?query=crawler', 200, /^default-src 'none'/],
+    ['/api/search?query=crawler&start=x', 400, /^default-src 'none'/],
+    ['/search?query=crawler&start=x', 400, /^default-src 'none'/],
+    ['/no/such/page', 404, /^default-src 'none'/],
+    ['/healthz', 200, /^default-src 'none'/],
+    ['/stats?format=json', 200, /^default-src 'none'/],
+    ['/opensearch?query=crawler', 200, /^default-src 'none'/],
+    [cached('http://docs.test/fetcher'), 200, /^sandbox; /],
+    ['/cached/raw?url=' + encodeURIComponent('http://files.test/manual.pdf'), 200, /^sandbox; default-src 'none'$/],
+  ];
+  for (const [path, status, csp] of paths) {
+    const r = await get(path);
+    assert.is(r.status, status, path);
+    assert.is(r.headers.get('x-content-type-options'), 'nosniff', path);
+    assert.is(r.headers.get('referrer-policy'), 'no-referrer', path);
+    const policy = r.headers.get('content-security-policy') ?? '';
+    assert.match(policy, csp, path);
+    if (csp.source.startsWith('^default')) assert.is(policy, PAGE_CSP, path);
+    const body = Buffer.from(await r.arrayBuffer());
+    if (path.startsWith('/api/')) {
+      assert.is(r.headers.get('content-type'), 'application/json', path);
+      assert.is(r.headers.get('content-length'), String(body.length), path);
+      assert.is(r.headers.get('transfer-encoding'), null, path);
+    }
+  }
 });
 
 test('text, anchors, explain', async () => {

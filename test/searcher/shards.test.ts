@@ -136,6 +136,7 @@ test('cached pages and explain come through the broker from the shard holding th
     const [a, b] = await Promise.all([fetch(single + p), fetch(broker + p)]);
     assert.is(b.status, 200, p);
     assert.is(b.headers.get('content-security-policy'), a.headers.get('content-security-policy'), p);
+    assert.is(b.headers.get('x-content-type-options'), 'nosniff', p);
     const [ta, tb] = [await a.text(), await b.text()];
     if (p.startsWith('/cached')) assert.is(tb, ta);
     else {
