@@ -12,9 +12,9 @@ import { typedWords } from './highlight.js';
 import type { SearchResult } from './search.js';
 import type { Snapshot } from './snapshot.js';
 import { readOffsets, SUMMARY_TEXT_CHARS, summaryPart } from '../segments/offsets.js';
-import { MAX_SUMMARY_TOKENS, summarize, type Summary } from './summary.js';
-import { indexedHits, offsetsAgree, offsetTokens } from './summary-offsets.js';
-import { summaryTokens, type SummaryTokens } from './summary-tokens.js';
+import { MAX_SUMMARY_TOKENS, summarize, summarizeRanges, type Summary } from './summary.js';
+import { indexedHits, offsetsAgree, offsetWords, type StoredWords } from './summary-offsets.js';
+import { summaryTokens } from './summary-tokens.js';
 
 export interface HitDetails {
   summary: Summary;
@@ -56,14 +56,14 @@ function sharedFor(snap: Snapshot, q: SummaryQuery): Shared {
 export type SummaryWords = 'stored' | 'scanned' | 'whole';
 
 /** The words around the query's hits, from the index's positions and the offsets stored at index time; undefined when there are none to trust. */
-function storedWords(snap: Snapshot, hit: SummaryDoc, text: string, data: Uint8Array | undefined, q: SummaryQuery, furniture: readonly (readonly [number, number])[]): SummaryTokens | undefined {
+function storedWords(snap: Snapshot, hit: SummaryDoc, text: string, data: Uint8Array | undefined, q: SummaryQuery, furniture: readonly (readonly [number, number])[]): StoredWords | undefined {
   const offsets = data && readOffsets(data);
   if (!offsets) return undefined;
   // The index keeps only the first indexer.max.tokens words of a page: past them it knows no hits.
   const limit = Math.min(offsets.count, snap.reader.fieldLength(hit.id, 'content'));
   const hits = indexedHits(snap.reader, hit.id, q.query.terms, limit);
   if (!offsetsAgree(sharedFor(snap, q).words, text, offsets, hits)) return undefined;
-  return offsetTokens(offsets, hits, snap.settings.summary, furniture, limit);
+  return offsetWords(offsets, hits, snap.settings.summary, furniture, limit);
 }
 
 /**
@@ -83,20 +83,19 @@ export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opt
   const furniture = Array.isArray(src.meta.furniture) ? src.meta.furniture : [];
   const offsets = sections.map((s) => s.offset);
   const words = opts.words ?? 'stored';
-  const parts =
-    words === 'whole'
-      ? undefined
-      : ((words === 'stored' ? storedWords(snap, hit, text, src.offsets, q, furniture) : undefined) ??
-        summaryTokens(snap.analyzer, text, q.query.terms, snap.settings.summary, furniture));
   const plan = { furniture, accept: sharedFor(snap, q).accept };
-  const placed = parts
-    ? summarize(text, parts.tokens, new Set(q.query.terms), snap.settings.summary, {
-        ...plan,
-        sections: [...offsets, ...parts.cuts].sort((a, b) => a - b),
-        more: parts.more || cut,
-      })
-    : // One token past the summarizer's reach tells it that more text follows.
-      summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), new Set(q.query.terms), snap.settings.summary, { ...plan, sections: offsets });
+  const opt = snap.settings.summary;
+  const terms = new Set(q.query.terms);
+  // Parts of the text are summarized with a cut wherever words were skipped.
+  const cutAt = (cuts: number[]) => [...offsets, ...cuts].sort((a, b) => a - b);
+  const stored = words === 'stored' ? storedWords(snap, hit, text, src.offsets, q, furniture) : undefined;
+  const scanned = stored || words === 'whole' ? undefined : summaryTokens(snap.analyzer, text, q.query.terms, opt, furniture);
+  const placed = stored
+    ? summarizeRanges(text, stored.words, opt, { ...plan, sections: cutAt(stored.cuts), more: stored.more || cut })
+    : scanned
+      ? summarize(text, scanned.tokens, terms, opt, { ...plan, sections: cutAt(scanned.cuts), more: scanned.more || cut })
+      : // One token past the summarizer's reach tells it that more text follows.
+        summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), terms, opt, { ...plan, sections: offsets });
   const at = placed.offset;
   let section: PageSection | undefined;
   if (at !== undefined) for (const s of sections) if (s.offset <= at) section = s;

@@ -2,16 +2,17 @@
  * @module searcher/summary-offsets
  * The words a summary needs, from what the index already holds: the query
  * terms' positions in the page and the word offsets stored beside its parse
- * text at index time (segments/offsets.ts). No text is analyzed: the head of
- * the page (the summary when nothing matches) and `context` words on both
- * sides of every hit become tokens for summarize(), with a cut wherever words
- * were skipped, exactly as searcher/summary-tokens finds them by scanning.
+ * text at index time (segments/offsets.ts). No text is analyzed and no word
+ * copied: the head of the page (the summary when nothing matches) and
+ * `context` words on both sides of every hit are ranges of the stored offsets
+ * for summarizeRanges(), with a cut wherever words were skipped, exactly as
+ * searcher/summary-tokens finds them by scanning.
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import type { IndexReader } from '../shared/index/types.js';
 import type { TokenOffsets } from '../segments/offsets.js';
-import { Furniture, MAX_SUMMARY_TOKENS, type SummaryOptions } from './summary.js';
-import { mergeSpans, type SummaryTokens } from './summary-tokens.js';
+import { Furniture, MAX_SUMMARY_TOKENS, type SummaryOptions, type WordRanges } from './summary.js';
+import { mergeSpans } from './summary-tokens.js';
 
 /** The query terms at token indexes of the page's text (index → term). */
 export type TextHits = Map<number, string>;
@@ -52,14 +53,24 @@ export function offsetsAgree(analyzer: Pick<Analyzer, 'terms'>, text: string, of
   return true;
 }
 
-/** Tokens of the head of the text and of the parts around each hit, from stored offsets (the first `limit` words). */
-export function offsetTokens(
+/** The words a summary reads from stored offsets, the offsets where a part starts after skipped words, and whether content words follow. */
+export interface StoredWords {
+  words: WordRanges;
+  cuts: number[];
+  more: boolean;
+}
+
+/**
+ * The head of the text and the parts around each hit, as ranges of the
+ * stored offsets (the first `limit` words): no word is copied or decoded.
+ */
+export function offsetWords(
   offsets: TokenOffsets,
   hits: TextHits,
   opts: SummaryOptions,
   furniture: readonly (readonly [number, number])[],
   limit = offsets.count,
-): SummaryTokens {
+): StoredWords {
   const { starts, ends } = offsets;
   const n = Math.min(limit, offsets.count);
   const context = Math.max(0, opts.context);
@@ -68,35 +79,23 @@ export function offsetTokens(
   // The head: `length` content words and one more, for a page where nothing matches.
   let headEnd = 0;
   for (let words = 0; headEnd < n && words <= length; headEnd++) if (!head.covers(starts[headEnd]!, ends[headEnd]!)) words++;
-  const at = [...hits.keys()].sort((a, b) => a - b);
+  const at = [...hits.keys()].filter((i) => i < n).sort((a, b) => a - b);
   const spans: [number, number][] = [[0, headEnd]];
-  for (const i of at) if (i < n) spans.push([Math.max(0, i - context), Math.min(n, i + context + 2)]);
+  for (const i of at) spans.push([Math.max(0, i - context), Math.min(n, i + context + 2)]);
   const parts = mergeSpans(spans);
   const end = parts[parts.length - 1]![1];
   const cuts: number[] = [];
-  // summarize() reads no further than MAX_SUMMARY_TOKENS tokens, and one more tells it that more follow.
+  const ranges: [number, number][] = [];
+  // summarize() reads no further than MAX_SUMMARY_TOKENS tokens; a part begun before them still makes its cut.
   let size = 0;
   for (const [from, to] of parts) {
     if (size > MAX_SUMMARY_TOKENS) break;
     if (from > 0 && from < to) cuts.push(starts[from]!);
+    if (size < MAX_SUMMARY_TOKENS) ranges.push([from, Math.min(to, from + MAX_SUMMARY_TOKENS - size)]);
     size += to - from;
   }
-  const terms = new Array<string>(size).fill('');
-  const tokStarts = new Uint32Array(size);
-  const tokEnds = new Uint32Array(size);
-  // Hits and parts both go in text order: one pointer walks the hits.
-  let h = 0;
-  let k = 0;
-  for (const [from, to] of parts) {
-    if (k >= size) break;
-    tokStarts.set(starts.subarray(from, to), k);
-    tokEnds.set(ends.subarray(from, to), k);
-    while (h < at.length && at[h]! < from) h++;
-    for (; h < at.length && at[h]! < to; h++) terms[k + at[h]! - from] = hits.get(at[h]!)!;
-    k += to - from;
-  }
   const tail = new Furniture(furniture);
-  let more = n < offsets.count;
+  let more = n < offsets.count || size > MAX_SUMMARY_TOKENS;
   for (let i = end; i < n && !more; i++) more = !tail.covers(starts[i]!, ends[i]!);
-  return { tokens: { terms, starts: tokStarts, ends: tokEnds }, cuts, more };
+  return { words: { starts, ends, ranges, hits: at, terms: at.map((i) => hits.get(i)!) }, cuts, more };
 }

@@ -75,6 +75,12 @@ export class Furniture {
   get passed(): number {
     return this.r;
   }
+
+  /** Whether spans after the last one asked about, starting by `lastStart` and ending by `maxEnd`, overlap no furniture and pass none. */
+  clear(lastStart: number, maxEnd: number): boolean {
+    const f = this.ranges[this.r];
+    return f === undefined || (f[0] >= maxEnd && f[1] > lastStart);
+  }
 }
 
 /**
@@ -103,43 +109,129 @@ export function tokenColumns(tokens: readonly TextToken[]): TokenColumns {
 }
 
 /**
- * The first `n` words outside furniture (`kept`, as indexes into the
- * columns), each with the bounds of its run (furniture or a section start in
- * between ends a run), as indexes into `kept`.
+ * The words summarizeRanges() reads, where they stand: token spans as
+ * columns, the ranges of tokens to read, and the tokens among them whose
+ * term is a query term.
  */
-function contentTokens(cols: TokenColumns, n: number, furniture: readonly (readonly [number, number])[], sections: readonly number[]) {
-  const kept = new Int32Array(n);
-  const runStart = new Int32Array(n);
-  const walk = new Furniture(furniture);
-  let count = 0;
-  let sec = 0;
-  let start = 0;
-  let cut = false;
-  for (let t = 0; t < n; t++) {
-    const at = cols.starts[t]!;
-    const passed = walk.passed;
-    const covered = walk.covers(at, cols.ends[t]!);
-    if (walk.passed > passed) cut = true;
-    while (sec < sections.length && sections[sec]! <= at) {
-      sec++;
-      cut = true;
-    }
-    if (covered) continue;
-    if (cut && count) start = count;
-    cut = false;
-    runStart[count] = start;
-    kept[count++] = t;
-  }
-  const runEnd = new Int32Array(count);
-  for (let i = count - 1; i >= 0; i--) runEnd[i] = i + 1 < count && runStart[i + 1] === runStart[i] ? runEnd[i + 1]! : i;
-  return { kept: kept.subarray(0, count), runStart, runEnd };
+export interface WordRanges {
+  readonly starts: ArrayLike<number>;
+  readonly ends: ArrayLike<number>;
+  /** Token ranges [from, to) in text order, MAX_SUMMARY_TOKENS tokens at most. */
+  readonly ranges: readonly (readonly [number, number])[];
+  /** Tokens in the ranges whose term is a query term, in text order, and those terms. */
+  readonly hits: ArrayLike<number>;
+  readonly terms: readonly string[];
 }
 
-/** The kept words and which of them are hits: `hit[i]` is the term of kept word i, or undefined. */
+/**
+ * The content words among the ranges' tokens (furniture left out), counted in
+ * order, and the runs they form: furniture or a section start between two
+ * words ends a run. Kept words are stretches of consecutive tokens, so a word
+ * is found from its token and back without a list of every word.
+ */
+class KeptWords {
+  count = 0;
+  /** Stretch k: kept words from `stretchWord[k]` are the tokens from `stretchToken[k]` on. */
+  private readonly stretchWord: number[] = [];
+  private readonly stretchToken: number[] = [];
+  private nextToken = -1;
+  /** Kept words that start a run, in order. */
+  private readonly runs: number[] = [0];
+  private readonly walk: Furniture;
+  private sec = 0;
+  private cut = false;
+
+  constructor(
+    private readonly starts: ArrayLike<number>,
+    private readonly ends: ArrayLike<number>,
+    furniture: readonly (readonly [number, number])[],
+    private readonly sections: readonly number[],
+  ) {
+    this.walk = new Furniture(furniture);
+  }
+
+  /** Reads tokens [from, to), after those read before. */
+  add(from: number, to: number): void {
+    const { starts, ends, walk, sections } = this;
+    for (let t = from; t < to; t++) {
+      const at = starts[t]!;
+      const passed = walk.passed;
+      const covered = walk.covers(at, ends[t]!);
+      if (walk.passed > passed) this.cut = true;
+      while (this.sec < sections.length && sections[this.sec]! <= at) {
+        this.sec++;
+        this.cut = true;
+      }
+      if (covered) continue;
+      if (this.cut && this.count) this.runs.push(this.count);
+      this.cut = false;
+      this.keep(t, 1);
+      // Past the range's first word, the rest is taken at once when no furniture or section start lies in it.
+      if (t === from && to - t > 1 && this.clear(t + 1, to)) return this.keep(t + 1, to - t - 1);
+    }
+  }
+
+  private clear(from: number, to: number): boolean {
+    const last = this.starts[to - 1]!;
+    if (this.sec < this.sections.length && this.sections[this.sec]! <= last) return false;
+    let maxEnd = 0;
+    for (let t = from; t < to; t++) maxEnd = Math.max(maxEnd, this.ends[t]!);
+    return this.walk.clear(last, maxEnd);
+  }
+
+  private keep(t: number, n: number): void {
+    if (t !== this.nextToken) {
+      this.stretchWord.push(this.count);
+      this.stretchToken.push(t);
+    }
+    this.count += n;
+    this.nextToken = t + n;
+  }
+
+  /** The token of kept word i. */
+  token(i: number): number {
+    const k = lastAtMost(this.stretchWord, i);
+    return this.stretchToken[k]! + i - this.stretchWord[k]!;
+  }
+
+  /** The kept word of token t, or -1 when it was not kept. */
+  wordOf(t: number): number {
+    const k = lastAtMost(this.stretchToken, t);
+    if (k < 0) return -1;
+    const i = this.stretchWord[k]! + t - this.stretchToken[k]!;
+    return i < (k + 1 < this.stretchWord.length ? this.stretchWord[k + 1]! : this.count) ? i : -1;
+  }
+
+  /** The first kept word of the run holding kept word i. */
+  runStart(i: number): number {
+    return this.runs[lastAtMost(this.runs, i)]!;
+  }
+
+  /** The last kept word of the run holding kept word i. */
+  runEnd(i: number): number {
+    const k = lastAtMost(this.runs, i);
+    return k + 1 < this.runs.length ? this.runs[k + 1]! - 1 : this.count - 1;
+  }
+}
+
+/** The index of the last element of sorted `xs` that is at most `x`; -1 when none is. */
+function lastAtMost(xs: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (xs[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** The kept words, and which of them are hits (sorted kept words). */
 interface Words {
-  cols: TokenColumns;
-  kept: Int32Array;
-  hit: (string | undefined)[];
+  starts: ArrayLike<number>;
+  ends: ArrayLike<number>;
+  kept: KeptWords;
+  hits: number[];
 }
 
 /**
@@ -152,17 +244,33 @@ export function summarize(text: string, tokens: readonly TextToken[] | TokenColu
   const cols = 'terms' in tokens ? tokens : tokenColumns(tokens);
   const total = cols.terms.length;
   const n = Math.min(total, MAX_SUMMARY_TOKENS);
-  const { kept, runStart, runEnd } = contentTokens(cols, n, plan.furniture ?? [], plan.sections ?? []);
-  const count = kept.length;
-  if (count === 0) return { parts: [] };
-  const moreAfter = (i: number) => i < count - 1 || total > n || plan.more === true;
-  const hit = new Array<string | undefined>(count);
-  for (let i = 0; i < count; i++) {
-    const t = kept[i]!;
+  const hits: number[] = [];
+  const terms: string[] = [];
+  for (let t = 0; t < n; t++) {
     const term = cols.terms[t]!;
-    if (queryTerms.has(term) && (!plan.accept || plan.accept(text.slice(cols.starts[t], cols.ends[t]), term))) hit[i] = term;
+    if (term !== '' && queryTerms.has(term)) (hits.push(t), terms.push(term));
   }
-  const words: Words = { cols, kept, hit };
+  const words = { starts: cols.starts, ends: cols.ends, ranges: [[0, n] as const], hits, terms };
+  return summarizeRanges(text, words, opts, { ...plan, more: plan.more === true || total > n });
+}
+
+/** summarize() of the words in ranges of a text's tokens: only those words are read. */
+export function summarizeRanges(text: string, src: WordRanges, opts: SummaryOptions, plan: SummaryPlan = {}): PlacedSummary {
+  const { starts, ends } = src;
+  const kept = new KeptWords(starts, ends, plan.furniture ?? [], plan.sections ?? []);
+  for (const [from, to] of src.ranges) kept.add(from, to);
+  const count = kept.count;
+  if (count === 0) return { parts: [] };
+  const moreAfter = (i: number) => i < count - 1 || plan.more === true;
+  const hits: number[] = [];
+  const hitTerms: string[] = [];
+  for (let h = 0; h < src.hits.length; h++) {
+    const t = src.hits[h]!;
+    const term = src.terms[h]!;
+    const i = kept.wordOf(t);
+    if (i >= 0 && (!plan.accept || plan.accept(text.slice(starts[t], ends[t]), term))) (hits.push(i), hitTerms.push(term));
+  }
+  const words: Words = { starts, ends, kept, hits };
   const length = Math.max(1, opts.length);
   const context = Math.max(0, opts.context);
   const windows: Window[] = [];
@@ -172,17 +280,18 @@ export function summarize(text: string, tokens: readonly TextToken[] | TokenColu
     if (countedIn.get(term) !== windows.length) (countedIn.set(term, windows.length), w.terms++);
     w.hits++;
   };
-  for (let i = 0; i < count; i++) {
-    const term = hit[i];
-    if (term === undefined) continue;
-    const to = Math.min(runEnd[i]!, i + context);
+  for (let h = 0; h < hits.length; h++) {
+    const i = hits[h]!;
+    const term = hitTerms[h]!;
+    const runStart = kept.runStart(i);
+    const to = Math.min(kept.runEnd(i), i + context);
     const last = windows[windows.length - 1];
-    const sameRun = last !== undefined && runStart[last.from] === runStart[i];
+    const sameRun = last !== undefined && kept.runStart(last.from) === runStart;
     if (last && sameRun && i - context <= last.to + 1 && to - last.from < length) {
       last.to = to;
       count1(last, term);
     } else if (!last || i > last.to) {
-      const w = { from: Math.max(runStart[i]!, i - context, last ? last.to + 1 : 0), to, terms: 0, hits: 0 };
+      const w = { from: Math.max(runStart, i - context, last ? last.to + 1 : 0), to, terms: 0, hits: 0 };
       windows.push(w);
       count1(w, term);
     }
@@ -190,7 +299,7 @@ export function summarize(text: string, tokens: readonly TextToken[] | TokenColu
     else count1(last, term);
   }
   if (windows.length === 0) {
-    const to = Math.min(runEnd[0]!, length - 1);
+    const to = Math.min(kept.runEnd(0), length - 1);
     const head = render(text, words, { from: 0, to, terms: 0, hits: 0 });
     return { parts: moreAfter(to) ? [...head, { ellipsis: true }] : head };
   }
@@ -211,23 +320,28 @@ export function summarize(text: string, tokens: readonly TextToken[] | TokenColu
     out.push(...render(text, words, w));
   }
   if (moreAfter(chosen[chosen.length - 1]!.to)) out.push({ ellipsis: true });
-  return { parts: mergeEllipses(out), offset: cols.starts[kept[best.from]!]! };
+  return { parts: mergeEllipses(out), offset: starts[kept.token(best.from)]! };
 }
 
 /** The original text of a window, split into plain and highlighted parts. */
-function render(text: string, { cols, kept, hit }: Words, w: Window): Summary {
+function render(text: string, { starts, ends, kept, hits }: Words, w: Window): Summary {
   const out: Summary = [];
-  let pos = cols.starts[kept[w.from]!]!;
+  let pos = starts[kept.token(w.from)]!;
+  // Hits in the window, in order: one pointer walks them.
+  let h = lastAtMost(hits, w.from - 1) + 1;
   for (let i = w.from; i <= w.to; i++) {
-    const start = cols.starts[kept[i]!]!;
+    const t = kept.token(i);
+    const start = starts[t]!;
+    const hit = hits[h] === i;
+    if (hit) h++;
     // The parts of a camelCase word share its span: it is shown once.
-    if (hit[i] === undefined || start < pos) continue;
+    if (!hit || start < pos) continue;
     if (start > pos) out.push({ text: squeeze(text.slice(pos, start)) });
-    const end = cols.ends[kept[i]!]!;
+    const end = ends[t]!;
     out.push({ text: text.slice(start, end), highlight: true });
     pos = end;
   }
-  const end = cols.ends[kept[w.to]!]!;
+  const end = ends[kept.token(w.to)]!;
   if (end > pos) out.push({ text: squeeze(text.slice(pos, end)) });
   return out;
 }

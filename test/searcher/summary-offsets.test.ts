@@ -12,8 +12,8 @@ import { typedWords } from '../../searcher/highlight.js';
 import { search } from '../../searcher/search.js';
 import { FetchedSegments } from '../../searcher/segments.js';
 import { searchSettings } from '../../searcher/settings.js';
-import { summarize, summaryToText, type SummaryOptions } from '../../searcher/summary.js';
-import { offsetsAgree, offsetTokens, type TextHits } from '../../searcher/summary-offsets.js';
+import { summarize, summarizeRanges, summaryToText, type SummaryOptions } from '../../searcher/summary.js';
+import { offsetsAgree, offsetWords, type TextHits } from '../../searcher/summary-offsets.js';
 import { makeCrawl, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
 import { filler, long, SUMMARY_CASES, type Page } from './summary-pages.js';
 
@@ -44,24 +44,25 @@ for (const analyzer of [stem, plain])
       const offsets = readOffsets(textOffsets(analyzer, p.text))!;
       const hits = hitsOf(analyzer, p.text, terms);
       assert.ok(offsetsAgree(analyzer, p.text, offsets, hits));
-      const parts = offsetTokens(offsets, hits, opts, p.furniture ?? [])!;
+      const parts = offsetWords(offsets, hits, opts, p.furniture ?? []);
       const sections = [...(p.sections ?? []), ...parts.cuts].sort((a, b) => a - b);
-      assert.equal(summarize(p.text, parts.tokens, new Set(terms), opts, { ...plan, sections, more: parts.more }), whole);
+      assert.equal(summarizeRanges(p.text, parts.words, opts, { ...plan, sections, more: parts.more }), whole);
     });
 
-test('only the words around the hits become tokens on a long page', () => {
+test('only the words around the hits are read on a long page', () => {
   const text = long(['vacuum', 'journal'], 2000);
   const offsets = readOffsets(textOffsets(stem, text))!;
-  const parts = offsetTokens(offsets, hitsOf(stem, text, ['vacuum']), { context: 5, length: 30 }, [])!;
-  assert.ok(parts.tokens.terms.length < 50, `${parts.tokens.terms.length} tokens of ${offsets.count}`);
+  const parts = offsetWords(offsets, hitsOf(stem, text, ['vacuum']), { context: 5, length: 30 }, []);
+  const read = parts.words.ranges.reduce((n, [from, to]) => n + to - from, 0);
+  assert.ok(read < 50, `${read} tokens of ${offsets.count}`);
   assert.ok(parts.more);
 });
 
 test('past the words the index kept, no hit is known and more text is said to follow', () => {
   const text = `${filler(30)} vacuum ${filler(30)}`;
   const offsets = readOffsets(textOffsets(plain, text))!;
-  const parts = offsetTokens(offsets, hitsOf(plain, text, ['vacuum']), { context: 2, length: 10 }, [], 20)!;
-  assert.not.ok(parts.tokens.terms.includes('vacuum'));
+  const parts = offsetWords(offsets, hitsOf(plain, text, ['vacuum']), { context: 2, length: 10 }, [], 20);
+  assert.equal(parts.words.hits, []);
   assert.ok(parts.more);
 });
 
