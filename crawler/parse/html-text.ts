@@ -72,7 +72,8 @@ export class TextSink {
   /** A block element opens or closes: the words on either side stay apart, and a run ends. */
   boundary(): void {
     this.endRun();
-    this.parts.push(' ');
+    // Boundaries in a row stand for one space.
+    if (this.parts[this.parts.length - 1] !== ' ') this.parts.push(' ');
     this.runStart = this.parts.length;
   }
 
@@ -89,18 +90,15 @@ export class TextSink {
   /** The squeezed, trimmed text; `marks` as offsets into it; furniture as merged offset ranges. */
   build(marks: readonly number[]): { text: string; offsets: number[]; furniture: [number, number][] } {
     this.endRun();
-    const at = new Map<number, number>();
-    for (const m of marks) at.set(m, -1);
-    for (const [a, b] of this.furniture) at.set(a, -1).set(b, -1);
+    const { parts } = this;
+    /** The text offset each part index stands for. */
+    const at = new Int32Array(parts.length + 1);
     const pieces: string[] = [];
     let length = 0;
     let space = false;
-    const record = (i: number) => {
-      if (at.has(i)) at.set(i, length + (space && length > 0 ? 1 : 0));
-    };
-    for (let i = 0; i < this.parts.length; i++) {
-      record(i);
-      const part = this.parts[i]!;
+    for (let i = 0; i < parts.length; i++) {
+      at[i] = length + (space && length > 0 ? 1 : 0);
+      const part = parts[i]!;
       if (part === '') continue;
       if (part === ' ') {
         space = true;
@@ -112,14 +110,14 @@ export class TextSink {
         pieces.push(' ');
         length++;
       }
-      const core = part.slice(lead ? 1 : 0, trail ? part.length - 1 : part.length);
+      const core = lead || trail ? part.slice(lead ? 1 : 0, trail ? part.length - 1 : part.length) : part;
       pieces.push(core);
       length += core.length;
       space = trail;
     }
-    record(this.parts.length);
+    at[parts.length] = length + (space && length > 0 ? 1 : 0);
     const out = pieces.join('');
-    const clamp = (i: number) => Math.min(at.get(i) ?? out.length, out.length);
+    const clamp = (i: number) => Math.min(at[i]!, out.length);
     const ranges = this.furniture
       .map(([a, b]): [number, number] => [clamp(a), clamp(b)])
       .filter(([a, b]) => b > a)

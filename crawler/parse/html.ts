@@ -40,6 +40,7 @@ const BLOCK = new Set([
   'section', 'select', 'summary', 'table', 'td', 'textarea', 'th', 'tr', 'ul', 'button', 'frame', 'title',
 ]);
 const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev']);
+const NO_RELS: readonly string[] = [];
 const HEADING = /^h([1-6])$/;
 const CONTROLS = new Set(['head', 'button', 'select']);
 /** Blocks that cannot be inside a heading: their start ends one left open. */
@@ -47,6 +48,7 @@ const ENDS_HEADING = new Set(['address', 'article', 'aside', 'blockquote', 'deta
 /** Class or id words of menus, link bars and banners in common documentation generators. */
 const FURNITURE_WORD = /^(?:nav(?:[-_].*)?|docnav|navbar|navheader|navfooter|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?|banner|nosearch|toc|masthead|skip-?link|footer)$/;
 const isFurniture = (a: Record<string, string>) =>
+  (a.class !== undefined || a.id !== undefined) &&
   `${a.class ?? ''} ${a.id ?? ''}`.toLowerCase().split(/\s+/).some((w) => w !== '' && FURNITURE_WORD.test(w));
 
 export interface HtmlLink {
@@ -180,7 +182,7 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
         if (navAt < 0 && (NAV.has(name) || navigation)) navAt = depth;
         if (contentAt < 0 && CONTENT.has(name)) contentAt = depth;
         if (chromeAt < 0 && (navigation || (CHROME.has(name) && contentAt < 0))) chromeAt = depth;
-        const rel = a.rel?.toLowerCase().split(/\s+/) ?? [];
+        const rel = a.rel === undefined ? NO_RELS : a.rel.toLowerCase().split(/\s+/);
         switch (name) {
           case 'html':
             out.lang ??= a.lang ?? a['xml:lang'] ?? null;
