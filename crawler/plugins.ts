@@ -20,8 +20,8 @@ import type {
 import { urlnormalizerBasic } from '../shared/url/normalize.js';
 import { urlfilterHost } from '../shared/url/host-filter.js';
 import { leadsToLocalFiles, overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../shared/url/limits.js';
-import { urlfilterRegex } from '../shared/url/regex-filter.js';
-import { urlnormalizerRegex } from '../shared/url/regex-normalize.js';
+import { RegexURLFilter, urlfilterRegex } from '../shared/url/regex-filter.js';
+import { RegexURLNormalizer, urlnormalizerRegex } from '../shared/url/regex-normalize.js';
 import { protocolFile } from './fetch/protocol-file.js';
 import { protocolHttp } from './fetch/protocol-http.js';
 import { parseHtml } from './parse/html.js';
@@ -60,6 +60,24 @@ export interface CrawlerPlugins {
   protocols: PluginDescriptor<'protocol'>[];
   /** The active plugins, in chain order per point. */
   active: { id: string; point: ExtensionPoint }[];
+  /**
+   * True when the normalizers (in scope `outlink`) and the filters answer from
+   * the URL alone, so their answer for a URL may be remembered: every one is
+   * built in and no rule of theirs is matched under a timeout (whose answer
+   * depends on the clock). A plugin of your own may keep state, so it is never
+   * taken to.
+   */
+  outlinkAnswersFixed?: boolean;
+}
+
+/** See `CrawlerPlugins.outlinkAnswersFixed`. */
+function answersFixed(builtins: readonly PluginDescriptor[], plugins: { id: string; impl: URLNormalizer | URLFilter }[]): boolean {
+  return plugins.every(({ id, impl }) => {
+    if (!builtins.some((d) => d.id === id)) return false;
+    if (impl instanceof RegexURLFilter) return !impl.rules.some((r) => r.test.timed);
+    if (impl instanceof RegexURLNormalizer) return !impl.rules('outlink').some((r) => r.apply.timed);
+    return true;
+  });
 }
 
 /**
@@ -160,6 +178,7 @@ export async function loadCrawlerPlugins(conf: Conf, builtins: readonly PluginDe
   const scoring = make('scoring-filter');
   const protocols = orderedActive(conf, entries, 'protocol');
   const limits = urlLimits(conf);
+  let fixed: boolean | undefined;
   const active = [
     ...normalizers.map((p) => ({ id: p.id, point: 'url-normalizer' as const })),
     ...filters.map((p) => ({ id: p.id, point: 'url-filter' as const })),
@@ -183,5 +202,9 @@ export async function loadCrawlerPlugins(conf: Conf, builtins: readonly PluginDe
     scoring: scoringChain(scoring.map((p) => p.impl)),
     protocols,
     active,
+    // Worked out when first asked: a broken rule file of scope outlink is reported by the first command that uses it.
+    get outlinkAnswersFixed() {
+      return (fixed ??= answersFixed(builtins, [...normalizers, ...filters]));
+    },
   };
 }

@@ -19,6 +19,7 @@
 import type { Conf } from '../../shared/conf.js';
 import type { ParseOutput, Parser } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
+import { leadsToLocalFiles } from '../../shared/url/limits.js';
 import type { ContentRecord, FetchRecord, Outlink, ParseRecord, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugins.js';
 import { breathe, LINKS_PER_BREATH } from './breathe.js';
@@ -26,7 +27,7 @@ import { pageLanguage } from './language.js';
 import { signatureFromConf, type SignatureFn } from './signature.js';
 import { mediaType, sniffContentType } from './sniff.js';
 
-export type ParsePlugins = Pick<CrawlerPlugins, 'normalizers' | 'filters' | 'parsers'>;
+export type ParsePlugins = Pick<CrawlerPlugins, 'normalizers' | 'filters' | 'parsers' | 'outlinkAnswersFixed'>;
 
 export interface ParseOptions {
   /** Valid outlinks kept per page; negative keeps all. */
@@ -81,6 +82,42 @@ export function segmentOutlinksDropped(seg: Segment): OutlinksDropped {
 /** Links looked at after `db.max.outlinks.per.page` valid ones are kept; later ones count as over the cap. */
 export const EXAMINED_PAST_CAP = 1000;
 
+/** What the normalizers (scope `outlink`) and the filters make of a link: the normalized URL, and what the filters pass on. */
+interface OutlinkAnswer {
+  normalized: string | null;
+  passed: string | null;
+}
+
+/** URLs whose answers are remembered, per thread and set of plugins; all are forgotten when it is full. */
+export const OUTLINK_MEMO_SIZE = 10_000;
+const memos = new WeakMap<ParsePlugins['filters'], Map<string, OutlinkAnswer>>();
+
+/**
+ * The memory of the normalizers' and filters' answers, or undefined when they
+ * may change. The pages of a site link the same URLs over and over (menus,
+ * indexes, the pages around them), so most links of a page were answered
+ * before.
+ */
+function outlinkMemo(plugins: ParsePlugins): Map<string, OutlinkAnswer> | undefined {
+  if (!plugins.outlinkAnswersFixed) return undefined;
+  let memo = memos.get(plugins.filters);
+  if (!memo) memos.set(plugins.filters, (memo = new Map()));
+  return memo;
+}
+
+function outlinkAnswer(plugins: ParsePlugins, memo: Map<string, OutlinkAnswer> | undefined, url: string): OutlinkAnswer {
+  let answer = memo?.get(url);
+  if (!answer) {
+    const normalized = plugins.normalizers.normalize(url, 'outlink');
+    answer = { normalized, passed: normalized === null ? null : plugins.filters.filter(normalized) };
+    if (memo) {
+      if (memo.size >= OUTLINK_MEMO_SIZE) memo.clear();
+      memo.set(url, answer);
+    }
+  }
+  return answer;
+}
+
 /** Nutch's outlink rules over a parser's raw outlinks, in document order; `dropped` counts what they left out. */
 export async function filterOutlinks(
   plugins: ParsePlugins,
@@ -90,6 +127,7 @@ export async function filterOutlinks(
   dropped: OutlinksDropped = { cap: 0, filtered: 0, external: 0 },
 ): Promise<Outlink[]> {
   const fromHost = host(from);
+  const memo = outlinkMemo(plugins);
   const kept: Outlink[] = [];
   const seen = new Map<string, Outlink>();
   let pastCap = 0;
@@ -101,8 +139,9 @@ export async function filterOutlinks(
       break;
     }
     if (l.url === from) continue;
-    const norm = plugins.normalizers.normalize(l.url, 'outlink');
-    const url = norm === null ? null : plugins.filters.filter(norm, from);
+    const { normalized, passed } = outlinkAnswer(plugins, memo, l.url);
+    // Whether a link leads a web page to a local file depends on the page: asked each time, as the filter chain asks it.
+    const url = normalized === null || leadsToLocalFiles(from, normalized) ? null : passed;
     if (url === from) continue;
     if (url === null) {
       dropped.filtered++;
