@@ -22,6 +22,7 @@
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { HzError } from '../shared/errors.js';
+import { youngGeneration } from '../shared/worker-limits.js';
 import {
   contentParams,
   fetchToRow,
@@ -58,6 +59,8 @@ export interface WriterThreadOptions {
    * its content to the parse's statement parameters and text.
    */
   parse?: { module: string; data: unknown };
+  /** Each thread's young generation in MB (worker.young.generation.mb); 0 or unset: V8's default. */
+  youngGenerationMb?: number;
 }
 
 /** The threads behind one or more SegmentWriters (one at a time or several). */
@@ -72,6 +75,7 @@ export class WriterThreads {
     this.workers = Array.from({ length: Math.max(1, opts.threads ?? 1) }, () => {
       const w = new Worker(new URL('./writer-worker.js', import.meta.url), {
         workerData: { sql: WRITE_SQL, pragmas: WRITER_PRAGMAS, parse: opts.parse },
+        resourceLimits: youngGeneration(opts.youngGenerationMb),
       });
       // The writers' channels keep the process alive while they wait; an idle thread does not.
       w.unref();

@@ -67,7 +67,7 @@ export function parseThreads(conf: Conf, opts: FetchOptions = {}): WriterThreads
   if (!fetcherSettings(conf, opts).parse) return undefined;
   if (opts.writers) return opts.writers;
   const threads = atLeast(conf, 'fetcher.parse.threads', conf.getInt('fetcher.parse.threads'), 1);
-  return new WriterThreads({ threads, parse: { module: PARSE_THREAD_MODULE, data: conf.snapshot() } });
+  return new WriterThreads({ threads, parse: { module: PARSE_THREAD_MODULE, data: conf.snapshot() }, youngGenerationMb: conf.getInt('worker.young.generation.mb') });
 }
 
 /** A property's value when it is at least `min`; else an error naming where it was set. */

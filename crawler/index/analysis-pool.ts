@@ -14,6 +14,7 @@ import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
 import type { TextFields } from '../../shared/index/document.js';
 import type { DocTerms } from '../../shared/index/reader.js';
 import type { IndexWriter } from '../../shared/index/writer.js';
+import { youngGeneration } from '../../shared/worker-limits.js';
 
 /** A thread's answer for one page. */
 export interface AnalyzedPage {
@@ -39,16 +40,18 @@ export class AnalysisPool {
   private readonly threads: Thread[];
   private next = 0;
 
-  constructor(n: number, analyzer: Readonly<AnalyzerOptions>, maxTokens: number) {
-    this.threads = Array.from({ length: n }, () => this.spawn({ analyzer, maxTokens }));
+  /** `youngGenerationMb`: each thread's young generation (worker.young.generation.mb; 0: V8's default). */
+  constructor(n: number, analyzer: Readonly<AnalyzerOptions>, maxTokens: number, youngGenerationMb = 0) {
+    this.threads = Array.from({ length: n }, () => this.spawn({ analyzer, maxTokens }, youngGenerationMb));
   }
 
   get size(): number {
     return this.threads.length;
   }
 
-  private spawn(workerData: unknown): Thread {
-    const t: Thread = { w: new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData }), words: [], toWriter: new Int32Array(0), waiting: [] };
+  private spawn(workerData: unknown, youngGenerationMb: number): Thread {
+    const w = new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData, resourceLimits: youngGeneration(youngGenerationMb) });
+    const t: Thread = { w, words: [], toWriter: new Int32Array(0), waiting: [] };
     const fail = (e: Error) => {
       t.failed ??= e;
       for (const q of t.waiting.splice(0)) q.reject(t.failed);

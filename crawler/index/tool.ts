@@ -99,6 +99,7 @@ class Threads {
   private readonly n: number;
   private readonly always: boolean;
   private readonly maxTokens: number;
+  private readonly youngGenerationMb: number;
 
   constructor(
     conf: Conf,
@@ -108,10 +109,11 @@ class Threads {
     this.always = set >= 0;
     this.n = set >= 0 ? set : os.availableParallelism() - 1;
     this.maxTokens = conf.getInt('indexer.max.tokens');
+    this.youngGenerationMb = conf.getInt('worker.young.generation.mb');
   }
 
   pool(records: number): AnalysisPool | undefined {
-    if (!this.started && this.n > 0 && (this.always || records >= THREADS_MIN_RECORDS)) this.started = new AnalysisPool(this.n, this.analyzer.options, this.maxTokens);
+    if (!this.started && this.n > 0 && (this.always || records >= THREADS_MIN_RECORDS)) this.started = new AnalysisPool(this.n, this.analyzer.options, this.maxTokens, this.youngGenerationMb);
     return this.started;
   }
 
