@@ -12,29 +12,40 @@ import type { Analyzer } from '../shared/analysis/analyzer.js';
 import type { IndexReader } from '../shared/index/types.js';
 import type { TokenOffsets } from '../segments/offsets.js';
 import { Furniture, MAX_SUMMARY_TOKENS, type SummaryOptions, type WordRanges } from './summary.js';
-import { mergeSpans } from './summary-tokens.js';
 
-/** The query terms at token indexes of the page's text (index → term). */
-export type TextHits = Map<number, string>;
+/** The query terms at token indexes of the page's text: indexes in increasing order, each with its term. */
+export interface TextHits {
+  at: number[];
+  terms: string[];
+}
 
 /**
  * Where `terms` stand in document `id`'s text, from the index's positions
  * (title first, then the content, which starts with the text): only the
- * first `limit` words of the text.
+ * first `limit` words of the text. Each term's positions are in order; they
+ * are merged, not sorted.
  */
 export function indexedHits(reader: IndexReader, id: number, terms: Iterable<string>, limit: number): TextHits {
   const title = reader.fieldLength(id, 'title');
-  const hits: TextHits = new Map();
+  const lists: { term: string; positions: readonly number[]; next: number }[] = [];
   for (const term of new Set(terms)) {
     const e = reader.entry(id, reader.termId(term));
     if (e < 0) continue;
-    for (const p of reader.entryPositions(e)) {
-      if (p < title) continue;
-      if (p - title >= limit) break;
-      hits.set(p - title, term);
-    }
+    const positions = reader.entryPositions(e);
+    let next = 0;
+    while (next < positions.length && positions[next]! < title) next++;
+    lists.push({ term, positions, next });
   }
-  return hits;
+  const hits: TextHits = { at: [], terms: [] };
+  for (;;) {
+    let first: (typeof lists)[number] | undefined;
+    let p = title + limit;
+    for (const l of lists) if (l.next < l.positions.length && l.positions[l.next]! < p) (first = l, (p = l.positions[l.next]!));
+    if (!first) return hits;
+    first.next++;
+    hits.at.push(p - title);
+    hits.terms.push(first.term);
+  }
 }
 
 /**
@@ -44,7 +55,9 @@ export function indexedHits(reader: IndexReader, id: number, terms: Iterable<str
  */
 export function offsetsAgree(analyzer: Pick<Analyzer, 'terms'>, text: string, offsets: TokenOffsets, hits: TextHits): boolean {
   const seen = new Set<string>();
-  for (const [i, term] of hits) {
+  for (let h = 0; h < hits.at.length; h++) {
+    const i = hits.at[h]!;
+    const term = hits.terms[h]!;
     if (seen.has(term)) continue;
     seen.add(term);
     if (i >= offsets.count || offsets.ends[i]! > text.length) return false;
@@ -79,23 +92,35 @@ export function offsetWords(
   // The head: `length` content words and one more, for a page where nothing matches.
   let headEnd = 0;
   for (let words = 0; headEnd < n && words <= length; headEnd++) if (!head.covers(starts[headEnd]!, ends[headEnd]!)) words++;
-  const at = [...hits.keys()].filter((i) => i < n).sort((a, b) => a - b);
-  const spans: [number, number][] = [[0, headEnd]];
-  for (const i of at) spans.push([Math.max(0, i - context), Math.min(n, i + context + 2)]);
-  const parts = mergeSpans(spans);
-  const end = parts[parts.length - 1]![1];
+  // Hits and their parts come in text order: parts that overlap or touch merge as they come.
+  let hitCount = hits.at.length;
+  while (hitCount > 0 && hits.at[hitCount - 1]! >= n) hitCount--;
   const cuts: number[] = [];
   const ranges: [number, number][] = [];
   // summarize() reads no further than MAX_SUMMARY_TOKENS tokens; a part begun before them still makes its cut.
   let size = 0;
-  for (const [from, to] of parts) {
-    if (size > MAX_SUMMARY_TOKENS) break;
+  const part = (from: number, to: number) => {
+    if (size > MAX_SUMMARY_TOKENS) return;
     if (from > 0 && from < to) cuts.push(starts[from]!);
     if (size < MAX_SUMMARY_TOKENS) ranges.push([from, Math.min(to, from + MAX_SUMMARY_TOKENS - size)]);
     size += to - from;
+  };
+  let from = 0;
+  let end = headEnd;
+  for (let h = 0; h < hitCount; h++) {
+    const i = hits.at[h]!;
+    const a = Math.max(0, i - context);
+    const b = Math.min(n, i + context + 2);
+    if (a <= end) end = Math.max(end, b);
+    else {
+      part(from, end);
+      from = a;
+      end = b;
+    }
   }
+  part(from, end);
   const tail = new Furniture(furniture);
   let more = n < offsets.count || size > MAX_SUMMARY_TOKENS;
   for (let i = end; i < n && !more; i++) more = !tail.covers(starts[i]!, ends[i]!);
-  return { words: { starts, ends, ranges, hits: at, terms: at.map((i) => hits.get(i)!) }, cuts, more };
+  return { words: { starts, ends, ranges, hits: hits.at.slice(0, hitCount), terms: hits.terms.slice(0, hitCount) }, cuts, more };
 }

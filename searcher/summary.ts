@@ -50,6 +50,8 @@ export const MAX_SUMMARY_TOKENS = 5000;
 interface Window {
   from: number;
   to: number; // inclusive token index
+  /** The run it is in. */
+  run: number;
   /** Distinct query terms among its hits. */
   terms: number;
   hits: number;
@@ -194,23 +196,34 @@ class KeptWords {
     return this.stretchToken[k]! + i - this.stretchWord[k]!;
   }
 
-  /** The kept word of token t, or -1 when it was not kept. */
-  wordOf(t: number): number {
-    const k = lastAtMost(this.stretchToken, t);
-    if (k < 0) return -1;
-    const i = this.stretchWord[k]! + t - this.stretchToken[k]!;
-    return i < (k + 1 < this.stretchWord.length ? this.stretchWord[k + 1]! : this.count) ? i : -1;
+  /** The kept word of each of `tokens` (in increasing order), or -1 for one not kept. */
+  wordsOf(tokens: ArrayLike<number>): Int32Array {
+    const { stretchWord, stretchToken } = this;
+    const out = new Int32Array(tokens.length);
+    let k = -1;
+    for (let h = 0; h < tokens.length; h++) {
+      const t = tokens[h]!;
+      while (k + 1 < stretchToken.length && stretchToken[k + 1]! <= t) k++;
+      const i = k < 0 ? -1 : stretchWord[k]! + t - stretchToken[k]!;
+      out[h] = i >= 0 && i < (k + 1 < stretchWord.length ? stretchWord[k + 1]! : this.count) ? i : -1;
+    }
+    return out;
   }
 
-  /** The first kept word of the run holding kept word i. */
-  runStart(i: number): number {
-    return this.runs[lastAtMost(this.runs, i)]!;
+  /** The first kept word of run r. */
+  runStart(r: number): number {
+    return this.runs[r]!;
   }
 
-  /** The last kept word of the run holding kept word i. */
-  runEnd(i: number): number {
-    const k = lastAtMost(this.runs, i);
-    return k + 1 < this.runs.length ? this.runs[k + 1]! - 1 : this.count - 1;
+  /** The last kept word of run r. */
+  runEnd(r: number): number {
+    return r + 1 < this.runs.length ? this.runs[r + 1]! - 1 : this.count - 1;
+  }
+
+  /** The run of kept word i, looked for from run r on (words are asked about in order). */
+  runOf(i: number, r = 0): number {
+    while (r + 1 < this.runs.length && this.runs[r + 1]! <= i) r++;
+    return r;
   }
 }
 
@@ -264,11 +277,11 @@ export function summarizeRanges(text: string, src: WordRanges, opts: SummaryOpti
   const moreAfter = (i: number) => i < count - 1 || plan.more === true;
   const hits: number[] = [];
   const hitTerms: string[] = [];
+  const wordOf = kept.wordsOf(src.hits);
   for (let h = 0; h < src.hits.length; h++) {
     const t = src.hits[h]!;
     const term = src.terms[h]!;
-    const i = kept.wordOf(t);
-    if (i >= 0 && (!plan.accept || plan.accept(text.slice(starts[t], ends[t]), term))) (hits.push(i), hitTerms.push(term));
+    if (wordOf[h]! >= 0 && (!plan.accept || plan.accept(text.slice(starts[t], ends[t]), term))) (hits.push(wordOf[h]!), hitTerms.push(term));
   }
   const words: Words = { starts, ends, kept, hits };
   const length = Math.max(1, opts.length);
@@ -280,18 +293,18 @@ export function summarizeRanges(text: string, src: WordRanges, opts: SummaryOpti
     if (countedIn.get(term) !== windows.length) (countedIn.set(term, windows.length), w.terms++);
     w.hits++;
   };
+  let run = 0;
   for (let h = 0; h < hits.length; h++) {
     const i = hits[h]!;
     const term = hitTerms[h]!;
-    const runStart = kept.runStart(i);
-    const to = Math.min(kept.runEnd(i), i + context);
+    run = kept.runOf(i, run);
+    const to = Math.min(kept.runEnd(run), i + context);
     const last = windows[windows.length - 1];
-    const sameRun = last !== undefined && kept.runStart(last.from) === runStart;
-    if (last && sameRun && i - context <= last.to + 1 && to - last.from < length) {
+    if (last && last.run === run && i - context <= last.to + 1 && to - last.from < length) {
       last.to = to;
       count1(last, term);
     } else if (!last || i > last.to) {
-      const w = { from: Math.max(runStart, i - context, last ? last.to + 1 : 0), to, terms: 0, hits: 0 };
+      const w = { from: Math.max(kept.runStart(run), i - context, last ? last.to + 1 : 0), to, run, terms: 0, hits: 0 };
       windows.push(w);
       count1(w, term);
     }
@@ -300,17 +313,19 @@ export function summarizeRanges(text: string, src: WordRanges, opts: SummaryOpti
   }
   if (windows.length === 0) {
     const to = Math.min(kept.runEnd(0), length - 1);
-    const head = render(text, words, { from: 0, to, terms: 0, hits: 0 });
+    const head = render(text, words, { from: 0, to, run: 0, terms: 0, hits: 0 });
     return { parts: moreAfter(to) ? [...head, { ellipsis: true }] : head };
   }
+  // The best windows first (most terms, then most hits, then the earliest) until `length` words are shown: a few of many.
   const chosen: Window[] = [];
   let shown = 0;
-  for (const w of [...windows].sort((a, b) => b.terms - a.terms || b.hits - a.hits || a.from - b.from)) {
-    if (shown >= length) break;
+  while (shown < length && chosen.length < windows.length) {
+    let w: Window | undefined;
+    for (const c of windows) if (!chosen.includes(c) && (!w || c.terms > w.terms || (c.terms === w.terms && c.hits > w.hits))) w = c;
     const room = length - shown;
-    if (w.to - w.from + 1 > room) w.to = w.from + room - 1;
-    chosen.push(w);
-    shown += w.to - w.from + 1;
+    if (w!.to - w!.from + 1 > room) w!.to = w!.from + room - 1;
+    chosen.push(w!);
+    shown += w!.to - w!.from + 1;
   }
   const best = chosen[0]!;
   chosen.sort((a, b) => a.from - b.from);
@@ -346,7 +361,14 @@ function render(text: string, { starts, ends, kept, hits }: Words, w: Window): S
   return out;
 }
 
-const squeeze = (s: string) => s.replace(/\s+/g, ' ');
+/** Runs of whitespace as one space; most pieces of text have none to squeeze, and are seen to have none without a regular expression. */
+function squeeze(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32 ? i + 1 < s.length && s.charCodeAt(i + 1) === 32 : c < 33 || c > 126) return s.replace(/\s+/g, ' ');
+  }
+  return s;
+}
 
 function mergeEllipses(parts: Summary): Summary {
   return parts.filter((p, i) => !('ellipsis' in p && i > 0 && 'ellipsis' in parts[i - 1]!));

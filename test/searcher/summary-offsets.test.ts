@@ -23,8 +23,8 @@ const plain = new Analyzer();
 /** The query terms' places as the index records them: token indexes of the text. */
 function hitsOf(analyzer: Analyzer, text: string, terms: string[]): TextHits {
   const want = new Set(terms);
-  const hits: TextHits = new Map();
-  for (const [i, t] of analyzer.tokens(text).entries()) if (want.has(t.term)) hits.set(i, t.term);
+  const hits: TextHits = { at: [], terms: [] };
+  for (const [i, t] of analyzer.tokens(text).entries()) if (want.has(t.term)) (hits.at.push(i), hits.terms.push(t.term));
   return hits;
 }
 
