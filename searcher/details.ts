@@ -81,13 +81,15 @@ export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opt
   const text = summaryPart(src.text);
   const sections = Array.isArray(src.meta.sections) ? src.meta.sections : [];
   const furniture = Array.isArray(src.meta.furniture) ? src.meta.furniture : [];
+  // Sections come in text order; a parser that gave them otherwise is put right.
   const offsets = sections.map((s) => s.offset);
+  if (offsets.some((o, i) => i > 0 && o < offsets[i - 1]!)) offsets.sort((a, b) => a - b);
   const words = opts.words ?? 'stored';
   const plan = { furniture, accept: sharedFor(snap, q).accept };
   const opt = snap.settings.summary;
   const terms = new Set(q.query.terms);
   // Parts of the text are summarized with a cut wherever words were skipped.
-  const cutAt = (cuts: number[]) => [...offsets, ...cuts].sort((a, b) => a - b);
+  const cutAt = (cuts: number[]) => mergeSorted(offsets, cuts);
   const stored = words === 'stored' ? storedWords(snap, hit, text, src.offsets, q, furniture) : undefined;
   const scanned = stored || words === 'whole' ? undefined : summaryTokens(snap.analyzer, text, q.query.terms, opt, furniture);
   const placed = stored
@@ -100,6 +102,15 @@ export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opt
   let section: PageSection | undefined;
   if (at !== undefined) for (const s of sections) if (s.offset <= at) section = s;
   return { summary: placed.parts, section: section && { heading: section.heading, id: section.id } };
+}
+
+/** Two ascending lists as one. */
+function mergeSorted(a: readonly number[], b: readonly number[]): number[] {
+  const out = new Array<number>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < out.length; k++) out[k] = j >= b.length || (i < a.length && a[i]! <= b[j]!) ? a[i++]! : b[j++]!;
+  return out;
 }
 
 export function hitSummary(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery): Summary {
