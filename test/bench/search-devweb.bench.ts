@@ -9,7 +9,9 @@
  * autocannon (16 connections, the 60 queries in turn at /api/search) beside
  * a trivial hono route in its own process, measured before and after it in
  * the same run, with each server's CPU time per request; then, apart, the
- * searcher as two worker processes behind its port (-workers 2).
+ * searcher as two worker processes behind its port (-workers 2), their CPU
+ * summed. With SEARCH_BASELINE (another checkout), that checkout's searcher
+ * beside this one's, alternating, over HTTP and in process.
  * The crawl is made in a temp dir, or reused from DEVWEB_CRAWL (a crawl
  * directory with a published index). Skipped, saying why, when devweb is not served.
  * Run: npm run bench -- search-devweb
@@ -18,6 +20,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Conf } from '../../shared/conf.js';
 import { hitDetails, type SummaryWords } from '../../searcher/details.js';
 import { searchJson } from '../../searcher/http/api.js';
@@ -36,11 +39,12 @@ const root = path.resolve(import.meta.dirname, '..', '..');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const f2 = (x: number) => x.toFixed(2);
 
-/** CPU time a process has used, ms (Linux /proc; NaN elsewhere). */
+/** CPU time a process and its child processes (a searcher's workers) have used, ms (Linux /proc; NaN elsewhere). */
 function cpuMs(pid: number | undefined): number {
   try {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean);
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 + children.reduce((sum, c) => sum + cpuMs(Number(c)), 0);
   } catch {
     return NaN;
   }
@@ -51,6 +55,74 @@ async function load(proc: ChildProcess, url: string, paths?: string[]): Promise<
   const c0 = cpuMs(proc.pid);
   const r = await cannon(url, paths);
   return { ...r, cpuPerReq: (cpuMs(proc.pid) - c0) / (r.rps * 6) };
+}
+
+/** CPU time of this process, ms. */
+const ownCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+const median = (xs: number[]) => pct(xs, 50);
+
+/** `n` requests for `paths` in turn, `inFlight` at a time; resolves when all are answered. */
+async function requests(base: string, paths: string[], n: number, inFlight: number): Promise<void> {
+  let i = 0;
+  const worker = async () => {
+    while (i < n) await (await fetch(base + paths[i++ % paths.length]!)).arrayBuffer();
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+}
+
+const AB_ROUNDS = 5;
+const AB_REQUESTS = 600;
+
+/**
+ * This checkout's searcher beside another checkout's (`SEARCH_BASELINE`), on
+ * the same crawl, in one run: over HTTP, each server's CPU per request over
+ * AB_REQUESTS requests 8 in flight, the two alternating AB_ROUNDS times
+ * (medians); in process, each one's search() and search + summaries + JSON,
+ * CPU per query over passes of the queries, alternating (medians).
+ */
+async function versusBaseline(baseline: string, crawlDir: string, queries: string[], paths: string[], procs: ChildProcess[]) {
+  const servers: { proc: ChildProcess; base: string }[] = [];
+  for (const tree of [baseline, root]) {
+    const s = await startServer([path.join(tree, 'searcher', 'hazelnut-searcher.js'), '-dir', crawlDir, '-port', '0', '-host', HOST], tree);
+    procs.push(s.proc);
+    servers.push(s);
+    await requests(s.base, paths, paths.length, 1);
+  }
+  const http: number[][] = [[], []];
+  for (let round = 0; round < AB_ROUNDS; round++)
+    for (const k of round % 2 ? [1, 0] : [0, 1]) {
+      const c0 = cpuMs(servers[k]!.proc.pid);
+      await requests(servers[k]!.base, paths, AB_REQUESTS, 8);
+      http[k]!.push((cpuMs(servers[k]!.proc.pid) - c0) / AB_REQUESTS);
+    }
+  await Promise.all(servers.map((s) => stop(s.proc)));
+
+  const sides = [];
+  for (const tree of [baseline, root]) {
+    const mod = (file: string) => import(pathToFileURL(path.join(tree, file)).href);
+    const [{ Conf: C }, { searchSettings: settings }, { CrawlSnapshots: Snaps }, { search: run }, { searchJson: json }] = await Promise.all(
+      ['shared/conf.ts', 'searcher/settings.ts', 'searcher/snapshot.ts', 'searcher/search.ts', 'searcher/http/api.ts'].map(mod),
+    );
+    const snaps = await Snaps.open(crawlDir, settings(C.load()));
+    sides.push({ snaps, search: (q: string) => run(snaps.current, { query: q }), json: (q: string) => JSON.stringify(json(snaps.current, run(snaps.current, { query: q }))) });
+  }
+  const inProcess = { search: [[], []] as number[][], json: [[], []] as number[][] };
+  try {
+    for (let pass = 0; pass < 2 * AB_ROUNDS; pass++)
+      for (const k of pass % 2 ? [1, 0] : [0, 1])
+        for (const what of ['search', 'json'] as const) {
+          const c0 = ownCpuMs();
+          for (const q of queries) sides[k]![what](q);
+          inProcess[what][k]!.push((ownCpuMs() - c0) / queries.length);
+        }
+  } finally {
+    for (const s of sides) s.snaps.close();
+  }
+  return { http: http.map(median), search: inProcess.search.map(median), json: inProcess.json.map(median) };
 }
 
 function stop(proc: ChildProcess): Promise<void> {
@@ -81,23 +153,28 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
     const searchMs: number[] = [];
     const exhaustiveMs: number[] = [];
     const requestMs: number[] = [];
+    // CPU time of this process per query, beside the wall-clock percentiles (less sensitive to other work on the machine).
+    const cpu = { search: 0, exhaustive: 0, request: 0 };
     const words: Record<SummaryWords, number[]> = { stored: [], scanned: [], whole: [] };
     try {
       for (const q of queries) JSON.stringify(searchJson(snap, search(snap, { query: q })));
       const results: SearchResult[] = [];
       for (let pass = 0; pass < PASSES; pass++)
         for (const q of queries) {
-          const a = performance.now();
+          const [a, ca] = [performance.now(), ownCpuMs()];
           const r = search(snap, { query: q });
-          const b = performance.now();
+          const [b, cb] = [performance.now(), ownCpuMs()];
           JSON.stringify(searchJson(snap, r));
           searchMs.push(b - a);
           requestMs.push(performance.now() - a);
+          cpu.search += cb - ca;
+          cpu.request += ownCpuMs() - ca;
           if (pass === 0) results.push(r);
           // The same search scoring every match, for the pruning's share.
-          const c = performance.now();
+          const [c, cc] = [performance.now(), ownCpuMs()];
           search(snap, { query: q }, { exhaustive: true });
           exhaustiveMs.push(performance.now() - c);
+          cpu.exhaustive += ownCpuMs() - cc;
         }
       // Summaries of each page of hits three ways, the order rotated per page.
       const ways: SummaryWords[] = ['stored', 'scanned', 'whole'];
@@ -131,9 +208,12 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
     const two = await startSearcher(['-dir', crawlDir, '-port', '0', '-host', HOST, '-workers', '2'], root);
     procs.push(two.proc);
     for (let i = 0; i < 2; i++) for (const p of paths) await (await fetch(two.base + p)).arrayBuffer();
-    const workers = await cannon(two.base, paths);
+    const workers = await load(two.proc, two.base, paths);
+    await stop(two.proc);
+    const baseline = process.env.SEARCH_BASELINE;
+    const ab = baseline ? await versusBaseline(path.resolve(baseline), crawlDir, queries, paths, procs) : undefined;
 
-    const row = (what: string, xs: number[]) => `| ${what} | ${f2(pct(xs, 50))} | ${f2(pct(xs, 99))} | – | – | – |`;
+    const row = (what: string, xs: number[], cpuMs: number) => `| ${what} | ${f2(pct(xs, 50))} | ${f2(pct(xs, 99))} | – | – | ${Number.isNaN(cpuMs) ? '–' : f2(cpuMs / xs.length)} |`;
     const http = (what: string, r: CannonResult & { cpuPerReq: number }, ratio: string) =>
       `| ${what} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.rps.toFixed(0)} | ${ratio} | ${f2(r.cpuPerReq)} |`;
     return {
@@ -144,19 +224,35 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
         '',
         '| what | p50 ms | p99 ms | req/s | vs trivial route | server CPU ms/request |',
         '|---|---|---|---|---|---|',
-        row(`search() in process (${queries.length} queries × ${PASSES})`, searchMs),
-        row('search() scoring every match (no pruning), the same passes', exhaustiveMs),
-        row('search + summaries + JSON in process (what /api/search does in the server)', requestMs),
-        row('summaries of a page of hits: stored word offsets', words.stored),
-        row('summaries of a page of hits: the text scanned for the query words (before stored offsets)', words.scanned),
-        row('summaries of a page of hits: the whole text analyzed', words.whole),
+        row(`search() in process (${queries.length} queries × ${PASSES})`, searchMs, cpu.search),
+        row('search() scoring every match (no pruning), the same passes', exhaustiveMs, cpu.exhaustive),
+        row('search + summaries + JSON in process (what /api/search does in the server)', requestMs, cpu.request),
+        row('summaries of a page of hits: stored word offsets', words.stored, NaN),
+        row('summaries of a page of hits: the text scanned for the query words (before stored offsets)', words.scanned, NaN),
+        row('summaries of a page of hits: the whole text analyzed', words.whole, NaN),
         http('trivial hono `c.json` route, before', before, '1'),
         http('trivial hono `c.json` route, after', after, '1'),
         http(`\`/api/search\`, the ${queries.length} queries in turn`, api, (api.rps / base).toFixed(3)),
-        `| \`/api/search\`, \`-workers 2\` (two searcher processes behind the port; not the single-process figure) | ${ms(workers.p50)} | ${ms(workers.p99)} | ${workers.rps.toFixed(0)} | ${(workers.rps / base).toFixed(3)} | – |`,
+        http(`\`/api/search\`, \`-workers 2\` (two searcher processes behind the port; ${(workers.rps / api.rps).toFixed(2)}× the one process's req/s)`, workers, (workers.rps / base).toFixed(3)),
         '',
+        ...(ab
+          ? [
+              `Beside \`${path.basename(path.resolve(baseline!))}\` (\`SEARCH_BASELINE\`, another checkout on the same crawl), in this run: server CPU per request over ${AB_REQUESTS} requests of the queries, 8 in flight, the two servers alternating ${AB_ROUNDS} times; in process, CPU per query over ${2 * AB_ROUNDS} alternating passes (medians).`,
+              '',
+              '| CPU ms | baseline | this checkout | ratio |',
+              '|---|---|---|---|',
+              ...(
+                [
+                  ['`/api/search`, server CPU per request', ab.http],
+                  ['search() in process, per query', ab.search],
+                  ['search + summaries + JSON in process, per query', ab.json],
+                ] as const
+              ).map(([what, [a, b]]) => `| ${what} | ${f2(a!)} | ${f2(b!)} | ${(b! / a!).toFixed(2)} |`),
+              '',
+            ]
+          : []),
         `Errors: ${before.errors + api.errors + after.errors + workers.errors}. Load average when the run began: ${loadAvg.map((x) => x.toFixed(1)).join(', ')} on ${os.cpus().length} cores (other work on the machine shares them; compare figures of one run). ` +
-          'Server CPU per request is the server process\'s user + system time over the requests it answered, less sensitive to that load than req/s. Run: `npm run bench -- search-devweb` (`DEVWEB_CRAWL=<crawl dir>` reuses a crawl).',
+          'Server CPU per request is the server process\'s user + system time over the requests it answered, less sensitive to that load than req/s. Run: `npm run bench -- search-devweb` (`DEVWEB_CRAWL=<crawl dir>` reuses a crawl; `SEARCH_BASELINE=<checkout>` adds the comparison with another checkout, which needs its node_modules).',
       ].join('\n'),
     };
   } finally {
