@@ -61,15 +61,15 @@ function decodePositions(f: Forward, e: number, max = Infinity): number[] {
   const end = f.posStart[e - f.firstEntry + 1]! - f.firstPos;
   let p = f.posStart[e - f.firstEntry]! - f.firstPos;
   let prev = 0;
+  const data = f.posData;
   while (p < end && out.length < max) {
-    let v = 0;
-    let shift = 0;
-    let b: number;
-    do {
-      b = f.posData[p++]!;
-      v += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (b & 0x80);
+    let b = data[p++]!;
+    // Most gaps between a term's occurrences fit one byte: no multiplication for them.
+    let v = b & 0x7f;
+    for (let scale = 128; b & 0x80; scale *= 128) {
+      b = data[p++]!;
+      v += (b & 0x7f) * scale;
+    }
     prev += v;
     out.push(prev);
   }

@@ -37,6 +37,20 @@ async function build(dir: string, docs = DOCS, analyzer = new Analyzer()) {
   return w.write(dir);
 }
 
+test('reader: positions far apart (gaps of one to four varint bytes) read back as written, whole or the first n', async () => {
+  const dir = path.join(tmp, 'far');
+  // "needle" at title position 0 and after gaps of 1, 127, 128, 16,383, 16,384 and 2,097,152 filler words.
+  const gaps = [1, 127, 128, 16_383, 16_384, 2_097_152];
+  const words: string[] = [];
+  for (const g of gaps) words.push(...new Array<string>(g - 1).fill('hay'), 'needle');
+  await build(dir, [doc('http://far.test/', 'needle', words.join(' '))]);
+  const r = await openIndex(dir);
+  const expected = gaps.reduce((at, g) => [...at, at[at.length - 1]! + g], [0]);
+  assert.equal(r.positions(0, 'needle'), expected);
+  const e = r.entry(0, r.termId('needle'));
+  assert.equal(r.entryPositions(e, 4), expected.slice(0, 4));
+});
+
 test('writer/reader: statistics round trip', async () => {
   const dir = path.join(tmp, 'rt');
   const meta = await build(dir);
