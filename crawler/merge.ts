@@ -97,13 +97,13 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
       // The segment's dictionary mapped to each output's as terms are first met, not looked up term by term.
       const words = s.reader.terms();
       const toOutput: ((ids: Uint32Array) => Uint32Array)[] = [];
-      for (const [id, stored, t] of s.reader.docTerms()) {
+      for (const [id, stored, e] of s.reader.docEntries()) {
         const o = dest[k]!.get(id);
         if (o === undefined) continue;
         progress?.update(++done, { extra: `${indexes.length} segment indexes` });
         const writer = writers[o]!;
         const toMerged = (toOutput[o] ??= termMap(words, writer));
-        writer.addTerms(stored, { title: toMerged(t.title), content: toMerged(t.content), anchor: toMerged(t.anchor), url: toMerged(t.url), heading: toMerged(t.heading) });
+        writer.addEntries(stored, { ...e, terms: toMerged(e.terms) });
       }
     }
     for (const [o, writer] of writers.entries()) {

@@ -14,6 +14,7 @@ import { Analyzer } from '../analysis/analyzer.js';
 import { HzError, isHzError } from '../errors.js';
 import { CandidateIndex } from './candidates.js';
 import type { AnalyzedDoc } from './document.js';
+import { candidateOrder, type DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
 import { currentIndex } from './publish.js';
 import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc } from './types.js';
@@ -34,7 +35,7 @@ export function readDeleted(dir: string): Set<number> {
 
 const inconsistent = (dir: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);
 
-/** Documents read at a time by `docTerms`. */
+/** Documents read at a time by `docEntries`. */
 const WINDOW_DOCS = 512;
 
 /**
@@ -288,35 +289,41 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   /**
-   * Every document's stored fields and terms (ids of `terms()`), in id order,
-   * reading the forward index and positions a window of documents at a time:
-   * merge walks an index of any size in bounded memory. Stored fields are not cached.
+   * Every document's stored fields and entries (term ids of `terms()`), in id
+   * order, reading the forward index and positions a window of documents at
+   * a time: merge walks an index of any size in bounded memory and copies the
+   * positions' bytes as they are. Stored fields are not cached.
    */
-  *docTerms(): Generator<[number, StoredDoc, DocTerms]> {
+  *docEntries(): Generator<[number, StoredDoc, DocEntries]> {
     const fwd = new IndexFileColumns(this.dir, INDEX_FILES.forward);
     try {
       const pos = new IndexFileColumns(this.dir, INDEX_FILES.positions);
       try {
         const n = this.meta.docCount;
         if (fwd.length('start') !== n + 1) throw inconsistent(this.dir);
+        const scratch = { at: new Int32Array(0) };
         for (let first = 0; first < n; first += WINDOW_DOCS) {
           const last = Math.min(n, first + WINDOW_DOCS);
           const start = fwd.read('start', Uint32Array, first, last + 1);
           const e0 = start[0]!;
           const e1 = start[last - first]!;
           const posStart = pos.read('start', Uint32Array, e0, e1 + 1);
-          const w: Forward = {
-            firstDoc: first,
-            start,
-            term: fwd.read('term', Uint32Array, e0, e1),
-            tf: FIELDS.map((f) => fwd.read(`tf.${f}`, Uint16Array, e0, e1)),
-            lengths: fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length),
-            firstEntry: e0,
-            posStart,
-            posData: pos.read('data', Uint8Array, posStart[0]!, posStart[e1 - e0]!),
-            firstPos: posStart[0]!,
-          };
-          for (let id = first; id < last; id++) yield [id, this.parseStored(id), termsIn(w, id)];
+          const term = fwd.read('term', Uint32Array, e0, e1);
+          const tfs = FIELDS.map((f) => fwd.read(`tf.${f}`, Uint16Array, e0, e1));
+          const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
+          const posData = pos.read('data', Uint8Array, posStart[0]!, posStart[e1 - e0]!);
+          for (let id = first; id < last; id++) {
+            const a = start[id - first]! - e0;
+            const b = start[id - first + 1]! - e0;
+            const m = b - a;
+            const tf = new Uint16Array(m * FIELDS.length);
+            tfs.forEach((col, f) => tf.set(col.subarray(a, b), f * m));
+            const p0 = posStart[a]!;
+            const posEnd = new Uint32Array(m);
+            for (let k = 0; k < m; k++) posEnd[k] = posStart[a + k + 1]! - p0;
+            const e = { tf, posEnd, posData: posData.subarray(p0 - posStart[0]!, posStart[b]! - posStart[0]!), lengths: lengths.subarray((id - first) * FIELDS.length, (id - first + 1) * FIELDS.length) };
+            yield [id, this.parseStored(id), { ...e, terms: term.subarray(a, b), order: candidateOrder(e, scratch) }];
+          }
         }
       } finally {
         pos.close();

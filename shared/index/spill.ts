@@ -120,10 +120,20 @@ export class SpillSource {
 
   /** `n` u32 values, copied. */
   u32s(n: number): Uint32Array {
-    if (!this.need(4 * n)) throw new Error(`spill file ${this.file} ended early`);
-    const out = new Uint32Array(n);
-    new Uint8Array(out.buffer).set(this.buf.subarray(this.at, this.at + 4 * n));
-    this.at += 4 * n;
+    return this.array(Uint32Array, n);
+  }
+
+  /** `n` u16 values, copied. */
+  u16s(n: number): Uint16Array {
+    return this.array(Uint16Array, n);
+  }
+
+  private array<A extends Uint16Array | Uint32Array>(ctor: { new (n: number): A; BYTES_PER_ELEMENT: number }, n: number): A {
+    const bytes = n * ctor.BYTES_PER_ELEMENT;
+    if (!this.need(bytes)) throw new Error(`spill file ${this.file} ended early`);
+    const out = new ctor(n);
+    new Uint8Array(out.buffer).set(this.buf.subarray(this.at, this.at + bytes));
+    this.at += bytes;
     return out;
   }
 

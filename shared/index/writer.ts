@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { Analyzer } from '../analysis/analyzer.js';
 import { CandidatePostings } from './candidates-file.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
-import type { DocTerms } from './reader.js';
+import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile, writeIndexFileWith, writePackedColumns, type ColumnSource } from './format.js';
 import { removeStaleTmp } from './publish.js';
 import { SpillSink, SpillSource } from './spill.js';
@@ -27,7 +27,6 @@ import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc 
 
 /** Nutch's indexer.max.tokens default. */
 export const DEFAULT_MAX_TOKENS = 10_000;
-const TF_MAX = 0xffff;
 const SPILL_PREFIX = 'hz-spill-';
 
 class Grow {
@@ -67,6 +66,7 @@ export class IndexWriter {
   private readonly stored: SpillSink;
   private readonly storedOffsets = new Grow();
   private readonly candidates: CandidatePostings;
+  private readonly builder = new EntryBuilder();
   private docs = 0;
 
   constructor(private readonly opts: IndexWriterOptions) {
@@ -105,20 +105,26 @@ export class IndexWriter {
     });
   }
 
-  /** A document whose terms are ids given by `termId` (merge maps a segment index's dictionary once instead of every term). */
-  addTerms(s: StoredDoc, { title, content, anchor, url, heading }: DocTerms): number {
+  /** A document whose terms are ids given by `termId` (the indexer maps an analysis thread's dictionary once per word). */
+  addTerms(s: StoredDoc, terms: TermStreams): number {
+    return this.addEntries(s, this.builder.build(terms));
+  }
+
+  /** A document in the stored form, its terms ids given by `termId` (merge reads it so from a segment index). */
+  addEntries(s: StoredDoc, e: DocEntries): number {
     const id = this.docs++;
-    // Title first, so flexsearch's positional slots favour title hits.
-    const text = new Uint32Array(title.length + anchor.length + content.length);
-    text.set(title);
-    text.set(anchor, title.length);
-    text.set(content, title.length + anchor.length);
+    const n = e.terms.length;
+    const text = new Uint32Array(e.order.length);
+    for (let i = 0; i < text.length; i++) text[i] = e.terms[e.order[i]!]!;
     this.candidates.add(id, text, this.words, { host: s.host, site: s.site, type: s.type, lang: s.lang });
-    const len: Record<Field, number> = { title: title.length, anchor: anchor.length, url: url.length, heading: heading.length, content: content.length };
-    for (const f of FIELDS) this.lengthSums[f] += len[f];
+    FIELDS.forEach((f, k) => (this.lengthSums[f] += e.lengths[k]!));
     const t = this.terms;
-    for (const n of [title.length, content.length, anchor.length, url.length, heading.length]) t.u32(n);
-    for (const a of [title, content, anchor, url, heading]) t.u32s(a);
+    t.u32(n);
+    t.u32s(e.lengths);
+    t.u32s(e.terms);
+    t.u16s(e.tf);
+    t.u32s(e.posEnd);
+    t.raw(e.posData);
     this.stored.raw(Buffer.from(JSON.stringify(s)));
     this.storedOffsets.push(this.stored.bytes);
     return id;
@@ -161,105 +167,70 @@ export class IndexWriter {
     const perField = <V>(make: (f: Field) => V) => Object.fromEntries(FIELDS.map((f) => [f, make(f)])) as Record<Field, V>;
     const sink = (name: string) => new SpillSink(path.join(this.spill, name));
     const df = perField(() => new Uint32Array(T));
-    const tf = perField(() => new Uint32Array(T));
-    const mark = new Int32Array(T).fill(-1);
-    const cursor = new Uint32Array(T);
     const start = new Grow();
     const termCol = sink('col.term');
-    const tfCols = perField((f) => sink(`col.tf.${f}`));
+    const tfCols = FIELDS.map((f) => sink(`col.tf.${f}`));
     const posStart = sink('col.posStart');
     const posData = sink('col.posData');
     const lengths = new Uint32Array(this.docs * FIELDS.length);
-    let entries = 0;
-    const tfs = FIELDS.map((f) => tf[f]);
     const dfs = FIELDS.map((f) => df[f]);
-    let touched = new Uint32Array(1024);
-    let varints = new Uint8Array(4096);
+    // The entry of each rank in the document at hand.
+    const slot = new Uint32Array(T);
+    let entries = 0;
+    let ranks = new Uint32Array(1024);
+    let docTf = new Uint16Array(1024);
+    let docPosStart = new Uint32Array(1024);
+    let bytes = new Uint8Array(4096);
 
     const src = new SpillSource(this.terms.file);
     try {
       for (let id = 0; id < this.docs; id++) {
-        const [titleLength, contentLength, anchorLength, urlLength, headingLength] = src.u32s(5);
-        const title = src.u32s(titleLength!);
-        const content = src.u32s(contentLength!);
-        const anchor = src.u32s(anchorLength!);
-        const url = src.u32s(urlLength!);
-        const heading = src.u32s(headingLength!);
-        const streamLength = titleLength! + contentLength!;
+        const n = src.u32();
+        lengths.set(src.u32s(FIELDS.length), id * FIELDS.length);
+        const terms = src.u32s(n);
+        const tf = src.u16s(n * FIELDS.length);
+        const posEnd = src.u32s(n);
+        const data = src.bytes(n ? posEnd[n - 1]! : 0);
         start.push(entries);
-        let distinct = 0;
-        const see = (a: Uint32Array, field: Uint32Array) => {
-          for (const t of a) {
-            if (mark[t] !== id) {
-              mark[t] = id;
-              touched[distinct++] = rank[t]!;
-            }
-            field[t]!++;
-          }
-        };
-        if (touched.length < streamLength + anchor.length + url.length + heading.length) touched = new Uint32Array(2 * (streamLength + anchor.length + url.length + heading.length));
-        see(title, tf.title);
-        see(content, tf.content);
-        see(anchor, tf.anchor);
-        see(url, tf.url);
-        see(heading, tf.heading);
-        // Entries in dictionary order: sort the ranks (a native numeric sort), then back to term ids.
-        const ranks = touched.subarray(0, distinct).sort();
-
-        // Positions: bucket the stream by term (counting sort), then delta-encode each bucket.
-        let next = 0;
-        for (const r of ranks) {
-          const t = byWord[r]!;
-          cursor[t] = next;
-          next += tf.title[t]! + tf.content[t]!;
+        if (ranks.length < n) {
+          ranks = new Uint32Array(2 * n);
+          docTf = new Uint16Array(2 * n);
+          docPosStart = new Uint32Array(2 * n);
         }
-        const pos = new Uint32Array(streamLength);
-        for (let i = 0; i < titleLength!; i++) pos[cursor[title[i]!]!++] = i;
-        for (let i = 0; i < contentLength!; i++) pos[cursor[content[i]!]!++] = i + titleLength!;
-        const docTf = FIELDS.map(() => new Uint16Array(distinct));
-        const docPosStart = new Uint32Array(distinct);
-        if (varints.length < 5 * streamLength) varints = new Uint8Array(10 * streamLength);
-        let bytes = 0;
-        let from = 0;
-        for (let k = 0; k < distinct; k++) {
-          const r = ranks[k]!;
-          const t = byWord[r]!;
-          docPosStart[k] = posData.bytes + bytes;
-          const n = tf.title[t]! + tf.content[t]!;
-          let prev = 0;
-          for (let j = from; j < from + n; j++) {
-            // Unsigned LEB128 of the gap.
-            for (let v = pos[j]! - prev; ; v >>>= 7) {
-              if (v <= 0x7f) {
-                varints[bytes++] = v;
-                break;
-              }
-              varints[bytes++] = (v & 0x7f) | 0x80;
-            }
-            prev = pos[j]!;
-          }
-          from += n;
-          for (let fi = 0; fi < FIELDS.length; fi++) {
-            const v = tfs[fi]![t]!;
-            if (v > 0) dfs[fi]![r]!++;
-            docTf[fi]![k] = Math.min(v, TF_MAX);
-            tfs[fi]![t] = 0;
-          }
+        if (bytes.length < data.length) bytes = new Uint8Array(2 * data.length);
+        for (let k = 0; k < n; k++) {
+          const r = rank[terms[k]!]!;
+          ranks[k] = r;
+          slot[r] = k;
         }
-        entries += distinct;
-        posData.raw(varints.subarray(0, bytes));
-        termCol.u32s(ranks);
-        posStart.u32s(docPosStart);
-        FIELDS.forEach((f, fi) => tfCols[f].u16s(docTf[fi]!));
-        const len = { title: titleLength!, anchor: anchorLength!, url: urlLength!, heading: headingLength!, content: contentLength! };
-        FIELDS.forEach((f, k) => (lengths[id * FIELDS.length + k] = len[f]));
+        // Entries in dictionary order: a native numeric sort of the ranks.
+        const sorted = ranks.subarray(0, n).sort();
+        let b = 0;
+        for (let j = 0; j < n; j++) {
+          const k = slot[sorted[j]!]!;
+          docPosStart[j] = posData.bytes + b;
+          for (let p = k ? posEnd[k - 1]! : 0, end = posEnd[k]!; p < end; p++) bytes[b++] = data[p]!;
+        }
+        posData.raw(bytes.subarray(0, b));
+        termCol.u32s(sorted);
+        posStart.u32s(docPosStart.subarray(0, n));
+        for (let f = 0; f < FIELDS.length; f++) {
+          const d = dfs[f]!;
+          for (let j = 0; j < n; j++) {
+            const v = tf[f * n + slot[sorted[j]!]!]!;
+            if (v > 0) d[sorted[j]!]!++;
+            docTf[j] = v;
+          }
+          tfCols[f]!.u16s(docTf.subarray(0, n));
+        }
+        entries += n;
       }
     } finally {
       src.close();
     }
     start.push(entries);
     posStart.u32(posData.bytes);
-    for (const s of [termCol, posStart, posData, ...FIELDS.map((f) => tfCols[f])]) s.close();
+    for (const s of [termCol, posStart, posData, ...tfCols]) s.close();
 
     const n = Math.max(this.docs, 1);
     const meta: IndexMeta = {
@@ -285,7 +256,7 @@ export class IndexWriter {
     packed(INDEX_FILES.forward, [
       columnSource('start', start.done()),
       termCol.column('term', 'u32', entries),
-      ...FIELDS.map((f) => tfCols[f].column(`tf.${f}`, 'u16', entries)),
+      ...FIELDS.map((f, k) => tfCols[k]!.column(`tf.${f}`, 'u16', entries)),
       columnSource('lengths', lengths),
     ]);
     packed(INDEX_FILES.positions, [posStart.column('start', 'u32', entries + 1), posData.column('data', 'u8', posData.bytes)]);

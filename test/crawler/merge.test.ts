@@ -7,7 +7,8 @@ import { indexSegments } from '../../crawler/index/tool.js';
 import { merge, mergeShards, shardOf } from '../../crawler/merge.js';
 import { currentIndex } from '../../shared/index/publish.js';
 import { openIndex } from '../../shared/index/reader.js';
-import { makeCrawl, writeSegment } from '../fixtures/crawlstore.js';
+import { IndexWriter } from '../../shared/index/writer.js';
+import { makeCrawl, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
 import { indexFiles } from '../fixtures/index-files.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -64,6 +65,29 @@ test('merge -shards: each shard is the index a merge of only its URLs builds', a
       assert.ok(alone.documents > 0);
       assert.equal(await indexFiles(shard.dir), await indexFiles(alone.dir), `shard ${i}`);
     }
+  } finally {
+    crawl.cleanup();
+  }
+});
+
+test('merge copies each document\'s entries: the files a writer given the documents as analyzed() reads them back writes', async () => {
+  const crawl = makeCrawl();
+  try {
+    const pages = Array.from({ length: 700 }, (_, i) => ({ url: `http://${i % 2 ? 'a' : 'b'}.test/p${i}`, title: `Page ${i} ${words[i % words.length]}`, text: prose(i, 40 + (i % 90)) }));
+    const segments = [await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), pages.slice(0, 600)), await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), pages.slice(550))];
+    writeWebDb(crawl, [], [{ target: pages[3]!.url, source: 'http://c.test/', anchor: 'fetcher guide' }, { target: pages[3]!.url, source: 'http://d.test/', anchor: 'anchor page guide' }]);
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments });
+    const merged = await merge(crawl.conf, { index: crawl.index, segments });
+    assert.is(merged.duplicates, 50);
+    // The same documents, the re-crawled ones in their newest copy, through the writer's token-stream path.
+    const indexes = await Promise.all(segments.map((s) => openIndex(path.join(s, 'index'))));
+    const writer = new IndexWriter({ analyzer: indexes[0]!.analyzer, segments: segments.map((s) => path.basename(s)) });
+    indexes.forEach((r, k) => {
+      for (let id = 0; id < r.meta.docCount; id++) if (k === 1 || id < 550) writer.addAnalyzed(r.analyzed(id));
+    });
+    const dir = path.join(crawl.dir, 'by-streams');
+    await writer.write(dir);
+    assert.equal(await indexFiles(merged.dir), await indexFiles(dir));
   } finally {
     crawl.cleanup();
   }

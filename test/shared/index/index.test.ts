@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,10 +7,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { analyzeDoc } from '../../../shared/index/document.js';
+import { EntryBuilder, type DocEntries } from '../../../shared/index/entries.js';
 import { DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, readIndexFile, writeIndexFile, writeIndexFileWith } from '../../../shared/index/format.js';
 import { currentIndex, publishIndex, removeSuperseded } from '../../../shared/index/publish.js';
 import { openIndex } from '../../../shared/index/reader.js';
-import type { IndexInputDoc } from '../../../shared/index/types.js';
+import { FIELDS, type IndexInputDoc } from '../../../shared/index/types.js';
 import { IndexWriter } from '../../../shared/index/writer.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-index-'));
@@ -122,20 +124,78 @@ test('reader: analyzed() gives back what the writer took', async () => {
   }
 });
 
-test('reader: docTerms() reads every document in order, a window at a time, as analyzed() does', async () => {
+/** The index's entries of a document as a map from term to frequencies and positions, whatever their order. */
+function entryMap(words: readonly string[], e: DocEntries): Map<string, { tf: number[]; positions: number[] }> {
+  const n = e.terms.length;
+  const out = new Map<string, { tf: number[]; positions: number[] }>();
+  for (let k = 0; k < n; k++) {
+    const positions: number[] = [];
+    for (let p = k ? e.posEnd[k - 1]! : 0, prev = 0; p < e.posEnd[k]!; ) {
+      let v = 0;
+      for (let shift = 0; ; shift += 7) {
+        const b = e.posData[p++]!;
+        v += (b & 0x7f) * 2 ** shift;
+        if (!(b & 0x80)) break;
+      }
+      positions.push((prev += v));
+    }
+    out.set(words[e.terms[k]!]!, { tf: FIELDS.map((_, f) => e.tf[f * n + k]!), positions });
+  }
+  return out;
+}
+
+test('reader: docEntries() reads every document in order, a window at a time, as the writer stores what analyzed() gives back', async () => {
   const dir = path.join(tmp, 'windows');
   const many = Array.from({ length: 1100 }, (_, i) => DOCS[i % DOCS.length]!).map((d, i) => ({ ...d, url: `${d.url}/${i}`, content: `${d.content} page${i}`.repeat(1 + (i % 3)) }));
   await build(dir, many);
   const r = await openIndex(dir);
   let n = 0;
   const words = r.terms();
-  const w = (ids: Uint32Array) => Array.from(ids, (i) => words[i]!);
-  for (const [id, stored, t] of r.docTerms()) {
+  const ids = new Map(words.map((w, i) => [w, i]));
+  const builder = new EntryBuilder();
+  for (const [id, stored, e] of r.docEntries()) {
     assert.is(id, n++);
-    const want = r.analyzed(id);
-    assert.equal({ stored, stream: w(t.title).concat(w(t.content)), titleLength: t.title.length, anchor: w(t.anchor), url: w(t.url), heading: w(t.heading) }, want);
+    const a = r.analyzed(id);
+    const want = builder.build({
+      title: a.stream.slice(0, a.titleLength).map((w) => ids.get(w)!),
+      anchor: a.anchor.map((w) => ids.get(w)!),
+      content: a.stream.slice(a.titleLength).map((w) => ids.get(w)!),
+      url: a.url.map((w) => ids.get(w)!),
+      heading: a.heading.map((w) => ids.get(w)!),
+    });
+    assert.equal(stored, a.stored);
+    assert.equal([...e.lengths], [...want.lengths]);
+    assert.equal(entryMap(words, e), entryMap(words, want));
+    assert.equal(Array.from(e.order, (k) => e.terms[k]), Array.from(want.order, (k) => want.terms[k]), 'the candidate text names the terms in the same order');
   }
   assert.is(n, many.length);
+});
+
+/** Documents of every kind the writer meets: repeats, anchors and headings, CJK, a term more frequent than 16 bits count. */
+function varied(): IndexInputDoc[] {
+  const many = Array.from({ length: 300 }, (_, i) => DOCS[i % DOCS.length]!).map((d, i) => ({
+    ...d,
+    url: `${d.url}/${i}`,
+    content: `${d.content} page${i % 17} ${d.title}`.repeat(1 + (i % 5)),
+    anchors: i % 3 ? [`anchor ${i % 7}`, 'crawler guide', `page${i % 17}`] : [],
+    headings: i % 2 ? [`Part ${i % 4}`, d.title] : [],
+  }));
+  return [...many, doc('http://c.test/spam', 'Spam spam', 'spam '.repeat(70_000) + 'eggs')];
+}
+
+/** SHA-256 (first 16 hex digits) of each file `varied()` builds, taken when the writer spilled token streams instead of entries. */
+const GOLDEN = { candidates: '597b8850ae386466', docs: '148240b6c2a6e4de', forward: 'f720921931f64ae0', positions: '9e64b6cdb663abf5', terms: '027e09fef633b5a3' };
+
+test('writer: the index files of a fixed set of documents keep their bytes', async () => {
+  const dir = path.join(tmp, 'golden');
+  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 100_000, candidateLimits: { batchPostings: 5000, chunkMap: 100 } });
+  for (const d of varied()) w.add(d);
+  await w.write(dir);
+  const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex').slice(0, 16);
+  assert.equal(Object.fromEntries(['candidates', 'docs', 'forward', 'positions', 'terms'].map((f) => [f, sha(f)])), GOLDEN);
+  const r = await openIndex(dir);
+  assert.is(r.termFreq(300, 'content', 'spam'), 0xffff, 'a frequency past 16 bits is stored as the largest');
+  assert.is(r.positions(300, 'spam').length, 70_002, 'every position is kept');
 });
 
 test('writer: spill files go when the index is written, and a killed build\'s with the next build', async () => {

@@ -1,0 +1,184 @@
+/**
+ * @module shared/index/entries
+ * A document's terms in the form an index stores them: each distinct term
+ * once, with its frequency in each field and its positions in the
+ * title+content stream as delta varints (the bytes of the positions file).
+ * The writer spills documents in this form; the indexer builds it from the
+ * analyzed token streams, merge reads it straight out of a segment index, so
+ * a merge neither rebuilds token streams nor decodes and re-encodes positions.
+ */
+import { FIELDS } from './types.js';
+
+/** Field indexes in FIELDS. */
+const TITLE = FIELDS.indexOf('title');
+const ANCHOR = FIELDS.indexOf('anchor');
+const URL = FIELDS.indexOf('url');
+const HEADING = FIELDS.indexOf('heading');
+const CONTENT = FIELDS.indexOf('content');
+const NF = FIELDS.length;
+/** Frequencies are stored in 16 bits. */
+export const TF_MAX = 0xffff;
+
+export interface DocEntries {
+  /** Term ids, each once, in any order. */
+  terms: Uint32Array;
+  /** Frequency of entry k in field f (FIELDS order) at `f * terms.length + k`, at most TF_MAX. */
+  tf: Uint16Array;
+  /** Where entry k's positions end in `posData` (they start where entry k − 1's end). */
+  posEnd: Uint32Array;
+  /** Each entry's positions in the title+content stream, ascending, as LEB128 varints of the gaps from 0. */
+  posData: Uint8Array;
+  /** Field lengths in terms, FIELDS order. */
+  lengths: Uint32Array;
+  /** The entries of the candidate text (title, anchors, content) in the order the text first names them. */
+  order: Uint32Array;
+}
+
+/** A document's terms as token streams of term ids: title and content in order, the other fields in any order. */
+export interface TermStreams {
+  title: ArrayLike<number>;
+  anchor: ArrayLike<number>;
+  content: ArrayLike<number>;
+  url: ArrayLike<number>;
+  heading: ArrayLike<number>;
+}
+
+/** Builds DocEntries from token streams, reusing its scratch arrays (indexed by term id) from one document to the next. */
+export class EntryBuilder {
+  /** The entry of each term id in the document at hand, -1 when none (reset after each document). */
+  private slot = new Int32Array(1024).fill(-1);
+  private terms = new Uint32Array(1024);
+  /** Entry-major counts: entry k, field f at k * NF + f. */
+  private counts = new Uint32Array(1024 * NF);
+  private cursor = new Uint32Array(1024);
+  private pos = new Uint32Array(1024);
+  private bytes = new Uint8Array(4096);
+
+  build(s: TermStreams): DocEntries {
+    let n = 0;
+    const total = s.title.length + s.anchor.length + s.content.length + s.url.length + s.heading.length;
+    if (this.terms.length < total) {
+      this.terms = new Uint32Array(2 * total);
+      this.counts = new Uint32Array(2 * total * NF);
+      this.cursor = new Uint32Array(2 * total);
+    }
+    const { terms, counts } = this;
+    const see = (a: ArrayLike<number>, f: number) => {
+      for (let i = 0; i < a.length; i++) {
+        const t = a[i]!;
+        if (t >= this.slot.length) this.growSlots(t);
+        let k = this.slot[t]!;
+        if (k < 0) {
+          k = this.slot[t] = n;
+          terms[n++] = t;
+          counts.fill(0, k * NF, k * NF + NF);
+        }
+        counts[k * NF + f]++;
+      }
+    };
+    // Title, anchors, content first: their entries come in the candidate text's order.
+    see(s.title, TITLE);
+    see(s.anchor, ANCHOR);
+    see(s.content, CONTENT);
+    const candidates = n;
+    see(s.url, URL);
+    see(s.heading, HEADING);
+
+    // Positions: bucket the stream by entry (counting sort), then delta-encode each bucket.
+    const streamLength = s.title.length + s.content.length;
+    if (this.pos.length < streamLength) this.pos = new Uint32Array(2 * streamLength);
+    if (this.bytes.length < 5 * streamLength) this.bytes = new Uint8Array(10 * streamLength);
+    const { cursor, pos, bytes, slot } = this;
+    let next = 0;
+    for (let k = 0; k < n; k++) {
+      cursor[k] = next;
+      next += counts[k * NF + TITLE]! + counts[k * NF + CONTENT]!;
+    }
+    for (let i = 0; i < s.title.length; i++) pos[cursor[slot[s.title[i]!]!]!++] = i;
+    for (let i = 0; i < s.content.length; i++) pos[cursor[slot[s.content[i]!]!]!++] = i + s.title.length;
+    const posEnd = new Uint32Array(n);
+    const tf = new Uint16Array(n * NF);
+    let b = 0;
+    let from = 0;
+    for (let k = 0; k < n; k++) {
+      const to = cursor[k]!;
+      let prev = 0;
+      for (let j = from; j < to; j++) {
+        for (let v = pos[j]! - prev; ; v >>>= 7) {
+          if (v <= 0x7f) {
+            bytes[b++] = v;
+            break;
+          }
+          bytes[b++] = (v & 0x7f) | 0x80;
+        }
+        prev = pos[j]!;
+      }
+      from = to;
+      posEnd[k] = b;
+      for (let f = 0; f < NF; f++) tf[f * n + k] = Math.min(counts[k * NF + f]!, TF_MAX);
+      slot[terms[k]!] = -1;
+    }
+    const lengths = new Uint32Array(NF);
+    lengths[TITLE] = s.title.length;
+    lengths[ANCHOR] = s.anchor.length;
+    lengths[URL] = s.url.length;
+    lengths[HEADING] = s.heading.length;
+    lengths[CONTENT] = s.content.length;
+    const order = new Uint32Array(candidates);
+    for (let k = 0; k < candidates; k++) order[k] = k;
+    return { terms: terms.slice(0, n), tf, posEnd, posData: bytes.slice(0, b), lengths, order };
+  }
+
+  private growSlots(t: number): void {
+    const grown = new Int32Array(Math.max(t + 1, 2 * this.slot.length)).fill(-1);
+    grown.set(this.slot);
+    this.slot = grown;
+  }
+}
+
+/**
+ * The candidate order of entries read from an index, where only the
+ * positions tell where a term stood: title terms by first position, then
+ * anchor terms in entry (dictionary) order, then content terms by first
+ * position — the order the writer met them in when it was given the streams
+ * the index reads back as (Reader.analyzed).
+ */
+export function candidateOrder(e: Pick<DocEntries, 'tf' | 'posEnd' | 'posData' | 'lengths'>, scratch: { at: Int32Array }): Uint32Array {
+  const { tf, posEnd, posData } = e;
+  const n = posEnd.length;
+  const titleLength = e.lengths[TITLE]!;
+  const streamLength = titleLength + e.lengths[CONTENT]!;
+  if (scratch.at.length < streamLength) scratch.at = new Int32Array(2 * streamLength).fill(-1);
+  const at = scratch.at;
+  let m = 0;
+  for (let k = 0, p = 0; k < n; p = posEnd[k++]!) {
+    if (p < posEnd[k]!) {
+      // The first position: the first varint of the entry's positions.
+      let v = 0;
+      let b: number;
+      for (let shift = 0; ; shift += 7) {
+        b = posData[p++]!;
+        v += (b & 0x7f) * 2 ** shift;
+        if (!(b & 0x80)) break;
+      }
+      at[v] = k;
+      m++;
+    } else if (tf[ANCHOR * n + k]! > 0) m++;
+  }
+  const order = new Uint32Array(m);
+  let o = 0;
+  for (let p = 0; p < titleLength; p++)
+    if (at[p]! >= 0) {
+      order[o++] = at[p]!;
+      at[p] = -1;
+    }
+  for (let k = 0; k < n; k++) if (tf[TITLE * n + k] === 0 && tf[ANCHOR * n + k]! > 0) order[o++] = k;
+  for (let p = titleLength; p < streamLength; p++)
+    if (at[p]! >= 0) {
+      const k = at[p]!;
+      at[p] = -1;
+      // A term of the anchors and the content is already listed with the anchors.
+      if (tf[ANCHOR * n + k] === 0) order[o++] = k;
+    }
+  return order;
+}
