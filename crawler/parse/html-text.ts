@@ -1,11 +1,12 @@
 /**
  * @module crawler/parse/html-text
  * The page text as the HTML parser streams it: pieces appended between
- * block boundaries ("runs"), whitespace squeezed at the end. Positions taken
- * while streaming (`mark`) become character offsets into the final text, so
- * headings and page furniture can be located in the stored parse text
- * without a second pass. A run is furniture when it sits inside a menu-like
- * element or is (almost) all link text: "Prev Up SQL Commands Home Next".
+ * block boundaries ("runs"), whitespace squeezed as they come, so the text
+ * is one join at the end. Positions taken while streaming (`mark`) are
+ * character offsets into the final text, so headings and page furniture can
+ * be located in the stored parse text without a second pass. A run is
+ * furniture when it sits inside a menu-like element or is (almost) all link
+ * text: "Prev Up SQL Commands Home Next".
  */
 
 /** Share of a run's characters that are link text above which the run is a menu. */
@@ -19,105 +20,99 @@ function isSpace(c: number): boolean {
   );
 }
 
+/** A piece that is not already whitespace-squeezed: whitespace other than a space, or two in a row. */
+const UNSQUEEZED = /[^\S ]| {2}/;
+const VISIBLE = /\S/;
+/** Pieces up to this long are looked at a character at a time; a regular expression pays off on longer ones. */
+const SHORT_PIECE = 48;
+
 /**
  * A piece of streamed text as the sinks take it: its whitespace runs as
- * single spaces, and how many of its characters are not whitespace. One scan
- * of the piece; a new string only when a run needs squeezing (most prose has
- * none), and one piece serves both sinks.
+ * single spaces (a new string only when a run needs squeezing, which most
+ * prose does not), and whether it shows anything. One piece serves both sinks.
  */
 export class TextPiece {
   text = '';
-  chars = 0;
+  visible = false;
 
   set(t: string): void {
-    let chars = 0;
+    if (t.length > SHORT_PIECE) {
+      this.text = UNSQUEEZED.test(t) ? t.replace(/\s+/g, ' ') : t;
+      this.visible = VISIBLE.test(this.text);
+      return;
+    }
     let squeeze = false;
+    let visible = false;
     let space = false;
     for (let i = 0; i < t.length; i++) {
       const c = t.charCodeAt(i);
-      if (c > 32 && c < 0xa0) {
-        chars++;
+      if ((c > 32 && c < 0xa0) || !isSpace(c)) {
+        visible = true;
         space = false;
-      } else if (isSpace(c)) {
+      } else {
         if (c !== 32 || space) squeeze = true;
         space = true;
-      } else {
-        chars++;
-        space = false;
       }
     }
-    this.text = squeeze ? t.replace(/\s+/g, ' ') : t;
-    this.chars = chars;
+    this.text = !squeeze ? t : visible ? t.replace(/\s+/g, ' ') : ' ';
+    this.visible = visible;
   }
 }
 
+/** Characters of a squeezed piece that are not spaces. */
+function visibleChars(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) !== 32) n++;
+  return n;
+}
+
 export class TextSink {
-  private readonly parts: string[] = [];
+  /** The text so far, in pieces: no space at its start, single spaces between words. */
+  private readonly pieces: string[] = [];
+  private length = 0;
+  /** A space is due before the next word. */
+  private space = false;
   private runStart = 0;
-  private runChars = 0;
+  private runVisible = false;
   private runLinkChars = 0;
+  /** The run's visible pieces outside links, counted only when its share of link text is asked. */
+  private readonly runOther: string[] = [];
   private runFurniture = false;
-  /** Ranges of part indexes, [from, to). */
+  /** Ranges of text offsets, [from, to), possibly past its end. */
   private readonly furniture: [number, number][] = [];
 
-  /** A piece of text as the parser streams it (squeezed by `TextPiece`, so `build` only joins). */
+  /** A piece of text as the parser streams it. */
   push(piece: TextPiece, link: boolean, furniture: boolean): void {
-    this.parts.push(piece.text);
-    if (piece.chars === 0) return;
-    this.runChars += piece.chars;
-    if (link) this.runLinkChars += piece.chars;
+    this.append(piece.text);
+    if (!piece.visible) return;
+    this.runVisible = true;
+    if (link) this.runLinkChars += visibleChars(piece.text);
+    else this.runOther.push(piece.text);
     if (furniture) this.runFurniture = true;
   }
 
   /** A block element opens or closes: the words on either side stay apart, and a run ends. */
   boundary(): void {
     this.endRun();
-    // Boundaries in a row stand for one space.
-    if (this.parts[this.parts.length - 1] !== ' ') this.parts.push(' ');
-    this.runStart = this.parts.length;
+    this.space = true;
+    this.runStart = this.mark();
   }
 
-  /** Marks the furniture range [from, to) of part indexes, e.g. a heading that repeats the title. */
+  /** Marks the furniture range [from, to) of marks, e.g. a heading that repeats the title. */
   addFurniture(from: number, to: number): void {
     if (to > from) this.furniture.push([from, to]);
   }
 
-  /** The current position, turned into a text offset by `build`. */
+  /** Where the next word will start in the text (past its end if none follows). */
   mark(): number {
-    return this.parts.length;
+    return this.length + (this.space && this.length > 0 ? 1 : 0);
   }
 
   /** The squeezed, trimmed text; `marks` as offsets into it; furniture as merged offset ranges. */
   build(marks: readonly number[]): { text: string; offsets: number[]; furniture: [number, number][] } {
     this.endRun();
-    const { parts } = this;
-    /** The text offset each part index stands for. */
-    const at = new Int32Array(parts.length + 1);
-    const pieces: string[] = [];
-    let length = 0;
-    let space = false;
-    for (let i = 0; i < parts.length; i++) {
-      at[i] = length + (space && length > 0 ? 1 : 0);
-      const part = parts[i]!;
-      if (part === '') continue;
-      if (part === ' ') {
-        space = true;
-        continue;
-      }
-      const lead = part.charCodeAt(0) === 32;
-      const trail = part.charCodeAt(part.length - 1) === 32;
-      if ((space || lead) && length > 0) {
-        pieces.push(' ');
-        length++;
-      }
-      const core = lead || trail ? part.slice(lead ? 1 : 0, trail ? part.length - 1 : part.length) : part;
-      pieces.push(core);
-      length += core.length;
-      space = trail;
-    }
-    at[parts.length] = length + (space && length > 0 ? 1 : 0);
-    const out = pieces.join('');
-    const clamp = (i: number) => Math.min(at[i]!, out.length);
+    const out = this.pieces.join('');
+    const clamp = (i: number) => Math.min(i, out.length);
     const ranges = this.furniture
       .map(([a, b]): [number, number] => [clamp(a), clamp(b)])
       .filter(([a, b]) => b > a)
@@ -132,12 +127,45 @@ export class TextSink {
     return { text: out, offsets: marks.map(clamp), furniture: merged };
   }
 
+  /** A squeezed piece: its words after a single space where one is due, none at the start. */
+  private append(part: string): void {
+    if (part === '') return;
+    if (part === ' ') {
+      this.space = true;
+      return;
+    }
+    const lead = part.charCodeAt(0) === 32;
+    const trail = part.charCodeAt(part.length - 1) === 32;
+    if ((this.space || lead) && this.length > 0) {
+      this.pieces.push(' ');
+      this.length++;
+    }
+    const core = lead || trail ? part.slice(lead ? 1 : 0, trail ? part.length - 1 : part.length) : part;
+    this.pieces.push(core);
+    this.length += core.length;
+    this.space = trail;
+  }
+
   private endRun(): void {
-    if (this.runChars > 0 && (this.runFurniture || this.runLinkChars >= LINK_DENSITY * this.runChars))
-      this.furniture.push([this.runStart, this.parts.length]);
-    this.runStart = this.parts.length;
-    this.runChars = 0;
+    if (this.runVisible && (this.runFurniture || this.mostlyLinks())) this.furniture.push([this.runStart, this.mark()]);
+    this.runStart = this.mark();
+    this.runVisible = false;
     this.runLinkChars = 0;
+    this.runOther.length = 0;
     this.runFurniture = false;
+  }
+
+  /** Whether link text is at least LINK_DENSITY of the run's characters; the rest is counted only as far as it takes to tell. */
+  private mostlyLinks(): boolean {
+    const link = this.runLinkChars;
+    if (link === 0) return false;
+    // Past this many other characters the share is below LINK_DENSITY, whatever follows.
+    const enough = (link * (1 - LINK_DENSITY)) / LINK_DENSITY + 1;
+    let other = 0;
+    for (const t of this.runOther) {
+      other += visibleChars(t);
+      if (other > enough) return false;
+    }
+    return link >= LINK_DENSITY * (link + other);
   }
 }

@@ -228,7 +228,7 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
         if (chromeAt < 0) content.push(piece, anchor !== null, furniture);
         anchor?.parts.push(t);
         heading?.parts.push(t);
-        if (piece.chars > 0) pendingAnchor = null;
+        if (piece.visible) pendingAnchor = null;
       },
       onclosetag(name) {
         if (heading && depth === heading.at) endHeading();
