@@ -122,6 +122,20 @@ interface PoolMatches {
   docTerms: DocTerms;
 }
 
+/** The ids of several lists, each once, ascending (sorted as a typed array: no set, no comparator). */
+function distinctSorted(lists: readonly number[][]): Uint32Array {
+  const all = new Uint32Array(lists.reduce((n, l) => n + l.length, 0));
+  let at = 0;
+  for (const l of lists) {
+    all.set(l, at);
+    at += l.length;
+  }
+  all.sort();
+  let n = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i]!;
+  return all.subarray(0, n);
+}
+
 /**
  * Candidates from the index and the query's rules checked on each; every
  * candidate's entries are found at once from the terms' postings.
@@ -129,19 +143,14 @@ interface PoolMatches {
 function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): PoolMatches {
   const { reader, settings } = snap;
   const tags = candidateTags(query);
-  const pool = new Set<number>();
-  let exact = true;
-  for (const terms of expansions(query)) {
-    const ids = reader.candidates(terms, { limit: settings.candidates, tags });
-    if (ids.length >= settings.candidates) exact = false;
-    for (const id of ids) pool.add(id);
-  }
+  const found = expansions(query).map((terms) => reader.candidates(terms, { limit: settings.candidates, tags }));
+  const exact = found.every((ids) => ids.length < settings.candidates);
 
   // Matcher and scorer share the candidate's forward-index entries: found once per term.
   const docTerms = new DocTerms(reader, matchTerms(query));
   const matcher = new Matcher(reader, query, docTerms);
   const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights, query.alternatives, stats);
-  const ids = Uint32Array.from(pool).sort();
+  const ids = distinctSorted(found);
   docTerms.locate(ids);
   const matches: PoolMatches['matches'] = [];
   for (let row = 0; row < ids.length; row++) {
