@@ -149,7 +149,8 @@ class BoundHeap {
 
   constructor(private readonly key: Float64Array) {
     this.size = key.length;
-    this.a = Int32Array.from({ length: key.length }, (_, i) => i);
+    this.a = new Int32Array(key.length);
+    for (let i = 0; i < key.length; i++) this.a[i] = i;
     for (let i = (this.size >> 1) - 1; i >= 0; i--) this.down(i);
   }
 

@@ -199,9 +199,8 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
   const siteIndex = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const { hit, row } = ranked[i]!;
-    docTerms.selectAt(row, hit.id);
     for (let t = 0; t < slots.length; t++) {
-      const e = docTerms.entry(slots[t]!);
+      const e = docTerms.entryAt(row, slots[t]!);
       termUnits[t] = e < 0 ? 0 : units[e]!;
     }
     pool.bound[i] = scorer.bound(hit.id, termUnits);

@@ -111,6 +111,11 @@ export class DocTerms implements DocVector {
     return this;
   }
 
+  /** The forward-index entry of a slot in the i-th located document, without making it the document at hand; -1 when it lacks the term. */
+  entryAt(i: number, slot: number): number {
+    return this.located[i * this.ids.length + slot]!;
+  }
+
   /** The forward-index entry of a slot in the document at hand; -1 when it lacks the term. */
   entry(slot: number): number {
     return this.entries[slot]!;
