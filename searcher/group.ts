@@ -47,16 +47,19 @@ interface Entry<H> {
 
 /** `hitsPerSite` ≤ 0 shows every hit, in rank order; the best `keepTop` hits are never hidden. */
 export function groupBySite<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, start: number, count: number, keepTop = 0): GroupedPage<H> {
-  const sites = new Set(ranked.map((h) => h.site));
+  const severalSites = ranked.some((h) => h.site !== ranked[0]!.site);
   const flat =
-    hitsPerSite > 0 && sites.size > 1 ? group(ranked, hitsPerSite, keepTop) : { placed: ranked.map((hit) => ({ hit, grouped: false })), hidden: 0, sitesWithMore: new Set<string>() };
-  const hits = flat.placed.slice(start, start + count);
+    hitsPerSite > 0 && severalSites
+      ? group(ranked, hitsPerSite, keepTop, start, count)
+      : { page: ranked.slice(start, start + count).map((hit) => ({ hit, grouped: false })), shown: ranked.length, hidden: 0, sitesWithMore: new Set<string>() };
+  const hits = flat.page;
   // The first hit of a page stands on its own: its site's first hit is on the page before.
   if (hits[0]?.grouped) hits[0] = { hit: hits[0].hit, grouped: false };
-  return { hits, shown: flat.placed.length, hidden: flat.hidden, sitesWithMore: flat.sitesWithMore, hasNext: flat.placed.length > start + count };
+  return { hits, shown: flat.shown, hidden: flat.hidden, sitesWithMore: flat.sitesWithMore, hasNext: flat.shown > start + count };
 }
 
-function group<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, keepTop: number) {
+/** The hits listed in places `start` to `start + count` once grouped, how many are listed in all, and what is hidden. */
+function group<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, keepTop: number, start: number, count: number) {
   // partialBelow[i]: a partial match ranks below hit i.
   const partialBelow: boolean[] = new Array(ranked.length);
   for (let i = ranked.length - 1, seen = false; i >= 0; i--) {
@@ -92,5 +95,12 @@ function group<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, k
     site.entry.items.push({ hit, grouped: true });
     if (hit.full) lastFullHead = Math.max(lastFullHead, site.entry.head);
   });
-  return { placed: entries.flatMap((e) => e.items), hidden, sitesWithMore };
+  const page: PlacedHit<H>[] = [];
+  let shown = 0;
+  for (const e of entries)
+    for (const item of e.items) {
+      if (shown >= start && shown < start + count) page.push(item);
+      shown++;
+    }
+  return { page, shown, hidden, sitesWithMore };
 }
