@@ -17,8 +17,11 @@ const parser = parse
       return requireTs(parse.module).pageParser(parse.data);
     })()
   : Promise.resolve(undefined);
-// A parser that cannot load fails each batch with its reason, rather than the thread.
-parser.catch(() => {});
+// The writers give this thread pages to parse once it says its parser is loaded.
+parser.then(
+  (p) => p && parentPort.postMessage({ parser: 'loaded' }),
+  (e) => parentPort.postMessage({ parser: 'failed', error: e instanceof Error ? e.message : String(e) }),
+);
 
 const deflate = (b) => zlib.deflateSync(b, { level: 1 });
 
@@ -32,7 +35,7 @@ function open(file) {
   const commit = db.transaction((writes) => {
     for (const w of writes) {
       if (w.fetch) putFetch.run(w.fetch);
-      if (w.content?.store) putContent.run(...w.content.params, deflate(w.content.bytes));
+      if (w.content) putContent.run(...w.content.params, deflate(w.content.bytes));
       if (w.parse) putParse.run({ ...w.parse.params, text: deflate(w.parse.text) });
     }
   });
@@ -43,11 +46,11 @@ function open(file) {
 const PARSE_GROUP_MS = 20;
 
 /**
- * Stores what arrives on `port` into `file`. A batch's fetch records and
- * bodies are committed as it arrives, so a kill loses only the pages of the
- * last moments (a rerun parses what was stored and not parsed); its pages to
- * parse queue up and their parses are committed in groups as they are done.
- * A page whose body is not stored keeps its fetch record with its parse.
+ * Stores what arrives on `port` into `file`: each batch of writes is
+ * committed as it arrives, so a kill loses only the pages of the last
+ * moments; pages to parse (their bodies committed before, unless not stored)
+ * queue up and their parses are committed in groups as they are done. A page
+ * whose body is not stored brings its fetch record, committed with its parse.
  */
 function serve(port, file) {
   let seg;
@@ -68,11 +71,11 @@ function serve(port, file) {
       let bytes = 0;
       const until = Date.now() + PARSE_GROUP_MS;
       do {
-        const w = queue.shift();
-        const b = w.content.bytes;
-        w.parse = await parsePage(w.toParse.record, { ...w.toParse.content, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) });
+        const job = queue.shift();
+        const b = job.bytes;
+        const parse = await parsePage(job.record, { ...job.content, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) });
         bytes += b.byteLength;
-        done.push(w.content.store ? { parse: w.parse } : { fetch: w.fetch, parse: w.parse });
+        done.push({ fetch: job.fetch, parse });
       } while (queue.length && Date.now() < until);
       seg.commit(done);
       port.postMessage({ parsed: done.length, bytes });
@@ -87,19 +90,21 @@ function serve(port, file) {
       });
       return;
     }
+    if (m.jobs) {
+      queue.push(...m.jobs);
+      parsing ??= parseQueued()
+        .catch((e) => port.postMessage({ error: e instanceof Error ? e.message : String(e) }))
+        .finally(() => {
+          parsing = undefined;
+        });
+      return;
+    }
     try {
-      seg.commit(m.batch.map((w) => (w.toParse && !w.content.store ? {} : w.toParse ? { fetch: w.fetch, content: w.content } : w)));
+      seg.commit(m.batch);
       port.postMessage({ id: m.id });
     } catch (e) {
       port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) });
-      return;
     }
-    for (const w of m.batch) if (w.toParse) queue.push(w);
-    parsing ??= parseQueued()
-      .catch((e) => port.postMessage({ error: e instanceof Error ? e.message : String(e) }))
-      .finally(() => {
-        parsing = undefined;
-      });
   });
 }
 

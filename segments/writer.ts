@@ -11,14 +11,20 @@
  * the Segment's own connection.
  *
  * The thread may also parse: a page put with `parse: 'in-thread'` is stored
- * at once and parsed there (by the module named when the thread was made),
- * its parse committed a little later, so the fetch loop only fetches and the
+ * at once and parsed later (by the module named when the thread was made),
+ * its parse committed a little after, so the fetch loop only fetches and the
  * parse runs on another core; a kill between the two leaves the page stored
- * unparsed, for the rerun to parse. `ready()` also waits while too many
- * pages or bytes wait for their parse (counted in pages and bytes, so that
- * a few pages slow to parse do not stop the other hosts). Loading the
- * parser takes a thread about a second, so a crawl keeps its threads for
- * all its rounds: each SegmentWriter talks to them over channels of its own.
+ * unparsed, for the rerun to parse. Pages to parse wait here and go to a
+ * thread a few at a time, once its parser is loaded and their bodies are
+ * committed: a writer given a parser of its own (`parseHere`) parses waiting
+ * pages itself whenever the fetch loop would otherwise wait for the threads
+ * (`ready()` when too many pages or bytes wait for their parse, counted in
+ * pages and bytes so that a few pages slow to parse do not stop the other
+ * hosts; `flush()` at the end of a fetch), so both cores parse when the
+ * parse is the limit, and pages fetched while the thread still loads its
+ * parser do not wait for it. Loading the parser takes a thread about a
+ * second, so a crawl keeps its threads for all its rounds: each
+ * SegmentWriter talks to them over channels of its own.
  */
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { HzError } from '../shared/errors.js';
@@ -37,18 +43,32 @@ import {
 
 /** Batches handed to a thread and not yet committed before put() callers are asked to wait. */
 const MAX_BATCHES_IN_FLIGHT = 4;
-/** Pages, and bytes of body, waiting for their parse before put() callers are asked to wait. */
+/** Pages, and bytes of body, waiting for their parse before put() callers are asked to wait (or to parse). */
 const MAX_PAGES_PARSING = 128;
 const MAX_BYTES_PARSING = 32 << 20;
+/** Pages a thread is given to parse at a time: enough to keep it busy between its reports, few enough that the rest can still be parsed here. */
+const PAGES_PER_THREAD = 32;
 
+type FetchRow = ReturnType<typeof fetchToRow>;
+
+/** What one transaction stores for a page. */
 interface Write {
-  fetch: ReturnType<typeof fetchToRow>;
-  /** The body; `store` false when it is only there to be parsed. */
-  content?: { params: ReturnType<typeof contentParams>; bytes: Uint8Array; store: boolean };
+  fetch?: FetchRow;
+  content?: { params: ReturnType<typeof contentParams>; bytes: Uint8Array };
   parse?: { params: ReturnType<typeof parseParams>; text: string };
-  /** Parsed in the thread: the record and content the parser reads (the body is `content.bytes`). */
-  toParse?: { record: FetchRecord; content: Omit<ContentRecord, 'bytes'> };
 }
+
+/** A page to parse, its body already committed unless it is not stored. */
+interface ParseJob {
+  record: FetchRecord;
+  content: Omit<ContentRecord, 'bytes'>;
+  bytes: ContentRecord['bytes'];
+  /** The fetch row when the body is not stored: it is committed with the parse. */
+  fetch?: FetchRow;
+}
+
+/** Parses a page as the threads would: the main thread's share of the parse. */
+export type ParseHere = (record: FetchRecord, content: ContentRecord) => Promise<ParseRecord>;
 
 export interface WriterThreadOptions {
   /** Threads (default 1): each takes whole batches, so parsing runs on as many cores. */
@@ -67,24 +87,33 @@ export interface WriterThreadOptions {
 export class WriterThreads {
   readonly parses: boolean;
   private readonly workers: Worker[];
+  /** Which threads have loaded their parser. */
+  private readonly parserLoaded: boolean[];
   private failure: string | undefined;
   private readonly watchers = new Set<(why: string) => void>();
+  private readonly loadWatchers = new Set<() => void>();
 
   constructor(opts: WriterThreadOptions = {}) {
     this.parses = opts.parse !== undefined;
-    this.workers = Array.from({ length: Math.max(1, opts.threads ?? 1) }, () => {
+    this.workers = Array.from({ length: Math.max(1, opts.threads ?? 1) }, (_, i) => {
       const w = new Worker(new URL('./writer-worker.js', import.meta.url), {
         workerData: { sql: WRITE_SQL, pragmas: WRITER_PRAGMAS, parse: opts.parse },
         resourceLimits: youngGeneration(opts.youngGenerationMb),
       });
       // The writers' channels keep the process alive while they wait; an idle thread does not.
       w.unref();
+      w.on('message', (m: { parser: 'loaded' | 'failed'; error?: string }) => {
+        if (m.parser === 'failed') return this.fail(`the parser could not be loaded: ${m.error}`);
+        this.parserLoaded[i] = true;
+        for (const f of [...this.loadWatchers]) f();
+      });
       // An error thrown in the worker arrives as a structured clone: an SQLite error keeps its code, not its message.
       w.on('error', (e: Error & { code?: string }) => this.fail(e.message ?? e.code ?? String(e)));
       // A thread that is gone answers nothing more: whatever waits for it stops waiting.
       w.on('exit', () => this.fail('the writer thread ended'));
       return w;
     });
+    this.parserLoaded = this.workers.map(() => false);
   }
 
   /** One channel to each thread, each storing into `file` on its own connection. */
@@ -94,6 +123,17 @@ export class WriterThreads {
       w.postMessage({ file, port: port2 }, [port2]);
       return port1;
     });
+  }
+
+  /** Whether thread `i` (the order of open()'s channels) can take pages to parse. */
+  canParse(i: number): boolean {
+    return this.parserLoaded[i] === true;
+  }
+
+  /** Calls `onLoad` whenever a thread has loaded its parser; returns the call that stops watching. */
+  watchLoads(onLoad: () => void): () => void {
+    this.loadWatchers.add(onLoad);
+    return () => this.loadWatchers.delete(onLoad);
   }
 
   /** Calls `onFail` once the thread is gone (at once if it is); returns the call that stops watching. */
@@ -118,32 +158,39 @@ export class SegmentWriter {
   private readonly threads: WriterThreads;
   private readonly ownThreads: boolean;
   private readonly ports: MessagePort[];
-  /** Batches each port has in flight. */
+  /** Pages each port has been given to parse and not reported parsed. */
   private readonly load: number[];
   private readonly unwatch: () => void;
+  private readonly unwatchLoads: () => void;
   private batch: Write[] = [];
   /** Bodies whose memory goes to the thread with the batch instead of being copied. */
   private transfer: ArrayBuffer[] = [];
-  /** Pages of the batch being gathered that are to be parsed. */
-  private batchParses = 0;
+  /** Pages to parse of the batch being gathered: they wait for its commit. */
+  private batchJobs: ParseJob[] = [];
   private scheduled = false;
   private nextId = 0;
-  /** Ids of the batches handed over and not yet committed. */
-  private readonly inFlight = new Set<number>();
-  /** Pages and bytes handed to the threads to parse and not parsed yet. */
+  /** Batches handed over and not yet committed, with the pages to parse that wait for them. */
+  private readonly inFlight = new Map<number, ParseJob[]>();
+  /** Pages whose body is committed, waiting for a parser (a thread's or `parseHere`). */
+  private readonly toParse: ParseJob[] = [];
+  /** Pages and bytes put to be parsed and not parsed yet, wherever they are. */
   private parsing = 0;
   private parsingBytes = 0;
   private waiting: (() => void)[] = [];
   private error: Error | undefined;
   private gone = false;
 
-  /** A writer on a thread of its own, or on `threads` (which outlive it). */
-  constructor(segment: Segment, threads?: WriterThreads) {
+  /** A writer on a thread of its own, or on `threads` (which outlive it); `parseHere` lets it parse too. */
+  constructor(
+    private readonly segment: Segment,
+    threads?: WriterThreads,
+    private readonly parseHere?: ParseHere,
+  ) {
     this.ownThreads = !threads;
     const t = (this.threads = threads ?? new WriterThreads());
     const failed = (why: string) => {
       this.gone = true;
-      this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${why}`);
+      this.error ??= this.failure(why);
       this.inFlight.clear();
       this.wake();
     };
@@ -154,58 +201,73 @@ export class SegmentWriter {
         if (m.failed !== undefined) return failed(m.failed);
         if (m.parsed !== undefined) {
           this.load[p]! -= m.parsed;
-          this.parsing -= m.parsed;
-          this.parsingBytes -= m.bytes ?? 0;
+          this.parsed(m.parsed, m.bytes ?? 0);
         }
-        if (m.id !== undefined) this.inFlight.delete(m.id);
-        if (m.error) this.error ??= new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${segment.dir}: ${m.error}`);
+        if (m.id !== undefined) {
+          // Its body committed, a page may be parsed: a kill from now on leaves it stored unparsed, never parsed without its body.
+          this.toParse.push(...(this.inFlight.get(m.id) ?? []));
+          this.inFlight.delete(m.id);
+        }
+        if (m.error) this.error ??= this.failure(m.error);
+        this.dispatch();
         this.wake();
       }),
     );
     this.unwatch = t.watch(failed);
+    this.unwatchLoads = t.watchLoads(() => this.dispatch());
   }
 
   /**
    * Stores a fetch record with its content and parse; they are committed
-   * together. `parse: 'in-thread'` has the thread parse the content (the
+   * together. `parse: 'in-thread'` has the content parsed later (the
    * threads must parse); `storeContent: false` keeps the body out of the
    * segment. The body's memory may be handed to the thread: do not use it after.
    */
   put(rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord | 'in-thread', storeContent = true): void {
-    const w: Write = { fetch: fetchToRow(rec) };
-    if (content && (storeContent || parse === 'in-thread')) {
-      w.content = { params: contentParams(content), bytes: content.bytes, store: storeContent };
-      const b = content.bytes;
-      // Only a body that is the whole of its memory can move; a slice of a shared pool is copied.
-      if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer && !this.transfer.includes(b.buffer)) this.transfer.push(b.buffer);
-    }
+    const w: Write = {};
+    if (content && storeContent) w.content = { params: contentParams(content), bytes: content.bytes };
+    // A page whose body is not stored keeps its fetch record with its parse.
+    const fetchWaits = parse === 'in-thread' && content !== undefined && !storeContent;
+    if (!fetchWaits) w.fetch = fetchToRow(rec);
     if (parse === 'in-thread') {
       if (!this.threads.parses) throw new Error('SegmentWriter.put: these writer threads do not parse');
       if (content) {
-        w.toParse = { record: rec, content: { url: content.url, contentType: content.contentType, charset: content.charset, truncated: content.truncated } };
+        // The body stored now is a copy: the page to parse keeps its own, to hand over later or to parse here.
+        const meta = { url: content.url, contentType: content.contentType, charset: content.charset, truncated: content.truncated };
+        this.batchJobs.push({ record: rec, content: meta, bytes: content.bytes, fetch: fetchWaits ? fetchToRow(rec) : undefined });
         this.parsing++;
         this.parsingBytes += content.bytes.byteLength;
-        this.batchParses++;
       }
-    } else if (parse) w.parse = { params: parseParams(parse), text: parse.text };
-    this.batch.push(w);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => this.send());
+    } else {
+      if (w.content) this.handOver(w.content.bytes);
+      if (parse) w.parse = { params: parseParams(parse), text: parse.text };
+    }
+    this.add(w);
   }
 
-  /** Resolves when the threads are keeping up; rejects once a write has failed. */
+  /**
+   * Resolves when the threads are keeping up; rejects once a write has
+   * failed. While they are behind on the parse, a writer with `parseHere`
+   * parses waiting pages itself instead of waiting.
+   */
   async ready(): Promise<void> {
     const behind = () => this.inFlight.size >= MAX_BATCHES_IN_FLIGHT * this.ports.length || this.parsing >= MAX_PAGES_PARSING || this.parsingBytes >= MAX_BYTES_PARSING;
-    while (behind() && !this.error) await new Promise<void>((r) => this.waiting.push(r));
+    while (behind() && !this.error) {
+      if (this.parseHere && this.toParse.length) await this.parseOneHere();
+      else await new Promise<void>((r) => this.waiting.push(r));
+    }
     if (this.error) throw this.error;
   }
 
-  /** Resolves once everything put is committed; rejects if a write failed. */
+  /** Resolves once everything put is committed (with `parseHere`, parsing what waits meanwhile); rejects if a write failed. */
   async flush(): Promise<void> {
-    if (this.scheduled) this.send();
-    while ((this.inFlight.size > 0 || this.parsing > 0) && !this.error) await new Promise<void>((r) => this.waiting.push(r));
-    if (this.error) throw this.error;
+    for (;;) {
+      if (this.scheduled) this.send();
+      if (this.error) throw this.error;
+      if (this.parseHere && this.toParse.length) await this.parseOneHere();
+      else if (this.inFlight.size > 0 || this.parsing > 0) await new Promise<void>((r) => this.waiting.push(r));
+      else return;
+    }
   }
 
   /** Flushes, then closes the segment's connections in the threads (checkpointing the WAL); threads of its own are stopped. */
@@ -227,23 +289,73 @@ export class SegmentWriter {
           }
         });
       this.unwatch();
+      this.unwatchLoads();
       for (const port of this.ports) port.close();
       if (this.ownThreads) await this.threads.close();
     }
+  }
+
+  private add(w: Write): void {
+    this.batch.push(w);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.send());
+  }
+
+  /** A body that is the whole of its memory moves to the thread; a slice of a shared pool is copied. */
+  private handOver(b: Uint8Array, transfer = this.transfer): void {
+    if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer && !transfer.includes(b.buffer)) transfer.push(b.buffer);
+  }
+
+  /** Parses the newest waiting page here (the threads take the oldest) and puts its parse in the next batch. */
+  private async parseOneHere(): Promise<void> {
+    const job = this.toParse.pop()!;
+    try {
+      const p = await this.parseHere!(job.record, { ...job.content, bytes: job.bytes });
+      this.add({ fetch: job.fetch, parse: { params: parseParams(p), text: p.text } });
+    } catch (e) {
+      this.error ??= this.failure(e instanceof Error ? e.message : String(e));
+    }
+    this.parsed(1, job.bytes.byteLength);
+    // Lets the threads' reports in, so they are given more pages while this thread parses.
+    await new Promise<void>((r) => setImmediate(r));
+  }
+
+  private parsed(pages: number, bytes: number): void {
+    this.parsing -= pages;
+    this.parsingBytes -= bytes;
+  }
+
+  /** Gives each thread whose parser is loaded waiting pages, the oldest first, up to PAGES_PER_THREAD. */
+  private dispatch(): void {
+    if (this.gone) return;
+    this.ports.forEach((port, p) => {
+      if (!this.threads.canParse(p) || this.toParse.length === 0) return;
+      const n = Math.min(PAGES_PER_THREAD - this.load[p]!, this.toParse.length);
+      if (n <= 0) return;
+      const jobs = this.toParse.splice(0, n);
+      const transfer: ArrayBuffer[] = [];
+      for (const j of jobs) this.handOver(j.bytes, transfer);
+      this.load[p]! += n;
+      port.postMessage({ jobs }, transfer);
+    });
   }
 
   private send(): void {
     this.scheduled = false;
     if (this.batch.length === 0 || this.gone) return;
     const id = this.nextId++;
-    // The thread with the fewest pages to parse takes it: one parsing a long page does not hold up the next ones.
-    const p = this.load.indexOf(Math.min(...this.load));
-    this.load[p]! += this.batchParses;
-    this.inFlight.add(id);
+    // Batches take turns over the threads.
+    const p = id % this.ports.length;
+    this.inFlight.set(id, this.batchJobs);
     this.ports[p]!.postMessage({ id, batch: this.batch }, this.transfer);
     this.batch = [];
     this.transfer = [];
-    this.batchParses = 0;
+    this.batchJobs = [];
+  }
+
+  private failure(why: string): HzError {
+    return new HzError('HZ_ERR_SEGMENT_CORRUPT', `cannot write to segment ${this.segment.dir}: ${why}`);
   }
 
   private wake(): void {

@@ -15,7 +15,7 @@ import type { Conf } from '../../shared/conf.js';
 import type { Log } from '../../shared/log.js';
 import { politeEta, progressLine, ratePerSec } from '../../shared/progress.js';
 import type { FetchStatus } from '../../shared/status.js';
-import type { FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
+import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/index.js';
 import type { CrawlerPlugins } from '../plugins.js';
 import { SegmentWriter, type WriterThreads } from '../../segments/writer.js';
@@ -128,7 +128,9 @@ export class Fetcher {
   }
 
   async run(): Promise<FetchSummary> {
-    this.writer = new SegmentWriter(this.segment, this.writers);
+    // When the parse is the limit, this thread parses too whenever the fetch loop would wait for the parse threads.
+    const parseHere = this.s.parse ? (rec: FetchRecord, c: ContentRecord) => parseContent(this.plugins, this.conf, c, rec) : undefined;
+    this.writer = new SegmentWriter(this.segment, this.writers, parseHere);
     try {
       await this.fetchAll();
     } finally {

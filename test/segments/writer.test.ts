@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment, type FetchRecord } from '../../segments/segment.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter, WriterThreads } from '../../segments/writer.js';
 
 const rec = (url: string): FetchRecord => ({
   url,
@@ -108,6 +108,51 @@ test('a writer whose thread has already failed rejects put and close instead of 
     assert.ok(closed.includes(`cannot write to segment ${seg.dir}`), closed);
     seg.close();
   } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A parse module whose parser never finishes loading (the thread stays alive, as one loading slowly would). */
+function neverLoadingParser(dir: string): string {
+  const file = path.join(dir, 'never.mjs');
+  fs.writeFileSync(file, 'await new Promise(() => setInterval(() => {}, 1000));\nexport const pageParser = () => () => { throw new Error("not reached"); };\n');
+  return file;
+}
+
+test('pages to parse do not wait for a thread still loading its parser: a writer that can parse parses them itself, bodies stored first', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
+  const threads = new WriterThreads({ parse: { module: neverLoadingParser(dir), data: null } });
+  try {
+    const seg = Segment.create(path.join(dir, 'seg'));
+    const unstoredAtParse: string[] = [];
+    const w = new SegmentWriter(seg, threads, async (record, content) => {
+      // Parsed only once the body is committed: a kill now leaves the page stored, for the rerun to parse.
+      if (Number(record.url.slice(record.url.lastIndexOf('p') + 1)) % 3 !== 0 && !seg.getContent(record.url)) unstoredAtParse.push(record.url);
+      return { url: record.url, status: 'success', title: `here: ${content.bytes.toString()}`, text: 'parsed here', outlinks: [], meta: {} };
+    });
+    const putAll = async () => {
+      for (let i = 0; i < 300; i++) {
+        await w.ready();
+        const url = `http://127.0.0.9/p${i}`;
+        w.put(rec(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(`page ${i}`), truncated: false }, 'in-thread', i % 3 !== 0);
+      }
+      await w.close();
+      return 'closed';
+    };
+    let timer: NodeJS.Timeout | undefined;
+    const closed = await Promise.race([putAll(), new Promise((r) => (timer = setTimeout(() => r('still waiting after 20 s'), 20_000)))]);
+    clearTimeout(timer);
+    assert.is(closed, 'closed');
+    assert.is(seg.count('fetch'), 300);
+    assert.is(seg.count('content'), 200, 'every third body is not stored');
+    assert.is(seg.count('parse'), 300);
+    assert.is(seg.getParse('http://127.0.0.9/p7')!.title, 'here: page 7');
+    assert.is(seg.getParse('http://127.0.0.9/p9')!.title, 'here: page 9');
+    assert.ok(seg.getFetch('http://127.0.0.9/p9'), 'a page whose body is not stored keeps its fetch record');
+    assert.equal(unstoredAtParse, []);
+    seg.close();
+  } finally {
+    await threads.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
