@@ -17,7 +17,8 @@ import { HzError } from '../../shared/errors.js';
 
 export type SignatureFn = (bytes: Buffer, text: string) => string;
 
-const md5 = (data: Buffer | string) => crypto.createHash('md5').update(data).digest('hex');
+// One call, without a Hash object a page.
+const md5 = (data: Buffer | string) => crypto.hash('md5', data, 'hex');
 
 export const md5Signature: SignatureFn = (bytes) => md5(bytes);
 
