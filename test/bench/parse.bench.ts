@@ -1,18 +1,28 @@
 /**
  * Parse throughput: parseContent (parse-html, outlink rules, signature,
- * language) beside a bare htmlparser2 pass with no callbacks over the same
- * generated pages, in the same run. Half the pages declare their language,
- * half are left to detection. Then hostile pages as they grow (unclosed
- * nesting, 100,000 links): time per thousand elements stays flat when a parse
- * is linear in the page, and grows with the page when it is not.
+ * language) as the crawl runs it, on three corpora — generated pages of
+ * prose and navigation (half without a declared language), the crawl
+ * benchmark's web (crawl-web.ts) and devweb's real documentation when it is
+ * there (parse-corpus.ts) — beside two baselines on the same pages in the
+ * same run: htmlparser2 with no callbacks, and the crawl benchmark's bare
+ * loop's extraction (htmlparser2 and a WHATWG URL per link). CPU time a page,
+ * best of the rounds. With PARSE_BASELINE=<checkout>, that checkout's
+ * parseContent is measured beside this one's, round by round.
+ * Then hostile pages as they grow (unclosed nesting, 100,000 links): time per
+ * thousand elements stays flat when a parse is linear in the page, and grows
+ * with the page when it is not.
  */
 import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Parser } from 'htmlparser2';
+import { detectCharset } from '../../crawler/charset.js';
 import { extractHtml } from '../../crawler/parse/html.js';
 import { parseContent } from '../../crawler/parse/index.js';
 import { loadCrawlerPlugins } from '../../crawler/plugins.js';
 import { Conf } from '../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../segments/segment.js';
+import { devwebPages, generatedWebPages, type CorpusPage } from './parse-corpus.js';
 
 const SENTENCES = [
   'The crawler fetches each page politely and keeps a delay between two requests to the same host.',
@@ -34,48 +44,120 @@ function makePage(i: number): string {
 <script>var x = ${i};</script><style>p{}</style></head><body><nav><ul>${links}</ul></nav><main>${body}</main><footer>${para(10)}</footer></body></html>`;
 }
 
+type Parse = (content: ContentRecord, fetch: FetchRecord) => Promise<unknown>;
+
+/** parseContent of the checkout at `root` under the crawl's configuration, scoped to `hosts` as a crawl seeded with them is. */
+async function crawlParse(root: string, hosts: string): Promise<Parse> {
+  const load = (file: string) => import(pathToFileURL(path.join(root, file)).href);
+  const [{ parseContent: parse }, { loadCrawlerPlugins: plugins }, { Conf: C }] = await Promise.all([load('crawler/parse/index.ts'), load('crawler/plugins.ts'), load('shared/conf.ts')]);
+  const conf = C.load({ resources: ['crawl-tool.xml'], overrides: { 'urlfilter.host.allow': hosts } });
+  const p = await plugins(conf);
+  return (content, fetch) => parse(p, conf, content, fetch);
+}
+
+/** The records a fetch stores for a page: its charset as the fetcher detects it. */
+function records(pages: CorpusPage[]) {
+  return pages.map((p) => {
+    const content: ContentRecord = { url: p.url, contentType: p.contentType, charset: detectCharset(p.bytes, p.contentType).charset, bytes: p.bytes, truncated: false };
+    const fetch: FetchRecord = { url: p.url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: 0, headers: p.headers };
+    return { content, fetch, html: p.bytes.toString('utf8') };
+  });
+}
+
+/** The crawl benchmark's bare loop's work on a page once fetched (crawl-child.ts); a link no URL can be made of is passed over. */
+function bareLoopExtraction(html: string, url: string): number {
+  const found: string[] = [];
+  new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name !== 'a' || !attrs.href) return;
+        try {
+          found.push(new URL(attrs.href, url).href);
+        } catch {
+          // devweb's pages hold a few, e.g. http://<username>@<servername>/
+        }
+      },
+    },
+    { decodeEntities: true },
+  ).end(html);
+  return found.length;
+}
+
+const ROUNDS = 5;
+/** Seconds each corpus is parsed for, at least, per mode and round. */
+const ROUND_S = 0.6;
+
+/** CPU milliseconds a page of each mode, the best of ROUNDS rounds that alternate the modes. */
+async function measure(modes: Record<string, () => unknown>, pages: number): Promise<Record<string, number>> {
+  const best: Record<string, number> = {};
+  for (const fn of Object.values(modes)) await fn(); // warm-up
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [name, fn] of Object.entries(modes)) {
+      let n = 0;
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      while (n === 0 || performance.now() - t0 < ROUND_S * 1000) {
+        await fn();
+        n++;
+      }
+      const c = process.cpuUsage(c0);
+      best[name] = Math.min(best[name] ?? Infinity, (c.user + c.system) / 1000 / (n * pages));
+    }
+  return best;
+}
+
 export default async () => {
   const load = os.loadavg()[0]!;
-  const conf = Conf.load();
-  const plugins = await loadCrawlerPlugins(conf);
-  const pages = Array.from({ length: 200 }, (_, i) => makePage(i));
-  const items = pages.map((p, i) => {
-    const url = `http://127.0.4.1/p${i}.html`;
-    const content: ContentRecord = { url, contentType: 'text/html; charset=utf-8', charset: 'utf-8', bytes: Buffer.from(p), truncated: false };
-    const fetch: FetchRecord = { url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: 0, headers: {} };
-    return { content, fetch };
-  });
-  const bytes = items.reduce((s, x) => s + x.content.bytes.length, 0);
-  const run = async (label: string, fn: () => void | Promise<void>) => {
-    await fn(); // warm-up
-    let n = 0;
-    const t0 = performance.now();
-    while (performance.now() - t0 < 3000) {
-      await fn();
-      n++;
+  const baselineRoot = process.env.PARSE_BASELINE;
+  const bench: { label: string; pages: CorpusPage[] }[] = [
+    {
+      label: 'generated prose and navigation (40 links, half without a language)',
+      pages: Array.from({ length: 200 }, (_, i) => ({ url: `http://127.0.4.1/p${i}.html`, bytes: Buffer.from(makePage(i)), contentType: 'text/html; charset=utf-8', headers: {} })),
+    },
+    { label: 'the crawl benchmark\'s web (crawl-web.ts, 20 links)', pages: generatedWebPages(2, 250) },
+    { label: "devweb's documentation", pages: devwebPages() },
+  ];
+  const rows: string[] = [];
+  for (const { label, pages } of bench.filter((b) => b.pages.length)) {
+    const recs = records(pages);
+    const hosts = [...new Set(pages.map((p) => new URL(p.url).host))].join(',');
+    const mine = await crawlParse(path.resolve(import.meta.dirname, '..', '..'), hosts);
+    const modes: Record<string, () => unknown> = {
+      bare: () => {
+        for (const r of recs) new Parser({}, { decodeEntities: true }).end(r.html);
+      },
+      loop: () => {
+        for (const r of recs) bareLoopExtraction(r.html, r.content.url);
+      },
+      parse: async () => {
+        for (const r of recs) await mine(r.content, r.fetch);
+      },
+    };
+    if (baselineRoot) {
+      const theirs = await crawlParse(path.resolve(baselineRoot), hosts);
+      modes.baseline = async () => {
+        for (const r of recs) await theirs(r.content, r.fetch);
+      };
     }
-    const s = (performance.now() - t0) / 1000;
-    return { label, mbs: (n * bytes) / 2 ** 20 / s, pps: (n * items.length) / s };
-  };
-  const bare = await run('bare htmlparser2 (decodeEntities, no callbacks)', () => {
-    for (const x of items) new Parser({}, { decodeEntities: true }).end(x.content.bytes.toString('utf8'));
-  });
-  const full = await run('parseContent (parse-html + outlinks + MD5 + language)', async () => {
-    for (const x of items) await parseContent(plugins, conf, x.content, x.fetch);
-  });
-  const rows = [bare, full].map((r) => `| ${r.label} | ${r.mbs.toFixed(1)} | ${Math.round(r.pps)} | ${(r.mbs / bare.mbs).toFixed(2)}× |`);
-  const hostile = await hostilePages(plugins, conf);
+    const ms = await measure(modes, recs.length);
+    const kib = recs.reduce((s, r) => s + r.content.bytes.length, 0) / recs.length / 1024;
+    const cell = (m: number) => `${m.toFixed(3)} (${(m / ms.bare!).toFixed(1)}×, ${(m / ms.loop!).toFixed(2)}×)`;
+    rows.push(
+      `| ${label}: ${recs.length} pages, ${kib.toFixed(0)} KiB | ${ms.bare!.toFixed(3)} | ${ms.loop!.toFixed(3)} | ${cell(ms.parse!)} |${baselineRoot ? ` ${cell(ms.baseline!)} | ${(ms.baseline! / ms.parse!).toFixed(2)}× |` : ''}`,
+    );
+  }
+  const hostile = await hostilePages();
   return {
     title: 'Parse throughput',
-    markdown: `${items.length} generated pages of ${Math.round(bytes / items.length / 1024)} KiB (40 navigation links each, half without a declared language, English prose), 3 s per mode, one core. Load average when the run began: ${load.toFixed(1)} on ${os.cpus().length} cores${load > 1.5 ? ' (the machine was shared: absolute figures are low, compare the ratios)' : ''}.
+    markdown: `CPU milliseconds a page (best of ${ROUNDS} rounds of at least ${ROUND_S} s per mode, the modes alternating), one core. htmlparser2 alone: no callbacks, entities decoded. The bare loop: what the crawl benchmark's bare loop does with a page it fetched (htmlparser2 and \`new URL\` for each \`<a href>\`). parseContent: as the crawl's parse thread runs it (the crawl's configuration, its seed hosts allowed, the charset as the fetcher detected it), in parentheses ÷ htmlparser2 alone and ÷ the bare loop${baselineRoot ? `; the baseline is parseContent of ${baselineRoot}, measured in the same rounds` : ''}. Load average when the run began: ${load.toFixed(1)} on ${os.cpus().length} cores${load > 1.5 ? ' (the machine was shared: absolute figures are high, compare the ratios)' : ''}.
 
-| mode | MB/s | pages/s | vs bare |
-|---|---|---|---|
+| pages | htmlparser2 alone | bare loop | parseContent |${baselineRoot ? ' baseline parseContent | baseline ÷ this |' : ''}
+|---|---|---|---|${baselineRoot ? '---|---|' : ''}
 ${rows.join('\n')}
 
 ${hostile}
 
-Command: \`npm run bench -- parse\`.`,
+Command: \`npm run bench -- parse\` (\`PARSE_BASELINE=<checkout> npm run bench -- parse\` adds another checkout's parseContent). \`tsx test/bench/parse-output.ts --against=<checkout>\` compares the two checkouts' parse records on the same corpora, byte for byte.`,
   };
 };
 
@@ -90,7 +172,9 @@ async function timeOf(fn: () => unknown, tries: number): Promise<number> {
   return best;
 }
 
-async function hostilePages(plugins: Awaited<ReturnType<typeof loadCrawlerPlugins>>, conf: Conf): Promise<string> {
+async function hostilePages(): Promise<string> {
+  const conf = Conf.load();
+  const plugins = await loadCrawlerPlugins(conf);
   const rows: string[] = [];
   for (const pairs of [10_000, 20_000, 40_000]) {
     const html = `${'<div><span>'.repeat(pairs)}bottom`;
