@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -115,8 +116,8 @@ test('a writer whose thread has already failed rejects put and close instead of 
 /** A parse module whose parser never finishes loading (the thread stays alive, as one loading slowly would). */
 function neverLoadingParser(dir: string): string {
   const file = path.join(dir, 'never.mjs');
-  fs.writeFileSync(file, 'await new Promise(() => setInterval(() => {}, 1000));\nexport const pageParser = () => () => { throw new Error("not reached"); };\n');
-  return file;
+  fs.writeFileSync(file, 'export const pageParser = () => new Promise(() => setInterval(() => {}, 1000));\n');
+  return pathToFileURL(file).href;
 }
 
 test('pages to parse do not wait for a thread still loading its parser: a writer that can parse parses them itself, bodies stored first', async () => {
