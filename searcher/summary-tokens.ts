@@ -90,7 +90,7 @@ function isHit(analyzer: Analyzer, text: string, at: number, wanted: ReadonlySet
 }
 
 /** Spans [from, to) in order of their starts, overlapping or touching ones merged. */
-export function mergeSpans(spans: readonly (readonly [number, number])[]): [number, number][] {
+function mergeSpans(spans: readonly (readonly [number, number])[]): [number, number][] {
   const out: [number, number][] = [];
   for (const [from, to] of spans) {
     const last = out[out.length - 1];

@@ -152,6 +152,7 @@ test('index stores word offsets beside the parse; the searcher summarizes from t
     for (const p of pages) {
       const src = seg.getSummarySource(p.url)!;
       assert.equal(src.offsets, textOffsets(analyzer, p.text), p.url);
+      assert.ok(readOffsets(src.offsets!)!.starts instanceof Uint16Array, `${p.url}: the 16-bit columns are stored`);
       assert.is(src.text, p.text.slice(0, SUMMARY_TEXT_CHARS));
       assert.is(src.length, p.text.length);
     }
