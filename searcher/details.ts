@@ -87,7 +87,6 @@ export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opt
   const words = opts.words ?? 'stored';
   const plan = { furniture, accept: sharedFor(snap, q).accept };
   const opt = snap.settings.summary;
-  const terms = new Set(q.query.terms);
   // Parts of the text are summarized with a cut wherever words were skipped.
   const cutAt = (cuts: number[]) => mergeSorted(offsets, cuts);
   const stored = words === 'stored' ? storedWords(snap, hit, text, src.offsets, q, furniture) : undefined;
@@ -95,9 +94,9 @@ export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opt
   const placed = stored
     ? summarizeRanges(text, stored.words, opt, { ...plan, sections: cutAt(stored.cuts), more: stored.more || cut })
     : scanned
-      ? summarize(text, scanned.tokens, terms, opt, { ...plan, sections: cutAt(scanned.cuts), more: scanned.more || cut })
+      ? summarize(text, scanned.tokens, new Set(q.query.terms), opt, { ...plan, sections: cutAt(scanned.cuts), more: scanned.more || cut })
       : // One token past the summarizer's reach tells it that more text follows.
-        summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), terms, opt, { ...plan, sections: offsets });
+        summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), new Set(q.query.terms), opt, { ...plan, sections: offsets });
   const at = placed.offset;
   let section: PageSection | undefined;
   if (at !== undefined) for (const s of sections) if (s.offset <= at) section = s;
