@@ -323,6 +323,35 @@ export function resolveHttp(href: string, base: string): string | null {
   }
 }
 
+/** An href that resolves by joining strings: a path of characters the URL parser keeps as they are (no scheme, no `//` start), a query, a fragment. */
+const PLAIN_HREF = /^(?!\/\/)[A-Za-z0-9\-._~!$&()*+,;=@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=@:/?]*)?(?:#[A-Za-z0-9\-._~!$&()*+,;=@:/?]*)?$/;
+/** A `.` or `..` segment, which the parser removes (a false alarm in a query only costs the parse). */
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:[/?#]|$)/;
+
+/**
+ * `resolveHttp` against one base, as a page's links all are. The base is
+ * parsed once, and a plain relative link (most of them) is joined to it
+ * without the parser; anything else goes through `resolveHttp`.
+ */
+export function linkResolver(base: string): (href: string) => string | null {
+  let b: URL | null = null;
+  try {
+    b = new URL(base);
+  } catch {
+    // resolveHttp says what such a base makes of each link
+  }
+  if (!b || (b.protocol !== 'http:' && b.protocol !== 'https:') || b.username !== '' || b.password !== '') return (href) => resolveHttp(href, base);
+  const origin = `${b.protocol}//${b.host}`;
+  const path = origin + b.pathname;
+  const dir = origin + b.pathname.slice(0, b.pathname.lastIndexOf('/') + 1);
+  const query = path + b.search;
+  return (href) => {
+    if (href === '' || !PLAIN_HREF.test(href) || DOT_SEGMENT.test(href)) return resolveHttp(href, base);
+    const first = href.charCodeAt(0);
+    return first === 47 /* / */ ? origin + href : first === 63 /* ? */ ? path + href : first === 35 /* # */ ? query + href : dir + href;
+  };
+}
+
 export class HtmlPageParser implements Parser {
   readonly contentTypes = ['text/html', 'application/xhtml+xml'];
   constructor(
@@ -334,10 +363,11 @@ export class HtmlPageParser implements Parser {
     const x = await extractHtmlYielding(decodePage(input, this.defaultCharset), this.skipNavigationText);
     const base = (x.base && resolveHttp(x.base, input.url)) || input.url;
     const outlinks: ParseOutput['outlinks'] = [];
+    const resolve = linkResolver(base);
     if (!x.nofollow)
       for (let i = 0; i < x.links.length; i++) {
         const l = x.links[i]!;
-        const url = resolveHttp(l.href, base);
+        const url = resolve(l.href);
         if (url) outlinks.push(l.nav ? { url, anchor: l.anchor, nav: true } : { url, anchor: l.anchor });
         if (i % LINKS_PER_BREATH === LINKS_PER_BREATH - 1) await breathe();
       }

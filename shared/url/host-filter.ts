@@ -9,6 +9,7 @@
  */
 import type { Conf } from '../conf.js';
 import type { PluginDescriptor, URLFilter } from '../plugin/types.js';
+import { hostName, plainHost } from './plain.js';
 
 export class HostURLFilter implements URLFilter {
   private readonly hosts: Set<string>;
@@ -17,6 +18,8 @@ export class HostURLFilter implements URLFilter {
   }
 
   filter(url: string): string | null {
+    const plain = plainHost(url);
+    if (plain !== null) return this.hosts.has(plain) || this.hosts.has(hostName(plain)) ? url : null;
     let u: URL;
     try {
       u = new URL(url);

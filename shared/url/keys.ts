@@ -7,6 +7,7 @@
  * comes from tldts, used only here.
  */
 import { getDomain } from 'tldts';
+import { hostName, plainHost } from './plain.js';
 
 function parse(url: string): URL | null {
   try {
@@ -18,6 +19,8 @@ function parse(url: string): URL | null {
 
 /** Lower-case host name without port (`[::1]` for IPv6); '' when the URL has none or does not parse. */
 export function host(url: string): string {
+  const plain = plainHost(url);
+  if (plain !== null) return hostName(plain);
   return parse(url)?.hostname.toLowerCase() ?? '';
 }
 

@@ -22,6 +22,7 @@
  * decision, which the user can change.
  */
 import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../plugin/types.js';
+import { plainHost } from './plain.js';
 
 const NOT_DOCUMENTS = new Set(['javascript:', 'data:', 'about:', 'blob:', 'vbscript:']);
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
@@ -35,8 +36,13 @@ export function normalizeEscapes(s: string): string {
   });
 }
 
-/** Normalizes one URL; null when it is unparsable or cannot name a document. */
+/** Normalizes one URL; null when it is unparsable or cannot name a document. A plain URL (see `plain`) is already normal. */
 export function normalizeUrl(raw: string): string | null {
+  return plainHost(raw) !== null ? raw : normalizeParsed(raw);
+}
+
+/** `normalizeUrl` through the WHATWG parser, for any URL. */
+export function normalizeParsed(raw: string): string | null {
   let url: URL;
   try {
     url = new URL(raw.trim());
