@@ -186,7 +186,10 @@ export class CandidatePostings {
           open(`text.${++chunks}.map`);
           out.raw('[');
         } else out.raw(',');
-        out.escaped(JSON.stringify([words[this.byOrder[term]!], slots]));
+        // Only the word can hold characters to escape: the slots' JSON is digits, commas, brackets and null.
+        out.raw('[');
+        out.escaped(JSON.stringify(words[this.byOrder[term]!]));
+        out.raw(`,${JSON.stringify(slots)}]`);
         if (++inChunk === perChunk) {
           out.raw(']');
           close();

@@ -154,11 +154,12 @@ export function candidateOrder(e: Pick<DocEntries, 'tf' | 'posEnd' | 'posData' |
   for (let k = 0, p = 0; k < n; p = posEnd[k++]!) {
     if (p < posEnd[k]!) {
       // The first position: the first varint of the entry's positions.
+      // In small integers (a position is below 2^31): a double as the index of `at` takes V8's slow path.
       let v = 0;
       let b: number;
       for (let shift = 0; ; shift += 7) {
         b = posData[p++]!;
-        v += (b & 0x7f) * 2 ** shift;
+        v |= (b & 0x7f) << shift;
         if (!(b & 0x80)) break;
       }
       at[v] = k;
