@@ -12,7 +12,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
 import type { TextFields } from '../../shared/index/document.js';
-import type { DocEntries } from '../../shared/index/entries.js';
+import { entriesIn, type DocEntries } from '../../shared/index/entries.js';
 import type { IndexWriter } from '../../shared/index/writer.js';
 import { youngGeneration } from '../../shared/worker-limits.js';
 
@@ -55,9 +55,9 @@ export class AnalysisPool {
       t.failed ??= e;
       for (const q of t.waiting.splice(0)) q.reject(t.failed);
     };
-    t.w.on('message', (m: { words: string[]; entries: DocEntries; offsets?: Uint8Array }) => {
+    t.w.on('message', (m: { words: string[]; buffer: ArrayBuffer; offsets?: Uint8Array }) => {
       for (const w of m.words) t.words.push(w);
-      t.waiting.shift()?.resolve({ from: t, entries: m.entries, ...(m.offsets ? { offsets: m.offsets } : {}) });
+      t.waiting.shift()?.resolve({ from: t, entries: entriesIn(m.buffer), ...(m.offsets ? { offsets: m.offsets } : {}) });
     });
     t.w.on('error', (e) => fail(new Error(`index analysis thread: ${e.message}`)));
     t.w.on('exit', () => fail(new Error('index analysis thread stopped')));

@@ -35,7 +35,8 @@ parentPort.on('message', ({ page, text }) => {
   const anchorIds = ids(anchor);
   const entries = builder.build({ title, anchor: anchorIds, content: ids(stream, titleLength), url: ids(url), heading: ids(heading) });
   const off = offsets && new Uint8Array(offsets);
-  const buffers = [entries.terms, entries.tf, entries.posEnd, entries.posData, entries.lengths, entries.order].map((a) => a.buffer);
-  parentPort.postMessage({ words: added, entries, offsets: off }, off ? [...buffers, off.buffer] : buffers);
+  // The entries' arrays are views of one buffer, posted bare.
+  const buffer = entries.terms.buffer;
+  parentPort.postMessage({ words: added, buffer, offsets: off }, off ? [buffer, off.buffer] : [buffer]);
   added = [];
 });

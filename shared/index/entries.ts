@@ -34,6 +34,27 @@ export interface DocEntries {
   order: Uint32Array;
 }
 
+/** u32s before the arrays of a buffer EntryBuilder makes: the number of entries, of candidate entries, of position bytes. */
+const HEADER = 3;
+
+const byteLength = (n: number, candidates: number, bytes: number) => 4 * (HEADER + NF + 2 * n + candidates) + 2 * NF * n + bytes;
+
+/** The entries EntryBuilder made in `buffer` (handed over by a thread as the bare buffer, which is cheaper to post than its views). */
+export function entriesIn(buffer: ArrayBuffer): DocEntries {
+  const [n, candidates, bytes] = new Uint32Array(buffer, 0, HEADER) as unknown as [number, number, number];
+  const termsAt = 4 * (HEADER + NF);
+  const orderAt = termsAt + 8 * n;
+  const tfAt = orderAt + 4 * candidates;
+  return {
+    lengths: new Uint32Array(buffer, 4 * HEADER, NF),
+    terms: new Uint32Array(buffer, termsAt, n),
+    posEnd: new Uint32Array(buffer, termsAt + 4 * n, n),
+    order: new Uint32Array(buffer, orderAt, candidates),
+    tf: new Uint16Array(buffer, tfAt, NF * n),
+    posData: new Uint8Array(buffer, tfAt + 2 * NF * n, bytes),
+  };
+}
+
 /** A document's terms as token streams of term ids: title and content in order, the other fields in any order. */
 export interface TermStreams {
   title: ArrayLike<number>;
@@ -96,8 +117,7 @@ export class EntryBuilder {
     }
     for (let i = 0; i < s.title.length; i++) pos[cursor[slot[s.title[i]!]!]!++] = i;
     for (let i = 0; i < s.content.length; i++) pos[cursor[slot[s.content[i]!]!]!++] = i + s.title.length;
-    const posEnd = new Uint32Array(n);
-    const tf = new Uint16Array(n * NF);
+    // cursor[k] is now where entry k's positions end in `pos`; there it is where its bytes end.
     let b = 0;
     let from = 0;
     for (let k = 0; k < n; k++) {
@@ -114,19 +134,25 @@ export class EntryBuilder {
         prev = pos[j]!;
       }
       from = to;
-      posEnd[k] = b;
-      for (let f = 0; f < NF; f++) tf[f * n + k] = Math.min(counts[k * NF + f]!, TF_MAX);
+      cursor[k] = b;
       slot[terms[k]!] = -1;
     }
-    const lengths = new Uint32Array(NF);
-    lengths[TITLE] = s.title.length;
-    lengths[ANCHOR] = s.anchor.length;
-    lengths[URL] = s.url.length;
-    lengths[HEADING] = s.heading.length;
-    lengths[CONTENT] = s.content.length;
-    const order = new Uint32Array(candidates);
-    for (let k = 0; k < candidates; k++) order[k] = k;
-    return { terms: terms.slice(0, n), tf, posEnd, posData: bytes.slice(0, b), lengths, order };
+
+    // The arrays of the result are views of one buffer that says how it is laid out: a thread hands it over whole.
+    const buffer = new ArrayBuffer(byteLength(n, candidates, b));
+    new Uint32Array(buffer, 0, HEADER).set([n, candidates, b]);
+    const e = entriesIn(buffer);
+    e.lengths[TITLE] = s.title.length;
+    e.lengths[ANCHOR] = s.anchor.length;
+    e.lengths[URL] = s.url.length;
+    e.lengths[HEADING] = s.heading.length;
+    e.lengths[CONTENT] = s.content.length;
+    e.terms.set(terms.subarray(0, n));
+    e.posEnd.set(cursor.subarray(0, n));
+    for (let k = 0; k < candidates; k++) e.order[k] = k;
+    for (let f = 0; f < NF; f++) for (let k = 0; k < n; k++) e.tf[f * n + k] = Math.min(counts[k * NF + f]!, TF_MAX);
+    e.posData.set(bytes.subarray(0, b));
+    return e;
   }
 
   private growSlots(t: number): void {
