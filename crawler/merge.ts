@@ -40,13 +40,10 @@ export interface MergeOptions {
   index: string;
   segments: string[];
   log?: Log;
-  /** Merges only the documents whose URL this accepts (one shard's part); every document by default. */
-  keep?: (url: string) => boolean;
 }
 
 export async function merge(conf: Conf, opts: MergeOptions): Promise<MergeSummary> {
-  const keep = opts.keep;
-  const [s] = await mergeDeduped(conf, opts.log, await dedupSegments(conf, opts), [opts.index], keep ? (url) => (keep(url) ? 0 : -1) : () => 0);
+  const [s] = await mergeDeduped(conf, opts.log, await dedupSegments(conf, opts), [opts.index], () => 0);
   return s!;
 }
 

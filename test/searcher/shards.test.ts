@@ -15,10 +15,11 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chromium } from 'playwright-core';
-import { merge, shardOf } from '../../crawler/merge.js';
+import { merge, mergeShards, shardOf } from '../../crawler/merge.js';
 import { Conf } from '../../shared/conf.js';
 import { currentIndex } from '../../shared/index/publish.js';
-import { openIndex } from '../../shared/index/reader.js';
+import { DELETED_FILE, packColumns, writeIndexFile } from '../../shared/index/format.js';
+import { openIndex, readDeleted } from '../../shared/index/reader.js';
 import { segmentIndexDir, shardIndexDir } from '../../shared/layout.js';
 import { startSearcher } from '../fixtures/searcher-process.js';
 import { serveShards, type ShardedSearch } from '../fixtures/sharded-search.js';
@@ -189,8 +190,15 @@ test('a shard that switches to a new index generation is picked up, with statist
   // Both the single index and shard 0 lose the install pages of shard 0: the collection changes under the broker's cached statistics.
   const gone = (url: string) => shardOf(url, 2) === 0 && url.includes('install');
   const [before0, beforeSingle] = [await version(shards[0]!.base), await version(single)];
-  await merge(conf, { index: path.join(dir, 'index'), segments: [segDir], keep: (url) => !gone(url) });
-  await merge(conf, { index: shardIndexDir(path.join(dir, 'shards'), 0), segments: [segDir], keep: (url) => shardOf(url, 2) === 0 && !gone(url) });
+  // Deleted in the segment index, as dedup deletes: merge leaves them out of the single index and of every shard.
+  const segIndex = segmentIndexDir(segDir);
+  const seg = await openIndex(segIndex);
+  const ids = new Set(readDeleted(segIndex));
+  for (let id = 0; id < seg.meta.docCount; id++) if (gone(seg.doc(id).url)) ids.add(id);
+  seg.close();
+  writeIndexFile(segIndex, DELETED_FILE, packColumns({ ids: Uint32Array.from([...ids].sort((a, b) => a - b)) }));
+  await merge(conf, { index: path.join(dir, 'index'), segments: [segDir] });
+  await mergeShards(conf, { index: path.join(dir, 'shards'), segments: [segDir] }, 2);
   await until(async () => (await version(shards[0]!.base)) !== before0 && (await version(single)) !== beforeSingle, 20_000);
   for (const q of ['install lantern linux', 'lantern windows service', 'docker container image']) {
     const [a, b] = await Promise.all([search(single, q), search(broker, q)]);
