@@ -151,7 +151,7 @@ export interface LinkrankOps {
    * from 0, for linkEdges and setLinkScores; returns how many there are.
    */
   numberPages(): number;
-  /** Distinct (source, target) numbers of the stored links between numbered pages; navigation links left out when asked. */
+  /** (source, target) numbers of the stored links between numbered pages, once per stored link (linkrank drops repeats); navigation links left out when asked. */
   linkEdges(opts: { withNavigation: boolean }): Iterable<[number, number]>;
   /** Sets the link score of each numbered page to `scores[its number]`, in one transaction. */
   setLinkScores(scores: ArrayLike<number>): void;

@@ -186,7 +186,7 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
     linkEdges(opts) {
       return c.cursor<[number, number]>(
         'links',
-        `SELECT DISTINCT a.id, b.id FROM links l JOIN rank_ids a ON a.url = l.source JOIN rank_ids b ON b.url = l.target${opts.withNavigation ? '' : ' WHERE l.nav = 0'}`,
+        `SELECT a.id, b.id FROM links l JOIN rank_ids a ON a.url = l.source JOIN rank_ids b ON b.url = l.target${opts.withNavigation ? '' : ' WHERE l.nav = 0'}`,
         [],
         { array: true },
       );

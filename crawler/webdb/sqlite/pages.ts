@@ -67,7 +67,7 @@ export function pageOps(db: Database.Database, sql: Statements): InjectOps & Gen
     },
     linkEdges(opts) {
       return sql(
-        `SELECT DISTINCT a.id, b.id FROM links l JOIN temp.rank_ids a ON a.url = l.source JOIN temp.rank_ids b ON b.url = l.target${opts.withNavigation ? '' : ' WHERE l.nav = 0'}`,
+        `SELECT a.id, b.id FROM links l JOIN temp.rank_ids a ON a.url = l.source JOIN temp.rank_ids b ON b.url = l.target${opts.withNavigation ? '' : ' WHERE l.nav = 0'}`,
       )
         .raw()
         .iterate() as Iterable<[number, number]>;
