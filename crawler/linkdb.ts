@@ -123,20 +123,14 @@ function urlCache(keep: (url: string) => string | null): (url: string) => { key:
   };
 }
 
-/** The WebDB keys of the pages fetched in `dirs`: each URL as fetched and as updatedb normalized it. */
-function* fetchedUrls(dirs: readonly string[], plugins: CrawlerPlugins): Generator<string> {
-  for (const dir of dirs) {
-    const seg = Segment.open(dir, { readonly: true });
-    try {
-      for (const f of seg.fetches()) {
-        yield f.url;
-        const n = plugins.normalizers.normalize(f.url, 'crawldb');
-        if (n && n !== f.url) yield n;
-      }
-    } finally {
-      seg.close();
+/** The WebDB keys of the pages fetched in `segs`: each URL as fetched and as updatedb normalized it. */
+function* fetchedUrls(segs: readonly Segment[], plugins: CrawlerPlugins): Generator<string> {
+  for (const seg of segs)
+    for (const f of seg.fetches()) {
+      yield f.url;
+      const n = plugins.normalizers.normalize(f.url, 'crawldb');
+      if (n && n !== f.url) yield n;
     }
-  }
 }
 
 /** The link targets stageLinkTargets set aside, in order, a batch at a time. */
@@ -162,31 +156,30 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
   const hostOf = (u: string) => url(u).host;
   const summary: InvertLinksSummary = { applied: [], skipped: {}, targets: 0, inlinks: 0 };
   const db: WebDb = openWebDb(opts.webdb);
+  // The segments to apply stay open until their fetch records have been read.
+  const segs: Segment[] = [];
   try {
     const names: string[] = [];
-    const dirs: string[] = [];
     for (const dir of opts.segments) {
       const seg = Segment.open(dir, { readonly: true });
-      try {
-        const why = !db.isApplied('updatedb', seg.name)
-          ? "not applied by updatedb yet (run 'hazelnut updatedb' first)"
-          : db.isApplied(INVERTLINKS_TOOL, seg.name) || names.includes(seg.name)
-            ? 'already inverted'
-            : undefined;
-        if (why) {
-          summary.skipped[seg.name] = why;
-          opts.log?.info(`segment ${seg.name} skipped: ${why}`);
-          continue;
-        }
-        names.push(seg.name);
-        dirs.push(dir);
-      } finally {
+      const why = !db.isApplied('updatedb', seg.name)
+        ? "not applied by updatedb yet (run 'hazelnut updatedb' first)"
+        : db.isApplied(INVERTLINKS_TOOL, seg.name) || names.includes(seg.name)
+          ? 'already inverted'
+          : undefined;
+      if (why) {
         seg.close();
+        summary.skipped[seg.name] = why;
+        opts.log?.info(`segment ${seg.name} skipped: ${why}`);
+        continue;
       }
+      names.push(seg.name);
+      segs.push(seg);
     }
     if (names.length === 0) return summary;
     db.transaction(() => {
-      summary.targets = db.stageLinkTargets(fetchedUrls(dirs, plugins));
+      summary.targets = db.stageLinkTargets(fetchedUrls(segs, plugins));
+      for (const seg of segs.splice(0)) seg.close();
       // Every old inlink row goes first. A target stored under another spelling than its key
       // (links kept by an updatedb without -normalize) joins its key's group, at its place in order.
       const aliases = new Map<string, { at: number; raw: string }[]>();
@@ -239,6 +232,7 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
     });
     summary.applied.push(...names);
   } finally {
+    for (const seg of segs) seg.close();
     db.close();
   }
   return summary;
