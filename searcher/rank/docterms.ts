@@ -13,6 +13,18 @@ import type { DocVector } from './bm25f.js';
 
 const F = FIELDS.length;
 
+/** The first index at or after `from` of an ascending array whose value is not below `x` (its length when none is). */
+function lowerBound(a: ArrayLike<number>, x: number, from: number): number {
+  let lo = from;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Also the BM25F view of the document at hand: its field lengths and each slot's frequencies. */
 export class DocTerms implements DocVector {
   /** Distinct terms, in the order first given; a term's slot is its index here. */
@@ -58,15 +70,8 @@ export class DocTerms implements DocVector {
   select(id: number): this {
     if (id === this.doc) return this;
     // A located document's entries are found by one search among the located ids, not one per term.
-    const ids = this.locatedIds;
-    let lo = 0;
-    let hi = ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ids[mid]! < id) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < ids.length && ids[lo] === id) return this.selectAt(lo, id);
+    const i = lowerBound(this.locatedIds, id, 0);
+    if (this.locatedIds[i] === id) return this.selectAt(i, id);
     for (let s = 0; s < this.ids.length; s++) this.entries[s] = this.reader.entry(id, this.ids[s]!);
     this.doc = id;
     return this;
@@ -89,14 +94,8 @@ export class DocTerms implements DocVector {
       const search = docs.length > 16 * n;
       for (let i = 0, j = 0; i < n && j < docs.length; i++) {
         const id = ids[i]!;
-        if (search) {
-          let hi = docs.length;
-          while (j < hi) {
-            const mid = (j + hi) >>> 1;
-            if (docs[mid]! < id) j = mid + 1;
-            else hi = mid;
-          }
-        } else while (j < docs.length && docs[j]! < id) j++;
+        if (search) j = lowerBound(docs, id, j);
+        else while (j < docs.length && docs[j]! < id) j++;
         if (j < docs.length && docs[j] === id) this.located[i * S + s] = entries[j]!;
       }
     }
