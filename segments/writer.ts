@@ -71,7 +71,7 @@ interface ParseJob {
 export type ParseHere = (record: FetchRecord, content: ContentRecord) => Promise<ParseRecord>;
 
 export interface WriterThreadOptions {
-  /** Threads (default 1): each takes whole batches, so parsing runs on as many cores. */
+  /** Threads (default 1): they take batches to store in turn and pages to parse as each has room, so parsing runs on as many cores. */
   threads?: number;
   /**
    * Parse pages in the thread: `module` (loaded through tsx) exports
