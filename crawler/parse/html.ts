@@ -23,6 +23,7 @@
 import type { Conf } from '../../shared/conf.js';
 import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
 import type { PageSection } from '../../segments/segment.js';
+import { KEPT_CHARS } from '../../shared/url/plain.js';
 import { decodePage } from '../charset.js';
 import { TextPiece, TextSink } from './html-text.js';
 import { NestingCappedParser } from './html-nesting.js';
@@ -324,7 +325,7 @@ export function resolveHttp(href: string, base: string): string | null {
 }
 
 /** An href that resolves by joining strings: a path of characters the URL parser keeps as they are (no scheme, no `//` start), a query, a fragment. */
-const PLAIN_HREF = /^(?!\/\/)[A-Za-z0-9\-._~!$&()*+,;=@/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=@:/?]*)?(?:#[A-Za-z0-9\-._~!$&()*+,;=@:/?]*)?$/;
+const PLAIN_HREF = new RegExp(`^(?!//)[${KEPT_CHARS}/]*(?:\\?[${KEPT_CHARS}:/?]*)?(?:#[${KEPT_CHARS}:/?]*)?$`);
 /** A `.` or `..` segment, which the parser removes (a false alarm in a query only costs the parse). */
 const DOT_SEGMENT = /(?:^|\/)\.\.?(?:[/?#]|$)/;
 

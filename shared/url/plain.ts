@@ -11,7 +11,9 @@
  * would give back unchanged (test/shared/url/plain.test.ts compares the two).
  */
 
-const PLAIN = /^(https?):\/\/((?:[a-z0-9-]+\.)*[a-z0-9-]+)(?::([1-9][0-9]{0,4}))?(\/[A-Za-z0-9\-._~!$&()*+,;=@:/]*(?:\?[A-Za-z0-9\-._~!$&()*+,;=@:/?]*)?)$/;
+/** Characters the WHATWG parser keeps as they are in a path, a query and a fragment (with `/`, `:` and `?` where each may stand). */
+export const KEPT_CHARS = 'A-Za-z0-9\\-._~!$&()*+,;=@';
+const PLAIN = new RegExp(`^(https?)://((?:[a-z0-9-]+\\.)*[a-z0-9-]+)(?::([1-9][0-9]{0,4}))?(/[${KEPT_CHARS}:/]*(?:\\?[${KEPT_CHARS}:/?]*)?)$`);
 /** A label of punycode, which the parser would check. */
 const PUNYCODE = /(?:^|\.)xn--/;
 const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
