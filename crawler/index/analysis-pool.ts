@@ -3,24 +3,25 @@
  * Page analysis in worker threads, so that the main thread only reads the
  * segment, runs the indexing filters and writes the index while the pages
  * are analyzed beside it. Pages go to the threads in turn; each thread
- * answers in the order it was asked, with the page's entries (the form the
- * writer stores) whose term ids are in a dictionary of its own (the words it
- * adds come with the answer that first uses them), which `docEntries` maps
- * into the writer's dictionary once per word. The index is the same as one
- * analyzed on the main thread (page-terms.ts and EntryBuilder do the work in both).
+ * answers in the order it was asked, with the page's terms as ids in a
+ * dictionary of its own (the words it adds come with the answer that first
+ * uses them), which `docTerms` maps into the writer's dictionary once per
+ * word. The index is the same as one analyzed on the main thread
+ * (page-terms.ts does the work in both).
  */
 import { Worker } from 'node:worker_threads';
 import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
 import type { TextFields } from '../../shared/index/document.js';
-import { entriesIn, type DocEntries } from '../../shared/index/entries.js';
+import type { DocTerms } from '../../shared/index/reader.js';
 import type { IndexWriter } from '../../shared/index/writer.js';
 import { youngGeneration } from '../../shared/worker-limits.js';
 
 /** A thread's answer for one page. */
 export interface AnalyzedPage {
   from: Thread;
-  /** Its terms as ids in the thread's dictionary. */
-  entries: DocEntries;
+  /** Term ids in the thread's dictionary: title, anchor, content, url, heading. */
+  ids: Uint32Array;
+  lengths: [number, number, number, number, number];
   offsets?: Uint8Array;
 }
 
@@ -55,9 +56,9 @@ export class AnalysisPool {
       t.failed ??= e;
       for (const q of t.waiting.splice(0)) q.reject(t.failed);
     };
-    t.w.on('message', (m: { words: string[]; buffer: ArrayBuffer; offsets?: Uint8Array }) => {
+    t.w.on('message', (m: { words: string[]; ids: Uint32Array; lengths: AnalyzedPage['lengths']; offsets?: Uint8Array }) => {
       for (const w of m.words) t.words.push(w);
-      t.waiting.shift()?.resolve({ from: t, entries: entriesIn(m.buffer), ...(m.offsets ? { offsets: m.offsets } : {}) });
+      t.waiting.shift()?.resolve({ from: t, ids: m.ids, lengths: m.lengths, ...(m.offsets ? { offsets: m.offsets } : {}) });
     });
     t.w.on('error', (e) => fail(new Error(`index analysis thread: ${e.message}`)));
     t.w.on('exit', () => fail(new Error('index analysis thread stopped')));
@@ -78,8 +79,8 @@ export class AnalysisPool {
     return answer;
   }
 
-  /** The page's entries with the writer's term ids (answers taken in page order keep the writer's dictionary in the order one thread gives). */
-  docEntries(a: AnalyzedPage, writer: IndexWriter): DocEntries {
+  /** The page's terms as the writer's ids (answers taken in page order keep the writer's dictionary in the order one thread gives). */
+  docTerms(a: AnalyzedPage, writer: IndexWriter): DocTerms {
     const t = a.from;
     if (t.writer !== writer) {
       t.writer = writer;
@@ -90,13 +91,15 @@ export class AnalysisPool {
       grown.set(t.toWriter);
       t.toWriter = grown;
     }
-    const { terms } = a.entries;
-    for (let i = 0; i < terms.length; i++) {
-      const local = terms[i]!;
+    const { ids } = a;
+    for (let i = 0; i < ids.length; i++) {
+      const local = ids[i]!;
       const id = t.toWriter[local]!;
-      terms[i] = id >= 0 ? id : (t.toWriter[local] = writer.termId(t.words[local]!));
+      ids[i] = id >= 0 ? id : (t.toWriter[local] = writer.termId(t.words[local]!));
     }
-    return a.entries;
+    let at = 0;
+    const [title, anchor, content, url, heading] = a.lengths.map((n) => ids.subarray(at, (at += n)));
+    return { title: title!, anchor: anchor!, content: content!, url: url!, heading: heading! };
   }
 
   async close(): Promise<void> {

@@ -159,7 +159,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const takeNext = async (pool: AnalysisPool) => {
       const p = inFlight.shift()!;
       const a = await p.analyzed;
-      writer.addEntries(storedOf(p.doc), pool.docEntries(a, writer));
+      writer.addTerms(storedOf(p.doc), pool.docTerms(a, writer));
       summarize(p.summaryText, a.offsets);
     };
     try {

@@ -34,27 +34,6 @@ export interface DocEntries {
   order: Uint32Array;
 }
 
-/** u32s before the arrays of a buffer EntryBuilder makes: the number of entries, of candidate entries, of position bytes. */
-const HEADER = 3;
-
-const byteLength = (n: number, candidates: number, bytes: number) => 4 * (HEADER + NF + 2 * n + candidates) + 2 * NF * n + bytes;
-
-/** The entries EntryBuilder made in `buffer` (handed over by a thread as the bare buffer, which is cheaper to post than its views). */
-export function entriesIn(buffer: ArrayBuffer): DocEntries {
-  const [n, candidates, bytes] = new Uint32Array(buffer, 0, HEADER) as unknown as [number, number, number];
-  const termsAt = 4 * (HEADER + NF);
-  const orderAt = termsAt + 8 * n;
-  const tfAt = orderAt + 4 * candidates;
-  return {
-    lengths: new Uint32Array(buffer, 4 * HEADER, NF),
-    terms: new Uint32Array(buffer, termsAt, n),
-    posEnd: new Uint32Array(buffer, termsAt + 4 * n, n),
-    order: new Uint32Array(buffer, orderAt, candidates),
-    tf: new Uint16Array(buffer, tfAt, NF * n),
-    posData: new Uint8Array(buffer, tfAt + 2 * NF * n, bytes),
-  };
-}
-
 /** A document's terms as token streams of term ids: title and content in order, the other fields in any order. */
 export interface TermStreams {
   title: ArrayLike<number>;
@@ -64,7 +43,10 @@ export interface TermStreams {
   heading: ArrayLike<number>;
 }
 
-/** Builds DocEntries from token streams, reusing its scratch arrays (indexed by term id) from one document to the next. */
+/**
+ * Builds DocEntries from token streams in scratch arrays reused from one
+ * document to the next: what `build` returns is valid until it is called again.
+ */
 export class EntryBuilder {
   /** The entry of each term id in the document at hand, -1 when none (reset after each document). */
   private slot = new Int32Array(1024).fill(-1);
@@ -74,6 +56,10 @@ export class EntryBuilder {
   private cursor = new Uint32Array(1024);
   private pos = new Uint32Array(1024);
   private bytes = new Uint8Array(4096);
+  private tf = new Uint16Array(1024 * NF);
+  private readonly lengths = new Uint32Array(NF);
+  /** 0, 1, 2, …: the candidate order of a build, whose first entries are the candidate text's. */
+  private order = Uint32Array.from({ length: 1024 }, (_, k) => k);
 
   build(s: TermStreams): DocEntries {
     let n = 0;
@@ -138,21 +124,20 @@ export class EntryBuilder {
       slot[terms[k]!] = -1;
     }
 
-    // The arrays of the result are views of one buffer that says how it is laid out: a thread hands it over whole.
-    const buffer = new ArrayBuffer(byteLength(n, candidates, b));
-    new Uint32Array(buffer, 0, HEADER).set([n, candidates, b]);
-    const e = entriesIn(buffer);
-    e.lengths[TITLE] = s.title.length;
-    e.lengths[ANCHOR] = s.anchor.length;
-    e.lengths[URL] = s.url.length;
-    e.lengths[HEADING] = s.heading.length;
-    e.lengths[CONTENT] = s.content.length;
-    e.terms.set(terms.subarray(0, n));
-    e.posEnd.set(cursor.subarray(0, n));
-    for (let k = 0; k < candidates; k++) e.order[k] = k;
-    for (let f = 0; f < NF; f++) for (let k = 0; k < n; k++) e.tf[f * n + k] = Math.min(counts[k * NF + f]!, TF_MAX);
-    e.posData.set(bytes.subarray(0, b));
-    return e;
+    if (this.tf.length < NF * n) this.tf = new Uint16Array(2 * NF * n);
+    if (this.order.length < candidates) {
+      this.order = new Uint32Array(2 * candidates);
+      for (let k = 0; k < this.order.length; k++) this.order[k] = k;
+    }
+    const tf = this.tf.subarray(0, NF * n);
+    for (let f = 0; f < NF; f++) for (let k = 0; k < n; k++) tf[f * n + k] = Math.min(counts[k * NF + f]!, TF_MAX);
+    const { lengths } = this;
+    lengths[TITLE] = s.title.length;
+    lengths[ANCHOR] = s.anchor.length;
+    lengths[URL] = s.url.length;
+    lengths[HEADING] = s.heading.length;
+    lengths[CONTENT] = s.content.length;
+    return { terms: terms.subarray(0, n), tf, posEnd: cursor.subarray(0, n), posData: bytes.subarray(0, b), lengths, order: this.order.subarray(0, candidates) };
   }
 
   private growSlots(t: number): void {
