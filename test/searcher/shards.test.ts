@@ -15,7 +15,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chromium } from 'playwright-core';
-import { merge, mergeShards, shardOf } from '../../crawler/merge.js';
+import { merge, shardOf } from '../../crawler/merge.js';
 import { Conf } from '../../shared/conf.js';
 import { currentIndex } from '../../shared/index/publish.js';
 import { DELETED_FILE, packColumns, writeIndexFile } from '../../shared/index/format.js';
@@ -190,15 +190,22 @@ test('a shard that switches to a new index generation is picked up, with statist
   // Both the single index and shard 0 lose the install pages of shard 0: the collection changes under the broker's cached statistics.
   const gone = (url: string) => shardOf(url, 2) === 0 && url.includes('install');
   const [before0, beforeSingle] = [await version(shards[0]!.base), await version(single)];
-  // Deleted in the segment index, as dedup deletes: merge leaves them out of the single index and of every shard.
+  // Pages deleted in the segment index as dedup deletes them are left out by merge: the single index without
+  // the gone pages, then shard 0 alone, merged from the segment with every other shard's page deleted too.
   const segIndex = segmentIndexDir(segDir);
   const seg = await openIndex(segIndex);
-  const ids = new Set(readDeleted(segIndex));
-  for (let id = 0; id < seg.meta.docCount; id++) if (gone(seg.doc(id).url)) ids.add(id);
+  const urls = Array.from({ length: seg.meta.docCount }, (_, id) => seg.doc(id).url);
   seg.close();
-  writeIndexFile(segIndex, DELETED_FILE, packColumns({ ids: Uint32Array.from([...ids].sort((a, b) => a - b)) }));
+  const deleted = readDeleted(segIndex);
+  const deleteAlso = (drop: (url: string) => boolean) => {
+    const ids = urls.flatMap((u, id) => (deleted.has(id) || drop(u) ? [id] : []));
+    writeIndexFile(segIndex, DELETED_FILE, packColumns({ ids: Uint32Array.from(ids) }));
+  };
+  deleteAlso(gone);
   await merge(conf, { index: path.join(dir, 'index'), segments: [segDir] });
-  await mergeShards(conf, { index: path.join(dir, 'shards'), segments: [segDir] }, 2);
+  deleteAlso((url) => gone(url) || shardOf(url, 2) !== 0);
+  await merge(conf, { index: shardIndexDir(path.join(dir, 'shards'), 0), segments: [segDir] });
+  deleteAlso(gone);
   await until(async () => (await version(shards[0]!.base)) !== before0 && (await version(single)) !== beforeSingle, 20_000);
   for (const q of ['install lantern linux', 'lantern windows service', 'docker container image']) {
     const [a, b] = await Promise.all([search(single, q), search(broker, q)]);
