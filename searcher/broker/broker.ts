@@ -59,6 +59,18 @@ export class NoShardAnswered extends Error {}
 /** A shard changed index generation between the statistics and the query. */
 class GenerationChanged extends Error {}
 
+/**
+ * Every call's outcome before the first failure is passed on: a query asked
+ * again after a generation change must not have answers of the abandoned
+ * attempt still landing on the shards' statistics.
+ */
+async function settled<T>(calls: Promise<T>[]): Promise<T[]> {
+  const got = await Promise.allSettled(calls);
+  const failed = got.find((g) => g.status === 'rejected');
+  if (failed) throw failed.reason;
+  return got.map((g) => (g as PromiseFulfilledResult<T>).value);
+}
+
 export class Broker {
   private readonly states: ShardState[];
   private analyzerKey = '';
@@ -125,11 +137,11 @@ export class Broker {
 
   /** The analyzer the shards' indexes were built with; they must agree. */
   private analyzerOf(up: number[]): Analyzer {
-    const options = up.map((i) => JSON.stringify(this.states[i]!.stats!.analyzer));
+    const options = up.map((i) => JSON.stringify(this.statsOf(i).analyzer));
     if (new Set(options).size > 1) throw new Error(`the shards' indexes were built with different analyzer settings (${[...new Set(options)].join(' vs ')}): merge them from one crawl`);
     if (options[0] !== this.analyzerKey || !this.analyzer) {
       this.analyzerKey = options[0]!;
-      this.analyzer = new Analyzer(this.states[up[0]!]!.stats!.analyzer);
+      this.analyzer = new Analyzer(this.statsOf(up[0]!).analyzer);
     }
     return this.analyzer;
   }
@@ -137,7 +149,7 @@ export class Broker {
   /** Collection statistics over the shards in `up` for `terms`; shards that fail here move to `missing`. */
   private async globalStats(terms: readonly string[], up: number[], missing: MissingShard[]): Promise<{ stats: GlobalStats; up: number[] }> {
     const answered: number[] = [];
-    await Promise.all(
+    await settled(
       up.map(async (i) => {
         const s = this.states[i]!;
         const want = terms.filter((t) => !s.df.has(t));
@@ -157,7 +169,14 @@ export class Broker {
     );
     answered.sort((a, b) => a - b);
     if (!answered.length) throw noShard(missing);
-    return { stats: combineStats(answered.map((i) => ({ stats: this.states[i]!.stats!, df: this.states[i]!.df })), terms), up: answered };
+    return { stats: combineStats(answered.map((i) => ({ stats: this.statsOf(i), df: this.states[i]!.df })), terms), up: answered };
+  }
+
+  /** A shard's statistics, which another query may have just found out of date: then this one is asked again too. */
+  private statsOf(i: number): ShardStats {
+    const stats = this.states[i]!.stats;
+    if (!stats) throw new GenerationChanged();
+    return stats;
   }
 
   /** A shard that answers from another generation than its statistics are from: forget them, so they are asked again. */
@@ -270,7 +289,7 @@ export class Broker {
   /** Asks each shard in `which`; those that fail join `missing`. */
   private async ask<T extends { version: string }>(which: number[], missing: MissingShard[], call: (s: ShardState, i: number) => Promise<T>): Promise<Map<number, T>> {
     const out = new Map<number, T>();
-    const got = await Promise.all(
+    const got = await settled(
       which.map(async (i) => {
         const s = this.states[i]!;
         try {
