@@ -60,9 +60,9 @@ export class NoShardAnswered extends Error {}
 class GenerationChanged extends Error {}
 
 /**
- * Every call's outcome before the first failure is passed on: a query asked
- * again after a generation change must not have answers of the abandoned
- * attempt still landing on the shards' statistics.
+ * The calls' results once every call has settled, or the first failure among
+ * them: a query asked again after a generation change must not have answers
+ * of the abandoned attempt still landing on the shards' statistics.
  */
 async function settled<T>(calls: Promise<T>[]): Promise<T[]> {
   const got = await Promise.allSettled(calls);
