@@ -56,7 +56,6 @@ export function summaryMeta(meta: ParseMeta): Pick<ParseMeta, 'sections' | 'furn
 /** The part of a parse text summaries look at. */
 export const summaryPart = (text: string) => (text.length > SUMMARY_TEXT_CHARS ? text.slice(0, SUMMARY_TEXT_CHARS) : text);
 
-
 /** Token spans: token i spans [starts[i], ends[i]) of the text. */
 export interface TokenOffsets {
   readonly count: number;
