@@ -10,14 +10,13 @@
  * through the parser: the check only ever says "plain" for a URL the parser
  * would give back unchanged (test/shared/url/plain.test.ts compares the two).
  */
+import { isIPv4 } from 'node:net';
 
 /** Characters the WHATWG parser keeps as they are in a path, a query and a fragment (with `/`, `:` and `?` where each may stand). */
 export const KEPT_CHARS = 'A-Za-z0-9\\-._~!$&()*+,;=@';
 const PLAIN = new RegExp(`^(https?)://((?:[a-z0-9-]+\\.)*[a-z0-9-]+)(?::([1-9][0-9]{0,4}))?(/[${KEPT_CHARS}:/]*(?:\\?[${KEPT_CHARS}:/?]*)?)$`);
 /** A label of punycode, which the parser would check. */
 const PUNYCODE = /(?:^|\.)xn--/;
-const OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])';
-const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
 /** `//`, or a `.` or `..` segment (the query is not told apart: a false alarm only costs the full parse). */
 const UNCLEAN_PATH = /\/\/|\/\.\.?(?:[/?]|$)/;
 const DEFAULT_PORT: Record<string, string> = { http: '80', https: '443' };
@@ -29,7 +28,7 @@ export function plainHost(url: string): string | null {
   const [, scheme, name, port, path] = m as unknown as [string, string, string, string | undefined, string];
   // A last label that starts with a digit makes the parser read the name as an IPv4 address, which only a canonical one survives.
   const last = name.charCodeAt(name.lastIndexOf('.') + 1);
-  if (last >= 97 && last <= 122 ? PUNYCODE.test(name) : !IPV4.test(name)) return null;
+  if (last >= 97 && last <= 122 ? PUNYCODE.test(name) : !isIPv4(name)) return null;
   if (port !== undefined && (port === DEFAULT_PORT[scheme] || Number(port) > 65535)) return null;
   if (UNCLEAN_PATH.test(path)) return null;
   return port === undefined ? name : `${name}:${port}`;
