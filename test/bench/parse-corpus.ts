@@ -5,11 +5,13 @@
  * written to meet the parse's edge cases (entities, Unicode spaces, control
  * characters, odd and hostile links). The parse benchmark times them; the
  * output comparison (parse-output.ts) parses them with two versions of the
- * code and compares every record.
+ * code and compares every record; both load a checkout's parse here.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ContentRecord, FetchRecord } from '../../segments/segment.js';
 import { devwebDir } from './ranking/devweb.js';
 import { page, pagePath } from './crawl-web.js';
 
@@ -19,6 +21,21 @@ export interface CorpusPage {
   /** The Content-Type header as served, when there was one. */
   contentType: string | null;
   headers: Record<string, string>;
+}
+
+/** The hosts a crawl seeded with every page's origin allows (urlfilter.host.allow). */
+export const hostsOf = (pages: CorpusPage[]) => [...new Set(pages.map((p) => new URL(p.url).host))].join(',');
+
+/** parseContent of the checkout at `root`, under the configuration its own Conf loads with `opts`. */
+export async function checkoutParse(
+  root: string,
+  opts: { resources?: string[]; overrides: Record<string, string> },
+): Promise<(content: ContentRecord, fetch: FetchRecord) => Promise<Record<string, unknown>>> {
+  const load = (file: string) => import(pathToFileURL(path.join(root, file)).href);
+  const [{ parseContent }, { loadCrawlerPlugins }, { Conf }] = await Promise.all([load('crawler/parse/index.ts'), load('crawler/plugins.ts'), load('shared/conf.ts')]);
+  const conf = Conf.load(opts);
+  const plugins = await loadCrawlerPlugins(conf);
+  return (content, fetch) => parseContent(plugins, conf, content, fetch);
 }
 
 const html = (url: string, body: string | Buffer, contentType: string | null = 'text/html; charset=utf-8', headers: Record<string, string> = {}): CorpusPage => ({

@@ -13,29 +13,23 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import minimist from 'minimist';
-import { devwebPages, edgeCasePages, generatedWebPages, type CorpusPage } from './parse-corpus.js';
+import { checkoutParse, devwebPages, edgeCasePages, generatedWebPages, hostsOf, type CorpusPage } from './parse-corpus.js';
 
 type Parse = (page: CorpusPage) => Promise<Record<string, unknown>>;
 
 const HERE = path.resolve(import.meta.dirname, '..', '..');
 
-/** Hosts a crawl seeded with every page's origin would allow. */
-const hostsOf = (pages: CorpusPage[]) => [...new Set(pages.map((p) => new URL(p.url).host))].join(',');
-
 /** The parse of the checkout at `root`, under the crawl's configuration or the second one. */
 async function parserOf(root: string, second: boolean, hosts: string): Promise<Parse> {
-  const load = (file: string) => import(pathToFileURL(path.join(root, file)).href);
-  const [{ parseContent }, { loadCrawlerPlugins }, { Conf }] = await Promise.all([load('crawler/parse/index.ts'), load('crawler/plugins.ts'), load('shared/conf.ts')]);
-  const conf = second
-    ? Conf.load({ overrides: { 'db.signature.class': 'TextProfileSignature', 'db.ignore.external.links': 'true', 'db.max.outlinks.per.page': '5' } })
-    : Conf.load({ resources: ['crawl-tool.xml'], overrides: { 'urlfilter.host.allow': hosts } });
-  const plugins = await loadCrawlerPlugins(conf);
+  const parse = await checkoutParse(
+    root,
+    second
+      ? { overrides: { 'db.signature.class': 'TextProfileSignature', 'db.ignore.external.links': 'true', 'db.max.outlinks.per.page': '5' } }
+      : { resources: ['crawl-tool.xml'], overrides: { 'urlfilter.host.allow': hosts } },
+  );
   return (p) =>
-    parseContent(
-      plugins,
-      conf,
+    parse(
       { url: p.url, contentType: p.contentType, charset: null, bytes: p.bytes, truncated: false },
       { url: p.url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: 0, headers: { ...p.headers, ...(p.contentType ? { 'content-type': p.contentType } : {}) } },
     );

@@ -14,7 +14,6 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Parser } from 'htmlparser2';
 import { detectCharset } from '../../crawler/charset.js';
 import { extractHtml } from '../../crawler/parse/html.js';
@@ -22,7 +21,7 @@ import { parseContent } from '../../crawler/parse/index.js';
 import { loadCrawlerPlugins } from '../../crawler/plugins.js';
 import { Conf } from '../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../segments/segment.js';
-import { devwebPages, generatedWebPages, type CorpusPage } from './parse-corpus.js';
+import { checkoutParse, devwebPages, generatedWebPages, hostsOf, type CorpusPage } from './parse-corpus.js';
 
 const SENTENCES = [
   'The crawler fetches each page politely and keeps a delay between two requests to the same host.',
@@ -42,17 +41,6 @@ function makePage(i: number): string {
   const body = Array.from({ length: 30 }, () => `<p>${para(60)} &amp; more.</p>`).join('\n');
   return `<!doctype html><html${i % 2 ? ' lang="en"' : ''}><head><title>Page ${i}</title><meta name="description" content="${para(12)}">
 <script>var x = ${i};</script><style>p{}</style></head><body><nav><ul>${links}</ul></nav><main>${body}</main><footer>${para(10)}</footer></body></html>`;
-}
-
-type Parse = (content: ContentRecord, fetch: FetchRecord) => Promise<unknown>;
-
-/** parseContent of the checkout at `root` under the crawl's configuration, scoped to `hosts` as a crawl seeded with them is. */
-async function crawlParse(root: string, hosts: string): Promise<Parse> {
-  const load = (file: string) => import(pathToFileURL(path.join(root, file)).href);
-  const [{ parseContent: parse }, { loadCrawlerPlugins: plugins }, { Conf: C }] = await Promise.all([load('crawler/parse/index.ts'), load('crawler/plugins.ts'), load('shared/conf.ts')]);
-  const conf = C.load({ resources: ['crawl-tool.xml'], overrides: { 'urlfilter.host.allow': hosts } });
-  const p = await plugins(conf);
-  return (content, fetch) => parse(p, conf, content, fetch);
 }
 
 /** The records a fetch stores for a page: its charset as the fetcher detects it. */
@@ -120,8 +108,9 @@ export default async () => {
   const rows: string[] = [];
   for (const { label, pages } of bench.filter((b) => b.pages.length)) {
     const recs = records(pages);
-    const hosts = [...new Set(pages.map((p) => new URL(p.url).host))].join(',');
-    const mine = await crawlParse(path.resolve(import.meta.dirname, '..', '..'), hosts);
+    // The crawl's configuration, scoped to the pages' hosts as a crawl seeded with them is.
+    const crawlConf = { resources: ['crawl-tool.xml'], overrides: { 'urlfilter.host.allow': hostsOf(pages) } };
+    const mine = await checkoutParse(path.resolve(import.meta.dirname, '..', '..'), crawlConf);
     const modes: Record<string, () => unknown> = {
       bare: () => {
         for (const r of recs) new Parser({}, { decodeEntities: true }).end(r.html);
@@ -134,7 +123,7 @@ export default async () => {
       },
     };
     if (baselineRoot) {
-      const theirs = await crawlParse(path.resolve(baselineRoot), hosts);
+      const theirs = await checkoutParse(path.resolve(baselineRoot), crawlConf);
       modes.baseline = async () => {
         for (const r of recs) await theirs(r.content, r.fetch);
       };
