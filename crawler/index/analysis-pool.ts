@@ -12,7 +12,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
 import type { TextFields } from '../../shared/index/document.js';
-import type { DocTerms } from '../../shared/index/reader.js';
+import type { TermStreams } from '../../shared/index/entries.js';
 import type { IndexWriter } from '../../shared/index/writer.js';
 import { youngGeneration } from '../../shared/worker-limits.js';
 
@@ -80,7 +80,7 @@ export class AnalysisPool {
   }
 
   /** The page's terms as the writer's ids (answers taken in page order keep the writer's dictionary in the order one thread gives). */
-  docTerms(a: AnalyzedPage, writer: IndexWriter): DocTerms {
+  docTerms(a: AnalyzedPage, writer: IndexWriter): TermStreams {
     const t = a.from;
     if (t.writer !== writer) {
       t.writer = writer;
