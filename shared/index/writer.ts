@@ -164,16 +164,14 @@ export class IndexWriter {
     const rank = new Uint32Array(T);
     byWord.forEach((tmp, r) => (rank[tmp] = r));
 
-    const perField = <V>(make: (f: Field) => V) => Object.fromEntries(FIELDS.map((f) => [f, make(f)])) as Record<Field, V>;
     const sink = (name: string) => new SpillSink(path.join(this.spill, name));
-    const df = perField(() => new Uint32Array(T));
+    const dfs = FIELDS.map(() => new Uint32Array(T));
     const start = new Grow();
     const termCol = sink('col.term');
     const tfCols = FIELDS.map((f) => sink(`col.tf.${f}`));
     const posStart = sink('col.posStart');
     const posData = sink('col.posData');
     const lengths = new Uint32Array(this.docs * FIELDS.length);
-    const dfs = FIELDS.map((f) => df[f]);
     // The entry of each rank in the document at hand.
     const slot = new Uint32Array(T);
     let entries = 0;
@@ -250,7 +248,7 @@ export class IndexWriter {
       INDEX_FILES.terms,
       packColumns({
         words: Buffer.from(byWord.map((i) => this.words[i]).join('\n')),
-        ...Object.fromEntries(FIELDS.map((f) => [`df.${f}`, df[f]])),
+        ...Object.fromEntries(FIELDS.map((f, k) => [`df.${f}`, dfs[k]!])),
       }),
     );
     packed(INDEX_FILES.forward, [
