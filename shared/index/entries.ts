@@ -17,7 +17,7 @@ const HEADING = FIELDS.indexOf('heading');
 const CONTENT = FIELDS.indexOf('content');
 const NF = FIELDS.length;
 /** Frequencies are stored in 16 bits. */
-export const TF_MAX = 0xffff;
+const TF_MAX = 0xffff;
 
 export interface DocEntries {
   /** Term ids, each once, in any order. */
