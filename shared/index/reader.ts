@@ -103,7 +103,7 @@ function invert(f: Forward, docCount: number, termCount: number): Inverted {
 }
 
 /** A document's terms as ids of its index's dictionary: title then content in stream order, the other fields in dictionary order. */
-export interface DocTerms {
+interface DocTerms {
   title: Uint32Array;
   content: Uint32Array;
   anchor: Uint32Array;
