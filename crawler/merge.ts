@@ -94,9 +94,8 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
       // The segment's dictionary mapped to each output's as terms are first met, not looked up term by term.
       const words = s.reader.terms();
       const toOutput: ((ids: Uint32Array) => Uint32Array)[] = [];
-      for (const [id, stored, e] of s.reader.docEntries()) {
-        const o = dest[k]!.get(id);
-        if (o === undefined) continue;
+      for (const [id, stored, e] of s.reader.docEntries((id) => dest[k]!.has(id))) {
+        const o = dest[k]!.get(id)!;
         progress?.update(++done, { extra: `${indexes.length} segment indexes` });
         const writer = writers[o]!;
         const toMerged = (toOutput[o] ??= termMap(words, writer));

@@ -292,9 +292,11 @@ class SegmentedIndexReader implements IndexReader {
    * Every document's stored fields and entries (term ids of `terms()`), in id
    * order, reading the forward index and positions a window of documents at
    * a time: merge walks an index of any size in bounded memory and copies the
-   * positions' bytes as they are. Stored fields are not cached.
+   * positions' bytes as they are. Stored fields are not cached. Only the
+   * documents `keep` accepts are read out: merge leaves out duplicates and
+   * other shards' documents.
    */
-  *docEntries(): Generator<[number, StoredDoc, DocEntries]> {
+  *docEntries(keep: (id: number) => boolean = () => true): Generator<[number, StoredDoc, DocEntries]> {
     const fwd = new IndexFileColumns(this.dir, INDEX_FILES.forward);
     try {
       const pos = new IndexFileColumns(this.dir, INDEX_FILES.positions);
@@ -313,6 +315,7 @@ class SegmentedIndexReader implements IndexReader {
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
           const posData = pos.read('data', Uint8Array, posStart[0]!, posStart[e1 - e0]!);
           for (let id = first; id < last; id++) {
+            if (!keep(id)) continue;
             const a = start[id - first]! - e0;
             const b = start[id - first + 1]! - e0;
             const m = b - a;

@@ -175,6 +175,15 @@ test('reader: docEntries() reads every document in order, a window at a time, as
     assert.equal(Array.from(e.order, (k) => e.terms[k]), Array.from(want.order, (k) => want.terms[k]), 'the candidate text names the terms in the same order');
   }
   assert.is(n, many.length);
+  const kept = [...r.docEntries((id) => id % 7 === 3)];
+  assert.equal(
+    kept.map(([id]) => id),
+    Array.from({ length: Math.ceil((many.length - 3) / 7) }, (_, i) => 7 * i + 3),
+    'only the documents kept are read out',
+  );
+  const [id, stored, e] = kept[kept.length - 1]!;
+  assert.equal(stored, r.analyzed(id).stored);
+  assert.equal(entryMap(words, e), entryMap(words, [...r.docEntries()][id]![2]));
 });
 
 /** Documents of every kind the writer meets: repeats, anchors and headings, CJK, a term more frequent than 16 bits count. */
