@@ -26,7 +26,8 @@ const units = new WeakMap<IndexReader, { params: RankParams; scores: Float32Arra
  * entry, made once per index and ranking parameters.
  */
 export function unitScores(reader: IndexReader, params: RankParams): Float32Array {
-  if (hasUnitScores(reader, params)) return units.get(reader)!.scores;
+  const known = units.get(reader);
+  if (known?.params === params) return known.scores;
   const query = new Bm25fQuery([1], readerStats(reader), params.bm25f.k1, params.bm25f.fields);
   const lengths = new Float64Array(reader.meta.docCount * F);
   for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) lengths[d * F + f] = reader.fieldLength(d, FIELDS[f]!);
