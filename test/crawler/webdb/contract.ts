@@ -309,6 +309,26 @@ export function webDbContract(backend: Backend): void {
     assert.is(linksTo(db, 'http://t.test/').length, 2);
   });
 
+  it('outlinks: a page with many links keeps the first of each duplicate and their order, however the rows are grouped', (db) => {
+    const links = Array.from({ length: 53 }, (_, i) => ({ url: `http://t.test/${i % 13}`, anchor: `a${i % 3}`, nav: i % 5 === 0 }));
+    const kept = new Map<string, { url: string; anchor: string; nav: boolean }>();
+    for (const l of links) if (!kept.has(`${l.url} ${l.anchor}`)) kept.set(`${l.url} ${l.anchor}`, l);
+    db.transaction(() => {
+      db.replaceOutlinks('http://s.test/0', [{ url: 'http://t.test/3', anchor: 'before' }]);
+      assert.is(db.replaceOutlinks('http://s.test/1', links), kept.size);
+      db.replaceOutlinks('http://s.test/2', [{ url: 'http://t.test/3', anchor: 'after' }]);
+    });
+    for (let t = 0; t < 13; t++) {
+      const target = `http://t.test/${t}`;
+      const stored = [
+        ...(t === 3 ? [{ source: 'http://s.test/0', anchor: 'before', nav: 0 }] : []),
+        ...[...kept.values()].filter((l) => l.url === target).map((l) => ({ source: 'http://s.test/1', anchor: l.anchor, nav: l.nav ? 1 : 0 })),
+        ...(t === 3 ? [{ source: 'http://s.test/2', anchor: 'after', nav: 0 }] : []),
+      ];
+      assert.equal(linksTo(db, target), [...stored.filter((l) => !l.nav), ...stored.filter((l) => l.nav)], target);
+    }
+  });
+
   it('stageLinkTargets: what the sources link to now, and what they had inlinks to before, read back in order a page at a time', (db) => {
     db.replaceOutlinks('http://s.test/1', [
       { url: 'http://t.test/a', anchor: 'a' },
