@@ -8,6 +8,10 @@
  */
 import Database from 'better-sqlite3';
 import type { FetchDatum } from '../updatedb/merge.js';
+import { chunked, insertRows } from './sqlite/rows.js';
+import { statements } from './sqlite/statements.js';
+
+const PUT_CASH = chunked('INSERT INTO cash (target, score) VALUES (?, ?)');
 
 /** One URL of the segment: its fetch (when it was fetched) and the cash sent to it. */
 export interface StagedUrl {
@@ -19,7 +23,7 @@ export interface StagedUrl {
 export class Stage {
   private readonly db = new Database('');
   private readonly putFetch;
-  private readonly putCash;
+  private readonly sql = statements(this.db);
 
   constructor() {
     this.db.pragma('journal_mode = OFF');
@@ -29,13 +33,12 @@ export class Stage {
                   BEGIN`);
     // A URL fetched twice (two raw URLs normalized to one) keeps its last fetch, as a map would.
     this.putFetch = this.db.prepare('INSERT OR REPLACE INTO fetches (url, datum, links) VALUES (?, ?, ?)');
-    this.putCash = this.db.prepare('INSERT INTO cash (target, score) VALUES (?, ?)');
   }
 
   /** A fetched page, the cash it sends and how many outlink rows it stored. */
   add(url: string, fetch: FetchDatum, cash: readonly [string, number][], links: number): void {
     this.putFetch.run(url, JSON.stringify(fetch), links);
-    for (const [to, c] of cash) this.putCash.run(to, c);
+    insertRows(this.sql, PUT_CASH, cash, (v, [to, c]) => v.push(to, c));
   }
 
   /** Pages fetched, and outlink rows stored for them (a page's last fetch counts). */

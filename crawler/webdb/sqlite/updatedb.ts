@@ -4,12 +4,10 @@
  * of applied segments.
  */
 import type { PageRow, UpdatedbOps } from '../webdb.js';
+import { chunked, insertRows } from './rows.js';
 import type { Statements } from './statements.js';
 
-/** Rows inserted in order by one statement, duplicates of the key ignored as one row at a time would. */
-const LINKS_PER_INSERT = 16;
-const ADD_LINK = 'INSERT OR IGNORE INTO links (source, target, anchor, nav) VALUES (?, ?, ?, ?)';
-const ADD_LINKS_CHUNK = ADD_LINK + ', (?, ?, ?, ?)'.repeat(LINKS_PER_INSERT - 1);
+const ADD_LINKS = chunked('INSERT OR IGNORE INTO links (source, target, anchor, nav) VALUES (?, ?, ?, ?)');
 
 export function updatedbOps(sql: Statements): UpdatedbOps {
   return {
@@ -41,19 +39,7 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
     },
     replaceOutlinks(source, outlinks) {
       sql('DELETE FROM links WHERE source = ?').run(source);
-      // Whole chunks go in one statement each: a page's ~20 links cost one call into SQLite, not 20.
-      const chunk = sql(ADD_LINKS_CHUNK);
-      const add = sql(ADD_LINK);
-      const params: (string | number)[] = [];
-      let n = 0;
-      let i = 0;
-      for (; i + LINKS_PER_INSERT <= outlinks.length; i += LINKS_PER_INSERT) {
-        params.length = 0;
-        for (let j = i; j < i + LINKS_PER_INSERT; j++) params.push(source, outlinks[j]!.url, outlinks[j]!.anchor, outlinks[j]!.nav ? 1 : 0);
-        n += chunk.run(params).changes;
-      }
-      for (; i < outlinks.length; i++) n += add.run(source, outlinks[i]!.url, outlinks[i]!.anchor, outlinks[i]!.nav ? 1 : 0).changes;
-      return n;
+      return insertRows(sql, ADD_LINKS, outlinks, (v, l) => v.push(source, l.url, l.anchor, l.nav ? 1 : 0));
     },
   };
 }
