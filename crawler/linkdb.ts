@@ -27,6 +27,7 @@ import { host } from '../shared/url/keys.js';
 import { Segment } from '../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { segmentDirs, segmentsCrawlDir } from './segment-args.js';
+import { memoByUrl } from './url-memo.js';
 import { runWithLog } from './tool-run.js';
 import { openWebDb, type ApplyingTool, type LinkRow, type WebDb } from './webdb/webdb.js';
 
@@ -103,26 +104,6 @@ function rules(conf: Conf): InlinkRules {
   };
 }
 
-/** Entries kept before the per-URL cache starts over: bounds its memory on any crawl size. */
-const URL_CACHE_MAX = 200_000;
-
-/**
- * A URL's key (normalized and filtered; null when dropped) and host, worked out
- * once per distinct URL: a hub's URL appears in thousands of link rows.
- */
-function urlCache(keep: (url: string) => string | null): (url: string) => { key: string | null; host: string } {
-  const cache = new Map<string, { key: string | null; host: string }>();
-  return (url) => {
-    let e = cache.get(url);
-    if (!e) {
-      if (cache.size >= URL_CACHE_MAX) cache.clear();
-      const key = keep(url);
-      cache.set(url, (e = { key, host: key === null ? '' : host(key) }));
-    }
-    return e;
-  };
-}
-
 /** The WebDB keys of the pages fetched in `segs`: each URL as fetched and as updatedb normalized it. */
 function* fetchedUrls(segs: readonly Segment[], plugins: CrawlerPlugins): Generator<string> {
   for (const seg of segs)
@@ -149,9 +130,11 @@ function* stagedTargets(db: WebDb): Generator<string[]> {
 export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise<InvertLinksSummary> {
   const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
   const r = rules(conf);
-  const url = urlCache((u) => {
+  // A URL's key (normalized and filtered; null when dropped) and host.
+  const url = memoByUrl((u) => {
     const n = opts.normalize === false ? u : plugins.normalizers.normalize(u, 'linkdb');
-    return n !== null && opts.filter !== false ? plugins.filters.filter(n) : n;
+    const key = n !== null && opts.filter !== false ? plugins.filters.filter(n) : n;
+    return { key, host: key === null ? '' : host(key) };
   });
   const hostOf = (u: string) => url(u).host;
   const summary: InvertLinksSummary = { applied: [], skipped: {}, targets: 0, inlinks: 0 };

@@ -12,6 +12,7 @@ import type { NormalizerScope, ScoringFilter } from '../../shared/plugin/types.j
 import type { FetchStatus } from '../../shared/status.js';
 import type { Outlink, ParseLinks, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugins.js';
+import { memoByUrl } from '../url-memo.js';
 import type { FetchDatum } from './merge.js';
 
 /** A meta refresh this many seconds or longer counts as a permanent redirect. */
@@ -51,10 +52,12 @@ function redirectOf(status: FetchStatus, redirectTo: string | null | undefined, 
 
 /** The segment's fetched pages in fetch order; `scoreOf` gives the score of a page not in the fetchlist. */
 export function* collectPages(seg: Segment, plugins: Plugins, o: CollectOptions, scoreOf: (url: string) => number | undefined): Generator<PageUpdate> {
-  const key = (url: string, scope: NormalizerScope = 'crawldb'): string | null => {
+  const keyIn = (scope: NormalizerScope) => (url: string): string | null => {
     const n = o.normalize ? plugins.normalizers.normalize(url, scope) : url;
     return n !== null && o.filter ? plugins.filters.filter(n) : n;
   };
+  const key = memoByUrl(keyIn('crawldb'));
+  const redirectKey = keyIn('fetcher');
   for (const f of seg.fetches()) {
     const url = key(f.url);
     if (url === null) continue;
@@ -90,7 +93,7 @@ export function* collectPages(seg: Segment, plugins: Plugins, o: CollectOptions,
         seen.add(`${t}\n${l.anchor}`);
         outlinks.push(l.nav ? { url: t, anchor: l.anchor, nav: true } : { url: t, anchor: l.anchor });
       }
-    const target = rawTarget === undefined ? null : key(rawTarget, 'fetcher');
+    const target = rawTarget === undefined ? null : redirectKey(rawTarget);
     if (target !== null && target !== url && !seen.has(`${target}\n`)) outlinks.push({ url: target, anchor: '' });
     const replaces = status === 'fetch_success' || target !== null || status === 'fetch_redir_temp' || status === 'fetch_redir_perm' || status === 'fetch_gone';
 
