@@ -30,16 +30,18 @@ async function snapshot(dir: string, urls: string[]): Promise<Record<string, unk
 }
 
 test('index: analysis threads build the same index files and summary offsets as the main thread', async () => {
-  const all = pages(80);
+  // More pages in the first segment than a batch of summary texts (200), and than a thread has in flight (32).
+  const all = pages(260);
+  const first = 210;
   const built = [];
   for (const threads of ['0', '2']) {
     const crawl = makeCrawl({ 'indexer.threads': threads, 'indexer.max.tokens': '5000' });
     try {
-      const dirs = [await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), all.slice(0, 50)), await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), all.slice(50))];
+      const dirs = [await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), all.slice(0, first)), await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), all.slice(first))];
       writeWebDb(crawl, [{ url: all[0]!.url, linkScore: 2 }], [{ target: all[0]!.url, source: 'http://blog.test/', anchor: 'readFile guide 東京' }]);
       const s = await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: dirs });
-      assert.is(s.indexed, 80);
-      built.push(await Promise.all(dirs.map((d, k) => snapshot(d, all.slice(k * 50, k ? undefined : 50).map((p) => p.url)))));
+      assert.is(s.indexed, all.length);
+      built.push(await Promise.all(dirs.map((d, k) => snapshot(d, all.slice(k * first, k ? undefined : first).map((p) => p.url)))));
     } finally {
       crawl.cleanup();
     }
