@@ -27,8 +27,8 @@ import { host } from '../shared/url/keys.js';
 import { Segment } from '../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
 import { segmentDirs, segmentsCrawlDir } from './segment-args.js';
-import { memoByUrl } from './url-memo.js';
 import { runWithLog } from './tool-run.js';
+import { memoByUrl } from './url-memo.js';
 import { openWebDb, type ApplyingTool, type LinkRow, type WebDb } from './webdb/webdb.js';
 
 export const INVERTLINKS_TOOL: ApplyingTool = 'invertlinks';
