@@ -7,9 +7,7 @@
  * dictionary of its own (the words it adds come with the answer that first
  * uses them), which `docTerms` maps into the writer's dictionary once per
  * word. The index is the same as one analyzed on the main thread
- * (page-terms.ts does the work in both). An answer's buffer goes back to its
- * thread with a later page (`release`), so the buffers in use are bounded by
- * the pages in flight, not one a page left to the collector.
+ * (page-terms.ts does the work in both).
  */
 import { Worker } from 'node:worker_threads';
 import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
@@ -24,7 +22,6 @@ export interface AnalyzedPage {
   /** Term ids in the thread's dictionary: title, anchor, content, url, heading. */
   ids: Uint32Array;
   lengths: [number, number, number, number, number];
-  /** A view of the answer's buffer: valid until `release`. */
   offsets?: Uint8Array;
 }
 
@@ -36,8 +33,6 @@ interface Thread {
   toWriter: Int32Array;
   writer?: IndexWriter;
   waiting: { resolve(a: AnalyzedPage): void; reject(e: Error): void }[];
-  /** Answers' buffers released, to go back with the thread's next page. */
-  returned: ArrayBuffer[];
   failed?: Error;
 }
 
@@ -56,16 +51,14 @@ export class AnalysisPool {
 
   private spawn(workerData: unknown, youngGenerationMb: number): Thread {
     const w = new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData, resourceLimits: youngGeneration(youngGenerationMb) });
-    const t: Thread = { w, words: [], toWriter: new Int32Array(0), waiting: [], returned: [] };
+    const t: Thread = { w, words: [], toWriter: new Int32Array(0), waiting: [] };
     const fail = (e: Error) => {
       t.failed ??= e;
       for (const q of t.waiting.splice(0)) q.reject(t.failed);
     };
-    t.w.on('message', (m: { words: string[]; buf: ArrayBuffer; lengths: AnalyzedPage['lengths']; offsets: number }) => {
+    t.w.on('message', (m: { words: string[]; ids: Uint32Array; lengths: AnalyzedPage['lengths']; offsets?: Uint8Array }) => {
       for (const w of m.words) t.words.push(w);
-      const n = m.lengths.reduce((a, b) => a + b, 0);
-      const offsets = m.offsets >= 0 ? { offsets: new Uint8Array(m.buf, 4 * n, m.offsets) } : {};
-      t.waiting.shift()?.resolve({ from: t, ids: new Uint32Array(m.buf, 0, n), lengths: m.lengths, ...offsets });
+      t.waiting.shift()?.resolve({ from: t, ids: m.ids, lengths: m.lengths, ...(m.offsets ? { offsets: m.offsets } : {}) });
     });
     t.w.on('error', (e) => fail(new Error(`index analysis thread: ${e.message}`)));
     t.w.on('exit', () => fail(new Error('index analysis thread stopped')));
@@ -79,8 +72,7 @@ export class AnalysisPool {
     const { title, content, anchors, url, headings } = page;
     const answer = new Promise<AnalyzedPage>((resolve, reject) => {
       t.waiting.push({ resolve, reject });
-      const returned = t.returned.splice(0);
-      t.w.postMessage({ page: { title, content, anchors, url, headings }, text: text === content ? true : text, returned }, returned);
+      t.w.postMessage({ page: { title, content, anchors, url, headings }, text: text === content ? true : text });
     });
     // When a thread fails, the indexer stops at the first answer it awaits; the others are never awaited.
     answer.catch(() => {});
@@ -108,11 +100,6 @@ export class AnalysisPool {
     let at = 0;
     const [title, anchor, content, url, heading] = a.lengths.map((n) => ids.subarray(at, (at += n)));
     return { title: title!, anchor: anchor!, content: content!, url: url!, heading: heading! };
-  }
-
-  /** Hands an answer's buffer back to its thread; `a` is not to be read after. */
-  release(a: AnalyzedPage): void {
-    a.from.returned.push(a.ids.buffer as ArrayBuffer);
   }
 
   async close(): Promise<void> {

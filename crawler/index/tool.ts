@@ -145,29 +145,14 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     summariesOut = Segment.open(dir);
     let summaries: SummaryText[] = [];
     let fresh = true;
-    // A batch's offsets, copied into one buffer reused from batch to batch (the analysis threads take theirs back).
-    let offsetsBuf = new Uint8Array(1 << 16);
-    let offsetsAt = 0;
     const flushSummaries = () => {
       summariesOut!.putSummaryTexts(summaries, fresh);
       summaries = [];
       fresh = false;
-      offsetsAt = 0;
     };
     const summarize = (s: Omit<SummaryText, 'offsets'> | undefined, offsets: Uint8Array | undefined) => {
       if (s) summaries.push({ ...s, offsets: offsets! });
       if (summaries.length >= SUMMARIES_BATCH) flushSummaries();
-    };
-    /** A copy of a thread's offsets that outlives its answer. */
-    const kept = (offsets: Uint8Array) => {
-      if (offsetsAt + offsets.length > offsetsBuf.length) {
-        // The batch's earlier offsets stay in the buffer they were copied to.
-        offsetsBuf = new Uint8Array(2 * offsetsBuf.length + offsets.length);
-        offsetsAt = 0;
-      }
-      const copy = offsetsBuf.subarray(offsetsAt, (offsetsAt += offsets.length));
-      copy.set(offsets);
-      return copy;
     };
     // Pages sent to the analysis threads, taken back in order.
     const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> }[] = [];
@@ -175,8 +160,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
       const p = inFlight.shift()!;
       const a = await p.analyzed;
       writer.addTerms(storedOf(p.doc), pool.docTerms(a, writer));
-      summarize(p.summaryText, a.offsets && kept(a.offsets));
-      pool.release(a);
+      summarize(p.summaryText, a.offsets);
     };
     try {
       const progress = log?.step(`index ${seg.name}`, 'records', records);
