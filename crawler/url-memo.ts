@@ -3,18 +3,18 @@
  * Work on a URL (normalizing, filtering) done once per distinct URL: a hub's
  * URL appears in the links of thousands of pages. The normalizers and
  * filters are plain functions of the URL, so a remembered answer is the
- * answer. The memory is bounded: past MAX entries it starts over.
+ * answer. The memory is bounded: past `max` entries it starts over.
  */
 
 /** Entries kept before the memo starts over: bounds its memory on any crawl size. */
 const MAX = 200_000;
 
-export function memoByUrl<T extends NonNullable<unknown> | null>(work: (url: string) => T): (url: string) => T {
+export function memoByUrl<T extends NonNullable<unknown> | null>(work: (url: string) => T, max = MAX): (url: string) => T {
   const memo = new Map<string, T>();
   return (url) => {
     let v = memo.get(url);
     if (v === undefined) {
-      if (memo.size >= MAX) memo.clear();
+      if (memo.size >= max) memo.clear();
       memo.set(url, (v = work(url)));
     }
     return v;

@@ -22,6 +22,7 @@ import { host } from '../../shared/url/keys.js';
 import { leadsToLocalFiles } from '../../shared/url/limits.js';
 import type { ContentRecord, FetchRecord, Outlink, ParseRecord, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugins.js';
+import { memoByUrl } from '../url-memo.js';
 import { breathe, LINKS_PER_BREATH } from './breathe.js';
 import { pageLanguage } from './language.js';
 import { signatureFromConf, type SignatureFn } from './signature.js';
@@ -90,32 +91,23 @@ interface OutlinkAnswer {
 
 /** URLs whose answers are remembered, per thread and set of plugins; all are forgotten when it is full. */
 export const OUTLINK_MEMO_SIZE = 10_000;
-const memos = new WeakMap<ParsePlugins['filters'], Map<string, OutlinkAnswer>>();
+const memos = new WeakMap<ParsePlugins['filters'], (url: string) => OutlinkAnswer>();
 
 /**
- * The memory of the normalizers' and filters' answers, or undefined when they
- * may change. The pages of a site link the same URLs over and over (menus,
+ * The normalizers' and filters' answer for a link, remembered unless it may
+ * change. The pages of a site link the same URLs over and over (menus,
  * indexes, the pages around them), so most links of a page were answered
  * before.
  */
-function outlinkMemo(plugins: ParsePlugins): Map<string, OutlinkAnswer> | undefined {
-  if (!plugins.outlinkAnswersFixed) return undefined;
-  let memo = memos.get(plugins.filters);
-  if (!memo) memos.set(plugins.filters, (memo = new Map()));
-  return memo;
-}
-
-function outlinkAnswer(plugins: ParsePlugins, memo: Map<string, OutlinkAnswer> | undefined, url: string): OutlinkAnswer {
-  let answer = memo?.get(url);
-  if (!answer) {
+function outlinkAnswers(plugins: ParsePlugins): (url: string) => OutlinkAnswer {
+  const ask = (url: string): OutlinkAnswer => {
     const normalized = plugins.normalizers.normalize(url, 'outlink');
-    answer = { normalized, passed: normalized === null ? null : plugins.filters.filter(normalized) };
-    if (memo) {
-      if (memo.size >= OUTLINK_MEMO_SIZE) memo.clear();
-      memo.set(url, answer);
-    }
-  }
-  return answer;
+    return { normalized, passed: normalized === null ? null : plugins.filters.filter(normalized) };
+  };
+  if (!plugins.outlinkAnswersFixed) return ask;
+  let memo = memos.get(plugins.filters);
+  if (!memo) memos.set(plugins.filters, (memo = memoByUrl(ask, OUTLINK_MEMO_SIZE)));
+  return memo;
 }
 
 /** Nutch's outlink rules over a parser's raw outlinks, in document order; `dropped` counts what they left out. */
@@ -127,7 +119,7 @@ export async function filterOutlinks(
   dropped: OutlinksDropped = { cap: 0, filtered: 0, external: 0 },
 ): Promise<Outlink[]> {
   const fromHost = host(from);
-  const memo = outlinkMemo(plugins);
+  const answer = outlinkAnswers(plugins);
   const kept: Outlink[] = [];
   const seen = new Map<string, Outlink>();
   let pastCap = 0;
@@ -139,7 +131,7 @@ export async function filterOutlinks(
       break;
     }
     if (l.url === from) continue;
-    const { normalized, passed } = outlinkAnswer(plugins, memo, l.url);
+    const { normalized, passed } = answer(l.url);
     // Whether a link leads a web page to a local file depends on the page: asked each time, as the filter chain asks it.
     const url = normalized === null || leadsToLocalFiles(from, normalized) ? null : passed;
     if (url === from) continue;
