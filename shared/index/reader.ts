@@ -38,29 +38,21 @@ const inconsistent = (dir: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index 
 /** Documents read at a time by `docEntries`. */
 const WINDOW_DOCS = 512;
 
-/**
- * The forward index and positions of documents `firstDoc`… — all of them, or
- * a window read from disk. `start` is indexed from `firstDoc` and holds
- * absolute entry numbers; `term`, `tf` and `posStart` begin at entry
- * `firstEntry`, `posData` at byte `firstPos`.
- */
+/** The forward index and positions of every document, as read from disk. */
 interface Forward {
-  firstDoc: number;
   start: Uint32Array;
   term: Uint32Array;
   tf: Uint16Array[];
   lengths: Uint32Array;
-  firstEntry: number;
   posStart: Uint32Array;
   posData: Uint8Array;
-  firstPos: number;
 }
 
 /** The first `max` positions of an entry; a scan that needs only the start stops decoding there. */
 function decodePositions(f: Forward, e: number, max = Infinity): number[] {
   const out: number[] = [];
-  const end = f.posStart[e - f.firstEntry + 1]! - f.firstPos;
-  let p = f.posStart[e - f.firstEntry]! - f.firstPos;
+  const end = f.posStart[e + 1]!;
+  let p = f.posStart[e]!;
   let prev = 0;
   const data = f.posData;
   while (p < end && out.length < max) {
@@ -113,17 +105,17 @@ interface DocTerms {
 
 /** Document `id`'s terms rebuilt from the forward index as the writer took them (merge re-adds documents without re-reading segment text). */
 function termsIn(f: Forward, id: number): DocTerms {
-  const L = (field: Field) => f.lengths[(id - f.firstDoc) * FIELDS.length + FIELD_INDEX[field]] ?? 0;
+  const L = (field: Field) => f.lengths[id * FIELDS.length + FIELD_INDEX[field]] ?? 0;
   const titleLength = L('title');
   const stream = new Uint32Array(titleLength + L('content'));
   const lists = { anchor: new Uint32Array(L('anchor')), url: new Uint32Array(L('url')), heading: new Uint32Array(L('heading')) };
   const at = { anchor: 0, url: 0, heading: 0 };
-  const first = f.start[id - f.firstDoc]!;
-  const end = f.start[id - f.firstDoc + 1]!;
+  const first = f.start[id]!;
+  const end = f.start[id + 1]!;
   for (let e = first; e < end; e++) {
-    const t = f.term[e - f.firstEntry]!;
+    const t = f.term[e]!;
     for (const p of decodePositions(f, e)) stream[p] = t;
-    for (const field of ['anchor', 'url', 'heading'] as const) for (let k = f.tf[FIELD_INDEX[field]]![e - f.firstEntry]!; k > 0; k--) lists[field][at[field]++] = t;
+    for (const field of ['anchor', 'url', 'heading'] as const) for (let k = f.tf[FIELD_INDEX[field]]![e]!; k > 0; k--) lists[field][at[field]++] = t;
   }
   return { title: stream.subarray(0, titleLength), content: stream.subarray(titleLength), ...lists };
 }
@@ -170,15 +162,12 @@ class SegmentedIndexReader implements IndexReader {
       const fwd = load(this.dir, INDEX_FILES.forward);
       const pos = load(this.dir, INDEX_FILES.positions);
       this.fwd = {
-        firstDoc: 0,
         start: column(fwd.cols, 'start', Uint32Array, fwd.file),
         term: column(fwd.cols, 'term', Uint32Array, fwd.file),
         tf: FIELDS.map((f) => column(fwd.cols, `tf.${f}`, Uint16Array, fwd.file)),
         lengths: column(fwd.cols, 'lengths', Uint32Array, fwd.file),
-        firstEntry: 0,
         posStart: column(pos.cols, 'start', Uint32Array, pos.file),
         posData: column(pos.cols, 'data', Uint8Array, pos.file),
-        firstPos: 0,
       };
       if (this.fwd.start.length !== this.meta.docCount + 1) throw inconsistent(this.dir);
     }
