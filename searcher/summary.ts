@@ -9,6 +9,7 @@
  * page text and marks the hits, so nothing from a page reaches HTML raw.
  */
 import { escapeHtml } from '../shared/escape.js';
+import { lowerBound } from './sorted.js';
 
 /** A word of the text: its analyzed term and where it stands in the original string. */
 export interface TextToken {
@@ -192,7 +193,8 @@ class KeptWords {
 
   /** The token of kept word i. */
   token(i: number): number {
-    const k = lastAtMost(this.stretchWord, i);
+    // The last stretch starting at or before word i (word numbers are whole).
+    const k = lowerBound(this.stretchWord, i + 1) - 1;
     return this.stretchToken[k]! + i - this.stretchWord[k]!;
   }
 
@@ -225,18 +227,6 @@ class KeptWords {
     while (r + 1 < this.runs.length && this.runs[r + 1]! <= i) r++;
     return r;
   }
-}
-
-/** The index of the last element of sorted `xs` that is at most `x`; -1 when none is. */
-function lastAtMost(xs: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (xs[mid]! <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
 }
 
 /** The kept words, and which of them are hits (sorted kept words). */
@@ -343,7 +333,7 @@ function render(text: string, { starts, ends, kept, hits }: Words, w: Window): S
   const out: Summary = [];
   let pos = starts[kept.token(w.from)]!;
   // Hits in the window, in order: one pointer walks them.
-  let h = lastAtMost(hits, w.from - 1) + 1;
+  let h = lowerBound(hits, w.from);
   for (let i = w.from; i <= w.to; i++) {
     const t = kept.token(i);
     const start = starts[t]!;

@@ -10,20 +10,9 @@
  */
 import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { DocVector } from './bm25f.js';
+import { lowerBound } from '../sorted.js';
 
 const F = FIELDS.length;
-
-/** The first index at or after `from` of an ascending array whose value is not below `x` (its length when none is). */
-function lowerBound(a: ArrayLike<number>, x: number, from: number): number {
-  let lo = from;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** Also the BM25F view of the document at hand: its field lengths and each slot's frequencies. */
 export class DocTerms implements DocVector {
