@@ -22,7 +22,6 @@ export interface StagedUrl {
 
 export class Stage {
   private readonly db = new Database('');
-  private readonly putFetch;
   private readonly sql = statements(this.db);
 
   constructor() {
@@ -31,13 +30,12 @@ export class Stage {
     this.db.exec(`CREATE TABLE fetches (url TEXT PRIMARY KEY, datum TEXT NOT NULL, links INTEGER NOT NULL);
                   CREATE TABLE cash (target TEXT NOT NULL, score REAL NOT NULL);
                   BEGIN`);
-    // A URL fetched twice (two raw URLs normalized to one) keeps its last fetch, as a map would.
-    this.putFetch = this.db.prepare('INSERT OR REPLACE INTO fetches (url, datum, links) VALUES (?, ?, ?)');
   }
 
   /** A fetched page, the cash it sends and how many outlink rows it stored. */
   add(url: string, fetch: FetchDatum, cash: readonly [string, number][], links: number): void {
-    this.putFetch.run(url, JSON.stringify(fetch), links);
+    // A URL fetched twice (two raw URLs normalized to one) keeps its last fetch, as a map would.
+    this.sql('INSERT OR REPLACE INTO fetches (url, datum, links) VALUES (?, ?, ?)').run(url, JSON.stringify(fetch), links);
     insertRows(this.sql, PUT_CASH, cash, (v, [to, c]) => v.push(to, c));
   }
 
