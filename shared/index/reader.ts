@@ -103,7 +103,7 @@ interface DocTerms {
   heading: Uint32Array;
 }
 
-/** Document `id`'s terms rebuilt from the forward index as the writer took them (merge re-adds documents without re-reading segment text). */
+/** Document `id`'s terms rebuilt from the forward index as the writer took them (for `analyzed`). */
 function termsIn(f: Forward, id: number): DocTerms {
   const L = (field: Field) => f.lengths[id * FIELDS.length + FIELD_INDEX[field]] ?? 0;
   const titleLength = L('title');
