@@ -1,9 +1,12 @@
 /**
  * @module crawler/url-memo
  * Work on a URL (normalizing, filtering) done once per distinct URL: a hub's
- * URL appears in the links of thousands of pages. The normalizers and
- * filters are plain functions of the URL, so a remembered answer is the
- * answer. The memory is bounded: past `max` entries it starts over.
+ * URL appears in the links of thousands of pages. The built-in normalizers
+ * and filters are plain functions of the URL, so a remembered answer is the
+ * answer; updatedb and invertlinks remember whatever the plugins are (a
+ * plugin of your own is asked once per URL a run), while the parse remembers
+ * only answers that cannot change (`CrawlerPlugins.outlinkAnswersFixed`).
+ * The memory is bounded: past `max` entries it starts over.
  */
 
 /** Entries kept before the memo starts over: bounds its memory on any crawl size. */
