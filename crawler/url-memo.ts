@@ -4,7 +4,8 @@
  * URL appears in the links of thousands of pages. The built-in normalizers
  * and filters are plain functions of the URL, so a remembered answer is the
  * answer; updatedb and invertlinks remember whatever the plugins are (a
- * plugin of your own is asked once per URL a run), while the parse remembers
+ * plugin of your own is asked about a URL once a segment for updatedb, once
+ * a run for invertlinks), while the parse remembers
  * only answers that cannot change (`CrawlerPlugins.outlinkAnswersFixed`).
  * The memory is bounded: past `max` entries it starts over.
  */
