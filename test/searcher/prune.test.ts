@@ -131,16 +131,15 @@ test('rankPruned: the shown part of the ranking as a full sort gives it, with fe
     const sites = 1 + Math.floor(rnd() * 6);
     const truth = Array.from({ length: n }, () => Math.floor(rnd() * 50) / 4);
     const siteOf = Array.from({ length: n }, () => Math.floor(rnd() ** 2 * sites));
+    // Site indexes as rankPool gives them: 0 up to the number of sites present.
+    const present = [...new Set(siteOf)];
     const pool = {
       bound: Float64Array.from(truth, (score) => score + rnd() * 2),
       id: Uint32Array.from(truth, (_, i) => i),
-      site: Int32Array.from(siteOf),
-      sites: new Set(siteOf).size,
+      site: Int32Array.from(siteOf, (s) => present.indexOf(s)),
+      sites: present.length,
       full: Uint8Array.from(truth, () => (rnd() < 0.3 ? 1 : 0)),
     };
-    // Site indexes as rankPool gives them: 0 up to the number of sites present.
-    const present = [...new Set(siteOf)];
-    pool.site = Int32Array.from(siteOf, (s) => present.indexOf(s));
     const hitOf = (i: number, score: number) => ({ id: i, score, site: `s${pool.site[i]}`, full: pool.full[i] === 1, doc: { site: `s${pool.site[i]}` } });
     const paging = { start: Math.floor(rnd() * 3) * 10, hitsPerPage: 10, hitsPerSite: Math.floor(rnd() * 3) };
     const needs = { top: Math.min(100, Math.max(20, paging.start + paging.hitsPerPage)), hitsPerSite: paging.hitsPerSite, keepTop: paging.hitsPerPage };
