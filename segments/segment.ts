@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS parse (
   status    TEXT NOT NULL,         -- success | failed | notparsed
   message   TEXT,
   title     TEXT NOT NULL DEFAULT '',
-  text      BLOB,                  -- deflate-compressed UTF-8 parse text
+  text      BLOB,                  -- the parse text as TEXT (deflate-compressed UTF-8 in segments written before)
   lang      TEXT,
   signature TEXT,
   outlinks  TEXT NOT NULL,         -- JSON [{url, anchor}]
@@ -200,10 +200,8 @@ export function listSegments(segmentsDir: string): string[] {
     .sort();
 }
 
-// Level 1: content is compressed on the fetcher's hot path; higher levels cost twice the time for a few per cent.
-const DEFLATE = { level: 1 };
-const deflate = (b: Buffer | string) => zlib.deflateSync(b, DEFLATE);
 const inflate = (b: Buffer) => zlib.inflateSync(b);
+const parseText = (t: string | Buffer | null) => (typeof t === 'string' ? t : t ? inflate(t).toString('utf8') : '');
 
 
 export class Segment {
@@ -579,7 +577,7 @@ export class Segment {
   /** Stores parse records in one transaction (fetch records, content and inline parses go through segments/writer.ts). */
   putParses(recs: Iterable<ParseRecord>): void {
     this.db.transaction(() => {
-      for (const r of recs) this.stmts.putParse.run(parseToRow(r));
+      for (const r of recs) this.stmts.putParse.run(parseParams(r));
     })();
   }
 
@@ -608,9 +606,9 @@ export class Segment {
           | undefined)
       : undefined;
     if (s) return { text: s.text.toString(s.wide ? 'utf16le' : 'latin1'), length: s.length, meta: JSON.parse(s.meta) as ParseMeta, offsets: s.offsets };
-    const r = this.lookup<{ text: Buffer | null; meta: string }>('SELECT text, meta FROM parse WHERE url = ?', url);
+    const r = this.lookup<Pick<ParseRow, 'text' | 'meta'>>('SELECT text, meta FROM parse WHERE url = ?', url);
     if (!r) return undefined;
-    const text = r.text ? inflate(r.text).toString('utf8') : '';
+    const text = parseText(r.text);
     return { text, length: text.length, meta: JSON.parse(r.meta) as ParseMeta };
   }
 
@@ -685,7 +683,8 @@ interface ParseRow {
   status: ParseRecord['status'];
   message: string | null;
   title: string;
-  text: Buffer | null;
+  /** A string, or deflated UTF-8 in a segment written before the text was stored as it is. */
+  text: string | Buffer | null;
   lang: string | null;
   signature: string | null;
   outlinks: string;
@@ -731,22 +730,23 @@ function contentFromRow(r: ContentRow): ContentRecord {
   return { url: r.url, contentType: r.content_type, charset: r.charset, truncated: r.truncated === 1, bytes: inflate(r.data) };
 }
 
-/** The parse statement's parameters but `text`, which is stored compressed. */
+/**
+ * The parse statement's parameters. The text is stored as it is: deflating
+ * it cost the writer thread as much CPU as the parse (and the index as much
+ * again to inflate it) for a few kilobytes a page.
+ */
 export function parseParams(rec: ParseRecord) {
   return {
     url: rec.url,
     status: rec.status,
     message: rec.message ?? null,
     title: rec.title,
+    text: rec.text,
     lang: rec.lang ?? null,
     signature: rec.signature ?? null,
     outlinks: JSON.stringify(rec.outlinks),
     meta: JSON.stringify(rec.meta),
   };
-}
-
-function parseToRow(rec: ParseRecord) {
-  return { ...parseParams(rec), text: deflate(rec.text) };
 }
 
 function parseFromRow(r: ParseRow): ParseRecord {
@@ -755,7 +755,7 @@ function parseFromRow(r: ParseRow): ParseRecord {
     status: r.status,
     message: r.message,
     title: r.title,
-    text: r.text ? inflate(r.text).toString('utf8') : '',
+    text: parseText(r.text),
     lang: r.lang,
     signature: r.signature,
     outlinks: JSON.parse(r.outlinks),

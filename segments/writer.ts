@@ -55,7 +55,7 @@ type FetchRow = ReturnType<typeof fetchToRow>;
 interface Write {
   fetch?: FetchRow;
   content?: { params: ReturnType<typeof contentParams>; bytes: Uint8Array };
-  parse?: { params: ReturnType<typeof parseParams>; text: string };
+  parse?: ReturnType<typeof parseParams>;
 }
 
 /** A page to parse, its body already committed unless it is not stored. */
@@ -76,7 +76,7 @@ export interface WriterThreadOptions {
   /**
    * Parse pages in the thread: `module` (loaded through tsx) exports
    * `pageParser(data)`, which resolves to a function from a fetch record and
-   * its content to the parse's statement parameters and text.
+   * its content to the parse statement's parameters.
    */
   parse?: { module: string; data: unknown };
   /** Each thread's young generation in MB (worker.young.generation.mb); 0 or unset: V8's default. */
@@ -240,7 +240,7 @@ export class SegmentWriter {
       }
     } else {
       if (w.content) this.handOver(w.content.bytes);
-      if (parse) w.parse = { params: parseParams(parse), text: parse.text };
+      if (parse) w.parse = parseParams(parse);
     }
     this.add(w);
   }
@@ -312,7 +312,7 @@ export class SegmentWriter {
     const job = this.toParse.pop()!;
     try {
       const p = await this.parseHere!(job.record, { ...job.content, bytes: job.bytes });
-      this.add({ fetch: job.fetch, parse: { params: parseParams(p), text: p.text } });
+      this.add({ fetch: job.fetch, parse: parseParams(p) });
     } catch (e) {
       this.error ??= this.failure(e instanceof Error ? e.message : String(e));
     }

@@ -18,7 +18,6 @@ export async function pageParser(snapshot: ConfSnapshot) {
   const conf = Conf.fromSnapshot(snapshot);
   const plugins = await loadCrawlerPlugins(conf);
   return async (record: FetchRecord, content: ContentRecord) => {
-    const p = await parseContent(plugins, conf, content, record);
-    return { params: parseParams(p), text: p.text };
+    return parseParams(await parseContent(plugins, conf, content, record));
   };
 }

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -48,6 +49,29 @@ test('put, ready and close: every record, body and parse text readable afterward
     const p = seg.getParse('http://127.0.0.9/p42')!;
     assert.is(p.text, 'text of page 42');
     assert.equal(p.outlinks, [{ url: 'http://127.0.0.9/', anchor: 'home' }]);
+    seg.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('parse text is stored as text; a segment that stored it deflated still reads', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
+  try {
+    const seg = Segment.create(dir);
+    const w = new SegmentWriter(seg);
+    const url = (i: number) => `http://127.0.0.9/t${i}`;
+    const parse = (i: number) => ({ url: url(i), status: 'success' as const, title: 'T', text: i ? `caf\u00e9 \u{1F600} ${i}` : '', outlinks: [], meta: {} });
+    for (let i = 0; i < 3; i++) w.put(rec(url(i)), undefined, parse(i));
+    await w.close();
+    seg.putParses([parse(3)]);
+    const raw = new Database(seg.file);
+    assert.equal(raw.prepare('SELECT DISTINCT typeof(text) FROM parse').pluck().all(), ['text']);
+    // As segments were written before: the text deflated.
+    raw.prepare('UPDATE parse SET text = ? WHERE url = ?').run(zlib.deflateSync(parse(2).text), url(2));
+    raw.close();
+    for (let i = 0; i < 4; i++) assert.is(seg.getParse(url(i))!.text, parse(i).text);
+    assert.is(seg.getSummarySource(url(2))!.text, parse(2).text);
     seg.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
