@@ -1,9 +1,12 @@
 /**
  * @module searcher/prune
  * Ranking a query's matches without scoring every one (MaxScore over the
- * index's own postings). Each entry of the index has its terms' score at idf 1
- * worked out once per index and ranking parameters (`unitScores`), so a
- * match's upper bound is a few multiplications (Scorer.bound). Matches are
+ * index's own postings). Each posting of the index has its term's score at
+ * idf 1 in its document worked out once per index and ranking parameters
+ * (`unitScores`), so a match's upper bound is a few multiplications
+ * (Scorer.bound). They lie in postings order: a query reads each term's
+ * scores in one pass beside its matches (`matchUnits`), not one scattered
+ * read a match and term. Matches are
  * scored in full in the order of their bounds until the ones scored above
  * every remaining bound decide the page: the proximity block, the page, and
  * what grouping by site reads from the rest of the list (which sites have
@@ -15,27 +18,34 @@ import { FIELDS, type IndexReader } from '../shared/index/types.js';
 import { Bm25fQuery } from './rank/bm25f.js';
 import type { RankParams } from './rank/params.js';
 import { readerStats } from './rank/score.js';
+import { gatherBeside } from './sorted.js';
 
 const F = FIELDS.length;
 
-const units = new WeakMap<IndexReader, { params: RankParams; scores: Float32Array }>();
+/** Per posting (term t's run is `[start[t], start[t + 1])`, as its postings), the term's score at idf 1 in the document. */
+export interface UnitScores {
+  scores: Float32Array;
+  start: Uint32Array;
+}
+
+const units = new WeakMap<IndexReader, { params: RankParams; units: UnitScores }>();
 
 /**
- * Per forward-index entry, the score of its term in its document at idf 1,
- * by the rank module's own BM25F (rounded up to a float32): memory 4 bytes an
- * entry, made once per index and ranking parameters.
+ * The score at idf 1 of every posting, by the rank module's own BM25F
+ * (rounded up to a float32): memory 4 bytes a posting, made once per index
+ * and ranking parameters.
  */
-export function unitScores(reader: IndexReader, params: RankParams): Float32Array {
+export function unitScores(reader: IndexReader, params: RankParams): UnitScores {
   const known = units.get(reader);
-  if (known?.params === params) return known.scores;
+  if (known?.params === params) return known.units;
   const query = new Bm25fQuery([1], readerStats(reader), params.bm25f.k1, params.bm25f.fields);
   const lengths = new Float64Array(reader.meta.docCount * F);
   for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) lengths[d * F + f] = reader.fieldLength(d, FIELDS[f]!);
   const doc = { lengths: new Float64Array(F), tf: new Float64Array(F) };
-  let size = 0;
   const terms = reader.meta.termCount;
-  for (let t = 0; t < terms; t++) size += reader.postings(t).docs.length;
-  const scores = new Float32Array(size);
+  const start = new Uint32Array(terms + 1);
+  for (let t = 0; t < terms; t++) start[t + 1] = start[t]! + reader.postings(t).docs.length;
+  const scores = new Float32Array(start[terms]!);
   for (let t = 0; t < terms; t++) {
     const { docs, entries } = reader.postings(t);
     for (let i = 0; i < docs.length; i++) {
@@ -45,11 +55,28 @@ export function unitScores(reader: IndexReader, params: RankParams): Float32Arra
         doc.tf[f] = reader.entryTf(e, f);
       }
       // float32 keeps about 7 digits: scaled up past its rounding, the stored score stays a bound.
-      scores[e] = query.score(doc) * (1 + 1e-6);
+      scores[start[t]! + i] = query.score(doc) * (1 + 1e-6);
     }
   }
-  units.set(reader, { params, scores });
-  return scores;
+  const made = { scores, start };
+  units.set(reader, { params, units: made });
+  return made;
+}
+
+/**
+ * The unit score of each term (`termIds[t]`, -1 for a term not in the
+ * index) in each of documents `ids` (ascending): `[i * termIds.length + t]`,
+ * 0 when the document lacks it.
+ */
+export function matchUnits(reader: IndexReader, units: UnitScores, termIds: readonly number[], ids: Uint32Array): Float64Array {
+  const S = termIds.length;
+  const out = new Float64Array(ids.length * S);
+  for (let t = 0; t < S; t++) {
+    const id = termIds[t]!;
+    if (id < 0) continue;
+    gatherBeside(reader.postings(id).docs, units.scores.subarray(units.start[id], units.start[id + 1]), ids, out, S, t);
+  }
+  return out;
 }
 
 /** Whether `unitScores` of this index and parameters are made already. */

@@ -17,7 +17,7 @@ import { groupBySite, type RankedHit } from './group.js';
 import type { TermStats } from './rank/bm25f.js';
 import { DocTerms } from './rank/docterms.js';
 import { makeScorer, type Scorer } from './rank/score.js';
-import { rankPruned, unitScores } from './prune.js';
+import { matchUnits, rankPruned, unitScores } from './prune.js';
 import type { SearchSettings } from './settings.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -117,6 +117,8 @@ export interface Matches {
 /** The candidate pool's matches, before scoring: each with its row among the located documents. */
 interface PoolMatches {
   matches: { hit: Hit; row: number }[];
+  /** The located documents, ascending: a match's row is its index here. */
+  ids: Uint32Array;
   exact: boolean;
   scorer: Scorer;
   docTerms: DocTerms;
@@ -162,7 +164,7 @@ function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Poo
     const doc = reader.doc(id);
     matches.push({ hit: { id, score: 0, site: doc.site, doc, full: kind === 'all', grouped: false, moreFromSite: false }, row });
   }
-  return { matches, exact, scorer, docTerms };
+  return { matches, ids, exact, scorer, docTerms };
 }
 
 /**
@@ -187,10 +189,10 @@ export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermSt
  * bound can reach what is shown are scored in full.
  */
 function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeof clampPaging>): { ranked: Hit[]; partial: number; exact: boolean; scorer: Scorer } {
-  const { matches, exact, scorer, docTerms } = matchPool(snap, query);
-  const units = unitScores(snap.reader, snap.settings.rank);
-  const slots = query.terms.map((t) => docTerms.slot(t));
-  const termUnits = new Float64Array(slots.length);
+  const { matches, ids, exact, scorer, docTerms } = matchPool(snap, query);
+  const S = query.terms.length;
+  const termUnits = new Float64Array(S);
+  const units = matchUnits(snap.reader, unitScores(snap.reader, snap.settings.rank), query.terms.map((t) => snap.reader.termId(t)), ids);
   let full = 0;
   for (const m of matches) if (m.hit.full) full++;
   const ranked = partialsJoin(full, snap.settings.partialBelow) ? matches : matches.filter((m) => m.hit.full);
@@ -199,10 +201,7 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
   const siteIndex = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const { hit, row } = ranked[i]!;
-    for (let t = 0; t < slots.length; t++) {
-      const e = docTerms.entryAt(row, slots[t]!);
-      termUnits[t] = e < 0 ? 0 : units[e]!;
-    }
+    for (let t = 0; t < S; t++) termUnits[t] = units[row * S + t]!;
     pool.bound[i] = scorer.bound(hit.id, termUnits);
     pool.id[i] = hit.id;
     let site = siteIndex.get(hit.site);

@@ -1,7 +1,8 @@
 /**
  * @module searcher/sorted
  * Bisection of an ascending list, shared by the ranking's located documents
- * and the summary's kept words.
+ * and the summary's kept words; and a term's postings read beside a sorted
+ * list of documents, shared by their entries and their pruning bounds.
  */
 
 /** The first index at or after `from` of an ascending array whose value is not below `x` (its length when none is). */
@@ -14,4 +15,21 @@ export function lowerBound(a: ArrayLike<number>, x: number, from = 0): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * For each of `ids` (ascending) that is in `docs` (ascending) at j:
+ * `out[i * stride + offset] = values[j]`; the others are left as they are.
+ * Walks `docs` beside `ids`, or bisects it when it is far longer, so
+ * `values` (laid out as `docs`) is read in order.
+ */
+export function gatherBeside(docs: ArrayLike<number>, values: ArrayLike<number>, ids: ArrayLike<number>, out: { [i: number]: number }, stride: number, offset: number): void {
+  const n = ids.length;
+  const search = docs.length > 16 * n;
+  for (let i = 0, j = 0; i < n && j < docs.length; i++) {
+    const id = ids[i]!;
+    if (search) j = lowerBound(docs, id, j);
+    else while (j < docs.length && docs[j]! < id) j++;
+    if (j < docs.length && docs[j] === id) out[i * stride + offset] = values[j]!;
+  }
 }

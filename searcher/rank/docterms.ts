@@ -10,7 +10,7 @@
  */
 import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { DocVector } from './bm25f.js';
-import { lowerBound } from '../sorted.js';
+import { gatherBeside, lowerBound } from '../sorted.js';
 
 const F = FIELDS.length;
 
@@ -80,13 +80,7 @@ export class DocTerms implements DocVector {
     for (let s = 0; s < S; s++) {
       if (this.ids[s]! < 0) continue;
       const { docs, entries } = this.reader.postings(this.ids[s]!);
-      const search = docs.length > 16 * n;
-      for (let i = 0, j = 0; i < n && j < docs.length; i++) {
-        const id = ids[i]!;
-        if (search) j = lowerBound(docs, id, j);
-        else while (j < docs.length && docs[j]! < id) j++;
-        if (j < docs.length && docs[j] === id) this.located[i * S + s] = entries[j]!;
-      }
+      gatherBeside(docs, entries, ids, this.located, S, s);
     }
     this.doc = -1;
   }
@@ -97,11 +91,6 @@ export class DocTerms implements DocVector {
     for (let s = 0; s < S; s++) this.entries[s] = this.located[i * S + s]!;
     this.doc = id;
     return this;
-  }
-
-  /** The forward-index entry of a slot in the i-th located document, without making it the document at hand; -1 when it lacks the term. */
-  entryAt(i: number, slot: number): number {
-    return this.located[i * this.ids.length + slot]!;
   }
 
   /** The forward-index entry of a slot in the document at hand; -1 when it lacks the term. */
