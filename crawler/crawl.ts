@@ -28,7 +28,7 @@ import { signatureFromConf } from './parse/signature.js';
 import { scheduleFromConf } from './updatedb/schedule.js';
 import { userAgent } from './fetch/protocol-http.js';
 import { generate } from './generate.js';
-import { indexSegments } from './index/tool.js';
+import { IndexThreads, indexSegments } from './index/tool.js';
 import { inject, readSeeds, screenSeeds, type SeedBatch } from './inject.js';
 import { invertlinks } from './linkdb.js';
 import { linkrank } from './linkrank.js';
@@ -231,9 +231,16 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
     return s;
   }
   say('crawl', `inverting links, scoring and indexing ${all.length} segments`);
-  await timed('invertlinks', () => invertlinks(conf, { webdb, segments: all, normalize: true, filter: true, plugins, log }));
-  await timed('linkrank', () => linkrank(conf, { webdb, log }));
-  if (unindexed.length) await timed('index', () => indexSegments(conf, { webdb, segments: unindexed, log }));
+  // The index's analysis threads load (about a second each) while links are inverted and pages scored.
+  const threads = new IndexThreads(conf);
+  try {
+    threads.startFor(unindexed);
+    await timed('invertlinks', () => invertlinks(conf, { webdb, segments: all, normalize: true, filter: true, plugins, log }));
+    await timed('linkrank', () => linkrank(conf, { webdb, log }));
+    if (unindexed.length) await timed('index', () => indexSegments(conf, { webdb, segments: unindexed, log, threads }));
+  } finally {
+    await threads.close();
+  }
   const indexed = all.filter((d) => fs.existsSync(segmentIndexDir(d)));
   const d = await timed('dedup', () => dedup(conf, { segments: indexed, log }));
   const m = await timed('merge', () => merge(conf, { index, segments: indexed, log }));

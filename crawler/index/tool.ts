@@ -54,6 +54,8 @@ export interface IndexOptions {
   /** Segment directories. */
   segments: string[];
   log?: Log;
+  /** Analysis threads started ahead by the caller, who closes them; default: this run's own. */
+  threads?: IndexThreads;
 }
 
 /** Turns the filters' field map into the writer's document, with the core fields. */
@@ -93,18 +95,23 @@ const IN_FLIGHT = 32;
  */
 const THREADS_MIN_RECORDS = 200;
 
-/** The analyzer of one run and its analysis threads, started for the first segment large enough to pay for them. */
-class Threads {
-  private started: AnalysisPool | undefined;
+/**
+ * The analyzer of one run and its analysis threads, used from the first
+ * segment large enough to pay for them. A crawl starts them ahead
+ * (`startFor`), so that they load while it inverts links and scores pages;
+ * which segments they analyze stays the same.
+ */
+export class IndexThreads {
+  readonly analyzer: Analyzer;
+  private spawned: AnalysisPool | undefined;
+  private used = false;
   private readonly n: number;
   private readonly always: boolean;
   private readonly maxTokens: number;
   private readonly youngGenerationMb: number;
 
-  constructor(
-    conf: Conf,
-    readonly analyzer: Analyzer,
-  ) {
+  constructor(conf: Conf) {
+    this.analyzer = Analyzer.fromConf(conf);
     const set = conf.getInt('indexer.threads');
     this.always = set >= 0;
     this.n = set >= 0 ? set : os.availableParallelism() - 1;
@@ -112,17 +119,43 @@ class Threads {
     this.youngGenerationMb = conf.getInt('worker.young.generation.mb');
   }
 
+  /** Whether a segment of this many fetch records is analyzed in the threads. */
+  private pays(records: number): boolean {
+    return this.n > 0 && (this.always || records >= THREADS_MIN_RECORDS);
+  }
+
+  private spawn(): AnalysisPool {
+    return (this.spawned ??= new AnalysisPool(this.n, this.analyzer.options, this.maxTokens, this.youngGenerationMb));
+  }
+
+  /** Starts the threads now if one of these segments will use them. */
+  startFor(segments: readonly string[]): void {
+    for (const dir of segments) {
+      const seg = Segment.open(dir, { readonly: true });
+      const records = seg.count('fetch');
+      seg.close();
+      if (this.pays(records)) {
+        this.spawn();
+        return;
+      }
+    }
+  }
+
+  /** The threads for a segment of `records` fetch records: none until the first segment that pays for them, then for every segment. */
   pool(records: number): AnalysisPool | undefined {
-    if (!this.started && this.n > 0 && (this.always || records >= THREADS_MIN_RECORDS)) this.started = new AnalysisPool(this.n, this.analyzer.options, this.maxTokens, this.youngGenerationMb);
-    return this.started;
+    if (!this.used && this.pays(records)) {
+      this.used = true;
+      this.spawn();
+    }
+    return this.used ? this.spawned : undefined;
   }
 
   async close(): Promise<void> {
-    await this.started?.close();
+    await this.spawned?.close();
   }
 }
 
-async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, threads: Threads, log?: Log): Promise<SegmentIndexSummary> {
+async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, threads: IndexThreads, log?: Log): Promise<SegmentIndexSummary> {
   const seg = Segment.open(dir);
   let summariesOut: Segment | undefined;
   try {
@@ -238,13 +271,13 @@ export async function indexSegments(conf: Conf, opts: IndexOptions): Promise<Ind
   const plugins = await loadCrawlerPlugins(conf);
   opts.log?.info(`indexing filters: ${plugins.active.filter((p) => p.point === 'indexing-filter').map((p) => p.id).join(', ') || 'none'}`);
   const db = openWebDb(opts.webdb, { readonly: true });
-  const threads = new Threads(conf, Analyzer.fromConf(conf));
+  const threads = opts.threads ?? new IndexThreads(conf);
   try {
     const segments: SegmentIndexSummary[] = [];
     for (const dir of opts.segments) segments.push(await indexSegment(conf, plugins, db, dir, threads, opts.log));
     return { segments, indexed: segments.reduce((n, s) => n + s.indexed, 0) };
   } finally {
-    await threads.close();
+    if (threads !== opts.threads) await threads.close();
     db.close();
     opts.log?.clearProgress();
   }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { indexSegments } from '../../../crawler/index/tool.js';
+import { IndexThreads, indexSegments } from '../../../crawler/index/tool.js';
 import { Segment } from '../../../segments/segment.js';
 import { indexFiles } from '../../fixtures/index-files.js';
 import { makeCrawl, writeSegment, writeWebDb, type StorePage } from '../../fixtures/crawlstore.js';
@@ -47,6 +47,32 @@ test('index: analysis threads build the same index files and summary offsets as 
     }
   }
   assert.ok((built[0]![0]!.summaries as unknown[]).every(Boolean), 'every page has summary offsets');
+  assert.equal(built[1], built[0]);
+});
+
+test('index: analysis threads started ahead (as a crawl starts them) build the same files as threads started for the first large segment', async () => {
+  // A first segment too small to pay for a thread, which stays on the main thread either way, then a large one.
+  const all = pages(240);
+  const first = 20;
+  const built = [];
+  for (const ahead of [false, true]) {
+    const crawl = makeCrawl({ 'indexer.max.tokens': '5000' });
+    try {
+      const dirs = [await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), all.slice(0, first)), await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), all.slice(first))];
+      writeWebDb(crawl, [{ url: all[0]!.url, linkScore: 2 }], [{ target: all[0]!.url, source: 'http://blog.test/', anchor: 'readFile guide 東京' }]);
+      const threads = ahead ? new IndexThreads(crawl.conf) : undefined;
+      try {
+        threads?.startFor(dirs);
+        const s = await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: dirs, threads });
+        assert.is(s.indexed, all.length);
+      } finally {
+        await threads?.close();
+      }
+      built.push(await Promise.all(dirs.map((d, k) => snapshot(d, all.slice(k * first, k ? undefined : first).map((p) => p.url)))));
+    } finally {
+      crawl.cleanup();
+    }
+  }
   assert.equal(built[1], built[0]);
 });
 
