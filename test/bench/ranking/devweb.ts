@@ -45,6 +45,8 @@ export async function devwebUnavailable(dir: string | undefined): Promise<string
 export interface DevwebQuery {
   q: string;
   kind: 'keyword' | 'question';
+  /** The judged URLs, the one a user would want first at the head. */
+  relevant: string[];
 }
 
 /** The judged queries of queries.tsv, keyword ones (above `# questions`) first. */
@@ -54,7 +56,8 @@ export function devwebQueries(dir: string): DevwebQuery[] {
   for (const line of fs.readFileSync(path.join(dir, 'queries.tsv'), 'utf8').split(/\r?\n/)) {
     if (/^#\s*questions\b/i.test(line.trim())) kind = 'question';
     if (!line.trim() || line.startsWith('#')) continue;
-    out.push({ q: line.split('\t')[0]!.trim(), kind });
+    const [q, ...relevant] = line.split('\t').map((c) => c.trim());
+    out.push({ q: q!, kind, relevant: relevant.filter(Boolean) });
   }
   return out;
 }
