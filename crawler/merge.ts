@@ -78,12 +78,12 @@ async function dedupSegments(conf: Conf, opts: MergeOptions): Promise<Deduped> {
  * segment indexes once for all of them.
  */
 async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyzer, entries, where, dup }: Deduped, outputs: string[], route: (url: string) => number): Promise<MergeSummary[]> {
-  // Per segment index, the output of each document merged.
-  const dest = indexes.map(() => new Map<number, number>());
+  // Per segment index, the output of each document (-1: not merged), read once a document.
+  const dest = indexes.map((s) => new Int32Array(s.reader.meta.docCount).fill(-1));
   let total = 0;
   where.forEach(([k, id], i) => {
     const o = dup.has(i) ? -1 : route(entries[i]!.url);
-    if (o >= 0) dest[k]!.set(id, o), total++;
+    if (o >= 0) (dest[k]![id] = o), total++;
   });
   const writers = outputs.map(() => new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment) }));
   const out: MergeSummary[] = [];
@@ -94,8 +94,9 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
       // The segment's dictionary mapped to each output's as terms are first met, not looked up term by term.
       const words = s.reader.terms();
       const toOutput: ((ids: Uint32Array) => Uint32Array)[] = [];
-      for (const [id, stored, e] of s.reader.docEntries((id) => dest[k]!.has(id))) {
-        const o = dest[k]!.get(id)!;
+      const to = dest[k]!;
+      for (const [id, stored, e] of s.reader.docEntries((id) => to[id]! >= 0)) {
+        const o = to[id]!;
         progress?.update(++done, { extra: `${indexes.length} segment indexes` });
         const writer = writers[o]!;
         const toMerged = (toOutput[o] ??= termMap(words, writer));

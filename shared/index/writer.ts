@@ -172,10 +172,11 @@ export class IndexWriter {
     const posStart = sink('col.posStart');
     const posData = sink('col.posData');
     const lengths = new Uint32Array(this.docs * FIELDS.length);
-    // The entry of each rank in the document at hand.
+    // The entry of each rank in the document at hand, and of each sorted entry.
     const slot = new Uint32Array(T);
     let entries = 0;
     let ranks = new Uint32Array(1024);
+    let entryOf = new Uint32Array(1024);
     let docTf = new Uint16Array(1024);
     let docPosStart = new Uint32Array(1024);
     let bytes = new Uint8Array(4096);
@@ -192,6 +193,7 @@ export class IndexWriter {
         start.push(entries);
         if (ranks.length < n) {
           ranks = new Uint32Array(2 * n);
+          entryOf = new Uint32Array(2 * n);
           docTf = new Uint16Array(2 * n);
           docPosStart = new Uint32Array(2 * n);
         }
@@ -205,7 +207,7 @@ export class IndexWriter {
         const sorted = ranks.subarray(0, n).sort();
         let b = 0;
         for (let j = 0; j < n; j++) {
-          const k = slot[sorted[j]!]!;
+          const k = (entryOf[j] = slot[sorted[j]!]!);
           docPosStart[j] = posData.bytes + b;
           for (let p = k ? posEnd[k - 1]! : 0, end = posEnd[k]!; p < end; p++) bytes[b++] = data[p]!;
         }
@@ -214,8 +216,9 @@ export class IndexWriter {
         posStart.u32s(docPosStart.subarray(0, n));
         for (let f = 0; f < FIELDS.length; f++) {
           const d = dfs[f]!;
+          const fieldTf = tf.subarray(f * n, f * n + n);
           for (let j = 0; j < n; j++) {
-            const v = tf[f * n + slot[sorted[j]!]!]!;
+            const v = fieldTf[entryOf[j]!]!;
             if (v > 0) d[sorted[j]!]!++;
             docTf[j] = v;
           }
