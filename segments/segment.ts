@@ -57,7 +57,7 @@ CREATE TABLE IF NOT EXISTS content (
   charset      TEXT,
   size         INTEGER NOT NULL,   -- bytes before compression
   truncated    INTEGER NOT NULL DEFAULT 0,
-  data         BLOB NOT NULL       -- deflate-compressed raw body
+  data         BLOB NOT NULL       -- the raw body, brotli-compressed (zlib in segments written before)
 );
 CREATE TABLE IF NOT EXISTS parse (
   url       TEXT PRIMARY KEY,
@@ -201,6 +201,8 @@ export function listSegments(segmentsDir: string): string[] {
 }
 
 const inflate = (b: Buffer) => zlib.inflateSync(b);
+/** A stored body: brotli, whose first byte the writer thread keeps odd, or zlib (first byte even) in segments written before. */
+const unpackBody = (b: Buffer) => (b[0]! & 1 ? zlib.brotliDecompressSync(b) : inflate(b));
 const parseText = (t: string | Buffer | null) => (typeof t === 'string' ? t : t ? inflate(t).toString('utf8') : '');
 
 
@@ -727,7 +729,7 @@ function fetchFromRow(r: FetchRow): FetchRecord {
 }
 
 function contentFromRow(r: ContentRow): ContentRecord {
-  return { url: r.url, contentType: r.content_type, charset: r.charset, truncated: r.truncated === 1, bytes: inflate(r.data) };
+  return { url: r.url, contentType: r.content_type, charset: r.charset, truncated: r.truncated === 1, bytes: unpackBody(r.data) };
 }
 
 /**

@@ -78,6 +78,27 @@ test('parse text is stored as text; a segment that stored it deflated still read
   }
 });
 
+test('bodies are stored in brotli streams whose first byte is odd; a zlib body of a segment written before still reads', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
+  try {
+    const seg = Segment.create(dir);
+    const w = new SegmentWriter(seg);
+    const url = (i: number) => `http://127.0.0.9/b${i}`;
+    const random = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 2654435761) >>> 24));
+    const bodies = [Buffer.alloc(0), Buffer.from('a'), Buffer.from('<p>caf\u00e9</p>'.repeat(1000)), random(70_000), Buffer.alloc(3 << 20, 'x'), random(300)];
+    bodies.forEach((b, i) => w.put(rec(url(i)), { url: url(i), contentType: 'text/html', charset: null, bytes: Buffer.from(b), truncated: false }));
+    await w.close();
+    const raw = new Database(seg.file);
+    for (const d of raw.prepare('SELECT data FROM content').pluck().all() as Buffer[]) assert.is(d[0]! & 1, 1);
+    raw.prepare('UPDATE content SET data = ? WHERE url = ?').run(zlib.deflateSync(bodies[2]!, { level: 1 }), url(2));
+    raw.close();
+    bodies.forEach((b, i) => assert.equal(seg.getContent(url(i))!.bytes, b));
+    seg.close();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 /** A segment whose content table is gone: every write to it fails. */
 function segmentWithoutContentTable(dir: string): Segment {
   const seg = Segment.create(dir);
