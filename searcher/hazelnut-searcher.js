@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// Entry point of the `hazelnut-searcher` command: loads the TypeScript sources through tsx.
-import { register } from 'tsx/esm/api';
+// Entry point of the `hazelnut-searcher` command: runs the build of the sources (shared/build.js says why).
+import { loadCommand } from '../shared/build.js';
 
-register();
-const { main } = await import('./main.ts');
+const { main } = await loadCommand('searcher/main.ts');
 process.exitCode = await main(process.argv.slice(2), { out: process.stdout, err: process.stderr, env: process.env });

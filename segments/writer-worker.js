@@ -2,8 +2,8 @@
 // was given a parser), compresses the bodies the fetcher hands over and commits
 // each batch in one transaction, on one connection per segment, each
 // segment's writes arriving on a channel of their own. Plain JavaScript, so
-// it loads the same way however the main thread was started (tsx or not);
-// only the parser comes through tsx, in this thread (shared/require-ts.js).
+// it loads the same way however the main thread was started (built or
+// through tsx); the parser comes as the main thread runs (shared/thread-module.js).
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -13,8 +13,8 @@ const { sql, pragmas, parse } = workerData;
 /** Resolves to (record, content) => the parse statement's parameters when this thread parses. */
 const parser = parse
   ? (async () => {
-      const { requireTs } = await import('../shared/require-ts.js');
-      return requireTs(parse.module).pageParser(parse.data);
+      const { loadModule } = await import('../shared/thread-module.js');
+      return (await loadModule(parse.module)).pageParser(parse.data);
     })()
   : Promise.resolve(undefined);
 // The writers give this thread pages to parse once it says its parser is loaded.

@@ -74,7 +74,7 @@ export interface WriterThreadOptions {
   /** Threads (default 1): they take batches to store in turn and pages to parse as each has room, so parsing runs on as many cores. */
   threads?: number;
   /**
-   * Parse pages in the thread: `module` (loaded through tsx) exports
+   * Parse pages in the thread: `module` (shared/thread-module.js loads it) exports
    * `pageParser(data)`, which resolves to a function from a fetch record and
    * its content to the parse statement's parameters.
    */

@@ -14,6 +14,7 @@ import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
 import type { TextFields } from '../../shared/index/document.js';
 import type { TermStreams } from '../../shared/index/entries.js';
 import type { IndexWriter } from '../../shared/index/writer.js';
+import { threadModule } from '../../shared/thread-module.js';
 import { youngGeneration } from '../../shared/worker-limits.js';
 
 /** A thread's answer for one page. */
@@ -50,7 +51,7 @@ export class AnalysisPool {
   }
 
   private spawn(workerData: unknown, youngGenerationMb: number): Thread {
-    const w = new Worker(new URL('./analysis-worker.js', import.meta.url), { workerData, resourceLimits: youngGeneration(youngGenerationMb) });
+    const w = new Worker(threadModule(new URL('./analysis-worker.js', import.meta.url)), { workerData, resourceLimits: youngGeneration(youngGenerationMb) });
     const t: Thread = { w, words: [], toWriter: new Int32Array(0), waiting: [] };
     const fail = (e: Error) => {
       t.failed ??= e;

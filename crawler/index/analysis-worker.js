@@ -2,10 +2,10 @@
 // answers each with its terms as ids in a dictionary of its own (the words it adds go along with the
 // answer that first uses them) and its summary offsets.
 import { parentPort, workerData } from 'node:worker_threads';
-import { requireTs } from '../../shared/require-ts.js';
+import { loadModule, threadModule } from '../../shared/thread-module.js';
 
-const { Analyzer } = requireTs(new URL('../../shared/analysis/analyzer.ts', import.meta.url));
-const { pageTerms } = requireTs(new URL('./page-terms.ts', import.meta.url));
+const { Analyzer } = await loadModule(threadModule(new URL('../../shared/analysis/analyzer.ts', import.meta.url)));
+const { pageTerms } = await loadModule(threadModule(new URL('./page-terms.ts', import.meta.url)));
 
 const analyzer = new Analyzer(workerData.analyzer);
 const dict = new Map();

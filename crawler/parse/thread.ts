@@ -8,11 +8,12 @@
  */
 import { Conf, type ConfSnapshot } from '../../shared/conf.js';
 import { parseParams, type ContentRecord, type FetchRecord } from '../../segments/segment.js';
+import { threadModule } from '../../shared/thread-module.js';
 import { loadCrawlerPlugins } from '../plugins.js';
 import { parseContent } from './index.js';
 
 /** The module a WriterThread loads to parse (its `parse.module`). */
-export const PARSE_THREAD_MODULE = import.meta.url;
+export const PARSE_THREAD_MODULE = threadModule(import.meta.url).href;
 
 export async function pageParser(snapshot: ConfSnapshot) {
   const conf = Conf.fromSnapshot(snapshot);

@@ -8,6 +8,7 @@
  * on meanwhile, since the event loop only waits for a message.
  */
 import { Worker } from 'node:worker_threads';
+import { threadModule } from '../../../shared/thread-module.js';
 import type { DocumentExtract, DocumentKind, DocumentLimits } from './extract.js';
 
 export interface DocumentWorkerOptions extends DocumentLimits {
@@ -46,7 +47,7 @@ export class DocumentWorker {
 
   /** A new worker; `ready` settles once its libraries are loaded, which the time limit does not count. */
   private spawn(): { w: Worker; ready: Promise<void> } {
-    const w = new Worker(new URL('./worker.js', import.meta.url), {
+    const w = new Worker(threadModule(new URL('./worker.js', import.meta.url)), {
       resourceLimits: { maxOldGenerationSizeMb: this.o.memoryMb, maxYoungGenerationSizeMb: Math.min(64, this.o.memoryMb / 4) },
     });
     w.unref();

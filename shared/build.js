@@ -1,0 +1,162 @@
+// The installed commands (`hazelnut`, `hazelnut-searcher`) and every thread they start run JavaScript
+// built from the TypeScript sources with esbuild, not the sources compiled on load by tsx: tsx's ES
+// module loader is a thread with a V8 isolate of its own in each process, its require hook a
+// compiler in each worker thread, and loading through either costs about a second of start-up.
+// The build lives in <package>/build/<id>/ and is made when none is fresh: when any file it was
+// built from changed since (its mtime or size), or is gone. So a source edit is in the next command
+// run, and two commands starting at once each build their own and the last one's becomes current
+// (`build/current` is replaced by rename, a build's files never change). Where the package's folder
+// cannot be written, the commands load the sources through tsx as before. `npm install` builds once
+// (`prepare`); `node shared/build.js` builds by hand.
+//
+// Each entry is bundled with what it imports; packages stay external (native modules, data files).
+// A module's import.meta.url (and dirname) keep naming its source file, so the files the code finds
+// beside itself (conf/, the demo site, worker modules) are found from a build as from the sources.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { builtName } from './thread-module.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/**
+ * The modules started by URL rather than imported: the two commands, and what a worker thread starts
+ * with or loads by URL (shared/thread-module.js names them in a build).
+ */
+export const ENTRIES = [
+  'crawler/cli.ts',
+  'searcher/main.ts',
+  'crawler/parse/thread.ts',
+  'crawler/parse/documents/worker.js',
+  'crawler/parse/documents/extract.ts',
+  'crawler/index/analysis-worker.js',
+  'crawler/index/page-terms.ts',
+  'shared/analysis/analyzer.ts',
+];
+
+/** Builds are folders of `out` named `<ms since 1970>-<pid>`; `current` holds the newest complete one's name. */
+const ID = /^(\d+)-\d+$/;
+/** A build replaced longer ago than this is removed: a command started from it has had a day to finish. */
+const KEEP_MS = 24 * 3600_000;
+
+/**
+ * The URL of a fresh build of `entries` (paths from `root`) in `out`, building one first when there
+ * is none. The crawl benchmark builds its child process with the commands' entries, in a folder of its own.
+ */
+export async function ensureBuild({ root = ROOT, out = path.join(root, 'build'), entries = ENTRIES } = {}) {
+  let id;
+  try {
+    id = fs.readFileSync(path.join(out, 'current'), 'utf8').trim();
+  } catch {}
+  if (id && fresh(root, path.join(out, id), entries)) return pathToFileURL(path.join(out, id) + '/');
+  return pathToFileURL(path.join(out, await build(root, out, entries)) + '/');
+}
+
+/** Whether the build in `dir` holds `entries` and every file it was built from is as it was. */
+function fresh(root, dir, entries) {
+  let built;
+  try {
+    built = JSON.parse(fs.readFileSync(path.join(dir, 'inputs.json'), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (entries.some((e) => !built.entries.includes(e))) return false;
+  for (const [file, [mtimeMs, size]] of Object.entries(built.inputs)) {
+    let st;
+    try {
+      st = fs.statSync(path.join(root, file));
+    } catch {
+      return false;
+    }
+    if (st.mtimeMs !== mtimeMs || st.size !== size) return false;
+  }
+  return true;
+}
+
+/** import.meta as the source file at `rel` sees it, from a build file in a folder `up` (a relative path) below the root. */
+function importMeta(up, rel, what) {
+  const from = (p) => JSON.stringify(`${up}/${p}`);
+  if (what === 'url') return `new URL(${from(rel)}, import.meta.url).href`;
+  if (what === 'dirname') return `decodeURIComponent(new URL(${from(path.posix.dirname(rel))}, import.meta.url).pathname)`;
+  if (what === 'build') return 'new URL("./", import.meta.url).href';
+  throw new Error(`${rel}: import.meta.${what} has no meaning in a build`);
+}
+
+async function build(root, out, entries) {
+  const { build: esbuild } = await import('esbuild');
+  const t0 = Date.now();
+  const id = `${t0}-${process.pid}`;
+  const tmp = path.join(out, `.${id}`);
+  fs.mkdirSync(out, { recursive: true });
+  const up = path.relative(tmp, root).split(path.sep).join('/');
+  const sourceMeta = {
+    name: 'source-import-meta',
+    setup(b) {
+      b.onLoad({ filter: /\.[jt]s$/ }, async ({ path: file }) => {
+        const rel = path.relative(root, file).split(path.sep).join('/');
+        if (rel.startsWith('..') || rel.startsWith('node_modules/')) return undefined;
+        const src = await fs.promises.readFile(file, 'utf8');
+        return { contents: src.replace(/\bimport\.meta\.(\w+)/g, (_, what) => importMeta(up, rel, what)), loader: file.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+  const result = await esbuild({
+    absWorkingDir: root,
+    entryPoints: Object.fromEntries(entries.map((e) => [builtName(e).slice(0, -'.js'.length), e])),
+    outdir: tmp,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [sourceMeta],
+  });
+  // A file changed while it was read may not be what was built: its stamp then never matches.
+  const inputs = {};
+  const settings = [import.meta.filename, path.join(root, 'tsconfig.json')].filter((f) => fs.existsSync(f)).map((f) => path.relative(root, f));
+  for (const file of [...Object.keys(result.metafile.inputs), ...settings]) {
+    const st = fs.statSync(path.join(root, file));
+    inputs[file] = st.mtimeMs < t0 ? [st.mtimeMs, st.size] : [0, -1];
+  }
+  fs.writeFileSync(path.join(tmp, 'inputs.json'), JSON.stringify({ entries, inputs }));
+  fs.renameSync(tmp, path.join(out, id));
+  fs.writeFileSync(path.join(out, `.current-${id}`), id);
+  fs.renameSync(path.join(out, `.current-${id}`), path.join(out, 'current'));
+  prune(out, t0);
+  return id;
+}
+
+/** Removes the builds replaced more than a day ago, and what builds that never finished left. */
+function prune(out, now) {
+  const names = fs.readdirSync(out);
+  const times = names.map((n) => Number(ID.exec(n)?.[1])).filter((t) => t > 0).sort((a, b) => a - b);
+  for (const n of names) {
+    const t = Number(ID.exec(n.replace(/^\.(current-)?/, ''))?.[1]);
+    if (!(t > 0)) continue;
+    const next = n.startsWith('.') ? t : times.find((u) => u > t);
+    if (next !== undefined && now - next > KEEP_MS) fs.rmSync(path.join(out, n), { recursive: true, force: true });
+  }
+}
+
+/** A command's `main` module: the build's, or the source's through tsx where no build can be written. */
+export async function loadCommand(entry) {
+  let dir;
+  try {
+    dir = await ensureBuild();
+  } catch (e) {
+    if (!['EACCES', 'EPERM', 'EROFS'].includes(e?.code)) throw e;
+    const { register } = await import('tsx/esm/api');
+    register();
+    return import(pathToFileURL(path.join(ROOT, entry)).href);
+  }
+  return import(new URL(builtName(entry), dir).href);
+}
+
+if (import.meta.filename === process.argv[1])
+  ensureBuild().catch((e) => {
+    process.stderr.write(`${e.message}\n`);
+    process.exitCode = 1;
+  });
