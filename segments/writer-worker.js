@@ -82,6 +82,8 @@ function serve(port, file) {
         const parse = await parsePage(job.record, { ...job.content, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) });
         bytes += b.byteLength;
         done.push({ fetch: job.fetch, parse });
+        // Batches that arrived meanwhile are committed now, not after the parses waiting: a kill loses only the last moments.
+        await new Promise((resolve) => setImmediate(resolve));
       } while (queue.length && Date.now() < until);
       seg.commit(done);
       port.postMessage({ parsed: done.length, bytes });
