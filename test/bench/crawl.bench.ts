@@ -3,8 +3,9 @@
  * (crawl-web.ts: 10–20 KB pages, 20 links each) of 10k and 25k pages — 50k
  * and 100k too with `npm run bench -- crawl --large` — beside the bare
  * fetch + link-extraction loop over the same web in the same run. Each run
- * is its own process (crawl-child.ts), so its peak RSS is its own; the web
- * is served from a third. Per size: pages/s of the whole crawl and of each
+ * is its own process (crawl-child.ts), so its peak RSS is its own, built with
+ * the commands (shared/build.js), so it loads as `hazelnut crawl` does; the
+ * web is served from a third. Per size: pages/s of the whole crawl and of each
  * phase against the bare loop, and time per page per phase, so a stage whose
  * cost grows with the crawl shows in the growth column.
  */
@@ -13,7 +14,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { ENTRIES, ensureBuild } from '../../shared/build.js';
+import { builtName } from '../../shared/thread-module.js';
 import { roundsToReach } from './crawl-web.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 const SIZES = [
   { label: '10k', hosts: 20, pages: 500 },
@@ -25,9 +31,14 @@ const LARGE = [
 ];
 const PHASES = ['inject', 'generate', 'fetch', 'updatedb', 'invertlinks', 'linkrank', 'index', 'dedup', 'merge'];
 
-/** Runs a TypeScript file in a child process and resolves with its first stdout line, parsed. */
-function child<T>(file: string, arg: unknown, opts: { keep?: boolean } = {}): { result: Promise<T>; stop: () => void } {
-  const p = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, file), JSON.stringify(arg)], {
+/**
+ * Runs a TypeScript file in a child process and resolves with its first stdout line, parsed; from
+ * `build`, a build of the commands with it (shared/build.js), when given, as the commands run.
+ */
+function child<T>(file: string, arg: unknown, opts: { keep?: boolean; build?: URL } = {}): { result: Promise<T>; stop: () => void } {
+  const source = path.join(import.meta.dirname, file);
+  const run = opts.build ? [fileURLToPath(new URL(builtName(path.relative(ROOT, source)), opts.build))] : ['--import', 'tsx', source];
+  const p = spawn(process.execPath, [...run, JSON.stringify(arg)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const result = new Promise<T>((resolve, reject) => {
@@ -53,15 +64,15 @@ interface Crawl {
   maxRssMB: number;
 }
 
-async function measure(size: (typeof SIZES)[number]) {
+async function measure(size: (typeof SIZES)[number], build: URL) {
   const web = child<{ origins: string[] }>('crawl-web.ts', { block: '127.0.15', hosts: size.hosts, pages: size.pages }, { keep: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-crawl-'));
   try {
     const { origins } = await web.result;
     process.stderr.write(`  ${size.label}: bare loop …\n`);
-    const bare = await child<Bare>('crawl-child.ts', { mode: 'bare', origins, pages: size.pages }).result;
+    const bare = await child<Bare>('crawl-child.ts', { mode: 'bare', origins, pages: size.pages }, { build }).result;
     process.stderr.write(`  ${size.label}: crawl …\n`);
-    const crawl = await child<Crawl>('crawl-child.ts', { mode: 'crawl', origins, pages: size.pages, dir: tmp, depth: roundsToReach(size.pages) }).result;
+    const crawl = await child<Crawl>('crawl-child.ts', { mode: 'crawl', origins, pages: size.pages, dir: tmp, depth: roundsToReach(size.pages) }, { build }).result;
     const total = size.hosts * size.pages;
     if (bare.pages !== total || crawl.fetched !== total || crawl.documents !== total)
       throw new Error(`${size.label}: expected ${total} pages; bare loop ${bare.pages}, crawl fetched ${crawl.fetched}, indexed ${crawl.documents}`);
@@ -79,9 +90,10 @@ export default async function bench(): Promise<{ title: string; markdown: string
   const all = [{ label: '1k', hosts: 4, pages: 250 }, ...SIZES, ...LARGE];
   const sizes = only ? all.filter((s) => only.includes(s.label)) : process.argv.includes('--large') ? [...SIZES, ...LARGE] : SIZES;
   const runs: Run[] = [];
+  const build = await ensureBuild({ out: path.join(ROOT, '.bench-build'), entries: [...ENTRIES, 'test/bench/crawl-child.ts'] });
   const load = [os.loadavg()[0]!];
   for (const s of sizes) {
-    runs.push(await measure(s));
+    runs.push(await measure(s, build));
     load.push(os.loadavg()[0]!);
   }
   return report(runs, load);
@@ -126,7 +138,7 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
         `one on the same host, one to the next host), robots.txt, served from a child process on 127.0.15.x. ` +
         "The crawl is `hazelnut crawl` seeded with every host's `/`, delay 0, one connection per host, -threads = hosts, -depth just enough to reach every page; " +
         'the bare loop is undici `request` + htmlparser2 link extraction over the same pages with one connection per host, storing nothing. ' +
-        'Each runs in its own process; peak RSS is its `process.resourceUsage().maxRSS`.',
+        'Each runs in its own process, from a build of the sources as the commands run (shared/build.js); peak RSS is its `process.resourceUsage().maxRSS`.',
       '',
       ...summary,
       '',
