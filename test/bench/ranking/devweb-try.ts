@@ -18,7 +18,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Conf } from '../../../shared/conf.js';
-import { makeScorer, type Explanation } from '../../../searcher/rank/score.js';
+import { explainScore } from '../../../searcher/explain.js';
+import type { Explanation } from '../../../searcher/rank/score.js';
 import { readQuery } from '../../../searcher/search.js';
 import { searchSettings } from '../../../searcher/settings.js';
 import { CrawlSnapshots } from '../../../searcher/snapshot.js';
@@ -110,11 +111,10 @@ async function score(crawl: string, overrides: Record<string, string>, file: str
           const urls = ungrouped[i]!.urls;
           if (relevant.includes(urls[0] ?? '')) return;
           const { query } = readQuery(q, snap.analyzer, snap.settings);
-          const scorer = makeScorer(snap.reader, query.terms, snap.settings.rank, undefined, query.weights, query.alternatives);
           const at = urls.findIndex((u) => relevant.includes(u)) + 1;
           const page = (label: string, url: string | undefined) => {
             const id = url === undefined ? undefined : snap.reader.idOf(url);
-            return `    ${label}  ${url ?? 'nothing'}  ${id === undefined ? 'not indexed' : factorLine(scorer.explain(id))}`;
+            return `    ${label}  ${url ?? 'nothing'}  ${id === undefined ? 'not indexed' : factorLine(explainScore(snap, id, query))}`;
           };
           misses.push(`  ${kind}  ${q}  (judged page at ${at || '–'})`, page('first ', urls[0]), page('judged', relevant[0]));
         });
