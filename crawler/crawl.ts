@@ -165,13 +165,9 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
       s.interrupted ||= f.interrupted || (opts.signal?.aborted ?? false);
       // Interrupted, the URLs not fetched were deferred and the segment is complete: what was fetched goes on to be indexed.
       if (!f.complete) return f;
-      const seg = Segment.open(segDir);
-      const parsed = seg.hasPhase('parsed');
-      seg.close();
-      if (!parsed) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
-      const parses = Segment.open(segDir, { readonly: true });
-      for (const [k, v] of Object.entries(segmentOutlinksDropped(parses)) as [keyof OutlinksDropped, number][]) s.linksDropped[k] += v;
-      parses.close();
+      if (!reading(segDir, (seg) => seg.hasPhase('parsed'))) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
+      const dropped = reading(segDir, segmentOutlinksDropped);
+      for (const [k, v] of Object.entries(dropped) as [keyof OutlinksDropped, number][]) s.linksDropped[k] += v;
       await timed('updatedb', () => updatedb(conf, { webdb, segments: [segDir], normalize: true, filter: true, plugins, log }));
       return f;
     };
@@ -179,9 +175,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
     // A fetch killed or interrupted last time is finished before anything new is generated.
     for (const name of listSegments(segmentsDir)) {
       if (s.interrupted) break;
-      const seg = Segment.open(path.join(segmentsDir, name));
-      const unfinished = seg.hasPhase('generated') && !seg.hasPhase('fetched');
-      seg.close();
+      const unfinished = reading(path.join(segmentsDir, name), (seg) => seg.hasPhase('generated') && !seg.hasPhase('fetched'));
       if (unfinished) {
         say('crawl', `resuming the fetch of segment ${name}`);
         await fetchAndUpdate(path.join(segmentsDir, name));
@@ -217,14 +211,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
 
   const all = listSegments(segmentsDir).map((n) => path.join(segmentsDir, n));
   if (all.length === 0) return s;
-  const unindexed = all.filter((d) => {
-    const seg = Segment.open(d, { readonly: true });
-    try {
-      return seg.hasPhase('parsed') && !seg.hasPhase('indexed');
-    } finally {
-      seg.close();
-    }
-  });
+  const unindexed = all.filter((d) => reading(d, (seg) => seg.hasPhase('parsed') && !seg.hasPhase('indexed')));
   if (unindexed.length === 0 && currentIndex(index)) {
     s.indexUnchanged = true;
     s.documents = (await indexStats(index)).documents;
@@ -247,6 +234,16 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
   s.duplicates = d.byUrl + d.byDigest + m.duplicates;
   s.documents = m.documents;
   return s;
+}
+
+/** What `read` finds in a segment, opened read-only: a write connection would checkpoint on closing. */
+function reading<T>(dir: string, read: (seg: Segment) => T): T {
+  const seg = Segment.open(dir, { readonly: true });
+  try {
+    return read(seg);
+  } finally {
+    seg.close();
+  }
 }
 
 /** A path relative to the working directory when it is below it. */

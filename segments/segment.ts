@@ -642,7 +642,10 @@ export class Segment {
 /**
  * Makes a segment file: schema, version, then `fill`, under another name,
  * renamed into place at the end: a process killed meanwhile leaves no file
- * that cannot open.
+ * that cannot open. Nothing else sees the file before the rename, so it is
+ * written in one transaction without a journal and made durable by one
+ * fsync before the rename (a journal and its syncs cost a crawl round about
+ * seven fsyncs more).
  */
 function makeFile(file: string, fill: (db: Database.Database) => void): void {
   const made = `${file}.new`;
@@ -650,13 +653,21 @@ function makeFile(file: string, fill: (db: Database.Database) => void): void {
   const init = new Database(made);
   // Pages of 16 KiB hold a typical compressed page body without overflow chains: half the insert cost of 4 KiB.
   init.pragma('page_size = 16384');
-  for (const p of WRITER_PRAGMAS) init.pragma(p);
-  init.exec(SCHEMA);
+  init.pragma('journal_mode = OFF');
+  init.pragma('synchronous = OFF');
   init.transaction(() => {
+    init.exec(SCHEMA);
     init.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(SEGMENT_VERSION));
     fill(init);
   })();
+  init.pragma('journal_mode = WAL');
   init.close();
+  const fd = fs.openSync(made, 'r+');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
   fs.renameSync(made, file);
 }
 
