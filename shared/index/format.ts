@@ -77,23 +77,28 @@ export class IndexFileWriter {
 
   /** Writes the header, flushes the file to disk and closes it. */
   close(): void {
-    try {
-      const header = Buffer.alloc(HEADER_BYTES);
-      header.write(MAGIC, 0, 'latin1');
-      header.writeUInt32LE(INDEX_FORMAT_VERSION, 4);
-      header.write(this.name.slice(0, 8).padEnd(8, '\0'), 8, 'latin1');
-      header.writeBigUInt64LE(BigInt(this.length), 16);
-      this.hash.digest().subarray(0, CHECKSUM_BYTES).copy(header, 24);
-      fs.writeSync(this.fd, header, 0, HEADER_BYTES, 0);
-      fs.fsyncSync(this.fd);
-    } finally {
-      fs.closeSync(this.fd);
-    }
+    closeWithHeader(this.fd, this.name, this.length, this.hash);
   }
 
   /** Closes without a header (the file is then unreadable as an index file). */
   abandon(): void {
     fs.closeSync(this.fd);
+  }
+}
+
+/** Writes the header of a file whose payload is complete, flushes it to disk and closes it. */
+function closeWithHeader(fd: number, name: string, length: number, hash: crypto.Hash): void {
+  try {
+    const header = Buffer.alloc(HEADER_BYTES);
+    header.write(MAGIC, 0, 'latin1');
+    header.writeUInt32LE(INDEX_FORMAT_VERSION, 4);
+    header.write(name.slice(0, 8).padEnd(8, '\0'), 8, 'latin1');
+    header.writeBigUInt64LE(BigInt(length), 16);
+    hash.digest().subarray(0, CHECKSUM_BYTES).copy(header, 24);
+    fs.writeSync(fd, header, 0, HEADER_BYTES, 0);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -187,7 +192,7 @@ export function columnSource(name: string, c: Column): ColumnSource {
 }
 
 /** The table of contents of packed columns and where their data starts. */
-function layout(cols: readonly ColumnSource[]): { toc: TocEntry[]; tocBytes: Buffer; dataStart: number; dataBytes: number } {
+function layout(cols: readonly ColumnShape[]): { toc: TocEntry[]; tocBytes: Buffer; dataStart: number; dataBytes: number } {
   const toc: TocEntry[] = [];
   let offset = 0;
   for (const c of cols) {
@@ -232,6 +237,100 @@ export function writePackedColumns(w: IndexFileWriter, cols: readonly ColumnSour
     if (pad > 0) w.write(Buffer.alloc(pad));
   });
 }
+
+/** A column of a PackedColumnsWriter: its name, type and length, known before its bytes. */
+export type ColumnShape = Pick<ColumnSource, 'name' | 'type' | 'length'>;
+
+/**
+ * Packed columns (the layout `packColumns` makes) written in place: the
+ * layout is fixed up front from the columns' lengths, and each column is
+ * appended to through a buffer of its own, so columns filled side by side,
+ * a document at a time, go straight to their place in the file rather than
+ * through a spill file each that is then copied in. The checksum is taken
+ * by reading the payload back once it is complete, before the header is
+ * written: until `close()` the file is refused on open.
+ */
+export class PackedColumnsWriter {
+  private readonly fd: number;
+  /** Per column: the file offset its next byte goes to, where its bytes end, its buffer and how full it is. */
+  private readonly at: number[];
+  private readonly end: number[];
+  private readonly bufs: (Buffer | undefined)[];
+  private readonly held: number[];
+  private readonly payload: number;
+
+  constructor(
+    dir: string,
+    private readonly name: string,
+    private readonly cols: readonly ColumnShape[],
+  ) {
+    const { toc, tocBytes, dataStart, dataBytes } = layout(cols);
+    this.payload = dataStart + dataBytes;
+    this.at = toc.map((t) => HEADER_BYTES + dataStart + t.offset);
+    this.end = toc.map((t, i) => this.at[i]! + t.length * CTORS[t.type].BYTES_PER_ELEMENT);
+    this.bufs = cols.map(() => undefined);
+    this.held = cols.map(() => 0);
+    // Read as well: the checksum is taken from the file.
+    this.fd = fs.openSync(path.join(dir, name), 'w+');
+    try {
+      // The header, the padding and the column ends are zeros until written.
+      fs.ftruncateSync(this.fd, HEADER_BYTES + this.payload);
+      const head = Buffer.alloc(4 + tocBytes.length);
+      head.writeUInt32LE(tocBytes.length, 0);
+      tocBytes.copy(head, 4);
+      fs.writeSync(this.fd, head, 0, head.length, HEADER_BYTES);
+    } catch (e) {
+      fs.closeSync(this.fd);
+      throw e;
+    }
+  }
+
+  /** Appends bytes to column `c` (an index into the columns given). */
+  append(c: number, bytes: Uint8Array): void {
+    if (this.at[c]! + this.held[c]! + bytes.length > this.end[c]!) throw new Error(`column ${this.cols[c]!.name}: more bytes than its length`);
+    let buf = this.bufs[c];
+    if (buf && this.held[c]! + bytes.length > buf.length) this.flush(c);
+    if (bytes.length >= COLUMN_BUFFER_BYTES) {
+      fs.writeSync(this.fd, bytes, 0, bytes.length, this.at[c]);
+      this.at[c]! += bytes.length;
+      return;
+    }
+    buf ??= this.bufs[c] = Buffer.allocUnsafe(COLUMN_BUFFER_BYTES);
+    buf.set(bytes, this.held[c]);
+    this.held[c]! += bytes.length;
+  }
+
+  private flush(c: number): void {
+    if (this.held[c]) fs.writeSync(this.fd, this.bufs[c]!, 0, this.held[c], this.at[c]);
+    this.at[c]! += this.held[c]!;
+    this.held[c] = 0;
+  }
+
+  /** Checks that every column got its length, writes the header, flushes the file to disk and closes it. */
+  close(): void {
+    try {
+      this.cols.forEach((col, c) => {
+        this.flush(c);
+        if (this.at[c] !== this.end[c]) throw new Error(`column ${col.name}: ${this.end[c]! - this.at[c]!} bytes short`);
+      });
+    } catch (e) {
+      this.abandon();
+      throw e;
+    }
+    const hash = crypto.createHash('sha256');
+    const buf = Buffer.allocUnsafe(COLUMN_BUFFER_BYTES);
+    for (let at = HEADER_BYTES, n; (n = fs.readSync(this.fd, buf, 0, buf.length, at)) > 0; at += n) hash.update(buf.subarray(0, n));
+    closeWithHeader(this.fd, this.name, this.payload, hash);
+  }
+
+  /** Closes without a header (the file is then unreadable as an index file). */
+  abandon(): void {
+    fs.closeSync(this.fd);
+  }
+}
+
+/** Each column's buffer in a PackedColumnsWriter; larger appends go to the file at once. */
+const COLUMN_BUFFER_BYTES = 1 << 20;
 
 /**
  * An index file read in pieces: its header and checksum are verified by one

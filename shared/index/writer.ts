@@ -20,7 +20,7 @@ import type { Analyzer } from '../analysis/analyzer.js';
 import { CandidatePostings } from './candidates-file.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
-import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile, writeIndexFileWith, writePackedColumns, type ColumnSource } from './format.js';
+import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, PackedColumnsWriter, writeIndexFile, writeIndexFileWith, writePackedColumns } from './format.js';
 import { removeStaleTmp } from './publish.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
@@ -68,6 +68,9 @@ export class IndexWriter {
   private readonly candidates: CandidatePostings;
   private readonly builder = new EntryBuilder();
   private docs = 0;
+  /** Entries (distinct terms of a document) and bytes of positions over every document added. */
+  private entries = 0;
+  private posBytes = 0;
 
   constructor(private readonly opts: IndexWriterOptions) {
     const parent = opts.spillDir ?? os.tmpdir();
@@ -125,6 +128,8 @@ export class IndexWriter {
     t.u16s(e.tf);
     t.u32s(e.posEnd);
     t.raw(e.posData);
+    this.entries += n;
+    this.posBytes += e.posData.length;
     this.stored.raw(Buffer.from(JSON.stringify(s)));
     this.storedOffsets.push(this.stored.bytes);
     return id;
@@ -164,74 +169,97 @@ export class IndexWriter {
     const rank = new Uint32Array(T);
     byWord.forEach((tmp, r) => (rank[tmp] = r));
 
-    const sink = (name: string) => new SpillSink(path.join(this.spill, name));
     const dfs = FIELDS.map(() => new Uint32Array(T));
-    const start = new Grow();
-    const termCol = sink('col.term');
-    const tfCols = FIELDS.map((f) => sink(`col.tf.${f}`));
-    const posStart = sink('col.posStart');
-    const posData = sink('col.posData');
-    const lengths = new Uint32Array(this.docs * FIELDS.length);
-    // The entry of each rank in the document at hand, and of each sorted entry.
-    const slot = new Uint32Array(T);
-    let entries = 0;
-    let ranks = new Uint32Array(1024);
-    let entryOf = new Uint32Array(1024);
-    let docTf = new Uint16Array(1024);
-    let docPosStart = new Uint32Array(1024);
-    let bytes = new Uint8Array(4096);
-
-    const src = new SpillSource(this.terms.file);
+    const entries = this.entries;
+    // Every column's length is known from the documents added: the forward index and positions are written
+    // in place as the spilled documents are read, the columns side by side.
+    const forward = new PackedColumnsWriter(dir, INDEX_FILES.forward, [
+      { name: 'start', type: 'u32', length: this.docs + 1 },
+      { name: 'term', type: 'u32', length: entries },
+      ...FIELDS.map((f) => ({ name: `tf.${f}`, type: 'u16' as const, length: entries })),
+      { name: 'lengths', type: 'u32', length: this.docs * FIELDS.length },
+    ]);
+    const [START, TERM, TF, LENGTHS] = [0, 1, 2, 2 + FIELDS.length];
+    let positions: PackedColumnsWriter | undefined;
     try {
-      for (let id = 0; id < this.docs; id++) {
-        const n = src.u32();
-        lengths.set(src.u32s(FIELDS.length), id * FIELDS.length);
-        const terms = src.u32s(n);
-        const tf = src.u16s(n * FIELDS.length);
-        const posEnd = src.u32s(n);
-        const data = src.bytes(n ? posEnd[n - 1]! : 0);
-        start.push(entries);
-        if (ranks.length < n) {
-          ranks = new Uint32Array(2 * n);
-          entryOf = new Uint32Array(2 * n);
-          docTf = new Uint16Array(2 * n);
-          docPosStart = new Uint32Array(2 * n);
-        }
-        if (bytes.length < data.length) bytes = new Uint8Array(2 * data.length);
-        for (let k = 0; k < n; k++) {
-          const r = rank[terms[k]!]!;
-          ranks[k] = r;
-          slot[r] = k;
-        }
-        // Entries in dictionary order: a native numeric sort of the ranks.
-        const sorted = ranks.subarray(0, n).sort();
-        let b = 0;
-        for (let j = 0; j < n; j++) {
-          const k = (entryOf[j] = slot[sorted[j]!]!);
-          docPosStart[j] = posData.bytes + b;
-          for (let p = k ? posEnd[k - 1]! : 0, end = posEnd[k]!; p < end; p++) bytes[b++] = data[p]!;
-        }
-        posData.raw(bytes.subarray(0, b));
-        termCol.u32s(sorted);
-        posStart.u32s(docPosStart.subarray(0, n));
-        for (let f = 0; f < FIELDS.length; f++) {
-          const d = dfs[f]!;
-          const fieldTf = tf.subarray(f * n, f * n + n);
-          for (let j = 0; j < n; j++) {
-            const v = fieldTf[entryOf[j]!]!;
-            if (v > 0) d[sorted[j]!]!++;
-            docTf[j] = v;
+      positions = new PackedColumnsWriter(dir, INDEX_FILES.positions, [
+        { name: 'start', type: 'u32', length: entries + 1 },
+        { name: 'data', type: 'u8', length: this.posBytes },
+      ]);
+      const [POS_START, POS_DATA] = [0, 1];
+      const bytesOf = (a: Uint16Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      const start = new Uint32Array(this.docs + 1);
+      const lengths = new Uint32Array(this.docs * FIELDS.length);
+      // The entry of each rank in the document at hand, and of each sorted entry.
+      const slot = new Uint32Array(T);
+      let ranks = new Uint32Array(1024);
+      let entryOf = new Uint32Array(1024);
+      let docTf = new Uint16Array(1024);
+      let docPosStart = new Uint32Array(1024);
+      let bytes = new Uint8Array(4096);
+      let at = 0;
+      let posAt = 0;
+
+      const src = new SpillSource(this.terms.file);
+      try {
+        for (let id = 0; id < this.docs; id++) {
+          const n = src.u32();
+          lengths.set(src.u32s(FIELDS.length), id * FIELDS.length);
+          const terms = src.u32s(n);
+          const tf = src.u16s(n * FIELDS.length);
+          const posEnd = src.u32s(n);
+          const data = src.bytes(n ? posEnd[n - 1]! : 0);
+          start[id] = at;
+          if (ranks.length < n) {
+            ranks = new Uint32Array(2 * n);
+            entryOf = new Uint32Array(2 * n);
+            docTf = new Uint16Array(2 * n);
+            docPosStart = new Uint32Array(2 * n);
           }
-          tfCols[f]!.u16s(docTf.subarray(0, n));
+          if (bytes.length < data.length) bytes = new Uint8Array(2 * data.length);
+          for (let k = 0; k < n; k++) {
+            const r = rank[terms[k]!]!;
+            ranks[k] = r;
+            slot[r] = k;
+          }
+          // Entries in dictionary order: a native numeric sort of the ranks.
+          const sorted = ranks.subarray(0, n).sort();
+          let b = 0;
+          for (let j = 0; j < n; j++) {
+            const k = (entryOf[j] = slot[sorted[j]!]!);
+            docPosStart[j] = posAt + b;
+            for (let p = k ? posEnd[k - 1]! : 0, end = posEnd[k]!; p < end; p++) bytes[b++] = data[p]!;
+          }
+          positions.append(POS_DATA, bytes.subarray(0, b));
+          posAt += b;
+          forward.append(TERM, bytesOf(sorted));
+          positions.append(POS_START, bytesOf(docPosStart.subarray(0, n)));
+          for (let f = 0; f < FIELDS.length; f++) {
+            const d = dfs[f]!;
+            const fieldTf = tf.subarray(f * n, f * n + n);
+            for (let j = 0; j < n; j++) {
+              const v = fieldTf[entryOf[j]!]!;
+              if (v > 0) d[sorted[j]!]!++;
+              docTf[j] = v;
+            }
+            forward.append(TF + f, bytesOf(docTf.subarray(0, n)));
+          }
+          at += n;
         }
-        entries += n;
+      } finally {
+        src.close();
       }
-    } finally {
-      src.close();
+      start[this.docs] = at;
+      positions.append(POS_START, bytesOf(Uint32Array.of(posAt)));
+      forward.append(START, bytesOf(start));
+      forward.append(LENGTHS, bytesOf(lengths));
+    } catch (e) {
+      forward.abandon();
+      positions?.abandon();
+      throw e;
     }
-    start.push(entries);
-    posStart.u32(posData.bytes);
-    for (const s of [termCol, posStart, posData, ...tfCols]) s.close();
+    forward.close();
+    positions.close();
 
     const n = Math.max(this.docs, 1);
     const meta: IndexMeta = {
@@ -244,8 +272,9 @@ export class IndexWriter {
       avgFieldLength: Object.fromEntries(FIELDS.map((f) => [f, this.lengthSums[f] / n])) as Record<Field, number>,
       analyzer: { ...this.opts.analyzer.options },
     };
-    const packed = (name: string, cols: ColumnSource[]) => writeIndexFileWith(dir, name, (w) => writePackedColumns(w, cols));
-    packed(INDEX_FILES.docs, [columnSource('offsets', this.storedOffsets.done()), this.stored.column('json', 'u8', this.stored.bytes)]);
+    writeIndexFileWith(dir, INDEX_FILES.docs, (w) =>
+      writePackedColumns(w, [columnSource('offsets', this.storedOffsets.done()), this.stored.column('json', 'u8', this.stored.bytes)]),
+    );
     writeIndexFile(
       dir,
       INDEX_FILES.terms,
@@ -254,13 +283,6 @@ export class IndexWriter {
         ...Object.fromEntries(FIELDS.map((f, k) => [`df.${f}`, dfs[k]!])),
       }),
     );
-    packed(INDEX_FILES.forward, [
-      columnSource('start', start.done()),
-      termCol.column('term', 'u32', entries),
-      ...FIELDS.map((f, k) => tfCols[k]!.column(`tf.${f}`, 'u16', entries)),
-      columnSource('lengths', lengths),
-    ]);
-    packed(INDEX_FILES.positions, [posStart.column('start', 'u32', entries + 1), posData.column('data', 'u8', posData.bytes)]);
     writeIndexFileWith(dir, INDEX_FILES.candidates, (w) => this.candidates.write(w, this.words));
     writeIndexFile(dir, INDEX_FILES.meta, Buffer.from(JSON.stringify(meta)));
     return meta;

@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { analyzeDoc } from '../../../shared/index/document.js';
 import { EntryBuilder, type DocEntries } from '../../../shared/index/entries.js';
-import { DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, readIndexFile, writeIndexFile, writeIndexFileWith } from '../../../shared/index/format.js';
+import { DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, PackedColumnsWriter, readIndexFile, writeIndexFile, writeIndexFileWith } from '../../../shared/index/format.js';
 import { currentIndex, publishIndex, removeSuperseded } from '../../../shared/index/publish.js';
 import { openIndex } from '../../../shared/index/reader.js';
 import { FIELDS, type IndexInputDoc } from '../../../shared/index/types.js';
@@ -274,6 +274,36 @@ test('format: a file whose writing failed is left without a header, so it is nev
   assert.is(readIndexFile(dir, 'ok').toString(), 'abcd');
   assert.throws(() => writeIndexFileWith(dir, 'failed', (w) => (w.write(Buffer.from('ab')), fail())), /disk full/);
   assert.throws(() => readIndexFile(dir, 'failed'), /is not a hazelnut index file/);
+});
+
+test('format: columns written in place side by side, in pieces of any size, are the bytes packColumns makes', () => {
+  const dir = fs.mkdtempSync(path.join(tmp, 'packed-'));
+  // Odd lengths (padding between columns) and a column past one buffer (1 MB) written in small and large pieces.
+  const cols = {
+    a: Uint32Array.from({ length: 300_001 }, (_, i) => i * 2654435761),
+    b: Uint16Array.from({ length: 1001 }, (_, i) => i * 7),
+    c: Uint8Array.from({ length: 3 }, (_, i) => i + 1),
+    d: new Uint32Array(0),
+  };
+  const w = new PackedColumnsWriter(dir, 'forward', Object.entries(cols).map(([name, c]) => ({ name, type: c instanceof Uint32Array ? 'u32' : c instanceof Uint16Array ? 'u16' : 'u8', length: c.length })));
+  const bytes = (c: Uint8Array | Uint16Array | Uint32Array, from: number, to: number) => new Uint8Array(c.buffer, from * c.BYTES_PER_ELEMENT, (to - from) * c.BYTES_PER_ELEMENT);
+  for (let i = 0; i < 1001; i++) {
+    w.append(0, bytes(cols.a, i * 7, i * 7 + 7));
+    w.append(1, bytes(cols.b, i, i + 1));
+  }
+  w.append(0, bytes(cols.a, 7007, 300_001));
+  w.append(2, cols.c);
+  w.close();
+  assert.ok(readIndexFile(dir, 'forward').equals(packColumns(cols)));
+
+  const short = new PackedColumnsWriter(dir, 'short', [{ name: 'a', type: 'u32', length: 2 }]);
+  short.append(0, bytes(cols.a, 0, 1));
+  assert.throws(() => short.close(), /column a: 4 bytes short/);
+  assert.throws(() => readIndexFile(dir, 'short'), /is not a hazelnut index file/);
+  const long = new PackedColumnsWriter(dir, 'long', [{ name: 'a', type: 'u32', length: 1 }]);
+  assert.throws(() => long.append(0, bytes(cols.a, 0, 2)), /column a: more bytes than its length/);
+  long.abandon();
+  assert.throws(() => readIndexFile(dir, 'long'), /is not a hazelnut index file/);
 });
 
 function fail(): never {
