@@ -63,6 +63,18 @@ test('base score: BM25F over the entries equals BM25F by name, plus the link pri
   assert.ok(checked > 10, 'documents with a score were compared');
 });
 
+test('base score: the link prior of each scorer\'s own weight, scorers of several weights taking turns on one index', () => {
+  const terms = ['crawler'].map((w) => reader.analyzer.term(w)!);
+  const stats = readerStats(reader);
+  const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)));
+  const linked = Array.from({ length: reader.meta.docCount }, (_, id) => id).filter((id) => reader.doc(id).boost > 0);
+  assert.ok(linked.length > 0, 'some document has a link score');
+  for (const linkWeight of [params.linkWeight, 3 * params.linkWeight + 1, params.linkWeight, 0]) {
+    const scorer = makeScorer(reader, terms, { ...params, linkWeight });
+    for (const id of linked) assert.is(scorer.base(id), bm25f(terms, idfs, byName(id), stats, params.bm25f) + linkPrior(reader.doc(id).boost, linkWeight), `weight ${linkWeight}, document ${id}`);
+  }
+});
+
 test('proximity: the bounded scan equals the full one, and explain adds up', () => {
   const terms = ['web', 'crawler'].map((w) => reader.analyzer.term(w)!);
   for (const maxPositions of [1, 256]) {
