@@ -22,20 +22,25 @@ export type Facets = Record<FacetField, FacetValue[]>;
 /** Values shown per facet, the most frequent first. */
 export const MAX_FACET_VALUES = 8;
 
+function count(counts: Map<string, FacetValue>, value: string | undefined, doc: StoredDoc): void {
+  if (!value) return;
+  const v = counts.get(value);
+  if (v) v.count++;
+  else counts.set(value, { value, count: 1, sample: doc });
+}
+
+/** One pass over the hits, each field read by name: a search counts every match. */
 export function countFacets(hits: readonly { doc: StoredDoc }[]): Facets {
-  const out = {} as Facets;
-  for (const field of FACET_FIELDS) {
-    const counts = new Map<string, FacetValue>();
-    for (const { doc } of hits) {
-      const value = doc[field];
-      if (!value) continue;
-      const v = counts.get(value);
-      if (v) v.count++;
-      else counts.set(value, { value, count: 1, sample: doc });
-    }
-    out[field] = [...counts.values()].sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, MAX_FACET_VALUES);
+  const site = new Map<string, FacetValue>();
+  const type = new Map<string, FacetValue>();
+  const lang = new Map<string, FacetValue>();
+  for (const { doc } of hits) {
+    count(site, doc.site, doc);
+    count(type, doc.type, doc);
+    count(lang, doc.lang, doc);
   }
-  return out;
+  const top = (counts: Map<string, FacetValue>) => [...counts.values()].sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, MAX_FACET_VALUES);
+  return { site: top(site), type: top(type), lang: top(lang) };
 }
 
 const TYPE_NAMES: Record<string, string> = {
