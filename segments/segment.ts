@@ -26,7 +26,8 @@ import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
 
 export type { Outlink, PageSection, ParseMeta } from '../shared/plugin/types.js';
 
-export const SEGMENT_VERSION = 1;
+/** 2: bodies in brotli and parse text as TEXT, which version 1 readers cannot read (this code reads both). */
+export const SEGMENT_VERSION = 2;
 export const PHASES = ['generated', 'fetched', 'parsed', 'indexed'] as const;
 export type Phase = (typeof PHASES)[number];
 
