@@ -187,6 +187,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
         s.interrupted = true;
         break;
       }
+      const before = { ...s.phases };
       const g = await timed('generate', () => generate(conf, webdb, segmentsDir, { topN: opts.topN, numFetchers: opts.fetchers, log }));
       if (g.nothingDue) {
         s.stoppedEarly = `Stopping at depth=${depth} - no more URLs to fetch: ${g.nothingDue.message}`;
@@ -204,6 +205,7 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
         if (depth === 0 && s.segments.length === 1) warnUnreachableSeeds(segDir, f, log);
         if (s.interrupted) break;
       }
+      log.info(`round ${depth + 1}/${opts.depth} took ${phaseTimes(before, s.phases)}`);
     }
   } finally {
     await writers?.close();
@@ -324,7 +326,15 @@ function linksDropped(d: OutlinksDropped): string {
   return `${d.cap + d.filtered + d.external}${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const seconds = (ms: number, digits = 1) => `${(ms / 1000).toFixed(digits)} s`;
+
+/** The time spent since `before` (phase totals), in all and per phase: `2.31 s: generate 0.05 s, fetch 1.82 s, updatedb 0.44 s`. */
+export function phaseTimes(before: Readonly<Record<string, number>>, after: Readonly<Record<string, number>>): string {
+  const spent = Object.entries(after)
+    .map(([k, v]) => [k, v - (before[k] ?? 0)] as const)
+    .filter(([, ms]) => ms > 0);
+  return `${seconds(spent.reduce((n, [, ms]) => n + ms, 0), 2)}: ${spent.map(([k, ms]) => `${k} ${seconds(ms, 2)}`).join(', ')}`;
+}
 
 export function formatSummary(s: CrawlSummary): string {
   const o = outcomes(s);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { emptySummary, formatSummary, outcomes, type CrawlSummary } from '../../crawler/crawl.js';
+import { emptySummary, formatSummary, outcomes, phaseTimes, type CrawlSummary } from '../../crawler/crawl.js';
 
 test('each URL is counted once', () => {
   // [byStatus, robotsDenied, deferred, expected]
@@ -54,6 +54,16 @@ test('the README shows the summary lines the crawl prints, and its counts add up
   const tried = [...rounds.matchAll(/fetching (\d+) URLs/g)].reduce((n, m) => n + Number(m[1]), 0);
   assert.ok(tried > 0);
   assert.is(['pages fetched', 'failed', 'gone', 'redirected', 'robots-denied', 'deferred'].reduce((n, k) => n + count(k), 0), tried);
+});
+
+test("a round's time: what each phase added since the round began, in the order the phases first ran", () => {
+  // [phase totals before, after, expected]
+  const table: [Record<string, number>, Record<string, number>, string][] = [
+    [{}, { inject: 12, generate: 40, fetch: 1830, updatedb: 440 }, '2.32 s: inject 0.01 s, generate 0.04 s, fetch 1.83 s, updatedb 0.44 s'],
+    [{ inject: 12, generate: 40, fetch: 1830, updatedb: 440 }, { inject: 12, generate: 96, fetch: 2830, updatedb: 500 }, '1.12 s: generate 0.06 s, fetch 1.00 s, updatedb 0.06 s'],
+    [{ generate: 40, fetch: 100 }, { generate: 40, fetch: 100, parse: 300 }, '0.30 s: parse 0.30 s'],
+  ];
+  for (const [before, after, want] of table) assert.is(phaseTimes(before, after), want);
 });
 
 test.run();

@@ -81,6 +81,10 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
   assert.match(first.out, /robots-denied\s+1\n/);
   assert.match(first.err, /crawl: details in .*crawl\.log/);
   assert.match(first.err, /crawl: round 1\/3: fetching 2 URLs from 2 hosts into \d{14}, about \d+ ms at 10 ms between requests to a host/);
+  // The log says what each round took, phase by phase.
+  const log = fs.readFileSync(path.join(dir, 'logs', 'crawl.log'), 'utf8');
+  const rounds = [...first.err.matchAll(/crawl: round (\d)\/3: fetching/g)].map((m) => m[1]);
+  assert.equal([...log.matchAll(/crawl: round (\d)\/3 took \d+\.\d\d s: generate \d+\.\d\d s, fetch \d+\.\d\d s, updatedb \d+\.\d\d s\n/g)].map((m) => m[1]), rounds);
   assert.match(first.out, /Serve the result: hazelnut serve -dir/);
   assert.is(web.requestsTo('handbook', '/private/salaries.html').length, 0, 'robots.txt is obeyed');
 
