@@ -7,13 +7,13 @@
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { DEFAULT_CHARSET, decodeText } from '../shared/charset.js';
 import type { StoredDoc } from '../shared/index/types.js';
-import type { ContentRecord, FetchRecord, PageSection } from '../segments/segment.js';
-import { typedWords } from './highlight.js';
+import type { ContentRecord, FetchRecord, PageSection, SummarySource } from '../segments/segment.js';
+import { typedWords, type TypedWords } from './highlight.js';
 import type { SearchResult } from './search.js';
 import type { Snapshot } from './snapshot.js';
-import { readOffsets, SUMMARY_TEXT_CHARS, summaryPart } from '../segments/offsets.js';
-import { MAX_SUMMARY_TOKENS, summarize, summarizeRanges, type Summary } from './summary.js';
-import { indexedHits, offsetsAgree, offsetWords, type StoredWords } from './summary-offsets.js';
+import { readOffsets, SUMMARY_TEXT_CHARS } from '../segments/offsets.js';
+import { MAX_SUMMARY_TOKENS, summarize, summarizeRanges, type PlacedSummary, type Summary } from './summary.js';
+import { indexedHits, markedHits, offsetWords } from './summary-offsets.js';
 import { summaryTokens } from './summary-tokens.js';
 
 export interface HitDetails {
@@ -34,7 +34,7 @@ export type SummaryDoc = { id: number; doc: StoredDoc };
  * they judged: a page of hits repeats its words).
  */
 interface Shared {
-  accept: ReturnType<typeof typedWords>;
+  accept: TypedWords;
   words: Pick<Analyzer, 'terms'>;
 }
 const shared = new WeakMap<SummaryQuery, Shared>();
@@ -55,30 +55,39 @@ function sharedFor(snap: Snapshot, q: SummaryQuery): Shared {
 /** How a summary finds its words (the benchmark compares them): stored offsets when the segment has them, else a scan, else the whole text. */
 export type SummaryWords = 'stored' | 'scanned' | 'whole';
 
-/** The words around the query's hits, from the index's positions and the offsets stored at index time; undefined when there are none to trust. */
-function storedWords(snap: Snapshot, hit: SummaryDoc, text: string, data: Uint8Array | undefined, q: SummaryQuery, furniture: readonly (readonly [number, number])[]): StoredWords | undefined {
-  const offsets = data && readOffsets(data);
+/**
+ * The summary from the index's positions and the offsets stored at index
+ * time; undefined when there are none to trust. Of the text, only the words
+ * that decide which hits are marked and the windows shown are decoded.
+ */
+function storedSummary(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: SummaryQuery, furniture: readonly (readonly [number, number])[], sections: number[]): PlacedSummary | undefined {
+  const offsets = src.offsets && readOffsets(src.offsets);
   if (!offsets) return undefined;
+  const { text } = src;
   // The index keeps only the first indexer.max.tokens words of a page: past them it knows no hits.
   const limit = Math.min(offsets.count, snap.reader.fieldLength(hit.id, 'content'));
   const hits = indexedHits(snap.reader, hit.id, q.query.terms, limit);
-  if (!offsetsAgree(sharedFor(snap, q).words, text, offsets, hits)) return undefined;
-  return offsetWords(offsets, hits, snap.settings.summary, furniture, limit);
+  const { words, accept } = sharedFor(snap, q);
+  const marked = markedHits(words, text, offsets, hits, accept);
+  if (!marked) return undefined;
+  const opt = snap.settings.summary;
+  const stored = offsetWords(offsets, hits, opt, furniture, limit, marked);
+  return summarizeRanges(text, stored.words, opt, { furniture, sections: mergeSorted(sections, stored.cuts), more: stored.more || src.length > SUMMARY_TEXT_CHARS });
 }
 
 /**
  * The hit's summary from its parse text (furniture left out) and the section
  * it comes from. No text is analyzed when the segment stored where its words
- * stand (searcher/summary-offsets); else only the parts of the text where a
- * query term can stand (searcher/summary-tokens); the whole start of the text
- * when that scan cannot tell. `words` forces a way (the benchmark's baselines).
+ * stand (searcher/summary-offsets), and only the text shown is read; else only
+ * the parts of the text where a query term can stand (searcher/summary-tokens);
+ * the whole start of the text when that scan cannot tell. `words` forces a way
+ * (the benchmark's baselines).
  */
 export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opts: { words?: SummaryWords } = {}): HitDetails {
   const { doc } = hit;
   const src = snap.segments.getSummarySource(doc.segment, doc.url);
-  if (!src?.text) return { summary: [] };
+  if (!src?.text.length) return { summary: [] };
   const cut = src.length > SUMMARY_TEXT_CHARS;
-  const text = summaryPart(src.text);
   const sections = Array.isArray(src.meta.sections) ? src.meta.sections : [];
   const furniture = Array.isArray(src.meta.furniture) ? src.meta.furniture : [];
   // Sections come in text order; a parser that gave them otherwise is put right.
@@ -87,16 +96,16 @@ export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opt
   const words = opts.words ?? 'stored';
   const plan = { furniture, accept: sharedFor(snap, q).accept };
   const opt = snap.settings.summary;
-  // Parts of the text are summarized with a cut wherever words were skipped.
-  const cutAt = (cuts: number[]) => mergeSorted(offsets, cuts);
-  const stored = words === 'stored' ? storedWords(snap, hit, text, src.offsets, q, furniture) : undefined;
+  const stored = words === 'stored' ? storedSummary(snap, hit, src, q, furniture, offsets) : undefined;
+  const text = stored ? '' : src.text.whole();
   const scanned = stored || words === 'whole' ? undefined : summaryTokens(snap.analyzer, text, q.query.terms, opt, furniture);
-  const placed = stored
-    ? summarizeRanges(text, stored.words, opt, { ...plan, sections: cutAt(stored.cuts), more: stored.more || cut })
-    : scanned
-      ? summarize(text, scanned.tokens, new Set(q.query.terms), opt, { ...plan, sections: cutAt(scanned.cuts), more: scanned.more || cut })
+  const placed =
+    stored ??
+    (scanned
+      ? // Parts of the text are summarized with a cut wherever words were skipped.
+        summarize(text, scanned.tokens, new Set(q.query.terms), opt, { ...plan, sections: mergeSorted(offsets, scanned.cuts), more: scanned.more || cut })
       : // One token past the summarizer's reach tells it that more text follows.
-        summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), new Set(q.query.terms), opt, { ...plan, sections: offsets });
+        summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), new Set(q.query.terms), opt, { ...plan, sections: offsets }));
   const at = placed.offset;
   let section: PageSection | undefined;
   if (at !== undefined) for (const s of sections) if (s.offset <= at) section = s;

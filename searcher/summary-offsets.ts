@@ -6,11 +6,14 @@
  * copied: the head of the page (the summary when nothing matches) and
  * `context` words on both sides of every hit are ranges of the stored offsets
  * for summarizeRanges(), with a cut wherever words were skipped, exactly as
- * searcher/summary-tokens finds them by scanning.
+ * searcher/summary-tokens finds them by scanning. Which hits are marked is
+ * told by the stored inflection classes: one word of each term's class is read.
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import type { IndexReader } from '../shared/index/types.js';
-import type { TokenOffsets } from '../segments/offsets.js';
+import { UNCLASSED, type TokenOffsets } from '../segments/offsets.js';
+import type { PageText } from '../segments/summary-text.js';
+import type { TypedWords } from './highlight.js';
 import { Furniture, MAX_SUMMARY_TOKENS, type SummaryOptions, type WordRanges } from './summary.js';
 
 /** The query terms at token indexes of the page's text: indexes in increasing order, each with its term. */
@@ -49,21 +52,60 @@ export function indexedHits(reader: IndexReader, id: number, terms: Iterable<str
 }
 
 /**
- * Whether the stored offsets still describe `text` for these hits: each
- * term's first hit is a word the analyzer makes that term from. A page parsed
- * or analyzed differently since it was indexed fails this, and is scanned.
+ * The hits a summary marks (searcher/highlight), judging one word of each
+ * inflection class stored at index time: a hit of a typed term is marked when
+ * its class is that of a typed base and the class's first word, judged, is
+ * marked (a class names one base of its term in the page). A hit whose class
+ * does not tell, as in records without classes, is judged by its own word.
+ * `judge(h)`: whether hit h's word is marked, undefined when it is not a word
+ * of its term (the offsets no longer describe the text): then so is the answer.
  */
-export function offsetsAgree(analyzer: Pick<Analyzer, 'terms'>, text: string, offsets: TokenOffsets, hits: TextHits): boolean {
-  const seen = new Set<string>();
+export function classedHits(offsets: TokenOffsets, hits: TextHits, typed: TypedWords, judge: (h: number) => boolean | undefined): TextHits | undefined {
+  const { classes } = offsets;
+  const out: TextHits = { at: [], terms: [] };
+  // Per typed term, each class's verdict: 1 marked, -1 not, 0 not judged yet.
+  const verdicts = new Map<string, Int8Array>();
   for (let h = 0; h < hits.at.length; h++) {
+    const term = hits.terms[h]!;
+    const typedClasses = typed.classes(term);
+    if (typedClasses) {
+      const c = classes ? classes[hits.at[h]!]! : UNCLASSED;
+      if (c !== UNCLASSED && !typedClasses.has(c)) continue;
+      let v = verdicts.get(term);
+      if (!v) verdicts.set(term, (v = new Int8Array(UNCLASSED)));
+      if (c === UNCLASSED || v[c] === 0) {
+        const ok = judge(h);
+        if (ok === undefined) return undefined;
+        if (c !== UNCLASSED) v[c] = ok ? 1 : -1;
+        if (!ok) continue;
+      } else if (v[c] === -1) continue;
+    }
+    out.at.push(hits.at[h]!);
+    out.terms.push(term);
+  }
+  return out;
+}
+
+/**
+ * The hits a summary marks, judged by classedHits from the words of `text`;
+ * undefined when the first word judged of a term is not a word it comes from: the
+ * offsets no longer describe the text (a page parsed or analyzed otherwise
+ * since it was indexed), and it is scanned instead.
+ */
+export function markedHits(analyzer: Pick<Analyzer, 'terms'>, text: Pick<PageText, 'slice' | 'length'>, offsets: TokenOffsets, hits: TextHits, accept: TypedWords): TextHits | undefined {
+  // Each term's first word judged is checked.
+  const checked = new Set<string>();
+  return classedHits(offsets, hits, accept, (h) => {
     const i = hits.at[h]!;
     const term = hits.terms[h]!;
-    if (seen.has(term)) continue;
-    seen.add(term);
-    if (i >= offsets.count || offsets.ends[i]! > text.length) return false;
-    if (!analyzer.terms(text.slice(offsets.starts[i], offsets.ends[i])).includes(term)) return false;
-  }
-  return true;
+    if (i >= offsets.count || offsets.ends[i]! > text.length) return undefined;
+    const word = text.slice(offsets.starts[i]!, offsets.ends[i]!);
+    if (!checked.has(term)) {
+      if (!analyzer.terms(word).includes(term)) return undefined;
+      checked.add(term);
+    }
+    return accept(word, term);
+  });
 }
 
 /** The words a summary reads from stored offsets, the offsets where a part starts after skipped words, and whether content words follow. */
@@ -76,6 +118,7 @@ export interface StoredWords {
 /**
  * The head of the text and the parts around each hit, as ranges of the
  * stored offsets (the first `limit` words): no word is copied or decoded.
+ * `marked`: the hits that count (markedHits); every hit makes its part.
  */
 export function offsetWords(
   offsets: TokenOffsets,
@@ -83,6 +126,7 @@ export function offsetWords(
   opts: SummaryOptions,
   furniture: readonly (readonly [number, number])[],
   limit = offsets.count,
+  marked: TextHits = hits,
 ): StoredWords {
   const { starts, ends } = offsets;
   const n = Math.min(limit, offsets.count);
@@ -122,5 +166,7 @@ export function offsetWords(
   const tail = new Furniture(furniture);
   let more = n < offsets.count || size > MAX_SUMMARY_TOKENS;
   for (let i = end; i < n && !more; i++) more = !tail.covers(starts[i]!, ends[i]!);
-  return { words: { starts, ends, ranges, hits: hits.at.slice(0, hitCount), terms: hits.terms.slice(0, hitCount) }, cuts, more };
+  let markedCount = marked.at.length;
+  while (markedCount > 0 && marked.at[markedCount - 1]! >= n) markedCount--;
+  return { words: { starts, ends, ranges, hits: marked.at.slice(0, markedCount), terms: marked.terms.slice(0, markedCount) }, cuts, more };
 }

@@ -9,6 +9,7 @@
  * page text and marks the hits, so nothing from a page reaches HTML raw.
  */
 import { escapeHtml } from '../shared/escape.js';
+import type { PageText } from '../segments/summary-text.js';
 import { lowerBound } from './sorted.js';
 
 /** A word of the text: its analyzed term and where it stands in the original string. */
@@ -39,7 +40,7 @@ export interface SummaryPlan {
   furniture?: readonly (readonly [number, number])[];
   /** Text offsets where a section starts: a window stays within one section. */
   sections?: readonly number[];
-  /** Whether a word whose term matched counts as a hit (searcher/highlight); every such word when absent. */
+  /** Whether a word whose term matched counts as a hit (searcher/highlight); every such word when absent. summarize() asks it; summarizeRanges() is given the hits that count. */
   accept?: (word: string, term: string) => boolean;
   /** Content words follow the last token: the tokens are parts of the page (searcher/summary-tokens). */
   more?: boolean;
@@ -113,15 +114,15 @@ export function tokenColumns(tokens: readonly TextToken[]): TokenColumns {
 
 /**
  * The words summarizeRanges() reads, where they stand: token spans as
- * columns, the ranges of tokens to read, and the tokens among them whose
- * term is a query term.
+ * columns, the ranges of tokens to read, and the tokens among them that are
+ * hits (their term is a query term, and the word counts: SummaryPlan.accept).
  */
 export interface WordRanges {
   readonly starts: ArrayLike<number>;
   readonly ends: ArrayLike<number>;
   /** Token ranges [from, to) in text order, MAX_SUMMARY_TOKENS tokens at most. */
   readonly ranges: readonly (readonly [number, number])[];
-  /** Tokens in the ranges whose term is a query term, in text order, and those terms. */
+  /** Hits in the ranges, in text order, and their terms. */
   readonly hits: ArrayLike<number>;
   readonly terms: readonly string[];
 }
@@ -251,14 +252,17 @@ export function summarize(text: string, tokens: readonly TextToken[] | TokenColu
   const terms: string[] = [];
   for (let t = 0; t < n; t++) {
     const term = cols.terms[t]!;
-    if (term !== '' && queryTerms.has(term)) (hits.push(t), terms.push(term));
+    if (term !== '' && queryTerms.has(term) && (!plan.accept || plan.accept(text.slice(cols.starts[t], cols.ends[t]), term))) (hits.push(t), terms.push(term));
   }
   const words = { starts: cols.starts, ends: cols.ends, ranges: [[0, n] as const], hits, terms };
   return summarizeRanges(text, words, opts, { ...plan, more: plan.more === true || total > n });
 }
 
-/** summarize() of the words in ranges of a text's tokens: only those words are read. */
-export function summarizeRanges(text: string, src: WordRanges, opts: SummaryOptions, plan: SummaryPlan = {}): PlacedSummary {
+/** The text a summary shows: a string, or stored text decoded a span at a time. */
+export type SummaryText = Pick<PageText, 'slice'>;
+
+/** summarize() of the words in ranges of a text's tokens: only those words are read, and only the text of the windows shown. */
+export function summarizeRanges(text: SummaryText, src: WordRanges, opts: SummaryOptions, plan: SummaryPlan = {}): PlacedSummary {
   const { starts, ends } = src;
   const kept = new KeptWords(starts, ends, plan.furniture ?? [], plan.sections ?? []);
   for (const [from, to] of src.ranges) kept.add(from, to);
@@ -269,9 +273,7 @@ export function summarizeRanges(text: string, src: WordRanges, opts: SummaryOpti
   const hitTerms: string[] = [];
   const wordOf = kept.wordsOf(src.hits);
   for (let h = 0; h < src.hits.length; h++) {
-    const t = src.hits[h]!;
-    const term = src.terms[h]!;
-    if (wordOf[h]! >= 0 && (!plan.accept || plan.accept(text.slice(starts[t], ends[t]), term))) (hits.push(wordOf[h]!), hitTerms.push(term));
+    if (wordOf[h]! >= 0) (hits.push(wordOf[h]!), hitTerms.push(src.terms[h]!));
   }
   const words: Words = { starts, ends, kept, hits };
   const length = Math.max(1, opts.length);
@@ -329,7 +331,7 @@ export function summarizeRanges(text: string, src: WordRanges, opts: SummaryOpti
 }
 
 /** The original text of a window, split into plain and highlighted parts. */
-function render(text: string, { starts, ends, kept, hits }: Words, w: Window): Summary {
+function render(text: SummaryText, { starts, ends, kept, hits }: Words, w: Window): Summary {
   const out: Summary = [];
   let pos = starts[kept.token(w.from)]!;
   // Hits in the window, in order: one pointer walks them.

@@ -5,32 +5,85 @@
  * positions without analyzing the page again. Only the start of the text
  * that summaries look at is covered. The record is a version and the token
  * count (32-bit little-endian each), then every token's start, then every
- * token's end, 16 bits each (the covered part fits): a summary reads the
- * words around its hits where they stand, without decoding the words before
- * them. The parts of a camelCase word share its span. Records of version 1
- * (LEB128 deltas, written by older hazelnut) are still read, decoded whole.
+ * token's end, 16 bits each (the covered part fits), then every token's
+ * inflection class, a byte each: a summary reads the words around its hits
+ * where they stand, without decoding the words before them, and tells which
+ * hits to mark without reading their text. The parts of a camelCase word
+ * share its span. Records of version 2 (no classes) and version 1 (LEB128
+ * deltas), written by older hazelnut, are still read.
  */
 
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import type { ParseMeta } from '../shared/plugin/types.js';
+import { inflectionBase } from './inflection.js';
 
 /** Summaries look at this much of a page's text, and the stored offsets cover it (in 16 bits: below 65,536). */
 export const SUMMARY_TEXT_CHARS = 60_000;
 
 /** Changes when the encoding changes; a record of an unknown version is not used. */
-const OFFSETS_VERSION = 2;
+const OFFSETS_VERSION = 3;
 const HEADER = 8;
 
-/** The stored form of token spans (in text order, as the analyzer gives them). */
-export function encodeOffsets(spans: readonly { start: number; end: number }[]): Buffer {
-  const n = spans.length;
-  const out = Buffer.alloc(HEADER + 4 * n);
+/** The class of a word whose class would not tell its inflection base (segments/inflection.ts) from another base of its term in the page: its text decides. */
+export const UNCLASSED = 255;
+
+/** An inflection base's class: a hash of it, below UNCLASSED. */
+export function baseClass(base: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < base.length; i++) h = Math.imul(h ^ base.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % UNCLASSED;
+}
+
+/** Words already reduced to their inflection base and its class: pages repeat their vocabulary. */
+const known = new Map<string, { base: string; c: number }>();
+const KNOWN_KEPT = 50_000;
+
+function classOf(word: string): { base: string; c: number } {
+  let k = known.get(word);
+  if (k === undefined) {
+    if (known.size >= KNOWN_KEPT) known.clear();
+    const base = inflectionBase(word);
+    known.set(word, (k = { base, c: baseClass(base) }));
+  }
+  return k;
+}
+
+/**
+ * The stored form of a text's tokens (in text order, as the analyzer gives
+ * them): their spans, and per token the class of its word's inflection base
+ * (baseClass), or UNCLASSED where another base of the same term in the page
+ * has the same class: a class found among a term's words names one base.
+ */
+export function encodeOffsets(text: string, tokens: readonly { term: string; start: number; end: number }[]): Buffer {
+  const n = tokens.length;
+  const out = Buffer.alloc(HEADER + 5 * n);
   out.writeUInt32LE(OFFSETS_VERSION, 0);
   out.writeUInt32LE(n, 4);
+  const classes = out.subarray(HEADER + 4 * n);
+  // Most terms have one base in a page: the base of each term's first word, and of terms with more, each class's base ('' once two bases share it).
+  const first = new Map<string, { base: string; c: number }>();
+  const more = new Map<string, string>();
+  let clash = false;
+  const share = (c: number, term: string, base: string) => {
+    const key = `${c} ${term}`;
+    const was = more.get(key);
+    if (was === undefined) more.set(key, base);
+    else if (was !== base) (more.set(key, ''), (clash = true));
+  };
   for (let i = 0; i < n; i++) {
-    out.writeUInt16LE(spans[i]!.start, HEADER + 2 * i);
-    out.writeUInt16LE(spans[i]!.end, HEADER + 2 * (n + i));
+    const t = tokens[i]!;
+    out.writeUInt16LE(t.start, HEADER + 2 * i);
+    out.writeUInt16LE(t.end, HEADER + 2 * (n + i));
+    const k = classOf(text.slice(t.start, t.end));
+    classes[i] = k.c;
+    const f = first.get(t.term);
+    if (f === undefined) first.set(t.term, k);
+    else if (f.base !== k.base) {
+      if (!more.has(`${f.c} ${t.term}`)) share(f.c, t.term, f.base);
+      share(k.c, t.term, k.base);
+    }
   }
+  if (clash) for (let i = 0; i < n; i++) if (more.get(`${classes[i]} ${tokens[i]!.term}`) === '') classes[i] = UNCLASSED;
   return out;
 }
 
@@ -42,7 +95,7 @@ export function textOffsets(analyzer: Analyzer, text: string): Buffer {
   const part = summaryPart(text);
   const tokens = analyzer.tokens(part);
   if (part.length < text.length) while (tokens.length && tokens[tokens.length - 1]!.end === part.length) tokens.pop();
-  return encodeOffsets(tokens);
+  return encodeOffsets(part, tokens);
 }
 
 /** What a summary reads of a page's parse meta: the sections and furniture that start in the part it looks at. */
@@ -61,6 +114,8 @@ export interface TokenOffsets {
   readonly count: number;
   readonly starts: Uint16Array | Uint32Array;
   readonly ends: Uint16Array | Uint32Array;
+  /** Token i's inflection class (encodeOffsets); absent in records written before classes were stored. */
+  readonly classes?: Uint8Array;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -70,8 +125,12 @@ export function readOffsets(data: Uint8Array): TokenOffsets | undefined {
   if (data[0] === 1) return readVersion1(data);
   if (data.length < HEADER) return undefined;
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const version = view.getUint32(0, true);
   const count = view.getUint32(4, true);
-  if (view.getUint32(0, true) !== OFFSETS_VERSION || data.length !== HEADER + 4 * count) return undefined;
+  // Version 2 is version 3 without the classes.
+  const perToken = version === OFFSETS_VERSION ? 5 : version === 2 ? 4 : 0;
+  if (!perToken || data.length !== HEADER + perToken * count) return undefined;
+  const classes = perToken === 5 ? data.subarray(HEADER + 4 * count) : undefined;
   if (!LITTLE_ENDIAN || data.byteOffset % 2) {
     const starts = new Uint16Array(count);
     const ends = new Uint16Array(count);
@@ -79,11 +138,11 @@ export function readOffsets(data: Uint8Array): TokenOffsets | undefined {
       starts[i] = view.getUint16(HEADER + 2 * i, true);
       ends[i] = view.getUint16(HEADER + 2 * (count + i), true);
     }
-    return { count, starts, ends };
+    return { count, starts, ends, ...(classes ? { classes } : {}) };
   }
   // The columns are read in place.
   const at = data.byteOffset + HEADER;
-  return { count, starts: new Uint16Array(data.buffer, at, count), ends: new Uint16Array(data.buffer, at + 2 * count, count) };
+  return { count, starts: new Uint16Array(data.buffer, at, count), ends: new Uint16Array(data.buffer, at + 2 * count, count), ...(classes ? { classes } : {}) };
 }
 
 /** Version 1: a LEB128 varint version and count, then per token its start minus the previous start and its length. */

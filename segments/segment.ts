@@ -23,6 +23,8 @@ import { segmentDir, segmentFile, segmentPartDir } from '../shared/layout.js';
 import { WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 import type { Outlink, ParseMeta } from '../shared/plugin/types.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
+import { summaryPart } from './offsets.js';
+import { StoredText, storedText, WholeText, type PageText } from './summary-text.js';
 
 export type { Outlink, PageSection, ParseMeta } from '../shared/plugin/types.js';
 
@@ -81,7 +83,7 @@ CREATE TABLE IF NOT EXISTS summary_text (  -- written at index time, for the sea
   text    BLOB NOT NULL,           -- the start of the parse text (segments/offsets.ts), uncompressed: Latin-1, or UTF-16LE when wide
   wide    INTEGER NOT NULL,
   length  INTEGER NOT NULL,        -- of the whole parse text
-  offsets BLOB NOT NULL,           -- where each of its words stands (segments/offsets.ts)
+  offsets BLOB NOT NULL,           -- where each of its words stands and its inflection class (segments/offsets.ts)
   meta    TEXT NOT NULL            -- JSON: the parse meta's sections and furniture that start in the text above
 );
 `;
@@ -145,17 +147,14 @@ export interface SummaryText {
 
 /** The parts of a parse record a summary needs (Segment.getSummarySource). */
 export interface SummarySource {
-  /** The parse text, or its start when stored for summaries. */
-  text: string;
+  /** The start of the parse text summaries read (segments/offsets.ts summaryPart); when stored for summaries, decoded a span at a time. */
+  text: PageText;
   /** Of the whole parse text. */
   length: number;
   meta: ParseMeta;
   /** segments/offsets.ts's encoding, when stored for summaries. */
   offsets?: Uint8Array;
 }
-
-/** Characters up to U+00FF are stored one byte each, others make the whole text UTF-16: both decode without a scan. */
-const LATIN1 = /^[\x00-\xff]*$/;
 
 /**
  * WAL pages between checkpoints (SQLite's default is 1000). A fetch commits
@@ -590,8 +589,8 @@ export class Segment {
       if (fresh) this.db.exec('DELETE FROM summary_text');
       const put = this.db.prepare('INSERT OR REPLACE INTO summary_text (url, text, wide, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
       for (const r of recs) {
-        const wide = !LATIN1.test(r.text);
-        put.run(r.url, Buffer.from(r.text, wide ? 'utf16le' : 'latin1'), wide ? 1 : 0, r.length, r.offsets, JSON.stringify(r.meta));
+        const { bytes, wide } = storedText(r.text);
+        put.run(r.url, bytes, wide ? 1 : 0, r.length, r.offsets, JSON.stringify(r.meta));
       }
     })();
   }
@@ -608,11 +607,11 @@ export class Segment {
           | { text: Buffer; wide: number; length: number; offsets: Buffer; meta: string }
           | undefined)
       : undefined;
-    if (s) return { text: s.text.toString(s.wide ? 'utf16le' : 'latin1'), length: s.length, meta: JSON.parse(s.meta) as ParseMeta, offsets: s.offsets };
+    if (s) return { text: new StoredText(s.text, s.wide === 1), length: s.length, meta: JSON.parse(s.meta) as ParseMeta, offsets: s.offsets };
     const r = this.lookup<Pick<ParseRow, 'text' | 'meta'>>('SELECT text, meta FROM parse WHERE url = ?', url);
     if (!r) return undefined;
     const text = parseText(r.text);
-    return { text, length: text.length, meta: JSON.parse(r.meta) as ParseMeta };
+    return { text: new WholeText(summaryPart(text)), length: text.length, meta: JSON.parse(r.meta) as ParseMeta };
   }
 
   /** What updatedb reads of a parse: its links and meta, without inflating its text. */

@@ -5,7 +5,9 @@ import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
-import { readOffsets, encodeOffsets, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets } from '../../segments/offsets.js';
+import { readOffsets, encodeOffsets, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass } from '../../segments/offsets.js';
+import { inflectionBase } from '../../segments/inflection.js';
+import { StoredText, storedText, WholeText } from '../../segments/summary-text.js';
 import { Segment } from '../../segments/segment.js';
 import { hitDetails, type SummaryWords } from '../../searcher/details.js';
 import { typedWords } from '../../searcher/highlight.js';
@@ -13,11 +15,21 @@ import { search } from '../../searcher/search.js';
 import { FetchedSegments } from '../../searcher/segments.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { summarize, summarizeRanges, summaryToText, type SummaryOptions } from '../../searcher/summary.js';
-import { offsetsAgree, offsetWords, type TextHits } from '../../searcher/summary-offsets.js';
+import { classedHits, markedHits, offsetWords, type TextHits } from '../../searcher/summary-offsets.js';
 import { makeCrawl, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
 import { filler, long, SUMMARY_CASES, type Page } from './summary-pages.js';
 
 const stem = new Analyzer({ stemEnglish: true });
+
+/** A record as hazelnut wrote it before inflection classes were stored (version 2), read. */
+function withoutClasses(record: Buffer) {
+  const { count } = readOffsets(record)!;
+  const v2 = Buffer.from(record.subarray(0, 8 + 4 * count));
+  v2.writeUInt32LE(2, 0);
+  const offsets = readOffsets(v2)!;
+  assert.is(offsets.classes, undefined);
+  return offsets;
+}
 const plain = new Analyzer();
 
 /** The query terms' places as the index records them: token indexes of the text. */
@@ -39,14 +51,18 @@ for (const analyzer of [stem, plain])
   for (const [name, p, query, opts] of [...SUMMARY_CASES, ...MORE_CASES])
     test(`${name} (${analyzer.options.stemEnglish ? 'stemming' : 'no stemming'})`, () => {
       const terms = analyzer.terms(query);
-      const plan = { furniture: p.furniture ?? [], accept: typedWords(analyzer, query) };
-      const whole = summarize(p.text, analyzer.tokens(p.text), new Set(terms), opts, { ...plan, sections: p.sections ?? [] });
-      const offsets = readOffsets(textOffsets(analyzer, p.text))!;
+      const accept = typedWords(analyzer, query);
+      const whole = summarize(p.text, analyzer.tokens(p.text), new Set(terms), opts, { furniture: p.furniture ?? [], accept, sections: p.sections ?? [] });
       const hits = hitsOf(analyzer, p.text, terms);
-      assert.ok(offsetsAgree(analyzer, p.text, offsets, hits));
-      const parts = offsetWords(offsets, hits, opts, p.furniture ?? []);
-      const sections = [...(p.sections ?? []), ...parts.cuts].sort((a, b) => a - b);
-      assert.equal(summarizeRanges(p.text, parts.words, opts, { ...plan, sections, more: parts.more }), whole);
+      // The stored form, and the form older hazelnut stored (no inflection classes: every hit's word judged).
+      const record = textOffsets(analyzer, p.text);
+      for (const offsets of [readOffsets(record)!, withoutClasses(record)]) {
+        const { bytes, wide } = storedText(p.text);
+        const marked = markedHits(analyzer, new StoredText(bytes, wide), offsets, hits, accept)!;
+        const parts = offsetWords(offsets, hits, opts, p.furniture ?? [], offsets.count, marked);
+        const sections = [...(p.sections ?? []), ...parts.cuts].sort((a, b) => a - b);
+        assert.equal(summarizeRanges(p.text, parts.words, opts, { furniture: p.furniture ?? [], sections, more: parts.more }), whole, offsets.classes ? 'classes' : 'no classes');
+      }
     });
 
 test('only the words around the hits are read on a long page', () => {
@@ -86,23 +102,27 @@ function version1(spans: readonly { start: number; end: number }[]): Buffer {
 
 test('offsets: round trip, columns read in place; version 1 still read; another version or a damaged record is refused', () => {
   const spans = [
-    { start: 0, end: 3 },
-    { start: 4, end: 12 },
-    { start: 4, end: 8 },
-    { start: 300, end: 301 },
-    { start: 59_990, end: SUMMARY_TEXT_CHARS },
+    { term: 'abc', start: 0, end: 3 },
+    { term: 'read', start: 4, end: 12 },
+    { term: 'file', start: 4, end: 8 },
+    { term: 'x', start: 300, end: 301 },
+    { term: 'vacuum', start: 59_990, end: SUMMARY_TEXT_CHARS },
   ];
-  const data = encodeOffsets(spans);
-  assert.is(data.length, 8 + 4 * spans.length, 'a version, a count and two 16-bit columns');
+  const text = 'x'.repeat(SUMMARY_TEXT_CHARS);
+  const data = encodeOffsets(text, spans);
+  assert.is(data.length, 8 + 5 * spans.length, 'a version, a count, two 16-bit columns and a column of classes');
   const d = readOffsets(data)!;
   assert.ok(d.starts instanceof Uint16Array && d.starts.buffer === data.buffer, 'read where it is stored, not decoded');
   const spansOf = (o: ReturnType<typeof readOffsets>) => [...o!.starts].map((s, i) => ({ start: s, end: o!.ends[i] }));
-  assert.equal(spansOf(d), spans);
+  const bare = spans.map(({ start, end }) => ({ start, end }));
+  assert.equal(spansOf(d), bare);
+  assert.equal([...d.classes!], ['xxx', 'xxxxxxxx', 'xxxx', 'x', 'xxxxxxxxxx'].map((w) => baseClass(inflectionBase(w))));
   // A record at an odd offset (a Buffer in a pool) is copied, not misread.
-  assert.equal(spansOf(readOffsets(Buffer.concat([Buffer.from([0]), data]).subarray(1))), spans);
-  assert.equal(spansOf(readOffsets(version1(spans))), spans);
+  assert.equal(spansOf(readOffsets(Buffer.concat([Buffer.from([0]), data]).subarray(1))), bare);
+  assert.equal(spansOf(withoutClasses(data)), bare);
+  assert.equal(spansOf(readOffsets(version1(spans))), bare);
   assert.is(readOffsets(data.subarray(0, data.length - 1)), undefined);
-  assert.is(readOffsets(Buffer.concat([Buffer.from([3]), data.subarray(1)])), undefined);
+  assert.is(readOffsets(Buffer.concat([Buffer.from([4]), data.subarray(1)])), undefined);
   assert.is(readOffsets(Buffer.concat([data, Buffer.from([0])])), undefined);
   const v1 = version1(spans);
   assert.is(readOffsets(v1.subarray(0, v1.length - 1)), undefined);
@@ -128,9 +148,48 @@ test('offsets that no longer describe the text are not trusted', () => {
   const text = `${filler(10)} vacuum ${filler(10)}`;
   const offsets = readOffsets(textOffsets(plain, text))!;
   const hits = hitsOf(plain, text, ['vacuum']);
-  assert.ok(offsetsAgree(plain, text, offsets, hits));
-  assert.not.ok(offsetsAgree(plain, `w1 ${text}`, offsets, hits), 'the text changed before the hit');
-  assert.not.ok(offsetsAgree(plain, text.slice(0, 20), offsets, hits), 'the text is shorter than the offsets');
+  const accept = typedWords(plain, 'vacuum');
+  assert.ok(markedHits(plain, new WholeText(text), offsets, hits, accept));
+  assert.not.ok(markedHits(plain, new WholeText(`w1 ${text}`), offsets, hits, accept), 'the text changed before the hit');
+  assert.not.ok(markedHits(plain, new WholeText(text.slice(0, 20)), offsets, hits, accept), 'the text is shorter than the offsets');
+});
+
+test('the stored inflection classes decide which hits are marked: one word of each class is read', () => {
+  const text = Array.from({ length: 40 }, (_, i) => `${['expenses', 'expensive', 'Expense', 'expensed'][i % 4]} ${filler(6, i)}.`).join(' ');
+  const record = textOffsets(stem, text);
+  const hits = hitsOf(stem, text, ['expens']);
+  assert.is(hits.at.length, 40);
+  const accept = typedWords(stem, 'expense');
+  const read: number[] = [];
+  const judge = (h: number) => (read.push(h), accept(text.slice(readOffsets(record)!.starts[hits.at[h]!], readOffsets(record)!.ends[hits.at[h]!]), 'expens'));
+  const marked = classedHits(readOffsets(record)!, hits, accept, judge)!;
+  assert.is(marked.at.length, 30, 'all but "expensive"');
+  // "expensive" has another class than the typed word's and is never read; the other three forms share one.
+  assert.equal(read, [0]);
+  // Without classes (a record of older hazelnut), every candidate hit's word is read and gives the same marks.
+  read.length = 0;
+  assert.equal(classedHits(withoutClasses(record), hits, accept, judge), marked);
+  assert.is(read.length, 40);
+});
+
+test('a class two bases of one term share in a page tells neither: their words are read', () => {
+  const byClass = new Map<number, string>();
+  let pair: [string, string] | undefined;
+  for (let i = 0; !pair && i < 1000; i++) {
+    const w = `q${i}`;
+    const other = byClass.get(baseClass(inflectionBase(w)));
+    if (other) pair = [other, w];
+    else byClass.set(baseClass(inflectionBase(w)), w);
+  }
+  const words = [pair![0], 'q5000', pair![1], pair![0]];
+  const text = words.join(' ');
+  let at = 0;
+  const tokens = words.map((w) => ({ term: 'same', start: (at += w.length + 1) - w.length - 1, end: at - 1 }));
+  const classes = [...readOffsets(encodeOffsets(text, tokens))!.classes!];
+  assert.equal(classes, [UNCLASSED, baseClass(inflectionBase('q5000')), UNCLASSED, UNCLASSED]);
+  // Under different terms the same class tells each apart.
+  const apart = [...readOffsets(encodeOffsets(text, tokens.map((t, i) => ({ ...t, term: `t${i}` }))))!.classes!];
+  assert.ok(apart.every((c) => c !== UNCLASSED));
 });
 
 test('index stores word offsets beside the parse; the searcher summarizes from them as from the whole text', async () => {
@@ -153,7 +212,7 @@ test('index stores word offsets beside the parse; the searcher summarizes from t
       const src = seg.getSummarySource(p.url)!;
       assert.equal(src.offsets, textOffsets(analyzer, p.text), p.url);
       assert.ok(readOffsets(src.offsets!)!.starts instanceof Uint16Array, `${p.url}: the 16-bit columns are stored`);
-      assert.is(src.text, p.text.slice(0, SUMMARY_TEXT_CHARS));
+      assert.is(src.text.whole(), p.text.slice(0, SUMMARY_TEXT_CHARS));
       assert.is(src.length, p.text.length);
     }
     seg.close();

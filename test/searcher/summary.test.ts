@@ -2,7 +2,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
-import { inflectionBase, typedWords } from '../../searcher/highlight.js';
+import { typedWords } from '../../searcher/highlight.js';
+import { inflectionBase } from '../../segments/inflection.js';
 import { MAX_SUMMARY_TOKENS, summarize, summaryToHtml, summaryToText } from '../../searcher/summary.js';
 
 const analyzer = new Analyzer();
