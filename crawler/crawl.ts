@@ -41,7 +41,7 @@ import { writeReport } from './report/tool.js';
 import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/tool.js';
-import { isPostgresUrl } from './webdb/webdb.js';
+import { isPostgresUrl, openWebDb } from './webdb/webdb.js';
 import { crawlPaths, segmentIndexDir } from '../shared/layout.js';
 
 export const CRAWL_TOOL_FILE = 'crawl-tool.xml';
@@ -116,6 +116,21 @@ export function emptySummary(dir: string): CrawlSummary {
 }
 
 export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummary> {
+  const held: { close(): void }[] = [];
+  try {
+    return await crawlHolding(conf, opts, held);
+  } finally {
+    for (const h of held) h.close();
+  }
+}
+
+/**
+ * The crawl, holding the WebDB open in `held` from inject on and each
+ * round's segment from its fetch to its updatedb: SQLite copies a file's WAL
+ * into it and syncs both when its last connection closes, which without
+ * these would be each tool's close, several times a round.
+ */
+async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): void }[]): Promise<CrawlSummary> {
   checkSettings(conf, opts.threads);
   const { segments: segmentsDir, index } = crawlPaths(opts.dir);
   // webdb.url (or -webdb) keeps the WebDB on a PostgreSQL server; the rest of the crawl stays in its directory.
@@ -150,11 +165,20 @@ export async function crawl(conf: Conf, opts: CrawlOptions): Promise<CrawlSummar
     for (const r of rejected) log.warn(r);
     const injected = await timed('inject', () => inject(conf, { webdb, seeds, plugins, log }));
     s.injected = injected.injected;
+    if (!isPostgresUrl(webdb)) held.push(openWebDb(webdb));
     for (const p of injected.problems) log.warn(`${p.where}: ${p.reason}`);
     if (conf.getBoolean('crawl.sitemaps'))
       s.sitemaps = await timed('sitemaps', () => crawlSitemaps(conf, { webdb, seedUrls: seeds.lines.map((l) => l.url), plugins, log }));
 
     const fetchAndUpdate = async (segDir: string) => {
+      const seg = Segment.open(segDir);
+      try {
+        return await fetchAndUpdateHeld(segDir);
+      } finally {
+        seg.close();
+      }
+    };
+    const fetchAndUpdateHeld = async (segDir: string) => {
       s.segments.push(path.basename(segDir));
       const f = await timed('fetch', () =>
         fetchers > 1

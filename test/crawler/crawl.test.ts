@@ -81,6 +81,9 @@ test('crawl, serve, change a page, re-crawl, and the searcher serves the new tex
   assert.match(first.out, /robots-denied\s+1\n/);
   assert.match(first.err, /crawl: details in .*crawl\.log/);
   assert.match(first.err, /crawl: round 1\/3: fetching 2 URLs from 2 hosts into \d{14}, about \d+ ms at 10 ms between requests to a host/);
+  // Every write is in the files themselves, none left in a WAL: a copy of the .sqlite files alone is the whole crawl.
+  const wals = fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('-wal'));
+  assert.equal(wals.filter((f) => fs.statSync(path.join(dir, f)).size > 0), []);
   // The log says what each round took, phase by phase.
   const log = fs.readFileSync(path.join(dir, 'logs', 'crawl.log'), 'utf8');
   const rounds = [...first.err.matchAll(/crawl: round (\d)\/3: fetching/g)].map((m) => m[1]);
