@@ -69,6 +69,7 @@ export class CandidatePostings {
    */
   private order: Int32Array = new Int32Array(1 << 16).fill(-1);
   private readonly byOrder: number[] = [];
+  private distinct = new Uint32Array(1024);
 
   /** `limits` are flexsearch's and a batch's sizes; smaller ones exercise several runs and parts on a small index. */
   constructor(
@@ -82,7 +83,10 @@ export class CandidatePostings {
    * Batches hold terms by their order of first appearance.
    */
   add(id: number, text: ArrayLike<number>, words: readonly string[], tags: Tags): void {
-    const distinct: number[] = [];
+    // The document's distinct terms by order, in a scratch array reused from one document to the next.
+    if (this.distinct.length < text.length) this.distinct = new Uint32Array(2 * text.length);
+    const distinct = this.distinct;
+    let n = 0;
     for (let k = 0; k < text.length; k++) {
       const t = text[k]!;
       if (t >= this.seen.length) {
@@ -97,15 +101,16 @@ export class CandidatePostings {
         this.order[t] = this.byOrder.length;
         this.byOrder.push(t);
       }
-      distinct.push(this.order[t]!);
+      distinct[n++] = this.order[t]!;
     }
-    if (distinct.length) {
+    if (n) {
       this.reg.push(id);
-      if (this.held + distinct.length > this.terms.length) this.growBatch(this.held + distinct.length);
-      distinct.forEach((t, i) => {
-        this.terms[this.held] = t;
-        this.values[this.held++] = (id << 4) | slotOf(distinct.length, i);
-      });
+      if (this.held + n > this.terms.length) this.growBatch(this.held + n);
+      const { terms, values } = this;
+      for (let i = 0; i < n; i++) {
+        terms[this.held] = distinct[i]!;
+        values[this.held++] = (id << 4) | slotOf(n, i);
+      }
       if (this.held >= this.limits.batchPostings) this.spill();
     }
     for (const f of TAG_FIELDS) {

@@ -67,6 +67,8 @@ export class IndexWriter {
   private readonly storedOffsets = new Grow();
   private readonly candidates: CandidatePostings;
   private readonly builder = new EntryBuilder();
+  /** A document's candidate text, reused from one document to the next. */
+  private text = new Uint32Array(1024);
   private docs = 0;
   /** Entries (distinct terms of a document) and bytes of positions over every document added. */
   private entries = 0;
@@ -117,7 +119,8 @@ export class IndexWriter {
   addEntries(s: StoredDoc, e: DocEntries): number {
     const id = this.docs++;
     const n = e.terms.length;
-    const text = new Uint32Array(e.order.length);
+    if (this.text.length < e.order.length) this.text = new Uint32Array(2 * e.order.length);
+    const text = this.text.subarray(0, e.order.length);
     for (let i = 0; i < text.length; i++) text[i] = e.terms[e.order[i]!]!;
     this.candidates.add(id, text, this.words, { host: s.host, site: s.site, type: s.type, lang: s.lang });
     FIELDS.forEach((f, k) => (this.lengthSums[f] += e.lengths[k]!));
