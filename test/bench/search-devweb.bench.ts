@@ -76,13 +76,20 @@ async function requests(base: string, paths: string[], n: number, inFlight: numb
 
 const AB_ROUNDS = 5;
 const AB_REQUESTS = 600;
+/** In-process passes of the queries a side: under other work on the machine, ten passes left ±10 % between runs. */
+const AB_PASSES = 40;
+
+/** Medians of each side, and the median of the ratios of the rounds taken side by side (steadier under load than the ratio of the medians). */
+function compared([base, mine]: number[][]): [number, number, number] {
+  return [median(base!), median(mine!), median(mine!.map((x, i) => x / base![i]!))];
+}
 
 /**
  * This checkout's searcher beside another checkout's (`SEARCH_BASELINE`), on
  * the same crawl, in one run: over HTTP, each server's CPU per request over
- * AB_REQUESTS requests 8 in flight, the two alternating AB_ROUNDS times
- * (medians); in process, each one's search() and search + summaries + JSON,
- * CPU per query over passes of the queries, alternating (medians).
+ * AB_REQUESTS requests 8 in flight, the two alternating AB_ROUNDS times;
+ * in process, each one's search() and search + summaries + JSON, CPU per
+ * query over AB_PASSES passes of the queries, alternating (`compared`).
  */
 async function versusBaseline(baseline: string, crawlDir: string, queries: string[], paths: string[], procs: ChildProcess[]) {
   const servers: { proc: ChildProcess; base: string }[] = [];
@@ -112,7 +119,7 @@ async function versusBaseline(baseline: string, crawlDir: string, queries: strin
   }
   const inProcess = { search: [[], []] as number[][], json: [[], []] as number[][] };
   try {
-    for (let pass = 0; pass < 2 * AB_ROUNDS; pass++)
+    for (let pass = 0; pass < AB_PASSES; pass++)
       for (const k of pass % 2 ? [1, 0] : [0, 1])
         for (const what of ['search', 'json'] as const) {
           const c0 = ownCpuMs();
@@ -122,7 +129,7 @@ async function versusBaseline(baseline: string, crawlDir: string, queries: strin
   } finally {
     for (const s of sides) s.snaps.close();
   }
-  return { http: http.map(median), search: inProcess.search.map(median), json: inProcess.json.map(median) };
+  return { http: compared(http), search: compared(inProcess.search), json: compared(inProcess.json) };
 }
 
 function stop(proc: ChildProcess): Promise<void> {
@@ -237,7 +244,7 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
         '',
         ...(ab
           ? [
-              `Beside \`${path.basename(path.resolve(baseline!))}\` (\`SEARCH_BASELINE\`, another checkout on the same crawl), in this run: server CPU per request over ${AB_REQUESTS} requests of the queries, 8 in flight, the two servers alternating ${AB_ROUNDS} times; in process, CPU per query over ${2 * AB_ROUNDS} alternating passes (medians).`,
+              `Beside \`${path.basename(path.resolve(baseline!))}\` (\`SEARCH_BASELINE\`, another checkout on the same crawl), in this run: server CPU per request over ${AB_REQUESTS} requests of the queries, 8 in flight, the two servers alternating ${AB_ROUNDS} times; in process, CPU per query over ${AB_PASSES} alternating passes. Medians; the ratio is the median of the ratios of the rounds side by side.`,
               '',
               '| CPU ms | baseline | this checkout | ratio |',
               '|---|---|---|---|',
@@ -247,7 +254,7 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
                   ['search() in process, per query', ab.search],
                   ['search + summaries + JSON in process, per query', ab.json],
                 ] as const
-              ).map(([what, [a, b]]) => `| ${what} | ${f2(a!)} | ${f2(b!)} | ${(b! / a!).toFixed(2)} |`),
+              ).map(([what, [a, b, ratio]]) => `| ${what} | ${f2(a)} | ${f2(b)} | ${ratio.toFixed(2)} |`),
               '',
             ]
           : []),
