@@ -11,7 +11,8 @@ import type { ContentRecord, FetchRecord, PageSection, SummarySource } from '../
 import { typedWords, type TypedWords } from './highlight.js';
 import type { SearchResult } from './search.js';
 import type { Snapshot } from './snapshot.js';
-import { readOffsets, SUMMARY_TEXT_CHARS } from '../segments/offsets.js';
+import { readOffsets, sectionOf, SUMMARY_TEXT_CHARS } from '../segments/offsets.js';
+import { WholeText } from '../segments/summary-text.js';
 import { MAX_SUMMARY_TOKENS, summarize, summarizeRanges, type PlacedSummary, type Summary } from './summary.js';
 import { indexedHits, markedHits, offsetWords } from './summary-offsets.js';
 import { summaryTokens } from './summary-tokens.js';
@@ -60,10 +61,11 @@ export type SummaryWords = 'stored' | 'scanned' | 'whole';
  * time; undefined when there are none to trust. Of the text, only the words
  * that decide which hits are marked and the windows shown are decoded.
  */
-function storedSummary(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: SummaryQuery, furniture: readonly (readonly [number, number])[], sections: number[]): PlacedSummary | undefined {
+function storedSummary(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: SummaryQuery, furniture: readonly (readonly [number, number])[], sections: readonly number[]): PlacedSummary | undefined {
   const offsets = src.offsets && readOffsets(src.offsets);
   if (!offsets) return undefined;
-  const { text } = src;
+  // Without classes (a record of older hazelnut) every hit's word is judged: the text is decoded once.
+  const text = offsets.classes ? src.text : new WholeText(src.text.whole());
   // The index keeps only the first indexer.max.tokens words of a page: past them it knows no hits.
   const limit = Math.min(offsets.count, snap.reader.fieldLength(hit.id, 'content'));
   const hits = indexedHits(snap.reader, hit.id, q.query.terms, limit);
@@ -88,11 +90,10 @@ export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opt
   const src = snap.segments.getSummarySource(doc.segment, doc.url);
   if (!src?.text.length) return { summary: [] };
   const cut = src.length > SUMMARY_TEXT_CHARS;
-  const sections = Array.isArray(src.meta.sections) ? src.meta.sections : [];
-  const furniture = Array.isArray(src.meta.furniture) ? src.meta.furniture : [];
+  const { furniture } = src.meta;
   // Sections come in text order; a parser that gave them otherwise is put right.
-  const offsets = sections.map((s) => s.offset);
-  if (offsets.some((o, i) => i > 0 && o < offsets[i - 1]!)) offsets.sort((a, b) => a - b);
+  let offsets = src.meta.sections;
+  if (offsets.some((o, i) => i > 0 && o < offsets[i - 1]!)) offsets = [...offsets].sort((a, b) => a - b);
   const words = opts.words ?? 'stored';
   const plan = { furniture, accept: sharedFor(snap, q).accept };
   const opt = snap.settings.summary;
@@ -107,9 +108,10 @@ export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opt
       : // One token past the summarizer's reach tells it that more text follows.
         summarize(text, snap.analyzer.tokens(text, MAX_SUMMARY_TOKENS + 1), new Set(q.query.terms), opt, { ...plan, sections: offsets }));
   const at = placed.offset;
-  let section: PageSection | undefined;
-  if (at !== undefined) for (const s of sections) if (s.offset <= at) section = s;
-  return { summary: placed.parts, section: section && { heading: section.heading, id: section.id } };
+  // The last section, in the parser's order, that starts by the best passage.
+  let k = -1;
+  if (at !== undefined) src.meta.sections.forEach((o, i) => o <= at && (k = i));
+  return { summary: placed.parts, ...(k >= 0 ? { section: sectionOf(src.meta, k) } : {}) };
 }
 
 /** Two ascending lists as one. */

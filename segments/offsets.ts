@@ -14,7 +14,7 @@
  */
 
 import type { Analyzer } from '../shared/analysis/analyzer.js';
-import type { ParseMeta } from '../shared/plugin/types.js';
+import type { PageSection, ParseMeta } from '../shared/plugin/types.js';
 import { inflectionBase } from './inflection.js';
 
 /** Summaries look at this much of a page's text, and the stored offsets cover it (in 16 bits: below 65,536). */
@@ -104,6 +104,54 @@ export function summaryMeta(meta: ParseMeta): Pick<ParseMeta, 'sections' | 'furn
     ...(Array.isArray(meta.sections) ? { sections: meta.sections.filter((s) => s.offset < SUMMARY_TEXT_CHARS) } : {}),
     ...(Array.isArray(meta.furniture) ? { furniture: meta.furniture.filter(([start]) => start < SUMMARY_TEXT_CHARS) } : {}),
   };
+}
+
+/**
+ * The sections and furniture as a summary reads them: where each section
+ * starts (in the parser's order) and the furniture ranges, at once; a
+ * section's heading and id (JSON) only for the section a summary names.
+ */
+export interface SummaryMeta {
+  readonly sections: readonly number[];
+  readonly furniture: readonly (readonly [number, number])[];
+  readonly headings: readonly (string | Pick<PageSection, 'heading' | 'id'>)[];
+}
+
+/**
+ * The stored form of summaryMeta(): a first line of JSON, the sections'
+ * offsets and the furniture, then a line of JSON per section, its heading and
+ * id; the headings are most of it, and a summary parses one.
+ */
+export function encodeSummaryMeta(meta: Pick<ParseMeta, 'sections' | 'furniture'>): string {
+  const sections = Array.isArray(meta.sections) ? meta.sections : [];
+  const head = JSON.stringify([sections.map((s) => s.offset), Array.isArray(meta.furniture) ? meta.furniture : []]);
+  return [head, ...sections.map((s) => JSON.stringify(headingOf(s)))].join('\n');
+}
+
+const headingOf = (s: Pick<PageSection, 'heading' | 'id'>) => ({ heading: s.heading, ...(s.id === undefined ? {} : { id: s.id }) });
+
+/** A parse meta as a summary reads it. */
+export function metaForSummary(meta: ParseMeta): SummaryMeta {
+  const sections = Array.isArray(meta.sections) ? meta.sections : [];
+  return {
+    sections: sections.map((s) => s.offset),
+    furniture: Array.isArray(meta.furniture) ? meta.furniture : [],
+    headings: sections,
+  };
+}
+
+/** A stored summary meta: encodeSummaryMeta's form, or the JSON of summaryMeta() that older hazelnut stored. */
+export function readSummaryMeta(stored: string): SummaryMeta {
+  if (stored.startsWith('{')) return metaForSummary(JSON.parse(stored) as ParseMeta);
+  const line = stored.indexOf('\n');
+  const [sections, furniture] = JSON.parse(line < 0 ? stored : stored.slice(0, line)) as [number[], [number, number][]];
+  return { sections, furniture, headings: line < 0 ? [] : stored.slice(line + 1).split('\n') };
+}
+
+/** Section k's heading and id. */
+export function sectionOf(meta: SummaryMeta, k: number): Pick<PageSection, 'heading' | 'id'> {
+  const h = meta.headings[k]!;
+  return typeof h === 'string' ? (JSON.parse(h) as Pick<PageSection, 'heading' | 'id'>) : headingOf(h);
 }
 
 /** The part of a parse text summaries look at. */

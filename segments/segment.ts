@@ -23,7 +23,7 @@ import { segmentDir, segmentFile, segmentPartDir } from '../shared/layout.js';
 import { WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 import type { Outlink, ParseMeta } from '../shared/plugin/types.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
-import { summaryPart } from './offsets.js';
+import { encodeSummaryMeta, metaForSummary, readSummaryMeta, summaryPart, type SummaryMeta } from './offsets.js';
 import { StoredText, storedText, WholeText, type PageText } from './summary-text.js';
 
 export type { Outlink, PageSection, ParseMeta } from '../shared/plugin/types.js';
@@ -84,7 +84,7 @@ CREATE TABLE IF NOT EXISTS summary_text (  -- written at index time, for the sea
   wide    INTEGER NOT NULL,
   length  INTEGER NOT NULL,        -- of the whole parse text
   offsets BLOB NOT NULL,           -- where each of its words stands and its inflection class (segments/offsets.ts)
-  meta    TEXT NOT NULL            -- JSON: the parse meta's sections and furniture that start in the text above
+  meta    TEXT NOT NULL            -- the parse meta's sections and furniture that start in the text above (segments/offsets.ts encodeSummaryMeta; JSON before)
 );
 `;
 
@@ -151,7 +151,7 @@ export interface SummarySource {
   text: PageText;
   /** Of the whole parse text. */
   length: number;
-  meta: ParseMeta;
+  meta: SummaryMeta;
   /** segments/offsets.ts's encoding, when stored for summaries. */
   offsets?: Uint8Array;
 }
@@ -590,7 +590,7 @@ export class Segment {
       const put = this.db.prepare('INSERT OR REPLACE INTO summary_text (url, text, wide, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
       for (const r of recs) {
         const { bytes, wide } = storedText(r.text);
-        put.run(r.url, bytes, wide ? 1 : 0, r.length, r.offsets, JSON.stringify(r.meta));
+        put.run(r.url, bytes, wide ? 1 : 0, r.length, r.offsets, encodeSummaryMeta(r.meta));
       }
     })();
   }
@@ -607,11 +607,11 @@ export class Segment {
           | { text: Buffer; wide: number; length: number; offsets: Buffer; meta: string }
           | undefined)
       : undefined;
-    if (s) return { text: new StoredText(s.text, s.wide === 1), length: s.length, meta: JSON.parse(s.meta) as ParseMeta, offsets: s.offsets };
+    if (s) return { text: new StoredText(s.text, s.wide === 1), length: s.length, meta: readSummaryMeta(s.meta), offsets: s.offsets };
     const r = this.lookup<Pick<ParseRow, 'text' | 'meta'>>('SELECT text, meta FROM parse WHERE url = ?', url);
     if (!r) return undefined;
     const text = parseText(r.text);
-    return { text: new WholeText(summaryPart(text)), length: text.length, meta: JSON.parse(r.meta) as ParseMeta };
+    return { text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(JSON.parse(r.meta) as ParseMeta) };
   }
 
   /** What updatedb reads of a parse: its links and meta, without inflating its text. */

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
-import { readOffsets, encodeOffsets, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass } from '../../segments/offsets.js';
+import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass } from '../../segments/offsets.js';
 import { inflectionBase } from '../../segments/inflection.js';
 import { StoredText, storedText, WholeText } from '../../segments/summary-text.js';
 import { Segment } from '../../segments/segment.js';
@@ -135,6 +135,24 @@ test('offsets cover the start of a long text, without a word cut at its end', ()
   const d = readOffsets(textOffsets(plain, text))!;
   assert.is(d.count, n, 'the cut word "vac" is left out');
   assert.is(d.ends[n - 1], SUMMARY_TEXT_CHARS - 4);
+});
+
+test('the stored meta: section offsets and furniture read at once, a heading parsed when named; the JSON older hazelnut stored still read', () => {
+  const meta = {
+    sections: [
+      { heading: 'Intro', level: 1, offset: 0 },
+      { heading: 'Line\nbreak "quoted"', level: 2, offset: 40, id: 'lb' },
+    ],
+    furniture: [[0, 10]] as [number, number][],
+  };
+  for (const stored of [encodeSummaryMeta(meta), JSON.stringify(meta)]) {
+    const m = readSummaryMeta(stored);
+    assert.equal(m.sections, [0, 40]);
+    assert.equal(m.furniture, [[0, 10]]);
+    assert.equal(sectionOf(m, 0), { heading: 'Intro' });
+    assert.equal(sectionOf(m, 1), { heading: 'Line\nbreak "quoted"', id: 'lb' });
+  }
+  assert.equal(readSummaryMeta(encodeSummaryMeta({})), { sections: [], furniture: [], headings: [] });
 });
 
 test('the stored meta holds the sections and furniture that start in the part summaries read', () => {
