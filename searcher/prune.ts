@@ -6,8 +6,8 @@
  * (`unitScores`), so a match's upper bound is a few multiplications
  * (Scorer.bound). They lie in postings order: a query reads each term's
  * scores in one pass beside its matches (`matchUnits`), not one scattered
- * read a match and term. Matches are
- * scored in full in the order of their bounds until the ones scored above
+ * read a match and term. Matches are scored in full in the order of their
+ * bounds until the ones scored above
  * every remaining bound decide the page: the proximity block, the page, and
  * what grouping by site reads from the rest of the list (which sites have
  * more, how many hits it hides). The rest keep their bounds as scores and an
