@@ -244,7 +244,7 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
     return s;
   }
   say('crawl', `inverting links, scoring and indexing ${all.length} segments`);
-  // The index's analysis threads load (about a second each) while links are inverted and pages scored.
+  // The index's analysis threads load while links are inverted and pages scored, not while the first large segment waits.
   const threads = new IndexThreads(conf);
   try {
     threads.startFor(unindexed);
