@@ -32,7 +32,7 @@ function allUrls(): string[] {
 }
 
 function startChild(seg: string): { child: ChildProcess; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [CLI, '-D', 'http.agent.name=HzTest', '-D', 'fetcher.server.delay=0.05', '-D', 'log.progress.interval=0.1', 'fetch', seg, '-threads', '4'], {
+  const child = spawn(process.execPath, [CLI, '-D', 'http.agent.name=HzTest', '-D', 'fetcher.server.delay=0.2', '-D', 'log.progress.interval=0.1', 'fetch', seg, '-threads', '4'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
