@@ -43,7 +43,8 @@ function classOf(word: string): { base: string; c: number } {
   if (k === undefined) {
     if (known.size >= KNOWN_KEPT) known.clear();
     const base = inflectionBase(word);
-    known.set(word, (k = { base, c: baseClass(base) }));
+    // Kept as a string of its own: a long slice would keep its page's whole text alive.
+    known.set(word.length < 13 ? word : (word + ' ').slice(0, -1), (k = { base, c: baseClass(base) }));
   }
   return k;
 }
