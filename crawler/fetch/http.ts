@@ -178,26 +178,35 @@ function failure(e: unknown, opts: HttpOptions): HttpFailure {
   return new HttpFailure(what[code] ?? `${code}: ${err.message}`, code);
 }
 
-function decoder(encoding: string): NodeJS.ReadWriteStream | undefined {
-  switch (encoding) {
-    case 'gzip':
-    case 'x-gzip':
-      return zlib.createGunzip();
-    case 'deflate':
-      return zlib.createInflate(); // zlib-wrapped, as RFC 9110 says
-    case 'br':
-      return zlib.createBrotliDecompress();
-    case 'identity':
-      return undefined;
-    default:
-      throw new HttpFailure(`unsupported Content-Encoding ${encoding}`, 'ENCODING');
-  }
+/** A Content-Encoding's decoder, as a stream and as one call bounded by maxOutputLength. */
+interface Coding {
+  stream(): NodeJS.ReadWriteStream;
+  once(buf: Buffer, opts: { maxOutputLength: number }): Buffer;
+}
+const gzip: Coding = { stream: () => zlib.createGunzip(), once: zlib.gunzipSync };
+const CODINGS: Record<string, Coding> = {
+  gzip,
+  'x-gzip': gzip,
+  deflate: { stream: () => zlib.createInflate(), once: zlib.inflateSync }, // zlib-wrapped, as RFC 9110 says
+  br: { stream: () => zlib.createBrotliDecompress(), once: zlib.brotliDecompressSync },
+};
+
+function coding(encoding: string): Coding {
+  const c = CODINGS[encoding];
+  if (!c) throw new HttpFailure(`unsupported Content-Encoding ${encoding}`, 'ENCODING');
+  return c;
 }
 
 /**
  * Reads and decodes a body, keeping the first `limit` decoded bytes. The cap
  * applies after decoding, so a small gzip that inflates to gigabytes stops at
  * the cap instead of filling memory.
+ *
+ * A body in one encoding whose wire bytes fit the cap (most compressed pages)
+ * is collected and inflated in one synchronous call: a stream pipeline per
+ * response costs several times the inflating itself. Whatever that call cannot
+ * settle (decoded size over the cap, a corrupt or cut-off body) goes through
+ * the streaming decoders, which keep the first `cap` bytes or name the error.
  */
 export async function readBody(
   body: Readable,
@@ -212,6 +221,7 @@ export async function readBody(
     .filter((s) => s && s !== 'identity')
     .reverse();
   if (encodings.length > MAX_CONTENT_ENCODINGS) throw new HttpFailure(`too many Content-Encodings: ${contentEncoding}`, 'ENCODING');
+  const codings = encodings.map(coding);
   let wireBytes = 0;
   let truncated = false;
   const chunks: Buffer[] = [];
@@ -236,11 +246,21 @@ export async function readBody(
       }
     }
   };
-  const decoders = encodings.map(decoder).filter((d): d is NodeJS.ReadWriteStream => d !== undefined);
   try {
     // Most pages come unencoded: iterate the body directly, without a stream pipeline per request.
-    if (decoders.length === 0) await sink(counter(body));
-    else await (pipeline as (...streams: unknown[]) => Promise<void>)(body, counter, ...decoders, sink);
+    if (codings.length === 0) await sink(counter(body));
+    else {
+      let source: AsyncIterable<Buffer>;
+      if (codings.length > 1) source = counter(body);
+      else {
+        const wire = await collect(body, cap);
+        wireBytes = wire.bytes;
+        const decoded = wire.rest ? undefined : decodeOnce(codings[0]!, wire.chunks, wire.bytes, cap);
+        if (decoded) return { body: decoded, truncated: false, wireBytes };
+        source = replay(wire.chunks, wire.rest && counter(wire.rest));
+      }
+      await (pipeline as (...streams: unknown[]) => Promise<void>)(source, ...codings.map((c) => c.stream()), sink);
+    }
   } catch (e) {
     if (!truncated) throw decodeError(e, encodings);
   } finally {
@@ -248,6 +268,37 @@ export async function readBody(
   }
   // Content exactly at the cap with more to come shows as truncated only when a byte more arrived.
   return { body: Buffer.concat(chunks, kept), truncated, wireBytes };
+}
+
+/** A body's wire bytes while they fit `cap`; `rest` reads on where a longer body's collected bytes end. */
+async function collect(body: Readable, cap: number): Promise<{ chunks: Buffer[]; bytes: number; rest?: AsyncIterable<Buffer> }> {
+  const it = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return { chunks, bytes };
+    chunks.push(r.value);
+    bytes += r.value.length;
+    if (bytes > cap) return { chunks, bytes, rest: { [Symbol.asyncIterator]: () => it } };
+  }
+}
+
+async function* replay(head: Buffer[], rest: AsyncIterable<Buffer> | undefined): AsyncIterable<Buffer> {
+  yield* head;
+  if (rest) yield* rest;
+}
+
+/** The whole decoded body when it is sound and at most `cap` bytes; undefined leaves the rest to the streaming decoders. */
+function decodeOnce(c: Coding, chunks: Buffer[], bytes: number, cap: number): Buffer | undefined {
+  let out: Buffer;
+  try {
+    out = c.once(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, bytes), { maxOutputLength: cap });
+  } catch {
+    return undefined;
+  }
+  // A short output is a view of zlib's 16 KiB chunk; a body that owns its memory moves to the writer thread uncopied.
+  return out.byteLength === out.buffer.byteLength ? out : Buffer.concat([out], out.length);
 }
 
 function decodeError(e: unknown, encodings: string[]): unknown {
