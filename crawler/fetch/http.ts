@@ -10,11 +10,12 @@
  * cache or the socket's own lookup resolved the name.
  */
 import dns from 'node:dns';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { Agent, buildConnector, interceptors, request, type Dispatcher } from 'undici';
+import type { Agent, buildConnector, Dispatcher } from 'undici';
 import { ProtocolFailure } from '../../shared/plugin/protocol.js';
 import type { ProtocolRequest, ProtocolResponse } from '../../shared/plugin/types.js';
 import { blockedReason, unbracket, type AddressPolicy } from './address.js';
@@ -61,21 +62,35 @@ export type HttpResponse = ProtocolResponse;
 /** An HTTP request that got no usable answer. */
 export class HttpFailure extends ProtocolFailure {}
 
+type Undici = typeof import('undici');
+let undici: Undici | undefined;
+/**
+ * undici, loaded by the first client: the parse threads reach this module
+ * through the plugin registry and never fetch, and undici's hundred-odd
+ * files were half the CPU of loading a parse thread's modules.
+ */
+function loadUndici(): Undici {
+  return (undici ??= createRequire(import.meta.url)('undici') as Undici);
+}
+
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private readonly agent: Agent;
+  private readonly request: Undici['request'];
 
   constructor(readonly opts: HttpOptions) {
     if (!(opts.timeoutMs > 0)) throw new Error(`http.timeout must be positive, not ${opts.timeoutMs}`);
     const allowed = opts.allowAddresses ?? new Set();
     const resolve = literalsFirst(opts.resolve ?? systemResolve);
+    const { Agent, buildConnector, interceptors, request } = loadUndici();
+    this.request = request;
     this.agent = new Agent({
       connections: Math.max(1, opts.connectionsPerOrigin),
       pipelining: 1,
       keepAliveTimeout: 10_000,
       headersTimeout: opts.timeoutMs,
       bodyTimeout: opts.timeoutMs,
-      connect: guardedConnector(opts.timeoutMs, allowed, resolve),
+      connect: guardedConnector(buildConnector, opts.timeoutMs, allowed, resolve),
       ...(opts.localAddress ? { localAddress: opts.localAddress } : {}),
     });
     this.dispatcher = this.agent.compose(
@@ -101,7 +116,7 @@ export class HttpClient {
     const started = Date.now();
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(req.url, { method: req.post === undefined ? 'GET' : 'POST', body: req.post, headers, dispatcher: this.dispatcher, signal: req.signal });
+      res = await this.request(req.url, { method: req.post === undefined ? 'GET' : 'POST', body: req.post, headers, dispatcher: this.dispatcher, signal: req.signal });
     } catch (e) {
       throw failure(e, this.opts);
     }
@@ -143,7 +158,7 @@ function literalsFirst(resolve: Resolve): Resolve {
  * name the socket resolves itself goes through a lookup that drops blocked
  * addresses and fails when none is left.
  */
-function guardedConnector(timeoutMs: number, allowed: AddressPolicy, resolve: Resolve): buildConnector.connector {
+function guardedConnector(build: typeof buildConnector, timeoutMs: number, allowed: AddressPolicy, resolve: Resolve): buildConnector.connector {
   const lookup: net.LookupFunction = (hostname, options, cb) => {
     resolve(hostname).then((all) => {
       const ok = all.filter((a) => blockedReason(a.address, allowed) === null);
@@ -152,7 +167,7 @@ function guardedConnector(timeoutMs: number, allowed: AddressPolicy, resolve: Re
       cb(null, ok[0]!.address, ok[0]!.family);
     }, (e: NodeJS.ErrnoException) => cb(e, '', 0));
   };
-  const connect = buildConnector({ timeout: timeoutMs, lookup } as buildConnector.BuildOptions);
+  const connect = build({ timeout: timeoutMs, lookup } as buildConnector.BuildOptions);
   return (opts, cb) => {
     const host = unbracket(opts.hostname);
     const why = net.isIP(host) ? blockedReason(host, allowed) : null;
