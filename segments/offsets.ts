@@ -64,18 +64,24 @@ export function encodeOffsets(text: string, tokens: readonly { term: string; sta
   // Most terms have one base in a page: the base of each term's first word, and of terms with more, each class's base ('' once two bases share it).
   const first = new Map<string, { base: string; c: number }>();
   const more = new Map<string, string>();
-  let clash = false;
+  // The terms with two bases of one class: only their words are looked at again.
+  const clashed = new Set<string>();
   const share = (c: number, term: string, base: string) => {
     const key = `${c} ${term}`;
     const was = more.get(key);
     if (was === undefined) more.set(key, base);
-    else if (was !== base) (more.set(key, ''), (clash = true));
+    else if (was !== base) (more.set(key, ''), clashed.add(term));
   };
   for (let i = 0; i < n; i++) {
     const t = tokens[i]!;
-    out.writeUInt16LE(t.start, HEADER + 2 * i);
-    out.writeUInt16LE(t.end, HEADER + 2 * (n + i));
-    const k = classOf(text.slice(t.start, t.end));
+    const start = t.start;
+    const end = t.end;
+    // Byte by byte: writeUInt16LE's checks cost more than the writes.
+    out[HEADER + 2 * i] = start & 0xff;
+    out[HEADER + 2 * i + 1] = start >>> 8;
+    out[HEADER + 2 * (n + i)] = end & 0xff;
+    out[HEADER + 2 * (n + i) + 1] = end >>> 8;
+    const k = classOf(text.slice(start, end));
     classes[i] = k.c;
     const f = first.get(t.term);
     if (f === undefined) first.set(t.term, k);
@@ -84,7 +90,11 @@ export function encodeOffsets(text: string, tokens: readonly { term: string; sta
       share(k.c, t.term, k.base);
     }
   }
-  if (clash) for (let i = 0; i < n; i++) if (more.get(`${classes[i]} ${tokens[i]!.term}`) === '') classes[i] = UNCLASSED;
+  if (clashed.size)
+    for (let i = 0; i < n; i++) {
+      const term = tokens[i]!.term;
+      if (clashed.has(term) && more.get(`${classes[i]} ${term}`) === '') classes[i] = UNCLASSED;
+    }
   return out;
 }
 

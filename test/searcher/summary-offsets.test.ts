@@ -190,16 +190,21 @@ test('the stored inflection classes decide which hits are marked: one word of ea
   assert.is(read.length, 40);
 });
 
-test('a class two bases of one term share in a page tells neither: their words are read', () => {
+/** Two words of different inflection bases whose bases share a class. */
+function sameClassPair(): [string, string] {
   const byClass = new Map<number, string>();
-  let pair: [string, string] | undefined;
-  for (let i = 0; !pair && i < 1000; i++) {
+  for (let i = 0; i < 1000; i++) {
     const w = `q${i}`;
     const other = byClass.get(baseClass(inflectionBase(w)));
-    if (other) pair = [other, w];
-    else byClass.set(baseClass(inflectionBase(w)), w);
+    if (other) return [other, w];
+    byClass.set(baseClass(inflectionBase(w)), w);
   }
-  const words = [pair![0], 'q5000', pair![1], pair![0]];
+  throw new Error('no two words of one class among 1,000');
+}
+
+test('a class two bases of one term share in a page tells neither: their words are read', () => {
+  const pair = sameClassPair();
+  const words = [pair[0], 'q5000', pair[1], pair[0]];
   const text = words.join(' ');
   let at = 0;
   const tokens = words.map((w) => ({ term: 'same', start: (at += w.length + 1) - w.length - 1, end: at - 1 }));
@@ -208,6 +213,29 @@ test('a class two bases of one term share in a page tells neither: their words a
   // Under different terms the same class tells each apart.
   const apart = [...readOffsets(encodeOffsets(text, tokens.map((t, i) => ({ ...t, term: `t${i}` }))))!.classes!];
   assert.ok(apart.every((c) => c !== UNCLASSED));
+});
+
+test('only the words of a term whose bases share a class lose it; spans past 255 and 65,279 keep both bytes', () => {
+  const [a, b] = sameClassPair();
+  const text = `${a} ${b} ${'x'.repeat(300)} ${a} ${'y'.repeat(65_000)} ${b}`;
+  const spans = [a, b, a, b].map((w, i) => {
+    const start = i < 2 ? (i ? a.length + 1 : 0) : i === 2 ? text.indexOf(` ${a} `, 2) + 1 : text.length - b.length;
+    return { start, end: start + w.length };
+  });
+  // "same" has both bases under one class; "other" has a word of that class and one base.
+  const tokens = [
+    { term: 'same', ...spans[0]! },
+    { term: 'other', ...spans[0]! },
+    { term: 'same', ...spans[1]! },
+    { term: 'other', ...spans[2]! },
+    { term: 'same', ...spans[3]! },
+  ];
+  const d = readOffsets(encodeOffsets(text, tokens))!;
+  assert.equal([...d.starts], tokens.map((t) => t.start));
+  assert.equal([...d.ends], tokens.map((t) => t.end));
+  assert.ok(d.ends[4]! > 65_279 && d.starts[3]! > 255);
+  const c = baseClass(inflectionBase(a));
+  assert.equal([...d.classes!], [UNCLASSED, c, UNCLASSED, c, UNCLASSED]);
 });
 
 test('index stores word offsets beside the parse; the searcher summarizes from them as from the whole text', async () => {
