@@ -7,9 +7,7 @@
  * dictionary of its own (the words it adds come with the answer that first
  * uses them), which `docTerms` maps into the writer's dictionary once per
  * word. The index is the same as one analyzed on the main thread
- * (page-terms.ts does the work in both). `full` tells the indexer when the
- * threads hold as many pages as they should, so that it analyzes the next
- * one itself instead of waiting for them.
+ * (page-terms.ts does the work in both).
  */
 import { Worker } from 'node:worker_threads';
 import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
@@ -39,23 +37,17 @@ interface Thread {
   failed?: Error;
 }
 
-/** Pages sent ahead to each thread: enough to keep it busy, few enough to bound memory. */
-const IN_FLIGHT = 32;
-
 export class AnalysisPool {
   private readonly threads: Thread[];
   private next = 0;
-  /** Pages sent whose answers have not come in. */
-  private pending = 0;
 
   /** `youngGenerationMb`: each thread's young generation (worker.young.generation.mb; 0: V8's default). */
   constructor(n: number, analyzer: Readonly<AnalyzerOptions>, maxTokens: number, youngGenerationMb = 0) {
     this.threads = Array.from({ length: n }, () => this.spawn({ analyzer, maxTokens }, youngGenerationMb));
   }
 
-  /** Whether the threads have as many pages waiting as they should (answers count once the event loop has taken them in). */
-  get full(): boolean {
-    return this.pending >= IN_FLIGHT * this.threads.length;
+  get size(): number {
+    return this.threads.length;
   }
 
   private spawn(workerData: unknown, youngGenerationMb: number): Thread {
@@ -67,7 +59,6 @@ export class AnalysisPool {
     };
     t.w.on('message', (m: { words: string[]; ids: Uint32Array; lengths: AnalyzedPage['lengths']; offsets?: Uint8Array }) => {
       for (const w of m.words) t.words.push(w);
-      this.pending--;
       t.waiting.shift()?.resolve({ from: t, ids: m.ids, lengths: m.lengths, ...(m.offsets ? { offsets: m.offsets } : {}) });
     });
     t.w.on('error', (e) => fail(new Error(`index analysis thread: ${e.message}`)));
@@ -82,7 +73,6 @@ export class AnalysisPool {
     const { title, content, anchors, url, headings } = page;
     const answer = new Promise<AnalyzedPage>((resolve, reject) => {
       t.waiting.push({ resolve, reject });
-      this.pending++;
       t.w.postMessage({ page: { title, content, anchors, url, headings }, text: text === content ? true : text });
     });
     // When a thread fails, the indexer stops at the first answer it awaits; the others are never awaited.

@@ -30,7 +30,7 @@ import { segmentIndexDir } from '../../shared/layout.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
 import { AnalysisPool, type AnalyzedPage } from './analysis-pool.js';
-import { indexesText, pageTerms, type PageTerms } from './page-terms.js';
+import { indexesText, pageTerms } from './page-terms.js';
 
 
 export interface SegmentIndexSummary {
@@ -42,8 +42,6 @@ export interface SegmentIndexSummary {
   noindex: number;
   /** Dropped by an indexing filter. */
   filtered: number;
-  /** Documents analyzed on the main thread (all of them when the segment has no analysis threads). */
-  analyzedHere: number;
 }
 
 export interface IndexSummary {
@@ -88,18 +86,8 @@ function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; b
 
 /** Pages whose summary texts are written in one transaction. */
 const SUMMARIES_BATCH = 200;
-/** Pages read and not yet in the index (in a thread, or analyzed here behind one a thread still has): bounds memory when a thread falls behind. */
-const QUEUED = 128;
-/** A page on its way into the index: analyzed here, or by a thread. */
-interface Queued {
-  doc: IndexInputDoc;
-  summaryText: Omit<SummaryText, 'offsets'> | undefined;
-  here?: PageTerms;
-  asked?: Promise<AnalyzedPage>;
-  /** The thread's answer, once the event loop has taken it in. */
-  answer?: AnalyzedPage;
-}
-
+/** Pages sent ahead to each analysis thread: enough to keep it busy, few enough to bound memory. */
+const IN_FLIGHT = 32;
 /**
  * Fetch records a segment needs before analysis threads are started for it
  * (when `indexer.threads` is not set): starting a thread (loading the
@@ -173,7 +161,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
   try {
     if (!seg.hasPhase('parsed'))
       throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${dir} is not parsed yet; run 'hazelnut parse ${dir}' (or finish its fetch) first`);
-    const sum: SegmentIndexSummary = { segment: seg.name, indexed: 0, notFetched: 0, notParsed: 0, noindex: 0, filtered: 0, analyzedHere: 0 };
+    const sum: SegmentIndexSummary = { segment: seg.name, indexed: 0, notFetched: 0, notParsed: 0, noindex: 0, filtered: 0 };
     const suffixes = conf.getBoolean('indexer.title.strip.suffix')
       ? siteTitleSuffixes((function* () {
           for (const p of seg.parseTitles()) if (p.status === 'success') yield { host: host(p.url), title: p.title };
@@ -199,20 +187,13 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
       if (s) summaries.push({ ...s, offsets: offsets! });
       if (summaries.length >= SUMMARIES_BATCH) flushSummaries();
     };
-    // Pages go into the index in page order (which fixes the writer's dictionary), each once it is analyzed.
-    const queue: Queued[] = [];
-    const addAnalyzed = () => {
-      for (let q = queue[0]; q && (q.here || q.answer); q = queue[0]) {
-        queue.shift();
-        if (q.here) writer.addAnalyzed({ stored: storedOf(q.doc), ...q.here.fields });
-        else writer.addTerms(storedOf(q.doc), pool!.docTerms(q.answer!, writer));
-        summarize(q.summaryText, (q.here ?? q.answer!).offsets);
-      }
-    };
-    const awaitFirst = async () => {
-      const q = queue[0]!;
-      if (!q.here) q.answer = await q.asked!;
-      addAnalyzed();
+    // Pages sent to the analysis threads, taken back in order.
+    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> }[] = [];
+    const takeNext = async (pool: AnalysisPool) => {
+      const p = inFlight.shift()!;
+      const a = await p.analyzed;
+      writer.addTerms(storedOf(p.doc), pool.docTerms(a, writer));
+      summarize(p.summaryText, a.offsets);
     };
     try {
       const progress = log?.step(`index ${seg.name}`, 'records', records);
@@ -259,21 +240,16 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         // The index's positions count the words of the content: they are the text's words only when the content starts with the text.
         const text = indexesText(doc.content, parse.text) ? parse.text : undefined;
         const summaryText = text === undefined ? undefined : { url: f.url, text: summaryPart(text), length: text.length, meta: summaryMeta(parse.meta) };
-        if (pool && !pool.full) {
-          const q: Queued = { doc, summaryText, asked: pool.analyze(doc, text) };
-          q.asked!.then((a) => (q.answer = a), () => {});
-          queue.push(q);
-        } else {
-          // No threads, or they are behind: this thread analyzes the page rather than wait for them.
-          queue.push({ doc, summaryText, here: pageTerms(analyzer, doc, text, maxTokens) });
-          sum.analyzedHere++;
-          // Lets the threads' answers in, so that they are given more pages.
-          if (pool) await new Promise<void>((r) => setImmediate(r));
+        if (!pool) {
+          const { fields: terms, offsets } = pageTerms(analyzer, doc, text, maxTokens);
+          writer.addAnalyzed({ stored: storedOf(doc), ...terms });
+          summarize(summaryText, offsets);
+          continue;
         }
-        addAnalyzed();
-        if (queue.length >= QUEUED) await awaitFirst();
+        inFlight.push({ doc, summaryText, analyzed: pool.analyze(doc, text) });
+        if (inFlight.length >= IN_FLIGHT * pool.size) await takeNext(pool);
       }
-      while (queue.length) await awaitFirst();
+      while (inFlight.length) await takeNext(pool!);
       flushSummaries();
       await replaceDir(segmentIndexDir(dir), async (tmp) => {
         await writer.write(tmp);
@@ -283,7 +259,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     }
     seg.markPhase('indexed');
     sum.indexed = writer.docCount;
-    log?.info(`${seg.name}: ${sum.indexed} indexed, ${sum.notFetched} not fetched, ${sum.notParsed} not parsed, ${sum.noindex} noindex, ${sum.filtered} filtered${pool ? `; ${sum.analyzedHere} analyzed on the main thread` : ''}`);
+    log?.info(`${seg.name}: ${sum.indexed} indexed, ${sum.notFetched} not fetched, ${sum.notParsed} not parsed, ${sum.noindex} noindex, ${sum.filtered} filtered`);
     return sum;
   } finally {
     summariesOut?.close();

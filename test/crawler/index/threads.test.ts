@@ -29,22 +29,18 @@ async function snapshot(dir: string, urls: string[]): Promise<Record<string, unk
   return out;
 }
 
-test('index: analysis threads, and the main thread analyzing beside them, build the same index files and summary offsets as the main thread alone', async () => {
-  // More pages in the first segment than a batch of summary texts (200), and than the threads have in flight (32 a thread).
+test('index: analysis threads build the same index files and summary offsets as the main thread', async () => {
+  // More pages in the first segment than a batch of summary texts (200), and than a thread has in flight (32).
   const all = pages(260);
   const first = 210;
   const built = [];
-  for (const threads of ['0', '1', '2']) {
+  for (const threads of ['0', '2']) {
     const crawl = makeCrawl({ 'indexer.threads': threads, 'indexer.max.tokens': '5000' });
     try {
       const dirs = [await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), all.slice(0, first)), await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), all.slice(first))];
       writeWebDb(crawl, [{ url: all[0]!.url, linkScore: 2 }], [{ target: all[0]!.url, source: 'http://blog.test/', anchor: 'readFile guide 東京' }]);
       const s = await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: dirs });
       assert.is(s.indexed, all.length);
-      // The threads are sent pages until they hold 32 each; the main thread analyzes the next itself rather than wait.
-      const here = s.segments[0]!.analyzedHere;
-      if (threads === '0') assert.is(here, first);
-      else assert.ok(here > 0 && here <= first - 32 * Number(threads), `${here} of ${first} pages analyzed on the main thread beside ${threads} thread(s)`);
       built.push(await Promise.all(dirs.map((d, k) => snapshot(d, all.slice(k * first, k ? undefined : first).map((p) => p.url)))));
     } finally {
       crawl.cleanup();
@@ -52,7 +48,6 @@ test('index: analysis threads, and the main thread analyzing beside them, build 
   }
   assert.ok((built[0]![0]!.summaries as unknown[]).every(Boolean), 'every page has summary offsets');
   assert.equal(built[1], built[0]);
-  assert.equal(built[2], built[0]);
 });
 
 test('index: analysis threads started ahead (as a crawl starts them) build the same files as threads started for the first large segment', async () => {
