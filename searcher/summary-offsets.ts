@@ -15,6 +15,7 @@ import { UNCLASSED, type TokenOffsets } from '../segments/offsets.js';
 import type { PageText } from '../segments/summary-text.js';
 import type { TypedWords } from './highlight.js';
 import { Furniture, MAX_SUMMARY_TOKENS, type SummaryOptions, type WordRanges } from './summary.js';
+import { lowerBound } from './sorted.js';
 
 /** The query terms at token indexes of the page's text: indexes in increasing order, each with its term. */
 export interface TextHits {
@@ -137,8 +138,7 @@ export function offsetWords(
   let headEnd = 0;
   for (let words = 0; headEnd < n && words <= length; headEnd++) if (!head.covers(starts[headEnd]!, ends[headEnd]!)) words++;
   // Hits and their parts come in text order: parts that overlap or touch merge as they come.
-  let hitCount = hits.at.length;
-  while (hitCount > 0 && hits.at[hitCount - 1]! >= n) hitCount--;
+  const hitCount = lowerBound(hits.at, n);
   const cuts: number[] = [];
   const ranges: [number, number][] = [];
   // summarize() reads no further than MAX_SUMMARY_TOKENS tokens; a part begun before them still makes its cut.
@@ -166,7 +166,7 @@ export function offsetWords(
   const tail = new Furniture(furniture);
   let more = n < offsets.count || size > MAX_SUMMARY_TOKENS;
   for (let i = end; i < n && !more; i++) more = !tail.covers(starts[i]!, ends[i]!);
-  let markedCount = marked.at.length;
-  while (markedCount > 0 && marked.at[markedCount - 1]! >= n) markedCount--;
+  // The hits past the words the index knows are left out, as their parts are.
+  const markedCount = lowerBound(marked.at, n);
   return { words: { starts, ends, ranges, hits: marked.at.slice(0, markedCount), terms: marked.terms.slice(0, markedCount) }, cuts, more };
 }
