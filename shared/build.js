@@ -12,6 +12,9 @@
 // Each entry is bundled with what it imports; packages stay external (native modules, data files).
 // A module's import.meta.url (and dirname) keep naming its source file, so the files the code finds
 // beside itself (conf/, the demo site, worker modules) are found from a build as from the sources.
+// Each build file has a source map beside it, read only under `node --enable-source-maps` (or
+// NODE_OPTIONS, which threads inherit): then a stack names the TypeScript lines. It is not on by
+// default because Node then reads every map as its module loads and maps every stack it formats.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -111,6 +114,9 @@ async function build(root, out, entries) {
     target: 'node20',
     packages: 'external',
     metafile: true,
+    // The maps name the sources by path; their text is on disk beside them.
+    sourcemap: 'linked',
+    sourcesContent: false,
     logLevel: 'silent',
     plugins: [sourceMeta],
   });

@@ -87,6 +87,25 @@ test('commands starting at once on a stale build each get a whole, fresh build',
   assert.is((await load(new URL(`${current}/`, pathToFileURL(path.join(pkg, 'build') + '/')))).value, 7);
 });
 
+test('under --enable-source-maps a stack from a build names the source line', async () => {
+  const pkg = path.join(tmp, 'maps');
+  fs.mkdirSync(path.join(pkg, 'lib'), { recursive: true });
+  fs.writeFileSync(path.join(pkg, 'lib', 'fail.ts'), "export function fail(): never {\n  const why: string = 'on purpose';\n  throw new Error(why);\n}\n");
+  const script = `
+    const { ensureBuild } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'shared', 'build.js')).href)});
+    const b = await ensureBuild({ root: ${JSON.stringify(pkg)}, entries: ['lib/fail.ts'] });
+    try { (await import(new URL('lib.fail.js', b).href)).fail(); } catch (e) { process.stdout.write(e.stack); }`;
+  const r = await new Promise<{ out: string; err: string }>((resolve) => {
+    const p = spawn(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (b) => (out += b));
+    p.stderr.on('data', (b) => (err += b));
+    p.on('close', () => resolve({ out, err }));
+  });
+  assert.ok(r.out.includes(`${path.join(pkg, 'lib', 'fail.ts')}:3`), r.out + r.err);
+});
+
 test('every module a thread starts with or loads by URL is an entry of the build', () => {
   const named: string[] = [];
   const walk = (dir: string): void => {
