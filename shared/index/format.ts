@@ -191,8 +191,8 @@ export function columnSource(name: string, c: Column): ColumnSource {
   return { name, type: typeOf(c), length: c.length, chunks: () => [new Uint8Array(c.buffer, c.byteOffset, c.byteLength)] };
 }
 
-/** The table of contents of packed columns and where their data starts. */
-function layout(cols: readonly ColumnShape[]): { toc: TocEntry[]; tocBytes: Buffer; dataStart: number; dataBytes: number } {
+/** The table of contents of packed columns, and what precedes their data: its length, itself and the padding to the data. */
+function layout(cols: readonly ColumnShape[]): { toc: TocEntry[]; head: Buffer; dataBytes: number } {
   const toc: TocEntry[] = [];
   let offset = 0;
   for (const c of cols) {
@@ -200,29 +200,28 @@ function layout(cols: readonly ColumnShape[]): { toc: TocEntry[]; tocBytes: Buff
     offset = align8(offset + c.length * CTORS[c.type].BYTES_PER_ELEMENT);
   }
   const tocBytes = Buffer.from(JSON.stringify(toc));
-  return { toc, tocBytes, dataStart: align8(4 + tocBytes.length), dataBytes: offset };
+  const head = Buffer.alloc(align8(4 + tocBytes.length));
+  head.writeUInt32LE(tocBytes.length, 0);
+  tocBytes.copy(head, 4);
+  return { toc, head, dataBytes: offset };
 }
 
 /** Packs named columns: a JSON table of contents, then each column 8-byte aligned. */
 export function packColumns(cols: Record<string, Column>): Buffer {
   const sources = Object.entries(cols).map(([name, c]) => columnSource(name, c));
-  const { toc, tocBytes, dataStart, dataBytes } = layout(sources);
-  const out = Buffer.alloc(dataStart + dataBytes);
-  out.writeUInt32LE(tocBytes.length, 0);
-  tocBytes.copy(out, 4);
+  const { toc, head, dataBytes } = layout(sources);
+  const out = Buffer.alloc(head.length + dataBytes);
+  head.copy(out);
   for (const t of toc) {
     const c = cols[t.name]!;
-    Buffer.from(c.buffer, c.byteOffset, c.byteLength).copy(out, dataStart + t.offset);
+    Buffer.from(c.buffer, c.byteOffset, c.byteLength).copy(out, head.length + t.offset);
   }
   return out;
 }
 
 /** Writes packed columns to an index file as they come, in the layout `packColumns` makes. */
 export function writePackedColumns(w: IndexFileWriter, cols: readonly ColumnSource[]): void {
-  const { toc, tocBytes, dataStart } = layout(cols);
-  const head = Buffer.alloc(dataStart);
-  head.writeUInt32LE(tocBytes.length, 0);
-  tocBytes.copy(head, 4);
+  const { toc, head } = layout(cols);
   w.write(head);
   const base = w.written;
   cols.forEach((c, i) => {
@@ -264,9 +263,9 @@ export class PackedColumnsWriter {
     private readonly name: string,
     private readonly cols: readonly ColumnShape[],
   ) {
-    const { toc, tocBytes, dataStart, dataBytes } = layout(cols);
-    this.payload = dataStart + dataBytes;
-    this.at = toc.map((t) => HEADER_BYTES + dataStart + t.offset);
+    const { toc, head, dataBytes } = layout(cols);
+    this.payload = head.length + dataBytes;
+    this.at = toc.map((t) => HEADER_BYTES + head.length + t.offset);
     this.end = toc.map((t, i) => this.at[i]! + t.length * CTORS[t.type].BYTES_PER_ELEMENT);
     this.bufs = cols.map(() => undefined);
     this.held = cols.map(() => 0);
@@ -275,9 +274,6 @@ export class PackedColumnsWriter {
     try {
       // The header, the padding and the column ends are zeros until written.
       fs.ftruncateSync(this.fd, HEADER_BYTES + this.payload);
-      const head = Buffer.alloc(4 + tocBytes.length);
-      head.writeUInt32LE(tocBytes.length, 0);
-      tocBytes.copy(head, 4);
       fs.writeSync(this.fd, head, 0, head.length, HEADER_BYTES);
     } catch (e) {
       fs.closeSync(this.fd);
