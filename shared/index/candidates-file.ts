@@ -69,7 +69,6 @@ export class CandidatePostings {
    */
   private order: Int32Array = new Int32Array(1 << 16).fill(-1);
   private readonly byOrder: number[] = [];
-  private distinct = new Uint32Array(1024);
 
   /** `limits` are flexsearch's and a batch's sizes; smaller ones exercise several runs and parts on a small index. */
   constructor(
@@ -83,9 +82,9 @@ export class CandidatePostings {
    * Batches hold terms by their order of first appearance.
    */
   add(id: number, text: ArrayLike<number>, words: readonly string[], tags: Tags): void {
-    // The document's distinct terms by order, in a scratch array reused from one document to the next.
-    if (this.distinct.length < text.length) this.distinct = new Uint32Array(2 * text.length);
-    const distinct = this.distinct;
+    // Room for every term of the text, so the document's distinct terms (by order) go straight into the batch.
+    if (this.held + text.length > this.terms.length) this.growBatch(this.held + text.length);
+    const { terms, values, held } = this;
     let n = 0;
     for (let k = 0; k < text.length; k++) {
       const t = text[k]!;
@@ -101,16 +100,12 @@ export class CandidatePostings {
         this.order[t] = this.byOrder.length;
         this.byOrder.push(t);
       }
-      distinct[n++] = this.order[t]!;
+      terms[held + n++] = this.order[t]!;
     }
     if (n) {
       this.reg.push(id);
-      if (this.held + n > this.terms.length) this.growBatch(this.held + n);
-      const { terms, values } = this;
-      for (let i = 0; i < n; i++) {
-        terms[this.held] = distinct[i]!;
-        values[this.held++] = (id << 4) | slotOf(n, i);
-      }
+      for (let i = 0; i < n; i++) values[held + i] = (id << 4) | slotOf(n, i);
+      this.held += n;
       if (this.held >= this.limits.batchPostings) this.spill();
     }
     for (const f of TAG_FIELDS) {
