@@ -5,7 +5,6 @@
  * `hazelnut` crawls and indexes with its parse and analysis threads loaded
  * from the build, tsx nowhere.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +13,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ENTRIES, ensureBuild } from '../../shared/build.js';
 import { builtName } from '../../shared/thread-module.js';
+import { runNode } from '../fixtures/run-bin.js';
 import { startTestWeb } from '../fixtures/testweb.js';
 import { hzBin, tempConf } from '../crawler/checkers/run-cli.js';
 
@@ -72,16 +72,7 @@ test('commands starting at once on a stale build each get a whole, fresh build',
     const b = await ensureBuild({ root: ${JSON.stringify(pkg)}, entries: ['app/main.ts'] });
     const m = await import(new URL('app.main.js', b).href);
     process.stdout.write(String(m.value));`;
-  const runs = await Promise.all(
-    Array.from({ length: 4 }, () => {
-      const p = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      p.stdout.on('data', (b) => (out += b));
-      p.stderr.on('data', (b) => (err += b));
-      return new Promise<{ code: number | null; out: string; err: string }>((resolve) => p.on('close', (code) => resolve({ code, out, err })));
-    }),
-  );
+  const runs = await Promise.all(Array.from({ length: 4 }, () => runNode(['--input-type=module', '-e', script])));
   for (const r of runs) assert.equal([r.code, r.out], [0, '7'], r.err);
   const current = fs.readFileSync(path.join(pkg, 'build', 'current'), 'utf8');
   assert.is((await load(new URL(`${current}/`, pathToFileURL(path.join(pkg, 'build') + '/')))).value, 7);
@@ -95,14 +86,7 @@ test('under --enable-source-maps a stack from a build names the source line', as
     const { ensureBuild } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'shared', 'build.js')).href)});
     const b = await ensureBuild({ root: ${JSON.stringify(pkg)}, entries: ['lib/fail.ts'] });
     try { (await import(new URL('lib.fail.js', b).href)).fail(); } catch (e) { process.stdout.write(e.stack); }`;
-  const r = await new Promise<{ out: string; err: string }>((resolve) => {
-    const p = spawn(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (b) => (out += b));
-    p.stderr.on('data', (b) => (err += b));
-    p.on('close', () => resolve({ out, err }));
-  });
+  const r = await runNode(['--enable-source-maps', '--input-type=module', '-e', script]);
   assert.ok(r.out.includes(`${path.join(pkg, 'lib', 'fail.ts')}:3`), r.out + r.err);
 });
 
@@ -156,17 +140,8 @@ test('hazelnut crawls and indexes with its threads loaded from the build, withou
     fs.writeFileSync(seeds, `${web.url('docs', '/')}\n`);
     const dir = path.join(tmp, 'crawl');
     const defines = ['http.agent.name=hzTest', 'fetcher.server.delay=0', 'fetcher.parse.threads=1', 'indexer.threads=1'].flatMap((d) => ['-D', d]);
-    const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const p = spawn(process.execPath, ['-r', noTsx, path.join(root, 'crawler', 'hazelnut.js'), ...defines, 'crawl', seeds, '-dir', dir, '-depth', '2'], {
-        env: { ...process.env, HAZELNUT_CONF_DIR: conf.dir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      p.stdout.on('data', (b) => (out += b));
-      p.stderr.on('data', (b) => (err += b));
-      const t = setTimeout(() => p.kill('SIGKILL'), 60_000);
-      p.on('close', (code) => (clearTimeout(t), resolve({ code, out, err })));
+    const r = await runNode(['-r', noTsx, path.join(root, 'crawler', 'hazelnut.js'), ...defines, 'crawl', seeds, '-dir', dir, '-depth', '2'], {
+      env: { ...process.env, HAZELNUT_CONF_DIR: conf.dir },
     });
     assert.is(r.code, 0, r.out + r.err);
     assert.match(r.out, /documents indexed\s+12/);

@@ -1,9 +1,9 @@
 /** What a parse thread loads before its first page: the parsers, not the HTTP client's library. */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { runNode } from '../../fixtures/run-bin.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -16,12 +16,7 @@ test('the parse thread module, as built, does not load undici', async () => {
     if (typeof m.pageParser !== 'function') throw new Error('no pageParser');
     const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => f.includes('/node_modules/undici/'));
     process.stdout.write(String(loaded.length));`;
-  const p = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  p.stdout.on('data', (b) => (out += b));
-  p.stderr.on('data', (b) => (err += b));
-  const code = await new Promise<number | null>((resolve) => p.on('close', resolve));
+  const { code, out, err } = await runNode(['--input-type=module', '-e', script]);
   assert.equal([code, out], [0, '0'], err);
 });
 
