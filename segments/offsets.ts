@@ -34,17 +34,24 @@ export function baseClass(base: string): number {
   return (h >>> 0) % UNCLASSED;
 }
 
-/** Words already reduced to their inflection base and its class: pages repeat their vocabulary. */
-const known = new Map<string, { base: string; c: number }>();
+/**
+ * Words already reduced to their inflection base, each as its base's class
+ * and its base's number (bases): pages repeat their vocabulary. A number, not
+ * an object, so a word found costs no read beyond the table.
+ */
+const known = new Map<string, number>();
+const bases = new Map<string, number>();
 const KNOWN_KEPT = 50_000;
 
-function classOf(word: string): { base: string; c: number } {
+/** A word's class (the low byte) and its base's number (the rest). */
+function classOf(word: string): number {
   let k = known.get(word);
   if (k === undefined) {
-    if (known.size >= KNOWN_KEPT) known.clear();
     const base = inflectionBase(word);
+    let b = bases.get(base);
+    if (b === undefined) bases.set(base, (b = bases.size));
     // Kept as a string of its own: a long slice would keep its page's whole text alive.
-    known.set(word.length < 13 ? word : (word + ' ').slice(0, -1), (k = { base, c: baseClass(base) }));
+    known.set(word.length < 13 ? word : (word + ' ').slice(0, -1), (k = b * 256 + baseClass(base)));
   }
   return k;
 }
@@ -61,16 +68,18 @@ export function encodeOffsets(text: string, tokens: readonly { term: string; sta
   out.writeUInt32LE(OFFSETS_VERSION, 0);
   out.writeUInt32LE(n, 4);
   const classes = out.subarray(HEADER + 4 * n);
-  // Most terms have one base in a page: the base of each term's first word, and of terms with more, each class's base ('' once two bases share it).
-  const first = new Map<string, { base: string; c: number }>();
-  const more = new Map<string, string>();
+  // Between pages only: a page's words are told apart by their bases' numbers.
+  if (known.size >= KNOWN_KEPT) (known.clear(), bases.clear());
+  // Most terms have one base in a page: the base of each term's first word, and of terms with more, each class's word (-1 once two bases share it).
+  const first = new Map<string, number>();
+  const more = new Map<string, number>();
   // The terms with two bases of one class: only their words are looked at again.
   const clashed = new Set<string>();
-  const share = (c: number, term: string, base: string) => {
-    const key = `${c} ${term}`;
+  const share = (k: number, term: string) => {
+    const key = `${k & 0xff} ${term}`;
     const was = more.get(key);
-    if (was === undefined) more.set(key, base);
-    else if (was !== base) (more.set(key, ''), clashed.add(term));
+    if (was === undefined) more.set(key, k);
+    else if (was >>> 8 !== k >>> 8) (more.set(key, -1), clashed.add(term));
   };
   for (let i = 0; i < n; i++) {
     const t = tokens[i]!;
@@ -82,18 +91,18 @@ export function encodeOffsets(text: string, tokens: readonly { term: string; sta
     out[HEADER + 2 * (n + i)] = end & 0xff;
     out[HEADER + 2 * (n + i) + 1] = end >>> 8;
     const k = classOf(text.slice(start, end));
-    classes[i] = k.c;
+    classes[i] = k & 0xff;
     const f = first.get(t.term);
     if (f === undefined) first.set(t.term, k);
-    else if (f.base !== k.base) {
-      if (!more.has(`${f.c} ${t.term}`)) share(f.c, t.term, f.base);
-      share(k.c, t.term, k.base);
+    else if (f >>> 8 !== k >>> 8) {
+      if (!more.has(`${f & 0xff} ${t.term}`)) share(f, t.term);
+      share(k, t.term);
     }
   }
   if (clashed.size)
     for (let i = 0; i < n; i++) {
       const term = tokens[i]!.term;
-      if (clashed.has(term) && more.get(`${classes[i]} ${term}`) === '') classes[i] = UNCLASSED;
+      if (clashed.has(term) && more.get(`${classes[i]} ${term}`) === -1) classes[i] = UNCLASSED;
     }
   return out;
 }
