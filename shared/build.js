@@ -9,6 +9,13 @@
 // cannot be written, the commands load the sources through tsx as before. `npm install` builds once
 // (`prepare`); `node shared/build.js` builds by hand.
 //
+// A process keeps needing its build after start (commands and chunks load through import() on
+// demand, worker threads start from the folder later), for as long as it runs: a crawl or a deployed
+// searcher for weeks. So each process records itself in the build it runs from (`<pid>.pid`, removed
+// at exit when it can be), and a build is removed, by the next build made, only once it is replaced,
+// no process it recorded is alive and it was replaced some minutes ago (a process that read its name
+// just before records itself a moment later). A pid reused by another process only keeps a build longer.
+//
 // Each entry is bundled with what it imports; packages stay external (native modules, data files).
 // A module's import.meta.url (and dirname) keep naming its source file, so the files the code finds
 // beside itself (conf/, the demo site, worker modules) are found from a build as from the sources.
@@ -39,20 +46,64 @@ export const ENTRIES = [
 
 /** Builds are folders of `out` named `<ms since 1970>-<pid>`; `current` holds the newest complete one's name. */
 const ID = /^(\d+)-\d+$/;
-/** A build replaced longer ago than this is removed: a command started from it has had a day to finish. */
-const KEEP_MS = 24 * 3600_000;
+/** How long a replaced build stays at least: a process that read its name in `current` before has recorded itself by then. */
+const GRACE_MS = 10 * 60_000;
 
 /**
  * The URL of a fresh build of `entries` (paths from `root`) in `out`, building one first when there
- * is none. The crawl benchmark builds its child process with the commands' entries, in a folder of its own.
+ * is none, with this process recorded in it. The crawl benchmark builds its child process with the
+ * commands' entries, in a folder of its own; `graceMs` (how long a replaced build stays at least) is for tests.
  */
-export async function ensureBuild({ root = ROOT, out = path.join(root, 'build'), entries = ENTRIES } = {}) {
+export async function ensureBuild({ root = ROOT, out = path.join(root, 'build'), entries = ENTRIES, graceMs = GRACE_MS } = {}) {
   let id;
   try {
     id = fs.readFileSync(path.join(out, 'current'), 'utf8').trim();
   } catch {}
-  if (id && fresh(root, path.join(out, id), entries)) return pathToFileURL(path.join(out, id) + '/');
-  return pathToFileURL(path.join(out, await build(root, out, entries)) + '/');
+  // Recorded before the check, so that the build cannot be pruned between the two; a record this
+  // process had already (from a former call) stays.
+  const had = id !== undefined && records.has(recordFile(path.join(out, id)));
+  if (id && record(path.join(out, id))) {
+    if (fresh(root, path.join(out, id), entries)) return pathToFileURL(path.join(out, id) + '/');
+    if (!had) unrecord(path.join(out, id));
+  }
+  return pathToFileURL(path.join(out, await build(root, out, entries, graceMs)) + '/');
+}
+
+/** The record files this process wrote, removed when it exits. */
+const records = new Set();
+
+/**
+ * Records this process in the build in `dir`; false when the build is gone. Where the folder cannot
+ * be written the process runs from the build unrecorded: whoever cannot record cannot prune either.
+ */
+function record(dir) {
+  const file = recordFile(dir);
+  try {
+    fs.writeFileSync(file, '');
+  } catch (e) {
+    if (e?.code === 'ENOENT' || e?.code === 'ENOTDIR') return false;
+    if (['EACCES', 'EPERM', 'EROFS'].includes(e?.code)) return true;
+    throw e;
+  }
+  if (!process.listeners('exit').includes(unrecordAll)) process.on('exit', unrecordAll);
+  records.add(file);
+  return true;
+}
+
+const recordFile = (dir) => path.join(dir, `${process.pid}.pid`);
+
+/** Best-effort: a record left by a process that died is ignored by prune once that pid is gone. */
+function unrecordAll() {
+  for (const f of records)
+    try {
+      fs.rmSync(f, { force: true });
+    } catch {}
+}
+
+function unrecord(dir) {
+  const file = recordFile(dir);
+  records.delete(file);
+  fs.rmSync(file, { force: true });
 }
 
 /** Whether the build in `dir` holds `entries` and every file it was built from is as it was. */
@@ -85,7 +136,7 @@ function importMeta(up, rel, what) {
   throw new Error(`${rel}: import.meta.${what} has no meaning in a build`);
 }
 
-async function build(root, out, entries) {
+async function build(root, out, entries, graceMs) {
   const { build: esbuild } = await import('esbuild');
   const t0 = Date.now();
   const id = `${t0}-${process.pid}`;
@@ -128,22 +179,53 @@ async function build(root, out, entries) {
     inputs[file] = st.mtimeMs < t0 ? [st.mtimeMs, st.size] : [0, -1];
   }
   fs.writeFileSync(path.join(tmp, 'inputs.json'), JSON.stringify({ entries, inputs }));
+  record(tmp);
   fs.renameSync(tmp, path.join(out, id));
+  records.delete(recordFile(tmp));
+  records.add(recordFile(path.join(out, id)));
   fs.writeFileSync(path.join(out, `.current-${id}`), id);
   fs.renameSync(path.join(out, `.current-${id}`), path.join(out, 'current'));
-  prune(out, t0);
+  prune(out, graceMs);
   return id;
 }
 
-/** Removes the builds replaced more than a day ago, and what builds that never finished left. */
-function prune(out, now) {
+/**
+ * Removes the builds replaced more than `graceMs` ago that no live process recorded itself in, and
+ * what builds whose builder is dead left unfinished (`.<id>`, `.current-<id>`: the id names the builder).
+ */
+function prune(out, graceMs) {
+  let current;
+  try {
+    current = fs.readFileSync(path.join(out, 'current'), 'utf8').trim();
+  } catch {}
   const names = fs.readdirSync(out);
-  const times = names.map((n) => Number(ID.exec(n)?.[1])).filter((t) => t > 0).sort((a, b) => a - b);
+  const times = names.map((n) => Number(ID.exec(n)?.[1])).filter((t) => t > 0);
   for (const n of names) {
-    const t = Number(ID.exec(n.replace(/^\.(current-)?/, ''))?.[1]);
-    if (!(t > 0)) continue;
-    const next = n.startsWith('.') ? t : times.find((u) => u > t);
-    if (next !== undefined && now - next > KEEP_MS) fs.rmSync(path.join(out, n), { recursive: true, force: true });
+    const unfinished = /^\.(?:current-)?\d+-(\d+)$/.exec(n);
+    const t = Number(ID.exec(n)?.[1]);
+    const replaced = t > 0 && n !== current && times.some((u) => u > t && Date.now() - u > graceMs);
+    if (unfinished ? !alive(Number(unfinished[1])) : replaced && !inUse(path.join(out, n))) fs.rmSync(path.join(out, n), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process recorded in the build in `dir` may still run. */
+function inUse(dir) {
+  let names;
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return false;
+  }
+  return names.some((n) => /^\d+\.pid$/.test(n) && alive(Number.parseInt(n, 10)));
+}
+
+/** Whether process `pid` exists (another user's too); a pid reused since only keeps a build longer. */
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e?.code !== 'ESRCH';
   }
 }
 

@@ -1,10 +1,13 @@
 /**
  * The commands run a build of the sources (shared/build.js): a build never
- * runs stale code, commands starting at once each get a whole build, a built
+ * runs stale code, commands starting at once each get a whole build, a
+ * replaced build stays while a process runs from it, a built
  * module still finds the files beside its source, and the installed
  * `hazelnut` crawls and indexes with its parse and analysis threads loaded
  * from the build, tsx nowhere.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,6 +79,59 @@ test('commands starting at once on a stale build each get a whole, fresh build',
   for (const r of runs) assert.equal([r.code, r.out], [0, '7'], r.err);
   const current = fs.readFileSync(path.join(pkg, 'build', 'current'), 'utf8');
   assert.is((await load(new URL(`${current}/`, pathToFileURL(path.join(pkg, 'build') + '/')))).value, 7);
+});
+
+test('a replaced build stays while a process runs from it, and goes with the next build after it exits', async () => {
+  const pkg = path.join(tmp, 'live');
+  tinyPackage(pkg, 1);
+  const opts = { root: pkg, entries: ['app/main.ts'], graceMs: 0 };
+  // Builds A, runs from it and loads its module only when asked, as a command loads its chunks on demand.
+  const script = `
+    const { ensureBuild } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'shared', 'build.js')).href)});
+    const b = await ensureBuild(${JSON.stringify(opts)});
+    process.stdout.write(b.href + '\\n');
+    process.stdin.once('data', async () => process.stdout.write(String((await import(new URL('app.main.js', b).href)).value) + '\\n'));
+    setTimeout(() => process.exit(3), 30_000);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = once(child, 'exit');
+  const lines: string[] = [];
+  const line = (n: number) =>
+    new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no line ${n} from the child: ${lines}`)), 20_000);
+      const check = () => {
+        if (lines.length < n) return;
+        clearTimeout(t);
+        child.stdout.off('data', check);
+        resolve(lines[n - 1]!);
+      };
+      child.stdout.on('data', check);
+      check();
+    });
+  child.stdout.on('data', (d: Buffer) => lines.push(...String(d).split('\n').filter(Boolean)));
+  try {
+    const a = new URL(await line(1));
+    writeValue(pkg, 2);
+    const b = await ensureBuild(opts);
+    writeValue(pkg, 3);
+    await ensureBuild(opts);
+    assert.is.not(b.href, a.href);
+    assert.ok(fs.existsSync(new URL(builtName('app/main.ts'), a)), 'the child still runs from A');
+    child.stdin.write('load\n');
+    assert.is(await line(2), '1', 'the child loads a module from A after A was replaced twice');
+    assert.ok(fs.existsSync(b), 'B is kept: this process runs from it');
+
+    child.kill('SIGKILL'); // no exit handler: its record stays, naming a pid that is gone
+    await exited;
+    const unfinished = path.join(pkg, 'build', `.${Date.now()}-${child.pid}`);
+    fs.mkdirSync(unfinished);
+    writeValue(pkg, 4);
+    await ensureBuild(opts);
+    assert.not.ok(fs.existsSync(a), 'A goes with the next build once its process is gone');
+    assert.not.ok(fs.existsSync(unfinished), 'what a dead builder left goes too');
+    assert.ok(fs.existsSync(b), 'B stays while this process lives');
+  } finally {
+    child.kill('SIGKILL');
+  }
 });
 
 test('under --enable-source-maps a stack from a build names the source line', async () => {
