@@ -34,26 +34,16 @@ export function baseClass(base: string): number {
   return (h >>> 0) % UNCLASSED;
 }
 
-/**
- * Words already reduced to their inflection base, each as its base's class
- * and its base's number (bases): pages repeat their vocabulary. A number, not
- * an object, so a word found costs no read beyond the table.
- */
-const known = new Map<string, number>();
-const bases = new Map<string, number>();
-const KNOWN_KEPT = 50_000;
+/** A word's inflection base (segments/inflection.ts) and the base's class. */
+export interface WordClass {
+  readonly base: string;
+  readonly class: number;
+}
 
-/** A word's class (the low byte) and its base's number (the rest). */
-function classOf(word: string): number {
-  let k = known.get(word);
-  if (k === undefined) {
-    const base = inflectionBase(word);
-    let b = bases.get(base);
-    if (b === undefined) bases.set(base, (b = bases.size));
-    // Kept as a string of its own: a long slice would keep its page's whole text alive.
-    known.set(word.length < 13 ? word : (word + ' ').slice(0, -1), (k = b * 256 + baseClass(base)));
-  }
-  return k;
+/** A word's inflection base and class: what `Analyzer.valuedTokens` carries with each token for encodeOffsets. */
+export function wordClass(word: string): WordClass {
+  const base = inflectionBase(word);
+  return { base, class: baseClass(base) };
 }
 
 /**
@@ -62,24 +52,22 @@ function classOf(word: string): number {
  * (baseClass), or UNCLASSED where another base of the same term in the page
  * has the same class: a class found among a term's words names one base.
  */
-export function encodeOffsets(text: string, tokens: readonly { term: string; start: number; end: number }[]): Buffer {
+export function encodeOffsets(text: string, tokens: readonly { term: string; start: number; end: number; value?: WordClass }[]): Buffer {
   const n = tokens.length;
   const out = Buffer.alloc(HEADER + 5 * n);
   out.writeUInt32LE(OFFSETS_VERSION, 0);
   out.writeUInt32LE(n, 4);
   const classes = out.subarray(HEADER + 4 * n);
-  // Between pages only: a page's words are told apart by their bases' numbers.
-  if (known.size >= KNOWN_KEPT) (known.clear(), bases.clear());
-  // Most terms have one base in a page: the base of each term's first word, and of terms with more, each class's word (-1 once two bases share it).
-  const first = new Map<string, number>();
-  const more = new Map<string, number>();
+  // Most terms have one base in a page: the base of each term's first word, and of terms with more, each class's word (null once two bases share it).
+  const first = new Map<string, WordClass>();
+  const more = new Map<string, WordClass | null>();
   // The terms with two bases of one class: only their words are looked at again.
   const clashed = new Set<string>();
-  const share = (k: number, term: string) => {
-    const key = `${k & 0xff} ${term}`;
+  const share = (k: WordClass, term: string) => {
+    const key = `${k.class} ${term}`;
     const was = more.get(key);
     if (was === undefined) more.set(key, k);
-    else if (was >>> 8 !== k >>> 8) (more.set(key, -1), clashed.add(term));
+    else if (was !== null && was.base !== k.base) (more.set(key, null), clashed.add(term));
   };
   for (let i = 0; i < n; i++) {
     const t = tokens[i]!;
@@ -90,19 +78,20 @@ export function encodeOffsets(text: string, tokens: readonly { term: string; sta
     out[HEADER + 2 * i + 1] = start >>> 8;
     out[HEADER + 2 * (n + i)] = end & 0xff;
     out[HEADER + 2 * (n + i) + 1] = end >>> 8;
-    const k = classOf(text.slice(start, end));
-    classes[i] = k & 0xff;
+    // Tokens from the analyzer carry it (textOffsets, crawler/index/page-terms.ts).
+    const k = t.value ?? wordClass(text.slice(start, end));
+    classes[i] = k.class;
     const f = first.get(t.term);
     if (f === undefined) first.set(t.term, k);
-    else if (f >>> 8 !== k >>> 8) {
-      if (!more.has(`${f & 0xff} ${t.term}`)) share(f, t.term);
+    else if (f !== k && f.base !== k.base) {
+      if (!more.has(`${f.class} ${t.term}`)) share(f, t.term);
       share(k, t.term);
     }
   }
   if (clashed.size)
     for (let i = 0; i < n; i++) {
       const term = tokens[i]!.term;
-      if (clashed.has(term) && more.get(`${classes[i]} ${term}`) === -1) classes[i] = UNCLASSED;
+      if (clashed.has(term) && more.get(`${classes[i]} ${term}`) === null) classes[i] = UNCLASSED;
     }
   return out;
 }
@@ -113,7 +102,7 @@ export function encodeOffsets(text: string, tokens: readonly { term: string; sta
  */
 export function textOffsets(analyzer: Analyzer, text: string): Buffer {
   const part = summaryPart(text);
-  const tokens = analyzer.tokens(part);
+  const tokens = analyzer.valuedTokens(part, wordClass);
   if (part.length < text.length) while (tokens.length && tokens[tokens.length - 1]!.end === part.length) tokens.pop();
   return encodeOffsets(part, tokens);
 }

@@ -7,7 +7,7 @@
  */
 import type { Analyzer } from '../../shared/analysis/analyzer.js';
 import { analyzeFields, type AnalyzedFields, type TextFields } from '../../shared/index/document.js';
-import { encodeOffsets, SUMMARY_TEXT_CHARS, textOffsets } from '../../segments/offsets.js';
+import { encodeOffsets, SUMMARY_TEXT_CHARS, textOffsets, wordClass } from '../../segments/offsets.js';
 
 export interface PageTerms {
   fields: AnalyzedFields;
@@ -23,7 +23,7 @@ export function indexesText(content: string, text: string): boolean {
 /** A page's terms; `text`: the parse text whose offsets summaries need (none when undefined). */
 export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | undefined, maxTokens: number): PageTerms {
   // One scan of a page's text gives its terms and, for summaries, where they stand (the whole text is covered when it is short).
-  const tokens = text !== undefined && page.content === text && text.length <= SUMMARY_TEXT_CHARS ? analyzer.tokens(text) : undefined;
+  const tokens = text !== undefined && page.content === text && text.length <= SUMMARY_TEXT_CHARS ? analyzer.valuedTokens(text, wordClass) : undefined;
   const fields = analyzeFields(analyzer, page, maxTokens, tokens?.map((t) => t.term));
   if (text === undefined) return { fields };
   return { fields, offsets: tokens ? encodeOffsets(text, tokens) : textOffsets(analyzer, text) };

@@ -90,6 +90,11 @@ export interface Token {
   part?: true;
 }
 
+/** A token with the value of a caller's function of the text it spans (`Analyzer.valuedTokens`). */
+export interface ValuedToken<V> extends Token {
+  value: V;
+}
+
 /** Longer "words" are base64, hashes or minified code: never worth a term. */
 export const MAX_TERM_LENGTH = 64;
 
@@ -202,8 +207,20 @@ function fold(word: string): string {
 /** Words remembered with their terms per analyzer: a page's words repeat, and folding and stemming dominate analysis. */
 const WORD_CACHE = 50_000;
 
-/** Receives each term; returning false stops the scan. */
-type Emit = (term: string, start: number, end: number, part: boolean) => unknown;
+/** Receives each term (with its word's value when one is asked for); returning false stops the scan. */
+type Emit = (term: string, start: number, end: number, part: boolean, value: unknown) => unknown;
+type ValueOf = (word: string) => unknown;
+
+/**
+ * A remembered word: its terms and, computed when first asked for, the value
+ * of a caller's function of it, so a caller needing a value per word (the
+ * indexer: its inflection class) looks the word up once, here.
+ */
+class Word {
+  valueOf: ValueOf | undefined = undefined;
+  value: unknown = undefined;
+  constructor(readonly terms: string | string[] | null) {}
+}
 
 /** Where a camelCase word splits: lower→Upper (`readFile`) and before the last capital of a run of three or more (`XMLHttp`, not `IPv6`). */
 const CAMEL_SPLIT = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])/;
@@ -216,7 +233,7 @@ function stripJosa(word: string): string {
 
 export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
-  private readonly words = new Map<string, string | string[] | null>();
+  private readonly words = new Map<string, Word>();
   private readonly stem: ((word: string) => string) | undefined;
 
   constructor(opts: Partial<AnalyzerOptions> = {}) {
@@ -251,6 +268,23 @@ export class Analyzer {
     return out;
   }
 
+  /**
+   * tokens(), each with `valueOf` of the text it spans. `valueOf` must be a
+   * pure function: its value is remembered with the word, for as long as the
+   * analyzer remembers the word's terms.
+   */
+  valuedTokens<V>(text: string, valueOf: (word: string) => V, max = Infinity): ValuedToken<V>[] {
+    const out: ValuedToken<V>[] = [];
+    if (max >= 1)
+      this.scan(
+        text,
+        (term, start, end, part, value) =>
+          out.push(part ? { term, pos: out.length, start, end, part, value: value as V } : { term, pos: out.length, start, end, value: value as V }) < max,
+        valueOf,
+      );
+    return out;
+  }
+
   /** The term one query word becomes, or undefined when it yields none or several. */
   term(word: string): string | undefined {
     const t = this.terms(word);
@@ -258,29 +292,43 @@ export class Analyzer {
   }
 
   /** Calls `emit` for each term until it returns false. */
-  private scan(text: string, emit: Emit): void {
+  private scan(text: string, emit: Emit, valueOf?: ValueOf): void {
     tokenSpans(text, (at, end) => {
       const raw = text.slice(at, end);
-      if (text.charCodeAt(at) < 128 || !UNSPACED_START.test(raw)) return this.emitWord(raw, at, end, emit);
+      if (text.charCodeAt(at) < 128 || !UNSPACED_START.test(raw)) return this.emitWord(raw, at, end, emit, valueOf);
       // Half-width kana only segment well once composed; offsets then fall back to the run's.
       const run = raw.normalize('NFKC');
       const exact = run.length === raw.length;
-      for (const s of segmenter.segment(run))
-        if (s.isWordLike && !this.emitWord(s.segment, exact ? at + s.index : at, exact ? at + s.index + s.segment.length : end, emit)) return false;
+      for (const s of segmenter.segment(run)) {
+        if (!s.isWordLike) continue;
+        const start = exact ? at + s.index : at;
+        const stop = exact ? at + s.index + s.segment.length : end;
+        // A value is of the text a token spans, which is the segment only when NFKC left the run as it was.
+        if (!this.emitWord(s.segment, start, stop, emit, valueOf, valueOf && run !== raw ? text.slice(start, stop) : undefined)) return false;
+      }
       return true;
     });
   }
 
-  /** False when `emit` asked to stop. */
-  private emitWord(raw: string, start: number, end: number, emit: Emit): boolean {
+  /** False when `emit` asked to stop; `spanned`: the text the word's tokens span, when it is not `raw`. */
+  private emitWord(raw: string, start: number, end: number, emit: Emit, valueOf?: ValueOf, spanned?: string): boolean {
     let w = this.words.get(raw);
     if (w === undefined) {
       if (this.words.size >= WORD_CACHE) this.words.clear();
-      this.words.set(raw, (w = this.wordTerms(raw)));
+      this.words.set(raw, (w = new Word(this.wordTerms(raw))));
     }
-    if (w === null) return true;
-    if (typeof w === 'string') return emit(w, start, end, false) !== false;
-    for (let i = 0; i < w.length; i++) if (emit(w[i]!, start, end, i > 0) === false) return false;
+    const terms = w.terms;
+    if (terms === null) return true;
+    let value: unknown;
+    if (valueOf !== undefined) {
+      if (spanned !== undefined) value = valueOf(spanned);
+      else {
+        if (w.valueOf !== valueOf) (w.value = valueOf(raw)), (w.valueOf = valueOf);
+        value = w.value;
+      }
+    }
+    if (typeof terms === 'string') return emit(terms, start, end, false, value) !== false;
+    for (let i = 0; i < terms.length; i++) if (emit(terms[i]!, start, end, i > 0, value) === false) return false;
     return true;
   }
 

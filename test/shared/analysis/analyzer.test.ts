@@ -83,6 +83,22 @@ test('analyzer: the parts of a camelCase word are marked and point at the word',
   assert.is(plain.term('readFile'), undefined);
 });
 
+test('analyzer: a valued token carries the function of the text it spans, computed once a word', () => {
+  const a = new Analyzer({ stemEnglish: true });
+  // Camel case, repeats, a run segmented by ICU, half-width kana that NFKC shortens, a compatibility ideograph.
+  const text = 'Running runs memoryUsage running 東京都に住む ﾃﾞｰﾀ 豈 running';
+  const seen: string[] = [];
+  const valueOf = (word: string) => (seen.push(word), `<${word}>`);
+  const toks = a.valuedTokens(text, valueOf);
+  assert.is(seen.filter((w) => w === 'running').length, 1, 'once a word');
+  assert.equal(
+    toks.map((t) => [t.term, t.pos, t.start, t.end, t.part]),
+    a.tokens(text).map((t) => [t.term, t.pos, t.start, t.end, t.part]),
+  );
+  for (const t of toks) assert.is(t.value, valueOf(text.slice(t.start, t.end)), t.term);
+  assert.equal(a.valuedTokens('one two', valueOf, 1).length, 1);
+});
+
 const COMPOUNDS: [string, [string, string] | undefined][] = [
   ['readline', ['read', 'line']],
   ['eventloop', ['event', 'loop']],
