@@ -102,6 +102,14 @@ function closeWithHeader(fd: number, name: string, length: number, hash: crypto.
   }
 }
 
+/** The hash of an open index file's payload (all past the header), read from the file a megabyte at a time. */
+function payloadHash(fd: number): crypto.Hash {
+  const hash = crypto.createHash('sha256');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  for (let at = HEADER_BYTES, n; (n = fs.readSync(fd, buf, 0, buf.length, at)) > 0; at += n) hash.update(buf.subarray(0, n));
+  return hash;
+}
+
 /**
  * Writes `<dir>/<fileName>` (default: the file's role `name`) with what `fill`
  * writes, framed with a header, and flushes it to disk. When `fill` throws,
@@ -313,10 +321,7 @@ export class PackedColumnsWriter {
       this.abandon();
       throw e;
     }
-    const hash = crypto.createHash('sha256');
-    const buf = Buffer.allocUnsafe(COLUMN_BUFFER_BYTES);
-    for (let at = HEADER_BYTES, n; (n = fs.readSync(this.fd, buf, 0, buf.length, at)) > 0; at += n) hash.update(buf.subarray(0, n));
-    closeWithHeader(this.fd, this.name, this.payload, hash);
+    closeWithHeader(this.fd, this.name, this.payload, payloadHash(this.fd));
   }
 
   /** Closes without a header (the file is then unreadable as an index file). */
@@ -351,10 +356,7 @@ export class IndexFileColumns {
       const length = checkHeader(header.subarray(0, got), name, file);
       const size = fs.fstatSync(this.fd).size - HEADER_BYTES;
       if (size !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${size} of ${length} payload bytes`);
-      const hash = crypto.createHash('sha256');
-      const buf = Buffer.alloc(1 << 20);
-      for (let at = HEADER_BYTES, n; (n = fs.readSync(this.fd, buf, 0, buf.length, at)) > 0; at += n) hash.update(buf.subarray(0, n));
-      if (!hash.digest().subarray(0, CHECKSUM_BYTES).equals(header.subarray(24, 24 + CHECKSUM_BYTES)))
+      if (!payloadHash(this.fd).digest().subarray(0, CHECKSUM_BYTES).equals(header.subarray(24, 24 + CHECKSUM_BYTES)))
         throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} fails its checksum (corrupt)`);
       const tocLen = Buffer.alloc(4);
       fs.readSync(this.fd, tocLen, 0, 4, HEADER_BYTES);
