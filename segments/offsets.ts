@@ -46,6 +46,12 @@ export function wordClass(word: string): WordClass {
   return { base, class: baseClass(base) };
 }
 
+/** A term's words in one page: most terms have one base, its first word's; a term with more keeps each class's word (null once two bases share the class). */
+interface TermBases {
+  first: WordClass;
+  byClass?: Map<number, WordClass | null>;
+}
+
 /**
  * The stored form of a text's tokens (in text order, as the analyzer gives
  * them): their spans, and per token the class of its word's inflection base
@@ -58,17 +64,8 @@ export function encodeOffsets(text: string, tokens: readonly { term: string; sta
   out.writeUInt32LE(OFFSETS_VERSION, 0);
   out.writeUInt32LE(n, 4);
   const classes = out.subarray(HEADER + 4 * n);
-  // Most terms have one base in a page: the base of each term's first word, and of terms with more, each class's word (null once two bases share it).
-  const first = new Map<string, WordClass>();
-  const more = new Map<string, WordClass | null>();
-  // The terms with two bases of one class: only their words are looked at again.
-  const clashed = new Set<string>();
-  const share = (k: WordClass, term: string) => {
-    const key = `${k.class} ${term}`;
-    const was = more.get(key);
-    if (was === undefined) more.set(key, k);
-    else if (was !== null && was.base !== k.base) (more.set(key, null), clashed.add(term));
-  };
+  const bases = new Map<string, TermBases>();
+  let clash = false;
   for (let i = 0; i < n; i++) {
     const t = tokens[i]!;
     const start = t.start;
@@ -81,18 +78,18 @@ export function encodeOffsets(text: string, tokens: readonly { term: string; sta
     // Tokens from the analyzer carry it (textOffsets, crawler/index/page-terms.ts).
     const k = t.value ?? wordClass(text.slice(start, end));
     classes[i] = k.class;
-    const f = first.get(t.term);
-    if (f === undefined) first.set(t.term, k);
-    else if (f !== k && f.base !== k.base) {
-      if (!more.has(`${f.class} ${t.term}`)) share(f, t.term);
-      share(k, t.term);
+    const b = bases.get(t.term);
+    if (b === undefined) bases.set(t.term, { first: k });
+    else if (b.first !== k && b.first.base !== k.base) {
+      const byClass = (b.byClass ??= new Map([[b.first.class, b.first]]));
+      const was = byClass.get(k.class);
+      if (was === undefined) byClass.set(k.class, k);
+      else if (was !== null && was.base !== k.base) (byClass.set(k.class, null), (clash = true));
     }
   }
-  if (clashed.size)
-    for (let i = 0; i < n; i++) {
-      const term = tokens[i]!.term;
-      if (clashed.has(term) && more.get(`${classes[i]} ${term}`) === null) classes[i] = UNCLASSED;
-    }
+  // Only the words of a term whose bases share a class lose it.
+  if (clash)
+    for (let i = 0; i < n; i++) if (bases.get(tokens[i]!.term)!.byClass?.get(classes[i]!) === null) classes[i] = UNCLASSED;
   return out;
 }
 
