@@ -58,7 +58,7 @@ interface TermBases {
  * (baseClass), or UNCLASSED where another base of the same term in the page
  * has the same class: a class found among a term's words names one base.
  */
-export function encodeOffsets(text: string, tokens: readonly { term: string; start: number; end: number; value?: WordClass }[]): Buffer {
+export function encodeOffsets(tokens: readonly { term: string; start: number; end: number; value: WordClass }[]): Buffer {
   const n = tokens.length;
   const out = Buffer.alloc(HEADER + 5 * n);
   out.writeUInt32LE(OFFSETS_VERSION, 0);
@@ -75,8 +75,7 @@ export function encodeOffsets(text: string, tokens: readonly { term: string; sta
     out[HEADER + 2 * i + 1] = start >>> 8;
     out[HEADER + 2 * (n + i)] = end & 0xff;
     out[HEADER + 2 * (n + i) + 1] = end >>> 8;
-    // Tokens from the analyzer carry it (textOffsets, crawler/index/page-terms.ts).
-    const k = t.value ?? wordClass(text.slice(start, end));
+    const k = t.value;
     classes[i] = k.class;
     const b = bases.get(t.term);
     if (b === undefined) bases.set(t.term, { first: k });
@@ -101,7 +100,7 @@ export function textOffsets(analyzer: Analyzer, text: string): Buffer {
   const part = summaryPart(text);
   const tokens = analyzer.valuedTokens(part, wordClass);
   if (part.length < text.length) while (tokens.length && tokens[tokens.length - 1]!.end === part.length) tokens.pop();
-  return encodeOffsets(part, tokens);
+  return encodeOffsets(tokens);
 }
 
 /** What a summary reads of a page's parse meta: the sections and furniture that start in the part it looks at. */

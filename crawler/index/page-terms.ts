@@ -26,5 +26,5 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
   const tokens = text !== undefined && page.content === text && text.length <= SUMMARY_TEXT_CHARS ? analyzer.valuedTokens(text, wordClass) : undefined;
   const fields = analyzeFields(analyzer, page, maxTokens, tokens?.map((t) => t.term));
   if (text === undefined) return { fields };
-  return { fields, offsets: tokens ? encodeOffsets(text, tokens) : textOffsets(analyzer, text) };
+  return { fields, offsets: tokens ? encodeOffsets(tokens) : textOffsets(analyzer, text) };
 }

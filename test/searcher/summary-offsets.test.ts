@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
-import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass } from '../../segments/offsets.js';
+import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass, wordClass } from '../../segments/offsets.js';
 import { inflectionBase } from '../../segments/inflection.js';
 import { StoredText, storedText, WholeText } from '../../segments/summary-text.js';
 import { Segment } from '../../segments/segment.js';
@@ -100,6 +100,9 @@ function version1(spans: readonly { start: number; end: number }[]): Buffer {
   return Buffer.from(out);
 }
 
+/** Tokens as the analyzer hands them to encodeOffsets: each with its word's class. */
+const valued = (text: string, tokens: readonly { term: string; start: number; end: number }[]) => tokens.map((t) => ({ ...t, value: wordClass(text.slice(t.start, t.end)) }));
+
 test('offsets: round trip, columns read in place; version 1 still read; another version or a damaged record is refused', () => {
   const spans = [
     { term: 'abc', start: 0, end: 3 },
@@ -109,7 +112,7 @@ test('offsets: round trip, columns read in place; version 1 still read; another 
     { term: 'vacuum', start: 59_990, end: SUMMARY_TEXT_CHARS },
   ];
   const text = 'x'.repeat(SUMMARY_TEXT_CHARS);
-  const data = encodeOffsets(text, spans);
+  const data = encodeOffsets(valued(text, spans));
   assert.is(data.length, 8 + 5 * spans.length, 'a version, a count, two 16-bit columns and a column of classes');
   const d = readOffsets(data)!;
   assert.ok(d.starts instanceof Uint16Array && d.starts.buffer === data.buffer, 'read where it is stored, not decoded');
@@ -208,10 +211,10 @@ test('a class two bases of one term share in a page tells neither: their words a
   const text = words.join(' ');
   let at = 0;
   const tokens = words.map((w) => ({ term: 'same', start: (at += w.length + 1) - w.length - 1, end: at - 1 }));
-  const classes = [...readOffsets(encodeOffsets(text, tokens))!.classes!];
+  const classes = [...readOffsets(encodeOffsets(valued(text, tokens)))!.classes!];
   assert.equal(classes, [UNCLASSED, baseClass(inflectionBase('q5000')), UNCLASSED, UNCLASSED]);
   // Under different terms the same class tells each apart.
-  const apart = [...readOffsets(encodeOffsets(text, tokens.map((t, i) => ({ ...t, term: `t${i}` }))))!.classes!];
+  const apart = [...readOffsets(encodeOffsets(valued(text, tokens.map((t, i) => ({ ...t, term: `t${i}` })))))!.classes!];
   assert.ok(apart.every((c) => c !== UNCLASSED));
 });
 
@@ -230,7 +233,7 @@ test('only the words of a term whose bases share a class lose it; spans past 255
     { term: 'other', ...spans[2]! },
     { term: 'same', ...spans[3]! },
   ];
-  const d = readOffsets(encodeOffsets(text, tokens))!;
+  const d = readOffsets(encodeOffsets(valued(text, tokens)))!;
   assert.equal([...d.starts], tokens.map((t) => t.start));
   assert.equal([...d.ends], tokens.map((t) => t.end));
   assert.ok(d.ends[4]! > 65_279 && d.starts[3]! > 255);
