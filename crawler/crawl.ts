@@ -171,29 +171,27 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
       s.sitemaps = await timed('sitemaps', () => crawlSitemaps(conf, { webdb, seedUrls: seeds.lines.map((l) => l.url), plugins, log }));
 
     const fetchAndUpdate = async (segDir: string) => {
-      const seg = Segment.open(segDir);
+      // Held open from its fetch to its updatedb, as the WebDB is (crawlHolding).
+      const held = Segment.open(segDir);
       try {
-        return await fetchAndUpdateHeld(segDir);
+        s.segments.push(path.basename(segDir));
+        const f = await timed('fetch', () =>
+          fetchers > 1
+            ? fetchWithProcesses(conf, segDir, fetchers, { threads: opts.threads, log, signal: opts.signal })
+            : fetch(conf, segDir, { threads: opts.threads, log, signal: opts.signal, deferOnAbort: true, writers }),
+        );
+        tally(s, f);
+        s.interrupted ||= f.interrupted || (opts.signal?.aborted ?? false);
+        // Interrupted, the URLs not fetched were deferred and the segment is complete: what was fetched goes on to be indexed.
+        if (!f.complete) return f;
+        if (!reading(segDir, (seg) => seg.hasPhase('parsed'))) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
+        const dropped = reading(segDir, segmentOutlinksDropped);
+        for (const [k, v] of Object.entries(dropped) as [keyof OutlinksDropped, number][]) s.linksDropped[k] += v;
+        await timed('updatedb', () => updatedb(conf, { webdb, segments: [segDir], normalize: true, filter: true, plugins, log }));
+        return f;
       } finally {
-        seg.close();
+        held.close();
       }
-    };
-    const fetchAndUpdateHeld = async (segDir: string) => {
-      s.segments.push(path.basename(segDir));
-      const f = await timed('fetch', () =>
-        fetchers > 1
-          ? fetchWithProcesses(conf, segDir, fetchers, { threads: opts.threads, log, signal: opts.signal })
-          : fetch(conf, segDir, { threads: opts.threads, log, signal: opts.signal, deferOnAbort: true, writers }),
-      );
-      tally(s, f);
-      s.interrupted ||= f.interrupted || (opts.signal?.aborted ?? false);
-      // Interrupted, the URLs not fetched were deferred and the segment is complete: what was fetched goes on to be indexed.
-      if (!f.complete) return f;
-      if (!reading(segDir, (seg) => seg.hasPhase('parsed'))) await timed('parse', () => parseSegment(conf, { segment: segDir, plugins, log }));
-      const dropped = reading(segDir, segmentOutlinksDropped);
-      for (const [k, v] of Object.entries(dropped) as [keyof OutlinksDropped, number][]) s.linksDropped[k] += v;
-      await timed('updatedb', () => updatedb(conf, { webdb, segments: [segDir], normalize: true, filter: true, plugins, log }));
-      return f;
     };
 
     // A fetch killed or interrupted last time is finished before anything new is generated.
