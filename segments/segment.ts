@@ -24,7 +24,7 @@ import { WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 import type { Outlink, ParseMeta } from '../shared/plugin/types.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
 import { encodeSummaryMeta, metaForSummary, readSummaryMeta, summaryPart, type SummaryMeta } from './offsets.js';
-import { StoredText, storedText, WholeText, type PageText } from './summary-text.js';
+import { StoredText, storedText, WholeText, type PageText, type TextForm } from './summary-text.js';
 
 export type { Outlink, PageSection, ParseMeta } from '../shared/plugin/types.js';
 
@@ -80,8 +80,8 @@ CREATE TABLE IF NOT EXISTS partition_hosts (
 );
 CREATE TABLE IF NOT EXISTS summary_text (  -- written at index time, for the searcher's summaries
   url     TEXT PRIMARY KEY,
-  text    BLOB NOT NULL,           -- the start of the parse text (segments/offsets.ts), uncompressed: Latin-1, or UTF-16LE when wide
-  wide    INTEGER NOT NULL,
+  text    BLOB NOT NULL,           -- the start of the parse text (segments/offsets.ts), uncompressed, one byte a code unit (segments/summary-text.ts)
+  wide    INTEGER NOT NULL,        -- how the text's bytes read: 0 Latin-1, 2 Latin-1 with its code units past U+00FF listed after it, 1 UTF-16LE (older hazelnut)
   length  INTEGER NOT NULL,        -- of the whole parse text
   offsets BLOB NOT NULL,           -- where each of its words stands and its inflection class (segments/offsets.ts)
   meta    TEXT NOT NULL            -- the parse meta's sections and furniture that start in the text above (segments/offsets.ts encodeSummaryMeta; JSON before)
@@ -589,8 +589,8 @@ export class Segment {
       if (fresh) this.db.exec('DELETE FROM summary_text');
       const put = this.db.prepare('INSERT OR REPLACE INTO summary_text (url, text, wide, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
       for (const r of recs) {
-        const { bytes, wide } = storedText(r.text);
-        put.run(r.url, bytes, wide ? 1 : 0, r.length, r.offsets, encodeSummaryMeta(r.meta));
+        const { bytes, form } = storedText(r.text);
+        put.run(r.url, bytes, form, r.length, r.offsets, encodeSummaryMeta(r.meta));
       }
     })();
   }
@@ -604,10 +604,10 @@ export class Segment {
     this.summaryText ??= this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_text'").get() !== undefined;
     const s = this.summaryText
       ? (this.q(this.db, 'SELECT text, wide, length, offsets, meta FROM summary_text WHERE url = ?').get(url) as
-          | { text: Buffer; wide: number; length: number; offsets: Buffer; meta: string }
+          | { text: Buffer; wide: TextForm; length: number; offsets: Buffer; meta: string }
           | undefined)
       : undefined;
-    if (s) return { text: new StoredText(s.text, s.wide === 1), length: s.length, meta: readSummaryMeta(s.meta), offsets: s.offsets };
+    if (s) return { text: new StoredText(s.text, s.wide), length: s.length, meta: readSummaryMeta(s.meta), offsets: s.offsets };
     const r = this.lookup<Pick<ParseRow, 'text' | 'meta'>>('SELECT text, meta FROM parse WHERE url = ?', url);
     if (!r) return undefined;
     const text = parseText(r.text);

@@ -7,7 +7,7 @@ import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
 import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass, wordClass } from '../../segments/offsets.js';
 import { inflectionBase } from '../../segments/inflection.js';
-import { StoredText, storedText, WholeText } from '../../segments/summary-text.js';
+import { LATIN1, LISTED, StoredText, storedText, UTF16, WholeText } from '../../segments/summary-text.js';
 import { Segment } from '../../segments/segment.js';
 import { hitDetails, type SummaryWords } from '../../searcher/details.js';
 import { typedWords } from '../../searcher/highlight.js';
@@ -57,8 +57,8 @@ for (const analyzer of [stem, plain])
       // The stored form, and the form older hazelnut stored (no inflection classes: every hit's word judged).
       const record = textOffsets(analyzer, p.text);
       for (const offsets of [readOffsets(record)!, withoutClasses(record)]) {
-        const { bytes, wide } = storedText(p.text);
-        const marked = markedHits(analyzer, new StoredText(bytes, wide), offsets, hits, accept)!;
+        const { bytes, form } = storedText(p.text);
+        const marked = markedHits(analyzer, new StoredText(bytes, form), offsets, hits, accept)!;
         const parts = offsetWords(offsets, hits, opts, p.furniture ?? [], offsets.count, marked);
         const sections = [...(p.sections ?? []), ...parts.cuts].sort((a, b) => a - b);
         assert.equal(summarizeRanges(p.text, parts.words, opts, { furniture: p.furniture ?? [], sections, more: parts.more }), whole, offsets.classes ? 'classes' : 'no classes');
@@ -239,6 +239,30 @@ test('only the words of a term whose bases share a class lose it; spans past 255
   assert.ok(d.ends[4]! > 65_279 && d.starts[3]! > 255);
   const c = baseClass(inflectionBase(a));
   assert.equal([...d.classes!], [UNCLASSED, c, UNCLASSED, c, UNCLASSED]);
+});
+
+test('stored text: one byte a code unit, those past U+00FF listed aside; every span reads as the text; UTF-16 of older hazelnut still read', () => {
+  const texts = [
+    '',
+    'plain ASCII and Café, naïve ÿ',
+    '“vacuum” don’t — Москва, 😀 at the end 😀',
+    '€' + 'x'.repeat(300) + '’' + 'y'.repeat(70_000) + '中',
+    '’’’ three at the start',
+  ];
+  for (const text of texts) {
+    const { bytes, form } = storedText(text);
+    const wider = text.replace(/[\x00-\xff]/g, '').length;
+    assert.is(form, wider ? LISTED : LATIN1, text.slice(0, 20));
+    assert.is(bytes.length, wider ? text.length + 6 * wider + 4 : text.length, 'a byte a code unit, six a listed one');
+    const older = Buffer.from(text, 'utf16le');
+    for (const stored of [new StoredText(bytes, form), new StoredText(older, UTF16)]) {
+      assert.is(stored.length, text.length);
+      assert.is(stored.whole(), text);
+      const cuts = [0, 1, 2, 3, 5, 8, 13, 20, 30, 36, 37, 38, 301, 302, 303, text.length - 2, text.length - 1, text.length].filter((c) => c >= 0 && c <= text.length);
+      for (const a of cuts) for (const b of cuts) assert.is(stored.slice(a, b), text.slice(a, Math.max(a, b)), `[${a}, ${b})`);
+      assert.is(stored.slice(2, text.length + 10), text.slice(2));
+    }
+  }
 });
 
 test('index stores word offsets beside the parse; the searcher summarizes from them as from the whole text', async () => {
