@@ -16,11 +16,11 @@ import { searchSettings } from './settings.js';
 import { CrawlSnapshots } from './snapshot.js';
 import { didYouMean } from './suggest.js';
 import { summaryToText } from './summary.js';
-import { isWorker, stopRequested, superviseWorkers, type WorkerReport } from './workers.js';
+import { isWorker, stopRequested, superviseWorkers, workerCount, type WorkerReport } from './workers.js';
 
 const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-index <dir>] [-shard] [-shards <host:port,...>] [-port <n>] [-host <address>] [-workers <n>]';
 
-/** Serves until SIGTERM or SIGINT, then drains and exits 0; with `-workers n`, n processes behind the port. */
+/** Serves until SIGTERM or SIGINT, then drains and exits 0; with `-workers n`, n processes behind the port (by default one a core). */
 export async function serveUntilSignal(ctx: ToolContext, args: string[]): Promise<number> {
   try {
     return await serve(ctx, args);
@@ -35,8 +35,9 @@ async function serve(ctx: ToolContext, args: string[]): Promise<number> {
   if (a._.length > 1) throw new UsageError(`unexpected argument ${a._[1]}`);
   const port = intOption(a.port, 'port') ?? ctx.conf.getInt('searcher.port');
   const host = (a.host as string | undefined) ?? ctx.conf.get('searcher.host');
-  const workers = intOption(a.workers, 'workers') ?? 1;
-  if (workers < 1) throw new UsageError('-workers must be at least 1');
+  const asked = intOption(a.workers, 'workers');
+  if (asked !== undefined && asked < 1) throw new UsageError('-workers must be at least 1');
+  const workers = workerCount(asked ?? ctx.conf.getInt('searcher.workers'));
   const log = (line: string) => ctx.err.write(`${new Date().toISOString()} searcher${isWorker() ? ` ${process.pid}` : ''}: ${line}\n`);
   if (workers > 1 && !isWorker()) return superviseWorkers(workers, ctx.out, log);
   // A worker reports where it serves to the primary, which says it once for all.

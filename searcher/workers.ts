@@ -1,13 +1,18 @@
 /**
  * @module searcher/workers
  * `serve -workers n`: n searcher processes behind one port (node:cluster),
- * for a machine whose other cores one process leaves idle. Each worker opens
+ * for a machine whose other cores one process leaves idle; by default
+ * (`searcher.workers` 0) one a core. Each worker opens
  * the index itself (n copies in memory) and answers whole requests; the
  * primary hands connections to them in turn. A signal to the primary stops
  * every worker after its requests in flight; a worker that ends by itself
  * (it could not start, or it died) stops the others and the server exits 1.
  */
 import cluster, { type Worker } from 'node:cluster';
+import os from 'node:os';
+
+/** The processes to serve with: `asked` (-workers or searcher.workers), or one a core for 0. */
+export const workerCount = (asked: number, cores = os.availableParallelism()): number => (asked > 0 ? asked : cores);
 
 /** What a worker tells the primary. */
 export type WorkerReport = { serving: string };

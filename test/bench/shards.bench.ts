@@ -76,7 +76,7 @@ export default async function bench() {
   const load = os.loadavg()[0]!;
 
   const single = await measure(async () => {
-    const s = await startSearcher(['-dir', dir, '-host', HOST, '-port', '0'], dir);
+    const s = await startSearcher(['-dir', dir, '-host', HOST, '-port', '0', '-workers', '1'], dir);
     return { procs: [s.proc], base: s.base };
   }, paths);
   const brokers: [number, CannonResult][] = [];
@@ -85,9 +85,9 @@ export default async function bench() {
       n,
       await measure(async () => {
         const shards = await Promise.all(
-          Array.from({ length: n }, (_, i) => startSearcher(['-dir', dir, '-index', shardIndexDir(path.join(dir, `shards-${n}`), i), '-shard', '-host', HOST, '-port', '0'], dir)),
+          Array.from({ length: n }, (_, i) => startSearcher(['-dir', dir, '-index', shardIndexDir(path.join(dir, `shards-${n}`), i), '-shard', '-host', HOST, '-port', '0', '-workers', '1'], dir)),
         );
-        const b = await startSearcher(['-shards', shards.map((s) => new URL(s.base).host).join(','), '-host', HOST, '-port', '0'], dir);
+        const b = await startSearcher(['-shards', shards.map((s) => new URL(s.base).host).join(','), '-host', HOST, '-port', '0', '-workers', '1'], dir);
         return { procs: [b.proc, ...shards.map((s) => s.proc)], base: b.base };
       }, paths),
     ]);

@@ -13,6 +13,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
 import { searchTool } from '../../searcher/tools.js';
+import { workerCount } from '../../searcher/workers.js';
 import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
 import { PAGES } from './pages.js';
 
@@ -99,9 +100,20 @@ function workersOf(pid: number): number[] {
   return out;
 }
 
-test('hazelnut-searcher -workers 2: two processes behind one port, stopped together by SIGTERM; one that dies stops the server', async () => {
+test('workerCount: -workers or searcher.workers as given, one a core for 0', () => {
+  const cases: [asked: number, cores: number, want: number][] = [
+    [0, 1, 1],
+    [0, 2, 2],
+    [0, 16, 16],
+    [1, 16, 1],
+    [3, 2, 3],
+  ];
+  for (const [asked, cores, want] of cases) assert.is(workerCount(asked, cores), want, `${asked} on ${cores} cores`);
+});
+
+test('hazelnut-searcher with searcher.workers 2, then -workers 2: two processes behind one port, stopped together by SIGTERM; one that dies stops the server', async () => {
   const ask = async (base: string) => ((await (await fetch(`${base}/api/search?query=crawler`)).json()) as { total: number }).total;
-  const p = run(['-dir', copy, '-port', '0', '-host', HOST, '-workers', '2']);
+  const p = run(['-D', 'searcher.workers=2', '-dir', copy, '-port', '0', '-host', HOST]);
   const m = await until(() => p.out().match(/serving 9 documents from .* at (http:\/\/[\d.]+:\d+)\/ \(2 worker processes\)/), 30_000, p);
   const workers = workersOf(p.child.pid!);
   assert.is(workers.length, 2);
