@@ -14,7 +14,7 @@ import type { Snapshot } from './snapshot.js';
 import { readOffsets, sectionOf, SUMMARY_TEXT_CHARS } from '../segments/offsets.js';
 import { WholeText } from '../segments/summary-text.js';
 import { MAX_SUMMARY_TOKENS, summarize, summarizeRanges, type PlacedSummary, type Summary } from './summary.js';
-import { indexedHits, markedHits, offsetWords } from './summary-offsets.js';
+import { indexedHits, indexedTerms, markedHits, offsetWords, type IndexedTerms } from './summary-offsets.js';
 import { summaryTokens } from './summary-tokens.js';
 
 export interface HitDetails {
@@ -32,11 +32,13 @@ export type SummaryDoc = { id: number; doc: StoredDoc };
 /**
  * What a search's summaries share, made once for all its hits: the test for
  * marked words and the analyzer's terms of words (both remember the words
- * they judged: a page of hits repeats its words).
+ * they judged: a page of hits repeats its words), and the query terms'
+ * numbers in the index.
  */
 interface Shared {
   accept: TypedWords;
   words: Pick<Analyzer, 'terms'>;
+  terms: IndexedTerms;
 }
 const shared = new WeakMap<SummaryQuery, Shared>();
 function sharedFor(snap: Snapshot, q: SummaryQuery): Shared {
@@ -48,7 +50,7 @@ function sharedFor(snap: Snapshot, q: SummaryQuery): Shared {
       if (!t) seen.set(word, (t = snap.analyzer.terms(word)));
       return t;
     };
-    shared.set(q, (s = { accept: typedWords(snap.analyzer, q.raw), words: { terms } }));
+    shared.set(q, (s = { accept: typedWords(snap.analyzer, q.raw), words: { terms }, terms: indexedTerms(snap.reader, q.query.terms) }));
   }
   return s;
 }
@@ -68,8 +70,8 @@ function storedSummary(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: S
   const text = offsets.classes ? src.text : new WholeText(src.text.whole());
   // The index keeps only the first indexer.max.tokens words of a page: past them it knows no hits.
   const limit = Math.min(offsets.count, snap.reader.fieldLength(hit.id, 'content'));
-  const hits = indexedHits(snap.reader, hit.id, q.query.terms, limit);
-  const { words, accept } = sharedFor(snap, q);
+  const { words, accept, terms } = sharedFor(snap, q);
+  const hits = indexedHits(snap.reader, hit.id, terms, limit);
   const marked = markedHits(words, text, offsets, hits, accept);
   if (!marked) return undefined;
   const opt = snap.settings.summary;

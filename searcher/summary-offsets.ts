@@ -23,17 +23,24 @@ export interface TextHits {
   terms: string[];
 }
 
+/** A query's distinct terms and their numbers in an index: looked up once for all of a search's hits. */
+export type IndexedTerms = readonly { readonly term: string; readonly id: number }[];
+
+export function indexedTerms(reader: IndexReader, terms: Iterable<string>): IndexedTerms {
+  return [...new Set(terms)].map((term) => ({ term, id: reader.termId(term) }));
+}
+
 /**
  * Where `terms` stand in document `id`'s text, from the index's positions
  * (title first, then the content, which starts with the text): only the
  * first `limit` words of the text. Each term's positions are in order; they
  * are merged, not sorted.
  */
-export function indexedHits(reader: IndexReader, id: number, terms: Iterable<string>, limit: number): TextHits {
+export function indexedHits(reader: IndexReader, id: number, terms: IndexedTerms, limit: number): TextHits {
   const title = reader.fieldLength(id, 'title');
   const lists: { term: string; positions: readonly number[]; next: number }[] = [];
-  for (const term of new Set(terms)) {
-    const e = reader.entry(id, reader.termId(term));
+  for (const { term, id: termId } of terms) {
+    const e = reader.entry(id, termId);
     if (e < 0) continue;
     const positions = reader.entryPositions(e);
     let next = 0;
@@ -64,27 +71,39 @@ export function indexedHits(reader: IndexReader, id: number, terms: Iterable<str
 export function classedHits(offsets: TokenOffsets, hits: TextHits, typed: TypedWords, judge: (h: number) => boolean | undefined): TextHits | undefined {
   const { classes } = offsets;
   const out: TextHits = { at: [], terms: [] };
-  // Per typed term, each class's verdict: 1 marked, -1 not, 0 not judged yet.
-  const verdicts = new Map<string, Int8Array>();
+  // Per term, met in runs of hits: its typed classes and each class's verdict (1 marked, -1 not, 0 not judged yet); a page's hits are of a few terms.
+  const met: TermVerdicts[] = [];
+  let state: TermVerdicts | undefined;
   for (let h = 0; h < hits.at.length; h++) {
     const term = hits.terms[h]!;
-    const typedClasses = typed.classes(term);
+    if (state?.term !== term) {
+      state = met.find((m) => m.term === term);
+      if (!state) {
+        const typedClasses = typed.classes(term);
+        met.push((state = { term, typedClasses, verdicts: typedClasses ? new Int8Array(UNCLASSED) : undefined }));
+      }
+    }
+    const { typedClasses, verdicts: v } = state;
     if (typedClasses) {
       const c = classes ? classes[hits.at[h]!]! : UNCLASSED;
       if (c !== UNCLASSED && !typedClasses.has(c)) continue;
-      let v = verdicts.get(term);
-      if (!v) verdicts.set(term, (v = new Int8Array(UNCLASSED)));
-      if (c === UNCLASSED || v[c] === 0) {
+      if (c === UNCLASSED || v![c] === 0) {
         const ok = judge(h);
         if (ok === undefined) return undefined;
-        if (c !== UNCLASSED) v[c] = ok ? 1 : -1;
+        if (c !== UNCLASSED) v![c] = ok ? 1 : -1;
         if (!ok) continue;
-      } else if (v[c] === -1) continue;
+      } else if (v![c] === -1) continue;
     }
     out.at.push(hits.at[h]!);
     out.terms.push(term);
   }
   return out;
+}
+
+interface TermVerdicts {
+  term: string;
+  typedClasses: ReadonlySet<number> | undefined;
+  verdicts: Int8Array | undefined;
 }
 
 /**
