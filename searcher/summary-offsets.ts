@@ -38,24 +38,33 @@ export function indexedTerms(reader: IndexReader, terms: Iterable<string>): Inde
  */
 export function indexedHits(reader: IndexReader, id: number, terms: IndexedTerms, limit: number): TextHits {
   const title = reader.fieldLength(id, 'title');
-  const lists: { term: string; positions: readonly number[]; next: number }[] = [];
+  const end = title + limit;
+  // Per term found in the page: its name, positions and the next position to merge.
+  const names: string[] = [];
+  const lists: (readonly number[])[] = [];
+  const next: number[] = [];
   for (const { term, id: termId } of terms) {
     const e = reader.entry(id, termId);
     if (e < 0) continue;
     const positions = reader.entryPositions(e);
-    let next = 0;
-    while (next < positions.length && positions[next]! < title) next++;
-    lists.push({ term, positions, next });
+    let n = 0;
+    while (n < positions.length && positions[n]! < title) n++;
+    names.push(term);
+    lists.push(positions);
+    next.push(n);
   }
   const hits: TextHits = { at: [], terms: [] };
   for (;;) {
-    let first: (typeof lists)[number] | undefined;
-    let p = title + limit;
-    for (const l of lists) if (l.next < l.positions.length && l.positions[l.next]! < p) (first = l, (p = l.positions[l.next]!));
-    if (!first) return hits;
-    first.next++;
+    let first = -1;
+    let p = end;
+    for (let k = 0; k < lists.length; k++) {
+      const at = lists[k]![next[k]!];
+      if (at !== undefined && at < p) (first = k), (p = at);
+    }
+    if (first < 0) return hits;
+    next[first]!++;
     hits.at.push(p - title);
-    hits.terms.push(first.term);
+    hits.terms.push(names[first]!);
   }
 }
 
@@ -71,7 +80,9 @@ export function indexedHits(reader: IndexReader, id: number, terms: IndexedTerms
 export function classedHits(offsets: TokenOffsets, hits: TextHits, typed: TypedWords, judge: (h: number) => boolean | undefined): TextHits | undefined {
   const { classes } = offsets;
   const out: TextHits = { at: [], terms: [] };
-  // Per term, met in runs of hits: its typed classes and each class's verdict (1 marked, -1 not, 0 not judged yet); a page's hits are of a few terms.
+  for (const i of written) verdicts[i] = 0;
+  written.length = 0;
+  // Per term, met in runs of hits: its typed classes and where its verdicts lie; a page's hits are of a few terms.
   const met: TermVerdicts[] = [];
   let state: TermVerdicts | undefined;
   for (let h = 0; h < hits.at.length; h++) {
@@ -79,20 +90,21 @@ export function classedHits(offsets: TokenOffsets, hits: TextHits, typed: TypedW
     if (state?.term !== term) {
       state = met.find((m) => m.term === term);
       if (!state) {
-        const typedClasses = typed.classes(term);
-        met.push((state = { term, typedClasses, verdicts: typedClasses ? new Int8Array(UNCLASSED) : undefined }));
+        met.push((state = { term, typedClasses: typed.classes(term), at: met.length * UNCLASSED }));
+        if (verdicts.length < state.at + UNCLASSED) verdicts = new Int8Array(2 * (state.at + UNCLASSED));
       }
     }
-    const { typedClasses, verdicts: v } = state;
+    const { typedClasses } = state;
     if (typedClasses) {
       const c = classes ? classes[hits.at[h]!]! : UNCLASSED;
       if (c !== UNCLASSED && !typedClasses.has(c)) continue;
-      if (c === UNCLASSED || v![c] === 0) {
+      const v = state.at + c;
+      if (c === UNCLASSED || verdicts[v] === 0) {
         const ok = judge(h);
         if (ok === undefined) return undefined;
-        if (c !== UNCLASSED) v![c] = ok ? 1 : -1;
+        if (c !== UNCLASSED) (verdicts[v] = ok ? 1 : -1), written.push(v);
         if (!ok) continue;
-      } else if (v![c] === -1) continue;
+      } else if (verdicts[v] === -1) continue;
     }
     out.at.push(hits.at[h]!);
     out.terms.push(term);
@@ -103,8 +115,17 @@ export function classedHits(offsets: TokenOffsets, hits: TextHits, typed: TypedW
 interface TermVerdicts {
   term: string;
   typedClasses: ReadonlySet<number> | undefined;
-  verdicts: Int8Array | undefined;
+  /** Where its classes' verdicts start in `verdicts`. */
+  at: number;
 }
+
+/**
+ * The verdicts of a page's terms by class (1 marked, -1 not, 0 not judged
+ * yet), UNCLASSED a term: one table for every page, cleared where it was
+ * written (a table of its own a page and term cost more than the judging).
+ */
+let verdicts = new Int8Array(4 * UNCLASSED);
+const written: number[] = [];
 
 /**
  * The hits a summary marks, judged by classedHits from the words of `text`;

@@ -200,9 +200,10 @@ class KeptWords {
   }
 
   /** The kept word of each of `tokens` (in increasing order), or -1 for one not kept. */
-  wordsOf(tokens: ArrayLike<number>): Int32Array {
+  wordsOf(tokens: ArrayLike<number>): number[] {
     const { stretchWord, stretchToken } = this;
-    const out = new Int32Array(tokens.length);
+    // A plain array: a typed array of more than 64 bytes is allocated outside the heap, at a cost a page.
+    const out = new Array<number>(tokens.length);
     let k = -1;
     for (let h = 0; h < tokens.length; h++) {
       const t = tokens[h]!;
@@ -269,20 +270,26 @@ export function summarizeRanges(text: SummaryText, src: WordRanges, opts: Summar
   const count = kept.count;
   if (count === 0) return { parts: [] };
   const moreAfter = (i: number) => i < count - 1 || plan.more === true;
+  // The kept hits, each with its term's number among the page's few distinct terms.
   const hits: number[] = [];
-  const hitTerms: string[] = [];
+  const hitTerms: number[] = [];
+  const distinct: string[] = [];
   const wordOf = kept.wordsOf(src.hits);
   for (let h = 0; h < src.hits.length; h++) {
-    if (wordOf[h]! >= 0) (hits.push(wordOf[h]!), hitTerms.push(src.terms[h]!));
+    if (wordOf[h]! < 0) continue;
+    let k = distinct.indexOf(src.terms[h]!);
+    if (k < 0) k = distinct.push(src.terms[h]!) - 1;
+    hits.push(wordOf[h]!);
+    hitTerms.push(k);
   }
   const words: Words = { starts, ends, kept, hits };
   const length = Math.max(1, opts.length);
   const context = Math.max(0, opts.context);
   const windows: Window[] = [];
   // The window each term was last counted in: a term counts once a window.
-  const countedIn = new Map<string, number>();
-  const count1 = (w: Window, term: string) => {
-    if (countedIn.get(term) !== windows.length) (countedIn.set(term, windows.length), w.terms++);
+  const countedIn = distinct.map(() => -1);
+  const count1 = (w: Window, term: number) => {
+    if (countedIn[term] !== windows.length) ((countedIn[term] = windows.length), w.terms++);
     w.hits++;
   };
   let run = 0;

@@ -119,7 +119,8 @@ export function summaryMeta(meta: ParseMeta): Pick<ParseMeta, 'sections' | 'furn
 export interface SummaryMeta {
   readonly sections: readonly number[];
   readonly furniture: readonly (readonly [number, number])[];
-  readonly headings: readonly (string | Pick<PageSection, 'heading' | 'id'>)[];
+  /** Each section's heading and id: as parsed, or as stored (encodeSummaryMeta's lines after the first, found only for the section named). */
+  readonly headings: readonly Pick<PageSection, 'heading' | 'id'>[] | string;
 }
 
 /**
@@ -150,13 +151,17 @@ export function readSummaryMeta(stored: string): SummaryMeta {
   if (stored.startsWith('{')) return metaForSummary(JSON.parse(stored) as ParseMeta);
   const line = stored.indexOf('\n');
   const [sections, furniture] = JSON.parse(line < 0 ? stored : stored.slice(0, line)) as [number[], [number, number][]];
-  return { sections, furniture, headings: line < 0 ? [] : stored.slice(line + 1).split('\n') };
+  return { sections, furniture, headings: line < 0 ? '' : stored.slice(line + 1) };
 }
 
 /** Section k's heading and id. */
 export function sectionOf(meta: SummaryMeta, k: number): Pick<PageSection, 'heading' | 'id'> {
-  const h = meta.headings[k]!;
-  return typeof h === 'string' ? (JSON.parse(h) as Pick<PageSection, 'heading' | 'id'>) : headingOf(h);
+  const { headings } = meta;
+  if (typeof headings !== 'string') return headingOf(headings[k]!);
+  let from = 0;
+  for (let i = 0; i < k; i++) from = headings.indexOf('\n', from) + 1;
+  const to = headings.indexOf('\n', from);
+  return JSON.parse(headings.slice(from, to < 0 ? headings.length : to)) as Pick<PageSection, 'heading' | 'id'>;
 }
 
 /** The part of a parse text summaries look at. */

@@ -145,17 +145,20 @@ test('the stored meta: section offsets and furniture read at once, a heading par
     sections: [
       { heading: 'Intro', level: 1, offset: 0 },
       { heading: 'Line\nbreak "quoted"', level: 2, offset: 40, id: 'lb' },
+      { heading: 'Last', level: 2, offset: 50 },
     ],
     furniture: [[0, 10]] as [number, number][],
   };
   for (const stored of [encodeSummaryMeta(meta), JSON.stringify(meta)]) {
     const m = readSummaryMeta(stored);
-    assert.equal(m.sections, [0, 40]);
+    assert.equal(m.sections, [0, 40, 50]);
     assert.equal(m.furniture, [[0, 10]]);
+    assert.equal(sectionOf(m, 2), { heading: 'Last' });
     assert.equal(sectionOf(m, 0), { heading: 'Intro' });
     assert.equal(sectionOf(m, 1), { heading: 'Line\nbreak "quoted"', id: 'lb' });
   }
-  assert.equal(readSummaryMeta(encodeSummaryMeta({})), { sections: [], furniture: [], headings: [] });
+  const none = readSummaryMeta(encodeSummaryMeta({}));
+  assert.equal([none.sections, none.furniture, none.headings.length], [[], [], 0]);
 });
 
 test('the stored meta holds the sections and furniture that start in the part summaries read', () => {
