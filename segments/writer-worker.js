@@ -52,11 +52,15 @@ function open(file) {
 const PARSE_GROUP_MS = 20;
 
 /**
- * Stores what arrives on `port` into `file`: each batch of writes is
- * committed as it arrives, so a kill loses only the pages of the last
- * moments; pages to parse (their bodies committed before, unless not stored)
- * queue up and their parses are committed in groups as they are done. A page
- * whose body is not stored brings its fetch record, committed with its parse.
+ * Stores what arrives on `port` into `file`: the batches of writes that
+ * arrived while the thread was busy (parsing, or committing the last ones)
+ * are committed together as soon as it is free, in one transaction, so a
+ * kill loses only the pages of the last moments; a commit costs about as
+ * much for one page as for ten, most of it the index pages it rewrites.
+ * Pages to parse (their bodies committed before, unless not stored) queue
+ * up and their parses are committed in groups as they are done, with the
+ * batches waiting then. A page whose body is not stored brings its fetch
+ * record, committed with its parse.
  */
 function serve(port, file) {
   let seg;
@@ -68,30 +72,55 @@ function serve(port, file) {
     port.close();
     return;
   }
+  // What waits for the next commit: writes, the batches they came in, and the parses among them.
+  let writes = [];
+  let ids = [];
+  let parsed = 0;
+  let parsedBytes = 0;
+  let scheduled = false;
+  const commitWaiting = () => {
+    scheduled = false;
+    if (writes.length === 0) return;
+    const reply = { ids };
+    if (parsed) Object.assign(reply, { parsed, bytes: parsedBytes });
+    try {
+      seg.commit(writes);
+    } catch (e) {
+      reply.error = e instanceof Error ? e.message : String(e);
+    }
+    writes = [];
+    ids = [];
+    parsed = parsedBytes = 0;
+    port.postMessage(reply);
+  };
+  const schedule = () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(commitWaiting);
+  };
   const queue = [];
   let parsing;
   const parseQueued = async () => {
     const parsePage = await parser;
     while (queue.length) {
-      const done = [];
-      let bytes = 0;
       const until = Date.now() + PARSE_GROUP_MS;
       do {
         const job = queue.shift();
         const b = job.bytes;
         const parse = await parsePage(job.record, { ...job.content, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) });
-        bytes += b.byteLength;
-        done.push({ fetch: job.fetch, parse });
+        parsedBytes += b.byteLength;
+        parsed++;
+        writes.push({ fetch: job.fetch, parse });
         // Batches that arrived meanwhile are committed now, not after the parses waiting: a kill loses only the last moments.
         await new Promise((resolve) => setImmediate(resolve));
       } while (queue.length && Date.now() < until);
-      seg.commit(done);
-      port.postMessage({ parsed: done.length, bytes });
+      commitWaiting();
     }
   };
   port.on('message', (m) => {
     if (m.close) {
       Promise.resolve(parsing).finally(() => {
+        commitWaiting();
         seg.db.close();
         port.postMessage({ closed: true });
         port.close();
@@ -101,18 +130,15 @@ function serve(port, file) {
     if (m.jobs) {
       queue.push(...m.jobs);
       parsing ??= parseQueued()
-        .catch((e) => port.postMessage({ error: e instanceof Error ? e.message : String(e) }))
+        .catch((e) => port.postMessage({ ids: [], error: e instanceof Error ? e.message : String(e) }))
         .finally(() => {
           parsing = undefined;
         });
       return;
     }
-    try {
-      seg.commit(m.batch);
-      port.postMessage({ id: m.id });
-    } catch (e) {
-      port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) });
-    }
+    writes.push(...m.batch);
+    ids.push(m.id);
+    schedule();
   });
 }
 

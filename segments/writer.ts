@@ -2,9 +2,9 @@
  * @module segments/writer
  * The fetcher's write path into a segment. What one turn of the event loop
  * fetched goes to a worker thread as one batch; the worker compresses it and
- * commits it in one transaction (a transaction per page cost ten times the
- * inserts, and compressing and inserting on the event loop took as long as
- * fetching). A record is durable a few milliseconds after its page arrived,
+ * commits it in one transaction with the batches and parses that arrived
+ * while it was busy (a transaction per page cost ten times the inserts, and
+ * compressing and inserting on the event loop took as long as fetching). A record is durable a few milliseconds after its page arrived,
  * so a killed fetch loses at most the pages of its last moments, which a
  * rerun fetches again; `ready()` holds the fetcher back while the worker is
  * behind, so that window stays small. Reads and every other write stay on
@@ -197,16 +197,16 @@ export class SegmentWriter {
     this.ports = t.open(segment.file);
     this.load = this.ports.map(() => 0);
     this.ports.forEach((port, p) =>
-      port.on('message', (m: { id?: number; error?: string; failed?: string; parsed?: number; bytes?: number }) => {
+      port.on('message', (m: { ids?: number[]; error?: string; failed?: string; parsed?: number; bytes?: number }) => {
         if (m.failed !== undefined) return failed(m.failed);
         if (m.parsed !== undefined) {
           this.load[p]! -= m.parsed;
           this.parsed(m.parsed, m.bytes ?? 0);
         }
-        if (m.id !== undefined) {
+        for (const id of m.ids ?? []) {
           // Its body committed, a page may be parsed: a kill from now on leaves it stored unparsed, never parsed without its body.
-          this.toParse.push(...(this.inFlight.get(m.id) ?? []));
-          this.inFlight.delete(m.id);
+          this.toParse.push(...(this.inFlight.get(id) ?? []));
+          this.inFlight.delete(id);
         }
         if (m.error) this.error ??= this.failure(m.error);
         this.dispatch();

@@ -1,6 +1,6 @@
 /**
  * CPU of the crawl's fetch phase, thread by thread:
- * `tsx test/bench/fetch-cpu.ts [--against=<checkout>] [--rounds=2] [--hosts=20] [--pages=500]`.
+ * `tsx test/bench/fetch-cpu.ts [--against=<checkout>] [--rounds=2] [--hosts=20] [--pages=500] [--prof=<dir>]`.
  * Serves the crawl benchmark's web (crawl-web.ts) and runs the crawl's
  * rounds (inject, then generate, fetch and updatedb to the depth that
  * reaches every page) with this checkout's code and, interleaved, with
@@ -27,7 +27,7 @@ interface Run {
 
 const CHILD = '--child=';
 
-/** CPU milliseconds of each thread of this process, by thread id. */
+/** CPU milliseconds of each thread of this process, by thread id and name (`node` for every JavaScript thread, `V8 DefaultWorke` for the collector's and compiler's helpers, …). */
 function threadCpu(): Map<string, number> {
   const out = new Map<string, number>();
   const tick = 1000 / 100; // USER_HZ
@@ -35,7 +35,7 @@ function threadCpu(): Map<string, number> {
     try {
       const stat = fs.readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(t, (Number(f[11]) + Number(f[12])) * tick);
+      out.set(`${t} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`, (Number(f[11]) + Number(f[12])) * tick);
     } catch {
       // The thread ended between the listing and the read.
     }
@@ -90,13 +90,13 @@ async function child(a: { checkout: string; origins: string[]; dir: string; dept
     pages,
     fetchMs,
     cpuMsPerPage: cpuMs / pages,
-    threadsMsPerPage: Object.fromEntries(named.map(([t, ms]) => [Number(t) === process.pid ? 'main' : `thread ${t}`, ms / pages])),
+    threadsMsPerPage: Object.fromEntries(named.map(([t, ms]) => [Number.parseInt(t) === process.pid ? 'main' : t, ms / pages])),
     segmentsMB: du(segments) / 1e6,
   };
 }
 
-function spawnChild<T>(file: string, arg: unknown, cwd: string, keep = false): { result: Promise<T>; stop: () => void } {
-  const p = spawn(process.execPath, ['--import', 'tsx', file, arg === undefined ? '' : typeof arg === 'string' ? arg : JSON.stringify(arg)], { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
+function spawnChild<T>(file: string, arg: unknown, cwd: string, keep = false, flags: string[] = []): { result: Promise<T>; stop: () => void } {
+  const p = spawn(process.execPath, [...flags, '--import', 'tsx', file, arg === undefined ? '' : typeof arg === 'string' ? arg : JSON.stringify(arg)], { cwd, stdio: ['pipe', 'pipe', 'inherit'] });
   const result = new Promise<T>((resolve, reject) => {
     createInterface({ input: p.stdout! }).once('line', (l) => resolve(JSON.parse(l) as T));
     p.once('exit', (c) => reject(new Error(`${file} exited with ${c} before answering`)));
@@ -112,6 +112,7 @@ async function main(): Promise<void> {
   const rounds = Number(opt('rounds', '2'));
   const hosts = Number(opt('hosts', '20'));
   const pages = Number(opt('pages', '500'));
+  const prof = opt('prof', '');
   const web = spawnChild<{ origins: string[] }>(path.join(import.meta.dirname, 'crawl-web.ts'), { block: '127.0.17', hosts, pages }, here, true);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-fetch-cpu-'));
   try {
@@ -123,10 +124,13 @@ async function main(): Promise<void> {
       for (const co of checkouts) {
         const dir = path.join(tmp, `run-${r}-${checkouts.indexOf(co)}`);
         const arg = CHILD + JSON.stringify({ checkout: co, origins, dir, depth: roundsToReach(pages) });
-        const run = await spawnChild<Run>(path.join(import.meta.dirname, 'fetch-cpu.ts'), arg, co).result;
+        const flags = prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(prof, `run-${r}-${checkouts.indexOf(co)}`)}`] : [];
+        const run = await spawnChild<Run>(path.join(import.meta.dirname, 'fetch-cpu.ts'), arg, co, false, flags).result;
         fs.rmSync(dir, { recursive: true, force: true });
         const { main: mainMs, ...others } = run.threadsMsPerPage;
-        const other = Object.values(others).filter((ms) => ms >= 0.005).map((ms) => ms.toFixed(3));
+        const other = Object.entries(others)
+          .filter(([, ms]) => ms >= 0.005)
+          .map(([t, ms]) => `${ms.toFixed(3)} (${t.slice(t.indexOf(' ') + 1)})`);
         console.log(
           `| ${co} | ${os.loadavg()[0]!.toFixed(1)} | ${(run.fetchMs / run.pages).toFixed(3)} | **${run.cpuMsPerPage.toFixed(3)}** | ${(mainMs ?? 0).toFixed(3)} | ${other.join(', ')} | ${run.segmentsMB.toFixed(0)} |`,
         );
