@@ -13,7 +13,7 @@
  * deltas), written by older hazelnut, are still read.
  */
 
-import type { Analyzer } from '../shared/analysis/analyzer.js';
+import { NumberedTokens, type Analyzer } from '../shared/analysis/analyzer.js';
 import type { PageSection, ParseMeta } from '../shared/plugin/types.js';
 import { inflectionBase } from './inflection.js';
 
@@ -40,57 +40,71 @@ export interface WordClass {
   readonly class: number;
 }
 
-/** A word's inflection base and class: what `Analyzer.valuedTokens` carries with each token for encodeOffsets. */
+/** A word's inflection base and class: what `Analyzer.numberedTokens` carries with each token for encodeOffsets. */
 export function wordClass(word: string): WordClass {
   const base = inflectionBase(word);
   return { base, class: baseClass(base) };
 }
 
-/** A term's words in one page: most terms have one base, its first word's; a term with more keeps each class's word (null once two bases share the class). */
-interface TermBases {
-  first: WordClass;
-  byClass?: Map<number, WordClass | null>;
-}
+/** Per term number, the call of encodeOffsets that last met it and its first word's class there. */
+let metIn = new Uint32Array(1024);
+const firstOf: WordClass[] = [];
+let calls = 0;
 
 /**
- * The stored form of a text's tokens (in text order, as the analyzer gives
- * them): their spans, and per token the class of its word's inflection base
- * (baseClass), or UNCLASSED where another base of the same term in the page
- * has the same class: a class found among a term's words names one base.
+ * The stored form of a text's first `n` tokens (in text order, as
+ * `Analyzer.numberedTokens` gives them): their spans, and per token the class
+ * of its word's inflection base (baseClass), or UNCLASSED where another base
+ * of the same term in the page has the same class: a class found among a
+ * term's words names one base.
  */
-export function encodeOffsets(tokens: readonly { term: string; start: number; end: number; value: WordClass }[]): Buffer {
-  const n = tokens.length;
+export function encodeOffsets(tokens: NumberedTokens<WordClass>, n = tokens.count): Buffer {
   const out = Buffer.alloc(HEADER + 5 * n);
   out.writeUInt32LE(OFFSETS_VERSION, 0);
   out.writeUInt32LE(n, 4);
   const classes = out.subarray(HEADER + 4 * n);
-  const bases = new Map<string, TermBases>();
+  const { terms, starts, ends, values } = tokens;
+  if (++calls === 0x1_0000_0000) (metIn.fill(0), (calls = 1));
+  // The classes of a term with more than one base, by term number; null where two bases share one.
+  let byTerm: Map<number, Map<number, WordClass | null>> | undefined;
   let clash = false;
   for (let i = 0; i < n; i++) {
-    const t = tokens[i]!;
-    const start = t.start;
-    const end = t.end;
+    const start = starts[i]!;
+    const end = ends[i]!;
     // Byte by byte: writeUInt16LE's checks cost more than the writes.
     out[HEADER + 2 * i] = start & 0xff;
     out[HEADER + 2 * i + 1] = start >>> 8;
     out[HEADER + 2 * (n + i)] = end & 0xff;
     out[HEADER + 2 * (n + i) + 1] = end >>> 8;
-    const k = t.value;
+    const k = values[i]!;
     classes[i] = k.class;
-    const b = bases.get(t.term);
-    if (b === undefined) bases.set(t.term, { first: k });
-    else if (b.first !== k && b.first.base !== k.base) {
-      const byClass = (b.byClass ??= new Map([[b.first.class, b.first]]));
-      const was = byClass.get(k.class);
-      if (was === undefined) byClass.set(k.class, k);
-      else if (was !== null && was.base !== k.base) (byClass.set(k.class, null), (clash = true));
+    const term = terms[i]!;
+    if (term >= metIn.length) {
+      const grown = new Uint32Array(Math.max(term + 1, 2 * metIn.length));
+      grown.set(metIn);
+      metIn = grown;
     }
+    if (metIn[term] !== calls) {
+      metIn[term] = calls;
+      firstOf[term] = k;
+      continue;
+    }
+    const first = firstOf[term]!;
+    if (first === k || first.base === k.base) continue;
+    byTerm ??= new Map();
+    let byClass = byTerm.get(term);
+    if (byClass === undefined) byTerm.set(term, (byClass = new Map([[first.class, first]])));
+    const was = byClass.get(k.class);
+    if (was === undefined) byClass.set(k.class, k);
+    else if (was !== null && was.base !== k.base) (byClass.set(k.class, null), (clash = true));
   }
   // Only the words of a term whose bases share a class lose it.
-  if (clash)
-    for (let i = 0; i < n; i++) if (bases.get(tokens[i]!.term)!.byClass?.get(classes[i]!) === null) classes[i] = UNCLASSED;
+  if (clash) for (let i = 0; i < n; i++) if (byTerm!.get(terms[i]!)?.get(classes[i]!) === null) classes[i] = UNCLASSED;
   return out;
 }
+
+/** textOffsets' tokens, reused from one text to the next. */
+const scratch = new NumberedTokens<WordClass>();
 
 /**
  * The stored offsets of a parse text's words, as `analyzer` splits them. A
@@ -98,9 +112,10 @@ export function encodeOffsets(tokens: readonly { term: string; start: number; en
  */
 export function textOffsets(analyzer: Analyzer, text: string): Buffer {
   const part = summaryPart(text);
-  const tokens = analyzer.valuedTokens(part, wordClass);
-  if (part.length < text.length) while (tokens.length && tokens[tokens.length - 1]!.end === part.length) tokens.pop();
-  return encodeOffsets(tokens);
+  analyzer.numberedTokens(part, wordClass, scratch);
+  let n = scratch.count;
+  if (part.length < text.length) while (n && scratch.ends[n - 1] === part.length) n--;
+  return encodeOffsets(scratch, n);
 }
 
 /** What a summary reads of a page's parse meta: the sections and furniture that start in the part it looks at. */

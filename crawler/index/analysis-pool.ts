@@ -3,10 +3,10 @@
  * Page analysis in worker threads, so that the main thread only reads the
  * segment, runs the indexing filters and writes the index while the pages
  * are analyzed beside it. Pages go to the threads in turn; each thread
- * answers in the order it was asked, with the page's terms as ids in a
- * dictionary of its own (the words it adds come with the answer that first
- * uses them), which `docTerms` maps into the writer's dictionary once per
- * word. The index is the same as one analyzed on the main thread
+ * answers in the order it was asked, with the page's terms as its
+ * analyzer's term numbers (the terms it numbered since its last answer come
+ * with the answer), which `docTerms` maps into the writer's dictionary once
+ * per term. The index is the same as one analyzed on the main thread
  * (page-terms.ts does the work in both).
  */
 import { Worker } from 'node:worker_threads';
@@ -16,23 +16,18 @@ import type { TermStreams } from '../../shared/index/entries.js';
 import type { IndexWriter } from '../../shared/index/writer.js';
 import { threadModule } from '../../shared/thread-module.js';
 import { youngGeneration } from '../../shared/worker-limits.js';
+import { WriterTerms, type PageTerms } from './page-terms.js';
 
-/** A thread's answer for one page. */
-export interface AnalyzedPage {
+/** A thread's answer for one page: its terms as the thread's analyzer numbers them. */
+export interface AnalyzedPage extends PageTerms {
   from: Thread;
-  /** Term ids in the thread's dictionary: title, anchor, content, url, heading. */
-  ids: Uint32Array;
-  lengths: [number, number, number, number, number];
-  offsets?: Uint8Array;
 }
 
 interface Thread {
   w: Worker;
-  /** The thread's dictionary, as far as its answers so far have sent it. */
+  /** The thread's analyzer's terms by number, as far as its answers so far have sent them. */
   words: string[];
-  /** The id in `writer`'s dictionary of each of the thread's words (-1: not met yet). */
-  toWriter: Int32Array;
-  writer?: IndexWriter;
+  terms: WriterTerms;
   waiting: { resolve(a: AnalyzedPage): void; reject(e: Error): void }[];
   failed?: Error;
 }
@@ -52,7 +47,8 @@ export class AnalysisPool {
 
   private spawn(workerData: unknown, youngGenerationMb: number): Thread {
     const w = new Worker(threadModule(new URL('./analysis-worker.js', import.meta.url)), { workerData, resourceLimits: youngGeneration(youngGenerationMb) });
-    const t: Thread = { w, words: [], toWriter: new Int32Array(0), waiting: [] };
+    const words: string[] = [];
+    const t: Thread = { w, words, terms: new WriterTerms(words), waiting: [] };
     const fail = (e: Error) => {
       t.failed ??= e;
       for (const q of t.waiting.splice(0)) q.reject(t.failed);
@@ -82,25 +78,7 @@ export class AnalysisPool {
 
   /** The page's terms as the writer's ids (answers taken in page order keep the writer's dictionary in the order one thread gives). */
   docTerms(a: AnalyzedPage, writer: IndexWriter): TermStreams {
-    const t = a.from;
-    if (t.writer !== writer) {
-      t.writer = writer;
-      t.toWriter.fill(-1);
-    }
-    if (t.toWriter.length < t.words.length) {
-      const grown = new Int32Array(Math.max(t.words.length, 2 * t.toWriter.length)).fill(-1);
-      grown.set(t.toWriter);
-      t.toWriter = grown;
-    }
-    const { ids } = a;
-    for (let i = 0; i < ids.length; i++) {
-      const local = ids[i]!;
-      const id = t.toWriter[local]!;
-      ids[i] = id >= 0 ? id : (t.toWriter[local] = writer.termId(t.words[local]!));
-    }
-    let at = 0;
-    const [title, anchor, content, url, heading] = a.lengths.map((n) => ids.subarray(at, (at += n)));
-    return { title: title!, anchor: anchor!, content: content!, url: url!, heading: heading! };
+    return a.from.terms.streams(a, writer);
   }
 
   async close(): Promise<void> {

@@ -1,16 +1,22 @@
 /**
  * @module crawler/index/page-terms
  * What the indexer asks of the analyzer for one page: the terms of each field
- * and, for summaries, where the words of its parse text stand. The same
- * function runs on the main thread and in the analysis threads
- * (analysis-pool.ts), so both build the same index.
+ * as the analyzer's term numbers and, for summaries, where the words of its
+ * parse text stand. The same function runs on the main thread and in the
+ * analysis threads (analysis-pool.ts), so both build the same index;
+ * `WriterTerms` turns the numbers into a writer's term ids.
  */
-import type { Analyzer } from '../../shared/analysis/analyzer.js';
-import { analyzeFields, type AnalyzedFields, type TextFields } from '../../shared/index/document.js';
-import { encodeOffsets, SUMMARY_TEXT_CHARS, textOffsets, wordClass } from '../../segments/offsets.js';
+import { NumberedTokens, NumberList, type Analyzer } from '../../shared/analysis/analyzer.js';
+import { urlText, type TextFields } from '../../shared/index/document.js';
+import type { TermStreams } from '../../shared/index/entries.js';
+import type { IndexWriter } from '../../shared/index/writer.js';
+import { encodeOffsets, SUMMARY_TEXT_CHARS, textOffsets, wordClass, type WordClass } from '../../segments/offsets.js';
 
 export interface PageTerms {
-  fields: AnalyzedFields;
+  /** Term numbers (`Analyzer.numbered`) of the title, the anchors, the content, the URL and the headings, one field after the other. */
+  ids: Uint32Array;
+  /** How many of `ids` each field has, in that order. */
+  lengths: [number, number, number, number, number];
   /** The parse text's word offsets (segments/offsets.ts), when asked for. */
   offsets?: Uint8Array;
 }
@@ -20,11 +26,66 @@ export function indexesText(content: string, text: string): boolean {
   return content.startsWith(text) && (content.length === text.length || /\s/.test(content[text.length]!));
 }
 
-/** A page's terms; `text`: the parse text whose offsets summaries need (none when undefined). */
+/** A page's numbers and the content's tokens, reused from one page to the next. */
+const ids = new NumberList();
+const tokens = new NumberedTokens<WordClass>();
+
+/** A page's terms; `text`: the parse text whose offsets summaries need (none when undefined). Content beyond `maxTokens` terms is dropped (Nutch's indexer.max.tokens). */
 export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | undefined, maxTokens: number): PageTerms {
+  ids.length = 0;
+  analyzer.termNumbers(page.title, ids);
+  const title = ids.length;
+  for (const a of page.anchors) analyzer.termNumbers(a, ids);
+  const anchor = ids.length;
   // One scan of a page's text gives its terms and, for summaries, where they stand (the whole text is covered when it is short).
-  const tokens = text !== undefined && page.content === text && text.length <= SUMMARY_TEXT_CHARS ? analyzer.valuedTokens(text, wordClass) : undefined;
-  const fields = analyzeFields(analyzer, page, maxTokens, tokens?.map((t) => t.term));
-  if (text === undefined) return { fields };
-  return { fields, offsets: tokens ? encodeOffsets(tokens) : textOffsets(analyzer, text) };
+  const once = text !== undefined && page.content === text && text.length <= SUMMARY_TEXT_CHARS;
+  if (once) {
+    analyzer.numberedTokens(text, wordClass, tokens);
+    for (let i = 0, n = Math.min(tokens.count, maxTokens); i < n; i++) ids.push(tokens.terms[i]!);
+  } else analyzer.termNumbers(page.content, ids, maxTokens);
+  const content = ids.length;
+  analyzer.termNumbers(urlText(page.url), ids);
+  const url = ids.length;
+  for (const h of page.headings ?? []) analyzer.termNumbers(h, ids);
+  const terms: PageTerms = { ids: ids.array.slice(0, ids.length), lengths: [title, anchor - title, content - anchor, url - content, ids.length - url] };
+  if (text !== undefined) terms.offsets = once ? encodeOffsets(tokens) : textOffsets(analyzer, text);
+  return terms;
+}
+
+/**
+ * An analyzer's term numbers (or those an analysis thread sent of its
+ * analyzer's) as ids in one writer's dictionary: each number is looked up
+ * there once, the first time a page has it, so the writer numbers terms in
+ * the order the pages give them.
+ */
+export class WriterTerms {
+  /** The writer's id of each number (-1: not met yet). */
+  private toWriter = new Int32Array(0);
+  private writer: IndexWriter | undefined;
+
+  /** `words`: the terms by number, as far as the pages to come use them. */
+  constructor(private readonly words: readonly string[]) {}
+
+  /** The page's terms as `writer`'s ids, in place of its numbers. */
+  streams(page: Pick<PageTerms, 'ids' | 'lengths'>, writer: IndexWriter): TermStreams {
+    if (this.writer !== writer) {
+      this.writer = writer;
+      this.toWriter.fill(-1);
+    }
+    if (this.toWriter.length < this.words.length) {
+      const grown = new Int32Array(Math.max(this.words.length, 2 * this.toWriter.length)).fill(-1);
+      grown.set(this.toWriter);
+      this.toWriter = grown;
+    }
+    const { ids, lengths } = page;
+    const toWriter = this.toWriter;
+    for (let i = 0; i < ids.length; i++) {
+      const n = ids[i]!;
+      const id = toWriter[n]!;
+      ids[i] = id >= 0 ? id : (toWriter[n] = writer.termId(this.words[n]!));
+    }
+    let at = 0;
+    const [title, anchor, content, url, heading] = lengths.map((n) => ids.subarray(at, (at += n)));
+    return { title: title!, anchor: anchor!, content: content!, url: url!, heading: heading! };
+  }
 }

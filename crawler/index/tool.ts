@@ -30,7 +30,7 @@ import { segmentIndexDir } from '../../shared/layout.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
 import { AnalysisPool, type AnalyzedPage } from './analysis-pool.js';
-import { indexesText, pageTerms } from './page-terms.js';
+import { indexesText, pageTerms, WriterTerms } from './page-terms.js';
 
 
 export interface SegmentIndexSummary {
@@ -103,6 +103,8 @@ const THREADS_MIN_RECORDS = 200;
  */
 export class IndexThreads {
   readonly analyzer: Analyzer;
+  /** The analyzer's term numbers as a writer's ids, for pages analyzed on the main thread. */
+  readonly terms: WriterTerms;
   private spawned: AnalysisPool | undefined;
   private used = false;
   private readonly n: number;
@@ -112,6 +114,7 @@ export class IndexThreads {
 
   constructor(conf: Conf) {
     this.analyzer = Analyzer.fromConf(conf);
+    this.terms = new WriterTerms(this.analyzer.numbered);
     const set = conf.getInt('indexer.threads');
     this.always = set >= 0;
     this.n = set >= 0 ? set : os.availableParallelism() - 1;
@@ -241,9 +244,9 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         const text = indexesText(doc.content, parse.text) ? parse.text : undefined;
         const summaryText = text === undefined ? undefined : { url: f.url, text: summaryPart(text), length: text.length, meta: summaryMeta(parse.meta) };
         if (!pool) {
-          const { fields: terms, offsets } = pageTerms(analyzer, doc, text, maxTokens);
-          writer.addAnalyzed({ stored: storedOf(doc), ...terms });
-          summarize(summaryText, offsets);
+          const terms = pageTerms(analyzer, doc, text, maxTokens);
+          writer.addTerms(storedOf(doc), threads.terms.streams(terms, writer));
+          summarize(summaryText, terms.offsets);
           continue;
         }
         inFlight.push({ doc, summaryText, analyzed: pool.analyze(doc, text) });

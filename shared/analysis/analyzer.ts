@@ -207,19 +207,61 @@ function fold(word: string): string {
 /** Words remembered with their terms per analyzer: a page's words repeat, and folding and stemming dominate analysis. */
 const WORD_CACHE = 50_000;
 
-/** Receives each term (with its word's value when one is asked for); returning false stops the scan. */
-type Emit = (term: string, start: number, end: number, part: boolean, value: unknown) => unknown;
+/** Receives each word that yields terms (with its value when one is asked for); returning false stops the scan. */
+type Emit = (word: Word, start: number, end: number, value: unknown) => unknown;
 type ValueOf = (word: string) => unknown;
 
 /**
- * A remembered word: its terms and, computed when first asked for, the value
- * of a caller's function of it, so a caller needing a value per word (the
- * indexer: its inflection class) looks the word up once, here.
+ * A remembered word: its terms, their numbers once asked for
+ * (`Analyzer.numberedTokens`) and, computed when first asked for, the value
+ * of a caller's function of it, so a caller needing a number or a value per
+ * word (the indexer: its terms' ids and its inflection class) looks the word
+ * up once, here.
  */
 class Word {
   valueOf: ValueOf | undefined = undefined;
   value: unknown = undefined;
-  constructor(readonly terms: string | string[] | null) {}
+  numbers: number | Uint32Array | undefined = undefined;
+  constructor(readonly terms: string | string[]) {}
+}
+
+/**
+ * A text's tokens as numbers: each term's number (`Analyzer.numbered`), its
+ * word's span and value, in arrays reused from one scan to the next.
+ */
+export class NumberedTokens<V> {
+  count = 0;
+  terms = new Uint32Array(1024);
+  starts = new Uint32Array(1024);
+  ends = new Uint32Array(1024);
+  readonly values: V[] = [];
+
+  /** Room for one more token. */
+  grow(): void {
+    const more = (a: Uint32Array) => {
+      const b = new Uint32Array(2 * a.length);
+      b.set(a);
+      return b;
+    };
+    this.terms = more(this.terms);
+    this.starts = more(this.starts);
+    this.ends = more(this.ends);
+  }
+}
+
+/** Term numbers appended to a growing array (`Analyzer.termNumbers`). */
+export class NumberList {
+  length = 0;
+  array = new Uint32Array(1024);
+
+  push(n: number): void {
+    if (this.length === this.array.length) {
+      const b = new Uint32Array(2 * this.length);
+      b.set(this.array);
+      this.array = b;
+    }
+    this.array[this.length++] = n;
+  }
 }
 
 /** Where a camelCase word splits: lower→Upper (`readFile`) and before the last capital of a run of three or more (`XMLHttp`, not `IPv6`). */
@@ -233,8 +275,16 @@ function stripJosa(word: string): string {
 
 export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
-  private readonly words = new Map<string, Word>();
+  /** Words that yield no term are remembered as null. */
+  private readonly words = new Map<string, Word | null>();
   private readonly stem: ((word: string) => string) | undefined;
+  private numberOf: Map<string, number> | undefined;
+  /**
+   * Every term the numbered scans met, by number (its index), for the
+   * analyzer's lifetime: the numbers outlive the cache of words, and only an
+   * indexer asks for them (a searcher's analyzer never grows this).
+   */
+  readonly numbered: string[] = [];
 
   constructor(opts: Partial<AnalyzerOptions> = {}) {
     for (const k of Object.keys(opts)) if (!OPTIONS.includes(k)) throw new TypeError(`unknown analyzer option ${k}`);
@@ -257,15 +307,18 @@ export class Analyzer {
   /** Terms of a text, in order; a term's position is its index. Only the first `max` when given (the rest is not analyzed). */
   terms(text: string, max = Infinity): string[] {
     const out: string[] = [];
-    if (max >= 1) this.scan(text, (term) => out.push(term) < max);
+    if (max >= 1)
+      this.scan(text, ({ terms }) => {
+        if (typeof terms === 'string') return out.push(terms) < max;
+        for (const t of terms) if (out.push(t) >= max) return false;
+        return true;
+      });
     return out;
   }
 
   /** Terms with positions and source offsets (summaries and highlighting); only the first `max` when given. */
   tokens(text: string, max = Infinity): Token[] {
-    const out: Token[] = [];
-    if (max >= 1) this.scan(text, (term, start, end, part) => out.push(part ? { term, pos: out.length, start, end, part } : { term, pos: out.length, start, end }) < max);
-    return out;
+    return this.valuedTokens(text, undefined, max);
   }
 
   /**
@@ -273,16 +326,72 @@ export class Analyzer {
    * pure function: its value is remembered with the word, for as long as the
    * analyzer remembers the word's terms.
    */
-  valuedTokens<V>(text: string, valueOf: (word: string) => V, max = Infinity): ValuedToken<V>[] {
-    const out: ValuedToken<V>[] = [];
+  valuedTokens<V>(text: string, valueOf: (word: string) => V, max?: number): ValuedToken<V>[];
+  valuedTokens(text: string, valueOf: undefined, max?: number): Token[];
+  valuedTokens<V>(text: string, valueOf: ((word: string) => V) | undefined, max = Infinity): (Token & { value?: V })[] {
+    const out: (Token & { value?: V })[] = [];
     if (max >= 1)
       this.scan(
         text,
-        (term, start, end, part, value) =>
-          out.push(part ? { term, pos: out.length, start, end, part, value: value as V } : { term, pos: out.length, start, end, value: value as V }) < max,
+        ({ terms }, start, end, value) => {
+          const many = typeof terms !== 'string';
+          for (let i = 0, n = many ? terms.length : 1; i < n; i++) {
+            const t: Token & { value?: V } = { term: many ? terms[i]! : terms, pos: out.length, start, end };
+            if (i > 0) t.part = true;
+            if (valueOf) t.value = value as V;
+            if (out.push(t) >= max) return false;
+          }
+          return true;
+        },
         valueOf,
       );
     return out;
+  }
+
+  /** The numbers of a text's terms (`numbered`), appended to `out`; only the first `max`. */
+  termNumbers(text: string, out: NumberList, max = Infinity): void {
+    let left = max;
+    if (left >= 1)
+      this.scan(text, (w) => {
+        const n = w.numbers ?? this.number(w);
+        if (typeof n === 'number') return (out.push(n), --left > 0);
+        for (let i = 0; i < n.length; i++) if ((out.push(n[i]!), --left <= 0)) return false;
+        return true;
+      });
+  }
+
+  /** Every token of a text as numbers into `out` (emptied first), each with `valueOf` of its word (as valuedTokens). */
+  numberedTokens<V>(text: string, valueOf: (word: string) => V, out: NumberedTokens<V>): void {
+    out.count = 0;
+    const { values } = out;
+    this.scan(
+      text,
+      (w, start, end, value) => {
+        const n = w.numbers ?? this.number(w);
+        const k = typeof n === 'number' ? 1 : n.length;
+        for (let i = 0; i < k; i++) {
+          const at = out.count++;
+          if (at === out.terms.length) out.grow();
+          out.terms[at] = typeof n === 'number' ? n : n[i]!;
+          out.starts[at] = start;
+          out.ends[at] = end;
+          values[at] = value as V;
+        }
+        return true;
+      },
+      valueOf,
+    );
+  }
+
+  /** A word's terms' numbers, numbering the terms met for the first time. */
+  private number(w: Word): number | Uint32Array {
+    const numberOf = (this.numberOf ??= new Map());
+    const of = (t: string) => {
+      let n = numberOf.get(t);
+      if (n === undefined) numberOf.set(t, (n = this.numbered.push(t) - 1));
+      return n;
+    };
+    return (w.numbers = typeof w.terms === 'string' ? of(w.terms) : Uint32Array.from(w.terms, of));
   }
 
   /** The term one query word becomes, or undefined when it yields none or several. */
@@ -291,7 +400,7 @@ export class Analyzer {
     return t.length === 1 ? t[0] : undefined;
   }
 
-  /** Calls `emit` for each term until it returns false. */
+  /** Calls `emit` for each word that yields terms until it returns false. */
   private scan(text: string, emit: Emit, valueOf?: ValueOf): void {
     tokenSpans(text, (at, end) => {
       const raw = text.slice(at, end);
@@ -315,10 +424,10 @@ export class Analyzer {
     let w = this.words.get(raw);
     if (w === undefined) {
       if (this.words.size >= WORD_CACHE) this.words.clear();
-      this.words.set(raw, (w = new Word(this.wordTerms(raw))));
+      const terms = this.wordTerms(raw);
+      this.words.set(raw, (w = terms === null ? null : new Word(terms)));
     }
-    const terms = w.terms;
-    if (terms === null) return true;
+    if (w === null) return true;
     let value: unknown;
     if (valueOf !== undefined) {
       if (spanned !== undefined) value = valueOf(spanned);
@@ -327,9 +436,7 @@ export class Analyzer {
         value = w.value;
       }
     }
-    if (typeof terms === 'string') return emit(terms, start, end, false, value) !== false;
-    for (let i = 0; i < terms.length; i++) if (emit(terms[i]!, start, end, i > 0, value) === false) return false;
-    return true;
+    return emit(w, start, end, value) !== false;
   }
 
   /** The term of a word, or for a camelCase identifier or a compound its whole term then its parts'. */

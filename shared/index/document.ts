@@ -20,42 +20,27 @@ export interface AnalyzedDoc {
   heading: string[];
 }
 
-/** The terms of a URL: host and path words, without the scheme. */
-export function urlTerms(analyzer: Analyzer, url: string): string[] {
-  return analyzer.terms(url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, ''));
-}
-
-/** The analyzed fields of a document, without its stored fields (what analysis threads send back). */
-export type AnalyzedFields = Omit<AnalyzedDoc, 'stored'>;
+/** The text of a URL the index analyzes: host and path, without the scheme. */
+export const urlText = (url: string): string => url.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
 
 /** The text fields analysis reads. */
 export type TextFields = Pick<IndexInputDoc, 'title' | 'content' | 'anchors' | 'url' | 'headings'>;
 
 /** Analyzes a document; content beyond `maxTokens` terms is dropped (Nutch's indexer.max.tokens). */
 export function analyzeDoc(analyzer: Analyzer, doc: IndexInputDoc, maxTokens: number): AnalyzedDoc {
-  return { stored: storedOf(doc), ...analyzeFields(analyzer, doc, maxTokens) };
+  const title = analyzer.terms(doc.title);
+  return {
+    stored: storedOf(doc),
+    stream: title.concat(analyzer.terms(doc.content, maxTokens)),
+    titleLength: title.length,
+    anchor: doc.anchors.flatMap((a) => analyzer.terms(a)),
+    url: analyzer.terms(urlText(doc.url)),
+    heading: (doc.headings ?? []).flatMap((h) => analyzer.terms(h)),
+  };
 }
 
 /** The fields of a document the index stores. */
 export function storedOf(doc: IndexInputDoc): StoredDoc {
   const { content, headings, ...stored } = doc;
   return stored;
-}
-
-/**
- * `analyzeDoc` without the stored fields. `contentTerms`, when given, are the
- * content's terms (`analyzer.terms(content)`, from a scan the caller made
- * anyway); the array is kept.
- */
-export function analyzeFields(analyzer: Analyzer, doc: TextFields, maxTokens: number, contentTerms?: string[]): AnalyzedFields {
-  const title = analyzer.terms(doc.title);
-  const body = contentTerms ?? analyzer.terms(doc.content, maxTokens);
-  if (body.length > maxTokens) body.length = maxTokens;
-  return {
-    stream: title.concat(body),
-    titleLength: title.length,
-    anchor: doc.anchors.flatMap((a) => analyzer.terms(a)),
-    url: urlTerms(analyzer, doc.url),
-    heading: (doc.headings ?? []).flatMap((h) => analyzer.terms(h)),
-  };
 }

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
-import { Analyzer } from '../../shared/analysis/analyzer.js';
+import { Analyzer, NumberedTokens } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
-import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass, wordClass } from '../../segments/offsets.js';
+import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass, wordClass, type WordClass } from '../../segments/offsets.js';
 import { inflectionBase } from '../../segments/inflection.js';
 import { LATIN1, LISTED, StoredText, storedText, UTF16, WholeText } from '../../segments/summary-text.js';
 import { Segment } from '../../segments/segment.js';
@@ -100,8 +100,20 @@ function version1(spans: readonly { start: number; end: number }[]): Buffer {
   return Buffer.from(out);
 }
 
-/** Tokens as the analyzer hands them to encodeOffsets: each with its word's class. */
-const valued = (text: string, tokens: readonly { term: string; start: number; end: number }[]) => tokens.map((t) => ({ ...t, value: wordClass(text.slice(t.start, t.end)) }));
+/** Tokens as the analyzer hands them to encodeOffsets: each term by number, each with its word's class. */
+function valued(text: string, tokens: readonly { term: string; start: number; end: number }[]): NumberedTokens<WordClass> {
+  const out = new NumberedTokens<WordClass>();
+  const numbers = new Map<string, number>();
+  for (const t of tokens) {
+    if (out.count === out.terms.length) out.grow();
+    if (!numbers.has(t.term)) numbers.set(t.term, numbers.size);
+    out.terms[out.count] = numbers.get(t.term)!;
+    out.starts[out.count] = t.start;
+    out.ends[out.count] = t.end;
+    out.values[out.count++] = wordClass(text.slice(t.start, t.end));
+  }
+  return out;
+}
 
 test('offsets: round trip, columns read in place; version 1 still read; another version or a damaged record is refused', () => {
   const spans = [
