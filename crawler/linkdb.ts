@@ -190,7 +190,7 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
               if (source !== null) rows.push({ ...l, source });
             }
           if (raw.length > 1) rows.sort((a, b) => a.nav - b.nav);
-          for (const i of invertRows(key, rows, r, hostOf)) summary.inlinks += db.addInlink(key, i.source, i.anchor);
+          summary.inlinks += db.addInlinks(key, invertRows(key, rows, r, hostOf));
         }
       };
       at = 0;

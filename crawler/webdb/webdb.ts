@@ -134,8 +134,8 @@ export interface InvertlinksOps {
   /** The stored links to each of `targets` that has links, in one read: content links first, then in stored order. */
   linksToEach(targets: readonly string[]): Map<string, LinkRow[]>;
   clearInlinks(target: string): void;
-  /** Stores one inlink (replacing the same target and source); returns 1 if stored. */
-  addInlink(target: string, source: string, anchor: string): number;
+  /** Stores inlinks of `target` in order, from distinct sources it has no inlink from (cleared before); returns how many. */
+  addInlinks(target: string, inlinks: readonly Inlink[]): number;
 }
 
 export interface LinkDbReadOps {

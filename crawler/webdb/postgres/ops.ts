@@ -166,9 +166,9 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
     clearInlinks(target) {
       c.write({ kind: 'clearInlinks', target });
     },
-    addInlink(target, source, anchor) {
-      c.write({ kind: 'inlink', target, source, anchor });
-      return 1;
+    addInlinks(target, inlinks) {
+      for (const { source, anchor } of inlinks) c.write({ kind: 'inlink', target, source, anchor });
+      return inlinks.length;
     },
 
     inlinks(target, order) {

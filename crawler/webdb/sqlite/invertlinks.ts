@@ -3,7 +3,12 @@
  * The statements of invertlinks: the links around a URL and its inlinks.
  */
 import type { InvertlinksOps, LinkRow } from '../webdb.js';
+import { chunked, insertRows } from './rows.js';
 import type { Statements } from './statements.js';
+
+// OR IGNORE, never a conflict (addInlinks' sources are new to their target), spares SQLite a statement journal
+// for each statement of several rows: a plain or OR REPLACE insert of several rows needs one to undo a part done.
+const ADD_INLINKS = chunked('INSERT OR IGNORE INTO inlinks (target, source, anchor) VALUES (?, ?, ?)');
 
 export function invertlinksOps(sql: Statements): InvertlinksOps {
   return {
@@ -35,8 +40,8 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
     clearInlinks(target) {
       sql('DELETE FROM inlinks WHERE target = ?').run(target);
     },
-    addInlink(target, source, anchor) {
-      return sql('INSERT OR REPLACE INTO inlinks (target, source, anchor) VALUES (?, ?, ?)').run(target, source, anchor).changes;
+    addInlinks(target, inlinks) {
+      return insertRows(sql, ADD_INLINKS, inlinks, (v, i) => v.push(target, i.source, i.anchor));
     },
   };
 }

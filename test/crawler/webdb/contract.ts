@@ -223,7 +223,7 @@ export function webDbContract(backend: Backend): void {
       assert.equal(db.page('http://a.test/1')?.score, 3);
       assert.is(db.replaceOutlinks('http://a.test/1', [{ url: 'http://a.test/2', anchor: 'two' }]), 1);
       assert.equal(linksTo(db, 'http://a.test/2'), [{ source: 'http://a.test/1', anchor: 'two', nav: 0 }]);
-      db.addInlink('http://a.test/2', 'http://a.test/1', 'two');
+      db.addInlinks('http://a.test/2', [{ source: 'http://a.test/1', anchor: 'two' }]);
       assert.equal(db.inlinks('http://a.test/2', 'stored'), [{ source: 'http://a.test/1', anchor: 'two' }]);
       db.markApplied('updatedb', 's1', T0);
       assert.ok(db.isApplied('updatedb', 's1'));
@@ -335,8 +335,8 @@ export function webDbContract(backend: Backend): void {
       { url: 'http://t.test/b', anchor: 'b' },
     ]);
     db.replaceOutlinks('http://s.test/2', [{ url: 'http://t.test/c', anchor: 'c' }]);
-    db.addInlink('http://t.test/old', 'http://s.test/1', 'gone now');
-    db.addInlink('http://t.test/other', 'http://s.test/9', 'x');
+    db.addInlinks('http://t.test/old', [{ source: 'http://s.test/1', anchor: 'gone now' }]);
+    db.addInlinks('http://t.test/other', [{ source: 'http://s.test/9', anchor: 'x' }]);
     assert.is(db.stageLinkTargets(['http://s.test/1', 'http://s.test/1']), 3);
     assert.equal(db.stagedLinkTargets('', 2), ['http://t.test/a', 'http://t.test/b']);
     assert.equal(db.stagedLinkTargets('http://t.test/b', 2), ['http://t.test/old']);
@@ -358,32 +358,42 @@ export function webDbContract(backend: Backend): void {
     assert.equal(db.stagedLinkTargets('http://t.test/_', 2), ['http://t.test/a']);
   });
 
-  it('inlinks: one per target and source (the last anchor wins), read in stored order or by source', (db) => {
+  it('inlinks: a target\'s inlinks added in calls of any size, read in stored order or by source', (db) => {
     db.transaction(() => {
-      assert.is(db.addInlink('http://t.test/', 'http://s.test/b', 'bee'), 1);
-      assert.is(db.addInlink('http://t.test/', 'http://s.test/a', 'ay'), 1);
-      assert.is(db.addInlink('http://t.test/', 'http://s.test/c', 'see'), 1);
-      assert.is(db.addInlink('http://t.test/', 'http://s.test/b', 'bee again'), 1);
-      db.addInlink('http://a.test/', 'http://s.test/z', 'zed');
+      assert.is(db.addInlinks('http://t.test/', [{ source: 'http://s.test/b', anchor: 'bee' }]), 1);
+      assert.is(
+        db.addInlinks('http://t.test/', [
+          { source: 'http://s.test/a', anchor: 'ay' },
+          { source: 'http://s.test/c', anchor: 'see' },
+        ]),
+        2,
+      );
+      db.addInlinks('http://a.test/', [{ source: 'http://s.test/z', anchor: 'zed' }]);
+      assert.is(db.addInlinks('http://e.test/', []), 0);
     });
     assert.equal(db.inlinks('http://t.test/', 'stored'), [
+      { source: 'http://s.test/b', anchor: 'bee' },
       { source: 'http://s.test/a', anchor: 'ay' },
       { source: 'http://s.test/c', anchor: 'see' },
-      { source: 'http://s.test/b', anchor: 'bee again' },
     ]);
     assert.equal(db.inlinks('http://t.test/', 'source').map((i) => i.source), ['http://s.test/a', 'http://s.test/b', 'http://s.test/c']);
     assert.equal([...db.allInlinks()], [
       { target: 'http://a.test/', source: 'http://s.test/z', anchor: 'zed' },
+      { target: 'http://t.test/', source: 'http://s.test/b', anchor: 'bee' },
       { target: 'http://t.test/', source: 'http://s.test/a', anchor: 'ay' },
       { target: 'http://t.test/', source: 'http://s.test/c', anchor: 'see' },
-      { target: 'http://t.test/', source: 'http://s.test/b', anchor: 'bee again' },
     ]);
     db.transaction(() => {
       db.clearInlinks('http://t.test/');
-      db.addInlink('http://t.test/', 'http://s.test/d', 'dee');
+      db.addInlinks('http://t.test/', [{ source: 'http://s.test/b', anchor: 'bee again' }]);
     });
-    assert.equal(db.inlinks('http://t.test/', 'stored'), [{ source: 'http://s.test/d', anchor: 'dee' }]);
+    assert.equal(db.inlinks('http://t.test/', 'stored'), [{ source: 'http://s.test/b', anchor: 'bee again' }]);
     assert.equal(db.inlinks('http://none.test/', 'source'), []);
+    // More rows than one statement takes (rows.ts: 16), in the order given.
+    const many = Array.from({ length: 23 }, (_, i) => ({ source: `http://m.test/${String.fromCharCode(122 - i)}`, anchor: `m${i}` }));
+    db.transaction(() => assert.is(db.addInlinks('http://m.test/', many), 23));
+    assert.equal(db.inlinks('http://m.test/', 'stored'), many);
+    assert.equal(db.inlinks('http://m.test/', 'source'), [...many].reverse());
   });
 
   it('linkrank: pages numbered by URL whatever the order they were added, link edges with or without navigation, scores set', (db) => {
