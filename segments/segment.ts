@@ -20,7 +20,7 @@ import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { HzError } from '../shared/errors.js';
 import { segmentDir, segmentFile, segmentPartDir } from '../shared/layout.js';
-import { WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
+import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 import type { Outlink, ParseMeta } from '../shared/plugin/types.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
 import { encodeSummaryMeta, metaForSummary, readSummaryMeta, summaryPart, type SummaryMeta } from './offsets.js';
@@ -261,7 +261,8 @@ export class Segment {
     let db: Database.Database;
     try {
       db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: true });
-      if (!opts.readonly) {
+      if (opts.readonly) db.pragma(CACHE_PRAGMA);
+      else {
         for (const p of WRITER_PRAGMAS) db.pragma(p);
         db.exec(SCHEMA);
       }
@@ -277,7 +278,10 @@ export class Segment {
       for (let i = 0; i < n; i++) {
         const file = segmentFile(segmentPartDir(dir, i));
         // A partition no fetcher has started yet has no file.
-        if (fs.existsSync(file)) parts.push(new Database(file, { readonly: true, fileMustExist: true }));
+        if (!fs.existsSync(file)) continue;
+        const part = new Database(file, { readonly: true, fileMustExist: true });
+        parts.push(part);
+        part.pragma(CACHE_PRAGMA);
       }
     } catch (e) {
       for (const p of parts) p.close();
@@ -653,6 +657,7 @@ function makeFile(file: string, fill: (db: Database.Database) => void): void {
   const init = new Database(made);
   // Pages of 16 KiB hold a typical compressed page body without overflow chains: half the insert cost of 4 KiB.
   init.pragma('page_size = 16384');
+  init.pragma(CACHE_PRAGMA);
   init.pragma('journal_mode = OFF');
   init.pragma('synchronous = OFF');
   init.transaction(() => {

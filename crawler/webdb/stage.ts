@@ -7,6 +7,7 @@
  * the order it was sent (a sum of floats depends on its order).
  */
 import Database from 'better-sqlite3';
+import { CACHE_PRAGMA } from '../../shared/sqlite.js';
 import type { FetchDatum } from '../updatedb/merge.js';
 import { chunked, insertRows } from './sqlite/rows.js';
 import { statements } from './sqlite/statements.js';
@@ -25,6 +26,7 @@ export class Stage {
   private readonly sql = statements(this.db);
 
   constructor() {
+    this.db.pragma(CACHE_PRAGMA);
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     this.db.exec(`CREATE TABLE fetches (url TEXT PRIMARY KEY, datum TEXT NOT NULL, links INTEGER NOT NULL);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { HzError } from '../../../shared/errors.js';
 import { webDbFile } from '../../../shared/layout.js';
-import { WAL_WRITER_PRAGMAS } from '../../../shared/sqlite.js';
+import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../../../shared/sqlite.js';
 import type { WebDb } from '../webdb.js';
 import { hostOps } from './hosts.js';
 import { inlinkReadOps } from './inlinks.js';
@@ -29,7 +29,8 @@ export function openSqliteWebDb(dir: string, opts: { create?: boolean; readonly?
     fs.mkdirSync(dir, { recursive: true });
   }
   const db = new Database(file, { readonly: opts.readonly ?? false });
-  if (!opts.readonly) {
+  if (opts.readonly) db.pragma(CACHE_PRAGMA);
+  else {
     for (const p of WAL_WRITER_PRAGMAS) db.pragma(p);
     db.exec(SCHEMA);
     db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('version', String(WEBDB_VERSION));
