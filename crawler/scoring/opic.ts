@@ -43,10 +43,11 @@ export function opicScoring(o: OpicOptions): ScoringFilter {
       const divisor = o.countFiltered ? Math.max(allCount, outlinks.length) : outlinks.length;
       if (divisor === 0 || !(score > 0)) return cash;
       const share = score / divisor;
-      const fromHost = host(from);
+      // With equal factors (the default) no host is needed: a host costs a regular expression a link.
+      const fromHost = o.internal === o.external ? undefined : host(from);
       for (const to of outlinks) {
         if (to === from) continue;
-        const f = host(to) === fromHost ? o.internal : o.external;
+        const f = fromHost === undefined ? o.internal : host(to) === fromHost ? o.internal : o.external;
         cash.set(to, (cash.get(to) ?? 0) + share * f);
       }
       if (o.spendCash && cash.size > 0) cash.set(from, (cash.get(from) ?? 0) - score);

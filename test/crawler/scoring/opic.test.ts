@@ -19,6 +19,11 @@ test('db.score.count.filtered divides by every outlink found; internal and exter
   assert.is(m.get('http://127.0.4.2/b'), 0.5);
 });
 
+test('equal internal and external factors apply to every outlink, whatever its host', () => {
+  const m = opicScoring({ ...base, internal: 0.5, external: 0.5 }).distributeScoreToOutlinks(FROM, 1, ['http://127.0.4.1/a', 'http://127.0.4.2/b', 'mailto:x@y'], 3);
+  assert.equal(Object.fromEntries(m), { 'http://127.0.4.1/a': 0.5 / 3, 'http://127.0.4.2/b': 0.5 / 3, 'mailto:x@y': 0.5 / 3, [FROM]: -1 });
+});
+
 test("Nutch's behaviour with spend.cash=false: the source keeps its cash", () => {
   const m = opicScoring({ ...base, spendCash: false }).distributeScoreToOutlinks(FROM, 2, ['http://127.0.4.1/a'], 1);
   assert.equal(Object.fromEntries(m), { 'http://127.0.4.1/a': 2 });
