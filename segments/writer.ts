@@ -154,6 +154,13 @@ export class WriterThreads {
   }
 }
 
+/** A copy of `b` in memory that a message to a thread shares instead of copying. */
+function shared(b: Buffer): Buffer {
+  const out = Buffer.from(new SharedArrayBuffer(b.byteLength));
+  b.copy(out);
+  return out;
+}
+
 export class SegmentWriter {
   private readonly threads: WriterThreads;
   private readonly ownThreads: boolean;
@@ -225,20 +232,22 @@ export class SegmentWriter {
    */
   put(rec: FetchRecord, content?: ContentRecord, parse?: ParseRecord | 'in-thread', storeContent = true): void {
     const w: Write = {};
-    if (content && storeContent) w.content = { params: contentParams(content), bytes: content.bytes };
     // A page whose body is not stored keeps its fetch record with its parse.
     const fetchWaits = parse === 'in-thread' && content !== undefined && !storeContent;
     if (!fetchWaits) w.fetch = fetchToRow(rec);
     if (parse === 'in-thread') {
       if (!this.threads.parses) throw new Error('SegmentWriter.put: these writer threads do not parse');
       if (content) {
-        // The body stored now is a copy: the page to parse keeps its own, to hand over later or to parse here.
+        // Stored now and parsed later, here or in a thread: one copy in shared memory serves all three, where the batch's structured clone copied it twice.
+        const bytes = storeContent ? shared(content.bytes) : content.bytes;
+        if (storeContent) w.content = { params: contentParams(content), bytes };
         const meta = { url: content.url, contentType: content.contentType, charset: content.charset, truncated: content.truncated };
-        this.batchJobs.push({ record: rec, content: meta, bytes: content.bytes, fetch: fetchWaits ? fetchToRow(rec) : undefined });
+        this.batchJobs.push({ record: rec, content: meta, bytes, fetch: fetchWaits ? fetchToRow(rec) : undefined });
         this.parsing++;
         this.parsingBytes += content.bytes.byteLength;
       }
     } else {
+      if (content && storeContent) w.content = { params: contentParams(content), bytes: content.bytes };
       if (w.content) this.handOver(w.content.bytes);
       if (parse) w.parse = parseParams(parse);
     }
@@ -302,7 +311,7 @@ export class SegmentWriter {
     setImmediate(() => this.send());
   }
 
-  /** A body that is the whole of its memory moves to the thread; a slice of a shared pool is copied. */
+  /** A body that is the whole of its memory moves to the thread; a slice of a pool is copied, shared memory shared. */
   private handOver(b: Uint8Array, transfer = this.transfer): void {
     if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength && b.buffer instanceof ArrayBuffer && !transfer.includes(b.buffer)) transfer.push(b.buffer);
   }
