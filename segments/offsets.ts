@@ -34,39 +34,42 @@ export function baseClass(base: string): number {
   return (h >>> 0) % UNCLASSED;
 }
 
-/** A word's inflection base (segments/inflection.ts) and the base's class. */
-export interface WordClass {
-  readonly base: string;
-  readonly class: number;
-}
+/** Each inflection base met so far (wordClass), by number: bases are told apart by number. */
+const baseNumbers = new Map<string, number>();
 
-/** A word's inflection base and class: what `Analyzer.numberedTokens` carries with each token for encodeOffsets. */
-export function wordClass(word: string): WordClass {
+/**
+ * A word's inflection base (segments/inflection.ts) and the base's class, as
+ * one number: the base's number in this process times 256 plus the class.
+ * What `Analyzer.numberedTokens` carries with each token for encodeOffsets.
+ */
+export function wordClass(word: string): number {
   const base = inflectionBase(word);
-  return { base, class: baseClass(base) };
+  let n = baseNumbers.get(base);
+  if (n === undefined) baseNumbers.set(base, (n = baseNumbers.size));
+  return n * 256 + baseClass(base);
 }
 
-/** Per term number, the call of encodeOffsets that last met it and its first word's class there. */
+/** Per term number, the call of encodeOffsets that last met it and its first word's wordClass there. */
 let metIn = new Uint32Array(1024);
-const firstOf: WordClass[] = [];
+let firstOf = new Float64Array(1024);
 let calls = 0;
 
 /**
  * The stored form of a text's first `n` tokens (in text order, as
- * `Analyzer.numberedTokens` gives them): their spans, and per token the class
- * of its word's inflection base (baseClass), or UNCLASSED where another base
- * of the same term in the page has the same class: a class found among a
- * term's words names one base.
+ * `Analyzer.numberedTokens` gives them with wordClass): their spans, and per
+ * token the class of its word's inflection base (baseClass), or UNCLASSED
+ * where another base of the same term in the page has the same class: a
+ * class found among a term's words names one base.
  */
-export function encodeOffsets(tokens: NumberedTokens<WordClass>, n = tokens.count): Buffer {
+export function encodeOffsets(tokens: NumberedTokens, n = tokens.count): Buffer {
   const out = Buffer.alloc(HEADER + 5 * n);
   out.writeUInt32LE(OFFSETS_VERSION, 0);
   out.writeUInt32LE(n, 4);
   const classes = out.subarray(HEADER + 4 * n);
   const { terms, starts, ends, values } = tokens;
   if (++calls === 0x1_0000_0000) (metIn.fill(0), (calls = 1));
-  // The classes of a term with more than one base, by term number; null where two bases share one.
-  let byTerm: Map<number, Map<number, WordClass | null>> | undefined;
+  // The words of a term with more than one base, by term number and class; -1 where two bases share a class.
+  let byTerm: Map<number, Map<number, number>> | undefined;
   let clash = false;
   for (let i = 0; i < n; i++) {
     const start = starts[i]!;
@@ -76,35 +79,42 @@ export function encodeOffsets(tokens: NumberedTokens<WordClass>, n = tokens.coun
     out[HEADER + 2 * i + 1] = start >>> 8;
     out[HEADER + 2 * (n + i)] = end & 0xff;
     out[HEADER + 2 * (n + i) + 1] = end >>> 8;
-    const k = values[i]!;
-    classes[i] = k.class;
+    const v = values[i]!;
+    const k = v % 256;
+    classes[i] = k;
     const term = terms[i]!;
     if (term >= metIn.length) {
-      const grown = new Uint32Array(Math.max(term + 1, 2 * metIn.length));
-      grown.set(metIn);
-      metIn = grown;
+      const size = Math.max(term + 1, 2 * metIn.length);
+      metIn = grown(metIn, size);
+      firstOf = grown(firstOf, size);
     }
     if (metIn[term] !== calls) {
       metIn[term] = calls;
-      firstOf[term] = k;
+      firstOf[term] = v;
       continue;
     }
     const first = firstOf[term]!;
-    if (first === k || first.base === k.base) continue;
+    if (first === v) continue;
     byTerm ??= new Map();
     let byClass = byTerm.get(term);
-    if (byClass === undefined) byTerm.set(term, (byClass = new Map([[first.class, first]])));
-    const was = byClass.get(k.class);
-    if (was === undefined) byClass.set(k.class, k);
-    else if (was !== null && was.base !== k.base) (byClass.set(k.class, null), (clash = true));
+    if (byClass === undefined) byTerm.set(term, (byClass = new Map([[first % 256, first]])));
+    const was = byClass.get(k);
+    if (was === undefined) byClass.set(k, v);
+    else if (was !== -1 && was !== v) (byClass.set(k, -1), (clash = true));
   }
   // Only the words of a term whose bases share a class lose it.
-  if (clash) for (let i = 0; i < n; i++) if (byTerm!.get(terms[i]!)?.get(classes[i]!) === null) classes[i] = UNCLASSED;
+  if (clash) for (let i = 0; i < n; i++) if (byTerm!.get(terms[i]!)?.get(classes[i]!) === -1) classes[i] = UNCLASSED;
   return out;
 }
 
+function grown<A extends Uint32Array | Float64Array>(a: A, size: number): A {
+  const b = new (a.constructor as new (n: number) => A)(size);
+  b.set(a);
+  return b;
+}
+
 /** textOffsets' tokens, reused from one text to the next. */
-const scratch = new NumberedTokens<WordClass>();
+const scratch = new NumberedTokens();
 
 /**
  * The stored offsets of a parse text's words, as `analyzer` splits them. A

@@ -10,7 +10,7 @@ import { NumberedTokens, NumberList, type Analyzer } from '../../shared/analysis
 import { urlText, type TextFields } from '../../shared/index/document.js';
 import type { TermStreams } from '../../shared/index/entries.js';
 import type { IndexWriter } from '../../shared/index/writer.js';
-import { encodeOffsets, SUMMARY_TEXT_CHARS, textOffsets, wordClass, type WordClass } from '../../segments/offsets.js';
+import { encodeOffsets, SUMMARY_TEXT_CHARS, textOffsets, wordClass } from '../../segments/offsets.js';
 
 export interface PageTerms {
   /** Term numbers (`Analyzer.numbered`) of the title, the anchors, the content, the URL and the headings, one field after the other. */
@@ -28,7 +28,7 @@ export function indexesText(content: string, text: string): boolean {
 
 /** A page's numbers and the content's tokens, reused from one page to the next. */
 const ids = new NumberList();
-const tokens = new NumberedTokens<WordClass>();
+const tokens = new NumberedTokens();
 
 /** A page's terms; `text`: the parse text whose offsets summaries need (none when undefined). Content beyond `maxTokens` terms is dropped (Nutch's indexer.max.tokens). */
 export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | undefined, maxTokens: number): PageTerms {

@@ -226,26 +226,81 @@ class Word {
 }
 
 /**
- * A text's tokens as numbers: each term's number (`Analyzer.numbered`), its
- * word's span and value, in arrays reused from one scan to the next.
+ * Remembered words, found by the characters of a span of text: a word met
+ * again is not first copied out of the text as a string, as a Map's key
+ * would need. Open addressing over twice as many slots as it holds words;
+ * full, it starts afresh.
  */
-export class NumberedTokens<V> {
+class WordCache {
+  private readonly slots = new Int32Array(2 ** Math.ceil(Math.log2(2 * WORD_CACHE))).fill(-1);
+  private readonly hashes = new Int32Array(WORD_CACHE);
+  readonly keys: string[] = [];
+  /** null: a word that yields no term. */
+  readonly words: (Word | null)[] = [];
+  /** The hash of the span `find` last looked for, which `add` files its word under. */
+  private hash = 0;
+
+  /** The entry of `src`'s characters from `from` to `to`, or -1. */
+  find(src: string, from: number, to: number): number {
+    let h = 0x811c9dc5;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ src.charCodeAt(i), 0x01000193);
+    this.hash = h;
+    const { slots, hashes, keys } = this;
+    const mask = slots.length - 1;
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const e = slots[at]!;
+      if (e < 0) return -1;
+      if (hashes[e] !== h) continue;
+      const k = keys[e]!;
+      if (k.length !== to - from) continue;
+      let i = 0;
+      while (i < k.length && k.charCodeAt(i) === src.charCodeAt(from + i)) i++;
+      if (i === k.length) return e;
+    }
+  }
+
+  /** Adds the word `find` just looked for in vain; returns its entry. */
+  add(key: string, word: Word | null): number {
+    const { slots, keys } = this;
+    if (keys.length === WORD_CACHE) {
+      slots.fill(-1);
+      keys.length = 0;
+      this.words.length = 0;
+    }
+    const e = keys.push(key) - 1;
+    this.words.push(word);
+    this.hashes[e] = this.hash;
+    const mask = slots.length - 1;
+    let at = this.hash & mask;
+    while (slots[at]! >= 0) at = (at + 1) & mask;
+    slots[at] = e;
+    return e;
+  }
+}
+
+/**
+ * A text's tokens as numbers: each term's number (`Analyzer.numbered`), its
+ * word's span and a number the caller's function gives the word, in arrays
+ * reused from one scan to the next.
+ */
+export class NumberedTokens {
   count = 0;
   terms = new Uint32Array(1024);
   starts = new Uint32Array(1024);
   ends = new Uint32Array(1024);
-  readonly values: V[] = [];
+  values = new Float64Array(1024);
 
   /** Room for one more token. */
   grow(): void {
-    const more = (a: Uint32Array) => {
-      const b = new Uint32Array(2 * a.length);
+    const more = <A extends Uint32Array | Float64Array>(a: A): A => {
+      const b = new (a.constructor as new (n: number) => A)(2 * a.length);
       b.set(a);
       return b;
     };
     this.terms = more(this.terms);
     this.starts = more(this.starts);
     this.ends = more(this.ends);
+    this.values = more(this.values);
   }
 }
 
@@ -275,8 +330,7 @@ function stripJosa(word: string): string {
 
 export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
-  /** Words that yield no term are remembered as null. */
-  private readonly words = new Map<string, Word | null>();
+  private readonly words = new WordCache();
   private readonly stem: ((word: string) => string) | undefined;
   private numberOf: Map<string, number> | undefined;
   /**
@@ -361,9 +415,8 @@ export class Analyzer {
   }
 
   /** Every token of a text as numbers into `out` (emptied first), each with `valueOf` of its word (as valuedTokens). */
-  numberedTokens<V>(text: string, valueOf: (word: string) => V, out: NumberedTokens<V>): void {
+  numberedTokens(text: string, valueOf: (word: string) => number, out: NumberedTokens): void {
     out.count = 0;
-    const { values } = out;
     this.scan(
       text,
       (w, start, end, value) => {
@@ -375,7 +428,7 @@ export class Analyzer {
           out.terms[at] = typeof n === 'number' ? n : n[i]!;
           out.starts[at] = start;
           out.ends[at] = end;
-          values[at] = value as V;
+          out.values[at] = value as number;
         }
         return true;
       },
@@ -403,8 +456,9 @@ export class Analyzer {
   /** Calls `emit` for each word that yields terms until it returns false. */
   private scan(text: string, emit: Emit, valueOf?: ValueOf): void {
     tokenSpans(text, (at, end) => {
+      if (text.charCodeAt(at) < 128) return this.emitWord(text, at, end, at, end, emit, valueOf);
       const raw = text.slice(at, end);
-      if (text.charCodeAt(at) < 128 || !UNSPACED_START.test(raw)) return this.emitWord(raw, at, end, emit, valueOf);
+      if (!UNSPACED_START.test(raw)) return this.emitWord(text, at, end, at, end, emit, valueOf);
       // Half-width kana only segment well once composed; offsets then fall back to the run's.
       const run = raw.normalize('NFKC');
       const exact = run.length === raw.length;
@@ -413,26 +467,32 @@ export class Analyzer {
         const start = exact ? at + s.index : at;
         const stop = exact ? at + s.index + s.segment.length : end;
         // A value is of the text a token spans, which is the segment only when NFKC left the run as it was.
-        if (!this.emitWord(s.segment, start, stop, emit, valueOf, valueOf && run !== raw ? text.slice(start, stop) : undefined)) return false;
+        if (!this.emitWord(s.segment, 0, s.segment.length, start, stop, emit, valueOf, valueOf && run !== raw ? text.slice(start, stop) : undefined)) return false;
       }
       return true;
     });
   }
 
-  /** False when `emit` asked to stop; `spanned`: the text the word's tokens span, when it is not `raw`. */
-  private emitWord(raw: string, start: number, end: number, emit: Emit, valueOf?: ValueOf, spanned?: string): boolean {
-    let w = this.words.get(raw);
-    if (w === undefined) {
-      if (this.words.size >= WORD_CACHE) this.words.clear();
+  /**
+   * The word `src` holds from `from` to `to`, its tokens spanning `start` to
+   * `end` of the text, passed to `emit`; false when `emit` asked to stop.
+   * `spanned`: the text the word's tokens span, when it is not the word.
+   */
+  private emitWord(src: string, from: number, to: number, start: number, end: number, emit: Emit, valueOf?: ValueOf, spanned?: string): boolean {
+    const cache = this.words;
+    let e = cache.find(src, from, to);
+    if (e < 0) {
+      const raw = src.slice(from, to);
       const terms = this.wordTerms(raw);
-      this.words.set(raw, (w = terms === null ? null : new Word(terms)));
+      e = cache.add(raw, terms === null ? null : new Word(terms));
     }
+    const w = cache.words[e]!;
     if (w === null) return true;
     let value: unknown;
     if (valueOf !== undefined) {
       if (spanned !== undefined) value = valueOf(spanned);
       else {
-        if (w.valueOf !== valueOf) (w.value = valueOf(raw)), (w.valueOf = valueOf);
+        if (w.valueOf !== valueOf) (w.value = valueOf(cache.keys[e]!)), (w.valueOf = valueOf);
         value = w.value;
       }
     }

@@ -5,7 +5,7 @@ import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { Analyzer, NumberedTokens } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
-import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass, wordClass, type WordClass } from '../../segments/offsets.js';
+import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass, wordClass } from '../../segments/offsets.js';
 import { inflectionBase } from '../../segments/inflection.js';
 import { LATIN1, LISTED, StoredText, storedText, UTF16, WholeText } from '../../segments/summary-text.js';
 import { Segment } from '../../segments/segment.js';
@@ -101,8 +101,8 @@ function version1(spans: readonly { start: number; end: number }[]): Buffer {
 }
 
 /** Tokens as the analyzer hands them to encodeOffsets: each term by number, each with its word's class. */
-function valued(text: string, tokens: readonly { term: string; start: number; end: number }[]): NumberedTokens<WordClass> {
-  const out = new NumberedTokens<WordClass>();
+function valued(text: string, tokens: readonly { term: string; start: number; end: number }[]): NumberedTokens {
+  const out = new NumberedTokens();
   const numbers = new Map<string, number>();
   for (const t of tokens) {
     if (out.count === out.terms.length) out.grow();
