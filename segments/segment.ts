@@ -78,10 +78,13 @@ CREATE TABLE IF NOT EXISTS partition_hosts (
   host TEXT PRIMARY KEY,
   part INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS summary_text (  -- written at index time, for the searcher's summaries
+-- Written at index time, for the searcher's summaries. Segments indexed by older hazelnut hold
+-- summary_text instead (the same columns, the text Latin-1 or, when wide, UTF-16LE), still read; a
+-- table of its own, so that an older searcher finds no row it would misread and summarizes from the parse.
+CREATE TABLE IF NOT EXISTS summary (
   url     TEXT PRIMARY KEY,
-  text    BLOB NOT NULL,           -- the start of the parse text (segments/offsets.ts), uncompressed, one byte a code unit (segments/summary-text.ts)
-  wide    INTEGER NOT NULL,        -- how the text's bytes read: 0 Latin-1, 2 Latin-1 with its code units past U+00FF listed after it, 1 UTF-16LE (older hazelnut)
+  text    BLOB NOT NULL,           -- the start of the parse text (segments/offsets.ts), uncompressed, one byte a code unit
+  form    INTEGER NOT NULL,        -- how the text's bytes read (segments/summary-text.ts TextForm): Latin-1, or with the code units past U+00FF listed after it
   length  INTEGER NOT NULL,        -- of the whole parse text
   offsets BLOB NOT NULL,           -- where each of its words stands and its inflection class (segments/offsets.ts)
   meta    TEXT NOT NULL            -- the parse meta's sections and furniture that start in the text above (segments/offsets.ts encodeSummaryMeta; JSON before)
@@ -212,7 +215,8 @@ export class Segment {
   /** This segment's file, then its partitions' files (read-only). */
   private readonly all: Database.Database[];
   private readonly prepared = new Map<Database.Database, Map<string, Database.Statement>>();
-  private summaryText: boolean | undefined;
+  /** The tables summaries are read from, newest first (the summary table, then the summary_text of older hazelnut), as the segment holds them. */
+  private summaryTables: string[] | undefined;
 
   private constructor(
     readonly dir: string,
@@ -587,16 +591,24 @@ export class Segment {
     })();
   }
 
-  /** Stores summary texts: those of `recs` replace theirs, or (`fresh`) every one stored before. */
+  /**
+   * Stores summary texts: those of `recs` replace theirs, or (`fresh`) every
+   * one stored before; rows older hazelnut stored for them are deleted (not
+   * their table: a searcher may be reading it).
+   */
   putSummaryTexts(recs: Iterable<SummaryText>, fresh = false): void {
+    const older = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_text'").get() !== undefined;
     this.db.transaction(() => {
-      if (fresh) this.db.exec('DELETE FROM summary_text');
-      const put = this.db.prepare('INSERT OR REPLACE INTO summary_text (url, text, wide, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
+      if (fresh) this.db.exec(`DELETE FROM summary${older ? '; DELETE FROM summary_text' : ''}`);
+      const put = this.db.prepare('INSERT OR REPLACE INTO summary (url, text, form, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
+      const drop = older && !fresh ? this.db.prepare('DELETE FROM summary_text WHERE url = ?') : undefined;
       for (const r of recs) {
         const { bytes, form } = storedText(r.text);
         put.run(r.url, bytes, form, r.length, r.offsets, encodeSummaryMeta(r.meta));
+        drop?.run(r.url);
       }
     })();
+    this.summaryTables = undefined;
   }
 
   /**
@@ -605,13 +617,13 @@ export class Segment {
    * text) the whole parse text; and the parse meta.
    */
   getSummarySource(url: string): SummarySource | undefined {
-    this.summaryText ??= this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_text'").get() !== undefined;
-    const s = this.summaryText
-      ? (this.q(this.db, 'SELECT text, wide, length, offsets, meta FROM summary_text WHERE url = ?').get(url) as
-          | { text: Buffer; wide: TextForm; length: number; offsets: Buffer; meta: string }
-          | undefined)
-      : undefined;
-    if (s) return { text: new StoredText(s.text, s.wide), length: s.length, meta: readSummaryMeta(s.meta), offsets: s.offsets };
+    this.summaryTables ??= (this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('summary', 'summary_text') ORDER BY name").pluck().all() as string[]);
+    for (const table of this.summaryTables) {
+      const s = this.q(this.db, `SELECT text, ${table === 'summary' ? 'form' : 'wide'} AS form, length, offsets, meta FROM ${table} WHERE url = ?`).get(url) as
+        | { text: Buffer; form: TextForm; length: number; offsets: Buffer; meta: string }
+        | undefined;
+      if (s) return { text: new StoredText(s.text, s.form), length: s.length, meta: readSummaryMeta(s.meta), offsets: s.offsets };
+    }
     const r = this.lookup<Pick<ParseRow, 'text' | 'meta'>>('SELECT text, meta FROM parse WHERE url = ?', url);
     if (!r) return undefined;
     const text = parseText(r.text);

@@ -1,5 +1,6 @@
 /** Summaries from the index's positions and the word offsets stored at index time equal the summaries from the whole page. */
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
@@ -17,6 +18,7 @@ import { searchSettings } from '../../searcher/settings.js';
 import { summarize, summarizeRanges, summaryToText, type SummaryOptions } from '../../searcher/summary.js';
 import { classedHits, markedHits, offsetWords, type TextHits } from '../../searcher/summary-offsets.js';
 import { makeCrawl, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
+import { segmentFile } from '../../shared/layout.js';
 import { filler, long, SUMMARY_CASES, type Page } from './summary-pages.js';
 
 const stem = new Analyzer({ stemEnglish: true });
@@ -277,6 +279,50 @@ test('stored text: one byte a code unit, those past U+00FF listed aside; every s
       for (const a of cuts) for (const b of cuts) assert.is(stored.slice(a, b), text.slice(a, Math.max(a, b)), `[${a}, ${b})`);
       assert.is(stored.slice(2, text.length + 10), text.slice(2));
     }
+  }
+});
+
+test('summary_text of older hazelnut (UTF-16 text) still read; indexing again moves the rows to the summary table, so an older searcher finds none to misread', async () => {
+  const crawl = makeCrawl();
+  try {
+    const pages = [
+      { url: 'http://docs.test/quotes', title: 'Quotes', text: long(['“vacuum”', 'don’t', 'Café', 'journal'], 60) },
+      { url: 'http://docs.test/plain', title: 'Plain', text: long(['vacuum', 'journal'], 60) },
+    ];
+    const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 10)), pages);
+    writeWebDb(crawl, []);
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
+    const read = () => {
+      const seg = Segment.open(dir, { readonly: true });
+      try {
+        return pages.map((p) => {
+          const src = seg.getSummarySource(p.url)!;
+          return { text: src.text.whole(), offsets: src.offsets, length: src.length, meta: src.meta };
+        });
+      } finally {
+        seg.close();
+      }
+    };
+    const now = read();
+    assert.equal(now.map((r) => r.text), pages.map((p) => p.text));
+    // The segment as older hazelnut left it: the rows in summary_text, the text UTF-16LE where it held a character past U+00FF.
+    const db = new Database(segmentFile(dir));
+    db.exec(`CREATE TABLE summary_text (url TEXT PRIMARY KEY, text BLOB NOT NULL, wide INTEGER NOT NULL, length INTEGER NOT NULL, offsets BLOB NOT NULL, meta TEXT NOT NULL);
+      INSERT INTO summary_text SELECT url, text, form, length, offsets, meta FROM summary; DROP TABLE summary`);
+    for (const p of pages) {
+      const wide = /[^\x00-\xff]/.test(p.text);
+      db.prepare('UPDATE summary_text SET text = ?, wide = ? WHERE url = ?').run(Buffer.from(p.text, wide ? 'utf16le' : 'latin1'), wide ? 1 : 0, p.url);
+    }
+    db.close();
+    assert.equal(read(), now, 'older rows read as the current ones');
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
+    const after = new Database(segmentFile(dir), { readonly: true });
+    const count = (table: string) => (after.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    assert.equal([count('summary_text'), count('summary')], [0, pages.length]);
+    after.close();
+    assert.equal(read(), now);
+  } finally {
+    crawl.cleanup();
   }
 });
 
