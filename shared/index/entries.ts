@@ -51,7 +51,7 @@ export class EntryBuilder {
   /** The entry of each term id in the document at hand, -1 when none (reset after each document). */
   private slot = new Int32Array(1024).fill(-1);
   private terms = new Uint32Array(1024);
-  /** Entry-major counts: entry k, field f at k * NF + f. */
+  /** Field-major counts: field f, entry k at f * terms.length + k (zero between documents). */
   private counts = new Uint32Array(1024 * NF);
   private cursor = new Uint32Array(1024);
   private pos = new Uint32Array(1024);
@@ -60,36 +60,26 @@ export class EntryBuilder {
   private readonly lengths = new Uint32Array(NF);
   /** 0, 1, 2, …: the candidate order of a build, whose first entries are the candidate text's. */
   private order = Uint32Array.from({ length: 1024 }, (_, k) => k);
+  /** Entries so far in the document at hand. */
+  private n = 0;
 
   build(s: TermStreams): DocEntries {
-    let n = 0;
+    this.n = 0;
     const total = s.title.length + s.anchor.length + s.content.length + s.url.length + s.heading.length;
     if (this.terms.length < total) {
       this.terms = new Uint32Array(2 * total);
       this.counts = new Uint32Array(2 * total * NF);
       this.cursor = new Uint32Array(2 * total);
     }
-    const { terms, counts } = this;
-    const see = (a: ArrayLike<number>, f: number) => {
-      for (let i = 0; i < a.length; i++) {
-        const t = a[i]!;
-        if (t >= this.slot.length) this.growSlots(t);
-        let k = this.slot[t]!;
-        if (k < 0) {
-          k = this.slot[t] = n;
-          terms[n++] = t;
-          counts.fill(0, k * NF, k * NF + NF);
-        }
-        counts[k * NF + f]++;
-      }
-    };
     // Title, anchors, content first: their entries come in the candidate text's order.
-    see(s.title, TITLE);
-    see(s.anchor, ANCHOR);
-    see(s.content, CONTENT);
-    const candidates = n;
-    see(s.url, URL);
-    see(s.heading, HEADING);
+    this.see(s.title, TITLE);
+    this.see(s.anchor, ANCHOR);
+    this.see(s.content, CONTENT);
+    const candidates = this.n;
+    this.see(s.url, URL);
+    this.see(s.heading, HEADING);
+    const { n, terms, counts } = this;
+    const stride = terms.length;
 
     // Positions: bucket the stream by entry (counting sort), then delta-encode each bucket.
     const streamLength = s.title.length + s.content.length;
@@ -99,7 +89,7 @@ export class EntryBuilder {
     let next = 0;
     for (let k = 0; k < n; k++) {
       cursor[k] = next;
-      next += counts[k * NF + TITLE]! + counts[k * NF + CONTENT]!;
+      next += counts[TITLE * stride + k]! + counts[CONTENT * stride + k]!;
     }
     for (let i = 0; i < s.title.length; i++) pos[cursor[slot[s.title[i]!]!]!++] = i;
     for (let i = 0; i < s.content.length; i++) pos[cursor[slot[s.content[i]!]!]!++] = i + s.title.length;
@@ -129,15 +119,39 @@ export class EntryBuilder {
       this.order = new Uint32Array(2 * candidates);
       for (let k = 0; k < this.order.length; k++) this.order[k] = k;
     }
-    const tf = this.tf.subarray(0, NF * n);
-    for (let f = 0; f < NF; f++) for (let k = 0; k < n; k++) tf[f * n + k] = Math.min(counts[k * NF + f]!, TF_MAX);
     const { lengths } = this;
     lengths[TITLE] = s.title.length;
     lengths[ANCHOR] = s.anchor.length;
     lengths[URL] = s.url.length;
     lengths[HEADING] = s.heading.length;
     lengths[CONTENT] = s.content.length;
+    const tf = this.tf.subarray(0, NF * n);
+    for (let f = 0; f < NF; f++) {
+      const c = counts.subarray(f * stride, f * stride + n);
+      // A field of no more terms than TF_MAX has no count past it: copied in one native call.
+      if (lengths[f]! <= TF_MAX) tf.set(c, f * n);
+      else for (let k = 0; k < n; k++) tf[f * n + k] = Math.min(c[k]!, TF_MAX);
+      c.fill(0);
+    }
     return { terms: terms.subarray(0, n), tf, posEnd: cursor.subarray(0, n), posData: bytes.subarray(0, b), lengths, order: this.order.subarray(0, candidates) };
+  }
+
+  /** Counts a field's terms, giving each term new to the document the next entry. */
+  private see(a: ArrayLike<number>, f: number): void {
+    const { terms, counts } = this;
+    const at = f * terms.length;
+    let n = this.n;
+    for (let i = 0; i < a.length; i++) {
+      const t = a[i]!;
+      if (t >= this.slot.length) this.growSlots(t);
+      let k = this.slot[t]!;
+      if (k < 0) {
+        k = this.slot[t] = n;
+        terms[n++] = t;
+      }
+      counts[at + k]++;
+    }
+    this.n = n;
   }
 
   private growSlots(t: number): void {
