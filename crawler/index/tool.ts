@@ -107,6 +107,8 @@ export class IndexThreads {
   readonly terms: WriterTerms;
   private spawned: AnalysisPool | undefined;
   private used = false;
+  /** Each segment's fetch records, counted once a run: by startFor ahead, else when the segment is indexed. */
+  private readonly records = new Map<string, number>();
   private readonly n: number;
   private readonly always: boolean;
   private readonly maxTokens: number;
@@ -131,11 +133,18 @@ export class IndexThreads {
     return (this.spawned ??= new AnalysisPool(this.n, this.analyzer.options, this.maxTokens, this.youngGenerationMb));
   }
 
+  /** The fetch records of the segment in `dir`, open as `seg`. */
+  recordsOf(dir: string, seg: Segment): number {
+    let n = this.records.get(dir);
+    if (n === undefined) this.records.set(dir, (n = seg.count('fetch')));
+    return n;
+  }
+
   /** Starts the threads now if one of these segments will use them. */
   startFor(segments: readonly string[]): void {
     for (const dir of segments) {
       const seg = Segment.open(dir, { readonly: true });
-      const records = seg.count('fetch');
+      const records = this.recordsOf(dir, seg);
       seg.close();
       if (this.pays(records)) {
         this.spawn();
@@ -174,7 +183,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const analyzer = threads.analyzer;
     const maxTokens = conf.getInt('indexer.max.tokens');
     const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
-    const records = seg.count('fetch');
+    const records = threads.recordsOf(dir, seg);
     const pool = threads.pool(records);
     // The start of each indexed page's text and where its words stand, for summaries; written in batches to
     // bound memory, through a connection of their own while this one reads the fetch records.

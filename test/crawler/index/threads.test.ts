@@ -50,7 +50,7 @@ test('index: analysis threads build the same index files and summary offsets as 
   assert.equal(built[1], built[0]);
 });
 
-test('index: analysis threads started ahead (as a crawl starts them) build the same files as threads started for the first large segment', async () => {
+test('index: analysis threads started ahead (as a crawl starts them) build the same files as threads started for the first large segment, and each segment\'s fetch records are counted once', async () => {
   // A first segment too small to pay for a thread, which stays on the main thread either way, then a large one.
   const all = pages(240);
   const first = 20;
@@ -61,13 +61,22 @@ test('index: analysis threads started ahead (as a crawl starts them) build the s
       const dirs = [await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), all.slice(0, first)), await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), all.slice(first))];
       writeWebDb(crawl, [{ url: all[0]!.url, linkScore: 2 }], [{ target: all[0]!.url, source: 'http://blog.test/', anchor: 'readFile guide 東京' }]);
       const threads = ahead ? new IndexThreads(crawl.conf) : undefined;
+      // The real count, only noted: the threads decide from it ahead, the progress line again for each segment.
+      const counted: string[] = [];
+      const count = Segment.prototype.count;
+      Segment.prototype.count = function (this: Segment, table) {
+        if (table === 'fetch') counted.push(this.name);
+        return count.call(this, table);
+      };
       try {
         threads?.startFor(dirs);
         const s = await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: dirs, threads });
         assert.is(s.indexed, all.length);
       } finally {
+        Segment.prototype.count = count;
         await threads?.close();
       }
+      assert.equal(counted, dirs.map((d) => path.basename(d)));
       built.push(await Promise.all(dirs.map((d, k) => snapshot(d, all.slice(k * first, k ? undefined : first).map((p) => p.url)))));
     } finally {
       crawl.cleanup();
