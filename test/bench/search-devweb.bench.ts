@@ -1,6 +1,6 @@
 /**
  * Search speed on real documentation: the devweb crawl (../shared/devweb,
- * 1,170 long pages, 60 judged queries). In process, after a warm-up pass:
+ * 1,170 long pages, 60 judged queries). In process, after warm-up passes:
  * search() alone and search + summaries + JSON (what /api/search does in
  * the server) per query, p50/p99 over 5 passes, beside search() scoring
  * every match (no pruning); the summaries of a page of
@@ -8,7 +8,8 @@
  * text, interleaved. Then `hazelnut-searcher` as its own process under
  * autocannon (16 connections, the 60 queries in turn at /api/search) beside
  * a trivial hono route in its own process, measured before and after it in
- * the same run, with each server's CPU time per request; then, apart, the
+ * the same run, with each server's CPU time per request, each searcher
+ * process first warmed by WARM_REQUESTS requests; then, apart, the
  * searcher as two worker processes behind its port (-workers 2), their CPU
  * summed. With SEARCH_BASELINE (another checkout), that checkout's searcher
  * beside this one's, alternating, over HTTP and in process.
@@ -34,6 +35,16 @@ import type { BenchResult } from './run.js';
 
 const HOST = '127.0.11.8';
 const PASSES = 5;
+/** Passes over the queries before the in-process passes are timed. */
+const WARM_PASSES = 10;
+/**
+ * Requests a searcher process answers before it is measured: V8 compiles the
+ * code as it runs, and over about the first 3,000 requests the server's CPU a
+ * request falls by a quarter or more (its compiler threads busy meanwhile).
+ * Measured after, a searcher is as it is once it has run a while; the CPU of
+ * the warm-up requests is reported beside.
+ */
+const WARM_REQUESTS = 3000;
 const root = path.resolve(import.meta.dirname, '..', '..');
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
@@ -48,6 +59,13 @@ function cpuMs(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/** WARM_REQUESTS a process (`workers` of them behind the port), 8 in flight; the server's CPU time per request over them. */
+async function warmUp(proc: ChildProcess, base: string, paths: string[], workers = 1): Promise<number> {
+  const c0 = cpuMs(proc.pid);
+  await requests(base, paths, WARM_REQUESTS * workers, 8);
+  return (cpuMs(proc.pid) - c0) / (WARM_REQUESTS * workers);
 }
 
 /** autocannon against a server process, with the server's CPU time per request. */
@@ -97,7 +115,7 @@ async function versusBaseline(baseline: string, crawlDir: string, queries: strin
     const s = await startServer([path.join(tree, 'searcher', 'hazelnut-searcher.js'), '-dir', crawlDir, '-port', '0', '-host', HOST, '-workers', '1'], tree);
     procs.push(s.proc);
     servers.push(s);
-    await requests(s.base, paths, paths.length, 1);
+    await warmUp(s.proc, s.base, paths);
   }
   const http: number[][] = [[], []];
   for (let round = 0; round < AB_ROUNDS; round++)
@@ -164,7 +182,7 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
     const cpu = { search: 0, exhaustive: 0, request: 0 };
     const words: Record<SummaryWords, number[]> = { stored: [], scanned: [], whole: [] };
     try {
-      for (const q of queries) JSON.stringify(searchJson(snap, search(snap, { query: q })));
+      for (let pass = 0; pass < WARM_PASSES; pass++) for (const q of queries) JSON.stringify(searchJson(snap, search(snap, { query: q })));
       const results: SearchResult[] = [];
       for (let pass = 0; pass < PASSES; pass++)
         for (const q of queries) {
@@ -204,8 +222,7 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
     const searcher = await startSearcher(['-dir', crawlDir, '-port', '0', '-host', HOST, '-workers', '1'], root);
     procs.push(searcher.proc);
     const paths = queries.map((q) => `/api/search?query=${encodeURIComponent(q)}`);
-    // One pass over the queries first, as in process: the server loads what it loads on first use.
-    for (const p of paths) await (await fetch(searcher.base + p)).arrayBuffer();
+    const cold = await warmUp(searcher.proc, searcher.base, paths);
     const before = await load(trivial.proc, `${trivial.base}/`);
     const api = await load(searcher.proc, searcher.base, paths);
     const after = await load(trivial.proc, `${trivial.base}/`);
@@ -214,7 +231,7 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
     // The second core: the same searcher as two worker processes behind its port (the default on 2 cores: one a core).
     const two = await startSearcher(['-dir', crawlDir, '-port', '0', '-host', HOST, '-workers', '2'], root);
     procs.push(two.proc);
-    for (let i = 0; i < 2; i++) for (const p of paths) await (await fetch(two.base + p)).arrayBuffer();
+    const coldTwo = await warmUp(two.proc, two.base, paths, 2);
     const workers = await load(two.proc, two.base, paths);
     await stop(two.proc);
     const baseline = process.env.SEARCH_BASELINE;
@@ -227,7 +244,7 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
       title,
       markdown: [
         `The devweb crawl (${docs.toLocaleString('en')} documents; \`node crawler/hazelnut.js ${DEVWEB_CRAWL_ARGS.join(' ')} <seeds> -dir <tmp> -depth 10\`${reuse ? ', reused' : ''}), its ${queries.length} queries as served (10 hits, searcher.hits.per.site).`,
-        `In process: one warm-up pass, then ${PASSES} passes. Over HTTP: \`hazelnut-searcher -dir <crawl>\` and a trivial hono route each in its own process, autocannon (16 connections, 6 s, loopback ${HOST}) in the bench process, the trivial route measured before and after /api/search.`,
+        `In process: ${WARM_PASSES} warm-up passes, then ${PASSES} passes. Over HTTP: \`hazelnut-searcher -dir <crawl>\` and a trivial hono route each in its own process, autocannon (16 connections, 6 s, loopback ${HOST}) in the bench process, the trivial route measured before and after /api/search; each searcher process first answers ${WARM_REQUESTS.toLocaleString('en')} requests of the queries, 8 in flight (server CPU a request over them: ${f2(cold)} ms for one process, ${f2(coldTwo)} ms for two, against the figures below once warm).`,
         '',
         '| what | p50 ms | p99 ms | req/s | vs trivial route | server CPU ms/request |',
         '|---|---|---|---|---|---|',
