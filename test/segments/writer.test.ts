@@ -203,4 +203,59 @@ test('pages to parse do not wait for a thread still loading its parser: a writer
   }
 });
 
+/** A parse module whose parser takes a couple of milliseconds a page, so batches arrive while the thread parses. */
+function slowParser(dir: string): string {
+  const file = path.join(dir, 'slow.mjs');
+  fs.writeFileSync(
+    file,
+    `export const pageParser = async () => (record, content) => {
+  const until = Date.now() + 2;
+  while (Date.now() < until);
+  const body = Buffer.from(content.bytes.buffer, content.bytes.byteOffset, content.bytes.byteLength).toString();
+  return { url: record.url, status: 'success', message: null, title: 'thread: ' + body, text: 'text of ' + body, lang: null, signature: null, outlinks: '[]', meta: '{}' };
+};
+`,
+  );
+  return pathToFileURL(file).href;
+}
+
+test('batches that arrive while the thread parses are stored with the parses done meanwhile: every record, body and parse as put', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
+  const threads = new WriterThreads({ parse: { module: slowParser(dir), data: null } });
+  try {
+    const seg = Segment.create(path.join(dir, 'seg'));
+    await new Promise<void>((resolve) => {
+      const stop = threads.watchLoads(() => {
+        stop();
+        resolve();
+      });
+    });
+    const w = new SegmentWriter(seg, threads);
+    const body = (i: number) => Buffer.from(`page ${i} ${'x'.repeat(i % 97)}`);
+    for (let i = 0; i < 300; i++) {
+      await w.ready();
+      const url = `http://127.0.0.9/p${i}`;
+      w.put(rec(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: body(i), truncated: false }, 'in-thread', i % 3 !== 0);
+      // A few pages a turn of the event loop, as the fetcher puts them: many batches while the thread parses.
+      if (i % 3 === 2) await new Promise((r) => setImmediate(r));
+    }
+    await w.close();
+    assert.is(seg.count('fetch'), 300);
+    assert.is(seg.count('content'), 200, 'every third body is not stored');
+    assert.is(seg.count('parse'), 300);
+    for (let i = 0; i < 300; i++) {
+      const url = `http://127.0.0.9/p${i}`;
+      assert.equal(seg.getFetch(url)?.meta, { ms: 3 }, url);
+      if (i % 3 !== 0) assert.equal(seg.getContent(url)!.bytes, body(i), url);
+      const p = seg.getParse(url)!;
+      assert.is(p.title, `thread: ${body(i).toString()}`, url);
+      assert.is(p.text, `text of ${body(i).toString()}`, url);
+    }
+    seg.close();
+  } finally {
+    await threads.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
