@@ -25,6 +25,8 @@ const CHUNK_MAP = 5000;
 const CHUNK_CTX = 1000;
 /** flexsearch's encoder drops longer terms (the `maxlength` CandidateIndex sets). */
 const MAX_TERM_LENGTH = 1 << 16;
+/** `order` of a term flexsearch drops (empty or longer than MAX_TERM_LENGTH). */
+const SKIPPED = -2;
 
 /** flexsearch's slot for the i-th of n distinct terms of a document: early terms in low slots. */
 export function slotOf(n: number, i: number): number {
@@ -64,8 +66,9 @@ export class CandidatePostings {
   /** The document each term id was last seen in (dedupe within a document). */
   private seen: Int32Array = new Int32Array(1 << 16).fill(-1);
   /**
-   * Per term id, its rank in order of first appearance in candidate text (-1: not yet), and the
-   * reverse: flexsearch's export lists terms in that order, and runs are sorted by it.
+   * Per term id, its rank in order of first appearance in candidate text (-1: not yet; SKIPPED: a
+   * term flexsearch drops), and the reverse: flexsearch's export lists terms in that order, and runs
+   * are sorted by it.
    */
   private order: Int32Array = new Int32Array(1 << 16).fill(-1);
   private readonly byOrder: number[] = [];
@@ -93,14 +96,20 @@ export class CandidatePostings {
         this.order = grownI32(this.order, t);
       }
       if (this.seen[t] === id) continue;
-      const len = words[t]!.length;
-      if (len === 0 || len > MAX_TERM_LENGTH) continue;
-      this.seen[t] = id;
-      if (this.order[t]! < 0) {
-        this.order[t] = this.byOrder.length;
+      let o = this.order[t]!;
+      if (o < 0) {
+        if (o === SKIPPED) continue;
+        // A term's text is read once, when it first comes: its length decides for good.
+        const len = words[t]!.length;
+        if (len === 0 || len > MAX_TERM_LENGTH) {
+          this.order[t] = SKIPPED;
+          continue;
+        }
+        o = this.order[t] = this.byOrder.length;
         this.byOrder.push(t);
       }
-      terms[held + n++] = this.order[t]!;
+      this.seen[t] = id;
+      terms[held + n++] = o;
     }
     if (n) {
       this.reg.push(id);
