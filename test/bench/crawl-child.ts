@@ -26,6 +26,8 @@ interface Args {
   depth?: number;
   /** -D properties for the crawl, to compare settings. */
   overrides?: Record<string, string>;
+  /** Sample process.memoryUsage() every this many ms and report the sample of the highest RSS. */
+  sampleMs?: number;
 }
 
 const args = JSON.parse(process.argv[2]!) as Args;
@@ -73,12 +75,33 @@ async function oneShot(): Promise<Record<string, unknown>> {
     ...args.overrides,
   });
   const log = new Log({ tool: 'crawl', dir: path.join(dir, 'crawl', 'logs'), tty: false });
+  const sampler = args.sampleMs ? sampleMemory(args.sampleMs) : undefined;
   const t0 = performance.now();
   const s = await crawl(conf, { seeds, dir: path.join(dir, 'crawl'), depth: args.depth!, threads: args.origins.length, log });
   const ms = performance.now() - t0;
   log.close();
-  return { ms, phases: s.phases, peakRssMB: s.peakRssMB, fetched: s.byStatus.fetch_success ?? 0, documents: s.documents, segments: s.segments.length };
+  return { ms, ...(sampler ? { sample: sampler() } : {}), phases: s.phases, peakRssMB: s.peakRssMB, fetched: s.byStatus.fetch_success ?? 0, documents: s.documents, segments: s.segments.length };
+}
+
+/**
+ * Samples process.memoryUsage() every `ms` (as far as the main thread lets the timer run); returns a
+ * stop function that gives the sample of the highest RSS (MB).
+ */
+function sampleMemory(ms: number): () => Record<string, number> {
+  const mb = (n: number) => Math.round(n / 2 ** 20);
+  let high: Record<string, number> = { rss: 0 };
+  const t0 = performance.now();
+  const timer = setInterval(() => {
+    const m = process.memoryUsage();
+    if (mb(m.rss) > high.rss!)
+      high = { atS: Math.round(performance.now() - t0) / 1000, rss: mb(m.rss), heapTotal: mb(m.heapTotal), heapUsed: mb(m.heapUsed), arrayBuffers: mb(m.arrayBuffers) };
+  }, ms);
+  return () => {
+    clearInterval(timer);
+    return high;
+  };
 }
 
 const result = args.mode === 'bare' ? await bare() : await oneShot();
-process.stdout.write(JSON.stringify({ ...result, maxRssMB: process.resourceUsage().maxRSS / 1024 }) + '\n');
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ ...result, cpuMs: (cpu.user + cpu.system) / 1000, maxRssMB: process.resourceUsage().maxRSS / 1024 }) + '\n');

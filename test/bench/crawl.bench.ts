@@ -35,7 +35,7 @@ const PHASES = ['inject', 'generate', 'fetch', 'updatedb', 'invertlinks', 'linkr
  * Runs a TypeScript file in a child process and resolves with its first stdout line, parsed; from
  * `build`, a build of the commands with it (shared/build.js), when given, as the commands run.
  */
-function child<T>(file: string, arg: unknown, opts: { keep?: boolean; build?: URL } = {}): { result: Promise<T>; stop: () => void } {
+function child<T>(file: string, arg: unknown, opts: { keep?: boolean; build?: URL } = {}): { result: Promise<T>; stop: () => void; pid: number } {
   const source = path.join(import.meta.dirname, file);
   const run = opts.build ? [fileURLToPath(new URL(builtName(path.relative(ROOT, source)), opts.build))] : ['--import', 'tsx', source];
   const p = spawn(process.execPath, [...run, JSON.stringify(arg)], {
@@ -46,7 +46,36 @@ function child<T>(file: string, arg: unknown, opts: { keep?: boolean; build?: UR
     p.once('exit', (c) => reject(new Error(`${file} exited with ${c} before answering`)));
   });
   if (!opts.keep) p.stdin!.end();
-  return { result, stop: () => p.stdin!.end() };
+  return { result, stop: () => p.stdin!.end(), pid: p.pid! };
+}
+
+/**
+ * Samples a process's RSS every `ms` from outside (a busy main thread cannot delay it) and, at each
+ * new high, its mappings by kind from /proc/<pid>/smaps; the stop function gives the highest sample (MB).
+ */
+function sampleMappings(pid: number, ms: number): () => Record<string, number> {
+  let high: Record<string, number> = { rss: 0 };
+  const t0 = performance.now();
+  const timer = setInterval(() => {
+    try {
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+      if (!(rss > high.rss! + 2)) return;
+      const kinds: Record<string, number> = { brkHeap: 0, anon: 0, files: 0 };
+      let kind = 'anon';
+      for (const line of fs.readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+        const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+        if (head) kind = head[1] === '[heap]' ? 'brkHeap' : head[1]!.startsWith('/') ? 'files' : 'anon';
+        else if (line.startsWith('Rss:')) kinds[kind]! += Number(line.split(/\s+/)[1]) / 1024;
+      }
+      high = { atS: Math.round(performance.now() - t0) / 1000, rss: Math.round(rss), ...Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, Math.round(v)])) };
+    } catch {
+      // the process has ended
+    }
+  }, ms);
+  return () => {
+    clearInterval(timer);
+    return high;
+  };
 }
 
 interface Bare {
@@ -57,6 +86,12 @@ interface Bare {
 }
 interface Crawl {
   ms: number;
+  /** User + system CPU time of the crawl's process, all its threads. */
+  cpuMs: number;
+  /** The main thread's heap at the highest RSS the crawl's own timer saw (crawl-child.ts). */
+  sample: Record<string, number>;
+  /** The highest RSS sampled from outside and the process's mappings then. */
+  mappings: Record<string, number>;
   phases: Record<string, number>;
   peakRssMB: Record<string, number>;
   fetched: number;
@@ -72,7 +107,9 @@ async function measure(size: (typeof SIZES)[number], build: URL) {
     process.stderr.write(`  ${size.label}: bare loop …\n`);
     const bare = await child<Bare>('crawl-child.ts', { mode: 'bare', origins, pages: size.pages }, { build }).result;
     process.stderr.write(`  ${size.label}: crawl …\n`);
-    const crawl = await child<Crawl>('crawl-child.ts', { mode: 'crawl', origins, pages: size.pages, dir: tmp, depth: roundsToReach(size.pages) }, { build }).result;
+    const run = child<Crawl>('crawl-child.ts', { mode: 'crawl', origins, pages: size.pages, dir: tmp, depth: roundsToReach(size.pages), sampleMs: 20 }, { build });
+    const mappings = sampleMappings(run.pid, 20);
+    const crawl = { ...(await run.result), mappings: mappings() };
     const total = size.hosts * size.pages;
     if (bare.pages !== total || crawl.fetched !== total || crawl.documents !== total)
       throw new Error(`${size.label}: expected ${total} pages; bare loop ${bare.pages}, crawl fetched ${crawl.fetched}, indexed ${crawl.documents}`);
@@ -120,8 +157,8 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
   const phases = [
     `| phase | ${runs.map((r) => `ms/page at ${r.size.label}`).join(' | ')} | growth ${first.size.label} → ${last.size.label} |`,
     `|---|${runs.map(() => '---|').join('')}---|`,
-    ...[...PHASES, 'whole crawl'].map((ph) => {
-      const cell = (r: Run) => (ph === 'whole crawl' ? r.crawl.ms / r.total : perPage(r, ph));
+    ...[...PHASES, 'whole crawl', 'CPU of the crawl (all threads)'].map((ph) => {
+      const cell = (r: Run) => (ph === 'whole crawl' ? r.crawl.ms / r.total : ph.startsWith('CPU') ? r.crawl.cpuMs / r.total : perPage(r, ph));
       const growth = cell(first) > 0 ? (cell(last) / cell(first)).toFixed(2) : '–';
       return `| ${ph} | ${runs.map((r) => `${cell(r).toFixed(3)}`).join(' | ')} | ${runs.length > 1 ? `${growth}×` : '–'} |`;
     }),
@@ -131,6 +168,22 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
     `|---|${runs.map(() => '---|').join('')}`,
     ...PHASES.filter((ph) => ph !== 'inject').map((ph) => `| ${ph} | ${runs.map((r) => (r.crawl.peakRssMB[ph] ?? 0).toFixed(0)).join(' | ')} |`),
   ];
+  const parts: [string, (r: Run) => number | string | undefined][] = [
+    ['seconds into the crawl', (r) => r.crawl.mappings.atS],
+    ['RSS', (r) => r.crawl.mappings.rss],
+    ["malloc's main heap ([heap] in smaps)", (r) => r.crawl.mappings.brkHeap],
+    ['other anonymous mappings (V8 heaps, threads, large buffers)', (r) => r.crawl.mappings.anon],
+    ['mapped files (node, native modules)', (r) => r.crawl.mappings.files],
+    ["the crawl's own highest sample: seconds in", (r) => r.crawl.sample.atS],
+    ['… RSS', (r) => r.crawl.sample.rss],
+    ["… main thread's V8 heap (in use)", (r) => r.crawl.sample.heapTotal && `${r.crawl.sample.heapTotal} (${r.crawl.sample.heapUsed})`],
+    ['… ArrayBuffers (outside the heap)', (r) => r.crawl.sample.arrayBuffers],
+  ];
+  const made = [
+    `| the highest RSS (MB) | ${runs.map((r) => r.size.label).join(' | ')} |`,
+    `|---|${runs.map(() => '---|').join('')}`,
+    ...parts.map(([name, of]) => `| ${name} | ${runs.map((r) => of(r) ?? '–').join(' | ')} |`),
+  ];
   return {
     title: 'Crawl at scale: the one-shot crawl beside a bare fetch + link-extraction loop',
     markdown: [
@@ -138,13 +191,18 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
         `one on the same host, one to the next host), robots.txt, served from a child process on 127.0.15.x. ` +
         "The crawl is `hazelnut crawl` seeded with every host's `/`, delay 0, one connection per host, -threads = hosts, -depth just enough to reach every page; " +
         'the bare loop is undici `request` + htmlparser2 link extraction over the same pages with one connection per host, storing nothing. ' +
-        'Each runs in its own process, from a build of the sources as the commands run (shared/build.js); peak RSS is its `process.resourceUsage().maxRSS`.',
+        'Each runs in its own process, from a build of the sources as the commands run (shared/build.js); peak RSS is its `process.resourceUsage().maxRSS`. ' +
+        "The bench samples the crawl's RSS every 20 ms and, at each new high, its mappings (`/proc/<pid>/smaps`); the crawl samples its own " +
+        '`process.memoryUsage()` every 20 ms as far as its main thread lets the timer run (not inside a synchronous phase such as merge): ' +
+        'the last table says what the highest samples were made of.',
       '',
       ...summary,
       '',
       ...phases,
       '',
       ...memory,
+      '',
+      ...made,
       '',
       `Machine load (1-minute load average on ${os.cpus().length} cores) at the start and after each size: ${load.map((l) => l.toFixed(1)).join(', ')}; ` +
         'above the core count, other processes were taking CPU time from both the crawl and the bare loop, and the ratios are the figures to compare.',
