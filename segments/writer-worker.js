@@ -130,7 +130,7 @@ function serve(port, file) {
     if (m.jobs) {
       queue.push(...m.jobs);
       parsing ??= parseQueued()
-        .catch((e) => port.postMessage({ ids: [], error: e instanceof Error ? e.message : String(e) }))
+        .catch((e) => port.postMessage({ error: e instanceof Error ? e.message : String(e) }))
         .finally(() => {
           parsing = undefined;
         });

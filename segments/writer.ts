@@ -4,8 +4,9 @@
  * fetched goes to a worker thread as one batch; the worker compresses it and
  * commits it in one transaction with the batches and parses that arrived
  * while it was busy (a transaction per page cost ten times the inserts, and
- * compressing and inserting on the event loop took as long as fetching). A record is durable a few milliseconds after its page arrived,
- * so a killed fetch loses at most the pages of its last moments, which a
+ * compressing and inserting on the event loop took as long as fetching). A
+ * record is durable a few milliseconds after its page arrived, so a killed
+ * fetch loses at most the pages of its last moments, which a
  * rerun fetches again; `ready()` holds the fetcher back while the worker is
  * behind, so that window stays small. Reads and every other write stay on
  * the Segment's own connection.

@@ -9,6 +9,8 @@
  * `process.cpuUsage()`), each thread's share (utime + stime from
  * /proc/self/task, Linux only), and the size of the segments. CPU a page is
  * the figure to compare on a shared machine: wall time moves with the load.
+ * `--prof` writes each run's CPU profiles (`node --cpu-prof`, one a thread,
+ * the whole run) under <dir>/run-<round>-<checkout index>.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,7 +29,7 @@ interface Run {
 
 const CHILD = '--child=';
 
-/** CPU milliseconds of each thread of this process, by thread id and name (`node` for every JavaScript thread, `V8 DefaultWorke` for the collector's and compiler's helpers, …). */
+/** CPU milliseconds of each thread of this process, by thread id. */
 function threadCpu(): Map<string, number> {
   const out = new Map<string, number>();
   const tick = 1000 / 100; // USER_HZ
@@ -35,7 +37,7 @@ function threadCpu(): Map<string, number> {
     try {
       const stat = fs.readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(`${t} ${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}`, (Number(f[11]) + Number(f[12])) * tick);
+      out.set(t, (Number(f[11]) + Number(f[12])) * tick);
     } catch {
       // The thread ended between the listing and the read.
     }
@@ -90,7 +92,7 @@ async function child(a: { checkout: string; origins: string[]; dir: string; dept
     pages,
     fetchMs,
     cpuMsPerPage: cpuMs / pages,
-    threadsMsPerPage: Object.fromEntries(named.map(([t, ms]) => [Number.parseInt(t) === process.pid ? 'main' : t, ms / pages])),
+    threadsMsPerPage: Object.fromEntries(named.map(([t, ms]) => [Number(t) === process.pid ? 'main' : `thread ${t}`, ms / pages])),
     segmentsMB: du(segments) / 1e6,
   };
 }
@@ -128,9 +130,7 @@ async function main(): Promise<void> {
         const run = await spawnChild<Run>(path.join(import.meta.dirname, 'fetch-cpu.ts'), arg, co, false, flags).result;
         fs.rmSync(dir, { recursive: true, force: true });
         const { main: mainMs, ...others } = run.threadsMsPerPage;
-        const other = Object.entries(others)
-          .filter(([, ms]) => ms >= 0.005)
-          .map(([t, ms]) => `${ms.toFixed(3)} (${t.slice(t.indexOf(' ') + 1)})`);
+        const other = Object.values(others).filter((ms) => ms >= 0.005).map((ms) => ms.toFixed(3));
         console.log(
           `| ${co} | ${os.loadavg()[0]!.toFixed(1)} | ${(run.fetchMs / run.pages).toFixed(3)} | **${run.cpuMsPerPage.toFixed(3)}** | ${(mainMs ?? 0).toFixed(3)} | ${other.join(', ')} | ${run.segmentsMB.toFixed(0)} |`,
         );
