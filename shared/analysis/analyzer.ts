@@ -119,6 +119,10 @@ const UNSPACED_START = new RegExp(`^[${UNSPACED}]`, 'v');
  */
 const ASCII_TOKEN = /[0-9]+(?:[.,][0-9]+)+(?![A-Za-z0-9])|(?<![A-Za-z0-9])[A-Za-z0-9]-[A-Za-z0-9]+|[A-Za-z0-9]+(?:'[A-Za-z0-9]+)*/g;
 const NON_ASCII_G = /[^\x00-\x7f]/g;
+/** ASCII letters and digits, by character code (past the end, NaN: neither). */
+const ALNUM = new Uint8Array(128);
+for (const [a, z] of ['09', 'AZ', 'az']) for (let c = a!.charCodeAt(0); c <= z!.charCodeAt(0); c++) ALNUM[c] = 1;
+const isAlnum = (c: number) => c < 128 && ALNUM[c] === 1;
 
 /**
  * The spans TOKEN matches in `text`, in order, as [start, end) pairs passed
@@ -141,7 +145,7 @@ interface Scanners {
   fast: RegExp;
   nonAscii: RegExp;
 }
-const newScanners = (): Scanners => ({ full: new RegExp(TOKEN.source, 'gv'), fast: new RegExp(ASCII_TOKEN.source, 'g'), nonAscii: new RegExp(NON_ASCII_G.source, 'g') });
+const newScanners = (): Scanners => ({ full: new RegExp(TOKEN.source, 'gv'), fast: new RegExp(ASCII_TOKEN.source, 'y'), nonAscii: new RegExp(NON_ASCII_G.source, 'g') });
 /** Regular expressions no scan is using (a scan started from `each` builds its own). */
 let idleScanners: Scanners | undefined = newScanners();
 
@@ -149,28 +153,28 @@ function scanSpans(text: string, each: (start: number, end: number) => boolean, 
   let from = 0;
   // The first non-ASCII character at or after `from` (text.length when none).
   let next = -1;
-  // The leftmost ASCII match at or after `from`, kept while it lies ahead so that text between
-  // non-ASCII words is not searched again for each of them (null: none left; undefined: not looked for).
-  let ahead: RegExpExecArray | null | undefined;
   for (;;) {
     if (next < from) {
       nonAscii.lastIndex = from;
       next = ascii ? (nonAscii.exec(text)?.index ?? text.length) : from;
     }
-    if (next > from && (ahead === undefined || (ahead !== null && ahead.index < from))) {
-      fast.lastIndex = from;
-      ahead = fast.exec(text);
+    if (next > from) {
+      // An ASCII match starts at the first ASCII letter or digit (ASCII_TOKEN's last alternative matches
+      // any); `fast` (sticky) tells where it ends, without building the match or its text.
+      let start = from;
+      while (start < next && !isAlnum(text.charCodeAt(start))) start++;
+      if (start < next) {
+        fast.lastIndex = start;
+        fast.test(text);
+        // Safe when everything from `from` through the two characters after the match is ASCII:
+        // TOKEN can extend a match by a separator (-, ', ’, ., ,) and one more word character.
+        if (fast.lastIndex + 1 < next) {
+          from = fast.lastIndex;
+          if (!each(start, from)) return;
+          continue;
+        }
+      } else if (next >= text.length) return;
     }
-    const m = next > from ? ahead : null;
-    // Safe when everything from `from` through the two characters after the match is ASCII:
-    // TOKEN can extend a match by a separator (-, ', ’, ., ,) and one more word character.
-    if (m && m.index + m[0].length + 1 < next) {
-      from = m.index + m[0].length;
-      ahead = undefined;
-      if (!each(m.index, from)) return;
-      continue;
-    }
-    if (!m && next >= text.length) return;
     full.lastIndex = from;
     const f = full.exec(text);
     if (!f) return;
