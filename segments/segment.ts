@@ -135,6 +135,14 @@ export interface ParseRecord {
 /** A parse record without its text, title and language. */
 export type ParseLinks = Pick<ParseRecord, 'status' | 'signature' | 'outlinks' | 'meta'>;
 
+/** A fetch record with what updatedb reads beside it (Segment.fetchUpdates). */
+export interface FetchUpdate {
+  fetch: FetchRecord;
+  /** A successful fetch's parse links. */
+  parse: ParseLinks | undefined;
+  gen: (FetchlistEntry & { pos: number }) | undefined;
+}
+
 /** The start of a page's parse text and where its words stand, stored for summaries at index time. */
 export interface SummaryText {
   url: string;
@@ -457,10 +465,8 @@ export class Segment {
 
   /** The fetchlist entry of a URL with its position in fetch order. */
   fetchlistEntry(url: string): (FetchlistEntry & { pos: number }) | undefined {
-    const r = this.q(this.db, 'SELECT * FROM fetchlist WHERE url = ?').get(url) as
-      | { url: string; pos: number; host: string; score: number; datum: string }
-      | undefined;
-    return r && { url: r.url, pos: r.pos, host: r.host, score: r.score, datum: JSON.parse(r.datum) };
+    const r = this.q(this.db, 'SELECT * FROM fetchlist WHERE url = ?').get(url) as FetchlistRow | undefined;
+    return r && fetchlistFromRow(r);
   }
 
   /** Fetchlist entries without a fetch record. */
@@ -549,6 +555,33 @@ export class Segment {
     }
   }
 
+  /**
+   * What updatedb reads of each fetch record, in fetches() order: the record,
+   * a successful fetch's parse links (getParseLinks) and its fetchlist entry
+   * (fetchlistEntry). The segment's own file is read in one joined query, not
+   * three lookups a page; a partition's records, whose fetchlist entries are
+   * this file's and whose parses may be, take the lookups.
+   */
+  *fetchUpdates(): IterableIterator<FetchUpdate> {
+    const seen = this.parts.length ? new Set<string>() : undefined;
+    for (const db of this.all) {
+      const own = db === this.db;
+      for (const r of this.q(db, own ? FETCH_UPDATES_SQL : 'SELECT * FROM fetch ORDER BY rowid').iterate() as Iterable<FetchUpdateRow>) {
+        if (seen?.has(r.url)) continue;
+        seen?.add(r.url);
+        const fetch = fetchFromRow(r);
+        const parse =
+          fetch.status !== 'fetch_success'
+            ? undefined
+            : own && r.p_status !== null
+              ? parseLinksFromRow({ status: r.p_status, signature: r.p_signature, outlinks: r.p_outlinks!, meta: r.p_meta! })
+              : this.getParseLinks(r.url);
+        const gen = !own ? this.fetchlistEntry(r.url) : r.l_pos === null ? undefined : fetchlistFromRow({ url: r.url, pos: r.l_pos, host: r.l_host!, score: r.l_score!, datum: r.l_datum! });
+        yield { fetch, parse, gen };
+      }
+    }
+  }
+
   /** URLs that already have a fetch record (a resumed fetch skips them). */
   fetchedUrls(): Set<string> {
     return this.urlSet('SELECT url FROM fetch');
@@ -632,8 +665,8 @@ export class Segment {
 
   /** What updatedb reads of a parse: its links and meta, without inflating its text. */
   getParseLinks(url: string): ParseLinks | undefined {
-    const r = this.lookup<Pick<ParseRow, 'status' | 'signature' | 'outlinks' | 'meta'>>('SELECT status, signature, outlinks, meta FROM parse WHERE url = ?', url);
-    return r && { status: r.status, signature: r.signature, outlinks: JSON.parse(r.outlinks), meta: JSON.parse(r.meta) };
+    const r = this.lookup<ParseLinksRow>('SELECT status, signature, outlinks, meta FROM parse WHERE url = ?', url);
+    return r && parseLinksFromRow(r);
   }
 
   getParse(url: string): ParseRecord | undefined {
@@ -739,6 +772,27 @@ export function fetchToRow(rec: FetchRecord) {
 /** The content statement's parameters but the last, the compressed body. */
 export function contentParams(c: ContentRecord): [string, string | null, string | null, number, number] {
   return [c.url, c.contentType, c.charset, c.bytes.length, c.truncated ? 1 : 0];
+}
+
+type ParseLinksRow = Pick<ParseRow, 'status' | 'signature' | 'outlinks' | 'meta'>;
+type FetchlistRow = { url: string; pos: number; host: string; score: number; datum: string };
+/** A fetch row with its parse's links and its fetchlist row, null where the URL has none. */
+type FetchUpdateRow = FetchRow & { p_status: ParseRow['status'] | null; p_signature: string | null; p_outlinks: string | null; p_meta: string | null } & {
+  l_pos: number | null;
+  l_host: string | null;
+  l_score: number | null;
+  l_datum: string | null;
+};
+const FETCH_UPDATES_SQL = `SELECT f.*, p.status AS p_status, p.signature AS p_signature, p.outlinks AS p_outlinks, p.meta AS p_meta,
+  l.pos AS l_pos, l.host AS l_host, l.score AS l_score, l.datum AS l_datum
+  FROM fetch f LEFT JOIN parse p ON p.url = f.url LEFT JOIN fetchlist l ON l.url = f.url ORDER BY f.rowid`;
+
+function parseLinksFromRow(r: ParseLinksRow): ParseLinks {
+  return { status: r.status, signature: r.signature, outlinks: JSON.parse(r.outlinks), meta: JSON.parse(r.meta) };
+}
+
+function fetchlistFromRow(r: FetchlistRow): FetchlistEntry & { pos: number } {
+  return { url: r.url, pos: r.pos, host: r.host, score: r.score, datum: JSON.parse(r.datum) };
 }
 
 function fetchFromRow(r: FetchRow): FetchRecord {

@@ -58,12 +58,10 @@ export function* collectPages(seg: Segment, plugins: Plugins, o: CollectOptions,
   };
   const key = memoByUrl(keyIn('crawldb'));
   const redirectKey = keyIn('fetcher');
-  for (const f of seg.fetches()) {
+  for (const { fetch: f, parse, gen } of seg.fetchUpdates()) {
     const url = key(f.url);
     if (url === null) continue;
-    const parse = f.status === 'fetch_success' ? seg.getParseLinks(f.url) : undefined;
     const { status, target: rawTarget } = redirectOf(f.status, f.redirectTo, parse);
-    const gen = seg.fetchlistEntry(f.url);
     const score = gen?.score ?? scoreOf(url) ?? 0;
     const datum: FetchDatum = {
       status,

@@ -145,4 +145,53 @@ test('fetch records in batches: the order and URLs of fetches(), each batch read
   }
 });
 
+/** What updatedb read before fetchUpdates, a lookup at a time. */
+const lookedUp = (seg: Segment) =>
+  [...seg.fetches()].map((fetch) => ({ fetch, parse: fetch.status === 'fetch_success' ? seg.getParseLinks(fetch.url) : undefined, gen: seg.fetchlistEntry(fetch.url) }));
+
+test('fetchUpdates: each fetch with its parse links and fetchlist entry, as the lookups give them, partitioned or not', async () => {
+  const plain = Segment.create(fs.mkdtempSync(path.join(tmp, 'segs-')));
+  try {
+    plain.addFetchlist(URLS.slice(0, 4).map((url, i) => ({ url, host: host(url), score: i + 0.5, datum: { fetch_interval: 60 + i } })));
+    const w = new SegmentWriter(plain);
+    const body = (url: string) => ({ url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from('<p>x</p>'), truncated: false });
+    const links = (url: string) => ({ url, status: 'success' as const, signature: `sig ${url}`, title: url, text: url, outlinks: [{ url: 'http://z.test/', anchor: 'z' }], meta: { outlinkCount: 1 } });
+    w.put(rec(URLS[0]!, 1000), body(URLS[0]!), links(URLS[0]!));
+    // Fetched without parsing, failed, and a redirect's target outside the fetchlist.
+    w.put(rec(URLS[1]!, 1001), body(URLS[1]!), undefined);
+    w.put({ ...rec(URLS[2]!, 1002), status: 'fetch_gone', protocolStatus: 'gone', httpStatus: 404 }, undefined, undefined);
+    w.put(rec('http://a.test/elsewhere', 1003), body('http://a.test/elsewhere'), links('http://a.test/elsewhere'));
+    await w.close();
+    const updates = [...plain.fetchUpdates()];
+    assert.equal(updates, lookedUp(plain));
+    assert.equal(updates.map((u) => [u.parse?.signature, u.gen?.score]), [['sig http://a.test/1', 0.5], [undefined, 1.5], [undefined, 2.5], ['sig http://a.test/elsewhere', undefined]]);
+  } finally {
+    plain.close();
+  }
+
+  const seg = partitioned();
+  const dir = seg.dir;
+  const p0 = seg.openPart(0);
+  const p1 = seg.openPart(1);
+  seg.close();
+  await store(p0, ['http://a.test/1', 'http://c.test/1'], 2000, true);
+  await store(p1, ['http://b.test/1', 'http://a.test/1'], 3000, false);
+  p0.close();
+  p1.close();
+  const whole = Segment.open(dir);
+  try {
+    // Partition 1's parses are made by the parse tool, in the segment's own file.
+    whole.putParses([...whole.unparsedContents()].map((c) => ({ url: c.url, status: 'success' as const, signature: 'later', title: '', text: '', outlinks: [], meta: {} })));
+    const updates = [...whole.fetchUpdates()];
+    assert.equal(updates, lookedUp(whole));
+    assert.equal(updates.map((u) => [u.fetch.url, u.parse?.signature ?? null, u.gen?.pos]).sort(), [
+      ['http://a.test/1', null, 0],
+      ['http://b.test/1', 'later', 1],
+      ['http://c.test/1', null, 2],
+    ]);
+  } finally {
+    whole.close();
+  }
+});
+
 test.run();
