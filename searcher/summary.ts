@@ -49,16 +49,6 @@ export interface SummaryPlan {
 /** Only the start of a long page is looked at (Nutch: 2000 tokens); it bounds the work per hit. */
 export const MAX_SUMMARY_TOKENS = 5000;
 
-interface Window {
-  from: number;
-  to: number; // inclusive token index
-  /** The run it is in. */
-  run: number;
-  /** Distinct query terms among its hits. */
-  terms: number;
-  hits: number;
-}
-
 /**
  * The page's furniture ranges (in text order, not overlapping), asked about
  * spans in text order: one pointer walks them. Every way of finding a
@@ -80,10 +70,9 @@ export class Furniture {
     return this.r;
   }
 
-  /** Whether spans after the last one asked about, starting by `lastStart` and ending by `maxEnd`, overlap no furniture and pass none. */
-  clear(lastStart: number, maxEnd: number): boolean {
-    const f = this.ranges[this.r];
-    return f === undefined || (f[0] >= maxEnd && f[1] > lastStart);
+  /** The first range not wholly passed: spans that end by its start overlap no furniture and pass none. */
+  get next(): readonly [number, number] | undefined {
+    return this.ranges[this.r];
   }
 }
 
@@ -136,8 +125,8 @@ export interface WordRanges {
 class KeptWords {
   count = 0;
   /** Stretch k: kept words from `stretchWord[k]` are the tokens from `stretchToken[k]` on. */
-  private readonly stretchWord: number[] = [];
-  private readonly stretchToken: number[] = [];
+  readonly stretchWord: number[] = [];
+  readonly stretchToken: number[] = [];
   private nextToken = -1;
   /** Kept words that start a run, in order. */
   private readonly runs: number[] = [0];
@@ -157,30 +146,37 @@ class KeptWords {
   /** Reads tokens [from, to), after those read before. */
   add(from: number, to: number): void {
     const { starts, ends, walk, sections } = this;
-    for (let t = from; t < to; t++) {
+    for (let t = from; t < to; ) {
       const at = starts[t]!;
       const passed = walk.passed;
       const covered = walk.covers(at, ends[t]!);
       if (walk.passed > passed) this.cut = true;
-      while (this.sec < sections.length && sections[this.sec]! <= at) {
-        this.sec++;
-        this.cut = true;
+      const f = walk.next;
+      let end = t + 1;
+      if (covered) {
+        // The words that follow it inside the same furniture are left out with it, with no test each.
+        while (end < to && starts[end]! < f![1] && ends[end]! > f![0]) end++;
+        this.sectionsBy(starts[end - 1]!);
+      } else {
+        this.sectionsBy(at);
+        if (this.cut && this.count) this.runs.push(this.count);
+        this.cut = false;
+        // The words that follow it up to the next section start or furniture are kept with it, with no test each.
+        const section = this.sec < sections.length ? sections[this.sec]! : Infinity;
+        const furniture = f ? f[0] : Infinity;
+        while (end < to && starts[end]! < section && ends[end]! <= furniture) end++;
+        this.keep(t, end - t);
       }
-      if (covered) continue;
-      if (this.cut && this.count) this.runs.push(this.count);
-      this.cut = false;
-      this.keep(t, 1);
-      // Past the range's first word, the rest is taken at once when no furniture or section start lies in it.
-      if (t === from && to - t > 1 && this.clear(t + 1, to)) return this.keep(t + 1, to - t - 1);
+      t = end;
     }
   }
 
-  private clear(from: number, to: number): boolean {
-    const last = this.starts[to - 1]!;
-    if (this.sec < this.sections.length && this.sections[this.sec]! <= last) return false;
-    let maxEnd = 0;
-    for (let t = from; t < to; t++) maxEnd = Math.max(maxEnd, this.ends[t]!);
-    return this.walk.clear(last, maxEnd);
+  /** Passes the section starts by `at`: a run ends there. */
+  private sectionsBy(at: number): void {
+    while (this.sec < this.sections.length && this.sections[this.sec]! <= at) {
+      this.sec++;
+      this.cut = true;
+    }
   }
 
   private keep(t: number, n: number): void {
@@ -199,21 +195,6 @@ class KeptWords {
     return this.stretchToken[k]! + i - this.stretchWord[k]!;
   }
 
-  /** The kept word of each of `tokens` (in increasing order), or -1 for one not kept. */
-  wordsOf(tokens: ArrayLike<number>): number[] {
-    const { stretchWord, stretchToken } = this;
-    // A plain array: a typed array of more than 64 bytes is allocated outside the heap, at a cost a page.
-    const out = new Array<number>(tokens.length);
-    let k = -1;
-    for (let h = 0; h < tokens.length; h++) {
-      const t = tokens[h]!;
-      while (k + 1 < stretchToken.length && stretchToken[k + 1]! <= t) k++;
-      const i = k < 0 ? -1 : stretchWord[k]! + t - stretchToken[k]!;
-      out[h] = i >= 0 && i < (k + 1 < stretchWord.length ? stretchWord[k + 1]! : this.count) ? i : -1;
-    }
-    return out;
-  }
-
   /** The first kept word of run r. */
   runStart(r: number): number {
     return this.runs[r]!;
@@ -229,14 +210,6 @@ class KeptWords {
     while (r + 1 < this.runs.length && this.runs[r + 1]! <= i) r++;
     return r;
   }
-}
-
-/** The kept words, and which of them are hits (sorted kept words). */
-interface Words {
-  starts: ArrayLike<number>;
-  ends: ArrayLike<number>;
-  kept: KeptWords;
-  hits: number[];
 }
 
 /**
@@ -262,6 +235,84 @@ export function summarize(text: string, tokens: readonly TextToken[] | TokenColu
 /** The text a summary shows: a string, or stored text decoded a span at a time. */
 export type SummaryText = Pick<PageText, 'slice'>;
 
+/**
+ * The windows around a summary's hits, as columns reused from one summary to
+ * the next (summaries are made one at a time): window w spans kept words
+ * wFrom[w]..wTo[w] in run wRun[w], with wTerms[w] distinct query terms
+ * (-1 once chosen) among wHits[w] hits. A page's hits make no object each.
+ */
+let wFrom = new Int32Array(64);
+let wTo = new Int32Array(64);
+let wRun = new Int32Array(64);
+let wTerms = new Int32Array(64);
+let wHits = new Int32Array(64);
+/** The kept words of the hits, in order (render marks them), `hitCount` of them. */
+let hitWords = new Int32Array(256);
+let hitCount = 0;
+/** Per distinct term of the page (in `distinct`), the window it was last counted in: a term counts once a window. */
+const distinct: string[] = [];
+const countedIn: number[] = [];
+
+function grown(a: Int32Array<ArrayBuffer>, n: number): Int32Array<ArrayBuffer> {
+  if (n < a.length) return a;
+  const b = new Int32Array(2 * n);
+  b.set(a);
+  return b;
+}
+
+/**
+ * The windows of the kept hits in one pass: a hit joins the last window when
+ * it is in its run, its context touches it and the window stays under
+ * `length` words; it counts in the last window when it lies inside it; else
+ * it opens a window. Returns the number of windows; `hitWords` holds the
+ * kept hits, `hitCount` of them.
+ */
+function windowsOf(kept: KeptWords, src: WordRanges, context: number, length: number): number {
+  const { stretchWord, stretchToken } = kept;
+  const stretches = stretchToken.length;
+  distinct.length = 0;
+  countedIn.length = 0;
+  hitCount = 0;
+  let nw = 0;
+  let k = -1;
+  let run = 0;
+  for (let h = 0; h < src.hits.length; h++) {
+    // The hit's kept word: the hits come in token order, so one pointer walks the stretches.
+    const t = src.hits[h]!;
+    while (k + 1 < stretches && stretchToken[k + 1]! <= t) k++;
+    if (k < 0) continue;
+    const i = stretchWord[k]! + t - stretchToken[k]!;
+    if (i >= (k + 1 < stretches ? stretchWord[k + 1]! : kept.count)) continue;
+    let term = distinct.indexOf(src.terms[h]!);
+    if (term < 0) (term = distinct.push(src.terms[h]!) - 1), countedIn.push(-1);
+    hitWords = grown(hitWords, hitCount);
+    hitWords[hitCount++] = i;
+    run = kept.runOf(i, run);
+    const to = Math.min(kept.runEnd(run), i + context);
+    let w = nw - 1;
+    if (w >= 0 && wRun[w] === run && i - context <= wTo[w]! + 1 && to - wFrom[w]! < length) wTo[w] = to;
+    else if (w < 0 || i > wTo[w]!) {
+      if (nw === wFrom.length) {
+        wFrom = grown(wFrom, nw);
+        wTo = grown(wTo, nw);
+        wRun = grown(wRun, nw);
+        wTerms = grown(wTerms, nw);
+        wHits = grown(wHits, nw);
+      }
+      wFrom[nw] = Math.max(kept.runStart(run), i - context, w >= 0 ? wTo[w]! + 1 : 0);
+      wTo[nw] = to;
+      wRun[nw] = run;
+      wTerms[nw] = 0;
+      wHits[nw] = 0;
+      w = nw++;
+    }
+    // Else the hit sits inside a full window: it counts there, no overlapping window.
+    if (countedIn[term] !== w) ((countedIn[term] = w), wTerms[w]!++);
+    wHits[w]!++;
+  }
+  return nw;
+}
+
 /** summarize() of the words in ranges of a text's tokens: only those words are read, and only the text of the windows shown. */
 export function summarizeRanges(text: SummaryText, src: WordRanges, opts: SummaryOptions, plan: SummaryPlan = {}): PlacedSummary {
   const { starts, ends } = src;
@@ -270,83 +321,59 @@ export function summarizeRanges(text: SummaryText, src: WordRanges, opts: Summar
   const count = kept.count;
   if (count === 0) return { parts: [] };
   const moreAfter = (i: number) => i < count - 1 || plan.more === true;
-  // The kept hits, each with its term's number among the page's few distinct terms.
-  const hits: number[] = [];
-  const hitTerms: number[] = [];
-  const distinct: string[] = [];
-  const wordOf = kept.wordsOf(src.hits);
-  for (let h = 0; h < src.hits.length; h++) {
-    if (wordOf[h]! < 0) continue;
-    let k = distinct.indexOf(src.terms[h]!);
-    if (k < 0) k = distinct.push(src.terms[h]!) - 1;
-    hits.push(wordOf[h]!);
-    hitTerms.push(k);
-  }
-  const words: Words = { starts, ends, kept, hits };
   const length = Math.max(1, opts.length);
-  const context = Math.max(0, opts.context);
-  const windows: Window[] = [];
-  // The window each term was last counted in: a term counts once a window.
-  const countedIn = distinct.map(() => -1);
-  const count1 = (w: Window, term: number) => {
-    if (countedIn[term] !== windows.length) ((countedIn[term] = windows.length), w.terms++);
-    w.hits++;
-  };
-  let run = 0;
-  for (let h = 0; h < hits.length; h++) {
-    const i = hits[h]!;
-    const term = hitTerms[h]!;
-    run = kept.runOf(i, run);
-    const to = Math.min(kept.runEnd(run), i + context);
-    const last = windows[windows.length - 1];
-    if (last && last.run === run && i - context <= last.to + 1 && to - last.from < length) {
-      last.to = to;
-      count1(last, term);
-    } else if (!last || i > last.to) {
-      const w = { from: Math.max(kept.runStart(run), i - context, last ? last.to + 1 : 0), to, run, terms: 0, hits: 0 };
-      windows.push(w);
-      count1(w, term);
-    }
-    // The hit sits inside a full window: it counts there, no overlapping window.
-    else count1(last, term);
-  }
-  if (windows.length === 0) {
+  const windows = windowsOf(kept, src, Math.max(0, opts.context), length);
+  const out: Summary = [];
+  if (windows === 0) {
     const to = Math.min(kept.runEnd(0), length - 1);
-    const head = render(text, words, { from: 0, to, run: 0, terms: 0, hits: 0 });
-    return { parts: moreAfter(to) ? [...head, { ellipsis: true }] : head };
+    render(text, starts, ends, kept, 0, to, out);
+    if (moreAfter(to)) out.push({ ellipsis: true });
+    return { parts: out };
   }
   // The best windows first (most terms, then most hits, then the earliest) until `length` words are shown: a few of many.
-  const chosen: Window[] = [];
+  const chosen: number[] = [];
   let shown = 0;
-  while (shown < length && chosen.length < windows.length) {
-    let w: Window | undefined;
-    for (const c of windows) if (!chosen.includes(c) && (!w || c.terms > w.terms || (c.terms === w.terms && c.hits > w.hits))) w = c;
+  while (shown < length && chosen.length < windows) {
+    let b = -1;
+    for (let w = 0; w < windows; w++) if (wTerms[w]! >= 0 && (b < 0 || wTerms[w]! > wTerms[b]! || (wTerms[w] === wTerms[b] && wHits[w]! > wHits[b]!))) b = w;
     const room = length - shown;
-    if (w!.to - w!.from + 1 > room) w!.to = w!.from + room - 1;
-    chosen.push(w!);
-    shown += w!.to - w!.from + 1;
+    if (wTo[b]! - wFrom[b]! + 1 > room) wTo[b] = wFrom[b]! + room - 1;
+    wTerms[b] = -1;
+    chosen.push(b);
+    shown += wTo[b]! - wFrom[b]! + 1;
   }
-  const best = chosen[0]!;
-  chosen.sort((a, b) => a.from - b.from);
-  const out: Summary = [];
+  const best = wFrom[chosen[0]!]!;
+  // Windows are made in text order.
+  chosen.sort((a, b) => a - b);
   for (const w of chosen) {
-    if (w.from > 0) out.push({ ellipsis: true });
-    out.push(...render(text, words, w));
+    if (wFrom[w]! > 0 && !endsInEllipsis(out)) out.push({ ellipsis: true });
+    render(text, starts, ends, kept, wFrom[w]!, wTo[w]!, out);
   }
-  if (moreAfter(chosen[chosen.length - 1]!.to)) out.push({ ellipsis: true });
-  return { parts: mergeEllipses(out), offset: starts[kept.token(best.from)]! };
+  if (moreAfter(wTo[chosen[chosen.length - 1]!]!) && !endsInEllipsis(out)) out.push({ ellipsis: true });
+  return { parts: out, offset: starts[kept.token(best)]! };
 }
 
-/** The original text of a window, split into plain and highlighted parts. */
-function render(text: SummaryText, { starts, ends, kept, hits }: Words, w: Window): Summary {
-  const out: Summary = [];
-  let pos = starts[kept.token(w.from)]!;
+function endsInEllipsis(parts: Summary): boolean {
+  const p = parts[parts.length - 1];
+  return p !== undefined && 'ellipsis' in p;
+}
+
+/** The original text of kept words from..to, split into plain and highlighted parts, added to `out`. */
+function render(text: SummaryText, starts: ArrayLike<number>, ends: ArrayLike<number>, kept: KeptWords, from: number, to: number, out: Summary): void {
+  const { stretchWord, stretchToken } = kept;
+  // The stretch of word `from`; words go in order, so one pointer walks the stretches.
+  let k = lowerBound(stretchWord, from + 1) - 1;
+  const token = (i: number) => {
+    while (k + 1 < stretchWord.length && stretchWord[k + 1]! <= i) k++;
+    return stretchToken[k]! + i - stretchWord[k]!;
+  };
+  let pos = starts[token(from)]!;
   // Hits in the window, in order: one pointer walks them.
-  let h = lowerBound(hits, w.from);
-  for (let i = w.from; i <= w.to; i++) {
-    const t = kept.token(i);
+  let h = lowerBound(hitWords.subarray(0, hitCount), from);
+  for (let i = from; i <= to; i++) {
+    const t = token(i);
     const start = starts[t]!;
-    const hit = hits[h] === i;
+    const hit = h < hitCount && hitWords[h] === i;
     if (hit) h++;
     // The parts of a camelCase word share its span: it is shown once.
     if (!hit || start < pos) continue;
@@ -355,9 +382,8 @@ function render(text: SummaryText, { starts, ends, kept, hits }: Words, w: Windo
     out.push({ text: text.slice(start, end), highlight: true });
     pos = end;
   }
-  const end = ends[kept.token(w.to)]!;
+  const end = ends[token(to)]!;
   if (end > pos) out.push({ text: squeeze(text.slice(pos, end)) });
-  return out;
 }
 
 /** Runs of whitespace as one space; most pieces of text have none to squeeze, and are seen to have none without a regular expression. */
@@ -367,10 +393,6 @@ function squeeze(s: string): string {
     if (c === 32 ? i + 1 < s.length && s.charCodeAt(i + 1) === 32 : c < 33 || c > 126) return s.replace(/\s+/g, ' ');
   }
   return s;
-}
-
-function mergeEllipses(parts: Summary): Summary {
-  return parts.filter((p, i) => !('ellipsis' in p && i > 0 && 'ellipsis' in parts[i - 1]!));
 }
 
 /** HTML with hits in `<mark>` and every piece of page text escaped. */

@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { typedWords } from '../../searcher/highlight.js';
 import { inflectionBase } from '../../segments/inflection.js';
-import { MAX_SUMMARY_TOKENS, summarize, summaryToHtml, summaryToText } from '../../searcher/summary.js';
+import { MAX_SUMMARY_TOKENS, summarize, summaryToHtml, summaryToText, type Summary } from '../../searcher/summary.js';
 
 const analyzer = new Analyzer();
 const S = (text: string, terms: string[], context = 2, length = 10) =>
@@ -105,6 +105,34 @@ test('a window stays within one section, so the best passage names its section',
   assert.ok(merged.offset! < how, 'one window across both sections');
   const split = summarize(text, analyzer.tokens(text), new Set(['vacuum', 'temporary', 'journal']), opts, { sections: [0, how] });
   assert.ok(split.offset! >= how, 'the window with most query words is in "How it works"');
+});
+
+/** A page of 900 words with hits of four words at uneven gaps, three furniture blocks and five section starts among them. */
+function manyHits() {
+  const words = Array.from({ length: 900 }, (_, i) => (i % 37 === 5 ? 'vacuum' : i % 53 === 11 ? 'journal' : i % 71 === 2 ? 'wal' : i % 89 === 40 ? 'readFileSync' : `w${(i * 13) % 47}`));
+  const text = words.join(' ');
+  const at = (w: number) => words.slice(0, w).join(' ').length + (w ? 1 : 0);
+  return { text, furniture: [[at(100), at(130)], [at(300), at(302)], [at(560) - 1, at(600)]] as [number, number][], sections: [0, at(250), at(251), at(420), at(700)] };
+}
+const shown = (parts: Summary) => parts.map((p) => ('ellipsis' in p ? ' … ' : p.highlight ? `[${p.text}]` : p.text)).join('');
+
+test('windows over a page of many hits: the best few, cut by furniture and sections, the same whatever was summarized before', () => {
+  const { text, furniture, sections } = manyHits();
+  const tokens = analyzer.tokens(text);
+  const cases: [query: string, context: number, length: number, summary: string, offset: number][] = [
+    ['vacuum journal wal', 5, 30, 'w0 w13 [wal] w39 w5 [vacuum] w31 w44 w10 w23 w36 [journal] w15 w28 w41 w7 w20 … w15 w28 w41 w7 w20 [journal] w46 w12 w25 w38 w4 w17 w30 … ', 0],
+    ['journal', 3, 20, ' … w10 w23 w36 [journal] w15 w28 w41 … w41 w7 w20 [journal] w46 w12 w25 … w9 w22 w35 [journal] w14 w27 … ', 33],
+    ['wal vacuum', 2, 8, 'w0 w13 [wal] w39 w5 [vacuum] w31 w44 … ', 0],
+    ['readfilesync file', 10, 30, ' … w14 w27 w40 w6 w19 w32 w45 w11 w24 w37 [readFileSync] w16 vacuum w42 w8 w21 w34 w0 w13 w26 … w25 w38 w4 w17 w30 w43 w9 … ', 121],
+  ];
+  const run = (order: typeof cases) => order.map(([q, context, length]) => summarize(text, tokens, new Set(analyzer.terms(q)), { context, length }, { furniture, sections }));
+  const forward = run(cases);
+  for (const [k, [q, , , summary, offset]] of cases.entries()) {
+    assert.is(shown(forward[k]!.parts), summary, q);
+    assert.is(forward[k]!.offset, offset, q);
+  }
+  // A summary of fewer hits after one of more, and the other way round.
+  assert.equal(run([...cases].reverse()).reverse(), forward);
 });
 
 test.run();
