@@ -53,9 +53,9 @@ export class AnalysisPool {
       t.failed ??= e;
       for (const q of t.waiting.splice(0)) q.reject(t.failed);
     };
-    t.w.on('message', (m: { words: string[]; ids: Uint32Array; lengths: AnalyzedPage['lengths']; offsets?: Uint8Array }) => {
+    t.w.on('message', (m: { words: string[]; ids: Uint32Array; lengths: AnalyzedPage['lengths']; sections?: number[]; offsets?: Uint8Array }) => {
       for (const w of m.words) t.words.push(w);
-      t.waiting.shift()?.resolve({ from: t, ids: m.ids, lengths: m.lengths, ...(m.offsets ? { offsets: m.offsets } : {}) });
+      t.waiting.shift()?.resolve({ from: t, ids: m.ids, lengths: m.lengths, ...(m.sections ? { sections: m.sections } : {}), ...(m.offsets ? { offsets: m.offsets } : {}) });
     });
     t.w.on('error', (e) => fail(new Error(`index analysis thread: ${e.message}`)));
     t.w.on('exit', () => fail(new Error('index analysis thread stopped')));
@@ -66,10 +66,10 @@ export class AnalysisPool {
   analyze(page: TextFields, text: string | undefined): Promise<AnalyzedPage> {
     const t = this.threads[this.next++ % this.threads.length]!;
     if (t.failed) return Promise.reject(t.failed);
-    const { title, content, anchors, url, headings } = page;
+    const { title, content, anchors, url, headings, sections } = page;
     const answer = new Promise<AnalyzedPage>((resolve, reject) => {
       t.waiting.push({ resolve, reject });
-      t.w.postMessage({ page: { title, content, anchors, url, headings }, text: text === content ? true : text });
+      t.w.postMessage({ page: { title, content, anchors, url, headings, sections }, text: text === content ? true : text });
     });
     // When a thread fails, the indexer stops at the first answer it awaits; the others are never awaited.
     answer.catch(() => {});

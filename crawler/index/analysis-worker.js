@@ -11,9 +11,9 @@ const analyzer = new Analyzer(workerData.analyzer);
 let sent = 0;
 
 parentPort.on('message', ({ page, text }) => {
-  const { ids, lengths, offsets } = pageTerms(analyzer, page, text === true ? page.content : text, workerData.maxTokens);
+  const { ids, lengths, sections, offsets } = pageTerms(analyzer, page, text === true ? page.content : text, workerData.maxTokens);
   const words = analyzer.numbered.slice(sent);
   sent = analyzer.numbered.length;
   const off = offsets && new Uint8Array(offsets);
-  parentPort.postMessage({ words, ids, lengths, offsets: off }, off ? [ids.buffer, off.buffer] : [ids.buffer]);
+  parentPort.postMessage({ words, ids, lengths, sections, offsets: off }, off ? [ids.buffer, off.buffer] : [ids.buffer]);
 });

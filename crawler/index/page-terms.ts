@@ -7,16 +7,18 @@
  * `WriterTerms` turns the numbers into a writer's term ids.
  */
 import { NumberedTokens, NumberList, type Analyzer } from '../../shared/analysis/analyzer.js';
-import { urlText, type TextFields } from '../../shared/index/document.js';
+import { analyzeSections, restOf, sectionCuts, sectionsOfStarts, urlText, type TextFields } from '../../shared/index/document.js';
 import type { TermStreams } from '../../shared/index/entries.js';
-import type { IndexWriter } from '../../shared/index/writer.js';
+import { NO_TERM, type IndexWriter } from '../../shared/index/writer.js';
 import { encodeOffsets, SUMMARY_TEXT_CHARS, textOffsets, wordClass } from '../../segments/offsets.js';
 
 export interface PageTerms {
   /** Term numbers (`Analyzer.numbered`) of the title, the anchors, the content, the URL and the headings, one field after the other. */
   ids: Uint32Array;
-  /** How many of `ids` each field has, in that order. */
-  lengths: [number, number, number, number, number];
+  /** How many of `ids` each field has, in that order, then the content past the cap (AnalyzedDoc.rest, NO_TERM for a blank). */
+  lengths: [number, number, number, number, number, number];
+  /** Section lengths (AnalyzedDoc.sections). */
+  sections?: number[];
   /** The parse text's word offsets (segments/offsets.ts), when asked for. */
   offsets?: Uint8Array;
 }
@@ -26,9 +28,10 @@ export function indexesText(content: string, text: string): boolean {
   return content.startsWith(text) && (content.length === text.length || /\s/.test(content[text.length]!));
 }
 
-/** A page's numbers and the content's tokens, reused from one page to the next. */
+/** A page's numbers, the content's tokens and, for a page in sections, its whole content's numbers, reused from one page to the next. */
 const ids = new NumberList();
 const tokens = new NumberedTokens();
+const whole = new NumberList();
 
 /** A page's terms; `text`: the parse text whose offsets summaries need (none when undefined). Content beyond `maxTokens` terms is dropped (Nutch's indexer.max.tokens). */
 export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | undefined, maxTokens: number): PageTerms {
@@ -39,15 +42,38 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
   const anchor = ids.length;
   // One scan of a page's text gives its terms and, for summaries, where they stand (the whole text is covered when it is short).
   const once = text !== undefined && page.content === text && text.length <= SUMMARY_TEXT_CHARS;
+  // A page of two sections or more is analyzed whole: its sections are counted past the cap.
+  const cuts = sectionCuts(page.content, page.sections);
+  let sections: number[] = [];
+  let all: ArrayLike<number> = whole.array;
+  let count = 0;
   if (once) {
     analyzer.numberedTokens(text, wordClass, tokens);
-    for (let i = 0, n = Math.min(tokens.count, maxTokens); i < n; i++) ids.push(tokens.terms[i]!);
+    if (cuts.length > 1) sections = sectionsOfStarts(tokens.starts, tokens.count, cuts);
+    all = tokens.terms;
+    count = tokens.count;
+  } else if (cuts.length > 1) {
+    whole.length = 0;
+    sections = analyzeSections(page.content, cuts, (part) => {
+      const before = whole.length;
+      analyzer.termNumbers(part, whole);
+      return whole.length - before;
+    });
+    all = whole.array;
+    count = whole.length;
   } else analyzer.termNumbers(page.content, ids, maxTokens);
+  for (let i = 0, n = Math.min(count, maxTokens); i < n; i++) ids.push(all[i]!);
   const content = ids.length;
   analyzer.termNumbers(urlText(page.url), ids);
   const url = ids.length;
   for (const h of page.headings ?? []) analyzer.termNumbers(h, ids);
-  const terms: PageTerms = { ids: ids.array.slice(0, ids.length), lengths: [title, anchor - title, content - anchor, url - content, ids.length - url] };
+  const heading = ids.length;
+  if (sections.length > 1 && count > maxTokens) for (const n of restOf(all, maxTokens, NO_TERM, count)) ids.push(n);
+  const terms: PageTerms = {
+    ids: ids.array.slice(0, ids.length),
+    lengths: [title, anchor - title, content - anchor, url - content, heading - url, ids.length - heading],
+    ...(sections.length > 1 ? { sections } : {}),
+  };
   if (text !== undefined) terms.offsets = once ? encodeOffsets(tokens) : textOffsets(analyzer, text);
   return terms;
 }
@@ -67,7 +93,7 @@ export class WriterTerms {
   constructor(private readonly words: readonly string[]) {}
 
   /** The page's terms as `writer`'s ids, in place of its numbers. */
-  streams(page: Pick<PageTerms, 'ids' | 'lengths'>, writer: IndexWriter): TermStreams {
+  streams(page: Pick<PageTerms, 'ids' | 'lengths' | 'sections'>, writer: IndexWriter): TermStreams {
     if (this.writer !== writer) {
       this.writer = writer;
       this.toWriter.fill(-1);
@@ -81,11 +107,13 @@ export class WriterTerms {
     const toWriter = this.toWriter;
     for (let i = 0; i < ids.length; i++) {
       const n = ids[i]!;
+      // A blank past the cap stays one: it names no term (AnalyzedDoc.rest).
+      if (n === NO_TERM) continue;
       const id = toWriter[n]!;
       ids[i] = id >= 0 ? id : (toWriter[n] = writer.termId(this.words[n]!));
     }
     let at = 0;
-    const [title, anchor, content, url, heading] = lengths.map((n) => ids.subarray(at, (at += n)));
-    return { title: title!, anchor: anchor!, content: content!, url: url!, heading: heading! };
+    const [title, anchor, content, url, heading, rest] = lengths.map((n) => ids.subarray(at, (at += n)));
+    return { title: title!, anchor: anchor!, content: content!, url: url!, heading: heading!, ...(page.sections ? { rest: rest!, sections: page.sections } : {}) };
   }
 }

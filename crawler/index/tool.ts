@@ -251,6 +251,8 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         const doc = toInputDoc(fields, { segment: seg.name, digest: parse.signature ?? '', boost });
         // The index's positions count the words of the content: they are the text's words only when the content starts with the text.
         const text = indexesText(doc.content, parse.text) ? parse.text : undefined;
+        // Section offsets are the parse text's: they hold in the content only where it starts with the text.
+        if (text !== undefined && Array.isArray(parse.meta.sections)) doc.sections = parse.meta.sections.map((s) => s.offset);
         const summaryText = text === undefined ? undefined : { url: f.url, text: summaryPart(text), length: text.length, meta: summaryMeta(parse.meta) };
         if (!pool) {
           const terms = pageTerms(analyzer, doc, text, maxTokens);

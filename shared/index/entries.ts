@@ -2,7 +2,8 @@
  * @module shared/index/entries
  * A document's terms in the form an index stores them: each distinct term
  * once, with its frequency in each field and its positions in the
- * title+content stream as delta varints (the bytes of the positions file).
+ * title+content stream as delta varints (the bytes of the positions file),
+ * and, for a page of two sections or more, the sections it occurs in.
  * The writer spills documents in this form; the indexer builds it from the
  * analyzed token streams, merge reads it straight out of a segment index, so
  * a merge neither rebuilds token streams nor decodes and re-encodes positions.
@@ -16,6 +17,9 @@ const URL = FIELDS.indexOf('url');
 const HEADING = FIELDS.indexOf('heading');
 const CONTENT = FIELDS.indexOf('content');
 const NF = FIELDS.length;
+const NO_SECTIONS = new Uint32Array(0);
+const NO_BYTES = new Uint8Array(0);
+const NO_IDS = new Uint32Array(0);
 /** Frequencies are stored in 16 bits. */
 const TF_MAX = 0xffff;
 
@@ -30,6 +34,12 @@ export interface DocEntries {
   posData: Uint8Array;
   /** Field lengths in terms, FIELDS order. */
   lengths: Uint32Array;
+  /** Each section's length in terms over the whole content (past the cap too); empty below two sections. */
+  sections: Uint32Array;
+  /** Where entry k's section run ends in `secData` (it starts where entry k − 1's ends). */
+  secEnd: Uint32Array;
+  /** Each entry's sections, ascending, as LEB128 varint pairs: the gap from the previous section (from 0), the count there. */
+  secData: Uint8Array;
   /** The entries of the candidate text (title, anchors, content) in the order the text first names them. */
   order: Uint32Array;
 }
@@ -41,6 +51,21 @@ export interface TermStreams {
   content: ArrayLike<number>;
   url: ArrayLike<number>;
   heading: ArrayLike<number>;
+  /** Content terms past the cap: counted in sections only. */
+  rest?: ArrayLike<number>;
+  /** Section lengths over content and rest (at least two), as AnalyzedFields.sections. */
+  sections?: ArrayLike<number>;
+}
+
+/** Appends `v` to `bytes` at `b` as a LEB128 varint; returns where it ends. */
+function putVarint(bytes: Uint8Array, b: number, v: number): number {
+  for (; ; v >>>= 7) {
+    if (v <= 0x7f) {
+      bytes[b++] = v;
+      return b;
+    }
+    bytes[b++] = (v & 0x7f) | 0x80;
+  }
 }
 
 /**
@@ -58,6 +83,14 @@ export class EntryBuilder {
   private bytes = new Uint8Array(4096);
   private tf = new Uint16Array(1024 * NF);
   private readonly lengths = new Uint32Array(NF);
+  /** Section runs: each entry's open section and count there, its runs (then where they end), the closed runs as (entry, section, count). */
+  private runSec = new Int32Array(1024);
+  private runTf = new Uint32Array(1024);
+  private runEnd = new Uint32Array(1024);
+  private closed = new Uint32Array(3 * 1024);
+  private bucket = new Uint32Array(1024);
+  private secBytes = new Uint8Array(4096);
+  private zeros = new Uint32Array(1024);
   /** 0, 1, 2, …: the candidate order of a build, whose first entries are the candidate text's. */
   private order = Uint32Array.from({ length: 1024 }, (_, k) => k);
   /** Entries so far in the document at hand. */
@@ -81,6 +114,7 @@ export class EntryBuilder {
     const { n, terms, counts } = this;
     const stride = terms.length;
 
+    const secEnd = this.sectionRuns(s, n);
     // Positions: bucket the stream by entry (counting sort), then delta-encode each bucket.
     const streamLength = s.title.length + s.content.length;
     if (this.pos.length < streamLength) this.pos = new Uint32Array(2 * streamLength);
@@ -100,13 +134,7 @@ export class EntryBuilder {
       const to = cursor[k]!;
       let prev = 0;
       for (let j = from; j < to; j++) {
-        for (let v = pos[j]! - prev; ; v >>>= 7) {
-          if (v <= 0x7f) {
-            bytes[b++] = v;
-            break;
-          }
-          bytes[b++] = (v & 0x7f) | 0x80;
-        }
+        b = putVarint(bytes, b, pos[j]! - prev);
         prev = pos[j]!;
       }
       from = to;
@@ -133,7 +161,85 @@ export class EntryBuilder {
       else for (let k = 0; k < n; k++) tf[f * n + k] = Math.min(c[k]!, TF_MAX);
       c.fill(0);
     }
-    return { terms: terms.subarray(0, n), tf, posEnd: cursor.subarray(0, n), posData: bytes.subarray(0, b), lengths, order: this.order.subarray(0, candidates) };
+    return {
+      terms: terms.subarray(0, n),
+      tf,
+      posEnd: cursor.subarray(0, n),
+      posData: bytes.subarray(0, b),
+      lengths,
+      order: this.order.subarray(0, candidates),
+      sections: s.sections && secEnd ? Uint32Array.from(s.sections) : NO_SECTIONS,
+      secEnd: secEnd ?? this.noRuns(n),
+      secData: secEnd ? this.secBytes.subarray(0, n ? secEnd[n - 1] : 0) : NO_BYTES,
+    };
+  }
+
+  /**
+   * Each entry's sections and its count in each, for a page of two sections
+   * or more: the content and the rest walked in order, an entry's count in a
+   * section closed when it next occurs in another (or at the end), the
+   * closed counts bucketed by entry (counting sort, so each entry's stay in
+   * section order) and delta-encoded. Needs `slot` of the build at hand.
+   */
+  private sectionRuns(s: TermStreams, n: number): Uint32Array | undefined {
+    if (!s.sections || s.sections.length < 2) return undefined;
+    const rest = s.rest ?? NO_IDS;
+    const total = s.content.length + rest.length;
+    if (this.runSec.length < n) (this.runSec = new Int32Array(2 * n)), (this.runTf = new Uint32Array(2 * n)), (this.runEnd = new Uint32Array(2 * n));
+    if (this.closed.length < 3 * total) this.closed = new Uint32Array(6 * total);
+    const { runSec, runTf, runEnd, closed, slot } = this;
+    runSec.fill(-1, 0, n);
+    runEnd.fill(0, 0, n);
+    let c = 0;
+    const close = (k: number) => {
+      closed[c++] = k;
+      closed[c++] = runSec[k]!;
+      closed[c++] = runTf[k]!;
+      runEnd[k]!++;
+    };
+    let sec = 0;
+    let secEnds = s.sections[0]!;
+    for (let i = 0; i < total; i++) {
+      while (i >= secEnds && sec + 1 < s.sections.length) secEnds += s.sections[++sec]!;
+      const t = i < s.content.length ? s.content[i]! : rest[i - s.content.length]!;
+      // A term past the cap that the capped text lacks has no entry: no page-level evidence to add to.
+      const k = t < slot.length ? slot[t]! : -1;
+      if (k < 0) continue;
+      if (runSec[k] === sec) runTf[k]!++;
+      else {
+        if (runSec[k]! >= 0) close(k);
+        runSec[k] = sec;
+        runTf[k] = 1;
+      }
+    }
+    for (let k = 0; k < n; k++) if (runSec[k]! >= 0) close(k);
+    // runEnd[k]: entry k's runs, then where they end in the bucketed order.
+    for (let k = 1; k < n; k++) runEnd[k]! += runEnd[k - 1]!;
+    const runs = c / 3;
+    if (this.bucket.length < runs) this.bucket = new Uint32Array(2 * runs);
+    const bucket = this.bucket;
+    for (let r = runs - 1; r >= 0; r--) bucket[--runEnd[closed[3 * r]!]!] = r;
+    if (this.secBytes.length < 10 * runs) this.secBytes = new Uint8Array(20 * runs);
+    const bytes = this.secBytes;
+    let b = 0;
+    for (let k = 0, r = 0; k < n; k++) {
+      const to = k + 1 < n ? runEnd[k + 1]! : runs;
+      let prev = 0;
+      for (; r < to; r++) {
+        const at = 3 * bucket[r]!;
+        b = putVarint(bytes, b, closed[at + 1]! - prev);
+        b = putVarint(bytes, b, closed[at + 2]!);
+        prev = closed[at + 1]!;
+      }
+      runEnd[k] = b;
+    }
+    return runEnd.subarray(0, n);
+  }
+
+  /** n zeros: the section runs of a page without sections. */
+  private noRuns(n: number): Uint32Array {
+    if (this.zeros.length < n) this.zeros = new Uint32Array(2 * n);
+    return this.zeros.subarray(0, n);
   }
 
   /** Counts a field's terms, giving each term new to the document the next entry. */

@@ -15,10 +15,11 @@ import { HzError } from '../errors.js';
 /**
  * Bump on any incompatible change to a file below. 2: the candidate index keeps terms exactly as analyzed.
  * 3: a heading field (df, tf and length columns). 4: a camelCase word is followed by its parts' terms.
+ * 5: the sections file.
  */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 /** The oldest version this code still reads. */
-export const OLDEST_SUPPORTED = 4;
+export const OLDEST_SUPPORTED = 5;
 
 /** The files of one index (per-segment or merged), by role. */
 export const INDEX_FILES = {
@@ -32,6 +33,8 @@ export const INDEX_FILES = {
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints. */
   positions: 'positions',
+  /** Per document: its sections' lengths (two or more, else none); per (document, term): the sections it occurs in, with its count in each. */
+  sections: 'sections',
   /** The flexsearch candidate index, exported. */
   candidates: 'candidates',
 } as const;

@@ -46,6 +46,11 @@ interface Forward {
   lengths: Uint32Array;
   posStart: Uint32Array;
   posData: Uint8Array;
+  /** Document d's section lengths are `secLength[secDoc[d]..secDoc[d + 1])`; entry e's section runs `secData[secStart[e]..secStart[e + 1])`. */
+  secDoc: Uint32Array;
+  secLength: Uint32Array;
+  secStart: Uint32Array;
+  secData: Uint8Array;
 }
 
 /** The first `max` positions of an entry; a scan that needs only the start stops decoding there. */
@@ -65,6 +70,24 @@ function decodePositions(f: Forward, e: number, max = Infinity): number[] {
     }
     prev += v;
     out.push(prev);
+  }
+  return out;
+}
+
+/** An entry's section runs as `[section, tf, …]` (varint pairs: the gap from the previous section, the count). */
+function decodeSections(f: Forward, e: number): number[] {
+  const out: number[] = [];
+  const data = f.secData;
+  let section = 0;
+  for (let p = f.secStart[e]!, end = f.secStart[e + 1]!, k = 0; p < end; k++) {
+    let b = data[p++]!;
+    let v = b & 0x7f;
+    for (let scale = 128; b & 0x80; scale *= 128) {
+      b = data[p++]!;
+      v += (b & 0x7f) * scale;
+    }
+    if (k % 2) out.push(v);
+    else out.push((section += v));
   }
   return out;
 }
@@ -150,7 +173,7 @@ class SegmentedIndexReader implements IndexReader {
     this.storedCache = new Array(meta.docCount);
     if (this.docOffsets.length !== meta.docCount + 1 || this.words.length !== meta.termCount) throw inconsistent(dir);
     // A corrupt or torn file is refused on open, though these two are read only when needed.
-    for (const name of [INDEX_FILES.forward, INDEX_FILES.positions]) new IndexFileColumns(dir, name).close();
+    for (const name of [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections]) new IndexFileColumns(dir, name).close();
   }
 
   /**
@@ -161,6 +184,7 @@ class SegmentedIndexReader implements IndexReader {
     if (!this.fwd) {
       const fwd = load(this.dir, INDEX_FILES.forward);
       const pos = load(this.dir, INDEX_FILES.positions);
+      const sec = load(this.dir, INDEX_FILES.sections);
       this.fwd = {
         start: column(fwd.cols, 'start', Uint32Array, fwd.file),
         term: column(fwd.cols, 'term', Uint32Array, fwd.file),
@@ -168,8 +192,12 @@ class SegmentedIndexReader implements IndexReader {
         lengths: column(fwd.cols, 'lengths', Uint32Array, fwd.file),
         posStart: column(pos.cols, 'start', Uint32Array, pos.file),
         posData: column(pos.cols, 'data', Uint8Array, pos.file),
+        secDoc: column(sec.cols, 'doc', Uint32Array, sec.file),
+        secLength: column(sec.cols, 'length', Uint32Array, sec.file),
+        secStart: column(sec.cols, 'start', Uint32Array, sec.file),
+        secData: column(sec.cols, 'data', Uint8Array, sec.file),
       };
-      if (this.fwd.start.length !== this.meta.docCount + 1) throw inconsistent(this.dir);
+      if (this.fwd.start.length !== this.meta.docCount + 1 || this.fwd.secDoc.length !== this.meta.docCount + 1) throw inconsistent(this.dir);
     }
     return this.fwd;
   }
@@ -247,6 +275,15 @@ class SegmentedIndexReader implements IndexReader {
     return decodePositions(this.forward, entry, max);
   }
 
+  sectionLengths(id: number): Uint32Array {
+    const f = this.forward;
+    return f.secLength.subarray(f.secDoc[id], f.secDoc[id + 1]);
+  }
+
+  entrySections(entry: number): number[] {
+    return decodeSections(this.forward, entry);
+  }
+
   /** Built from the forward index on first use (memory: 8 bytes an entry), so tools that never search do not pay for it. */
   postings(termId: number): Postings {
     const inv = (this.inv ??= invert(this.forward, this.meta.docCount, this.meta.termCount));
@@ -279,9 +316,9 @@ class SegmentedIndexReader implements IndexReader {
 
   /**
    * Every document's stored fields and entries (term ids of `terms()`), in id
-   * order, reading the forward index and positions a window of documents at
-   * a time: merge walks an index of any size in bounded memory and copies the
-   * positions' bytes as they are. Stored fields are not cached. Only the
+   * order, reading the forward index, positions and sections a window of
+   * documents at a time: merge walks an index of any size in bounded memory
+   * and copies the positions' and section runs' bytes as they are. Stored fields are not cached. Only the
    * documents `keep` accepts are read out: merge leaves out duplicates and
    * other shards' documents.
    */
@@ -289,7 +326,9 @@ class SegmentedIndexReader implements IndexReader {
     const fwd = new IndexFileColumns(this.dir, INDEX_FILES.forward);
     try {
       const pos = new IndexFileColumns(this.dir, INDEX_FILES.positions);
+      let sec: IndexFileColumns | undefined;
       try {
+        sec = new IndexFileColumns(this.dir, INDEX_FILES.sections);
         const n = this.meta.docCount;
         if (fwd.length('start') !== n + 1) throw inconsistent(this.dir);
         const scratch = { at: new Int32Array(0) };
@@ -303,6 +342,10 @@ class SegmentedIndexReader implements IndexReader {
           const tfs = FIELDS.map((f) => fwd.read(`tf.${f}`, Uint16Array, e0, e1));
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
           const posData = pos.read('data', Uint8Array, posStart[0]!, posStart[e1 - e0]!);
+          const secDoc = sec.read('doc', Uint32Array, first, last + 1);
+          const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
+          const secStart = sec.read('start', Uint32Array, e0, e1 + 1);
+          const secData = sec.read('data', Uint8Array, secStart[0]!, secStart[e1 - e0]!);
           for (let id = first; id < last; id++) {
             if (!keep(id)) continue;
             const a = start[id - first]! - e0;
@@ -313,12 +356,24 @@ class SegmentedIndexReader implements IndexReader {
             const p0 = posStart[a]!;
             const posEnd = new Uint32Array(m);
             for (let k = 0; k < m; k++) posEnd[k] = posStart[a + k + 1]! - p0;
-            const e = { tf, posEnd, posData: posData.subarray(p0 - posStart[0]!, posStart[b]! - posStart[0]!), lengths: lengths.subarray((id - first) * FIELDS.length, (id - first + 1) * FIELDS.length) };
+            const s0 = secStart[a]!;
+            const secEnd = new Uint32Array(m);
+            for (let k = 0; k < m; k++) secEnd[k] = secStart[a + k + 1]! - s0;
+            const e = {
+              tf,
+              posEnd,
+              posData: posData.subarray(p0 - posStart[0]!, posStart[b]! - posStart[0]!),
+              lengths: lengths.subarray((id - first) * FIELDS.length, (id - first + 1) * FIELDS.length),
+              sections: secLength.subarray(secDoc[id - first]! - secDoc[0]!, secDoc[id - first + 1]! - secDoc[0]!),
+              secEnd,
+              secData: secData.subarray(s0 - secStart[0]!, secStart[b]! - secStart[0]!),
+            };
             yield [id, this.parseStored(id), { ...e, terms: term.subarray(a, b), order: candidateOrder(e, scratch) }];
           }
         }
       } finally {
         pos.close();
+        sec?.close();
       }
     } finally {
       fwd.close();

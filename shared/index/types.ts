@@ -40,6 +40,8 @@ export interface IndexInputDoc extends StoredDoc {
   content: string;
   /** The page's headings (their words are in `content` too). */
   headings?: string[];
+  /** Where the page's sections start in `content` (character offsets of its headings, ascending). */
+  sections?: number[];
 }
 
 export interface IndexMeta {
@@ -51,6 +53,8 @@ export interface IndexMeta {
   segments: string[];
   termCount: number;
   avgFieldLength: Record<Field, number>;
+  /** Average length in terms of a section, over the documents with two sections or more (0 when none has). */
+  avgSectionLength: number;
   /** How the index was analyzed; queries must be analyzed the same way (IndexReader.analyzer). */
   analyzer: AnalyzerOptions;
 }
@@ -102,6 +106,13 @@ export interface IndexReader {
   entryTf(entry: number, field: number): number;
   /** Positions at an entry, ascending; only the first `max` when given. */
   entryPositions(entry: number, max?: number): readonly number[];
+  /**
+   * The lengths in terms of a document's sections, over its whole text (past
+   * indexer.max.tokens too); empty for a document with fewer than two.
+   */
+  sectionLengths(id: number): Uint32Array;
+  /** The sections an entry's term occurs in (ascending, indexes into sectionLengths) and its count in each: `[section, tf, section, tf, …]`. */
+  entrySections(entry: number): number[];
   /** The documents holding a term (ascending ids) and, beside each, its entry: the forward index inverted. */
   postings(termId: number): Postings;
   close(): void;

@@ -4,7 +4,8 @@
  * directory: the flexsearch candidate index plus our own binary statistics —
  * a sorted term dictionary with document frequencies per field, a forward
  * index (per document: sorted term ids and term frequencies per field, field
- * lengths) and term positions in the title+content stream. Memory is bounded
+ * lengths), term positions in the title+content stream and the sections
+ * each term occurs in (pages of two sections or more). Memory is bounded
  * by design: each added document goes to spill files at once (its stored
  * fields, its terms as ids, its candidate postings in batches), and `write`
  * streams them into the index files; what stays in memory is the term
@@ -28,6 +29,8 @@ import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc 
 /** Nutch's indexer.max.tokens default. */
 export const DEFAULT_MAX_TOKENS = 10_000;
 const SPILL_PREFIX = 'hz-spill-';
+/** A blank past the cap (AnalyzedDoc.rest) among term ids: no term. */
+export const NO_TERM = 0xffffffff;
 
 class Grow {
   len = 0;
@@ -73,6 +76,10 @@ export class IndexWriter {
   /** Entries (distinct terms of a document) and bytes of positions over every document added. */
   private entries = 0;
   private posBytes = 0;
+  /** Sections, their terms and the bytes of the entries' section runs over every document added. */
+  private sectionCount = 0;
+  private sectionTerms = 0;
+  private secBytes = 0;
 
   constructor(private readonly opts: IndexWriterOptions) {
     const parent = opts.spillDir ?? os.tmpdir();
@@ -107,6 +114,7 @@ export class IndexWriter {
       content: ids(d.stream, d.titleLength),
       url: ids(d.url),
       heading: ids(d.heading),
+      ...(d.sections ? { rest: Uint32Array.from(d.rest ?? [], (t) => (t === '' ? NO_TERM : this.termId(t))), sections: d.sections } : {}),
     });
   }
 
@@ -130,9 +138,16 @@ export class IndexWriter {
     t.u32s(e.terms);
     t.u16s(e.tf);
     t.u32s(e.posEnd);
+    t.u32(e.sections.length);
+    t.u32s(e.sections);
+    t.u32s(e.secEnd);
+    t.raw(e.secData);
     t.raw(e.posData);
     this.entries += n;
     this.posBytes += e.posData.length;
+    this.sectionCount += e.sections.length;
+    for (let i = 0; i < e.sections.length; i++) this.sectionTerms += e.sections[i]!;
+    this.secBytes += e.secData.length;
     this.stored.raw(Buffer.from(JSON.stringify(s)));
     this.storedOffsets.push(this.stored.bytes);
     return id;
@@ -184,12 +199,26 @@ export class IndexWriter {
     ]);
     const [START, TERM, TF, LENGTHS] = [0, 1, 2, 2 + FIELDS.length];
     let positions: PackedColumnsWriter | undefined;
+    let sections: PackedColumnsWriter | undefined;
     try {
       positions = new PackedColumnsWriter(dir, INDEX_FILES.positions, [
         { name: 'start', type: 'u32', length: entries + 1 },
         { name: 'data', type: 'u8', length: this.posBytes },
       ]);
       const [POS_START, POS_DATA] = [0, 1];
+      sections = new PackedColumnsWriter(dir, INDEX_FILES.sections, [
+        { name: 'doc', type: 'u32', length: this.docs + 1 },
+        { name: 'length', type: 'u32', length: this.sectionCount },
+        { name: 'start', type: 'u32', length: entries + 1 },
+        { name: 'data', type: 'u8', length: this.secBytes },
+      ]);
+      const [SEC_DOC, SEC_LENGTH, SEC_START, SEC_DATA] = [0, 1, 2, 3];
+      const secDoc = new Uint32Array(this.docs + 1);
+      let docSecStart = new Uint32Array(1024);
+      let secIn = new Uint8Array(1024);
+      let secOut = new Uint8Array(1024);
+      let secAt = 0;
+      let secCount = 0;
       const bytesOf = (a: Uint16Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
       const start = new Uint32Array(this.docs + 1);
       const lengths = new Uint32Array(this.docs * FIELDS.length);
@@ -211,13 +240,25 @@ export class IndexWriter {
           const terms = src.u32s(n);
           const tf = src.u16s(n * FIELDS.length);
           const posEnd = src.u32s(n);
+          const docSections = src.u32s(src.u32());
+          const secEnd = src.u32s(n);
+          // Spilled bytes are a view until the next read: the section runs are copied before the positions are read.
+          const secBytes = n ? secEnd[n - 1]! : 0;
+          if (secIn.length < secBytes) secIn = new Uint8Array(2 * secBytes);
+          secIn.set(src.bytes(secBytes));
+          const secData = secIn;
           const data = src.bytes(n ? posEnd[n - 1]! : 0);
+          secDoc[id] = secCount;
+          secCount += docSections.length;
+          sections.append(SEC_LENGTH, bytesOf(docSections));
+          if (secOut.length < secBytes) secOut = new Uint8Array(2 * secBytes);
           start[id] = at;
           if (ranks.length < n) {
             ranks = new Uint32Array(2 * n);
             entryOf = new Uint32Array(2 * n);
             docTf = new Uint16Array(2 * n);
             docPosStart = new Uint32Array(2 * n);
+            docSecStart = new Uint32Array(2 * n);
           }
           if (bytes.length < data.length) bytes = new Uint8Array(2 * data.length);
           for (let k = 0; k < n; k++) {
@@ -228,13 +269,19 @@ export class IndexWriter {
           // Entries in dictionary order: a native numeric sort of the ranks.
           const sorted = ranks.subarray(0, n).sort();
           let b = 0;
+          let sb = 0;
           for (let j = 0; j < n; j++) {
             const k = (entryOf[j] = slot[sorted[j]!]!);
             docPosStart[j] = posAt + b;
             for (let p = k ? posEnd[k - 1]! : 0, end = posEnd[k]!; p < end; p++) bytes[b++] = data[p]!;
+            docSecStart[j] = secAt + sb;
+            for (let p = k ? secEnd[k - 1]! : 0, end = secEnd[k]!; p < end; p++) secOut[sb++] = secData[p]!;
           }
           positions.append(POS_DATA, bytes.subarray(0, b));
           posAt += b;
+          sections.append(SEC_DATA, secOut.subarray(0, sb));
+          sections.append(SEC_START, bytesOf(docSecStart.subarray(0, n)));
+          secAt += sb;
           forward.append(TERM, bytesOf(sorted));
           positions.append(POS_START, bytesOf(docPosStart.subarray(0, n)));
           for (let f = 0; f < FIELDS.length; f++) {
@@ -254,15 +301,20 @@ export class IndexWriter {
       }
       start[this.docs] = at;
       positions.append(POS_START, bytesOf(Uint32Array.of(posAt)));
+      secDoc[this.docs] = secCount;
+      sections.append(SEC_DOC, bytesOf(secDoc));
+      sections.append(SEC_START, bytesOf(Uint32Array.of(secAt)));
       forward.append(START, bytesOf(start));
       forward.append(LENGTHS, bytesOf(lengths));
     } catch (e) {
       forward.abandon();
       positions?.abandon();
+      sections?.abandon();
       throw e;
     }
     forward.close();
     positions.close();
+    sections.close();
 
     const n = Math.max(this.docs, 1);
     const meta: IndexMeta = {
@@ -273,6 +325,7 @@ export class IndexWriter {
       segments: [...new Set(this.opts.segments)].sort(),
       termCount: T,
       avgFieldLength: Object.fromEntries(FIELDS.map((f) => [f, this.lengthSums[f] / n])) as Record<Field, number>,
+      avgSectionLength: this.sectionCount ? this.sectionTerms / this.sectionCount : 0,
       analyzer: { ...this.opts.analyzer.options },
     };
     writeIndexFileWith(dir, INDEX_FILES.docs, (w) =>

@@ -2,13 +2,24 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IndexThreads, indexSegments } from '../../../crawler/index/tool.js';
-import { Segment } from '../../../segments/segment.js';
+import { Segment, type PageSection } from '../../../segments/segment.js';
+import { openIndex } from '../../../shared/index/reader.js';
 import { indexFiles } from '../../fixtures/index-files.js';
 import { makeCrawl, writeSegment, writeWebDb, type StorePage } from '../../fixtures/crawlstore.js';
 
 const WORDS = ['crawler', 'fetches', 'pages', 'readFile', 'XMLHttpRequest', 'hostname', 'e-mail', '3.14', '1,000', "node's", 'München', 'Straße', 'Donaudampfschifffahrt', '東京都に住んでいます', '서울에서', 'ภาษาไทย', 'Привет', 'ＡＢＣ', 'max_tokens', 'v2.0-beta'];
 
-/** Varied pages: prose, identifiers, CJK, Korean, German compounds, a page past the summary's part, one past indexer.max.tokens. */
+/** A section every `every` characters or so, each at the start of a word. */
+function sectionsOf(text: string, every: number): PageSection[] {
+  const out: PageSection[] = [];
+  for (let at = text.indexOf(' ', every); at > 0; at = text.indexOf(' ', at + every)) out.push({ heading: text.slice(at + 1, at + 20), level: 2, offset: at + 1 });
+  return out;
+}
+
+/**
+ * Varied pages: prose, identifiers, CJK, Korean, German compounds, a page past the summary's part, one past
+ * indexer.max.tokens; every fourth, and the long one, in sections.
+ */
 function pages(n: number): StorePage[] {
   let seed = 7;
   const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
@@ -17,7 +28,7 @@ function pages(n: number): StorePage[] {
     url: `http://${i % 3 === 0 ? 'docs' : 'wiki'}.test/p${i}/${WORDS[i % WORDS.length]!.replace(/\W/g, '')}`,
     title: `${words(4)} — Acme`,
     text: i === 5 ? words(12_000) : i === 6 ? `${'Lorem ipsum dolor '.repeat(3500)}${words(30)}` : words(50 + Math.floor(rnd() * 400)),
-  }));
+  })).map((p, i) => (i % 4 === 1 || i === 5 ? { ...p, sections: sectionsOf(p.text, i === 5 ? 5000 : 300) } : p));
 }
 
 /** Every index file but the build time in meta, and every summary record. */
@@ -41,6 +52,10 @@ test('index: analysis threads build the same index files and summary offsets as 
       writeWebDb(crawl, [{ url: all[0]!.url, linkScore: 2 }], [{ target: all[0]!.url, source: 'http://blog.test/', anchor: 'readFile guide 東京' }]);
       const s = await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: dirs });
       assert.is(s.indexed, all.length);
+      const r = await openIndex(path.join(dirs[0]!, 'index'));
+      const long = r.sectionLengths(r.idOf(all[5]!.url)!);
+      assert.ok(long.length > 2 && long.reduce((n, l) => n + l, 0) > 5000, `the long page's sections reach past the cap (${threads} threads)`);
+      r.close();
       built.push(await Promise.all(dirs.map((d, k) => snapshot(d, all.slice(k * first, k ? undefined : first).map((p) => p.url)))));
     } finally {
       crawl.cleanup();

@@ -198,8 +198,18 @@ function varied(): IndexInputDoc[] {
   return [...many, doc('http://c.test/spam', 'Spam spam', 'spam '.repeat(70_000) + 'eggs')];
 }
 
-/** SHA-256 (first 16 hex digits) of each file `varied()` builds, taken when the writer spilled token streams instead of entries. */
-const GOLDEN = { candidates: '597b8850ae386466', docs: '148240b6c2a6e4de', forward: 'f720921931f64ae0', positions: '9e64b6cdb663abf5', terms: '027e09fef633b5a3' };
+/**
+ * SHA-256 (first 16 hex digits) of each file `varied()` builds, taken when the writer spilled token streams
+ * instead of entries (their payloads; the header's format version is 5 since the sections file).
+ */
+const GOLDEN = {
+  candidates: '111ba9ce4f4819a4',
+  docs: 'b086bfc79db7d79e',
+  forward: 'e3fb5ae471885bab',
+  positions: '83a54e537dbb4e11',
+  terms: 'dfafab9e12e0b6b3',
+  sections: '8ed97633232617aa',
+};
 
 test('writer: the index files of a fixed set of documents keep their bytes', async () => {
   const dir = path.join(tmp, 'golden');
@@ -207,7 +217,7 @@ test('writer: the index files of a fixed set of documents keep their bytes', asy
   for (const d of varied()) w.add(d);
   await w.write(dir);
   const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex').slice(0, 16);
-  assert.equal(Object.fromEntries(['candidates', 'docs', 'forward', 'positions', 'terms'].map((f) => [f, sha(f)])), GOLDEN);
+  assert.equal(Object.fromEntries(Object.keys(GOLDEN).map((f) => [f, sha(f)])), GOLDEN);
   const r = await openIndex(dir);
   assert.is(r.termFreq(300, 'content', 'spam'), 0xffff, 'a frequency past 16 bits is stored as the largest');
   assert.is(r.positions(300, 'spam').length, 70_002, 'every position is kept');
@@ -237,6 +247,58 @@ test('writer: content past maxTokens terms is left out (indexer.max.tokens)', as
   assert.is(r.fieldLength(0, 'content'), 3);
   assert.is(r.termFreq(0, 'content', 'three'), 1);
   assert.is(r.termFreq(0, 'content', 'four'), 0);
+});
+
+test('sections: each term\'s sections and its count in each, over the whole content (past maxTokens too), kept by a merge', async () => {
+  const text = 'intro words here\nFirst alpha beta alpha\nSecond gamma alpha delta';
+  const at = (w: string) => text.indexOf(w);
+  const docs = [
+    doc('http://s.test/sections', 'Sections', text, { sections: [at('First'), at('Second')] }),
+    doc('http://s.test/plain', 'Plain', text),
+    // A cut inside a word (no white space before it) is no section start: one section is none.
+    doc('http://s.test/inside', 'Inside', text, { sections: [at('irst')] }),
+    // An empty lead (a heading at 0) is no section of its own.
+    doc('http://s.test/lead', 'Lead', 'First alpha\nSecond alpha', { sections: [0, 'First alpha\n'.length] }),
+  ];
+  const dir = path.join(tmp, 'sections');
+  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 6 });
+  for (const d of docs) w.add(d);
+  await w.write(dir);
+  const r = await openIndex(dir);
+  const runs = (id: number, term: string) => {
+    const e = r.entry(id, r.termId(term));
+    return e < 0 ? undefined : r.entrySections(e);
+  };
+  const table: [number, number[], Record<string, number[] | undefined>][] = [
+    // Capped at 6 terms: intro words here first alpha beta | alpha second gamma alpha delta counted in sections only.
+    [0, [3, 4, 4], { intro: [0, 1], alpha: [1, 2, 2, 1], beta: [1, 1], gamma: undefined }],
+    [1, [], { alpha: [] }],
+    [2, [], { alpha: [] }],
+    [3, [2, 2], { alpha: [0, 1, 1, 1], first: [0, 1], second: [1, 1] }],
+  ];
+  for (const [id, lengths, terms] of table) {
+    assert.equal(Array.from(r.sectionLengths(id)), lengths, `${docs[id]!.url} section lengths`);
+    for (const [t, want] of Object.entries(terms)) assert.equal(runs(id, t), want, `${docs[id]!.url} ${t}`);
+  }
+  assert.is(r.termFreq(0, 'content', 'alpha'), 1, 'the page\'s own statistics stay capped');
+  assert.ok(!r.terms().includes('gamma') && !r.terms().includes('delta'), 'a word only past the cap adds nothing to the dictionary');
+  assert.is(r.meta.avgSectionLength, (3 + 4 + 4 + 2 + 2) / 5);
+
+  // A merge (docEntries into a new writer, as merge does) keeps them.
+  const merged = path.join(tmp, 'sections-merged');
+  const m = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'] });
+  const words = r.terms();
+  for (const [, stored, e] of r.docEntries()) m.addEntries(stored, { ...e, terms: Uint32Array.from(e.terms, (t) => m.termId(words[t]!)) });
+  await m.write(merged);
+  const r2 = await openIndex(merged);
+  for (const [id, lengths, terms] of table) {
+    assert.equal(Array.from(r2.sectionLengths(id)), lengths);
+    for (const [t, want] of Object.entries(terms)) {
+      const e = r2.entry(id, r2.termId(t));
+      assert.equal(e < 0 ? undefined : r2.entrySections(e), want, `merged ${docs[id]!.url} ${t}`);
+    }
+  }
+  assert.is(r2.meta.avgSectionLength, r.meta.avgSectionLength);
 });
 
 test('reader: deletions beside the index are honoured', async () => {
