@@ -68,6 +68,14 @@ export interface SearchResult {
 /** Candidates (by BM25F + link prior) that get the proximity bonus (reference/ranking.md: over the top 100). */
 export const PROXIMITY_DEPTH = 100;
 
+/**
+ * Candidates (by BM25F + link prior) whose best section can lift them
+ * (searcher/rank/sections): a lift raises a page, so the first pages' worth
+ * are where it can change what is shown; scoring every section of the top
+ * 100 cost a third of a search on devweb and moved no first hit more there.
+ */
+export const SECTION_DEPTH = 20;
+
 /** OR groups multiply candidate lookups; past this many combinations the rest share one lookup. */
 const MAX_EXPANSIONS = 16;
 
@@ -241,13 +249,14 @@ export function rankByBase<H extends RankedHit>(full: H[], some: H[], partialBel
 }
 
 /**
- * Adds the proximity bonus to the best PROXIMITY_DEPTH of a list ranked by
- * base score (in place): decoding positions dominates the cost. A bonus is
- * never negative, so they stay ahead of the rest and only they need sorting again.
+ * Adds the bonuses (proximity; the section lift for the first SECTION_DEPTH)
+ * to the best PROXIMITY_DEPTH of a list ranked by base score (in place):
+ * decoding positions and section runs dominates the cost. A bonus is never
+ * negative, so they stay ahead of the rest and only they need sorting again.
  */
-export function addProximity<H extends RankedHit>(ranked: H[], proximity: (hit: H) => number): void {
+export function addProximity<H extends RankedHit>(ranked: H[], bonus: (hit: H, rank: number) => number): void {
   const top = Math.min(PROXIMITY_DEPTH, ranked.length);
-  for (let i = 0; i < top; i++) ranked[i]!.score += proximity(ranked[i]!);
+  for (let i = 0; i < top; i++) ranked[i]!.score += bonus(ranked[i]!, i);
   ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
 }
 
@@ -285,6 +294,6 @@ export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: 
     const found = findMatches(snap, q.query);
     m = { ...rankByBase(found.full, found.some, settings.partialBelow), exact: found.exact, scorer: found.scorer };
   } else m = rankPool(snap, q.query, paging);
-  addProximity(m.ranked, (h) => m.scorer.proximity(h.id));
+  addProximity(m.ranked, (h, rank) => m.scorer.proximity(h.id) + (rank < SECTION_DEPTH ? m.scorer.sectionLift(h.id) : 0));
   return { raw: req.query, ...q, ...paging, ...pageOfRanked(m.ranked, paging), partial: m.partial, exact: m.exact, ms: performance.now() - t0 };
 }

@@ -14,7 +14,7 @@ import { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { StoredDoc } from '../../shared/index/types.js';
 import type { HitView } from '../http/results.js';
 import type { IndexStats } from '../http/docpages.js';
-import { addProximity, clampPaging, emptyResult, pageOfRanked, PROXIMITY_DEPTH, rankByBase, readQuery, searchable, type Hit, type SearchRequest, type SearchResult } from '../search.js';
+import { addProximity, clampPaging, emptyResult, pageOfRanked, PROXIMITY_DEPTH, rankByBase, SECTION_DEPTH, readQuery, searchable, type Hit, type SearchRequest, type SearchResult } from '../search.js';
 import type { SearchSettings } from '../settings.js';
 import { hostName } from '../sites.js';
 import type { Respelled } from '../spell.js';
@@ -232,12 +232,17 @@ export class Broker {
       }
     }
     const { ranked, partial } = rankByBase(full, some, this.settings.partialBelow);
-    // The proximity bonus of the best PROXIMITY_DEPTH over every shard, each from its shard (none for a one-word query).
-    const top = q.query.terms.length > 1 && this.settings.rank.proximity.weight > 0 ? ranked.slice(0, PROXIMITY_DEPTH) : [];
+    // The proximity bonus of the best PROXIMITY_DEPTH over every shard (none for a one-word query) and the section lift
+    // of the best SECTION_DEPTH, each from its shard.
+    const top = ranked.slice(0, q.query.terms.length > 1 && this.settings.rank.proximity.weight > 0 ? PROXIMITY_DEPTH : SECTION_DEPTH);
+    const lifted = new Set(ranked.slice(0, SECTION_DEPTH));
     const bonus = new Map<BrokerHit, number>();
     const near = await this.ask([...answers.keys()], missing, async (s, i) => {
       const mine = top.filter((h) => h.shard === i);
-      const r = mine.length ? await s.client.json<ProximityResponse>('/shard/proximity', { query: req.query, stats, ids: mine.map((h) => h.local) }) : { version: s.stats!.version, bonus: [] };
+      const ids = mine.map((h) => h.local);
+      const r = mine.length
+        ? await s.client.json<ProximityResponse>('/shard/proximity', { query: req.query, stats, ids, lifted: mine.filter((h) => lifted.has(h)).length })
+        : { version: s.stats!.version, bonus: [] };
       mine.forEach((h, k) => bonus.set(h, r.bonus[k] ?? 0));
       return r;
     });

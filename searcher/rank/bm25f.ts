@@ -33,6 +33,8 @@ export interface TermStats {
   avgFieldLength(field: Field): number;
   /** Documents holding the term in any field (an estimate is fine). */
   docFreq(term: string): number;
+  /** The average section's length (searcher/rank/sections); the index's own when absent. */
+  avgSectionLength?: number;
 }
 
 /** One document's statistics. */
@@ -128,6 +130,33 @@ export class Bm25fQuery {
     const fields: TermScore['fields'] = {};
     const w = this.weightedTf(t, doc, fields);
     return { term, idf: this.idfs[t]!, tf: w, score: saturate(w, this.idfs[t]!, this.k1), fields };
+  }
+
+  /**
+   * Each term's weighted tf in `doc` over every field but `body`, into `out`:
+   * what the parts of a document that differ only in their body share
+   * (searcher/rank/sections). The heading field is left out as well when
+   * `heading` is given: a part's heading is in its body.
+   */
+  sharedTf(doc: DocVector, body: number, heading: number, out: Float64Array): Float64Array {
+    this.setNorms(doc);
+    for (let t = 0; t < this.idfs.length; t++) {
+      const row = this.rows[t]! * F;
+      let w = 0;
+      for (let f = 0; f < F; f++) if (f !== body && f !== heading && this.weight[f] !== 0) w += (this.weight[f]! * doc.tf[row + f]!) / this.norms[f]!;
+      out[t] = w;
+    }
+    return out;
+  }
+
+  /** Field f's weight over its length norm at `length`: one occurrence's share of a term's weighted tf. */
+  unitTf(f: number, length: number): number {
+    return this.weight[f]! / lengthNorm(length, this.avg[f]!, this.b[f]!);
+  }
+
+  /** Term t's score at weighted tf `w`. */
+  termScore(t: number, w: number): number {
+    return saturate(w, this.idfs[t]!, this.k1);
   }
 
   private setNorms(doc: DocVector): void {

@@ -1,8 +1,10 @@
 /**
  * @module searcher/rank/score
  * The score of a document for a query: BM25F over title, anchor, url and
- * content, plus the proximity bonus, plus a small saturating link prior
- * `linkWeight · boost/(boost+1)` from the link score the indexer stored.
+ * content, plus the proximity bonus, plus the section lift (its best
+ * section's BM25F above the page's, searcher/rank/sections), plus a small
+ * saturating link prior `linkWeight · boost/(boost+1)` from the link score
+ * the indexer stored.
  * IDFs, term ids and field constants are fixed once per query; a document
  * costs one forward-index lookup per term. `explain` returns every factor,
  * for the /explain page.
@@ -12,6 +14,7 @@ import { Bm25fQuery, idf, termBound, type TermScore, type TermStats } from './bm
 import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
 import { proximity, queryWords, unionPositions, type PairProximity } from './proximity.js';
+import { bestSection, sectionVector } from './sections.js';
 
 export interface Explanation {
   score: number;
@@ -21,6 +24,9 @@ export interface Explanation {
   alternatives: readonly (readonly (readonly string[])[])[];
   proximity: number;
   pairs: PairProximity[];
+  /** The page's best section, when it scores above the page: the lift is its BM25F less the page's. */
+  section: { index: number; length: number; avgLength: number; bm25f: number; terms: TermScore[] } | undefined;
+  sectionLift: number;
   linkBoost: number;
   linkPrior: number;
   params: RankParams;
@@ -38,6 +44,8 @@ export interface Scorer {
   bound(id: number, units: ArrayLike<number>): number;
   /** The proximity bonus: positions are decoded, so only for the best candidates. */
   proximity(id: number): number;
+  /** The best section's BM25F above the page's (0 when none is above): section runs are decoded, so only for the best candidates. */
+  sectionLift(id: number): number;
   explain(id: number): Explanation;
 }
 
@@ -47,6 +55,7 @@ export function readerStats(reader: IndexReader): TermStats {
     docCount: reader.meta.docCount,
     avgFieldLength: (f: Field) => reader.meta.avgFieldLength[f],
     docFreq: (term: string) => Math.max(...FIELDS.map((f) => reader.docFreq(f, term))),
+    avgSectionLength: reader.meta.avgSectionLength,
   };
 }
 
@@ -124,6 +133,12 @@ export function makeScorer(
   const combine = combiner(terms.length, groups);
   const termScores = new Float64Array(terms.length);
   const bm25 = (doc: DocTerms) => (groups.length ? combine(query.termScores(doc, termScores)) : query.score(doc));
+  // A section is scored against the average section, the rest of the statistics the page's.
+  const avgSection = stats.avgSectionLength ?? reader.meta.avgSectionLength;
+  const sectionStats: TermStats = { ...stats, avgFieldLength: (f) => (f === 'content' ? avgSection : stats.avgFieldLength(f)) };
+  const sectionQuery = new Bm25fQuery(idfs, sectionStats, params.bm25f.k1, params.bm25f.fields, slots);
+  /** The best section above the page's own BM25F `page` of the document loaded in docTerms. */
+  const best = (id: number, page: number) => bestSection(reader, id, docTerms, page, sectionQuery, slots, combine);
   const words = queryWords(terms.length, groups);
   const wordNames = words.map((w) => w.map((t) => terms[t]).join('|'));
   const wordIdfs = words.map((w) => Math.max(...w.map((t) => idfs[t]!)));
@@ -147,20 +162,31 @@ export function makeScorer(
       docTerms.select(id);
       return bonus(params.proximity.maxPositions).bonus;
     },
+    sectionLift(id) {
+      const page = bm25(docTerms.load(id));
+      const section = best(id, page);
+      return section ? section.score - page : 0;
+    },
     explain(id) {
       docTerms.load(id);
       const termScores = terms.map((t, i) => query.explainTerm(t, i, docTerms));
       const base = combine(termScores.map((t) => t.score));
+      const section = best(id, base);
+      const lift = section ? section.score - base : 0;
+      const asDoc = section && sectionVector(docTerms, slots, section);
+      const sectionTerms = asDoc ? terms.map((t, i) => sectionQuery.explainTerm(t, i, asDoc)) : [];
       const prox = bonus();
       const boost = reader.doc(id).boost;
       const prior = linkPrior(boost, params.linkWeight);
       return {
-        score: base + prox.bonus + prior,
+        score: base + lift + prox.bonus + prior,
         bm25f: base,
         terms: termScores,
         alternatives,
         proximity: prox.bonus,
         pairs: prox.pairs,
+        section: section && asDoc ? { index: section.index, length: section.length, avgLength: avgSection, bm25f: section.score, terms: sectionTerms } : undefined,
+        sectionLift: lift,
         linkBoost: boost,
         linkPrior: prior,
         params,

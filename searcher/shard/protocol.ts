@@ -78,7 +78,10 @@ export interface ShardSearchResponse {
  * are decoded than one searcher would.
  */
 export interface ProximityRequest extends ShardSearchRequest {
+  /** In the broker's rank order. */
   ids: number[];
+  /** How many of the first ids also get the section lift (within the broker's SECTION_DEPTH). */
+  lifted?: number;
 }
 export interface ProximityResponse {
   version: string;

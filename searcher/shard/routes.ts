@@ -70,11 +70,11 @@ export function shardSearch(snap: Snapshot, req: ShardSearchRequest): ShardSearc
   return out;
 }
 
-/** The proximity bonus of the given documents, with the broker's statistics. */
+/** The bonuses (proximity, section lift) of the given documents, with the broker's statistics. */
 export function shardProximity(snap: Snapshot, req: ProximityRequest): ProximityResponse {
   const { query: q } = readQuery(req.query, snap.analyzer, snap.settings);
   const scorer = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives, termStatsOf(req.stats));
-  return { version: snap.version, bonus: req.ids.map((id) => scorer.proximity(id)) };
+  return { version: snap.version, bonus: req.ids.map((id, k) => scorer.proximity(id) + (k < (req.lifted ?? 0) ? scorer.sectionLift(id) : 0)) };
 }
 
 export function shardDetails(snap: Snapshot, req: DetailsRequest): DetailsResponse {

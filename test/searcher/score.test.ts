@@ -88,7 +88,7 @@ test('proximity: the bounded scan equals the full one, and explain adds up', () 
       assert.is(scorer.proximity(id), full);
       if (full > 0) near++;
       const e = scorer.explain(id);
-      assert.is(e.score, e.bm25f + e.proximity + e.linkPrior);
+      assert.is(e.score, e.bm25f + e.sectionLift + e.proximity + e.linkPrior);
       assert.ok(Math.abs(e.bm25f + e.linkPrior - scorer.base(id)) < 1e-12);
     }
     assert.ok(near > 0, 'some document has the words near each other');

@@ -28,8 +28,9 @@ test('devweb-try: the factors of a miss on one line, each term with its frequenc
   const cases: [Parameters<typeof factorLine>[0], string][] = [
     [
       {
-        score: 13.0123,
+        score: 14.0123,
         bm25f: 11.59,
+        sectionLift: 1,
         proximity: 0.7,
         linkPrior: 0.7277,
         terms: [
@@ -37,9 +38,9 @@ test('devweb-try: the factors of a miss on one line, each term with its frequenc
           { term: 'insert', idf: 2.3, tf: 5, score: 4.34, fields: { heading: field(1), content: field(20) } },
         ],
       },
-      '13.01 = bm25f 11.59 + proximity 0.70 + link 0.73 | get 0.0 · insert 4.3 (heading 1, content 20)',
+      '14.01 = bm25f 11.59 + section 1.00 + proximity 0.70 + link 0.73 | get 0.0 · insert 4.3 (heading 1, content 20)',
     ],
-    [{ score: 0.5, bm25f: 0, proximity: 0, linkPrior: 0.5, terms: [] }, '0.50 = bm25f 0.00 + proximity 0.00 + link 0.50 | '],
+    [{ score: 0.5, bm25f: 0, sectionLift: 0, proximity: 0, linkPrior: 0.5, terms: [] }, '0.50 = bm25f 0.00 + section 0.00 + proximity 0.00 + link 0.50 | '],
   ];
   for (const [e, want] of cases) assert.is(factorLine(e), want);
 });

@@ -75,13 +75,13 @@ async function reindex(crawl: string, to: string, props: Record<string, string>)
 }
 
 /** One score's factors as /explain shows them, on a line: the sum, then each query term's score and its frequency per field. */
-export function factorLine(e: Pick<Explanation, 'score' | 'bm25f' | 'proximity' | 'linkPrior' | 'terms'>): string {
+export function factorLine(e: Pick<Explanation, 'score' | 'bm25f' | 'sectionLift' | 'proximity' | 'linkPrior' | 'terms'>): string {
   const f2 = (x: number) => x.toFixed(2);
   const terms = e.terms.map((t) => {
     const fields = Object.entries(t.fields).map(([f, v]) => `${f} ${v.tf}`);
     return `${t.term} ${t.score.toFixed(1)}${fields.length ? ` (${fields.join(', ')})` : ''}`;
   });
-  return `${f2(e.score)} = bm25f ${f2(e.bm25f)} + proximity ${f2(e.proximity)} + link ${f2(e.linkPrior)} | ${terms.join(' · ')}`;
+  return `${f2(e.score)} = bm25f ${f2(e.bm25f)} + section ${f2(e.sectionLift)} + proximity ${f2(e.proximity)} + link ${f2(e.linkPrior)} | ${terms.join(' · ')}`;
 }
 
 interface Scored {
@@ -164,7 +164,7 @@ async function main(): Promise<void> {
       const v = after.ungrouped.per_query[i]!.first_relevant_rank ?? 0;
       if (b !== v) console.log(`  ${String(b).padStart(2)} → ${String(v).padStart(2)}  ${p.subset}  ${p.query}`);
     });
-    if (a.explain) console.log(['variant misses, ungrouped (its first hit and the first judged page; score = bm25f + proximity + link prior):', ...after.misses].join('\n'));
+    if (a.explain) console.log(['variant misses, ungrouped (its first hit and the first judged page; score = bm25f + section lift + proximity + link prior):', ...after.misses].join('\n'));
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
