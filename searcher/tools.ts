@@ -5,7 +5,8 @@
  * through the same search and summary code as the server).
  */
 import path from 'node:path';
-import { UsageError } from '../shared/errors.js';
+import type { Conf } from '../shared/conf.js';
+import { HzError, UsageError } from '../shared/errors.js';
 import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
 import { hitDetails } from './details.js';
 import { searchJson } from './http/api.js';
@@ -30,6 +31,13 @@ export async function serveUntilSignal(ctx: ToolContext, args: string[]): Promis
   }
 }
 
+/** `searcher.workers`: 0 (one a core) or more. */
+function configuredWorkers(conf: Conf): number {
+  const n = conf.getInt('searcher.workers');
+  if (n < 0) throw new HzError('HZ_ERR_CONF_PROPERTY', `property searcher.workers must be 0 (one process a core) or more, not ${n}`);
+  return n;
+}
+
 async function serve(ctx: ToolContext, args: string[]): Promise<number> {
   const a = parseArgs(args, { string: ['dir', 'port', 'host', 'index', 'shards', 'workers'], boolean: ['shard'] });
   if (a._.length > 1) throw new UsageError(`unexpected argument ${a._[1]}`);
@@ -37,7 +45,7 @@ async function serve(ctx: ToolContext, args: string[]): Promise<number> {
   const host = (a.host as string | undefined) ?? ctx.conf.get('searcher.host');
   const asked = intOption(a.workers, 'workers');
   if (asked !== undefined && asked < 1) throw new UsageError('-workers must be at least 1');
-  const workers = workerCount(asked ?? ctx.conf.getInt('searcher.workers'));
+  const workers = workerCount(asked ?? configuredWorkers(ctx.conf));
   const log = (line: string) => ctx.err.write(`${new Date().toISOString()} searcher${isWorker() ? ` ${process.pid}` : ''}: ${line}\n`);
   if (workers > 1 && !isWorker()) return superviseWorkers(workers, ctx.out, log);
   // A worker reports where it serves to the primary, which says it once for all.

@@ -132,7 +132,7 @@ test('hazelnut-searcher with searcher.workers 2, then -workers 2: two processes 
   assert.not.ok(fs.existsSync(`/proc/${second}`), 'the other worker stopped');
 });
 
-test('hazelnut-searcher: a directory without an index and a bad option are clear errors', async () => {
+test('hazelnut-searcher: a directory without an index, a bad option and a negative searcher.workers are clear errors', async () => {
   const empty = tempCrawlDir();
   try {
     const p = run(['-dir', empty, '-port', '0', '-host', HOST]);
@@ -144,6 +144,9 @@ test('hazelnut-searcher: a directory without an index and a bad option are clear
     const q = run(['-dir', empty, '-prot', '1']);
     assert.is(await q.exit, 2);
     assert.match(q.err(), /unknown option -prot\nUsage: hazelnut-searcher/);
+    const c = run(['-D', 'searcher.workers=-1', '-dir', copy, '-port', '0', '-host', HOST]);
+    assert.is(await c.exit, 1);
+    assert.match(c.err(), /property searcher\.workers must be 0 \(one process a core\) or more, not -1/);
   } finally {
     fs.rmSync(empty, { recursive: true, force: true });
   }
