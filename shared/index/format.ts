@@ -149,20 +149,50 @@ function checkHeader(buf: Buffer, name: string, file: string): number {
   return Number(buf.readBigUInt64LE(16));
 }
 
+/**
+ * The files whose checksum this process verified, with the identity (inode,
+ * size, modification and change times) each had then. A crawl's dedup and
+ * merge open every segment index, and merge reads the forward index and
+ * positions again after verifying them on open: a file unchanged since it was
+ * verified is not hashed again. A file rewritten or replaced since has
+ * another identity; one modified less than SETTLED_MS before its check is not
+ * remembered, since the kernel's file times are coarse (a rewrite that soon
+ * could keep the time).
+ */
+const verified = new Map<string, string>();
+const SETTLED_MS = 2000;
+const identity = (st: fs.Stats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+
+/** Refuses `file` unless its payload hashes to the header's checksum, or this process verified the file as it now is. */
+function verifyChecksum(file: string, st: fs.Stats, header: Buffer, payloadDigest: () => Buffer): void {
+  const key = path.resolve(file);
+  const id = identity(st);
+  if (verified.get(key) === id) return;
+  if (!payloadDigest().subarray(0, CHECKSUM_BYTES).equals(header.subarray(24, 24 + CHECKSUM_BYTES)))
+    throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} fails its checksum (corrupt)`);
+  if (Date.now() - st.mtimeMs >= SETTLED_MS) verified.set(key, id);
+}
+
 /** Reads and verifies `<dir>/<name>`; returns the payload. */
 export function readIndexFile(dir: string, name: string): Buffer {
   const file = path.join(dir, name);
   let buf: Buffer;
+  let st: fs.Stats;
   try {
-    buf = fs.readFileSync(file);
+    const fd = fs.openSync(file, 'r');
+    try {
+      st = fs.fstatSync(fd);
+      buf = fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch (e) {
     throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
   }
   const length = checkHeader(buf, name, file);
   const payload = buf.subarray(HEADER_BYTES);
   if (payload.length !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${payload.length} of ${length} payload bytes`);
-  if (!crypto.createHash('sha256').update(payload).digest().subarray(0, CHECKSUM_BYTES).equals(buf.subarray(24, 24 + CHECKSUM_BYTES)))
-    throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} fails its checksum (corrupt)`);
+  verifyChecksum(file, st, buf, () => crypto.createHash('sha256').update(payload).digest());
   return payload;
 }
 
@@ -357,10 +387,10 @@ export class IndexFileColumns {
       const header = Buffer.alloc(HEADER_BYTES);
       const got = fs.readSync(this.fd, header, 0, HEADER_BYTES, 0);
       const length = checkHeader(header.subarray(0, got), name, file);
-      const size = fs.fstatSync(this.fd).size - HEADER_BYTES;
+      const st = fs.fstatSync(this.fd);
+      const size = st.size - HEADER_BYTES;
       if (size !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${size} of ${length} payload bytes`);
-      if (!payloadHash(this.fd).digest().subarray(0, CHECKSUM_BYTES).equals(header.subarray(24, 24 + CHECKSUM_BYTES)))
-        throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} fails its checksum (corrupt)`);
+      verifyChecksum(file, st, header, () => payloadHash(this.fd).digest());
       const tocLen = Buffer.alloc(4);
       fs.readSync(this.fd, tocLen, 0, 4, HEADER_BYTES);
       const tocBytes = Buffer.alloc(tocLen.readUInt32LE(0));

@@ -330,6 +330,33 @@ test('format: a corrupt file is refused, naming it', async () => {
   );
 });
 
+test('format: a file verified before is verified again once it changes, rewritten in place or replaced', async () => {
+  const dir = path.join(tmp, 'changed');
+  await build(dir);
+  const f = path.join(dir, INDEX_FILES.forward);
+  // Written long ago, so its verification is remembered.
+  const past = new Date(Date.now() - 3_600_000);
+  for (const name of fs.readdirSync(dir)) fs.utimesSync(path.join(dir, name), past, past);
+  (await openIndex(dir)).docEntries(() => true).next();
+  const good = fs.readFileSync(f);
+  const bad = Buffer.from(good);
+  bad[bad.length - 3] ^= 0xff;
+  const refused = async (what: string) =>
+    openIndex(dir).then(
+      () => assert.unreachable(`opened ${what}`),
+      (e: Error) => assert.match(e.message, /forward fails its checksum/),
+    );
+  const fd = fs.openSync(f, 'r+');
+  fs.writeSync(fd, bad, bad.length - 3, 1, bad.length - 3);
+  fs.closeSync(fd);
+  await refused('a file changed in place');
+  fs.writeFileSync(`${f}.new`, bad);
+  fs.utimesSync(`${f}.new`, past, past);
+  fs.renameSync(`${f}.new`, f);
+  await refused('a file replaced by a corrupt one');
+  assert.throws(() => readIndexFile(dir, INDEX_FILES.forward), /fails its checksum/);
+});
+
 test('format: a file whose writing failed is left without a header, so it is never read as whole', () => {
   const dir = fs.mkdtempSync(path.join(tmp, 'failed-'));
   writeIndexFileWith(dir, 'ok', (w) => (w.write(Buffer.from('ab')), w.write(Buffer.from('cd'))));
