@@ -133,10 +133,9 @@ export class Bm25fQuery {
   }
 
   /**
-   * Each term's weighted tf in `doc` over every field but `body`, into `out`:
-   * what the parts of a document that differ only in their body share
-   * (searcher/rank/sections). The heading field is left out as well when
-   * `heading` is given: a part's heading is in its body.
+   * Each term's weighted tf in `doc` over every field but `body` and
+   * `heading`, into `out`: what the parts of a document that differ only in
+   * their body share (searcher/rank/sections; a part's heading is in its body).
    */
   sharedTf(doc: DocVector, body: number, heading: number, out: Float64Array): Float64Array {
     this.setNorms(doc);
