@@ -2,11 +2,13 @@
  * What a crawl keeps in memory by design: every SQLite connection it opens
  * (the WebDB's, each segment's, updatedb's stage, the index's readers and
  * writers) keeps a page cache of at most 2 MB, whatever better-sqlite3 was
- * built with. Each connection is looked at as it closes, after its work.
+ * built with (each connection is looked at as it closes, after its work);
+ * and the index and merge phases start from a collected heap.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -16,6 +18,8 @@ import { startTestWeb, syntheticWeb, type TestWeb } from '../fixtures/testweb.js
 
 let web: TestWeb;
 let tmp: string;
+/** Full collections the crawl asked for (not chosen by V8). */
+let forced = 0;
 
 test.before(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-crawl-memory-'));
@@ -42,6 +46,11 @@ test('every SQLite connection of a crawl keeps a page cache of at most 2 MB', as
   fs.writeFileSync(seeds, `${web.url('h0', '/')}\n${web.url('h1', '/')}\n`);
   const dir = path.join(tmp, 'crawl');
   const log = new Log({ tool: 'crawl', tty: false });
+  const gcs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & { detail?: { flags: number } })[])
+      if ((e.detail?.flags ?? 0) & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced++;
+  });
+  gcs.observe({ entryTypes: ['gc'] });
   try {
     const conf = crawlConf(process.env.HAZELNUT_CONF_DIR ?? path.resolve(import.meta.dirname, '..', 'fixtures', 'conf'), {
       'http.agent.name': 'HzTest',
@@ -51,7 +60,10 @@ test('every SQLite connection of a crawl keeps a page cache of at most 2 MB', as
     });
     const s = await crawl(conf, { seeds, dir, depth: 3, threads: 2, log });
     assert.is(s.documents, 40);
+    // The observer is told of collections asynchronously.
+    await new Promise((r) => setTimeout(r, 100));
   } finally {
+    gcs.disconnect();
     Database.prototype.close = close;
     log.close();
   }
@@ -60,6 +72,10 @@ test('every SQLite connection of a crawl keeps a page cache of at most 2 MB', as
     assert.ok(kinds.has(kind), `the crawl opened and closed a ${kind} connection (it did: ${[...kinds].join(', ')})`);
   const large = seen.filter((c) => c.cacheKiB > 2048);
   assert.equal(large, [], 'connections with a larger page cache');
+});
+
+test('the index and merge phases start from a collected heap', () => {
+  assert.ok(forced >= 2, `full collections asked for: ${forced}`);
 });
 
 test.run();
