@@ -26,6 +26,8 @@ export interface ShardStats {
   indexSegments: string[];
   segments: number;
   avgFieldLength: Record<Field, number>;
+  avgSectionLength: number;
+  sectionCount: number;
   analyzer: AnalyzerOptions;
 }
 
@@ -42,6 +44,7 @@ export interface DfResponse {
 export interface GlobalStats {
   docCount: number;
   avgFieldLength: Record<Field, number>;
+  avgSectionLength: number;
   /** A term's document frequency: its largest per-field frequency summed over shards. */
   df: Record<string, number>;
 }
@@ -114,12 +117,13 @@ export interface ExplainRequest {
 
 /** A broker's statistics as the scorer reads them. */
 export function termStatsOf(g: GlobalStats): TermStats {
-  return { docCount: g.docCount, avgFieldLength: (f) => g.avgFieldLength[f], docFreq: (t) => g.df[t] ?? 0 };
+  return { docCount: g.docCount, avgFieldLength: (f) => g.avgFieldLength[f], docFreq: (t) => g.df[t] ?? 0, avgSectionLength: g.avgSectionLength };
 }
 
 /**
  * The statistics one merged index of the shards would have: documents
- * summed, average field lengths weighted by documents, and a term's
+ * summed, average field lengths weighted by documents (a section's by
+ * sections), and a term's
  * frequency the largest over fields of its per-field frequencies summed
  * (readerStats' rule, over the union).
  */
@@ -133,5 +137,7 @@ export function combineStats(shards: readonly { stats: ShardStats; df: ReadonlyM
     for (let f = 0; f < FIELDS.length; f++) best = Math.max(best, shards.reduce((n, s) => n + (s.df.get(t)?.[f] ?? 0), 0));
     df[t] = best;
   }
-  return { docCount, avgFieldLength, df };
+  const sections = shards.reduce((n, s) => n + s.stats.sectionCount, 0);
+  const avgSectionLength = sections ? shards.reduce((n, s) => n + s.stats.avgSectionLength * s.stats.sectionCount, 0) / sections : 0;
+  return { docCount, avgFieldLength, avgSectionLength, df };
 }

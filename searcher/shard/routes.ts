@@ -43,6 +43,8 @@ export function shardStats(snap: Snapshot): ShardStats {
     indexSegments: m.segments,
     segments: snap.segments.names().length,
     avgFieldLength: m.avgFieldLength,
+    avgSectionLength: m.avgSectionLength,
+    sectionCount: m.sectionCount,
     analyzer: m.analyzer,
   };
 }

@@ -55,6 +55,8 @@ export interface IndexMeta {
   avgFieldLength: Record<Field, number>;
   /** Average length in terms of a section, over the documents with two sections or more (0 when none has). */
   avgSectionLength: number;
+  /** The sections of those documents. */
+  sectionCount: number;
   /** How the index was analyzed; queries must be analyzed the same way (IndexReader.analyzer). */
   analyzer: AnalyzerOptions;
 }

@@ -326,6 +326,7 @@ export class IndexWriter {
       termCount: T,
       avgFieldLength: Object.fromEntries(FIELDS.map((f) => [f, this.lengthSums[f] / n])) as Record<Field, number>,
       avgSectionLength: this.sectionCount ? this.sectionTerms / this.sectionCount : 0,
+      sectionCount: this.sectionCount,
       analyzer: { ...this.opts.analyzer.options },
     };
     writeIndexFileWith(dir, INDEX_FILES.docs, (w) =>

@@ -9,12 +9,24 @@ import { missingNotice } from '../../searcher/broker/broker.js';
 import { shardUrl } from '../../searcher/broker/client.js';
 import { combineStats, type ShardStats } from '../../searcher/shard/protocol.js';
 
-const stats = (docCount: number, content: number): ShardStats =>
-  ({ version: 'g', docCount, deletedCount: 0, termCount: 0, createdAt: 0, loadedAt: 0, indexSegments: [], segments: 1, avgFieldLength: { title: 4, anchor: 0, url: 3, heading: 1, content }, analyzer: new Analyzer().options });
+const stats = (docCount: number, content: number, sectionCount = 0, avgSectionLength = 0): ShardStats => ({
+  version: 'g', docCount, deletedCount: 0, termCount: 0, createdAt: 0, loadedAt: 0, indexSegments: [], segments: 1,
+  avgFieldLength: { title: 4, anchor: 0, url: 3, heading: 1, content }, avgSectionLength, sectionCount, analyzer: new Analyzer().options,
+});
 
-test('combineStats: documents summed, lengths weighted by documents, a term counted per field then the largest field', () => {
-  const cases: [string, Parameters<typeof combineStats>[0], string[], { docCount: number; content: number; df: Record<string, number> }][] = [
+test('combineStats: documents summed, lengths weighted by documents (sections by sections), a term counted per field then the largest field', () => {
+  const cases: [string, Parameters<typeof combineStats>[0], string[], { docCount: number; content: number; df: Record<string, number>; section?: number }][] = [
     ['one shard is itself', [{ stats: stats(10, 100), df: new Map([['a', [1, 0, 0, 0, 7]]]) }], ['a'], { docCount: 10, content: 100, df: { a: 7 } }],
+    [
+      'a section is averaged over the sections, not the documents',
+      [
+        { stats: stats(10, 100, 30, 50), df: new Map() },
+        { stats: stats(30, 200, 10, 250), df: new Map() },
+        { stats: stats(5, 10), df: new Map() },
+      ],
+      [],
+      { docCount: 45, content: (1000 + 6000 + 50) / 45, df: {}, section: (30 * 50 + 10 * 250) / 40 },
+    ],
     [
       // a: title 3+4=7 beats content 5+1=6, though each shard alone has a larger content count than one of the title ones.
       'the largest field of the sums, not the sum of the largest',
@@ -30,7 +42,7 @@ test('combineStats: documents summed, lengths weighted by documents, a term coun
   ];
   for (const [name, shards, terms, want] of cases) {
     const g = combineStats(shards, terms);
-    assert.equal({ docCount: g.docCount, content: g.avgFieldLength.content, df: g.df }, want, name);
+    assert.equal({ docCount: g.docCount, content: g.avgFieldLength.content, df: g.df, section: g.avgSectionLength }, { section: 0, ...want }, name);
   }
 });
 

@@ -283,6 +283,7 @@ test('sections: each term\'s sections and its count in each, over the whole cont
   assert.is(r.termFreq(0, 'content', 'alpha'), 1, 'the page\'s own statistics stay capped');
   assert.ok(!r.terms().includes('gamma') && !r.terms().includes('delta'), 'a word only past the cap adds nothing to the dictionary');
   assert.is(r.meta.avgSectionLength, (3 + 4 + 4 + 2 + 2) / 5);
+  assert.is(r.meta.sectionCount, 5);
 
   // A merge (docEntries into a new writer, as merge does) keeps them.
   const merged = path.join(tmp, 'sections-merged');
