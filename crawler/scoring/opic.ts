@@ -47,7 +47,7 @@ export function opicScoring(o: OpicOptions): ScoringFilter {
       const fromHost = o.internal === o.external ? undefined : host(from);
       for (const to of outlinks) {
         if (to === from) continue;
-        const f = fromHost === undefined ? o.internal : host(to) === fromHost ? o.internal : o.external;
+        const f = fromHost === undefined || host(to) === fromHost ? o.internal : o.external;
         cash.set(to, (cash.get(to) ?? 0) + share * f);
       }
       if (o.spendCash && cash.size > 0) cash.set(from, (cash.get(from) ?? 0) - score);
