@@ -44,13 +44,13 @@ export interface RobotsState {
 
 /** The RFC 9309 meaning of a final robots.txt answer (after redirects). Pure. */
 export function robotsStateFor(
-  answer: { status: number; body: string } | { error: string } | { redirects: number },
+  answer: { status: number; body: string } | { error: string } | { unavailable: string },
   now: number,
   previousFailures = 0,
 ): RobotsState {
   if ('error' in answer) return { status: 'disallow_all', txt: null, fetched: now, failures: previousFailures + 1, reason: answer.error };
-  if ('redirects' in answer)
-    return { status: 'allow_all', txt: null, fetched: now, failures: 0, reason: `more than ${ROBOTS_MAX_REDIRECTS} redirects` };
+  // No robots.txt was reached (§2.3.1.2): as unavailable as a 404.
+  if ('unavailable' in answer) return { status: 'allow_all', txt: null, fetched: now, failures: 0, reason: answer.unavailable };
   const s = answer.status;
   if (s >= 200 && s < 300) return { status: 'parsed', txt: answer.body, fetched: now, failures: 0, reason: `HTTP ${s}` };
   // Google and most crawlers treat 429 like 5xx: the server is overloaded, not saying "no file".
@@ -122,12 +122,15 @@ export async function fetchRobots(http: RobotsTransport, origin: string, now: ()
     }
     const loc = res.headers.location;
     if (res.status >= 300 && res.status < 400 && loc) {
-      url = new URL(loc, url).href;
+      const next = URL.canParse(loc, url) ? new URL(loc, url).href : null;
+      // A robots.txt is an HTTP resource: a redirect elsewhere (file:, ftp:, no URL at all) reaches none.
+      if (!next || !hasRobotsTxt(next)) return robotsStateFor({ unavailable: `${url} redirects to ${JSON.stringify(loc.slice(0, 200))}, not an http(s) URL` }, now());
+      url = next;
       continue;
     }
     return robotsStateFor({ status: res.status, body: res.body.toString('utf8') }, now(), previousFailures);
   }
-  return robotsStateFor({ redirects: ROBOTS_MAX_REDIRECTS + 1 }, now());
+  return robotsStateFor({ unavailable: `more than ${ROBOTS_MAX_REDIRECTS} redirects` }, now());
 }
 
 /** Robots rules per origin: memory first, then the WebDB hosts table (when there is one), then the network. */
