@@ -121,6 +121,9 @@ export class HttpClient {
       throw failure(e, this.opts);
     }
     const body = res.body;
+    // undici's body, destroyed before it is read (a Content-Encoding refused before reading), emits 'error';
+    // with no listener that ends the process. readBody sees the body's errors through its iteration.
+    body.on('error', ignore);
     const timer = setTimeout(
       () => body.destroy(new HttpFailure(`not complete within ${this.opts.deadlineMs} ms (http.timeout.total)`, 'DEADLINE')),
       Math.max(0, this.opts.deadlineMs - (Date.now() - started)),
@@ -142,6 +145,8 @@ export class HttpClient {
     return this.agent.close();
   }
 }
+
+const ignore = () => undefined;
 
 /** An address literal resolves to itself; undici's DNS interceptor hands IPv6 ones over in brackets. */
 function literalsFirst(resolve: Resolve): Resolve {
