@@ -2,10 +2,11 @@
  * @module crawler/webdb/postgres/writes
  * The per-row writes of updatedb, invertlinks and the fetcher's robots cache,
  * held back and sent as set-based statements (arrays through unnest): a run
- * of writes of one kind becomes one DELETE + one INSERT, whatever its length,
- * so a transaction costs per batch, not per row. A row written twice in a
- * run keeps its last write, at the place of that write: SQLite's INSERT OR
- * REPLACE gives a replaced row a new rowid, and `seq` follows it.
+ * of writes of one kind becomes one DELETE + one INSERT (inlinks, new to
+ * their target, only the INSERT), whatever its length, so a transaction
+ * costs per batch, not per row. A row written twice in a run keeps its last
+ * write, at the place of that write: SQLite's INSERT OR REPLACE gives a
+ * replaced row a new rowid, and `seq` follows it.
  */
 import type { HostRobots, PageRow } from '../webdb.js';
 import { PAGE_COLUMNS } from './schema.js';
@@ -95,14 +96,11 @@ function outlinksStatements(ws: Extract<Write, { kind: 'outlinks' }>[]): Query[]
 }
 
 function inlinkStatements(ws: Extract<Write, { kind: 'inlink' }>[]): Query[] {
-  const last = lastByKey(ws, (w) => `${w.target}\u0000${w.source}`);
-  const target = last.map((w) => w.target);
-  const source = last.map((w) => w.source);
   return [
-    { text: 'DELETE FROM inlinks i USING unnest($1::text[], $2::text[]) AS x(target, source) WHERE i.target = x.target AND i.source = x.source', values: [target, source] },
     {
-      text: `INSERT INTO inlinks (target, source, anchor) SELECT target, source, anchor FROM ${unnest(['text', 'text', 'text'], ['target', 'source', 'anchor'])} ORDER BY ord`,
-      values: [target, source, last.map((w) => w.anchor)],
+      text: `INSERT INTO inlinks (target, source, anchor) SELECT target, source, anchor FROM ${unnest(['text', 'text', 'text'], ['target', 'source', 'anchor'])} ORDER BY ord
+             ON CONFLICT (target, source) DO NOTHING`,
+      values: [ws.map((w) => w.target), ws.map((w) => w.source), ws.map((w) => w.anchor)],
     },
   ];
 }
