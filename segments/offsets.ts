@@ -13,7 +13,7 @@
  * deltas), written by older hazelnut, are still read.
  */
 
-import { NumberedTokens, type Analyzer } from '../shared/analysis/analyzer.js';
+import { grown, NumberedTokens, type Analyzer } from '../shared/analysis/analyzer.js';
 import type { PageSection, ParseMeta } from '../shared/plugin/types.js';
 import { inflectionBase } from './inflection.js';
 
@@ -105,12 +105,6 @@ export function encodeOffsets(tokens: NumberedTokens, n = tokens.count): Buffer 
   // Only the words of a term whose bases share a class lose it.
   if (clash) for (let i = 0; i < n; i++) if (byTerm!.get(terms[i]!)?.get(classes[i]!) === -1) classes[i] = UNCLASSED;
   return out;
-}
-
-function grown<A extends Uint32Array | Float64Array>(a: A, size: number): A {
-  const b = new (a.constructor as new (n: number) => A)(size);
-  b.set(a);
-  return b;
 }
 
 /** textOffsets' tokens, reused from one text to the next. */

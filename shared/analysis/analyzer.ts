@@ -282,6 +282,13 @@ class WordCache {
   }
 }
 
+/** A copy of `a` in a typed array of `size` elements (at least its length), for arrays that grow by doubling. */
+export function grown<A extends Uint32Array | Float64Array>(a: A, size = 2 * a.length): A {
+  const b = new (a.constructor as new (n: number) => A)(size);
+  b.set(a);
+  return b;
+}
+
 /**
  * A text's tokens as numbers: each term's number (`Analyzer.numbered`), its
  * word's span and a number the caller's function gives the word, in arrays
@@ -296,15 +303,10 @@ export class NumberedTokens {
 
   /** Room for one more token. */
   grow(): void {
-    const more = <A extends Uint32Array | Float64Array>(a: A): A => {
-      const b = new (a.constructor as new (n: number) => A)(2 * a.length);
-      b.set(a);
-      return b;
-    };
-    this.terms = more(this.terms);
-    this.starts = more(this.starts);
-    this.ends = more(this.ends);
-    this.values = more(this.values);
+    this.terms = grown(this.terms);
+    this.starts = grown(this.starts);
+    this.ends = grown(this.ends);
+    this.values = grown(this.values);
   }
 }
 
@@ -314,11 +316,7 @@ export class NumberList {
   array = new Uint32Array(1024);
 
   push(n: number): void {
-    if (this.length === this.array.length) {
-      const b = new Uint32Array(2 * this.length);
-      b.set(this.array);
-      this.array = b;
-    }
+    if (this.length === this.array.length) this.array = grown(this.array);
     this.array[this.length++] = n;
   }
 }
