@@ -630,7 +630,7 @@ export class Segment {
    * their table: a searcher may be reading it).
    */
   putSummaryTexts(recs: Iterable<SummaryText>, fresh = false): void {
-    const older = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'summary_text'").get() !== undefined;
+    const older = this.summaryTablesHeld().includes('summary_text');
     this.db.transaction(() => {
       if (fresh) this.db.exec(`DELETE FROM summary${older ? '; DELETE FROM summary_text' : ''}`);
       const put = this.db.prepare('INSERT OR REPLACE INTO summary (url, text, form, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
@@ -641,7 +641,11 @@ export class Segment {
         drop?.run(r.url);
       }
     })();
-    this.summaryTables = undefined;
+  }
+
+  /** The tables summaries are read from, as this segment holds them (looked up once). */
+  private summaryTablesHeld(): string[] {
+    return (this.summaryTables ??= this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('summary', 'summary_text') ORDER BY name").pluck().all() as string[]);
   }
 
   /**
@@ -650,8 +654,7 @@ export class Segment {
    * text) the whole parse text; and the parse meta.
    */
   getSummarySource(url: string): SummarySource | undefined {
-    this.summaryTables ??= (this.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('summary', 'summary_text') ORDER BY name").pluck().all() as string[]);
-    for (const table of this.summaryTables) {
+    for (const table of this.summaryTablesHeld()) {
       const s = this.q(this.db, `SELECT text, ${table === 'summary' ? 'form' : 'wide'} AS form, length, offsets, meta FROM ${table} WHERE url = ?`).get(url) as
         | { text: Buffer; form: TextForm; length: number; offsets: Buffer; meta: string }
         | undefined;
