@@ -201,7 +201,8 @@ export class Authenticator implements Getter {
 
   private sentToLogin(res: HttpResponse, url: string, cred: Extract<Credential, { scheme: 'form' }>): boolean {
     if (res.status === 401 || res.status === 403) return true;
-    if (res.status < 300 || res.status >= 400 || !res.headers.location) return false;
+    // A Location that is no URL leads nowhere, the login page included; the redirect step records it.
+    if (res.status < 300 || res.status >= 400 || !res.headers.location || !URL.canParse(res.headers.location, url)) return false;
     const to = new URL(res.headers.location, url);
     const login = new URL(cred.loginUrl);
     return to.origin === login.origin && to.pathname === login.pathname;

@@ -144,7 +144,8 @@ test.before(async () => {
     const left = sid ? sessions.get(sid) : undefined;
     if (!sid || !left) return void res.writeHead(302, { location: '/login' }).end();
     sessions.set(sid, left - 1);
-    const pages: Record<string, string[]> = { '/': ['/p1.html', '/p2.html', '/p3.html', '/p4.html'] };
+    if (req.url === '/moved.html') return void res.writeHead(302, { location: 'http://[not-an-address/' }).end();
+    const pages: Record<string, string[]> = { '/': ['/p1.html', '/p2.html', '/p3.html', '/p4.html', '/moved.html'] };
     ok(res, html(req.url === '/' ? 'Members home' : `Members page ${req.url}`, pages[req.url ?? ''] ?? []));
   });
 });
@@ -185,6 +186,7 @@ test('a crawl with Basic, Digest, cookie and form-login credentials; none leaves
     assert.is(status(`${digest.origin}/manual.html`), 'db_fetched');
     assert.is(status(`${cookie.origin}/c1.html`), 'db_fetched');
     for (const p of ['/p1.html', '/p2.html', '/p3.html', '/p4.html']) assert.is(status(`${form.origin}${p}`), 'db_fetched', p);
+    assert.is(status(`${form.origin}/moved.html`), 'db_redir_temp', 'a redirect to no URL, from a host with a login, ends as a redirect without a target');
     assert.is(status(`${other.origin}/landing`), 'db_fetched', 'the redirect to another host was followed');
   } finally {
     db.close();
