@@ -92,6 +92,21 @@ function decodeSections(f: Forward, e: number): number[] {
   return out;
 }
 
+/** A window's entries e0..e1 of a file of byte runs an entry (positions, sections): where each starts, and their bytes. */
+function readRuns(cols: IndexFileColumns, e0: number, e1: number): { start: Uint32Array; data: Uint8Array } {
+  const start = cols.read('start', Uint32Array, e0, e1 + 1);
+  return { start, data: cols.read('data', Uint8Array, start[0]!, start[e1 - e0]!) };
+}
+
+/** Entries a..b of a window's runs as a document's entries carry them: each one's end from the first one's start, and their bytes. */
+function entryRuns(runs: { start: Uint32Array; data: Uint8Array }, a: number, b: number): { end: Uint32Array; data: Uint8Array } {
+  const { start, data } = runs;
+  const s0 = start[a]!;
+  const end = new Uint32Array(b - a);
+  for (let k = 0; k < b - a; k++) end[k] = start[a + k + 1]! - s0;
+  return { end, data: data.subarray(s0 - start[0]!, start[b]! - start[0]!) };
+}
+
 /** Every term's postings in three arrays: term t's run is `[start[t], start[t + 1])` of `docs` and `entries`. */
 interface Inverted {
   start: Uint32Array;
@@ -337,15 +352,13 @@ class SegmentedIndexReader implements IndexReader {
           const start = fwd.read('start', Uint32Array, first, last + 1);
           const e0 = start[0]!;
           const e1 = start[last - first]!;
-          const posStart = pos.read('start', Uint32Array, e0, e1 + 1);
           const term = fwd.read('term', Uint32Array, e0, e1);
           const tfs = FIELDS.map((f) => fwd.read(`tf.${f}`, Uint16Array, e0, e1));
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
-          const posData = pos.read('data', Uint8Array, posStart[0]!, posStart[e1 - e0]!);
+          const positions = readRuns(pos, e0, e1);
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
           const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
-          const secStart = sec.read('start', Uint32Array, e0, e1 + 1);
-          const secData = sec.read('data', Uint8Array, secStart[0]!, secStart[e1 - e0]!);
+          const sectionRuns = readRuns(sec, e0, e1);
           for (let id = first; id < last; id++) {
             if (!keep(id)) continue;
             const a = start[id - first]! - e0;
@@ -353,20 +366,16 @@ class SegmentedIndexReader implements IndexReader {
             const m = b - a;
             const tf = new Uint16Array(m * FIELDS.length);
             tfs.forEach((col, f) => tf.set(col.subarray(a, b), f * m));
-            const p0 = posStart[a]!;
-            const posEnd = new Uint32Array(m);
-            for (let k = 0; k < m; k++) posEnd[k] = posStart[a + k + 1]! - p0;
-            const s0 = secStart[a]!;
-            const secEnd = new Uint32Array(m);
-            for (let k = 0; k < m; k++) secEnd[k] = secStart[a + k + 1]! - s0;
+            const p = entryRuns(positions, a, b);
+            const s = entryRuns(sectionRuns, a, b);
             const e = {
               tf,
-              posEnd,
-              posData: posData.subarray(p0 - posStart[0]!, posStart[b]! - posStart[0]!),
+              posEnd: p.end,
+              posData: p.data,
               lengths: lengths.subarray((id - first) * FIELDS.length, (id - first + 1) * FIELDS.length),
               sections: secLength.subarray(secDoc[id - first]! - secDoc[0]!, secDoc[id - first + 1]! - secDoc[0]!),
-              secEnd,
-              secData: secData.subarray(s0 - secStart[0]!, secStart[b]! - secStart[0]!),
+              secEnd: s.end,
+              secData: s.data,
             };
             yield [id, this.parseStored(id), { ...e, terms: term.subarray(a, b), order: candidateOrder(e, scratch) }];
           }
