@@ -6,6 +6,7 @@
  * route, with a banner saying it is a cached copy and when it was fetched.
  */
 import type { StoredDoc } from '../../shared/index/types.js';
+import type { TermScore } from '../rank/bm25f.js';
 import type { Explanation } from '../rank/score.js';
 import type { MatchKind } from '../query/match.js';
 import { escapeHtml, safeHref } from '../../shared/escape.js';
@@ -88,13 +89,23 @@ function matchNotice(match: MatchKind, partialBelow: number): string | undefined
   return 'This page does not match the whole query (it would not be shown as a hit); the factors below are what it would score.';
 }
 
+/** A table of BM25F per query term, each with every factor: idf, each field's tf and length, the weighted tf. */
+function termsTable(caption: string, terms: readonly TermScore[]): string {
+  const rows = terms.map((t) => {
+    const fields = Object.entries(t.fields)
+      .map(([f, v]) => `${f}: tf ${v!.tf}, length ${v!.length} (avg ${v!.avgLength.toFixed(1)}) → ${n4(v!.normalised)}`)
+      .join('<br>');
+    return `<tr><th scope="row">${escapeHtml(t.term)}</th><td>${n4(t.idf)}</td><td>${fields || '—'}</td><td>${n4(t.tf)}</td><td>${n4(t.score)}</td></tr>`;
+  });
+  return `<table><caption>${caption}</caption><tr><th scope="col">term</th><th scope="col">idf</th><th scope="col">fields</th><th scope="col">weighted tf</th><th scope="col">score</th></tr>${rows.join('')}</table>`;
+}
+
 /** The best section's factors, when it scores above the page (searcher/rank/sections). */
 function sectionHtml(e: Explanation): string {
   const s = e.section;
   if (!s) return '<p>Section lift: 0 (the page has fewer than two sections, or none scores above the page as a whole).</p>';
-  const rows = s.terms.map((t) => `<tr><th scope="row">${escapeHtml(t.term)}</th><td>${t.fields.content?.tf ?? 0}</td><td>${n4(t.tf)}</td><td>${n4(t.score)}</td></tr>`);
   return `<p>Section lift: section ${s.index + 1} of the page (${s.length} terms, the average section ${s.avgLength.toFixed(1)}) scores BM25F ${n4(s.bm25f)} with the page's title, anchors and URL and its own body, ${n4(e.sectionLift)} above the page.</p>
-<table><caption>BM25F of the section per query term (body length normalised against the average section)</caption><tr><th scope="col">term</th><th scope="col">tf in the section</th><th scope="col">weighted tf</th><th scope="col">score</th></tr>${rows.join('')}</table>`;
+${termsTable("BM25F of the section per query term: the page's fields with the section as the content (its length against the average section), no headings", s.terms)}`;
 }
 
 export function explainPage(doc: StoredDoc, query: string, e: Explanation | undefined, match: MatchKind, partialBelow = 0): string {
@@ -109,15 +120,9 @@ export function explainPage(doc: StoredDoc, query: string, e: Explanation | unde
     parts.push(`<p>score = BM25F ${n4(e.bm25f)} + section lift ${n4(e.sectionLift)} + proximity ${n4(e.proximity)} + link prior ${n4(e.linkPrior)}</p>`);
     const fw = Object.entries(p.bm25f.fields).map(([f, v]) => `${f} weight ${v.weight}, b ${v.b}`).join('; ');
     parts.push(`<p>BM25F: k1 = ${p.bm25f.k1}; ${escapeHtml(fw)}; ${e.docCount} documents.</p>`);
-    const rows = e.terms.map((t) => {
-      const fields = Object.entries(t.fields)
-        .map(([f, v]) => `${f}: tf ${v!.tf}, length ${v!.length} (avg ${v!.avgLength.toFixed(1)}) → ${n4(v!.normalised)}`)
-        .join('<br>');
-      return `<tr><th scope="row">${escapeHtml(t.term)}</th><td>${n4(t.idf)}</td><td>${fields || '—'}</td><td>${n4(t.tf)}</td><td>${n4(t.score)}</td></tr>`;
-    });
     for (const g of e.alternatives)
       parts.push(`<p>One word read in several ways (with its synonyms, or an identifier or run-together word whole and in parts); BM25F counts only the best of them: ${g.map((a) => escapeHtml(a.join(' '))).join(' · ')}</p>`);
-    parts.push(`<table><caption>BM25F per query term: idf × tf·(k1+1)/(tf+k1), tf = Σ weight·tf/(1−b+b·length/avg)</caption><tr><th scope="col">term</th><th scope="col">idf</th><th scope="col">fields</th><th scope="col">weighted tf</th><th scope="col">score</th></tr>${rows.join('')}</table>`);
+    parts.push(termsTable('BM25F per query term: idf × tf·(k1+1)/(tf+k1), tf = Σ weight·tf/(1−b+b·length/avg)', e.terms));
     parts.push(sectionHtml(e));
     const pairs = e.pairs.map((x) => `<tr><td>${escapeHtml(x.a)} · ${escapeHtml(x.b)}</td><td>${Number.isFinite(x.distance) ? x.distance : 'none'}</td><td>${n4(x.score)}</td></tr>`);
     parts.push(

@@ -16,6 +16,7 @@ import type { IndexInputDoc } from '../../shared/index/types.js';
 import { IndexWriter } from '../../shared/index/writer.js';
 import { bm25f, idf, type DocStats } from '../../searcher/rank/bm25f.js';
 import { makeScorer, readerStats } from '../../searcher/rank/score.js';
+import { explainPage } from '../../searcher/http/docpages.js';
 import { searchSettings } from '../../searcher/settings.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-sections-'));
@@ -122,6 +123,28 @@ test('explain: the section and its lift are factors of the score, and add up', (
       assert.is(e.section.avgLength, reader.meta.avgSectionLength);
       assert.ok(Math.abs(e.section.terms.reduce((n, t) => n + t.score, 0) - e.section.bm25f) < 1e-9, 'its terms add up to it');
     } else assert.is(e.section, undefined);
+  }
+});
+
+test('explain page: the section\'s table shows every factor of its terms, the page\'s title as well as the section as the body', () => {
+  const query = ['process', ...terms];
+  const scorer = makeScorer(reader, query, params);
+  const id = reader.idOf('http://s.test/reference')!;
+  const e = scorer.explain(id);
+  assert.ok(e.section !== undefined && e.sectionLift > 0);
+  const html = explainPage(reader.doc(id), query.join(' '), e, 'all');
+  const section = html.slice(html.indexOf('Section lift:'));
+  const { length, avgLength } = e.section!;
+  const cases: [term: string, field: string][] = [
+    ['process', 'title: tf 1, length 2 (avg '],
+    ['exit', `content: tf 2, length ${length} (avg ${avgLength.toFixed(1)})`],
+    ['signal', `content: tf 2, length ${length} (avg ${avgLength.toFixed(1)})`],
+  ];
+  for (const [term, field] of cases) {
+    const row = new RegExp(`<tr><th scope="row">${term}</th><td>([\\d.]+)</td><td>([^<]*(?:<br>[^<]*)*)</td>`).exec(section);
+    assert.ok(row, `${term} has a row with its idf and fields`);
+    assert.is(row![1], e.terms.find((t) => t.term === term)!.idf.toFixed(4), `${term} idf`);
+    assert.ok(row![2]!.includes(field), `${term}: ${row![2]}`);
   }
 });
 
