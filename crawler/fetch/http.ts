@@ -10,6 +10,7 @@
  * cache or the socket's own lookup resolved the name.
  */
 import dns from 'node:dns';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { Readable } from 'node:stream';
@@ -193,6 +194,7 @@ function failure(e: unknown, opts: HttpOptions): HttpFailure {
     UND_ERR_CONNECT_TIMEOUT: `connect timed out after ${opts.timeoutMs} ms (http.timeout)`,
     UND_ERR_HEADERS_TIMEOUT: `no response headers within ${opts.timeoutMs} ms (http.timeout)`,
     UND_ERR_BODY_TIMEOUT: `body stalled for ${opts.timeoutMs} ms (http.timeout)`,
+    UND_ERR_HEADERS_OVERFLOW: `response headers larger than ${http.maxHeaderSize} bytes`,
     AbortError: 'interrupted',
   };
   return new HttpFailure(what[code] ?? `${code}: ${err.message}`, code);

@@ -59,6 +59,8 @@ test.before(async () => {
         'content-type': 'text/html; charset=utf-8',
       }),
       '/charset': h.ok('<title>unknown charset</title><p>words</p>', { 'content-type': 'text/html; charset=x-no-such-charset' }),
+      '/headers': h.hugeHeaders(5000, 1),
+      '/header': h.hugeHeaders(1, 1 << 20),
       '/zstd': h.ok('<title>zstd</title>', { 'content-encoding': 'zstd' }),
       '/encodings': h.ok('<title>four</title>', { 'content-encoding': 'gzip, gzip, gzip, gzip' }),
       '/bomb': h.gzipBombAnswer(200 << 20),
@@ -105,7 +107,7 @@ test('each fault ends in a recorded status and reason; the good host goes on; me
   const seeds = path.join(tmp, 'seeds.txt');
   const badPaths = [
     '/reset', '/short', '/long', '/badchunk', '/drip', '/loop1', '/chain0', '/to-file', '/to-js', '/to-data', '/to-meta', '/to-meta6', '/to-ll',
-    '/nul', '/badutf8', '/charset', '/zstd', '/encodings', '/bomb', '/huge', '/html-as-image', '/image-as-html', '/traps',
+    '/nul', '/badutf8', '/charset', '/headers', '/header', '/zstd', '/encodings', '/bomb', '/huge', '/html-as-image', '/image-as-html', '/traps',
   ];
   const urls = [
     ...Array.from({ length: GOOD_PAGES }, (_, i) => web.url('good', `/p${i}`)),
@@ -153,6 +155,8 @@ test('each fault ends in a recorded status and reason; the good host goes on; me
       ['/nul', /fetch_success/, null, 'success'],
       ['/badutf8', /fetch_success/, null, 'success'],
       ['/charset', /fetch_success/, null, 'success'],
+      ['/headers', /fetch_retry/, /response headers larger than \d+ bytes/, null],
+      ['/header', /fetch_retry/, /response headers larger than \d+ bytes/, null],
       ['/zstd', /fetch_retry/, /unsupported Content-Encoding zstd/, null],
       ['/encodings', /fetch_retry/, /too many Content-Encodings: gzip, gzip, gzip, gzip/, null],
       ['/bomb', /fetch_success/, null, null],
