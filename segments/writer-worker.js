@@ -121,9 +121,16 @@ function serve(port, file) {
     if (m.close) {
       Promise.resolve(parsing).finally(() => {
         commitWaiting();
-        seg.db.close();
         port.postMessage({ closed: true });
         port.close();
+        // Everything is committed: the writer goes on (a crawl to the segment's updatedb) while this thread
+        // copies the WAL into the file, which the last connection's close would otherwise do on the main thread.
+        // A passive checkpoint waits for no reader or writer; what it leaves, the last close copies.
+        try {
+          seg.db.pragma('wal_checkpoint(PASSIVE)');
+        } finally {
+          seg.db.close();
+        }
       });
       return;
     }
@@ -142,4 +149,5 @@ function serve(port, file) {
   });
 }
 
-parentPort.on('message', (m) => serve(m.port, m.file));
+// Asked to exit (WriterThreads.close), the thread has finished what it was doing, the checkpoint of a closed segment's WAL included.
+parentPort.on('message', (m) => (m.exit ? process.exit(0) : serve(m.port, m.file)));

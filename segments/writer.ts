@@ -90,6 +90,7 @@ export class WriterThreads {
   private readonly workers: Worker[];
   /** Which threads have loaded their parser. */
   private readonly parserLoaded: boolean[];
+  private readonly exited: boolean[] = [];
   private failure: string | undefined;
   private readonly watchers = new Set<(why: string) => void>();
   private readonly loadWatchers = new Set<() => void>();
@@ -111,7 +112,10 @@ export class WriterThreads {
       // An error thrown in the worker arrives as a structured clone: an SQLite error keeps its code, not its message.
       w.on('error', (e: Error & { code?: string }) => this.fail(e.message ?? e.code ?? String(e)));
       // A thread that is gone answers nothing more: whatever waits for it stops waiting.
-      w.on('exit', () => this.fail('the writer thread ended'));
+      w.on('exit', () => {
+        this.exited[i] = true;
+        this.fail('the writer thread ended');
+      });
       return w;
     });
     this.parserLoaded = this.workers.map(() => false);
@@ -144,8 +148,20 @@ export class WriterThreads {
     return () => this.watchers.delete(onFail);
   }
 
+  /** Stops the threads once they are done with the segments whose writers closed (their WALs copied into the files). */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
+    await Promise.all(
+      this.workers.map((w, i) =>
+        this.exited[i]
+          ? undefined
+          : new Promise<void>((resolve) => {
+              w.once('exit', () => resolve());
+              // Waited for, the thread keeps the process alive until it is done.
+              w.ref();
+              w.postMessage({ exit: true });
+            }),
+      ),
+    );
   }
 
   private fail(why: string): void {

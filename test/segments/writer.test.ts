@@ -258,4 +258,31 @@ test('batches that arrive while the thread parses are stored with the parses don
   }
 });
 
+test("a closed writer's thread copies the segment's WAL into its file, though another connection still holds the segment open", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
+  const threads = new WriterThreads();
+  try {
+    const seg = Segment.create(dir);
+    const w = new SegmentWriter(seg, threads);
+    for (let i = 0; i < 50; i++) {
+      await w.ready();
+      const url = `http://127.0.0.9/p${i}`;
+      w.put(rec(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(`<p>page ${i}</p>`), truncated: false });
+    }
+    await w.close();
+    // Once the thread has exited, it is done with what it does after the close.
+    await threads.close();
+    // The segment's own connection is open, so no close has copied the WAL: the file alone holds every page.
+    const copy = path.join(dir, 'copy.sqlite');
+    fs.copyFileSync(seg.file, copy);
+    const db = new Database(copy);
+    assert.is(db.prepare('SELECT COUNT(*) FROM fetch').pluck().get(), 50);
+    db.close();
+    seg.close();
+  } finally {
+    await threads.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test.run();
