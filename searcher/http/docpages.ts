@@ -9,6 +9,7 @@ import type { StoredDoc } from '../../shared/index/types.js';
 import type { TermScore } from '../rank/bm25f.js';
 import type { Explanation } from '../rank/score.js';
 import type { MatchKind } from '../query/match.js';
+import { PROXIMITY_DEPTH, SECTION_DEPTH } from '../search.js';
 import { escapeHtml, safeHref } from '../../shared/escape.js';
 import { page } from './layout.js';
 import { formatDay } from './results.js';
@@ -117,7 +118,10 @@ export function explainPage(doc: StoredDoc, query: string, e: Explanation | unde
     parts.push(`<h2>Score ${n4(e.score)} for <q>${escapeHtml(query)}</q></h2>`);
     const notice = matchNotice(match, partialBelow);
     if (notice) parts.push(`<p class="notice">${notice}</p>`);
-    parts.push(`<p>score = BM25F ${n4(e.bm25f)} + section lift ${n4(e.sectionLift)} + proximity ${n4(e.proximity)} + link prior ${n4(e.linkPrior)}</p>`);
+    parts.push(
+      `<p>score = BM25F ${n4(e.bm25f)} + section lift ${n4(e.sectionLift)} + proximity ${n4(e.proximity)} + link prior ${n4(e.linkPrior)}; ` +
+        `a search adds the section lift to its first ${SECTION_DEPTH} pages by BM25F and link prior, and the proximity bonus to its first ${PROXIMITY_DEPTH}.</p>`,
+    );
     const fw = Object.entries(p.bm25f.fields).map(([f, v]) => `${f} weight ${v.weight}, b ${v.b}`).join('; ');
     parts.push(`<p>BM25F: k1 = ${p.bm25f.k1}; ${escapeHtml(fw)}; ${e.docCount} documents.</p>`);
     for (const g of e.alternatives)

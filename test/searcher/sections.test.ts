@@ -17,6 +17,7 @@ import { IndexWriter } from '../../shared/index/writer.js';
 import { bm25f, idf, type DocStats } from '../../searcher/rank/bm25f.js';
 import { makeScorer, readerStats } from '../../searcher/rank/score.js';
 import { explainPage } from '../../searcher/http/docpages.js';
+import { PROXIMITY_DEPTH, SECTION_DEPTH } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-sections-'));
@@ -126,13 +127,14 @@ test('explain: the section and its lift are factors of the score, and add up', (
   }
 });
 
-test('explain page: the section\'s table shows every factor of its terms, the page\'s title as well as the section as the body', () => {
+test('explain page: the section\'s table shows every factor of its terms, the page\'s title as well as the section as the body; the pages a search lifts', () => {
   const query = ['process', ...terms];
   const scorer = makeScorer(reader, query, params);
   const id = reader.idOf('http://s.test/reference')!;
   const e = scorer.explain(id);
   assert.ok(e.section !== undefined && e.sectionLift > 0);
   const html = explainPage(reader.doc(id), query.join(' '), e, 'all');
+  assert.ok(html.includes(`a search adds the section lift to its first ${SECTION_DEPTH} pages by BM25F and link prior, and the proximity bonus to its first ${PROXIMITY_DEPTH}.`), 'where a search adds them');
   const section = html.slice(html.indexOf('Section lift:'));
   const { length, avgLength } = e.section!;
   const cases: [term: string, field: string][] = [
