@@ -84,7 +84,7 @@ CREATE TABLE IF NOT EXISTS partition_hosts (
 CREATE TABLE IF NOT EXISTS summary (
   url     TEXT PRIMARY KEY,
   text    BLOB NOT NULL,           -- the start of the parse text (segments/offsets.ts), uncompressed, one byte a code unit
-  form    INTEGER NOT NULL,        -- how the text's bytes read (segments/summary-text.ts TextForm): Latin-1, or with the code units past U+00FF listed after it
+  form    INTEGER NOT NULL,        -- how the text's bytes read (segments/summary-text.ts TextForm): Latin-1, Latin-1 with the code units past U+00FF listed after it, or UTF-16LE where that is smaller
   length  INTEGER NOT NULL,        -- of the whole parse text
   offsets BLOB NOT NULL,           -- where each of its words stands and its inflection class (segments/offsets.ts)
   meta    TEXT NOT NULL            -- the parse meta's sections and furniture that start in the text above (segments/offsets.ts encodeSummaryMeta; JSON before)

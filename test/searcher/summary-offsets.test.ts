@@ -258,19 +258,24 @@ test('only the words of a term whose bases share a class lose it; spans past 255
   assert.equal([...d.classes!], [UNCLASSED, c, UNCLASSED, c, UNCLASSED]);
 });
 
-test('stored text: one byte a code unit, those past U+00FF listed aside; every span reads as the text; UTF-16 of older hazelnut still read', () => {
+test('stored text: one byte a code unit, those past U+00FF listed aside, or UTF-16 for text mostly in another script; every span reads as the text; UTF-16 of older hazelnut still read', () => {
+  assert.is(storedText('Москва — столица России. '.repeat(400)).form, UTF16, 'a Cyrillic page: UTF-16 is smaller than listing');
+  assert.is(storedText('x'.repeat(1000) + '’').form, LISTED, 'one curly quote: listed');
   const texts = [
     '',
     'plain ASCII and Café, naïve ÿ',
     '“vacuum” don’t — Москва, 😀 at the end 😀',
     '€' + 'x'.repeat(300) + '’' + 'y'.repeat(70_000) + '中',
     '’’’ three at the start',
+    'Москва — столица России. '.repeat(400),
   ];
   for (const text of texts) {
     const { bytes, form } = storedText(text);
     const wider = text.replace(/[\x00-\xff]/g, '').length;
-    assert.is(form, wider ? LISTED : LATIN1, text.slice(0, 20));
-    assert.is(bytes.length, wider ? text.length + 6 * wider + 4 : text.length, 'a byte a code unit, six a listed one');
+    const listed = text.length + 6 * wider + 4;
+    const expected = wider === 0 ? LATIN1 : listed < 2 * text.length ? LISTED : UTF16;
+    assert.is(form, expected, text.slice(0, 20));
+    assert.is(bytes.length, [text.length, 2 * text.length, listed][expected], 'a byte a code unit and six a listed one, or two a code unit where that is smaller');
     const older = Buffer.from(text, 'utf16le');
     for (const stored of [new StoredText(bytes, form), new StoredText(older, UTF16)]) {
       assert.is(stored.length, text.length);
