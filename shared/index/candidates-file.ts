@@ -17,7 +17,7 @@ import { RESOLUTION, TAG_FIELDS, type Tags } from './candidates.js';
 import type { IndexFileWriter } from './format.js';
 import { SpillSink, SpillSource } from './spill.js';
 
-/** Postings held before a batch is written to a run (8 bytes each). */
+/** Postings held before a batch is written to a run (4 bytes each, and 4 in the sort buffer). */
 const BATCH_POSTINGS = 2_000_000;
 /** flexsearch's export chunk sizes (serialize.js). */
 const CHUNK_REG = 250_000;
@@ -56,10 +56,16 @@ class TextOut {
 }
 
 export class CandidatePostings {
+  /**
+   * The batch: term orders, document after document. A posting's value (doc << 4 | slot) follows
+   * from where it sits in its document, so only each document's id and end are kept beside them.
+   */
   private terms = new Uint32Array(1 << 16);
-  /** doc << 4 | slot, beside `terms`. */
-  private values = new Uint32Array(1 << 16);
   private held = 0;
+  private batchDocs: number[] = [];
+  private batchEnds: number[] = [];
+  /** The counting sort's output, kept from one spill to the next. */
+  private sorted = new Uint32Array(0);
   private readonly runs: string[] = [];
   private readonly reg: number[] = [];
   private readonly tags = new Map<string, Map<string, number[]>>(TAG_FIELDS.map((f) => [f, new Map()]));
@@ -87,7 +93,7 @@ export class CandidatePostings {
   add(id: number, text: ArrayLike<number>, words: readonly string[], tags: Tags): void {
     // Room for every term of the text, so the document's distinct terms (by order) go straight into the batch.
     if (this.held + text.length > this.terms.length) this.growBatch(this.held + text.length);
-    const { terms, values, held } = this;
+    const { terms, held } = this;
     let n = 0;
     for (let k = 0; k < text.length; k++) {
       const t = text[k]!;
@@ -113,8 +119,9 @@ export class CandidatePostings {
     }
     if (n) {
       this.reg.push(id);
-      for (let i = 0; i < n; i++) values[held + i] = (id << 4) | slotOf(n, i);
       this.held += n;
+      this.batchDocs.push(id);
+      this.batchEnds.push(this.held);
       if (this.held >= this.limits.batchPostings) this.spill();
     }
     for (const f of TAG_FIELDS) {
@@ -128,13 +135,9 @@ export class CandidatePostings {
   }
 
   private growBatch(n: number): void {
-    const size = Math.max(n, this.terms.length * 2);
-    const t = new Uint32Array(size);
+    const t = new Uint32Array(Math.max(n, this.terms.length * 2));
     t.set(this.terms.subarray(0, this.held));
-    const v = new Uint32Array(size);
-    v.set(this.values.subarray(0, this.held));
     this.terms = t;
-    this.values = v;
   }
 
   /** Writes the held postings as a run: per term (by first appearance), its count and values in document order. */
@@ -145,9 +148,15 @@ export class CandidatePostings {
     const starts = new Uint32Array(maxTerm + 2);
     for (let k = 0; k < this.held; k++) starts[this.terms[k]! + 1]!++;
     for (let t = 0; t <= maxTerm; t++) starts[t + 1]! += starts[t]!;
-    const sorted = new Uint32Array(this.held);
+    if (this.sorted.length < this.held) this.sorted = new Uint32Array(this.terms.length);
+    const sorted = this.sorted;
     const at = starts.slice(0, maxTerm + 1);
-    for (let k = 0; k < this.held; k++) sorted[at[this.terms[k]!]!++] = this.values[k]!;
+    for (let d = 0, from = 0; d < this.batchDocs.length; d++) {
+      const id = this.batchDocs[d]! << 4;
+      const end = this.batchEnds[d]!;
+      for (let k = from; k < end; k++) sorted[at[this.terms[k]!]!++] = id | slotOf(end - from, k - from);
+      from = end;
+    }
     const sink = new SpillSink(path.join(this.spillDir, `run-${this.runs.length}`));
     for (let t = 0; t <= maxTerm; t++) {
       const n = starts[t + 1]! - starts[t]!;
@@ -159,11 +168,15 @@ export class CandidatePostings {
     sink.close();
     this.runs.push(sink.file);
     this.held = 0;
+    this.batchDocs = [];
+    this.batchEnds = [];
   }
 
   /** Writes the whole export (the candidate file's payload) to `w`. */
   write(w: IndexFileWriter, words: readonly string[]): void {
     this.spill();
+    // Nothing more is added: the batch and the sort buffer are let go before the runs are read.
+    this.terms = this.sorted = new Uint32Array(0);
     const out = new TextOut(w);
     let parts = 0;
     const open = (key: string) => out.raw(`${parts++ ? ',' : '['}[${JSON.stringify(key)},"`);

@@ -63,6 +63,14 @@ test('candidate file: the bytes of flexsearch\'s own export', async () => {
   }
 });
 
+test('candidate file: spilled in many small runs, still the bytes of flexsearch\'s own export', async () => {
+  // Batches end inside the documents' run of postings and between them; each run's values are rebuilt from the documents' ends.
+  for (const batchPostings of [1, 7, 97]) {
+    const list = docs(300);
+    assert.ok(written(list, { batchPostings, chunkMap: 5000 }).equals(await flexsearch(list).export()), `batches of ${batchPostings}`);
+  }
+});
+
 test('candidate file: spilled in several runs and parts, it imports to the same answers', async () => {
   const list = docs(400);
   const payload = written(list, { batchPostings: 97, chunkMap: 0.05 });
