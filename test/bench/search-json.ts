@@ -37,7 +37,7 @@ if (!crawlDir || !out || !dir) {
 const root = path.resolve(import.meta.dirname, '..', '..');
 let proc: ChildProcess | undefined;
 try {
-  const s = await startSearcher(['-dir', path.resolve(crawlDir), '-port', '0', '-host', '127.0.11.9'], root);
+  const s = await startSearcher(['-dir', path.resolve(crawlDir), '-port', '0', '-host', '127.0.11.9', '-workers', '1'], root);
   proc = s.proc;
   const lines: string[] = [];
   for (const q of [...devwebQueries(dir).map((d) => d.q), ...MORE])
