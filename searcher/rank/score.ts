@@ -14,7 +14,7 @@ import { Bm25fQuery, idf, termBound, type TermScore, type TermStats } from './bm
 import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
 import { proximity, queryWords, unionPositions, type PairProximity } from './proximity.js';
-import { bestSection, sectionVector } from './sections.js';
+import { sectionScorer, sectionVector } from './sections.js';
 
 export interface Explanation {
   score: number;
@@ -138,7 +138,7 @@ export function makeScorer(
   const sectionStats: TermStats = { ...stats, avgFieldLength: (f) => (f === 'content' ? avgSection : stats.avgFieldLength(f)) };
   const sectionQuery = new Bm25fQuery(idfs, sectionStats, params.bm25f.k1, params.bm25f.fields, slots);
   /** The best section above the page's own BM25F `page` of the document loaded in docTerms. */
-  const best = (id: number, page: number) => bestSection(reader, id, docTerms, page, sectionQuery, slots, combine);
+  const best = sectionScorer(reader, docTerms, sectionQuery, slots, combine);
   const words = queryWords(terms.length, groups);
   const wordNames = words.map((w) => w.map((t) => terms[t]).join('|'));
   const wordIdfs = words.map((w) => Math.max(...w.map((t) => idfs[t]!)));
@@ -163,6 +163,8 @@ export function makeScorer(
       return bonus(params.proximity.maxPositions).bonus;
     },
     sectionLift(id) {
+      // Most pages have one section: no lift, so their BM25F is not needed.
+      if (reader.sectionLengths(id).length < 2) return 0;
       const page = bm25(docTerms.load(id));
       const section = best(id, page);
       return section ? section.score - page : 0;

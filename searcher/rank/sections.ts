@@ -31,55 +31,60 @@ export interface BestSection {
 }
 
 /**
- * The best-scoring section of document `id`, the document at hand in `doc`
- * (loaded), when it can score above `page` (the page's own BM25F); else
+ * The best-scoring section of a document, for `query`: BM25F with the
+ * average section as the body's pivot, its terms in `doc`'s slots `slots`;
+ * `combine` adds up its term scores as the page's are. The returned function
+ * takes `id`, the document at hand in `doc` (loaded), and `page`, the page's
+ * own BM25F, and answers the best section when it scores above `page`, else
  * undefined (also when the page has fewer than two sections or none holds a
- * query term). `query` is BM25F with the average section as the body's
- * pivot, its terms in `doc`'s slots `slots`; `combine` adds up its term
- * scores as the page's are.
+ * query term). Its working arrays are made once here: the top candidates of
+ * every search pass through it.
  */
-export function bestSection(
+export function sectionScorer(
   reader: IndexReader,
-  id: number,
   doc: DocTerms,
-  page: number,
   query: Bm25fQuery,
   slots: readonly number[],
   combine: (scores: Float64Array) => number,
-): BestSection | undefined {
-  const lengths = reader.sectionLengths(id);
-  if (lengths.length < 2) return undefined;
+): (id: number, page: number) => BestSection | undefined {
   const T = slots.length;
-  const shared = query.sharedTf(doc, CONTENT, HEADING, new Float64Array(T));
-  const runs = slots.map((s) => (doc.has(s) ? reader.entrySections(doc.entry(s)) : []));
-  // Each term at its best in any section bounds every section: most pages are settled without walking them.
+  const shared = new Float64Array(T);
   const scores = new Float64Array(T);
-  for (let t = 0; t < T; t++) {
-    const r = runs[t]!;
-    let most = 0;
-    for (let i = 0; i < r.length; i += 2) most = Math.max(most, query.unitTf(CONTENT, lengths[r[i]!]!) * r[i + 1]!);
-    scores[t] = query.termScore(t, shared[t]! + most);
-  }
-  if (combine(scores) <= page) return undefined;
-  // The terms' sections walked side by side in section order.
-  const at = new Int32Array(T);
   const tf = new Float64Array(T);
-  let best: BestSection | undefined;
-  for (;;) {
-    let section = Infinity;
-    for (let t = 0; t < T; t++) if (at[t]! < runs[t]!.length && runs[t]![at[t]!]! < section) section = runs[t]![at[t]!]!;
-    if (section === Infinity) return best;
-    const unit = query.unitTf(CONTENT, lengths[section]!);
+  const at = new Int32Array(T);
+  const runs: number[][] = new Array<number[]>(T).fill([]);
+  return (id, page) => {
+    const lengths = reader.sectionLengths(id);
+    if (lengths.length < 2) return undefined;
+    query.sharedTf(doc, CONTENT, HEADING, shared);
+    // Each term at its best in any section bounds every section: most pages are settled without walking them.
     for (let t = 0; t < T; t++) {
-      const r = runs[t]!;
-      const here = at[t]! < r.length && r[at[t]!] === section;
-      tf[t] = here ? r[at[t]! + 1]! : 0;
-      if (here) at[t]! += 2;
-      scores[t] = query.termScore(t, shared[t]! + unit * tf[t]!);
+      const s = slots[t]!;
+      const r = (runs[t] = doc.has(s) ? reader.entrySections(doc.entry(s)) : []);
+      let most = 0;
+      for (let i = 0; i < r.length; i += 2) most = Math.max(most, query.unitTf(CONTENT, lengths[r[i]!]!) * r[i + 1]!);
+      scores[t] = query.termScore(t, shared[t]! + most);
     }
-    const s = combine(scores);
-    if (s > page && (!best || s > best.score)) best = { index: section, length: lengths[section]!, score: s, tf: tf.slice() };
-  }
+    if (combine(scores) <= page) return undefined;
+    // The terms' sections walked side by side in section order.
+    at.fill(0);
+    let best: BestSection | undefined;
+    for (;;) {
+      let section = Infinity;
+      for (let t = 0; t < T; t++) if (at[t]! < runs[t]!.length && runs[t]![at[t]!]! < section) section = runs[t]![at[t]!]!;
+      if (section === Infinity) return best;
+      const unit = query.unitTf(CONTENT, lengths[section]!);
+      for (let t = 0; t < T; t++) {
+        const r = runs[t]!;
+        const here = at[t]! < r.length && r[at[t]!] === section;
+        tf[t] = here ? r[at[t]! + 1]! : 0;
+        if (here) at[t]! += 2;
+        scores[t] = query.termScore(t, shared[t]! + unit * tf[t]!);
+      }
+      const s = combine(scores);
+      if (s > page && (!best || s > best.score)) best = { index: section, length: lengths[section]!, score: s, tf: tf.slice() };
+    }
+  };
 }
 
 /** The section as a document of its own (its body for the page's, no headings), for /explain's factors. */
