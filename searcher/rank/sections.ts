@@ -49,43 +49,69 @@ export function sectionScorer(
 ): (id: number, page: number) => BestSection | undefined {
   const T = slots.length;
   const shared = new Float64Array(T);
+  const absent = new Float64Array(T);
   const scores = new Float64Array(T);
   const tf = new Float64Array(T);
   const at = new Int32Array(T);
-  const runs: number[][] = new Array<number[]>(T).fill([]);
+  const runs: number[][] = Array.from({ length: T }, () => []);
+  let gain = new Float64Array(64);
   return (id, page) => {
     const lengths = reader.sectionLengths(id);
-    if (lengths.length < 2) return undefined;
+    const n = lengths.length;
+    if (n < 2) return undefined;
     query.sharedTf(doc, CONTENT, HEADING, shared);
-    // Each term at its best in any section bounds every section: most pages are settled without walking them.
+    // A term not in a section scores as its shared part alone.
+    let none = 0;
+    for (let t = 0; t < T; t++) none += absent[t] = query.termScore(t, shared[t]!);
+    // A section's score is at most the sum of its terms' scores (exactly that without synonyms), so one pass over
+    // the terms' sections bounds each section that holds one: the page is settled by it, or only sections that can
+    // win are scored.
+    if (gain.length < n) gain = new Float64Array(Math.max(n, 2 * gain.length));
+    gain.fill(-Infinity, 0, n);
+    let most = -Infinity;
     for (let t = 0; t < T; t++) {
       const s = slots[t]!;
-      const r = (runs[t] = doc.has(s) ? reader.entrySections(doc.entry(s)) : []);
-      let most = 0;
-      for (let i = 0; i < r.length; i += 2) most = Math.max(most, query.unitTf(CONTENT, lengths[r[i]!]!) * r[i + 1]!);
-      scores[t] = query.termScore(t, shared[t]! + most);
+      const r = runs[t]!;
+      if (doc.has(s)) reader.entrySections(doc.entry(s), r);
+      else r.length = 0;
+      for (let i = 0; i < r.length; i += 2) {
+        const section = r[i]!;
+        const g = query.termScore(t, shared[t]! + query.unitTf(CONTENT, lengths[section]!) * r[i + 1]!) - absent[t]!;
+        const had = gain[section]!;
+        const sum = had === -Infinity ? g : had + g;
+        gain[section] = sum;
+        if (sum > most) most = sum;
+      }
     }
-    if (combine(scores) <= page) return undefined;
-    // The terms' sections walked side by side in section order.
+    if (beaten(none + most, page)) return undefined;
     at.fill(0);
     let best: BestSection | undefined;
-    for (;;) {
-      let section = Infinity;
-      for (let t = 0; t < T; t++) if (at[t]! < runs[t]!.length && runs[t]![at[t]!]! < section) section = runs[t]![at[t]!]!;
-      if (section === Infinity) return best;
+    for (let section = 0; section < n; section++) {
+      const g = gain[section]!;
+      if (g === -Infinity || beaten(none + g, best ? best.score : page)) continue;
       const unit = query.unitTf(CONTENT, lengths[section]!);
       for (let t = 0; t < T; t++) {
         const r = runs[t]!;
-        const here = at[t]! < r.length && r[at[t]!] === section;
-        tf[t] = here ? r[at[t]! + 1]! : 0;
-        if (here) at[t]! += 2;
-        scores[t] = query.termScore(t, shared[t]! + unit * tf[t]!);
+        let a = at[t]!;
+        while (a < r.length && r[a]! < section) a += 2;
+        at[t] = a;
+        if (a < r.length && r[a] === section) {
+          tf[t] = r[a + 1]!;
+          scores[t] = query.termScore(t, shared[t]! + unit * tf[t]!);
+        } else {
+          tf[t] = 0;
+          scores[t] = absent[t]!;
+        }
       }
       const s = combine(scores);
       if (s > page && (!best || s > best.score)) best = { index: section, length: lengths[section]!, score: s, tf: tf.slice() };
     }
+    return best;
   };
 }
+
+/** Whether a bound, summed in another order than the score it bounds, still cannot pass `bar` (with room for rounding). */
+const beaten = (bound: number, bar: number) => bound + Math.abs(bound) * 1e-9 <= bar;
 
 /** The section as a document of its own (its body for the page's, no headings), for /explain's factors. */
 export function sectionVector(doc: DocTerms, slots: readonly number[], best: BestSection): DocVector {

@@ -74,21 +74,21 @@ function decodePositions(f: Forward, e: number, max = Infinity): number[] {
   return out;
 }
 
-/** An entry's section runs as `[section, tf, …]` (varint pairs: the gap from the previous section, the count). */
-function decodeSections(f: Forward, e: number): number[] {
-  const out: number[] = [];
+/** An entry's section runs as `[section, tf, …]` (varint pairs: the gap from the previous section, the count) into `out`, from its start. */
+function decodeSections(f: Forward, e: number, out: number[]): number[] {
   const data = f.secData;
   let section = 0;
-  for (let p = f.secStart[e]!, end = f.secStart[e + 1]!, k = 0; p < end; k++) {
+  let k = 0;
+  for (let p = f.secStart[e]!, end = f.secStart[e + 1]!; p < end; k++) {
     let b = data[p++]!;
     let v = b & 0x7f;
     for (let scale = 128; b & 0x80; scale *= 128) {
       b = data[p++]!;
       v += (b & 0x7f) * scale;
     }
-    if (k % 2) out.push(v);
-    else out.push((section += v));
+    out[k] = k % 2 ? v : (section += v);
   }
+  out.length = k;
   return out;
 }
 
@@ -295,8 +295,8 @@ class SegmentedIndexReader implements IndexReader {
     return f.secLength.subarray(f.secDoc[id], f.secDoc[id + 1]);
   }
 
-  entrySections(entry: number): number[] {
-    return decodeSections(this.forward, entry);
+  entrySections(entry: number, out: number[] = []): number[] {
+    return decodeSections(this.forward, entry, out);
   }
 
   /** Built from the forward index on first use (memory: 8 bytes an entry), so tools that never search do not pay for it. */

@@ -113,8 +113,8 @@ export interface IndexReader {
    * indexer.max.tokens too); empty for a document with fewer than two.
    */
   sectionLengths(id: number): Uint32Array;
-  /** The sections an entry's term occurs in (ascending, indexes into sectionLengths) and its count in each: `[section, tf, section, tf, …]`. */
-  entrySections(entry: number): number[];
+  /** The sections an entry's term occurs in (ascending, indexes into sectionLengths) and its count in each: `[section, tf, section, tf, …]`, written into `out` when given (a list reused from one call to the next). */
+  entrySections(entry: number, out?: number[]): number[];
   /** The documents holding a term (ascending ids) and, beside each, its entry: the forward index inverted. */
   postings(termId: number): Postings;
   close(): void;

@@ -62,20 +62,23 @@ test.after(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const terms = ['exit', 'signal', 'code'];
+const TERMS = ['exit', 'signal', 'code'];
+const terms = TERMS;
+
+/** Term t's count in section k of document id. */
+function inSection(id: number, k: number, t: string): number {
+  const e = reader.entry(id, reader.termId(t));
+  const runs = e < 0 ? [] : reader.entrySections(e);
+  for (let i = 0; i < runs.length; i += 2) if (runs[i] === k) return runs[i + 1]!;
+  return 0;
+}
 
 /** BM25F of section `k` of document `id` as a document of its own: its body, no headings, the page's other fields. */
-function sectionBm25f(id: number, k: number): number {
+function sectionBm25f(id: number, k: number, terms = TERMS): number {
   const stats = readerStats(reader);
   const lengths = reader.sectionLengths(id);
-  const inSection = (t: string) => {
-    const e = reader.entry(id, reader.termId(t));
-    const runs = e < 0 ? [] : reader.entrySections(e);
-    for (let i = 0; i < runs.length; i += 2) if (runs[i] === k) return runs[i + 1]!;
-    return 0;
-  };
   const doc: DocStats = {
-    termFreq: (f, t) => (f === 'content' ? inSection(t) : f === 'heading' ? 0 : reader.termFreq(id, f, t)),
+    termFreq: (f, t) => (f === 'content' ? inSection(id, k, t) : f === 'heading' ? 0 : reader.termFreq(id, f, t)),
     fieldLength: (f) => (f === 'content' ? lengths[k]! : f === 'heading' ? 0 : reader.fieldLength(id, f)),
   };
   const sectionStats = { ...stats, avgFieldLength: (f: Parameters<typeof stats.avgFieldLength>[0]) => (f === 'content' ? reader.meta.avgSectionLength : stats.avgFieldLength(f)) };
@@ -101,6 +104,24 @@ test('section lift: the best section\'s BM25F less the page\'s, for pages of two
     const want = best < 0 ? 0 : Math.max(0, bestScore - pageScore);
     if (best >= 0) assert.ok(Math.abs(sectionBm25f(id, best) - bestScore) < 1e-12, `${url}: section ${best} is the best`);
     assert.ok(Math.abs(scorer.sectionLift(id) - want) < 1e-9, `${url}: lift ${scorer.sectionLift(id)}, expected ${want}`);
+  }
+});
+
+test('section lift: every page and every set of the terms, as scoring each of its sections whole and keeping the best', () => {
+  const stats = readerStats(reader);
+  const words = [...TERMS, 'reference', 'process'];
+  const sets = words.flatMap((a, i) => [[a], ...words.slice(i + 1).map((b) => [a, b])]).concat([words]);
+  for (const set of sets) {
+    const scorer = makeScorer(reader, set, params);
+    const idfs = set.map((t) => idf(stats.docCount, stats.docFreq(t)));
+    for (const d of DOCS) {
+      const id = reader.idOf(d.url)!;
+      const pageScore = bm25f(set, idfs, { termFreq: (f, t) => reader.termFreq(id, f, t), fieldLength: (f) => reader.fieldLength(id, f) }, stats, params.bm25f);
+      const sections = reader.sectionLengths(id).length;
+      const held = (k: number) => set.some((t) => inSection(id, k, t) > 0);
+      const best = sections < 2 ? 0 : Math.max(0, ...Array.from({ length: sections }, (_, k) => (held(k) ? sectionBm25f(id, k, set) - pageScore : 0)));
+      assert.ok(Math.abs(scorer.sectionLift(id) - best) < 1e-9, `${d.url} [${set.join(' ')}]: lift ${scorer.sectionLift(id)}, expected ${best}`);
+    }
   }
 });
 
