@@ -138,7 +138,7 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
   });
   const hostOf = (u: string) => url(u).host;
   const summary: InvertLinksSummary = { applied: [], skipped: {}, targets: 0, inlinks: 0 };
-  const db: WebDb = openWebDb(opts.webdb);
+  const db: WebDb = openWebDb(opts.webdb, { bulk: true });
   // The segments to apply stay open until their fetch records have been read.
   const segs: Segment[] = [];
   try {

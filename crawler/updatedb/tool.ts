@@ -101,7 +101,7 @@ export async function updatedb(conf: Conf, opts: UpdateDbOptions): Promise<Updat
   const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
   const o = mergeOptions(conf, plugins.scoring, opts.additionsAllowed);
   const summary: UpdateDbSummary = { applied: [], skipped: {}, fetched: 0, added: 0, updated: 0, links: 0 };
-  const db = openWebDb(opts.webdb);
+  const db = openWebDb(opts.webdb, { bulk: true });
   try {
     for (const dir of opts.segments) {
       const seg = Segment.open(dir, { readonly: true });

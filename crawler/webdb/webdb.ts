@@ -224,7 +224,14 @@ export interface WebDb extends InjectOps, GenerateOps, UpdatedbOps, InvertlinksO
  * `postgresql://` URL. Read-only opens never create anything, so `readdb` on
  * a wrong path changes nothing.
  */
-export function openWebDb(dirOrUrl: string, opts: { create?: boolean; readonly?: boolean } = {}): WebDb {
+/** How a tool opens the WebDB: `bulk` for one that rewrites much of it (updatedb, invertlinks), which keeps a larger page cache. */
+export interface WebDbOpenOptions {
+  create?: boolean;
+  readonly?: boolean;
+  bulk?: boolean;
+}
+
+export function openWebDb(dirOrUrl: string, opts: WebDbOpenOptions = {}): WebDb {
   return isPostgresUrl(dirOrUrl) ? openPostgresWebDb(dirOrUrl, opts) : openSqliteWebDb(dirOrUrl, opts);
 }
 

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { HzError } from '../../../shared/errors.js';
 import { webDbFile } from '../../../shared/layout.js';
-import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../../../shared/sqlite.js';
-import type { WebDb } from '../webdb.js';
+import { BULK_CACHE_PRAGMA, CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../../../shared/sqlite.js';
+import type { WebDb, WebDbOpenOptions } from '../webdb.js';
 import { hostOps } from './hosts.js';
 import { inlinkReadOps } from './inlinks.js';
 import { invertlinksOps } from './invertlinks.js';
@@ -22,7 +22,7 @@ export function hasWebDb(dir: string): boolean {
   return fs.existsSync(webDbFile(dir));
 }
 
-export function openSqliteWebDb(dir: string, opts: { create?: boolean; readonly?: boolean }): WebDb {
+export function openSqliteWebDb(dir: string, opts: WebDbOpenOptions): WebDb {
   const file = webDbFile(dir);
   if (!fs.existsSync(file)) {
     if (!opts.create || opts.readonly) throw new HzError('HZ_ERR_NOT_FOUND', `no WebDB at ${dir} (expected ${file}); run 'hazelnut inject' first`);
@@ -32,6 +32,7 @@ export function openSqliteWebDb(dir: string, opts: { create?: boolean; readonly?
   if (opts.readonly) db.pragma(CACHE_PRAGMA);
   else {
     for (const p of WAL_WRITER_PRAGMAS) db.pragma(p);
+    if (opts.bulk) db.pragma(BULK_CACHE_PRAGMA);
     db.exec(SCHEMA);
     db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('version', String(WEBDB_VERSION));
   }
