@@ -89,8 +89,11 @@ function storedSummary(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: S
  */
 export function hitDetails(snap: Snapshot, hit: SummaryDoc, q: SummaryQuery, opts: { words?: SummaryWords } = {}): HitDetails {
   const { doc } = hit;
-  const src = snap.segments.getSummarySource(doc.segment, doc.url);
-  if (!src?.text.length) return { summary: [] };
+  return snap.segments.withSummarySource(doc.segment, doc.url, (src) => detailsOf(snap, hit, src, q, opts)) ?? { summary: [] };
+}
+
+function detailsOf(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: SummaryQuery, opts: { words?: SummaryWords }): HitDetails {
+  if (!src.text.length) return { summary: [] };
   const cut = src.length > SUMMARY_TEXT_CHARS;
   const { furniture } = src.meta;
   // Sections come in text order; a parser that gave them otherwise is put right.

@@ -37,8 +37,9 @@ export class FetchedSegments {
     return this.get(segment)?.getParse(url);
   }
 
-  getSummarySource(segment: string, url: string): SummarySource | undefined {
-    return this.get(segment)?.getSummarySource(url);
+  /** Segment.withSummarySource of the named segment (undefined when it is absent). */
+  withSummarySource<T>(segment: string, url: string, use: (src: SummarySource) => T): T | undefined {
+    return this.get(segment)?.withSummarySource(url, use);
   }
 
   getContent(segment: string, url: string): ContentRecord | undefined {
@@ -47,6 +48,11 @@ export class FetchedSegments {
 
   getFetch(segment: string, url: string): FetchRecord | undefined {
     return this.get(segment)?.getFetch(url);
+  }
+
+  /** Reads each open segment's summaries file anew at its next summary. */
+  reopenSummaries(): void {
+    for (const s of this.open.values()) s?.reopenSummaries();
   }
 
   close(): void {

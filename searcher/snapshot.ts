@@ -167,6 +167,8 @@ export class CrawlSnapshots implements SnapshotProvider {
     }
     const old = this.slot;
     this.slot = { snapshot: next, leases: 0, retired: false };
+    // The segments were indexed again before this index was merged: their summaries files are new too.
+    this.segments.reopenSummaries();
     old.retired = true;
     if (old.leases === 0) old.snapshot.reader.close();
     this.onSwitch?.(next);

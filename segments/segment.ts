@@ -19,12 +19,13 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { HzError } from '../shared/errors.js';
-import { segmentDir, segmentFile, segmentPartDir } from '../shared/layout.js';
+import { segmentDir, segmentFile, segmentIndexDir, segmentPartDir } from '../shared/layout.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 import type { Outlink, ParseMeta } from '../shared/plugin/types.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
-import { encodeSummaryMeta, metaForSummary, readSummaryMeta, summaryPart, type SummaryMeta } from './offsets.js';
-import { StoredText, storedText, WholeText, type PageText, type TextForm } from './summary-text.js';
+import { metaForSummary, readSummaryMeta, summaryPart, type SummaryMeta } from './offsets.js';
+import { SummariesFile } from './summaries.js';
+import { StoredText, WholeText, type PageText, type TextForm } from './summary-text.js';
 
 export type { Outlink, PageSection, ParseMeta } from '../shared/plugin/types.js';
 
@@ -78,9 +79,10 @@ CREATE TABLE IF NOT EXISTS partition_hosts (
   host TEXT PRIMARY KEY,
   part INTEGER NOT NULL
 );
--- Written at index time, for the searcher's summaries. Segments indexed by older hazelnut hold
--- summary_text instead (the same columns, the text Latin-1 or, when wide, UTF-16LE), still read; a
--- table of its own, so that an older searcher finds no row it would misread and summarizes from the parse.
+-- What summaries read, as hazelnut wrote it at index time before the segment index's summaries file
+-- (segments/summaries.ts) held it; read where a segment's index has no such file, emptied when the
+-- segment is indexed again. Older hazelnut wrote summary_text instead (the same columns, the text
+-- Latin-1 or, when wide, UTF-16LE), read too.
 CREATE TABLE IF NOT EXISTS summary (
   url     TEXT PRIMARY KEY,
   text    BLOB NOT NULL,           -- the start of the parse text (segments/offsets.ts), uncompressed, one byte a code unit
@@ -225,6 +227,8 @@ export class Segment {
   private readonly prepared = new Map<Database.Database, Map<string, Database.Statement>>();
   /** The tables summaries are read from, newest first (the summary table, then the summary_text of older hazelnut), as the segment holds them. */
   private summaryTables: string[] | undefined;
+  /** The segment index's summaries file, opened when first read (null: none). */
+  private summaries: SummariesFile | null | undefined;
 
   private constructor(
     readonly dir: string,
@@ -625,22 +629,11 @@ export class Segment {
   }
 
   /**
-   * Stores summary texts: those of `recs` replace theirs, or (`fresh`) every
-   * one stored before; rows older hazelnut stored for them are deleted (not
-   * their table: a searcher may be reading it).
+   * Empties the summary tables older hazelnut wrote into the segment file,
+   * once the segment index's summaries file holds what they held.
    */
-  putSummaryTexts(recs: Iterable<SummaryText>, fresh = false): void {
-    const older = this.summaryTablesHeld().includes('summary_text');
-    this.db.transaction(() => {
-      if (fresh) this.db.exec(`DELETE FROM summary${older ? '; DELETE FROM summary_text' : ''}`);
-      const put = this.db.prepare('INSERT OR REPLACE INTO summary (url, text, form, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
-      const drop = older && !fresh ? this.db.prepare('DELETE FROM summary_text WHERE url = ?') : undefined;
-      for (const r of recs) {
-        const { bytes, form } = storedText(r.text);
-        put.run(r.url, bytes, form, r.length, r.offsets, encodeSummaryMeta(r.meta));
-        drop?.run(r.url);
-      }
-    })();
+  clearSummaryTables(): void {
+    for (const table of this.summaryTablesHeld()) this.db.exec(`DELETE FROM ${table}`);
   }
 
   /** The tables summaries are read from, as this segment holds them (looked up once). */
@@ -649,21 +642,28 @@ export class Segment {
   }
 
   /**
-   * What a summary reads: the stored summary text with its word offsets, else
-   * (a segment indexed before they were stored, or a page indexed from other
-   * text) the whole parse text; and the parse meta.
+   * Calls `use` with what a summary reads and returns what it returns
+   * (undefined when the segment has no parse of `url`): the stored summary
+   * text with its word offsets (the segment index's summaries file, else
+   * the summary tables of a segment indexed by older hazelnut), else (a
+   * segment indexed before they were stored, or a page indexed from other
+   * text) the whole parse text; and the parse meta. The source lives as long
+   * as the call: a summaries file reuses its bytes for the next record.
    */
-  getSummarySource(url: string): SummarySource | undefined {
+  withSummarySource<T>(url: string, use: (src: SummarySource) => T): T | undefined {
+    if (this.summaries === undefined) this.summaries = SummariesFile.open(segmentIndexDir(this.dir)) ?? null;
+    const stored = this.summaries?.withRecord(url, use);
+    if (stored) return stored.value;
     for (const table of this.summaryTablesHeld()) {
       const s = this.q(this.db, `SELECT text, ${table === 'summary' ? 'form' : 'wide'} AS form, length, offsets, meta FROM ${table} WHERE url = ?`).get(url) as
         | { text: Buffer; form: TextForm; length: number; offsets: Buffer; meta: string }
         | undefined;
-      if (s) return { text: new StoredText(s.text, s.form), length: s.length, meta: readSummaryMeta(s.meta), offsets: s.offsets };
+      if (s) return use({ text: new StoredText(s.text, s.form), length: s.length, meta: readSummaryMeta(s.meta), offsets: s.offsets });
     }
     const r = this.lookup<Pick<ParseRow, 'text' | 'meta'>>('SELECT text, meta FROM parse WHERE url = ?', url);
     if (!r) return undefined;
     const text = parseText(r.text);
-    return { text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(JSON.parse(r.meta) as ParseMeta) };
+    return use({ text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(JSON.parse(r.meta) as ParseMeta) });
   }
 
   /** What updatedb reads of a parse: its links and meta, without inflating its text. */
@@ -686,7 +686,14 @@ export class Segment {
     yield* this.rows<Pick<ParseRecord, 'url' | 'status' | 'title'>>('SELECT url, status, title FROM parse ORDER BY rowid');
   }
 
+  /** Reads the summaries file anew at the next summary (the segment has been indexed again since it was opened). */
+  reopenSummaries(): void {
+    this.summaries?.close();
+    this.summaries = undefined;
+  }
+
   close(): void {
+    this.reopenSummaries();
     for (const db of this.all) if (db.open) db.close();
   }
 }

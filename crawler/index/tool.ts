@@ -23,6 +23,7 @@ import { host } from '../../shared/url/keys.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
 import { summaryMeta, summaryPart } from '../../segments/offsets.js';
 import { Segment, type SummaryText } from '../../segments/segment.js';
+import { SummariesWriter } from '../../segments/summaries.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
@@ -84,8 +85,6 @@ function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; b
   };
 }
 
-/** Pages whose summary texts are written in one transaction. */
-const SUMMARIES_BATCH = 200;
 /** Pages sent ahead to each analysis thread: enough to keep it busy, few enough to bound memory. */
 const IN_FLIGHT = 32;
 /**
@@ -169,7 +168,6 @@ export class IndexThreads {
 
 async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, threads: IndexThreads, log?: Log): Promise<SegmentIndexSummary> {
   const seg = Segment.open(dir);
-  let summariesOut: Segment | undefined;
   try {
     if (!seg.hasPhase('parsed'))
       throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${dir} is not parsed yet; run 'hazelnut parse ${dir}' (or finish its fetch) first`);
@@ -185,29 +183,22 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
     const records = threads.recordsOf(dir, seg);
     const pool = threads.pool(records);
-    // The start of each indexed page's text and where its words stand, for summaries; written in batches to
-    // bound memory, through a connection of their own while this one reads the fetch records.
-    summariesOut = Segment.open(dir);
-    let summaries: SummaryText[] = [];
-    let fresh = true;
-    const flushSummaries = () => {
-      summariesOut!.putSummaryTexts(summaries, fresh);
-      summaries = [];
-      fresh = false;
-    };
-    const summarize = (s: Omit<SummaryText, 'offsets'> | undefined, offsets: Uint8Array | undefined) => {
-      if (s) summaries.push({ ...s, offsets: offsets! });
-      if (summaries.length >= SUMMARIES_BATCH) flushSummaries();
-    };
     // Pages sent to the analysis threads, taken back in order.
     const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> }[] = [];
+    // The start of each indexed page's text and where its words stand, for summaries: the segment index's summaries file.
+    let summaries: SummariesWriter | undefined;
+    const summarize = (s: Omit<SummaryText, 'offsets'> | undefined, offsets: Uint8Array | undefined) => {
+      if (s) summaries!.add({ ...s, offsets: offsets! });
+    };
     const takeNext = async (pool: AnalysisPool) => {
       const p = inFlight.shift()!;
       const a = await p.analyzed;
       writer.addTerms(storedOf(p.doc), pool.docTerms(a, writer));
       summarize(p.summaryText, a.offsets);
     };
-    try {
+    // Built in the index's new directory, which replaces the old one only once it is whole.
+    const build = async (tmp: string) => {
+      summaries = new SummariesWriter(tmp);
       const progress = log?.step(`index ${seg.name}`, 'records', records);
       let seen = 0;
       for (const f of seg.fetches()) {
@@ -264,19 +255,27 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         if (inFlight.length >= IN_FLIGHT * pool.size) await takeNext(pool);
       }
       while (inFlight.length) await takeNext(pool!);
-      flushSummaries();
+      summaries.close();
+      await writer.write(tmp);
+    };
+    try {
       await replaceDir(segmentIndexDir(dir), async (tmp) => {
-        await writer.write(tmp);
+        try {
+          await build(tmp);
+        } catch (e) {
+          summaries?.abandon();
+          throw e;
+        }
       });
     } finally {
       writer.discard();
     }
+    seg.clearSummaryTables();
     seg.markPhase('indexed');
     sum.indexed = writer.docCount;
     log?.info(`${seg.name}: ${sum.indexed} indexed, ${sum.notFetched} not fetched, ${sum.notParsed} not parsed, ${sum.noindex} noindex, ${sum.filtered} filtered`);
     return sum;
   } finally {
-    summariesOut?.close();
     seg.close();
   }
 }

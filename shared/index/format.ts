@@ -196,6 +196,34 @@ export function readIndexFile(dir: string, name: string): Buffer {
   return payload;
 }
 
+/**
+ * Opens `<dir>/<name>` to be read a piece at a time, or undefined when there
+ * is no such file: its header is checked and its payload must be whole, but
+ * its checksum is not verified, which would read all of it (the summaries
+ * file, read a record a hit, is as large as the text it summarizes).
+ */
+export function openIndexFilePieces(dir: string, name: string): { fd: number; file: string; payloadAt: number; length: number } | undefined {
+  const file = path.join(dir, name);
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
+  }
+  try {
+    const header = Buffer.alloc(HEADER_BYTES);
+    fs.readSync(fd, header, 0, HEADER_BYTES, 0);
+    const length = checkHeader(header, name, file);
+    const size = fs.fstatSync(fd).size - HEADER_BYTES;
+    if (size !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${Math.max(0, size)} of ${length} payload bytes`);
+    return { fd, file, payloadAt: HEADER_BYTES, length };
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
+  }
+}
+
 // ---- typed-array columns ------------------------------------------------------
 
 export type Column = Uint8Array | Uint16Array | Uint32Array | Float64Array;

@@ -1,4 +1,5 @@
 /** Summaries from the index's positions and the word offsets stored at index time equal the summaries from the whole page. */
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
@@ -10,6 +11,7 @@ import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, section
 import { inflectionBase } from '../../segments/inflection.js';
 import { LATIN1, LISTED, StoredText, storedText, UTF16, WholeText } from '../../segments/summary-text.js';
 import { Segment } from '../../segments/segment.js';
+import { SUMMARIES_FILE } from '../../segments/summaries.js';
 import { hitDetails, type SummaryWords } from '../../searcher/details.js';
 import { typedWords } from '../../searcher/highlight.js';
 import { search } from '../../searcher/search.js';
@@ -17,7 +19,7 @@ import { FetchedSegments } from '../../searcher/segments.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { summarize, summarizeRanges, summaryToText, type SummaryOptions } from '../../searcher/summary.js';
 import { classedHits, markedHits, offsetWords, type TextHits } from '../../searcher/summary-offsets.js';
-import { makeCrawl, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
+import { makeCrawl, summarySource, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
 import { segmentFile } from '../../shared/layout.js';
 import { filler, long, SUMMARY_CASES, type Page } from './summary-pages.js';
 
@@ -287,7 +289,7 @@ test('stored text: one byte a code unit, those past U+00FF listed aside, or UTF-
   }
 });
 
-test('summary_text of older hazelnut (UTF-16 text) still read; indexing again moves the rows to the summary table, so an older searcher finds none to misread', async () => {
+test('the summary and summary_text tables of older hazelnut still read where the index has no summaries file; indexing again writes the file and empties them', async () => {
   const crawl = makeCrawl();
   try {
     const pages = [
@@ -300,18 +302,25 @@ test('summary_text of older hazelnut (UTF-16 text) still read; indexing again mo
     const read = () => {
       const seg = Segment.open(dir, { readonly: true });
       try {
-        return pages.map((p) => {
-          const src = seg.getSummarySource(p.url)!;
-          return { text: src.text.whole(), offsets: src.offsets, length: src.length, meta: src.meta };
-        });
+        return pages.map((p) => summarySource(seg, p.url)!);
       } finally {
         seg.close();
       }
     };
     const now = read();
     assert.equal(now.map((r) => r.text), pages.map((p) => p.text));
-    // The segment as older hazelnut left it: the rows in summary_text, the text UTF-16LE where it held a character past U+00FF.
+    const file = path.join(dir, 'index', SUMMARIES_FILE);
+    assert.ok(fs.existsSync(file));
+    // The segment as the hazelnut before left it: no summaries file, the rows in the summary table.
+    fs.rmSync(file);
     const db = new Database(segmentFile(dir));
+    const put = db.prepare('INSERT INTO summary (url, text, form, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
+    now.forEach((r, i) => {
+      const { bytes, form } = storedText(r.text);
+      put.run(pages[i]!.url, bytes, form, r.length, r.offsets, encodeSummaryMeta({}));
+    });
+    assert.equal(read(), now, 'the summary table reads as the summaries file');
+    // As older hazelnut left it: the rows in summary_text, the text UTF-16LE where it held a character past U+00FF.
     db.exec(`CREATE TABLE summary_text (url TEXT PRIMARY KEY, text BLOB NOT NULL, wide INTEGER NOT NULL, length INTEGER NOT NULL, offsets BLOB NOT NULL, meta TEXT NOT NULL);
       INSERT INTO summary_text SELECT url, text, form, length, offsets, meta FROM summary; DROP TABLE summary`);
     for (const p of pages) {
@@ -321,9 +330,10 @@ test('summary_text of older hazelnut (UTF-16 text) still read; indexing again mo
     db.close();
     assert.equal(read(), now, 'older rows read as the current ones');
     await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
+    assert.ok(fs.existsSync(file));
     const after = new Database(segmentFile(dir), { readonly: true });
     const count = (table: string) => (after.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-    assert.equal([count('summary_text'), count('summary')], [0, pages.length]);
+    assert.equal([count('summary_text'), count('summary')], [0, 0]);
     after.close();
     assert.equal(read(), now);
   } finally {
@@ -348,10 +358,10 @@ test('index stores word offsets beside the parse; the searcher summarizes from t
     const seg = Segment.open(dir, { readonly: true });
     const analyzer = Analyzer.fromConf(crawl.conf);
     for (const p of pages) {
-      const src = seg.getSummarySource(p.url)!;
+      const src = summarySource(seg, p.url)!;
       assert.equal(src.offsets, textOffsets(analyzer, p.text), p.url);
       assert.ok(readOffsets(src.offsets!)!.starts instanceof Uint16Array, `${p.url}: the 16-bit columns are stored`);
-      assert.is(src.text.whole(), p.text.slice(0, SUMMARY_TEXT_CHARS));
+      assert.is(src.text, p.text.slice(0, SUMMARY_TEXT_CHARS));
       assert.is(src.length, p.text.length);
     }
     seg.close();

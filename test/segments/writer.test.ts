@@ -71,7 +71,7 @@ test('parse text is stored as text; a segment that stored it deflated still read
     raw.prepare('UPDATE parse SET text = ? WHERE url = ?').run(zlib.deflateSync(parse(2).text), url(2));
     raw.close();
     for (let i = 0; i < 4; i++) assert.is(seg.getParse(url(i))!.text, parse(i).text);
-    assert.is(seg.getSummarySource(url(2))!.text.whole(), parse(2).text);
+    assert.is(seg.withSummarySource(url(2), (s) => s.text.whole()), parse(2).text);
     seg.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

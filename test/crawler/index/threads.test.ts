@@ -5,7 +5,7 @@ import { IndexThreads, indexSegments } from '../../../crawler/index/tool.js';
 import { Segment, type PageSection } from '../../../segments/segment.js';
 import { openIndex } from '../../../shared/index/reader.js';
 import { indexFiles } from '../../fixtures/index-files.js';
-import { makeCrawl, writeSegment, writeWebDb, type StorePage } from '../../fixtures/crawlstore.js';
+import { makeCrawl, summarySource, writeSegment, writeWebDb, type StorePage } from '../../fixtures/crawlstore.js';
 
 const WORDS = ['crawler', 'fetches', 'pages', 'readFile', 'XMLHttpRequest', 'hostname', 'e-mail', '3.14', '1,000', "node's", 'München', 'Straße', 'Donaudampfschifffahrt', '東京都に住んでいます', '서울에서', 'ภาษาไทย', 'Привет', 'ＡＢＣ', 'max_tokens', 'v2.0-beta'];
 
@@ -35,7 +35,7 @@ function pages(n: number): StorePage[] {
 async function snapshot(dir: string, urls: string[]): Promise<Record<string, unknown>> {
   const out = await indexFiles(path.join(dir, 'index'));
   const seg = Segment.open(dir, { readonly: true });
-  out.summaries = urls.map((u) => seg.getSummarySource(u));
+  out.summaries = urls.map((u) => summarySource(seg, u));
   seg.close();
   return out;
 }

@@ -1,0 +1,223 @@
+/**
+ * @module segments/summaries
+ * The summaries file of a segment's index (`segments/<name>/index/summaries`),
+ * written by `hazelnut index` beside the segment index and replaced with it:
+ * for each page indexed from its parse text, what a summary reads (the start
+ * of the text, where its words stand, the sections and furniture there).
+ * The searcher reads one record a hit with one positioned read, found through
+ * a table of URL hashes kept in memory. Through SQLite the same record cost
+ * about eight times the CPU: a b-tree lookup by URL, the overflow pages of
+ * the row, and a new buffer for each blob.
+ *
+ * The payload, after the index file header (shared/index/format.ts):
+ * records, each a head of six little-endian u32s (URL bytes, meta bytes,
+ * text bytes, offsets bytes, the parse text's length, the text's form) and
+ * then the URL, the meta (segments/offsets.ts encodeSummaryMeta), the text
+ * (segments/summary-text.ts) and the offsets (segments/offsets.ts); then
+ * the table, an entry a record sorted by the URL's hash (u32 hash, u32
+ * record bytes, f64 position); then the table's position (f64) and its
+ * number of entries (u32) and a tag (u32).
+ */
+import fs from 'node:fs';
+import { HzError } from '../shared/errors.js';
+import { IndexFileWriter, openIndexFilePieces } from '../shared/index/format.js';
+import { encodeSummaryMeta, readSummaryMeta } from './offsets.js';
+import type { SummarySource, SummaryText } from './segment.js';
+import { StoredText, storedText, type TextForm } from './summary-text.js';
+
+export const SUMMARIES_FILE = 'summaries';
+
+const HEAD_BYTES = 24;
+const ENTRY_BYTES = 16;
+const FOOTER_BYTES = 16;
+const TAG = 0x534d5348; // 'HSMS'
+/** Records are gathered into writes of about this size. */
+const WRITE_BYTES = 1 << 20;
+
+/** FNV-1a over the URL's UTF-16 code units: the table's key, read again to tell URLs of one hash apart. */
+export function urlHash(url: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < url.length; i++) h = Math.imul(h ^ url.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** Writes a summaries file record by record; `close()` adds the table and makes it durable. */
+export class SummariesWriter {
+  private readonly file: IndexFileWriter;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private at = 0;
+  private readonly hashes: number[] = [];
+  private readonly sizes: number[] = [];
+  private readonly positions: number[] = [];
+  private closed = false;
+
+  constructor(dir: string) {
+    this.file = new IndexFileWriter(dir, SUMMARIES_FILE);
+  }
+
+  add(r: SummaryText): void {
+    const url = Buffer.from(r.url, 'utf8');
+    const meta = Buffer.from(encodeSummaryMeta(r.meta), 'utf8');
+    const { bytes: text, form } = storedText(r.text);
+    const head = Buffer.allocUnsafe(HEAD_BYTES);
+    [url.length, meta.length, text.length, r.offsets.byteLength, r.length, form].forEach((n, i) => head.writeUInt32LE(n, 4 * i));
+    const size = HEAD_BYTES + url.length + meta.length + text.length + r.offsets.byteLength;
+    this.hashes.push(urlHash(r.url));
+    this.sizes.push(size);
+    this.positions.push(this.at);
+    this.at += size;
+    this.push(head, url, meta, text, r.offsets);
+  }
+
+  private push(...parts: Uint8Array[]): void {
+    for (const p of parts) {
+      this.pending.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+      this.pendingBytes += p.byteLength;
+    }
+    if (this.pendingBytes >= WRITE_BYTES) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pendingBytes) this.file.write(Buffer.concat(this.pending, this.pendingBytes));
+    this.pending = [];
+    this.pendingBytes = 0;
+  }
+
+  /** Records written so far. */
+  get count(): number {
+    return this.hashes.length;
+  }
+
+  close(): void {
+    const n = this.hashes.length;
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => this.hashes[a]! - this.hashes[b]! || a - b);
+    const table = Buffer.allocUnsafe(n * ENTRY_BYTES + FOOTER_BYTES);
+    order.forEach((i, k) => {
+      table.writeUInt32LE(this.hashes[i]!, k * ENTRY_BYTES);
+      table.writeUInt32LE(this.sizes[i]!, k * ENTRY_BYTES + 4);
+      table.writeDoubleLE(this.positions[i]!, k * ENTRY_BYTES + 8);
+    });
+    table.writeDoubleLE(this.at, n * ENTRY_BYTES);
+    table.writeUInt32LE(n, n * ENTRY_BYTES + 8);
+    table.writeUInt32LE(TAG, n * ENTRY_BYTES + 12);
+    this.push(table);
+    this.flush();
+    this.closed = true;
+    this.file.close();
+  }
+
+  /** Leaves the file without a header, unreadable (its directory is being thrown away); nothing once closed. */
+  abandon(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.file.abandon();
+  }
+}
+
+/**
+ * The buffer records are read into, reused from record to record: a new
+ * buffer a record cost about twice the read itself, in fresh pages the
+ * kernel faults in. `reading` is set while a record is in use; a record
+ * read meanwhile gets a buffer of its own.
+ */
+let scratch = Buffer.allocUnsafeSlow(1 << 16);
+let reading = false;
+
+/** An open summaries file: its table in memory, a record read from disk when asked for. */
+export class SummariesFile {
+  private constructor(
+    private readonly file: string,
+    private readonly fd: number,
+    private readonly payloadAt: number,
+    private readonly hashes: Uint32Array,
+    private readonly sizes: Uint32Array,
+    private readonly positions: Float64Array,
+  ) {}
+
+  /** The summaries file in a segment index directory, or undefined when it has none (indexed by older hazelnut). */
+  static open(indexDir: string): SummariesFile | undefined {
+    const opened = openIndexFilePieces(indexDir, SUMMARIES_FILE);
+    if (!opened) return undefined;
+    const { fd, file, payloadAt, length } = opened;
+    try {
+      const bad = (why: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} ${why}`);
+      if (length < FOOTER_BYTES) throw bad('is too short to hold its table');
+      const footer = Buffer.alloc(FOOTER_BYTES);
+      fs.readSync(fd, footer, 0, FOOTER_BYTES, payloadAt + length - FOOTER_BYTES);
+      const tableAt = footer.readDoubleLE(0);
+      const n = footer.readUInt32LE(8);
+      if (footer.readUInt32LE(12) !== TAG || tableAt + n * ENTRY_BYTES + FOOTER_BYTES !== length) throw bad('has no valid table of its records');
+      const table = Buffer.alloc(n * ENTRY_BYTES);
+      if (n) fs.readSync(fd, table, 0, table.length, payloadAt + tableAt);
+      const hashes = new Uint32Array(n);
+      const sizes = new Uint32Array(n);
+      const positions = new Float64Array(n);
+      for (let k = 0; k < n; k++) {
+        hashes[k] = table.readUInt32LE(k * ENTRY_BYTES);
+        sizes[k] = table.readUInt32LE(k * ENTRY_BYTES + 4);
+        positions[k] = table.readDoubleLE(k * ENTRY_BYTES + 8);
+        if (positions[k]! + sizes[k]! > tableAt || (k && hashes[k]! < hashes[k - 1]!)) throw bad(`has a bad table entry (${k})`);
+      }
+      return new SummariesFile(file, fd, payloadAt, hashes, sizes, positions);
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+  }
+
+  /**
+   * Calls `use` with the record of `url` and returns what it returns, or
+   * undefined when the file has no record of it. The record's bytes are
+   * reused once `use` returns: it must not keep the record.
+   */
+  withRecord<T>(url: string, use: (src: SummarySource) => T): { value: T } | undefined {
+    const h = urlHash(url);
+    const { hashes } = this;
+    let lo = 0;
+    let hi = hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (hashes[mid]! < h) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < hashes.length && hashes[k] === h; k++) {
+      const nested = reading;
+      const size = this.sizes[k]!;
+      if (!nested && scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, 2 * scratch.length));
+      const r = this.read(k, url, nested ? Buffer.allocUnsafe(size) : scratch.subarray(0, size));
+      if (!r) continue;
+      reading = true;
+      try {
+        return { value: use(r) };
+      } finally {
+        reading = nested;
+      }
+    }
+    return undefined;
+  }
+
+  /** Record k read into `b`, if it is `url`'s. */
+  private read(k: number, url: string, b: Buffer): SummarySource | undefined {
+    const size = b.length;
+    const got = fs.readSync(this.fd, b, 0, size, this.payloadAt + this.positions[k]!);
+    const bad = () => new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file} has a bad record (${k})`);
+    if (got !== size) throw bad();
+    const urlBytes = b.readUInt32LE(0);
+    const metaBytes = b.readUInt32LE(4);
+    const textBytes = b.readUInt32LE(8);
+    const offsetsBytes = b.readUInt32LE(12);
+    const length = b.readUInt32LE(16);
+    const form = b.readUInt32LE(20);
+    if (HEAD_BYTES + urlBytes + metaBytes + textBytes + offsetsBytes !== size || form > 2) throw bad();
+    let at = HEAD_BYTES;
+    if (b.toString('utf8', at, (at += urlBytes)) !== url) return undefined;
+    const meta = readSummaryMeta(b.toString('utf8', at, (at += metaBytes)));
+    const text = new StoredText(b.subarray(at, (at += textBytes)), form as TextForm);
+    return { text, length, meta, offsets: b.subarray(at, at + offsetsBytes) };
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * The summaries file of a segment index: records read back as written in
+ * each text form, URLs of one hash told apart, a record read while another
+ * is in use, a torn file refused with its name, and the searcher reading
+ * the new file once a segment indexed again is merged and published.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { indexSegments } from '../../crawler/index/tool.js';
+import { merge } from '../../crawler/merge.js';
+import { Conf } from '../../shared/conf.js';
+import { segmentFile } from '../../shared/layout.js';
+import { encodeSummaryMeta, readSummaryMeta } from '../../segments/offsets.js';
+import type { SummaryText } from '../../segments/segment.js';
+import { SUMMARIES_FILE, SummariesFile, SummariesWriter, urlHash } from '../../segments/summaries.js';
+import { searchSettings } from '../../searcher/settings.js';
+import { CrawlSnapshots } from '../../searcher/snapshot.js';
+import { makeCrawl, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
+
+/** Pairs of URLs with one hash, found by trying. */
+function collidingPairs(n: number): [string, string][] {
+  const seen = new Map<number, string>();
+  const pairs: [string, string][] = [];
+  for (let i = 0; pairs.length < n && i < 1_000_000; i++) {
+    const url = `http://h.test/p${i}`;
+    const h = urlHash(url);
+    const other = seen.get(h);
+    if (other) pairs.push([other, url]);
+    else seen.set(h, url);
+  }
+  assert.is(pairs.length, n, 'colliding URLs found');
+  return pairs;
+}
+
+const record = (url: string, text: string, i: number, meta: SummaryText['meta'] = {}): SummaryText => ({
+  url,
+  text,
+  length: text.length + i,
+  offsets: Uint8Array.from({ length: 20 + i }, (_, k) => (k * 7 + i) & 0xff),
+  meta,
+});
+
+function written(records: SummaryText[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-summaries-'));
+  const w = new SummariesWriter(dir);
+  for (const r of records) w.add(r);
+  w.close();
+  return dir;
+}
+
+const asRead = (f: SummariesFile, url: string) =>
+  f.withRecord(url, (s) => ({ text: s.text.whole(), length: s.length, offsets: [...s.offsets!], meta: s.meta }))?.value;
+
+test('records read back as written: each text form, URLs of one hash told apart, a URL absent', () => {
+  const [[a, b], [c, d]] = collidingPairs(2) as [[string, string], [string, string]];
+  const records = [
+    record('http://docs.test/latin1', 'plain text with a café', 0, { furniture: [[0, 5]] }),
+    record('http://docs.test/listed', `curly “quotes” in ${'a long text '.repeat(50)}`, 1),
+    record('http://docs.test/wide', 'Ελληνικά κείμενα και λέξεις', 2, { sections: [{ offset: 0, heading: 'Εισαγωγή', level: 2 }] }),
+    record(a, 'the first of one hash', 3),
+    record(b, 'the second of one hash', 4),
+    record(c, 'alone of its hash', 5),
+  ];
+  const dir = written(records);
+  const f = SummariesFile.open(dir)!;
+  try {
+    for (const [i, r] of records.entries())
+      assert.equal(asRead(f, r.url), { text: r.text, length: r.length, offsets: [...r.offsets], meta: readSummaryMeta(encodeSummaryMeta(r.meta)) }, r.url);
+    assert.is(asRead(f, d), undefined, 'a URL of a written hash, not written');
+    assert.is(asRead(f, 'http://docs.test/absent'), undefined);
+  } finally {
+    f.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a record read while another is in use leaves that one whole', () => {
+  const dir = written([record('http://a.test/', 'the outer record', 0), record('http://b.test/', 'the inner record', 1)]);
+  const f = SummariesFile.open(dir)!;
+  try {
+    const got = f.withRecord('http://a.test/', (outer) => {
+      const inner = f.withRecord('http://b.test/', (s) => s.text.whole())?.value;
+      return [outer.text.whole(), inner, [...outer.offsets!].length];
+    })?.value;
+    assert.equal(got, ['the outer record', 'the inner record', 20]);
+    assert.is(asRead(f, 'http://a.test/')!.text, 'the outer record');
+  } finally {
+    f.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('no file: none; an empty file: no records; a torn or garbled file: refused, naming it', () => {
+  const dir = written([record('http://a.test/', 'some text here', 0)]);
+  const empty = written([]);
+  try {
+    assert.is(SummariesFile.open(path.join(dir, 'nowhere')), undefined);
+    const e = SummariesFile.open(empty)!;
+    assert.is(asRead(e, 'http://a.test/'), undefined);
+    e.close();
+    const file = path.join(dir, SUMMARIES_FILE);
+    const whole = fs.readFileSync(file);
+    const garbled = Buffer.from(whole);
+    garbled.writeUInt32LE(0, garbled.length - 4);
+    fs.writeFileSync(file, garbled);
+    assert.throws(() => SummariesFile.open(dir), (err: Error) => err.message.includes(file) && /no valid table/.test(err.message));
+    fs.writeFileSync(file, whole.subarray(0, whole.length - 10));
+    assert.throws(() => SummariesFile.open(dir), (err: Error) => err.message.includes(file) && /truncated/.test(err.message));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+test('the searcher reads a segment indexed again once the index merged from it is published', async () => {
+  const crawl = makeCrawl();
+  try {
+    const url = 'http://docs.test/page';
+    const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 10)), [{ url, title: 'Page', text: 'the first words of the page' }]);
+    writeWebDb(crawl, []);
+    const rebuild = async () => {
+      await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
+      await merge(crawl.conf, { index: crawl.index, segments: [dir] });
+    };
+    await rebuild();
+    const snaps = await CrawlSnapshots.open(crawl.dir, searchSettings(Conf.load()));
+    try {
+      const text = () => snaps.current.segments.withSummarySource(path.basename(dir), url, (s) => s.text.whole());
+      assert.is(text(), 'the first words of the page');
+      const db = new Database(segmentFile(dir));
+      db.prepare('UPDATE parse SET text = ? WHERE url = ?').run('other words since the page changed', url);
+      db.close();
+      await rebuild();
+      assert.is(await snaps.refresh(), true);
+      assert.is(text(), 'other words since the page changed');
+    } finally {
+      snaps.close();
+    }
+  } finally {
+    crawl.cleanup();
+  }
+});
+
+test.run();
