@@ -11,8 +11,10 @@
  * the same run, with each server's CPU time per request, each searcher
  * process first warmed by WARM_REQUESTS requests; then, apart, the
  * searcher as two worker processes behind its port (-workers 2), their CPU
- * summed. With SEARCH_BASELINE (another checkout), that checkout's searcher
- * beside this one's, alternating, over HTTP and in process.
+ * summed. Each over HTTP again under wrk, when installed, a process of its
+ * own that takes less of the cores than autocannon in this one. With
+ * SEARCH_BASELINE (another checkout), that checkout's searcher beside this
+ * one's, alternating, over HTTP and in process.
  * The crawl is made in a temp dir, or reused from DEVWEB_CRAWL (a crawl
  * directory with a published index). Skipped, saying why, when devweb is not served.
  * Run: npm run bench -- search-devweb
@@ -29,7 +31,7 @@ import { search, type SearchResult } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { startSearcher, startServer } from '../fixtures/searcher-process.js';
-import { cannon, wholeMs as ms, type CannonResult } from './cannon.js';
+import { cannon, wholeMs as ms, wrk, wrkMissing, type CannonResult } from './cannon.js';
 import { crawlDevweb, DEVWEB_CRAWL_ARGS, devwebDir, devwebQueries, devwebUnavailable } from './ranking/devweb.js';
 import type { BenchResult } from './run.js';
 
@@ -68,11 +70,13 @@ async function warmUp(proc: ChildProcess, base: string, paths: string[], workers
   return (cpuMs(proc.pid) - c0) / (WARM_REQUESTS * workers);
 }
 
-/** autocannon against a server process, with the server's CPU time per request. */
-async function load(proc: ChildProcess, url: string, paths?: string[]): Promise<CannonResult & { cpuPerReq: number }> {
+type Loaded = CannonResult & { cpuPerReq: number };
+
+/** A load generator (autocannon by default) against a server process, with the server's CPU time per request. */
+async function load(proc: ChildProcess, url: string, paths?: string[], generator = cannon): Promise<Loaded> {
   const c0 = cpuMs(proc.pid);
-  const r = await cannon(url, paths);
-  return { ...r, cpuPerReq: (cpuMs(proc.pid) - c0) / (r.rps * 6) };
+  const r = await generator(url, paths);
+  return { ...r, cpuPerReq: (cpuMs(proc.pid) - c0) / r.requests };
 }
 
 /** CPU time of this process, ms. */
@@ -227,24 +231,28 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
     const api = await load(searcher.proc, searcher.base, paths);
     const after = await load(trivial.proc, `${trivial.base}/`);
     const base = (before.rps + after.rps) / 2;
+    // The same with wrk, which leaves the server more of the cores than autocannon in this process.
+    const noWrk = wrkMissing();
+    const wrkApi = noWrk ? undefined : await load(searcher.proc, searcher.base, paths, wrk);
+    const wrkTrivial = noWrk ? undefined : await load(trivial.proc, `${trivial.base}/`, undefined, wrk);
     await stop(searcher.proc);
     // The second core: the same searcher as two worker processes behind its port (the default on 2 cores: one a core).
     const two = await startSearcher(['-dir', crawlDir, '-port', '0', '-host', HOST, '-workers', '2'], root);
     procs.push(two.proc);
     const coldTwo = await warmUp(two.proc, two.base, paths, 2);
     const workers = await load(two.proc, two.base, paths);
+    const wrkWorkers = noWrk ? undefined : await load(two.proc, two.base, paths, wrk);
     await stop(two.proc);
     const baseline = process.env.SEARCH_BASELINE;
     const ab = baseline ? await versusBaseline(path.resolve(baseline), crawlDir, queries, paths, procs) : undefined;
 
     const row = (what: string, xs: number[], cpuMs: number) => `| ${what} | ${f2(pct(xs, 50))} | ${f2(pct(xs, 99))} | – | – | ${Number.isNaN(cpuMs) ? '–' : f2(cpuMs / xs.length)} |`;
-    const http = (what: string, r: CannonResult & { cpuPerReq: number }, ratio: string) =>
-      `| ${what} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.rps.toFixed(0)} | ${ratio} | ${f2(r.cpuPerReq)} |`;
+    const http = (what: string, r: Loaded, ratio: string) => `| ${what} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.rps.toFixed(0)} | ${ratio} | ${f2(r.cpuPerReq)} |`;
     return {
       title,
       markdown: [
         `The devweb crawl (${docs.toLocaleString('en')} documents; \`node crawler/hazelnut.js ${DEVWEB_CRAWL_ARGS.join(' ')} <seeds> -dir <tmp> -depth 10\`${reuse ? ', reused' : ''}), its ${queries.length} queries as served (10 hits, searcher.hits.per.site).`,
-        `In process: ${WARM_PASSES} warm-up passes, then ${PASSES} passes. Over HTTP: \`hazelnut-searcher -dir <crawl>\` and a trivial hono route each in its own process, autocannon (16 connections, 6 s, loopback ${HOST}) in the bench process, the trivial route measured before and after /api/search; each searcher process first answers ${WARM_REQUESTS.toLocaleString('en')} requests of the queries, 8 in flight (server CPU a request over them: ${f2(cold)} ms for one process, ${f2(coldTwo)} ms for two, against the figures below once warm).`,
+        `In process: ${WARM_PASSES} warm-up passes, then ${PASSES} passes. Over HTTP: \`hazelnut-searcher -dir <crawl>\` and a trivial hono route each in its own process, autocannon (16 connections, 6 s, loopback ${HOST}) in the bench process, the trivial route measured before and after /api/search; then the same with wrk (one thread, 16 connections, 6 s), a process of its own that takes less of the two cores than autocannon; each searcher process first answers ${WARM_REQUESTS.toLocaleString('en')} requests of the queries, 8 in flight (server CPU a request over them: ${f2(cold)} ms for one process, ${f2(coldTwo)} ms for two, against the figures below once warm).`,
         '',
         '| what | p50 ms | p99 ms | req/s | vs trivial route | server CPU ms/request |',
         '|---|---|---|---|---|---|',
@@ -258,6 +266,13 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
         http('trivial hono `c.json` route, after', after, '1'),
         http(`\`/api/search\`, the ${queries.length} queries in turn, one process (\`-workers 1\`)`, api, (api.rps / base).toFixed(3)),
         http(`\`/api/search\`, \`-workers 2\` (two searcher processes behind the port, the default on 2 cores; ${(workers.rps / api.rps).toFixed(2)}× the one process's req/s)`, workers, (workers.rps / base).toFixed(3)),
+        ...(wrkTrivial && wrkApi && wrkWorkers
+          ? [
+              http('wrk: trivial hono `c.json` route', wrkTrivial, '1'),
+              http('wrk: `/api/search`, one process', wrkApi, (wrkApi.rps / wrkTrivial.rps).toFixed(3)),
+              http(`wrk: \`/api/search\`, \`-workers 2\` (${(wrkWorkers.rps / wrkApi.rps).toFixed(2)}× one process)`, wrkWorkers, (wrkWorkers.rps / wrkTrivial.rps).toFixed(3)),
+            ]
+          : [`| wrk: skipped, ${noWrk} | – | – | – | – | – |`]),
         '',
         ...(ab
           ? [
@@ -275,7 +290,7 @@ export default async function searchDevwebBench(): Promise<BenchResult> {
               '',
             ]
           : []),
-        `Errors: ${before.errors + api.errors + after.errors + workers.errors}. Load average when the run began: ${loadAvg.map((x) => x.toFixed(1)).join(', ')} on ${os.cpus().length} cores (other work on the machine shares them; compare figures of one run). ` +
+        `Errors: ${[before, api, after, workers, wrkApi, wrkTrivial, wrkWorkers].reduce((n, r) => n + (r?.errors ?? 0), 0)}. Load average when the run began: ${loadAvg.map((x) => x.toFixed(1)).join(', ')} on ${os.cpus().length} cores (other work on the machine shares them; compare figures of one run). ` +
           'Server CPU per request is the server process\'s user + system time over the requests it answered, less sensitive to that load than req/s. Run: `npm run bench -- search-devweb` (`DEVWEB_CRAWL=<crawl dir>` reuses a crawl; `SEARCH_BASELINE=<checkout>` adds the comparison with another checkout, which needs its node_modules).',
       ].join('\n'),
     };
