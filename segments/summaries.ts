@@ -6,7 +6,7 @@
  * of the text, where its words stand, the sections and furniture there).
  * The searcher reads one record a hit with one positioned read, found through
  * a table of URL hashes kept in memory. Through SQLite the same record cost
- * about eight times the CPU: a b-tree lookup by URL, the overflow pages of
+ * four to five times the CPU: a b-tree lookup by URL, the overflow pages of
  * the row, and a new buffer for each blob.
  *
  * The payload, after the index file header (shared/index/format.ts):
@@ -202,7 +202,7 @@ export class SummariesFile {
     const size = b.length;
     const got = fs.readSync(this.fd, b, 0, size, this.payloadAt + this.positions[k]!);
     const bad = () => new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file} has a bad record (${k})`);
-    if (got !== size) throw bad();
+    if (got !== size || size < HEAD_BYTES) throw bad();
     const urlBytes = b.readUInt32LE(0);
     const metaBytes = b.readUInt32LE(4);
     const textBytes = b.readUInt32LE(8);
