@@ -10,6 +10,10 @@ import { segmentDir } from '../shared/layout.js';
 
 export class FetchedSegments {
   private readonly open = new Map<string, Segment | null>();
+  /** The segments whose summaries problem has been told (once each, until they are read anew). */
+  private readonly told = new Set<Segment>();
+  /** Told, once a segment, when its summaries file cannot be read and its summaries come from the parse text. */
+  onProblem?: (message: string) => void;
 
   constructor(readonly segmentsDir: string) {}
 
@@ -39,7 +43,13 @@ export class FetchedSegments {
 
   /** Segment.withSummarySource of the named segment (undefined when it is absent). */
   withSummarySource<T>(segment: string, url: string, use: (src: SummarySource) => T): T | undefined {
-    return this.get(segment)?.withSummarySource(url, use);
+    const seg = this.get(segment);
+    const r = seg?.withSummarySource(url, use);
+    if (seg?.summariesProblem && !this.told.has(seg)) {
+      this.told.add(seg);
+      this.onProblem?.(`segment ${segment}: summaries from the parse text, slower: ${seg.summariesProblem}; 'hazelnut index' of the segment writes it again`);
+    }
+    return r;
   }
 
   getContent(segment: string, url: string): ContentRecord | undefined {
@@ -53,6 +63,7 @@ export class FetchedSegments {
   /** Reads each open segment's summaries file anew at its next summary. */
   reopenSummaries(): void {
     for (const s of this.open.values()) s?.reopenSummaries();
+    this.told.clear();
   }
 
   close(): void {

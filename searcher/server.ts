@@ -104,6 +104,7 @@ export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<Run
   const snapshots = await CrawlSnapshots.open(opts.dir, searchSettings(conf), indexSource(opts.index), { pruning: !opts.shard });
   snapshots.onSwitch = (s) => opts.log?.(`switched to index ${s.version} (${s.reader.meta.docCount} documents)`);
   snapshots.onError = (e) => opts.log?.(`a new index could not be opened, still serving the old one: ${(e as Error).message}`);
+  snapshots.onSegmentProblem = (message) => opts.log?.(message);
   const app = createApp({ snapshots, reportFile: crawlPaths(opts.dir).report, shard: opts.shard });
   let running: RunningServer;
   try {

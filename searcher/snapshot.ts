@@ -101,6 +101,11 @@ export class CrawlSnapshots implements SnapshotProvider {
   /** Called when a newly published index cannot be opened; the old one stays current. */
   onError?: (e: unknown) => void;
 
+  /** Called when a segment's summaries cannot be read from its index (the segments' onProblem). */
+  set onSegmentProblem(f: ((message: string) => void) | undefined) {
+    this.segments.onProblem = f;
+  }
+
   private refreshing: Promise<boolean> | undefined;
 
   private constructor(

@@ -227,8 +227,10 @@ export class Segment {
   private readonly prepared = new Map<Database.Database, Map<string, Database.Statement>>();
   /** The tables summaries are read from, newest first (the summary table, then the summary_text of older hazelnut), as the segment holds them. */
   private summaryTables: string[] | undefined;
-  /** The segment index's summaries file, opened when first read (null: none). */
+  /** The segment index's summaries file, opened when first read (null: none, or one that cannot be read). */
   private summaries: SummariesFile | null | undefined;
+  /** Why the segment index's summaries file cannot be read, if it cannot: summaries come from the parse text meanwhile. */
+  summariesProblem: string | undefined;
 
   private constructor(
     readonly dir: string,
@@ -651,7 +653,7 @@ export class Segment {
    * as the call: a summaries file reuses its bytes for the next record.
    */
   withSummarySource<T>(url: string, use: (src: SummarySource) => T): T | undefined {
-    if (this.summaries === undefined) this.summaries = SummariesFile.open(segmentIndexDir(this.dir)) ?? null;
+    if (this.summaries === undefined) this.summaries = this.openSummaries();
     const stored = this.summaries?.withRecord(url, use);
     if (stored) return stored.value;
     for (const table of this.summaryTablesHeld()) {
@@ -686,10 +688,22 @@ export class Segment {
     yield* this.rows<Pick<ParseRecord, 'url' | 'status' | 'title'>>('SELECT url, status, title FROM parse ORDER BY rowid');
   }
 
+  /** The summaries file, or null; a file that cannot be read is a problem to report, not a failed summary. */
+  private openSummaries(): SummariesFile | null {
+    try {
+      return SummariesFile.open(segmentIndexDir(this.dir)) ?? null;
+    } catch (e) {
+      if (!(e instanceof HzError)) throw e;
+      this.summariesProblem = e.message;
+      return null;
+    }
+  }
+
   /** Reads the summaries file anew at the next summary (the segment has been indexed again since it was opened). */
   reopenSummaries(): void {
     this.summaries?.close();
     this.summaries = undefined;
+    this.summariesProblem = undefined;
   }
 
   close(): void {

@@ -1,8 +1,9 @@
 /**
  * The summaries file of a segment index: records read back as written in
  * each text form, URLs of one hash told apart, a record read while another
- * is in use, a torn file refused with its name, and the searcher reading
- * the new file once a segment indexed again is merged and published.
+ * is in use, a torn file refused with its name (the searcher then
+ * summarizes from the parse text and says why, once), and the searcher
+ * reading the new file once a segment indexed again is merged and published.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +19,7 @@ import { encodeSummaryMeta, readSummaryMeta } from '../../segments/offsets.js';
 import type { SummaryText } from '../../segments/segment.js';
 import { SUMMARIES_FILE, SummariesFile, SummariesWriter, urlHash } from '../../segments/summaries.js';
 import { searchSettings } from '../../searcher/settings.js';
+import { FetchedSegments } from '../../searcher/segments.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { makeCrawl, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
 
@@ -113,6 +115,35 @@ test('no file: none; an empty file: no records; a torn or garbled file: refused,
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+test('a segment whose summaries file cannot be read is summarized from its parse text, the problem told once', async () => {
+  const crawl = makeCrawl();
+  try {
+    const url = 'http://docs.test/page';
+    const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 10)), [{ url, title: 'Page', text: 'words of the page to summarize' }]);
+    writeWebDb(crawl, []);
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
+    const file = path.join(dir, 'index', SUMMARIES_FILE);
+    fs.truncateSync(file, fs.statSync(file).size - 3);
+    const segments = new FetchedSegments(crawl.segments);
+    const told: string[] = [];
+    segments.onProblem = (m) => told.push(m);
+    try {
+      for (let i = 0; i < 2; i++)
+        assert.equal(
+          segments.withSummarySource(path.basename(dir), url, (s) => [s.text.whole(), s.offsets]),
+          ['words of the page to summarize', undefined],
+          'from the parse text, without stored offsets',
+        );
+      assert.is(told.length, 1);
+      assert.ok(told[0]!.includes(file) && /truncated/.test(told[0]!), told[0]);
+    } finally {
+      segments.close();
+    }
+  } finally {
+    crawl.cleanup();
   }
 });
 
