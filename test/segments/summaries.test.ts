@@ -21,7 +21,7 @@ import { SUMMARIES_FILE, SummariesFile, SummariesWriter, urlHash } from '../../s
 import { searchSettings } from '../../searcher/settings.js';
 import { FetchedSegments } from '../../searcher/segments.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
-import { makeCrawl, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
+import { makeCrawl, writeSegment, writeWebDb, type Crawl } from '../fixtures/crawlstore.js';
 
 /** Pairs of URLs with one hash, found by trying. */
 function collidingPairs(n: number): [string, string][] {
@@ -118,13 +118,27 @@ test('no file: none; an empty file: no records; a torn or garbled file: refused,
   }
 });
 
-test('a segment whose summaries file cannot be read is summarized from its parse text, the problem told once', async () => {
+const URL_OF_PAGE = 'http://docs.test/page';
+
+/** A crawl of one page, its segment indexed (and merged, with `rebuild`); `body` gets the crawl, the segment and the indexing again. */
+async function withIndexedPage(text: string, body: (crawl: Crawl, dir: string, rebuild: () => Promise<void>) => Promise<void>): Promise<void> {
   const crawl = makeCrawl();
   try {
-    const url = 'http://docs.test/page';
-    const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 10)), [{ url, title: 'Page', text: 'words of the page to summarize' }]);
+    const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 10)), [{ url: URL_OF_PAGE, title: 'Page', text }]);
     writeWebDb(crawl, []);
-    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
+    const rebuild = async () => {
+      await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
+      await merge(crawl.conf, { index: crawl.index, segments: [dir] });
+    };
+    await rebuild();
+    await body(crawl, dir, rebuild);
+  } finally {
+    crawl.cleanup();
+  }
+}
+
+test('a segment whose summaries file cannot be read is summarized from its parse text, the problem told once', () =>
+  withIndexedPage('words of the page to summarize', async (crawl, dir) => {
     const file = path.join(dir, 'index', SUMMARIES_FILE);
     fs.truncateSync(file, fs.statSync(file).size - 3);
     const segments = new FetchedSegments(crawl.segments);
@@ -133,7 +147,7 @@ test('a segment whose summaries file cannot be read is summarized from its parse
     try {
       for (let i = 0; i < 2; i++)
         assert.equal(
-          segments.withSummarySource(path.basename(dir), url, (s) => [s.text.whole(), s.offsets]),
+          segments.withSummarySource(path.basename(dir), URL_OF_PAGE, (s) => [s.text.whole(), s.offsets]),
           ['words of the page to summarize', undefined],
           'from the parse text, without stored offsets',
         );
@@ -142,28 +156,16 @@ test('a segment whose summaries file cannot be read is summarized from its parse
     } finally {
       segments.close();
     }
-  } finally {
-    crawl.cleanup();
-  }
-});
+  }));
 
-test('the searcher reads a segment indexed again once the index merged from it is published', async () => {
-  const crawl = makeCrawl();
-  try {
-    const url = 'http://docs.test/page';
-    const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 10)), [{ url, title: 'Page', text: 'the first words of the page' }]);
-    writeWebDb(crawl, []);
-    const rebuild = async () => {
-      await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
-      await merge(crawl.conf, { index: crawl.index, segments: [dir] });
-    };
-    await rebuild();
+test('the searcher reads a segment indexed again once the index merged from it is published', () =>
+  withIndexedPage('the first words of the page', async (crawl, dir, rebuild) => {
     const snaps = await CrawlSnapshots.open(crawl.dir, searchSettings(Conf.load()));
     try {
-      const text = () => snaps.current.segments.withSummarySource(path.basename(dir), url, (s) => s.text.whole());
+      const text = () => snaps.current.segments.withSummarySource(path.basename(dir), URL_OF_PAGE, (s) => s.text.whole());
       assert.is(text(), 'the first words of the page');
       const db = new Database(segmentFile(dir));
-      db.prepare('UPDATE parse SET text = ? WHERE url = ?').run('other words since the page changed', url);
+      db.prepare('UPDATE parse SET text = ? WHERE url = ?').run('other words since the page changed', URL_OF_PAGE);
       db.close();
       await rebuild();
       assert.is(await snaps.refresh(), true);
@@ -171,9 +173,6 @@ test('the searcher reads a segment indexed again once the index merged from it i
     } finally {
       snaps.close();
     }
-  } finally {
-    crawl.cleanup();
-  }
-});
+  }));
 
 test.run();
