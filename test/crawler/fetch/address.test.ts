@@ -1,4 +1,5 @@
 /** Which addresses the fetcher connects to: a table of addresses, the policy property, and a redirect to the metadata service. */
+import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressKind, addressPolicy, blockedReason, isLoopbackHost, withLoopback } from '../../../crawler/fetch/address.js';
@@ -67,8 +68,8 @@ test('a redirect to the metadata service (IPv4 and IPv6) or to link-local is rec
       },
     },
   });
+  const crawl = tempCrawl();
   try {
-    const crawl = tempCrawl();
     const seg = makeSegment(crawl, ['/meta', '/meta6', '/ll', '/ok'].map((p) => web.url('a', p)));
     const s = await fetch(testConf({ 'http.redirect.max': '2' }), seg);
     assert.ok(s.complete);
@@ -90,6 +91,7 @@ test('a redirect to the metadata service (IPv4 and IPv6) or to link-local is rec
     }
   } finally {
     await web.stop();
+    fs.rmSync(crawl, { recursive: true, force: true });
   }
 });
 
