@@ -1,21 +1,9 @@
 /**
  * @module searcher/sorted
- * Bisection of an ascending list, shared by the ranking's located documents
- * and the summary's kept words; and a term's postings read beside a sorted
- * list of documents, shared by their entries and their pruning bounds.
+ * A term's postings read beside a sorted list of documents, shared by their
+ * entries and their pruning bounds.
  */
-
-/** The first index at or after `from` of an ascending array whose value is not below `x` (its length when none is). */
-export function lowerBound(a: ArrayLike<number>, x: number, from = 0): number {
-  let lo = from;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+import { lowerBound } from '../shared/sorted.js';
 
 /**
  * For each of `ids` (ascending) that is in `docs` (ascending) at j:

@@ -21,6 +21,7 @@
 import fs from 'node:fs';
 import { HzError } from '../shared/errors.js';
 import { IndexFileWriter, openIndexFilePieces } from '../shared/index/format.js';
+import { lowerBound } from '../shared/sorted.js';
 import { encodeSummaryMeta, readSummaryMeta } from './offsets.js';
 import type { SummarySource, SummaryText } from './segment.js';
 import { StoredText, storedText, type TextForm } from './summary-text.js';
@@ -44,7 +45,7 @@ export function urlHash(url: string): number {
 /** Writes a summaries file record by record; `close()` adds the table and makes it durable. */
 export class SummariesWriter {
   private readonly file: IndexFileWriter;
-  private pending: Buffer[] = [];
+  private pending: Uint8Array[] = [];
   private pendingBytes = 0;
   private at = 0;
   private readonly hashes: number[] = [];
@@ -61,7 +62,12 @@ export class SummariesWriter {
     const meta = Buffer.from(encodeSummaryMeta(r.meta), 'utf8');
     const { bytes: text, form } = storedText(r.text);
     const head = Buffer.allocUnsafe(HEAD_BYTES);
-    [url.length, meta.length, text.length, r.offsets.byteLength, r.length, form].forEach((n, i) => head.writeUInt32LE(n, 4 * i));
+    head.writeUInt32LE(url.length, 0);
+    head.writeUInt32LE(meta.length, 4);
+    head.writeUInt32LE(text.length, 8);
+    head.writeUInt32LE(r.offsets.byteLength, 12);
+    head.writeUInt32LE(r.length, 16);
+    head.writeUInt32LE(form, 20);
     const size = HEAD_BYTES + url.length + meta.length + text.length + r.offsets.byteLength;
     this.hashes.push(urlHash(r.url));
     this.sizes.push(size);
@@ -72,7 +78,7 @@ export class SummariesWriter {
 
   private push(...parts: Uint8Array[]): void {
     for (const p of parts) {
-      this.pending.push(Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+      this.pending.push(p);
       this.pendingBytes += p.byteLength;
     }
     if (this.pendingBytes >= WRITE_BYTES) this.flush();
@@ -82,11 +88,6 @@ export class SummariesWriter {
     if (this.pendingBytes) this.file.write(Buffer.concat(this.pending, this.pendingBytes));
     this.pending = [];
     this.pendingBytes = 0;
-  }
-
-  /** Records written so far. */
-  get count(): number {
-    return this.hashes.length;
   }
 
   close(): void {
@@ -174,14 +175,7 @@ export class SummariesFile {
   withRecord<T>(url: string, use: (src: SummarySource) => T): { value: T } | undefined {
     const h = urlHash(url);
     const { hashes } = this;
-    let lo = 0;
-    let hi = hashes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (hashes[mid]! < h) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let k = lo; k < hashes.length && hashes[k] === h; k++) {
+    for (let k = lowerBound(hashes, h); k < hashes.length && hashes[k] === h; k++) {
       const nested = reading;
       const size = this.sizes[k]!;
       if (!nested && scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, 2 * scratch.length));

@@ -259,14 +259,12 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
       await writer.write(tmp);
     };
     try {
-      await replaceDir(segmentIndexDir(dir), async (tmp) => {
-        try {
-          await build(tmp);
-        } catch (e) {
+      await replaceDir(segmentIndexDir(dir), (tmp) =>
+        build(tmp).catch((e: unknown) => {
           summaries?.abandon();
           throw e;
-        }
-      });
+        }),
+      );
     } finally {
       writer.discard();
     }

@@ -197,6 +197,26 @@ export function readIndexFile(dir: string, name: string): Buffer {
 }
 
 /**
+ * Checks the header of an index file open as `fd` and that its payload is
+ * whole; returns the payload length the header states and the file's
+ * status. The fd is closed when a check fails.
+ */
+function checkWhole(fd: number, name: string, file: string): { header: Buffer; st: fs.Stats; length: number } {
+  try {
+    const header = Buffer.alloc(HEADER_BYTES);
+    const got = fs.readSync(fd, header, 0, HEADER_BYTES, 0);
+    const length = checkHeader(header.subarray(0, got), name, file);
+    const st = fs.fstatSync(fd);
+    const size = st.size - HEADER_BYTES;
+    if (size !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${Math.max(0, size)} of ${length} payload bytes`);
+    return { header, st, length };
+  } catch (e) {
+    fs.closeSync(fd);
+    throw e;
+  }
+}
+
+/**
  * Opens `<dir>/<name>` to be read a piece at a time, or undefined when there
  * is no such file: its header is checked and its payload must be whole, but
  * its checksum is not verified, which would read all of it (the summaries
@@ -211,17 +231,7 @@ export function openIndexFilePieces(dir: string, name: string): { fd: number; fi
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
   }
-  try {
-    const header = Buffer.alloc(HEADER_BYTES);
-    fs.readSync(fd, header, 0, HEADER_BYTES, 0);
-    const length = checkHeader(header, name, file);
-    const size = fs.fstatSync(fd).size - HEADER_BYTES;
-    if (size !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${Math.max(0, size)} of ${length} payload bytes`);
-    return { fd, file, payloadAt: HEADER_BYTES, length };
-  } catch (e) {
-    fs.closeSync(fd);
-    throw e;
-  }
+  return { fd, file, payloadAt: HEADER_BYTES, length: checkWhole(fd, name, file).length };
 }
 
 // ---- typed-array columns ------------------------------------------------------
@@ -411,13 +421,8 @@ export class IndexFileColumns {
     } catch (e) {
       throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
     }
+    const { header, st } = checkWhole(this.fd, name, file);
     try {
-      const header = Buffer.alloc(HEADER_BYTES);
-      const got = fs.readSync(this.fd, header, 0, HEADER_BYTES, 0);
-      const length = checkHeader(header.subarray(0, got), name, file);
-      const st = fs.fstatSync(this.fd);
-      const size = st.size - HEADER_BYTES;
-      if (size !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${size} of ${length} payload bytes`);
       verifyChecksum(file, st, header, () => payloadHash(this.fd).digest());
       const tocLen = Buffer.alloc(4);
       fs.readSync(this.fd, tocLen, 0, 4, HEADER_BYTES);
