@@ -26,8 +26,9 @@ export async function serveUntilSignal(ctx: ToolContext, args: string[]): Promis
   try {
     return await serve(ctx, args);
   } finally {
-    // A worker's channel to the primary would keep it alive once it is done.
-    if (isWorker() && process.connected) process.disconnect();
+    // A worker's channel to the primary would keep it alive once it is done. Not disconnected: a cluster worker
+    // whose channel closes exits 0 at once, so one that could not start would look stopped, not failed.
+    if (isWorker()) process.channel?.unref();
   }
 }
 

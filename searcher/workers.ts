@@ -17,7 +17,7 @@ export const workerCount = (asked: number, cores = os.availableParallelism()): n
 /** What a worker tells the primary. */
 export type WorkerReport = { serving: string };
 
-/** Runs in the primary: forks `n` workers; returns 0 when a signal stopped them all, 1 when one ended by itself. */
+/** Runs in the primary: forks `n` workers; returns 0 when a signal stopped them all, 1 when one failed. */
 export function superviseWorkers(n: number, out: NodeJS.WritableStream, log: (line: string) => void): Promise<number> {
   return new Promise((resolve) => {
     const serving = new Set<Worker>();
@@ -25,7 +25,9 @@ export function superviseWorkers(n: number, out: NodeJS.WritableStream, log: (li
     let failed = false;
     const stopAll = () => {
       stopping = true;
-      for (const w of Object.values(cluster.workers ?? {})) if (w?.isConnected()) w.send({ stop: true });
+      // A worker stopping by itself meanwhile (a signal to the whole group, as a service manager sends) has closed
+      // its channel: the message is not needed, and without the callback its EPIPE would end the primary.
+      for (const w of Object.values(cluster.workers ?? {})) if (w?.isConnected()) w.send({ stop: true }, undefined, () => {});
     };
     cluster.on('message', (w, m: WorkerReport) => {
       if (typeof m?.serving !== 'string' || serving.has(w)) return;
@@ -34,9 +36,10 @@ export function superviseWorkers(n: number, out: NodeJS.WritableStream, log: (li
     });
     cluster.on('exit', (w, code, signal) => {
       if (!stopping) {
-        // Its error is on stderr; the others stop, and whatever runs the searcher can start it again.
+        // Its error is on stderr; the others stop, and whatever runs the searcher can start it again. A worker
+        // that exits 0 was stopped by a signal of its own, sent to the whole group: a stop, not a failure.
         log(`worker ${w.process.pid} ended (${signal ?? `exit ${code}`}); stopping the others`);
-        failed = true;
+        if (code !== 0 || signal) failed = true;
         stopAll();
       }
       if (Object.keys(cluster.workers ?? {}).length === 0) resolve(failed ? 1 : 0);

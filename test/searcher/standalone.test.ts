@@ -2,7 +2,8 @@
  * The searcher as its own program on a machine that holds only a copy of
  * a crawl's index/ and segments/: `hazelnut-searcher -dir`, answering over
  * HTTP, refusing a taken port with a clear message, stopping cleanly on
- * SIGTERM, and as several worker processes behind one port (-workers).
+ * SIGTERM, and as several worker processes behind one port (-workers),
+ * stopped cleanly when a signal reaches every process at once.
  * Also `hazelnut search` in the terminal, over the same copy.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -130,6 +131,20 @@ test('hazelnut-searcher with searcher.workers 2, then -workers 2: two processes 
   assert.is(await q.exit, 1);
   assert.match(q.err(), new RegExp(`worker ${first} ended \\(SIGKILL\\); stopping the others`));
   assert.not.ok(fs.existsSync(`/proc/${second}`), 'the other worker stopped');
+});
+
+test('hazelnut-searcher -workers 2 stopped by SIGTERM to every process at once, as a service manager stops a group: exit 0, no error', async () => {
+  // The workers' own signals race the primary's stop message: a few rounds, since one round may miss the race.
+  for (let round = 0; round < 5; round++) {
+    const p = run(['-dir', copy, '-port', '0', '-host', HOST, '-workers', '2']);
+    await until(() => p.out().match(/\(2 worker processes\)/), 30_000, p);
+    const workers = workersOf(p.child.pid!);
+    for (const w of workers) process.kill(w, 'SIGTERM');
+    p.child.kill('SIGTERM');
+    assert.is(await p.exit, 0, `round ${round}: ${p.err()}`);
+    assert.not.match(p.err(), /EPIPE|Error/, `round ${round}`);
+    for (const w of workers) assert.not.ok(fs.existsSync(`/proc/${w}`), `worker ${w} stopped`);
+  }
 });
 
 test('hazelnut-searcher: a directory without an index, a bad option and a negative searcher.workers are clear errors', async () => {
