@@ -3,12 +3,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { analyzeDoc } from '../../../shared/index/document.js';
 import { EntryBuilder, type DocEntries } from '../../../shared/index/entries.js';
-import { DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, PackedColumnsWriter, readIndexFile, writeIndexFile, writeIndexFileWith } from '../../../shared/index/format.js';
+import { DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, OLDEST_SUPPORTED, packColumns, PackedColumnsWriter, readIndexFile, writeIndexFile, writeIndexFileWith } from '../../../shared/index/format.js';
 import { currentIndex, publishIndex, removeSuperseded } from '../../../shared/index/publish.js';
 import { openIndex } from '../../../shared/index/reader.js';
 import { FIELDS, type IndexInputDoc } from '../../../shared/index/types.js';
@@ -199,16 +200,16 @@ function varied(): IndexInputDoc[] {
 }
 
 /**
- * SHA-256 (first 16 hex digits) of each file `varied()` builds, taken when the writer spilled token streams
- * instead of entries (their payloads; the header's format version is 5 since the sections file).
+ * SHA-256 (first 16 hex digits) of the payload of each file `varied()` builds (the header, with its version and
+ * checksum, is the format tests'), taken when the writer spilled token streams instead of entries.
  */
 const GOLDEN = {
-  candidates: '111ba9ce4f4819a4',
-  docs: 'b086bfc79db7d79e',
-  forward: 'e3fb5ae471885bab',
-  positions: '83a54e537dbb4e11',
-  terms: 'dfafab9e12e0b6b3',
-  sections: '8ed97633232617aa',
+  candidates: '2b2032252cbfc201',
+  docs: '81d2e92ff27190bb',
+  forward: '717908bafabec9a3',
+  positions: '7b67acbc62d5c993',
+  terms: 'afa8cc0394b3ee86',
+  sections: '54d90a52f63e07c6',
 };
 
 test('writer: the index files of a fixed set of documents keep their bytes', async () => {
@@ -216,7 +217,8 @@ test('writer: the index files of a fixed set of documents keep their bytes', asy
   const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 100_000, candidateLimits: { batchPostings: 5000, chunkMap: 100 } });
   for (const d of varied()) w.add(d);
   await w.write(dir);
-  const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, f))).digest('hex').slice(0, 16);
+  // The payloads: a file's header (its version and checksum) is checked by the format's tests.
+  const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(path.join(dir, f)).subarray(40)).digest('hex').slice(0, 16);
   assert.equal(Object.fromEntries(Object.keys(GOLDEN).map((f) => [f, sha(f)])), GOLDEN);
   const r = await openIndex(dir);
   assert.is(r.termFreq(300, 'content', 'spam'), 0xffff, 'a frequency past 16 bits is stored as the largest');
@@ -430,16 +432,48 @@ test('format: an unknown version is refused, naming the file and both versions',
   );
 });
 
-test('format: an index of the previous version is refused with a re-index message', async () => {
+test('format: an index older than the oldest version read is refused with a re-index message', async () => {
   const dir = path.join(tmp, 'past');
   await build(dir);
   const f = path.join(dir, INDEX_FILES.meta);
   const b = fs.readFileSync(f);
-  b.writeUInt32LE(INDEX_FORMAT_VERSION - 1, 4);
+  b.writeUInt32LE(OLDEST_SUPPORTED - 1, 4);
   fs.writeFileSync(f, b);
   await openIndex(dir).then(
     () => assert.unreachable('opened an index without the heading field'),
     (e: Error) => assert.match(e.message, /re-index the segments/),
+  );
+});
+
+test('format: files checksummed with CRC-32; a version 5 index, whose files hold a SHA-256, still opens, and is refused when a byte changes', async () => {
+  const dir = path.join(tmp, 'crc');
+  await build(dir);
+  const forward = fs.readFileSync(path.join(dir, INDEX_FILES.forward));
+  const crc = Buffer.alloc(16);
+  crc.writeUInt32LE(zlib.crc32(forward.subarray(40)), 0);
+  assert.equal(forward.subarray(24, 40), crc, 'the header holds the CRC-32 of the payload');
+  const v5 = path.join(tmp, 'v5');
+  fs.cpSync(dir, v5, { recursive: true });
+  const files = fs.readdirSync(v5).filter((f) => fs.readFileSync(path.join(v5, f)).subarray(0, 4).toString('latin1') === 'HZIX');
+  assert.ok(files.includes(INDEX_FILES.forward) && files.includes(INDEX_FILES.meta));
+  for (const f of files) {
+    const b = fs.readFileSync(path.join(v5, f));
+    b.writeUInt32LE(5, 4);
+    crypto.createHash('sha256').update(b.subarray(40)).digest().copy(b, 24, 0, 16);
+    fs.writeFileSync(path.join(v5, f), b);
+  }
+  const r = await openIndex(v5);
+  assert.is(r.meta.docCount, DOCS.length);
+  assert.is(readIndexFile(v5, INDEX_FILES.forward).length, forward.length - 40);
+  const torn = path.join(tmp, 'v5-torn');
+  fs.cpSync(v5, torn, { recursive: true });
+  const b = fs.readFileSync(path.join(torn, INDEX_FILES.forward));
+  b[b.length - 1]! ^= 1;
+  fs.writeFileSync(path.join(torn, INDEX_FILES.forward), b);
+  assert.throws(() => readIndexFile(torn, INDEX_FILES.forward), /forward fails its checksum/);
+  await openIndex(torn).then(
+    () => assert.unreachable('opened a damaged version 5 index'),
+    (e: Error) => assert.match(e.message, /forward fails its checksum/),
   );
 });
 
