@@ -3,10 +3,10 @@
  * The on-disk index format: which files an index holds and how each is framed.
  * Every file starts with a 40-byte header — magic `HZIX`, the format version,
  * the file's kind, the payload length and a checksum of the payload (CRC-32,
- * as Lucene's and tantivy's file footers; version 5 files a truncated
- * SHA-256) — checked on open, so a torn copy or a newer format is refused with a message
- * naming the file, instead of being half-read. Binary payloads are a set of
- * named typed-array columns, 8-byte aligned, that a reader views in place.
+ * as in Lucene's and tantivy's file footers; a truncated SHA-256 in version 5
+ * files) — checked on open, so a torn copy or a newer format is refused with a
+ * message naming the file, instead of being half-read. Binary payloads are a
+ * set of named typed-array columns, 8-byte aligned, that a reader views in place.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
