@@ -61,8 +61,11 @@ interface Checksum {
   digest(): Buffer;
 }
 
+/** The first format version whose files hold a CRC-32. */
+const CRC32_SINCE = 6;
+
 function checksum(version: number): Checksum {
-  if (version < 6) {
+  if (version < CRC32_SINCE) {
     const sha = crypto.createHash('sha256');
     const c: Checksum = { update: (piece) => (sha.update(piece), c), digest: () => sha.digest().subarray(0, CHECKSUM_BYTES) };
     return c;
@@ -208,24 +211,29 @@ function verifyChecksum(file: string, st: fs.Stats, header: Buffer, payloadDiges
 /** Reads and verifies `<dir>/<name>`; returns the payload. */
 export function readIndexFile(dir: string, name: string): Buffer {
   const file = path.join(dir, name);
-  let buf: Buffer;
-  let st: fs.Stats;
+  const fd = openIndexFd(file)!;
+  const { header, st, length } = checkWhole(fd, name, file);
+  const payload = Buffer.allocUnsafe(length);
   try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      st = fs.fstatSync(fd);
-      buf = fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    for (let at = 0, n; at < length; at += n)
+      if (!(n = fs.readSync(fd, payload, at, length - at, HEADER_BYTES + at))) throw new Error(`ended at ${at} of ${length} payload bytes`);
   } catch (e) {
     throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
+  } finally {
+    fs.closeSync(fd);
   }
-  const length = checkHeader(buf, name, file);
-  const payload = buf.subarray(HEADER_BYTES);
-  if (payload.length !== length) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} is truncated: ${payload.length} of ${length} payload bytes`);
-  verifyChecksum(file, st, buf, (version) => checksum(version).update(payload).digest());
+  verifyChecksum(file, st, header, (version) => checksum(version).update(payload).digest());
   return payload;
+}
+
+/** `file` open to be read; undefined when it does not exist and `missingIsNone` says so. */
+function openIndexFd(file: string, missingIsNone = false): number | undefined {
+  try {
+    return fs.openSync(file, 'r');
+  } catch (e) {
+    if (missingIsNone && (e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -256,14 +264,8 @@ function checkWhole(fd: number, name: string, file: string): { header: Buffer; s
  */
 export function openIndexFilePieces(dir: string, name: string): { fd: number; file: string; payloadAt: number; length: number } | undefined {
   const file = path.join(dir, name);
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
-  }
-  return { fd, file, payloadAt: HEADER_BYTES, length: checkWhole(fd, name, file).length };
+  const fd = openIndexFd(file, true);
+  return fd === undefined ? undefined : { fd, file, payloadAt: HEADER_BYTES, length: checkWhole(fd, name, file).length };
 }
 
 // ---- typed-array columns ------------------------------------------------------
@@ -448,11 +450,7 @@ export class IndexFileColumns {
   constructor(dir: string, name: string) {
     const file = path.join(dir, name);
     this.file = file;
-    try {
-      this.fd = fs.openSync(file, 'r');
-    } catch (e) {
-      throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${file} cannot be read: ${(e as Error).message}`);
-    }
+    this.fd = openIndexFd(file)!;
     const { header, st } = checkWhole(this.fd, name, file);
     try {
       verifyChecksum(file, st, header, (version) => payloadHash(this.fd, version).digest());
