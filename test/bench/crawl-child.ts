@@ -5,12 +5,16 @@
  *
  * - `{"mode":"bare","origins":[…],"pages":n}`: the floor any crawler stands
  *   on — one keep-alive connection per host, undici `request` for every page
- *   and htmlparser2 pulling out and resolving each link; nothing stored.
+ *   (decompressed when the server compressed it, as a crawler must) and
+ *   htmlparser2 pulling out and resolving each link; nothing stored. With
+ *   `"urls":[[…],…]` (a list per host) it fetches those instead of the
+ *   generated web's pages.
  * - `{"mode":"crawl","origins":[…],"pages":n,"dir":"…","depth":d}`: the
  *   one-shot crawl as `hazelnut crawl` runs it, seeded with every host's `/`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { Parser } from 'htmlparser2';
 import { Agent, interceptors, request } from 'undici';
 import { crawl, crawlConf } from '../../crawler/crawl.js';
@@ -22,6 +26,8 @@ interface Args {
   mode: 'bare' | 'crawl';
   origins: string[];
   pages: number;
+  /** For the bare loop: the URLs to fetch, a list per host, instead of the generated web's pages. */
+  urls?: string[][];
   dir?: string;
   depth?: number;
   /** -D properties for the crawl, to compare settings. */
@@ -32,18 +38,21 @@ interface Args {
 
 const args = JSON.parse(process.argv[2]!) as Args;
 
+const DECODE: Record<string, (b: Buffer) => Buffer> = { gzip: zlib.gunzipSync, deflate: zlib.inflateSync, br: zlib.brotliDecompressSync };
+
 async function bare(): Promise<Record<string, number>> {
   const agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 10_000, headersTimeout: 10_000, bodyTimeout: 10_000 });
   const dispatcher = agent.compose(interceptors.dns());
   let pages = 0;
   let links = 0;
   const t0 = performance.now();
+  const lists = args.urls ?? args.origins.map((o) => Array.from({ length: args.pages }, (_, p) => o + pagePath(p)));
   await Promise.all(
-    args.origins.map(async (o) => {
-      for (let p = 0; p < args.pages; p++) {
-        const url = o + pagePath(p);
+    lists.map(async (urls) => {
+      for (const url of urls) {
         const res = await request(url, { dispatcher, headers: { 'user-agent': 'HzBench/1.0', 'accept-encoding': 'gzip, deflate, br' } });
-        const html = await res.body.text();
+        const decode = DECODE[String(res.headers['content-encoding'] ?? '')];
+        const html = decode ? decode(Buffer.from(await res.body.arrayBuffer())).toString('utf8') : await res.body.text();
         const found: string[] = [];
         new Parser(
           {

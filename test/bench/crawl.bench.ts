@@ -35,7 +35,7 @@ const PHASES = ['inject', 'generate', 'fetch', 'updatedb', 'invertlinks', 'linkr
  * Runs a TypeScript file in a child process and resolves with its first stdout line, parsed; from
  * `build`, a build of the commands with it (shared/build.js), when given, as the commands run.
  */
-function child<T>(file: string, arg: unknown, opts: { keep?: boolean; build?: URL } = {}): { result: Promise<T>; stop: () => void; pid: number } {
+export function child<T>(file: string, arg: unknown, opts: { keep?: boolean; build?: URL } = {}): { result: Promise<T>; stop: () => void; pid: number } {
   const source = path.join(import.meta.dirname, file);
   const run = opts.build ? [fileURLToPath(new URL(builtName(path.relative(ROOT, source)), opts.build))] : ['--import', 'tsx', source];
   const p = spawn(process.execPath, [...run, JSON.stringify(arg)], {
@@ -53,7 +53,7 @@ function child<T>(file: string, arg: unknown, opts: { keep?: boolean; build?: UR
  * Samples a process's RSS every `ms` from outside (a busy main thread cannot delay it) and, at each
  * new high, its mappings by kind from /proc/<pid>/smaps; the stop function gives the highest sample (MB).
  */
-function sampleMappings(pid: number, ms: number): () => Record<string, number> {
+export function sampleMappings(pid: number, ms: number): () => Record<string, number> {
   let high: Record<string, number> = { rss: 0 };
   const t0 = performance.now();
   const timer = setInterval(() => {
@@ -78,13 +78,14 @@ function sampleMappings(pid: number, ms: number): () => Record<string, number> {
   };
 }
 
-interface Bare {
+export interface Bare {
   pages: number;
   links: number;
   ms: number;
+  cpuMs: number;
   maxRssMB: number;
 }
-interface Crawl {
+export interface Crawl {
   ms: number;
   /** User + system CPU time of the crawl's process, all its threads. */
   cpuMs: number;
