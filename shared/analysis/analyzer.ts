@@ -208,8 +208,13 @@ function fold(word: string): string {
     .replace(FOLD_CHARS, (c) => FOLD[c]!);
 }
 
-/** Words remembered with their terms per analyzer: a page's words repeat, and folding and stemming dominate analysis. */
-const WORD_CACHE = 50_000;
+/**
+ * Words remembered with their terms per analyzer: a page's words repeat, and
+ * folding, stemming and the compound test dominate analysis. Full, the cache
+ * starts afresh and derives every word again: the manuals of a few programs
+ * (identifiers, option names, numbers) hold well over 100,000 word forms.
+ */
+const WORD_CACHE = 200_000;
 
 /** Receives each word that yields terms (with its value when one is asked for); returning false stops the scan. */
 type Emit = (word: Word, start: number, end: number, value: unknown) => unknown;
@@ -232,12 +237,13 @@ class Word {
 /**
  * Remembered words, found by the characters of a span of text: a word met
  * again is not first copied out of the text as a string, as a Map's key
- * would need. Open addressing over twice as many slots as it holds words;
- * full, it starts afresh.
+ * would need. Open addressing over at least twice as many slots as it holds
+ * words, grown as it fills (an analyzer that meets few words, as a query's,
+ * holds a small table); full, it starts afresh.
  */
 class WordCache {
-  private readonly slots = new Int32Array(2 ** Math.ceil(Math.log2(2 * WORD_CACHE))).fill(-1);
-  private readonly hashes = new Int32Array(WORD_CACHE);
+  private slots = new Int32Array(1 << 10).fill(-1);
+  private hashes = new Int32Array(1 << 9);
   readonly keys: string[] = [];
   /** null: a word that yields no term. */
   readonly words: (Word | null)[] = [];
@@ -265,20 +271,34 @@ class WordCache {
 
   /** Adds the word `find` just looked for in vain; returns its entry. */
   add(key: string, word: Word | null): number {
-    const { slots, keys } = this;
+    const { keys } = this;
     if (keys.length === WORD_CACHE) {
-      slots.fill(-1);
+      this.slots.fill(-1);
       keys.length = 0;
       this.words.length = 0;
-    }
+    } else if (keys.length === this.hashes.length) this.grow();
     const e = keys.push(key) - 1;
     this.words.push(word);
     this.hashes[e] = this.hash;
+    this.file(e);
+    return e;
+  }
+
+  private file(e: number): void {
+    const { slots } = this;
     const mask = slots.length - 1;
-    let at = this.hash & mask;
+    let at = this.hashes[e]! & mask;
     while (slots[at]! >= 0) at = (at + 1) & mask;
     slots[at] = e;
-    return e;
+  }
+
+  /** Twice the room, every entry filed again in twice the slots. */
+  private grow(): void {
+    const hashes = new Int32Array(2 * this.hashes.length);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+    this.slots = new Int32Array(2 * this.slots.length).fill(-1);
+    for (let e = 0; e < this.keys.length; e++) this.file(e);
   }
 }
 

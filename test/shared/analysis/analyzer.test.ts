@@ -173,3 +173,15 @@ test('analyzer: the ASCII fast path finds exactly the spans of the full tokenize
 });
 
 test.run();
+
+test('analyzer: words remembered across a growing cache, and after it starts afresh, give the terms a new analyzer gives', () => {
+  // More distinct words than the cache holds (200,000), each met twice, the second time after the others.
+  const words = Array.from({ length: 210_000 }, (_, i) => `Word${i.toString(36)}ing`);
+  const text = words.join(' ');
+  const a = new Analyzer({ stemEnglish: true });
+  const first = a.terms(text);
+  assert.is(first.length, words.length);
+  assert.equal(a.terms(text), first);
+  const fresh = new Analyzer({ stemEnglish: true });
+  for (const i of [0, 511, 512, 1023, 1024, 99_999, 199_999, 200_000, 209_999]) assert.equal(fresh.terms(words[i]!), [first[i]!], words[i]);
+});
