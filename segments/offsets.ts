@@ -13,7 +13,7 @@
  * deltas), written by older hazelnut, are still read.
  */
 
-import { grown, NumberedTokens, type Analyzer } from '../shared/analysis/analyzer.js';
+import { grown, MAX_TERM_LENGTH, NumberedTokens, type Analyzer } from '../shared/analysis/analyzer.js';
 import type { PageSection, ParseMeta } from '../shared/plugin/types.js';
 import { inflectionBase } from './inflection.js';
 
@@ -107,19 +107,39 @@ export function encodeOffsets(tokens: NumberedTokens, n = tokens.count): Buffer 
   return out;
 }
 
+/**
+ * How many of a text's tokens (numberedTokens, in text order, of the text or
+ * of a start of it that reaches past the part summaries read) its stored
+ * offsets hold: the words that lie whole in that part, for a text `length`
+ * long.
+ */
+export function summaryTokens(tokens: NumberedTokens, length: number): number {
+  if (length <= SUMMARY_TEXT_CHARS) return tokens.count;
+  let lo = 0;
+  let hi = tokens.count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (tokens.ends[mid]! <= SUMMARY_TEXT_CHARS) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Characters scanned past the part summaries read, so that a word its end
+ * cuts is seen whole and left out (`user’s`, not `user`), as a scan of the
+ * whole text leaves it out: a longer run of word characters yields no term
+ * (MAX_TERM_LENGTH).
+ */
+const SCAN_PAST = 2 * MAX_TERM_LENGTH;
+
 /** textOffsets' tokens, reused from one text to the next. */
 const scratch = new NumberedTokens();
 
-/**
- * The stored offsets of a parse text's words, as `analyzer` splits them. A
- * word cut by the end of the covered part is left out: the index holds it whole.
- */
+/** The stored offsets of a parse text's words, as `analyzer` splits them: those summaryTokens keeps. */
 export function textOffsets(analyzer: Analyzer, text: string): Buffer {
-  const part = summaryPart(text);
-  analyzer.numberedTokens(part, wordClass, scratch);
-  let n = scratch.count;
-  if (part.length < text.length) while (n && scratch.ends[n - 1] === part.length) n--;
-  return encodeOffsets(scratch, n);
+  analyzer.numberedTokens(text.length > SUMMARY_TEXT_CHARS ? text.slice(0, SUMMARY_TEXT_CHARS + SCAN_PAST) : text, wordClass, scratch);
+  return encodeOffsets(scratch, summaryTokens(scratch, text.length));
 }
 
 /** What a summary reads of a page's parse meta: the sections and furniture that start in the part it looks at. */

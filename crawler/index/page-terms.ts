@@ -10,7 +10,7 @@ import { NumberedTokens, NumberList, type Analyzer } from '../../shared/analysis
 import { analyzeSections, restOf, sectionCuts, sectionsOfStarts, urlText, type TextFields } from '../../shared/index/document.js';
 import type { TermStreams } from '../../shared/index/entries.js';
 import { NO_TERM, type IndexWriter } from '../../shared/index/writer.js';
-import { encodeOffsets, SUMMARY_TEXT_CHARS, textOffsets, wordClass } from '../../segments/offsets.js';
+import { encodeOffsets, SUMMARY_TEXT_CHARS, summaryTokens, textOffsets, wordClass } from '../../segments/offsets.js';
 
 export interface PageTerms {
   /** Term numbers (`Analyzer.numbered`) of the title, the anchors, the content, the URL and the headings, one field after the other. */
@@ -40,10 +40,11 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
   const title = ids.length;
   for (const a of page.anchors) analyzer.termNumbers(a, ids);
   const anchor = ids.length;
-  // One scan of a page's text gives its terms and, for summaries, where they stand (the whole text is covered when it is short).
-  const once = text !== undefined && page.content === text && text.length <= SUMMARY_TEXT_CHARS;
   // A page of two sections or more is analyzed whole: its sections are counted past the cap.
   const cuts = sectionCuts(page.content, page.sections);
+  // One scan of a page's text gives its terms and, for summaries, where they stand: when the text is short
+  // (summaries cover it whole), and when it is analyzed whole anyway (summaries cover its start).
+  const once = text !== undefined && page.content === text && (text.length <= SUMMARY_TEXT_CHARS || cuts.length > 1);
   let sections: number[] = [];
   let all: ArrayLike<number> = whole.array;
   let count = 0;
@@ -74,7 +75,7 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
     lengths: [title, anchor - title, content - anchor, url - content, heading - url, ids.length - heading],
     ...(sections.length > 1 ? { sections } : {}),
   };
-  if (text !== undefined) terms.offsets = once ? encodeOffsets(tokens) : textOffsets(analyzer, text);
+  if (text !== undefined) terms.offsets = once ? encodeOffsets(tokens, summaryTokens(tokens, text.length)) : textOffsets(analyzer, text);
   return terms;
 }
 

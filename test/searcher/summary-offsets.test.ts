@@ -156,6 +156,17 @@ test('offsets cover the start of a long text, without a word cut at its end', ()
   assert.is(d.ends[n - 1], SUMMARY_TEXT_CHARS - 4);
 });
 
+test('offsets hold the words that lie whole in the covered part: one its end cuts is left out, as the whole text has it; one that ends there is kept', () => {
+  const lead = 'ab '.repeat((SUMMARY_TEXT_CHARS - 6) / 3);
+  // The part ends after the apostrophe of user’s: a scan of the part alone would see the word `user`.
+  const cut = readOffsets(textOffsets(plain, `${lead} user’s language`))!;
+  assert.is(cut.count, lead.length / 3, 'user’s is left out');
+  assert.is(cut.ends[cut.count - 1], lead.length - 1);
+  const whole = readOffsets(textOffsets(plain, `${lead}vacuum more`))!;
+  assert.is(whole.count, lead.length / 3 + 1, 'vacuum, ending where the part ends, is kept');
+  assert.is(whole.ends[whole.count - 1], SUMMARY_TEXT_CHARS);
+});
+
 test('the stored meta: section offsets and furniture read at once, a heading parsed when named; the JSON older hazelnut stored still read', () => {
   const meta = {
     sections: [
@@ -342,6 +353,9 @@ test('the summary and summary_text tables of older hazelnut still read where the
 });
 
 test('index stores word offsets beside the parse; the searcher summarizes from them as from the whole text', async () => {
+  const intro = 'Journal modes and vacuum.\n';
+  const straddling = `${(intro + 'ab '.repeat(SUMMARY_TEXT_CHARS / 4)).slice(0, SUMMARY_TEXT_CHARS - 5).padEnd(SUMMARY_TEXT_CHARS - 5, ' ')}user’s journal vacuum ${'ab '.repeat(2000)}`;
+  assert.is(straddling.slice(SUMMARY_TEXT_CHARS - 5, SUMMARY_TEXT_CHARS), 'user’');
   const crawl = makeCrawl();
   try {
     const body = (w: string[]) => long(w, 120);
@@ -351,6 +365,8 @@ test('index stores word offsets beside the parse; the searcher summarizes from t
       { url: 'http://docs.test/readfile', title: 'fs', text: body(['readFile', 'journal', 'readFileSync']) },
       { url: 'http://docs.test/quotes', title: 'Quotes', text: body(['“vacuum”', 'don’t', 'Café', 'journal']) },
       { url: 'http://docs.test/long', title: 'Long', text: long(['journal', 'vacuum'], SUMMARY_TEXT_CHARS / 4) + ' journal' },
+      // Analyzed whole for its sections, in the same scan as its offsets; the end of the covered part cuts user’s.
+      { url: 'http://docs.test/long-sections', title: 'Sections', text: straddling, sections: [{ heading: 'Journal', level: 2, offset: 0 }, { heading: 'More', level: 2, offset: intro.length }] },
     ];
     const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 10)), pages);
     writeWebDb(crawl, []);
