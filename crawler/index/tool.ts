@@ -31,7 +31,7 @@ import { segmentIndexDir } from '../../shared/layout.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
 import { AnalysisPool, type AnalyzedPage } from './analysis-pool.js';
-import { indexesText, pageTerms, WriterTerms } from './page-terms.js';
+import { indexesText, pageTerms, WriterTerms, type PageTerms } from './page-terms.js';
 
 
 export interface SegmentIndexSummary {
@@ -183,18 +183,23 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
     const records = threads.recordsOf(dir, seg);
     const pool = threads.pool(records);
-    // Pages sent to the analysis threads, taken back in order.
-    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> }[] = [];
+    // Pages sent to the analysis threads (or analyzed here while they are behind), taken back in order.
+    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> | PageTerms; done?: true }[] = [];
+    // Of those, the pages the threads have not answered yet.
+    let unanswered = 0;
     // The start of each indexed page's text and where its words stand, for summaries: the segment index's summaries file.
     let summaries: SummariesWriter | undefined;
     const summarize = (s: Omit<SummaryText, 'offsets'> | undefined, offsets: Uint8Array | undefined) => {
       if (s) summaries!.add({ ...s, offsets: offsets! });
     };
-    const takeNext = async (pool: AnalysisPool) => {
+    // A page's terms into the writer: as this thread's analyzer numbers them, or as an analysis thread's do.
+    const add = (doc: IndexInputDoc, summaryText: Omit<SummaryText, 'offsets'> | undefined, a: PageTerms | AnalyzedPage) => {
+      writer.addTerms(storedOf(doc), 'from' in a ? pool!.docTerms(a, writer) : threads.terms.streams(a, writer));
+      summarize(summaryText, a.offsets);
+    };
+    const takeNext = async () => {
       const p = inFlight.shift()!;
-      const a = await p.analyzed;
-      writer.addTerms(storedOf(p.doc), pool.docTerms(a, writer));
-      summarize(p.summaryText, a.offsets);
+      add(p.doc, p.summaryText, p.analyzed instanceof Promise ? await p.analyzed : p.analyzed);
     };
     // Built in the index's new directory, which replaces the old one only once it is whole.
     const build = async (tmp: string) => {
@@ -246,15 +251,26 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         if (text !== undefined && Array.isArray(parse.meta.sections)) doc.sections = parse.meta.sections.map((s) => s.offset);
         const summaryText = text === undefined ? undefined : { url: f.url, text: summaryPart(text), length: text.length, meta: summaryMeta(parse.meta) };
         if (!pool) {
-          const terms = pageTerms(analyzer, doc, text, maxTokens);
-          writer.addTerms(storedOf(doc), threads.terms.streams(terms, writer));
-          summarize(summaryText, terms.offsets);
+          add(doc, summaryText, pageTerms(analyzer, doc, text, maxTokens));
           continue;
         }
-        inFlight.push({ doc, summaryText, analyzed: pool.analyze(doc, text) });
-        if (inFlight.length >= IN_FLIGHT * pool.size) await takeNext(pool);
+        const full = IN_FLIGHT * pool.size;
+        // The threads' answers are events: this loop sees those that came while it worked only once it lets them in.
+        if (unanswered >= full) await new Promise((r) => setImmediate(r));
+        while (inFlight.length > 0 && (inFlight[0]!.done || !(inFlight[0]!.analyzed instanceof Promise))) await takeNext();
+        if (unanswered >= full && inFlight.length < 2 * full) {
+          // The threads are a full queue behind (long pages): this thread analyzes the page rather than wait. The
+          // writer numbers terms in the order pages are taken, whoever analyzed them, so the index is the same.
+          inFlight.push({ doc, summaryText, analyzed: pageTerms(analyzer, doc, text, maxTokens) });
+          continue;
+        }
+        if (unanswered >= full) await takeNext();
+        const entry: (typeof inFlight)[number] = { doc, summaryText, analyzed: pool.analyze(doc, text) };
+        unanswered++;
+        void (entry.analyzed as Promise<AnalyzedPage>).then(() => ((entry.done = true), unanswered--), () => {});
+        inFlight.push(entry);
       }
-      while (inFlight.length) await takeNext(pool!);
+      while (inFlight.length) await takeNext();
       summaries.close();
       await writer.write(tmp);
     };

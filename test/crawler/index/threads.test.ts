@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { AnalysisPool } from '../../../crawler/index/analysis-pool.js';
 import { IndexThreads, indexSegments } from '../../../crawler/index/tool.js';
 import { Segment, type PageSection } from '../../../segments/segment.js';
 import { openIndex } from '../../../shared/index/reader.js';
@@ -62,6 +63,32 @@ test('index: analysis threads build the same index files and summary offsets as 
     }
   }
   assert.ok((built[0]![0]!.summaries as unknown[]).every(Boolean), 'every page has summary offsets');
+  assert.equal(built[1], built[0]);
+});
+
+test('index: pages analyzed on the main thread while the analysis threads are behind, mixed with theirs, build the same files', async () => {
+  const all = pages(260);
+  const built = [];
+  let asked = 0;
+  for (const threads of ['0', '1']) {
+    const crawl = makeCrawl({ 'indexer.threads': threads, 'indexer.max.tokens': '5000' });
+    // The thread's answers held back, as a thread analyzing long pages keeps the main thread waiting.
+    const analyze = AnalysisPool.prototype.analyze;
+    AnalysisPool.prototype.analyze = function (this: AnalysisPool, ...args) {
+      asked++;
+      return analyze.apply(this, args).then((a) => new Promise((r) => setTimeout(() => r(a), 20)));
+    };
+    try {
+      const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), all);
+      writeWebDb(crawl, [{ url: all[0]!.url, linkScore: 2 }], [{ target: all[0]!.url, source: 'http://blog.test/', anchor: 'readFile guide 東京' }]);
+      assert.is((await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] })).indexed, all.length);
+      built.push(await snapshot(dir, all.map((p) => p.url)));
+    } finally {
+      AnalysisPool.prototype.analyze = analyze;
+      crawl.cleanup();
+    }
+  }
+  assert.ok(asked >= 32 && asked < all.length, `the thread analyzed ${asked} of ${all.length} pages, the main thread the rest`);
   assert.equal(built[1], built[0]);
 });
 
