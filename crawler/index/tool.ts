@@ -184,7 +184,8 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const records = threads.recordsOf(dir, seg);
     const pool = threads.pool(records);
     // Pages sent to the analysis threads (or analyzed here while they are behind), taken back in order.
-    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> | PageTerms; done?: true }[] = [];
+    // `analyzed` is the page's terms once known: a thread's answer replaces the promise of it as it comes.
+    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> | AnalyzedPage | PageTerms }[] = [];
     // Of those, the pages the threads have not answered yet.
     let unanswered = 0;
     // The start of each indexed page's text and where its words stand, for summaries: the segment index's summaries file.
@@ -257,7 +258,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         const full = IN_FLIGHT * pool.size;
         // The threads' answers are events: this loop sees those that came while it worked only once it lets them in.
         if (unanswered >= full) await new Promise((r) => setImmediate(r));
-        while (inFlight.length > 0 && (inFlight[0]!.done || !(inFlight[0]!.analyzed instanceof Promise))) await takeNext();
+        while (inFlight.length > 0 && !(inFlight[0]!.analyzed instanceof Promise)) await takeNext();
         if (unanswered >= full && inFlight.length < 2 * full) {
           // The threads are a full queue behind (long pages): this thread analyzes the page rather than wait. The
           // writer numbers terms in the order pages are taken, whoever analyzed them, so the index is the same.
@@ -265,9 +266,10 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
           continue;
         }
         if (unanswered >= full) await takeNext();
-        const entry: (typeof inFlight)[number] = { doc, summaryText, analyzed: pool.analyze(doc, text) };
+        const answer = pool.analyze(doc, text);
+        const entry: (typeof inFlight)[number] = { doc, summaryText, analyzed: answer };
         unanswered++;
-        void (entry.analyzed as Promise<AnalyzedPage>).then(() => ((entry.done = true), unanswered--), () => {});
+        void answer.then((a) => ((entry.analyzed = a), unanswered--), () => {});
         inFlight.push(entry);
       }
       while (inFlight.length) await takeNext();
