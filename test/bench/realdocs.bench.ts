@@ -13,13 +13,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ENTRIES, ensureBuild } from '../../shared/build.js';
-import { child, sampleMappings, type Bare, type Crawl } from './crawl.bench.js';
+import { child, CRAWL_PHASES, crawlBuild, sampleMappings, type Bare, type Crawl } from './crawl-process.js';
 import { realdocsUnavailable, serveRealdocs, REALDOCS_SITES } from './realdocs-web.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const ROUNDS = 3;
-const PHASES = ['generate', 'fetch', 'updatedb', 'invertlinks', 'linkrank', 'index', 'dedup', 'merge'];
+const PHASES = CRAWL_PHASES.filter((ph) => ph !== 'inject');
 const TITLE = 'Real documentation: the one-shot crawl of three documentation sites beside a bare fetch + link-extraction loop';
 
 /** The URLs a crawl fetched, a list per origin, from `hazelnut readdb -dump`. */
@@ -38,7 +37,7 @@ function fetchedUrls(webdb: string, origins: string[], tmp: string): string[][] 
 export default async function bench(): Promise<{ title: string; markdown: string }> {
   const unavailable = realdocsUnavailable();
   if (unavailable) return { title: TITLE, markdown: `Skipped: ${unavailable}.` };
-  const build = await ensureBuild({ out: path.join(ROOT, '.bench-build'), entries: [...ENTRIES, 'test/bench/crawl-child.ts'] });
+  const build = await crawlBuild();
   const web = await serveRealdocs();
   const load = [os.loadavg()[0]!];
   const runs: { crawl: Crawl; bare: Bare }[] = [];
