@@ -14,18 +14,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_FILE, findConfFile, PACKAGE_CONF_DIR, readPropertyFile, SITE_FILE, type PropertyEntry } from './conf-files.js';
 import { didYouMean } from './did-you-mean.js';
 import { HzError } from './errors.js';
 import { PROPERTY_TYPE_PATTERNS, PROPERTY_TYPES, type PropertyType } from './property-types.js';
-import { child, parseXml, XmlSyntaxError } from './xml.js';
 
-/** The package's own `conf/` directory: defaults and fallbacks for every file. */
-export const PACKAGE_CONF_DIR = path.resolve(import.meta.dirname, '..', 'conf');
-export const DEFAULT_FILE = 'hazelnut-default.xml';
-export const SITE_FILE = 'hazelnut-site.xml';
+export { DEFAULT_FILE, PACKAGE_CONF_DIR, readConfText, SITE_FILE } from './conf-files.js';
 
 export interface ConfOptions {
-  /** Directory searched first for site files and rule files; `HAZELNUT_CONF_DIR` when omitted. */
+  /** The configuration directory (conf-files.ts says what is read from it); `HAZELNUT_CONF_DIR` when omitted. */
   confDir?: string;
   /** Files layered between the defaults and the site file, e.g. `crawl-tool.xml`. */
   resources?: string[];
@@ -50,11 +47,7 @@ interface Entry {
   line?: number;
 }
 
-export interface PropertyDecl {
-  name: string;
-  value: string;
-  description: string;
-  line: number;
+export interface PropertyDecl extends PropertyEntry {
   /** Set for a plugin's property; a built-in one's type is in property-types.ts. */
   type?: PropertyType;
   /** The plugin that declares it and its module file (a plugin's property). */
@@ -278,17 +271,13 @@ export class Conf {
 
   /**
    * Path of a configuration resource (rule file, site file): the conf
-   * directory first, then the package's `conf/`.
+   * directory, then for a file the package ships as a default its `conf/`.
    */
   resolveFile(name: string, opts: { optional: true }): string | undefined;
   resolveFile(name: string, opts?: { optional?: false }): string;
   resolveFile(name: string, opts: { optional?: boolean } = {}): string | undefined {
-    if (path.isAbsolute(name)) return fs.existsSync(name) ? name : opts.optional ? undefined : missing(name);
-    for (const dir of [this.confDir, PACKAGE_CONF_DIR]) {
-      const p = path.join(dir, name);
-      if (fs.existsSync(p)) return p;
-    }
-    return opts.optional ? undefined : missing(path.join(this.confDir, name));
+    const file = findConfFile(this.confDir, name);
+    return file ?? (opts.optional ? undefined : missing(path.isAbsolute(name) ? name : path.join(this.confDir, name)));
   }
 
   private entry(name: string): Entry {
@@ -309,42 +298,4 @@ export class Conf {
 
 function missing(file: string): never {
   throw new HzError('HZ_ERR_CONF_FILE', `configuration file ${file} does not exist`);
-}
-
-/** The text of a configuration file; one that cannot be read is HZ_ERR_CONF_FILE naming `what` (rules, synonyms, …) and the file. */
-export function readConfText(file: string, what?: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new HzError('HZ_ERR_CONF_FILE', `cannot read ${what ? `${what} ` : ''}${file}: ${(e as Error).message}`);
-  }
-}
-
-/** Reads a `<configuration><property>…` file; errors name the file and line. */
-export function readPropertyFile(file: string): PropertyDecl[] {
-  const src = readConfText(file);
-  let root;
-  try {
-    root = parseXml(src);
-  } catch (e) {
-    if (e instanceof XmlSyntaxError)
-      throw new HzError('HZ_ERR_CONF_XML', `${file}:${e.line}: ${e.message}`);
-    throw e;
-  }
-  if (root.name !== 'configuration')
-    throw new HzError('HZ_ERR_CONF_XML', `${file}:${root.line}: root element must be <configuration>, not <${root.name}>`);
-  const out: PropertyDecl[] = [];
-  for (const p of root.children) {
-    if (p.name !== 'property')
-      throw new HzError('HZ_ERR_CONF_XML', `${file}:${p.line}: unexpected <${p.name}> (expected <property>)`);
-    const name = child(p, 'name')?.text.trim();
-    if (!name) throw new HzError('HZ_ERR_CONF_XML', `${file}:${p.line}: <property> without a <name>`);
-    out.push({
-      name,
-      line: p.line,
-      value: child(p, 'value')?.text ?? '',
-      description: (child(p, 'description')?.text ?? '').trim().replace(/\s+/g, ' '),
-    });
-  }
-  return out;
 }

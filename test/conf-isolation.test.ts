@@ -1,10 +1,12 @@
 /**
  * A user who follows the README puts an agent name (and maybe a longer delay)
- * in conf/hazelnut-site.xml; the tests must not see it. This copies the
- * package into a temporary directory, writes such a site file into the copy's
- * conf/, and runs the test runner exactly as `npm test` does (the command
- * after its type check) over one probe test: in the test process and in a
- * `hazelnut` it spawns, the user's properties are not there.
+ * in conf/hazelnut-site.xml; the tests must not see it, nor a `-conf DIR` of
+ * their own. This copies the package into a temporary directory, writes such
+ * a site file into the copy's conf/, and runs the test runner exactly as `npm
+ * test` does (the command after its type check) over a probe test and the
+ * checkers' tests, which give each tool a configuration directory without a
+ * site file: in the test process and in a `hazelnut` it spawns, with
+ * HAZELNUT_CONF_DIR or -conf, the user's properties are not there.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,10 +24,14 @@ import { Conf } from '../shared/conf.js';
 import { crawlConf } from '../crawler/crawl.js';
 
 test('the user site file is not read', () => {
-  assert.is(Conf.load().get('http.agent.name'), '');
-  assert.is(crawlConf(Conf.load().confDir, {}).get('fetcher.server.delay'), '1.0');
-  const r = spawnSync(process.execPath, ['crawler/hazelnut.js', 'crawl', 'seeds.txt', '-dir', 'probe-crawl'], { encoding: 'utf8' });
-  assert.match(r.stderr, /http\\.agent\\.name is empty/);
+  for (const confDir of [undefined, 'own-conf']) {
+    assert.is(Conf.load({ confDir }).get('http.agent.name'), '', String(confDir));
+    assert.is(crawlConf(Conf.load({ confDir }).confDir, {}).get('fetcher.server.delay'), '1.0', String(confDir));
+  }
+  for (const conf of [[], ['-conf', 'own-conf']]) {
+    const r = spawnSync(process.execPath, ['crawler/hazelnut.js', ...conf, 'crawl', 'seeds.txt', '-dir', 'probe-crawl'], { encoding: 'utf8' });
+    assert.match(r.stderr, /http\\.agent\\.name is empty/, conf.join(' '));
+  }
 });
 
 test.run();
@@ -34,7 +40,7 @@ test.run();
 test('npm test runs against the tests’ own configuration, not the user’s conf/hazelnut-site.xml', () => {
   const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-confiso-'));
   try {
-    for (const f of ['package.json', 'tsconfig.json', 'conf', 'crawler', 'shared', 'segments', 'searcher', 'test/fixtures/conf'])
+    for (const f of ['package.json', 'tsconfig.json', 'conf', 'crawler', 'shared', 'segments', 'searcher', 'test/fixtures', 'test/crawler/checkers'])
       fs.cpSync(path.join(root, f), path.join(copy, f), { recursive: true, filter: (src) => !src.includes(`${path.sep}demo${path.sep}site`) });
     fs.symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
     fs.writeFileSync(
@@ -46,6 +52,7 @@ test('npm test runs against the tests’ own configuration, not the user’s con
     );
     fs.writeFileSync(path.join(copy, 'test', 'probe.test.ts'), PROBE);
     fs.writeFileSync(path.join(copy, 'seeds.txt'), 'http://127.0.9.1/\n');
+    fs.mkdirSync(path.join(copy, 'own-conf'));
 
     const script = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { test: string } }).scripts.test;
     const runner = script.split('&&').pop()!.trim();
@@ -55,7 +62,8 @@ test('npm test runs against the tests’ own configuration, not the user’s con
     const r = spawnSync('sh', ['-c', runner], { cwd: copy, env, encoding: 'utf8', timeout: 60_000 });
     const out = `${r.stdout}\n${r.stderr}`;
     assert.is(r.status, 0, out);
-    assert.match(out, /Passed:\s+1\b/);
+    assert.match(out, /Total:\s+(\d+)\s+Passed:\s+\1\b/);
+    assert.ok(Number(/Total:\s+(\d+)/.exec(out)?.[1]) > 10, 'the checkers ran too');
     assert.not.ok(fs.existsSync(path.join(copy, 'probe-crawl')), 'the refused crawl wrote nothing');
   } finally {
     fs.rmSync(copy, { recursive: true, force: true });
