@@ -17,7 +17,8 @@ import { searchSettings } from './settings.js';
 import { CrawlSnapshots } from './snapshot.js';
 import { didYouMean } from './suggest.js';
 import { summaryToText } from './summary.js';
-import { isWorker, stopRequested, superviseWorkers, workerCount, type WorkerReport } from './workers.js';
+import { listenForStop } from './stop.js';
+import { isWorker, superviseWorkers, workerCount, type WorkerReport } from './workers.js';
 
 const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-index <dir>] [-shard] [-shards <host:port,...>] [-port <n>] [-host <address>] [-workers <n>]';
 
@@ -51,36 +52,32 @@ async function serve(ctx: ToolContext, args: string[]): Promise<number> {
   if (workers > 1 && !isWorker()) return superviseWorkers(workers, ctx.out, log);
   // A worker reports where it serves to the primary, which says it once for all.
   const say = (line: string) => (isWorker() ? process.send!({ serving: line } satisfies WorkerReport) : ctx.out.write(line));
-  let running: RunningServer;
+  const stop = listenForStop();
+  try {
+    const running = await start(ctx.conf, a, { port, host, log });
+    if (!stop.isAsked) say(running.serving);
+    log(`${await stop.asked}: finishing requests in flight, then stopping`);
+    await running.close();
+    return 0;
+  } finally {
+    stop.cancel();
+  }
+}
+
+/** Opens the index (or the broker's shards) and listens; returns what to say once it serves. */
+async function start(conf: Conf, a: ReturnType<typeof parseArgs>, net: { port: number; host: string; log: (line: string) => void }): Promise<RunningServer & { serving: string }> {
+  const { port, host, log } = net;
   if (a.shards !== undefined) {
     if (a.shard || a.index || a.dir || a._.length) throw new UsageError('a broker (-shards) serves no crawl directory or index: give only -shards, -port and -host');
     const shards = String(a.shards).split(',').filter((s) => s.trim());
-    running = await startBroker(ctx.conf, { shards, port, host });
-    say(`searcher brokering ${shards.length} shards (${shards.join(', ')}) at ${running.url}/\n`);
-  } else {
-    const dir = path.resolve((a.dir as string | undefined) ?? a._[0] ?? ctx.conf.get('searcher.dir'));
-    const index = a.index === undefined ? undefined : path.resolve(String(a.index));
-    const searcher = await startSearcher(ctx.conf, { dir, port, host, log, index, shard: a.shard === true });
-    running = searcher;
-    const docs = searcher.snapshots.current.reader.meta.docCount;
-    say(`searcher serving ${docs} documents from ${index ?? dir}${a.shard ? ' as a shard' : ''} at ${running.url}/\n`);
+    const running = await startBroker(conf, { shards, port, host });
+    return { ...running, serving: `searcher brokering ${shards.length} shards (${shards.join(', ')}) at ${running.url}/\n` };
   }
-  await new Promise<void>((resolve) => {
-    let stopping = false;
-    const stop = (why: string) => {
-      if (stopping) return;
-      stopping = true;
-      process.off('SIGTERM', stop);
-      process.off('SIGINT', stop);
-      log(`${why}: finishing requests in flight, then stopping`);
-      void running.close().then(resolve);
-    };
-    process.on('SIGTERM', stop);
-    // A worker stops when the primary says so; Ctrl-C reaches the primary and every worker alike.
-    process.on('SIGINT', isWorker() ? () => {} : stop);
-    if (isWorker()) void stopRequested().then(() => stop('asked to stop'));
-  });
-  return 0;
+  const dir = path.resolve((a.dir as string | undefined) ?? a._[0] ?? conf.get('searcher.dir'));
+  const index = a.index === undefined ? undefined : path.resolve(String(a.index));
+  const searcher = await startSearcher(conf, { dir, port, host, log, index, shard: a.shard === true });
+  const docs = searcher.snapshots.current.reader.meta.docCount;
+  return { ...searcher, serving: `searcher serving ${docs} documents from ${index ?? dir}${a.shard ? ' as a shard' : ''} at ${searcher.url}/\n` };
 }
 
 export const serveTool: Tool = {

@@ -5,7 +5,7 @@
  * (`searcher.workers` 0) one a core. Each worker opens
  * the index itself (n copies in memory) and answers whole requests; the
  * primary hands connections to them in turn. A signal to the primary stops
- * every worker after its requests in flight; a worker that ends by itself
+ * every worker after its requests in flight, even one still starting; a worker that ends by itself
  * (it could not start, or it died) stops the others and the server exits 1.
  */
 import cluster, { type Worker } from 'node:cluster';
@@ -25,9 +25,9 @@ export function superviseWorkers(n: number, out: NodeJS.WritableStream, log: (li
     let failed = false;
     const stopAll = () => {
       stopping = true;
-      // A worker stopping by itself meanwhile (a signal to the whole group, as a service manager sends) has closed
-      // its channel: the message is not needed, and without the callback its EPIPE would end the primary.
-      for (const w of Object.values(cluster.workers ?? {})) if (w?.isConnected()) w.send({ stop: true }, undefined, () => {});
+      // A signal, not a message: a worker still starting has no ear for messages yet, but keeps a signal (stop.ts),
+      // or, before it listens, ends by it. One that stopped by itself meanwhile is skipped.
+      for (const w of Object.values(cluster.workers ?? {})) if (w && !w.isDead()) w.process.kill('SIGTERM');
     };
     cluster.on('message', (w, m: WorkerReport) => {
       if (typeof m?.serving !== 'string' || serving.has(w)) return;
@@ -53,11 +53,6 @@ export function superviseWorkers(n: number, out: NodeJS.WritableStream, log: (li
     process.on('SIGINT', onSignal);
     for (let i = 0; i < n; i++) cluster.fork();
   });
-}
-
-/** In a worker: resolves when the primary asks it to stop. */
-export function stopRequested(): Promise<void> {
-  return new Promise((resolve) => process.on('message', (m: { stop?: boolean }) => m?.stop && resolve()));
 }
 
 export const isWorker = () => cluster.isWorker;
