@@ -115,17 +115,6 @@ async function choosePort(host: string, asked: number | undefined): Promise<numb
   throw new Error(`ports 8080-8099 on ${host} are all in use; choose one with -port`);
 }
 
-/** The last lines a child wrote to stderr, passed through as they come, kept for the failure message. */
-function teeStderr(c: ChildProcess): () => string {
-  let tail = '';
-  c.stdout?.on('data', (d: Buffer) => process.stdout.write(d));
-  c.stderr?.on('data', (d: Buffer) => {
-    process.stderr.write(d);
-    tail = (tail + d.toString()).slice(-2000);
-  });
-  return () => tail.trim().split('\n').slice(-5).join('\n');
-}
-
 async function waitHealthy(url: string, c: ChildProcess): Promise<boolean> {
   const deadline = Date.now() + HEALTH_TIMEOUT_MS;
   while (Date.now() < deadline && !stopping) {
@@ -171,7 +160,8 @@ async function main(argv: string[]): Promise<void> {
   }
   const host = (args.host as string | undefined) ?? '127.0.0.1';
   const dir = path.resolve((args.dir as string | undefined) ?? 'crawl-demo');
-  const askedPort = intOption(args.port, 'port');
+  // Before the crawl, so a busy -port is said at once, not after a minute's crawl.
+  const port = await choosePort(host, intOption(args.port, 'port'));
 
   web = await serveDemoWeb({ firstAddress: (args.ip as string | undefined) ?? DEFAULT_DEMO_IP });
   prepareDir(dir);
@@ -191,23 +181,22 @@ async function main(argv: string[]): Promise<void> {
   if (crawled === -1) await shutdown(0);
   if (crawled !== 0) await shutdown(1, `the crawl failed (exit ${crawled}); see the messages above and ${crawlPaths(dir).logs}`);
 
-  const port = await choosePort(host, askedPort);
   child = spawn(process.execPath, [
     path.join(ROOT, 'searcher/hazelnut-searcher.js'), '-D', `searcher.synonyms.file=${path.join(ROOT, 'crawler/demo/synonyms.txt')}`,
     '-dir', dir, '-port', String(port), '-host', host,
-  ], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
-  const tail = teeStderr(child);
+  ], { stdio: ['ignore', 'inherit', 'inherit'], cwd: ROOT });
+  // The searcher's own messages (a port taken since the check above, a bad index) reach the terminal as it writes them, once.
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/`;
   if (!(await waitHealthy(url + 'healthz', child))) {
     await new Promise((r) => setTimeout(r, SIGNAL_SETTLE_MS));
     if (stopping) await shutdown(0);
-    await shutdown(1, `the searcher did not come up on ${url}${tail() ? `:\n${tail()}` : ''}`);
+    await shutdown(1, `the searcher did not come up on ${url}; see its message above`);
   }
   process.stdout.write(banner(url, dir, web));
 
   const code = await exitOrSignal(child);
   if (code === -1) await shutdown(0);
-  await shutdown(1, `the searcher exited (code ${code})${tail() ? `:\n${tail()}` : ''}`);
+  await shutdown(1, `the searcher exited (code ${code}); see its message above`);
 }
 
 main(process.argv.slice(2)).catch((e: Error) => shutdown(1, e.message));

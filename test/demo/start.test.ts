@@ -4,58 +4,15 @@
  * the example queries; Ctrl-C (SIGINT to the process group, as a terminal
  * sends it) stops everything and exits 0, leaving nothing listening.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { exited, freePort, groupGone, killGroup, npmStart, refused, until } from './npm-start.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SEARCH_HOST = '127.0.7.40';
 const WEB_IP = '127.0.7.31';
-
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().once('error', reject);
-    s.listen(0, host, () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** How the process ended: `0`, `1`, `SIGINT`…, or `running` after ms. */
-function exited(p: ChildProcess, ms: number): Promise<string> {
-  return new Promise((resolve) => {
-    if (p.exitCode !== null || p.signalCode !== null) return resolve(String(p.exitCode ?? p.signalCode));
-    const t = setTimeout(() => resolve('running'), ms);
-    p.once('exit', (code, signal) => {
-      clearTimeout(t);
-      resolve(String(code ?? signal));
-    });
-  });
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function refused(url: string): Promise<boolean> {
-  try {
-    await fetch(url, { signal: AbortSignal.timeout(2000) });
-    return false;
-  } catch {
-    return true;
-  }
-}
 
 /** The README's suggested searches (but nightjar, which finds nothing) and the page that answers each. */
 const BEST_ANSWERS: [query: string, best: RegExp][] = [
@@ -78,17 +35,11 @@ async function hitUrls(base: string, query: string): Promise<string[]> {
 test('npm start crawls the demo web, serves search, and stops cleanly on Ctrl-C', async () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-demo-start-'));
   const port = await freePort(SEARCH_HOST);
-  const proc = spawn('npm', ['start', '--', '-port', String(port), '-host', SEARCH_HOST, '-ip', WEB_IP, '-dir', path.join(tmp, 'crawl')], {
-    cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (d: Buffer) => (out += d));
-  proc.stderr!.on('data', (d: Buffer) => (err += d));
+  const { proc, out: stdout, err: stderr } = npmStart(['-port', String(port), '-host', SEARCH_HOST, '-ip', WEB_IP, '-dir', path.join(tmp, 'crawl')]);
   try {
-    const deadline = Date.now() + 60_000;
-    while (!out.includes('Ctrl-C stops') && proc.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(out.includes('Ctrl-C stops'), `npm start did not become ready:\n${out}\n${err}`);
+    await until(() => stdout().includes('Ctrl-C stops'), proc, 60_000);
+    const out = stdout();
+    assert.ok(out.includes('Ctrl-C stops'), `npm start did not become ready:\n${out}\n${stderr()}`);
     const base = /demo is ready: open (http:\S+)/.exec(out)![1]!;
     assert.is(base, `http://${SEARCH_HOST}:${port}/`);
     const web = [...out.matchAll(/(http:\/\/127\.0\.7\.3\d:\d+\/)/g)].map((m) => m[1]!);
@@ -115,20 +66,14 @@ test('npm start crawls the demo web, serves search, and stops cleanly on Ctrl-C'
     process.kill(-proc.pid!, 'SIGINT');
     // npm re-raises the signal on itself after its script ends; the runner's own
     // message tells whether it stopped as asked or failed.
-    assert.ok(['0', 'SIGINT'].includes(await exited(proc, 15_000)), `npm start ended after Ctrl-C:\n${err}`);
-    assert.match(err, 'demo: stopping');
-    assert.not.match(err, /demo: the (crawl|searcher)/);
-    const gone = Date.now() + 10_000;
-    while (groupAlive(proc.pid!) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
-    assert.not.ok(groupAlive(proc.pid!), 'no process of npm start is left');
+    assert.ok(['0', 'SIGINT'].includes(await exited(proc, 15_000)), `npm start ended after Ctrl-C:\n${stderr()}`);
+    assert.match(stderr(), 'demo: stopping');
+    assert.not.match(stderr(), /demo: the (crawl|searcher)/);
+    assert.ok(await groupGone(proc.pid!, 10_000), 'no process of npm start is left');
     assert.ok(await refused(base + 'healthz'), 'searcher stopped');
     for (const w of web) assert.ok(await refused(w), `demo web ${w} stopped`);
   } finally {
-    try {
-      process.kill(-proc.pid!, 'SIGKILL');
-    } catch {
-      // the group is gone already
-    }
+    killGroup(proc.pid!);
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
