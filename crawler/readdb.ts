@@ -52,30 +52,34 @@ export function formatStats(webdb: string, s: DbStats): string {
 
 export type DumpFormat = 'normal' | 'csv' | 'json';
 
-export const CSV_HEADER = 'Url;Status code;Status name;Fetch Time;Modified Time;Retries since fetch;Retry interval;Score;Signature;Metadata';
+/** Nutch's column names, comma-separated as RFC 4180 has it (Nutch used `;`, which spreadsheets open as one column). */
+export const CSV_HEADER = 'Url,Status code,Status name,Fetch Time,Modified Time,Retries since fetch,Retry interval,Score,Signature,Metadata';
 
 const iso = (ms: number | null) => (ms ? new Date(ms).toISOString() : new Date(0).toISOString());
-const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** One RFC 4180 field: quoted, with quotes doubled, when it holds a comma, a quote or a line break; as is otherwise. */
+export const csvField = (v: string | number): string => (/[",\r\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+
+/** One RFC 4180 record, ended by CRLF. */
+export const csvRecord = (fields: (string | number)[]): string => fields.map(csvField).join(',') + '\r\n';
 
 /** One page in a dump format (normal: Nutch's CrawlDatum.toString; json: one JSON object per line). */
 export function formatPage(p: PageRow, format: DumpFormat): string {
   const meta = p.metadata ? (JSON.parse(p.metadata) as Record<string, unknown>) : {};
   if (format === 'json') return JSON.stringify({ ...p, statusCode: STATUS_CODES[p.status], metadata: meta }) + '\n';
   if (format === 'csv')
-    return (
-      [
-        quote(p.url),
-        STATUS_CODES[p.status],
-        quote(p.status),
-        iso(p.fetch_time),
-        iso(p.modified_time),
-        p.retries,
-        p.fetch_interval,
-        p.score,
-        quote(p.signature ?? ''),
-        quote(Object.entries(meta).map(([k, v]) => `${k}:${String(v)}`).join(' ')),
-      ].join(';') + '\n'
-    );
+    return csvRecord([
+      p.url,
+      STATUS_CODES[p.status],
+      p.status,
+      iso(p.fetch_time),
+      iso(p.modified_time),
+      p.retries,
+      p.fetch_interval,
+      p.score,
+      p.signature ?? '',
+      Object.entries(meta).map(([k, v]) => `${k}:${String(v)}`).join(' '),
+    ]);
   return [
     `${p.url}\tVersion: 1`,
     `Status: ${STATUS_CODES[p.status]} (${p.status})`,
@@ -105,7 +109,7 @@ function withOutput(file: string, out: NodeJS.WritableStream, fn: (write: (s: st
 export function dumpDb(db: WebDb, file: string, format: DumpFormat, out: NodeJS.WritableStream): number {
   let n = 0;
   withOutput(file, out, (write) => {
-    if (format === 'csv') write(CSV_HEADER + '\n');
+    if (format === 'csv') write(CSV_HEADER + '\r\n');
     for (const p of db.pages()) {
       write(formatPage(p, format));
       n++;

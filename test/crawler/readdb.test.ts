@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import readdbTool, { CSV_HEADER, dumpDb, formatStats, getPage, readDbStats, topN } from '../../crawler/readdb.js';
+import readdbTool, { CSV_HEADER, csvField, csvRecord, dumpDb, formatStats, getPage, readDbStats, topN } from '../../crawler/readdb.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 import { openWebDb } from '../../crawler/webdb/webdb.js';
 import { Conf } from '../../shared/conf.js';
@@ -66,16 +66,35 @@ test('-stats in Nutch form, statuses in code order, per host with -sort', () => 
   }
 });
 
-test('-dump: normal, csv (Nutch header, quoting) and json lines', () => {
+test('csvField quotes as RFC 4180 has it: only a field with a comma, a quote or a line break, quotes doubled', () => {
+  const cases: [string | number, string][] = [
+    ['http://127.0.2.1/a', 'http://127.0.2.1/a'],
+    [0.5, '0.5'],
+    ['', ''],
+    ['http://h/a,b', '"http://h/a,b"'],
+    ['http://h/"q"', '"http://h/""q"""'],
+    ['a;b', 'a;b'],
+    ['two\nlines', '"two\nlines"'],
+    ['cr\r', '"cr\r"'],
+    ['k:v x:1,2', '"k:v x:1,2"'],
+  ];
+  for (const [v, want] of cases) assert.is(csvField(v), want, String(v));
+  assert.is(csvRecord(['a,b', 1, '']), '"a,b",1,\r\n');
+});
+
+test('-dump: normal, csv (Nutch header, commas and quoting) and json lines', () => {
   const db = openWebDb(webdb, { readonly: true });
   try {
     const csv = path.join(tmp, 'dump.csv');
     assert.is(dumpDb(db, csv, 'csv', process.stdout), 5);
-    const lines = fs.readFileSync(csv, 'utf8').trimEnd().split('\n');
+    const dumped = fs.readFileSync(csv, 'utf8');
+    assert.ok(dumped.endsWith('\r\n') && !/[^\r]\n/.test(dumped), 'every record ends with CRLF');
+    const lines = dumped.trimEnd().split('\r\n');
     assert.is(lines[0], CSV_HEADER);
+    assert.is(lines[0]!.split(',').length, 10);
     assert.is(lines.length, 6);
-    assert.is(lines[2], `"http://127.0.2.1/a";1;"db_unfetched";2024-01-01T00:00:00.000Z;1970-01-01T00:00:00.000Z;1;2592000;0.5;"";"k:v"`);
-    assert.ok(lines.includes(`"http://127.0.2.2/""q""";5;"db_redir_perm";2024-01-01T00:00:00.000Z;1970-01-01T00:00:00.000Z;0;2592000;1;"";""`));
+    assert.is(lines[2], `http://127.0.2.1/a,1,db_unfetched,2024-01-01T00:00:00.000Z,1970-01-01T00:00:00.000Z,1,2592000,0.5,,k:v`);
+    assert.ok(lines.includes(`"http://127.0.2.2/""q""",5,db_redir_perm,2024-01-01T00:00:00.000Z,1970-01-01T00:00:00.000Z,0,2592000,1,,`), lines.join('\n'));
 
     const json = path.join(tmp, 'dump.json');
     dumpDb(db, json, 'json', process.stdout);
