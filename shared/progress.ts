@@ -4,8 +4,9 @@
  * place (at most ten times a second); when output is not a terminal (a log
  * file, CI, a pipe) a plain line is written every few seconds instead, so a
  * twenty-minute fetch is never silent and never floods. The rules — rate,
- * ETA from a rate, ETA of a polite fetch from its per-host queues and delays,
- * durations as people read them — are plain functions.
+ * ETA from a rate, a recent rate, ETA of a polite fetch from its per-host
+ * queues and delays and of a fetch from its recent pace, durations as people
+ * read them — are plain functions.
  */
 
 /** How often a plain progress line is written when output is not a terminal. */
@@ -74,6 +75,54 @@ export function politeEta(hosts: readonly HostBacklog[], o: EtaOptions): number 
   if (times.length > 1 && o.tailMaxMs !== undefined && o.tailMaxMs >= 0) slowest = Math.min(slowest, times[1]! + o.tailMaxMs);
   if (times.length === 1 && o.tailLeftMs !== undefined) slowest = Math.min(slowest, Math.max(0, o.tailLeftMs));
   return Math.max(slowest, (requests * o.responseMs) / Math.max(1, o.threads));
+}
+
+/** A count at a moment: what a recent rate is worked out from. */
+export interface RateSample {
+  at: number;
+  done: number;
+}
+
+/**
+ * Items per second over the samples of the last `windowMs` (oldest first), or
+ * undefined until they span `minSpanMs`. A recent rate, not the rate since the
+ * start: a fetch's first seconds (robots.txt, slow starts, ramp-up) and its
+ * changes of pace would otherwise weigh on the estimate to its end.
+ */
+export function recentRate(samples: readonly RateSample[], windowMs: number, minSpanMs = 1000): number | undefined {
+  const last = samples.at(-1);
+  const first = last && samples.find((s) => s.at >= last.at - windowMs);
+  if (!last || !first || last.at - first.at < minSpanMs) return undefined;
+  return ((last.done - first.done) * 1000) / (last.at - first.at);
+}
+
+/** The samples of a recent rate, the oldest dropped once they are out of its window. */
+export class RecentRate {
+  private samples: RateSample[] = [];
+
+  constructor(private readonly windowMs: number) {}
+
+  add(at: number, done: number): void {
+    this.samples.push({ at, done });
+    const from = this.samples.findIndex((s) => s.at >= at - this.windowMs);
+    if (from > 0) this.samples = this.samples.slice(from);
+  }
+
+  rate(): number | undefined {
+    return recentRate(this.samples, this.windowMs);
+  }
+}
+
+/**
+ * Time left for a fetch: the runnable work left (URLs waiting in the queues,
+ * none of those already left for the next cycle) at the recent rate of
+ * answers, but never less than politeness allows (politeEta: a host's delays,
+ * the last host's tail). Without a rate yet, politeness alone. The rate
+ * catches what the polite model cannot see: a fetch held back by parsing and
+ * storing, or by a loaded machine, goes at the pace it really goes.
+ */
+export function fetchEta(o: { remaining: number; rate: number | undefined; politeMs: number }): number {
+  return o.rate && o.rate > 0 ? Math.max(o.politeMs, (Math.max(0, o.remaining) * 1000) / o.rate) : o.politeMs;
 }
 
 export interface StepState {

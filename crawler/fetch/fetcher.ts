@@ -13,7 +13,7 @@
 import dns from 'node:dns/promises';
 import type { Conf } from '../../shared/conf.js';
 import type { Log } from '../../shared/log.js';
-import { politeEta, progressLine, ratePerSec } from '../../shared/progress.js';
+import { fetchEta, politeEta, progressLine, ratePerSec, RecentRate } from '../../shared/progress.js';
 import type { FetchStatus } from '../../shared/status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/index.js';
@@ -92,6 +92,8 @@ export class Fetcher {
   private maxActive = 0;
   /** Time spent waiting for answers, for the ETA: a host's pace is its delay plus its answer time. */
   private responses = { n: 0, ms: 0 };
+  /** Answers of the last 10 s, for the ETA: the pace the fetch really goes at. */
+  private readonly answers = new RecentRate(10_000);
   /** Stores what is fetched from a worker thread; made in run(), closed (flushed) when it ends. */
   private writer!: SegmentWriter;
 
@@ -314,6 +316,7 @@ export class Fetcher {
     const elapsed = now - this.started;
     if (this.s.timeLimitMs >= 0 && elapsed > this.s.timeLimitMs && this.queues.size() > 0)
       this.deferQueue(undefined, `time limit of ${this.s.timeLimitMs / 60000} min reached (fetcher.timelimit.mins)`, 'timelimit');
+    this.answers.add(now, this.responses.n);
     const active = this.queues.activeKeys();
     this.maxActive = Math.max(this.maxActive, active.length);
     // A tail is one host left after others finished; a single-host fetch has no tail.
@@ -342,11 +345,15 @@ export class Fetcher {
         elapsedMs,
         rate: ratePerSec(s.fetched, elapsedMs),
         errors: s.errors,
-        etaMs: politeEta(this.queues.backlog(), {
-          threads: this.s.threads,
-          responseMs,
-          tailMaxMs: this.s.tailMaxMs,
-          tailLeftMs: this.tailSince === undefined || this.s.tailMaxMs < 0 ? undefined : this.s.tailMaxMs - (Date.now() - this.tailSince),
+        etaMs: fetchEta({
+          remaining: this.queues.size(),
+          rate: this.answers.rate(),
+          politeMs: politeEta(this.queues.backlog(), {
+            threads: this.s.threads,
+            responseMs,
+            tailMaxMs: this.s.tailMaxMs,
+            tailLeftMs: this.tailSince === undefined || this.s.tailMaxMs < 0 ? undefined : this.s.tailMaxMs - (Date.now() - this.tailSince),
+          }),
         }),
         extra: `${(s.bytes / Math.max(1, elapsedMs) / 1.024).toFixed(0)} KiB/s · ${hosts} host${hosts === 1 ? '' : 's'} active`,
       }),

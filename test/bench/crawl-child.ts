@@ -21,6 +21,7 @@ import { crawl, crawlConf } from '../../crawler/crawl.js';
 import { PACKAGE_CONF_DIR } from '../../shared/conf.js';
 import { Log } from '../../shared/log.js';
 import { pagePath } from './crawl-web.js';
+import { etaAccuracy, etaRecorder } from './fetch-eta.js';
 
 interface Args {
   mode: 'bare' | 'crawl';
@@ -34,6 +35,8 @@ interface Args {
   overrides?: Record<string, string>;
   /** Sample process.memoryUsage() every this many ms and report the sample of the highest RSS. */
   sampleMs?: number;
+  /** Record the fetch's progress lines and report how close its ETA came (fetch-eta.ts). */
+  eta?: boolean;
 }
 
 const args = JSON.parse(process.argv[2]!) as Args;
@@ -83,13 +86,14 @@ async function oneShot(): Promise<Record<string, unknown>> {
     'fetcher.threads.per.host': '1',
     ...args.overrides,
   });
-  const log = new Log({ tool: 'crawl', dir: path.join(dir, 'crawl', 'logs'), tty: false });
+  const eta = args.eta ? etaRecorder() : undefined;
+  const log = new Log({ tool: 'crawl', dir: path.join(dir, 'crawl', 'logs'), tty: eta !== undefined, err: eta?.stream });
   const sampler = args.sampleMs ? sampleMemory(args.sampleMs) : undefined;
   const t0 = performance.now();
   const s = await crawl(conf, { seeds, dir: path.join(dir, 'crawl'), depth: args.depth!, threads: args.origins.length, log });
   const ms = performance.now() - t0;
   log.close();
-  return { ms, ...(sampler ? { sample: sampler() } : {}), phases: s.phases, peakRssMB: s.peakRssMB, fetched: s.byStatus.fetch_success ?? 0, documents: s.documents, segments: s.segments.length };
+  return { ms, ...(sampler ? { sample: sampler() } : {}), ...(eta ? { eta: etaAccuracy(eta.readings) } : {}), phases: s.phases, peakRssMB: s.peakRssMB, fetched: s.byStatus.fetch_success ?? 0, documents: s.documents, segments: s.segments.length };
 }
 
 /**

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ENTRIES, ensureBuild } from '../../shared/build.js';
 import { builtName } from '../../shared/thread-module.js';
+import type { EtaAccuracy } from './fetch-eta.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
@@ -83,6 +84,8 @@ export interface Crawl {
   mappings: Record<string, number>;
   phases: Record<string, number>;
   peakRssMB: Record<string, number>;
+  /** How close the fetch's ETA came in the largest round (fetch-eta.ts). */
+  eta?: EtaAccuracy;
   fetched: number;
   documents: number;
   maxRssMB: number;

@@ -32,7 +32,7 @@ async function measure(size: (typeof SIZES)[number], build: URL) {
     process.stderr.write(`  ${size.label}: bare loop …\n`);
     const bare = await child<Bare>('crawl-child.ts', { mode: 'bare', origins, pages: size.pages }, { build }).result;
     process.stderr.write(`  ${size.label}: crawl …\n`);
-    const run = child<Crawl>('crawl-child.ts', { mode: 'crawl', origins, pages: size.pages, dir: tmp, depth: roundsToReach(size.pages), sampleMs: 20 }, { build });
+    const run = child<Crawl>('crawl-child.ts', { mode: 'crawl', origins, pages: size.pages, dir: tmp, depth: roundsToReach(size.pages), sampleMs: 20, eta: true }, { build });
     const mappings = sampleMappings(run.pid, 20);
     const crawl = { ...(await run.result), mappings: mappings() };
     const total = size.hosts * size.pages;
@@ -104,6 +104,18 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
     ["… main thread's V8 heap (in use)", (r) => r.crawl.sample.heapTotal && `${r.crawl.sample.heapTotal} (${r.crawl.sample.heapUsed})`],
     ['… ArrayBuffers (outside the heap)', (r) => r.crawl.sample.arrayBuffers],
   ];
+  const eta = [
+    '| fetch ETA, largest round | ' + runs.map((r) => r.size.label).join(' | ') + ' |',
+    `|---|${runs.map(() => '---|').join('')}`,
+    ...(
+      [
+        ['round (pages, seconds of fetch)', (e) => `${e.round} (${e.pages}, ${e.fetchS} s)`],
+        ['readings judged (≥ 3 s left, past the first tenth)', (e) => e.judged],
+        ['within 20 % of the time left', (e) => `${e.within20} (${e.judged ? Math.round((100 * e.within20) / e.judged) : 0} %)`],
+        ['median / worst error', (e) => `${e.medianErrPct} % / ${e.worstErrPct} %`],
+      ] as [string, (e: NonNullable<Run['crawl']['eta']>) => string | number][]
+    ).map(([name, of]) => `| ${name} | ${runs.map((r) => (r.crawl.eta ? of(r.crawl.eta) : '–')).join(' | ')} |`),
+  ];
   const made = [
     `| the highest RSS (MB) | ${runs.map((r) => r.size.label).join(' | ')} |`,
     `|---|${runs.map(() => '---|').join('')}`,
@@ -128,6 +140,11 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
       ...memory,
       '',
       ...made,
+      '',
+      "The fetch's ETA (test/bench/fetch-eta.ts): every progress line of the crawl's largest round as a terminal sees it (ten a second), " +
+        'its ETA set against the time from that line to the round\'s last fetch line.',
+      '',
+      ...eta,
       '',
       `Machine load (1-minute load average on ${os.cpus().length} cores) at the start and after each size: ${load.map((l) => l.toFixed(1)).join(', ')}; ` +
         'above the core count, other processes were taking CPU time from both the crawl and the bare loop, and the ratios are the figures to compare.',

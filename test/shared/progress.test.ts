@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatDuration, politeEta, progressLine, ProgressDisplay, rateEta, type HostBacklog } from '../../shared/progress.js';
+import { fetchEta, formatDuration, politeEta, progressLine, ProgressDisplay, rateEta, RecentRate, recentRate, type HostBacklog } from '../../shared/progress.js';
 
 test('durations read as people read them', () => {
   const table: [number, string][] = [
@@ -47,6 +47,37 @@ test('ETA of a polite fetch: the slowest host or the thread limit', () => {
     [[host(500, 1000)], 20, 0, 120_000, 'already in the tail: what is left of it', { tailMaxMs: 300_000, tailLeftMs: 120_000 }],
   ];
   for (const [hosts, threads, responseMs, eta, why, tail] of table) assert.is(politeEta(hosts, { threads, responseMs, ...tail }), eta, why);
+});
+
+test('the recent rate: the last window of samples, none until they span a second', () => {
+  const at = (...pairs: [number, number][]) => pairs.map(([t, done]) => ({ at: t, done }));
+  // [samples, window ms, rate, why]
+  const table: [ReturnType<typeof at>, number, number | undefined, string][] = [
+    [[], 10_000, undefined, 'no samples'],
+    [at([0, 0], [500, 100]), 10_000, undefined, 'half a second is too little to tell'],
+    [at([0, 0], [1000, 100]), 10_000, 100, 'a second'],
+    [at([0, 0], [10_000, 1000], [20_000, 13_000]), 10_000, 1200, 'only the last 10 s: a slow start forgotten'],
+    [at([0, 0], [10_000, 12_000], [20_000, 13_000]), 10_000, 100, 'a fetch slowing down (one host left) is seen at its new pace'],
+    [at([0, 0], [5000, 500], [20_000, 13_000]), 30_000, 650, 'a longer window averages more'],
+    [at([0, 0], [20_000, 0]), 30_000, 0, 'nothing answered'],
+  ];
+  for (const [samples, windowMs, rate, why] of table) assert.is(recentRate(samples, windowMs), rate, why);
+  const r = new RecentRate(10_000);
+  for (let t = 0; t <= 60_000; t += 200) r.add(t, t < 30_000 ? t / 100 : 300 + ((t - 30_000) * 12) / 10);
+  assert.is(Math.round(r.rate()!), 1200, 'the samples kept are the window’s');
+});
+
+test('the fetch ETA: runnable work left at the recent rate, never under what politeness takes', () => {
+  // [remaining, rate, polite ms, eta ms, why]
+  const table: [number, number | undefined, number, number, string][] = [
+    [13_000, 1200, 5000, 10_833, 'at scale: 13,000 pages at 1,200/s is about 11 s, not the 5 s the answer times alone gave'],
+    [1000, 500, 100_000, 100_000, 'one host at 1 s a page: politeness decides, however fast the last seconds went'],
+    [1000, undefined, 20_000, 20_000, 'no rate yet: politeness alone'],
+    [1000, 0, 20_000, 20_000, 'nothing answered lately: politeness alone'],
+    [0, 1200, 0, 0, 'nothing waiting'],
+    [600, 300, 0, 2000, 'deferred URLs are not in the remaining work'],
+  ];
+  for (const [remaining, rate, politeMs, eta, why] of table) assert.is(Math.round(fetchEta({ remaining, rate, politeMs })), eta, why);
 });
 
 test('the progress line: counts, rate, errors, ETA', () => {
