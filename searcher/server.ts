@@ -15,6 +15,7 @@ import { Broker } from './broker/broker.js';
 import { createBrokerApp } from './broker/app.js';
 import { ShardClient, shardUrl } from './broker/client.js';
 import { createApp } from './http/app.js';
+import { loadBrand, useBrand } from './http/brand.js';
 import { searchSettings } from './settings.js';
 import { CrawlSnapshots, indexSource } from './snapshot.js';
 
@@ -101,6 +102,7 @@ export function checkPort(port: number): void {
 
 export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<RunningSearcher> {
   checkPort(opts.port);
+  useBrand(loadBrand(conf));
   const snapshots = await CrawlSnapshots.open(opts.dir, searchSettings(conf), indexSource(opts.index), { pruning: !opts.shard });
   snapshots.onSwitch = (s) => opts.log?.(`switched to index ${s.version} (${s.reader.meta.docCount} documents)`);
   snapshots.onError = (e) => opts.log?.(`a new index could not be opened, still serving the old one: ${(e as Error).message}`);
@@ -127,6 +129,7 @@ export interface BrokerOptions {
 /** A broker over shard searchers (`-shards host:port,...`); it opens nothing, so it starts while shards are down. */
 export async function startBroker(conf: Conf, opts: BrokerOptions): Promise<RunningServer & { broker: Broker }> {
   checkPort(opts.port);
+  useBrand(loadBrand(conf));
   if (!opts.shards.length) throw new HzError('HZ_ERR_USAGE', '-shards needs at least one host:port', { exitCode: 2 });
   const timeout = conf.getDuration('searcher.shards.timeout', 'ms');
   const clients = opts.shards.map((spec) => {

@@ -18,6 +18,7 @@ import { siteName } from '../sites.js';
 import { didYouMean } from '../suggest.js';
 import type { Snapshot, SnapshotProvider } from '../snapshot.js';
 import { anchorsPage, cachedHtml, cachedOther, homePage, noArchivePage, statsPage, textPage, type IndexStats } from './docpages.js';
+import { logoResponse } from './brand.js';
 import { messagePage, PAGE_CSP } from './layout.js';
 
 /**
@@ -125,6 +126,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
 
   app.use('*', securityHeaders);
   app.get('/healthz', (c) => c.text('ok\n'));
+  app.get('/logo', logoResponse);
   app.get('/report', async (c) => {
     const html = opts.reportFile ? await fs.readFile(opts.reportFile, 'utf8').catch(() => undefined) : undefined;
     if (html === undefined)

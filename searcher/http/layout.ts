@@ -2,10 +2,13 @@
  * @module searcher/http/layout
  * The page shell every HTML page of the searcher shares: landmarks (banner,
  * search, main, contentinfo), a labelled search form that works without
- * JavaScript, visible keyboard focus, and a layout that reads on a phone.
+ * JavaScript, visible keyboard focus, and a layout that reads on a phone
+ * (a word longer than the screen, an identifier or a URL, wraps rather than
+ * pushing the page sideways).
  * No script is ever sent; `SECURITY_HEADERS` forbids any.
  */
 import { escapeHtml } from '../../shared/escape.js';
+import { brand } from './brand.js';
 
 /** Our own pages run no script and load nothing from elsewhere. */
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -15,12 +18,13 @@ const CSS = `
 @media (prefers-color-scheme:dark){:root{--fg:#e8e8e8;--bg:#141414;--muted:#aaa;--link:#8ab4f8;--visited:#c58af9;--mark:#5c4d00;--line:#333}}
 *{box-sizing:border-box}
 body{margin:0;font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
-header,main,footer{max-width:48rem;margin:0 auto;padding:.75rem 1rem}
+header,main,footer{max-width:48rem;margin:0 auto;padding:.75rem 1rem;overflow-wrap:anywhere}
 header{border-bottom:1px solid var(--line)}
 a{color:var(--link)}a:visited{color:var(--visited)}
 a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}
-.brand{font-weight:700;text-decoration:none;color:var(--fg);margin-right:1rem}
+.brand{font-weight:700;text-decoration:none;color:var(--fg);margin-right:1rem;display:inline-flex;align-items:center;gap:.4rem;overflow-wrap:anywhere}
+.brand img{height:1.75rem;width:auto}
 form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 form label{font-weight:600}
 input[type=search]{flex:1 1 14rem;min-width:0;font:inherit;padding:.5rem .6rem;border:1px solid var(--muted);border-radius:.35rem;background:var(--bg);color:var(--fg)}
@@ -70,7 +74,7 @@ ${opts.head ?? ''}<style>${CSS}</style>
 </head>
 <body>
 <a class="skip" href="#main">Skip to ${escapeHtml(opts.skip ?? 'content')}</a>
-<header role="banner"><a class="brand" href="/">hazelnut</a>
+<header role="banner">${brandLink()}
 ${searchForm(opts.query)}
 </header>
 <main id="main" tabindex="-1">
@@ -79,6 +83,12 @@ ${body}
 <footer role="contentinfo" class="stats"><a href="/stats">index statistics</a> · <a href="/opensearch.xml">OpenSearch</a></footer>
 </body>
 </html>`;
+}
+
+/** The banner's name, after the logo when there is one (the logo's text is the name beside it: alt=""). */
+function brandLink(): string {
+  const b = brand();
+  return `<a class="brand" href="/">${b.logo ? '<img src="/logo" alt="" height="28">' : ''}${escapeHtml(b.name)}</a>`;
 }
 
 /** A small error or notice page with a status-appropriate heading. */
