@@ -4,7 +4,9 @@
  * missing, generic (`application/octet-stream`) or plainly wrong — a PNG
  * labelled text/html must not become a page of mojibake in the index. The
  * first bytes decide then, as Nutch's `mime.type.magic` did: well-known
- * binary signatures, NUL bytes, HTML tags at the start, else plain text.
+ * binary signatures, NUL bytes, HTML tags at the start, else plain text. A
+ * declared text type is plainly wrong only for a known binary signature:
+ * control bytes alone do not overrule it, as they do not in a browser.
  */
 
 /** Bytes looked at: the WHATWG sniffing algorithm reads no more than this. */
@@ -42,19 +44,21 @@ function hasBom(head: Buffer): boolean {
 
 /**
  * True when the start of the content looks like binary data rather than text
- * in some charset. Without a declared text type one NUL byte is enough; with
- * one (`declaredText`) it takes a binary signature or many control bytes,
- * since a stray NUL in a real page is common and must not lose its links.
+ * in some charset. A known binary signature always says so. Otherwise, with a
+ * declared text type (`declaredText`) the declaration wins, as in a browser:
+ * a page sent as `text/html; charset=utf-8` with runs of NUL bytes is shown,
+ * and its links followed, all the same. Without one, one NUL byte or many
+ * control bytes are enough.
  */
 export function looksBinary(bytes: Buffer, declaredText = false): boolean {
   const head = bytes.subarray(0, SNIFF_BYTES);
   if (magicType(head)) return true;
-  if (hasBom(head)) return false;
+  if (declaredText || hasBom(head)) return false;
   let control = 0;
   // Indexed: a Buffer's iterator costs several times the test, on every page parsed.
   for (let i = 0; i < head.length; i++) {
     const b = head[i]!;
-    if (b === 0 && !declaredText) return true;
+    if (b === 0) return true;
     if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
   }
   return head.length > 0 && control / head.length > 0.1;
@@ -62,8 +66,8 @@ export function looksBinary(bytes: Buffer, declaredText = false): boolean {
 
 /**
  * The media type to parse the content as. A textual declared type is kept
- * unless the bytes are binary; a missing or generic one is replaced by what
- * the bytes say.
+ * unless the bytes begin with a known binary signature; a missing or generic
+ * one is replaced by what the bytes say.
  */
 export function sniffContentType(declared: string | null | undefined, bytes: Buffer): string {
   const type = mediaType(declared);
