@@ -17,6 +17,7 @@ import { searchTool } from '../../searcher/tools.js';
 import { workerCount } from '../../searcher/workers.js';
 import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
 import { PAGES } from './pages.js';
+import { workersOf } from '../fixtures/searcher-process.js';
 
 const HOST = '127.0.6.2';
 const BIN = path.resolve(import.meta.dirname, '..', '..', 'searcher', 'hazelnut-searcher.js');
@@ -85,21 +86,6 @@ test('hazelnut-searcher serves a copied index/ + segments/, refuses a taken port
   assert.is(await p.exit, 0);
   assert.match(p.err(), /SIGTERM: finishing requests in flight/);
 });
-
-/** Searcher processes whose parent is `pid` (Linux /proc). */
-function workersOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      if (Number(stat[1]) === pid && fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('hazelnut-searcher')) out.push(Number(d));
-    } catch {
-      // It ended meanwhile.
-    }
-  }
-  return out;
-}
 
 test('workerCount: -workers or searcher.workers as given, one a core for 0', () => {
   const cases: [asked: number, cores: number, want: number][] = [

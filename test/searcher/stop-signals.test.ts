@@ -11,6 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
 import { PAGES } from './pages.js';
+import { workersOf } from '../fixtures/searcher-process.js';
 
 const HOST = '127.0.6.12';
 const BIN = path.resolve(import.meta.dirname, '..', '..', 'searcher', 'hazelnut-searcher.js');
@@ -26,21 +27,6 @@ test.after(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   fs.rmSync(crawl, { recursive: true, force: true });
 });
-
-/** Searcher processes whose parent is `pid` (Linux /proc). */
-function workersOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      if (Number(stat[1]) === pid && fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('hazelnut-searcher')) out.push(Number(d));
-    } catch {
-      // It ended meanwhile.
-    }
-  }
-  return out;
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
