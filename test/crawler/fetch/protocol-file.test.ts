@@ -42,6 +42,7 @@ test('answers: a directory as links, a file with its type and mtime, 301, 304 an
   assert.is(dir.headers['content-type'], 'text/html; charset=utf-8');
   const page = dir.body.toString();
   assert.ok(page.includes(`<a href="${url('handbook.html')}">handbook.html</a>`), page);
+  assert.ok(page.includes('<meta name="robots" content="noindex">'), 'a listing is followed, never a hit');
   assert.ok(page.includes(`<a href="${url('policies/')}">policies/</a>`));
   assert.ok(page.includes(`<a href="${url('weird name & co.txt').replace(/&/g, '&amp;')}">weird name &amp; co.txt</a>`));
   assert.equal((await getFile({ url: url('policies') }, 1 << 20)).headers.location, url('policies/'));
@@ -80,7 +81,8 @@ test('a crawl of the tree: every file reached through the directory pages, the f
     } finally {
       db.close();
     }
-    assert.match(r.out, /documents indexed\s+7/);
+    // The five files; the two directory listings were followed for their links but not indexed.
+    assert.match(r.out, /documents indexed\s+5/);
 
     // A second crawl once everything is due: only the changed file is read again.
     write('notes.txt', 'Meeting notes: the cafeteria now opens at seven.');
