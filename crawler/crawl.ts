@@ -43,6 +43,7 @@ import { writeReport } from './report/tool.js';
 import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/tool.js';
+import { dueNow, waitingText } from './waiting.js';
 import { isPostgresUrl, openWebDb } from './webdb/webdb.js';
 import { crawlPaths, segmentIndexDir } from '../shared/layout.js';
 
@@ -74,6 +75,8 @@ export interface CrawlSummary {
   /** Links of the fetched pages that a cap or filter left out. */
   linksDropped: OutlinksDropped;
   deferred: number;
+  /** Due URLs left for the next crawl when every round ran, and why (crawler/waiting). */
+  waiting?: string;
   documents: number;
   /** Nothing new to index: the merged index was left as it was (`documents` is what it holds). */
   indexUnchanged?: boolean;
@@ -139,6 +142,7 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
   const webdb = conf.get('webdb.url') || crawlPaths(opts.dir).webdb;
   const log = opts.log;
   const s = emptySummary(opts.dir);
+  let capped = false;
   const timed = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
     if (COLLECTED_BEFORE.has(phase)) collectGarbage();
     const t0 = Date.now();
@@ -218,6 +222,7 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
         s.stoppedEarly = `Stopping at depth=${depth} - no more URLs to fetch: ${g.nothingDue.message}`;
         break;
       }
+      capped ||= g.leftOver > 0 && opts.topN === undefined;
       for (const segDir of g.segments) {
         log.stage = `crawl depth ${depth + 1}/${opts.depth}`;
         const e = fetchEstimate(conf, segDir, { threads: opts.threads });
@@ -231,6 +236,14 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
         if (s.interrupted) break;
       }
       log.info(`round ${depth + 1}/${opts.depth} took ${phaseTimes(before, s.phases)}`);
+    }
+    if (!s.interrupted && !s.stoppedEarly) {
+      const db = openWebDb(webdb, { readonly: true });
+      try {
+        s.waiting = waitingText(dueNow(db, conf, Date.now()), { maxCount: conf.getInt('generate.max.count'), capped, depth: opts.depth }) || undefined;
+      } finally {
+        db.close();
+      }
     }
   } finally {
     await writers?.close();
@@ -387,6 +400,7 @@ export function formatSummary(s: CrawlSummary): string {
     ...(s.sitemaps?.files ? [`  from sitemaps      ${s.sitemaps.injected} new, ${s.sitemaps.due} due by lastmod (${s.sitemaps.urls} URLs in ${s.sitemaps.files} files)`] : []),
     `  links dropped      ${linksDropped(s.linksDropped)}`,
     ...(o.deferred ? [`  deferred           ${o.deferred} (left for the next crawl)`] : []),
+    ...(s.waiting ? [`  waiting            ${s.waiting}`] : []),
     `  segments           ${s.segments.length}${s.segments.length ? ` (${s.segments.join(', ')})` : ''}`,
     ...(s.indexUnchanged
       ? [`  index unchanged    ${s.documents} documents`]
