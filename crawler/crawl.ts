@@ -44,6 +44,8 @@ import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/tool.js';
 import { dueNow, waitingText } from './waiting.js';
+import { evaluate, formatEvaluation, searcherBase } from './evaluate/tool.js';
+import { readJudgments } from './evaluate/judgments.js';
 import { isPostgresUrl, openWebDb } from './webdb/webdb.js';
 import { crawlPaths, segmentIndexDir } from '../shared/layout.js';
 
@@ -412,7 +414,7 @@ export function formatSummary(s: CrawlSummary): string {
   return lines.join('\n');
 }
 
-const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-webdb postgresql://...] [-threads n] [-depth i] [-topN N] [-fetchers n] [-force]
+const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-webdb postgresql://...] [-threads n] [-depth i] [-topN N] [-fetchers n] [-evaluate judgments.tsv] [-force]
   urlDir|file  seed URLs, one per line (a file, or a directory of files)
   -dir d       crawl directory (default crawl-<yyyyMMddHHmmss>); an existing one is re-crawled
   -webdb url   keep the WebDB in this PostgreSQL database (default webdb.url; empty: <dir>/webdb)
@@ -420,6 +422,7 @@ const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-webdb postgresql:/
   -depth i     generate/fetch/update rounds (default 5)
   -topN N      at most N URLs per round (default: all due)
   -fetchers n  fetch each round with n fetcher processes, a share of the hosts each (default 1: in this process)
+  -evaluate f  then score the search on the judged queries of f (as hazelnut evaluate; the report shows the table)
   -force       take over a stale lock left by a killed run`;
 
 const tool: Tool = {
@@ -427,7 +430,7 @@ const tool: Tool = {
   description: 'one-step crawler for intranets: inject, fetch rounds, index, dedup, merge',
   usage: USAGE,
   async run(ctx: ToolContext, args: string[]): Promise<number> {
-    const a = parseArgs(args, { string: ['dir', 'webdb', 'threads', 'depth', 'topN', 'fetchers'], boolean: ['force'] });
+    const a = parseArgs(args, { string: ['dir', 'webdb', 'threads', 'depth', 'topN', 'fetchers', 'evaluate'], boolean: ['force'] });
     if (a._.length !== 1) throw new UsageError(a._.length ? `one seed path expected, got ${a._.length}` : 'no seed path given');
     const depth = intOption(a.depth, 'depth') ?? 5;
     const threads = intOption(a.threads, 'threads');
@@ -441,6 +444,7 @@ const tool: Tool = {
     const conf = typeof a.webdb === 'string' ? base.with({ 'webdb.url': a.webdb }) : base;
     checkSettings(conf, threads);
     const seeds = readSeeds(a._[0]!);
+    const judged = typeof a.evaluate === 'string' ? { file: a.evaluate, judgments: readJudgments(a.evaluate) } : undefined;
     const scoped = scopeToSeedHosts(conf, seeds);
     await screenSeeds(scoped, seeds, await loadCrawlerPlugins(scoped));
     fs.mkdirSync(dir, { recursive: true });
@@ -461,6 +465,8 @@ const tool: Tool = {
         crawl(conf, { seeds, dir, depth, threads, topN, fetchers, log, signal: controller.signal }),
       );
       ctx.out.write(formatSummary(summary) + '\n');
+      if (judged && summary.documents > 0 && !summary.interrupted)
+        ctx.out.write(formatEvaluation(await evaluate(conf, dir, judged.judgments, judged.file), judged.judgments, searcherBase(conf)) + '\n');
       try {
         ctx.out.write(`Crawl report: ${shortPath(writeReport(dir, undefined, webdb))}\n`);
       } catch (e) {
