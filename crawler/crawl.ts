@@ -468,7 +468,8 @@ const tool: Tool = {
       if (judged && summary.documents > 0 && !summary.interrupted)
         ctx.out.write(formatEvaluation(await evaluate(conf, dir, judged.judgments, judged.file), judged.judgments, searcherBase(conf)) + '\n');
       try {
-        ctx.out.write(`Crawl report: ${shortPath(writeReport(dir, undefined, webdb))}\n`);
+        const since = summary.segments[0] ?? segmentName(new Date());
+        ctx.out.write(`Crawl report: ${shortPath(writeReport(dir, undefined, { webdb, since, conf }))}\n`);
       } catch (e) {
         ctx.err.write(`crawl: the crawl report could not be written: ${(e as Error).message}\n`);
       }
