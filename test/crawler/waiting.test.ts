@@ -54,6 +54,8 @@ test('a share over the per-host cap: the summary says how many files wait and wh
     );
     assert.is(r.code, 0, r.err);
     assert.match(r.out, /\n {2}waiting {12}5 due URLs for the next crawl \(5 of local files\): all 2 rounds of -depth ran; a round takes at most 3 URLs of a host \(generate\.max\.count\)\n/);
+    const report = fs.readFileSync(path.join(tmp, 'crawl', 'report.html'), 'utf8');
+    assert.match(report, /<p id="waiting"><strong>5 due URLs for the next crawl \(5 of local files\): a round takes at most 3 URLs of a host \(generate\.max\.count\)\.<\/strong>/);
   } finally {
     conf.cleanup();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -91,6 +91,19 @@ test('what changed since the last crawl: added, changed with its diff, missing w
   assert.ok(listed.includes(`${web.url('docs', '/gone.html')} ${web.url('docs', '/')}`), `the missing list names the linking page: ${listed}`);
 });
 
+test('report -since moves the point compared from; a bad -since is named and writes nothing', async () => {
+  const out = path.join(tmp, 'since.html');
+  const all = await hz(['report', dir, '-since', '2000-01-01', '-out', out], { confDir: conf.dir });
+  assert.is(all.code, 0, all.err);
+  const written = fs.readFileSync(out, 'utf8');
+  assert.match(written, /<meta name="hazelnut-since" content="2000-01-01">/);
+  assert.match(written, /<td><a href="#added">pages added<\/a><\/td><td class="n">6<\/td>/, "every page fetched and still there is new since 2000");
+  const bad = await hz(['report', dir, '-since', 'last tuesday', '-out', path.join(tmp, 'bad.html')], { confDir: conf.dir });
+  assert.is(bad.code, 2);
+  assert.match(bad.err, /-since takes a segment name \(yyyyMMddHHmmss\) or a date \(yyyy-MM-dd\), not "last tuesday"/);
+  assert.not.ok(fs.existsSync(path.join(tmp, 'bad.html')));
+});
+
 test('each round names the host that ended it; the judged queries are tabled', async () => {
   const rows = await page.locator('#rate tbody tr').allInnerTexts();
   assert.is(rows.length, 4);
