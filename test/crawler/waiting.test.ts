@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { waitingText, type Waiting, type WaitingBounds } from '../../crawler/waiting.js';
-import { Conf } from '../../shared/conf.js';
-import { hz, tempConf } from './checkers/run-cli.js';
+import { shareConf } from '../fixtures/share.js';
+import { hz } from './checkers/run-cli.js';
 
 const w = (...hosts: [string, number][]): Waiting => ({ total: hosts.reduce((n, [, c]) => n + c, 0), hosts: hosts.map(([host, count]) => ({ host, count })) });
 
@@ -43,15 +43,11 @@ test('a share over the per-host cap: the summary says how many files wait and wh
   fs.mkdirSync(share);
   for (let i = 0; i < 8; i++) fs.writeFileSync(path.join(share, `file${i}.txt`), `File number ${i}.`);
   const root = pathToFileURL(share).href + '/';
-  const conf = tempConf({ 'regex-urlfilter.txt': `+^${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n-.\n` });
+  const conf = shareConf(root);
   try {
     const seeds = path.join(tmp, 'seeds.txt');
     fs.writeFileSync(seeds, `${root}\n`);
-    const includes = Conf.load().get('plugin.includes').replace('protocol-http', 'protocol-(http|file)');
-    const r = await hz(
-      ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', '-D', `plugin.includes=${includes}`, '-D', 'generate.max.count=3', 'crawl', seeds, '-dir', path.join(tmp, 'crawl'), '-depth', '2'],
-      { confDir: conf.dir },
-    );
+    const r = await hz([...conf.args, '-D', 'generate.max.count=3', 'crawl', seeds, '-dir', path.join(tmp, 'crawl'), '-depth', '2'], { confDir: conf.dir });
     assert.is(r.code, 0, r.err);
     assert.match(r.out, /\n {2}waiting {12}5 due URLs for the next crawl \(5 of local files\): all 2 rounds of -depth ran; a round takes at most 3 URLs of a host \(generate\.max\.count\)\n/);
     const report = fs.readFileSync(path.join(tmp, 'crawl', 'report.html'), 'utf8');

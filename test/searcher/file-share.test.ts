@@ -16,7 +16,8 @@ import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
 import { startSearcher, type RunningSearcher } from '../../searcher/server.js';
 import { makeDocx, makeOdt } from '../fixtures/documents.js';
-import { hz, tempConf } from '../crawler/checkers/run-cli.js';
+import { hz } from '../crawler/checkers/run-cli.js';
+import { shareConf } from '../fixtures/share.js';
 
 const HOST = '127.0.6.21';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-share-'));
@@ -35,13 +36,11 @@ test.before(async () => {
   write('policies/notes 2024.txt', 'Handbook meeting notes\nThe cafeteria opens at eight.\n');
   write('policies/remote.docx', makeDocx([{ heading: 'Remote work' }, { para: 'Handbook: home office on Fridays.' }]));
   write('archive/expenses.odt', makeOdt([{ heading: 'Expenses' }, { para: 'Handbook: receipts within thirty days.' }]));
-  const includes = Conf.load().get('plugin.includes').replace('protocol-http', 'protocol-(http|file)');
-  const conf = tempConf({ 'regex-urlfilter.txt': `+^${shareUrl.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n-.\n` });
+  const conf = shareConf(shareUrl);
   try {
     const seeds = path.join(tmp, 'seeds.txt');
     fs.writeFileSync(seeds, `${shareUrl}\n`);
-    const args = ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', '-D', `plugin.includes=${includes}`];
-    const r = await hz([...args, 'crawl', seeds, '-dir', path.join(tmp, 'crawl'), '-depth', '4'], { confDir: conf.dir });
+    const r = await hz([...conf.args, 'crawl', seeds, '-dir', path.join(tmp, 'crawl'), '-depth', '4'], { confDir: conf.dir });
     assert.is(r.code, 0, r.err);
   } finally {
     conf.cleanup();

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Conf } from '../../../shared/conf.js';
-import { hz, tempConf } from '../checkers/run-cli.js';
+import { shareConf } from '../../fixtures/share.js';
+import { hz } from '../checkers/run-cli.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-evaluate-'));
 const share = path.join(tmp, 'share');
@@ -19,7 +19,7 @@ const url = (p: string) => pathToFileURL(path.join(share, p)).href;
 const dir = path.join(tmp, 'crawl');
 const judgments = path.join(tmp, 'judged.tsv');
 const seeds = path.join(tmp, 'seeds.txt');
-let conf: { dir: string; cleanup: () => void };
+let conf: ReturnType<typeof shareConf>;
 let args: string[];
 
 test.before(() => {
@@ -32,9 +32,8 @@ test.before(() => {
     judgments,
     `# query\texpected URL\nvacation days\t${url('leave.txt')}\nexpense receipts\t${url('expenses.txt')}\t${url('old-expenses.txt')}\nsubmarine trains\t${url('submarine.txt')}\n`,
   );
-  conf = tempConf({ 'regex-urlfilter.txt': `+^${url('').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n-.\n` });
-  const includes = Conf.load().get('plugin.includes').replace('protocol-http', 'protocol-(http|file)');
-  args = ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', '-D', `plugin.includes=${includes}`, '-D', 'db.fetch.interval.default=1'];
+  conf = shareConf(`${url('')}/`);
+  args = [...conf.args, '-D', 'db.fetch.interval.default=1'];
 });
 test.after(() => {
   conf.cleanup();
