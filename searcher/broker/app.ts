@@ -71,7 +71,7 @@ export function createBrokerApp(b: Broker): Hono {
 
   app.get('/api/search', async (c) => {
     const r = await run(c);
-    return c.json({ ...resultJson(r.result, r.views, r), notice: notices(r)[0] ?? null, shards: shardsJson(b, r.missing) });
+    return c.json({ ...resultJson(r.result, r.views, { ...r, fileUrlMap: b.settings.fileUrlMap }), notice: notices(r)[0] ?? null, shards: shardsJson(b, r.missing) });
   });
 
   app.get('/opensearch', async (c) => {

@@ -67,14 +67,18 @@ export function hitHref(v: Pick<HitView, 'hit' | 'section'>): string {
 }
 
 /**
- * Where the title links: a page to the section where it matched; a file of
- * a share to the address file.url.map gives it, else its own file: URL
+ * Where a hit opens: a page at the section where it matched; a file of a
+ * share at the address file.url.map gives it, else its own file: URL
  * (which a person can copy; a browser will not open it from a web page).
  */
-function titleHref(v: HitView, fileUrlMap: readonly FileUrlPrefix[]): string {
+export function openLink(v: Pick<HitView, 'hit' | 'section'>, fileUrlMap: readonly FileUrlPrefix[]): string {
   const url = v.hit.doc.url;
-  if (!localPath(url)) return safeHref(hitHref(v));
-  return mappedFileUrl(url, fileUrlMap) ?? url;
+  return localPath(url) ? (mappedFileUrl(url, fileUrlMap) ?? url) : hitHref(v);
+}
+
+/** The title's href: the mapping is the administrator's and may name any scheme; a crawled page's link only http(s). */
+function titleHref(v: HitView, fileUrlMap: readonly FileUrlPrefix[]): string {
+  return localPath(v.hit.doc.url) ? openLink(v, fileUrlMap) : safeHref(openLink(v, fileUrlMap));
 }
 
 function hitHtml(v: HitView, r: SearchResult, fileUrlMap: readonly FileUrlPrefix[]): string {

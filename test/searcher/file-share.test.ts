@@ -4,7 +4,8 @@
  * the map gives (smb://…) with its path shown and selected whole by a click;
  * a .md and a .txt file are titled by their heading and first line; Word and
  * OpenDocument files are named so in the type facet and under each hit, with
- * "view as text"; the directory listings are no hits.
+ * "view as text"; the directory listings are no hits. The JSON API and
+ * `hazelnut search` link to the mapped address as well.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -79,6 +80,19 @@ test('the path is shown and one click selects all of it for copying', async () =
   assert.is(await p.textContent(), path.join(share, 'policies', 'notes 2024.txt'));
   await p.click();
   assert.is(await page.evaluate(() => window.getSelection()?.toString()), path.join(share, 'policies', 'notes 2024.txt'));
+});
+
+test('the JSON API and hazelnut search give the mapped address and the path too', async () => {
+  const api = (await (await fetch(`${s!.url}/api/search?query=trains`)).json()) as { hits: { url: string; link: string; path: string | null }[] };
+  assert.equal(api.hits.map((h) => [h.link, h.path]), [['smb://fs1/share/policies/travel.md', path.join(share, 'policies', 'travel.md')]]);
+  const conf = shareConf(shareUrl);
+  try {
+    const r = await hz(['-D', `file.url.map=${shareUrl}=smb://fs1/share/`, 'search', path.join(tmp, 'crawl'), 'trains'], { confDir: conf.dir });
+    assert.is(r.code, 0, r.err);
+    assert.match(r.out, /^1\. Travel policy\n {3}smb:\/\/fs1\/share\/policies\/travel\.md\n/);
+  } finally {
+    conf.cleanup();
+  }
 });
 
 test('directory listings are followed but never a hit', async () => {
