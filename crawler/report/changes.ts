@@ -57,12 +57,14 @@ export function textDiff(old: string, now: string, context = 4, most = 25): Text
   };
 }
 
-/** A URL's state as its last fetch on one side left it. */
+/** A URL's state as its last fetch on one side left it, and where its last content was fetched there. */
 export interface UrlState {
   segment: string;
   status: FetchRecord['status'];
   httpStatus: number | null;
   redirectTo: string | null;
+  /** The segment of the last fetch that read the content (not a 304), if any. */
+  content: string | null;
 }
 
 const ok = (s: UrlState | undefined) => s?.status === 'fetch_success' || s?.status === 'fetch_notmodified';
@@ -71,7 +73,7 @@ const gone = (s: UrlState | undefined) => s?.status === 'fetch_gone' && (s.httpS
 export interface Verdicts {
   added: { url: string; segment: string }[];
   removed: { url: string; why: string }[];
-  /** Fetched in full on both sides: candidates for a content change. */
+  /** Content read on both sides and still there now: candidates for a content change. */
   refetched: { url: string; was: string; now: string }[];
   missing: { url: string; httpStatus: number }[];
   redirects: [string, string][];
@@ -83,7 +85,7 @@ export function verdicts(before: ReadonlyMap<string, UrlState>, since: ReadonlyM
   for (const [url, now] of since) {
     const was = before.get(url);
     if (ok(now) && !ok(was)) v.added.push({ url, segment: now.segment });
-    if (now.status === 'fetch_success' && was?.status === 'fetch_success') v.refetched.push({ url, was: was.segment, now: now.segment });
+    if (ok(now) && now.content && was?.content) v.refetched.push({ url, was: was.content, now: now.content });
     if (gone(now) && !gone(was)) {
       v.missing.push({ url, httpStatus: now.httpStatus! });
       if (ok(was)) v.removed.push({ url, why: `HTTP ${now.httpStatus}` });
@@ -113,7 +115,14 @@ function states(segmentsDir: string, names: readonly string[]): Map<string, UrlS
   for (const name of names) {
     const seg = Segment.open(segmentDir(segmentsDir, name), { readonly: true });
     try {
-      for (const r of seg.fetches()) m.set(r.url, { segment: name, status: r.status, httpStatus: r.httpStatus, redirectTo: r.redirectTo ?? null });
+      for (const r of seg.fetches())
+        m.set(r.url, {
+          segment: name,
+          status: r.status,
+          httpStatus: r.httpStatus,
+          redirectTo: r.redirectTo ?? null,
+          content: r.status === 'fetch_success' ? name : (m.get(r.url)?.content ?? null),
+        });
     } finally {
       seg.close();
     }

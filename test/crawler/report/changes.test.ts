@@ -24,7 +24,13 @@ const DIFFS: [old: string, now: string, diff: ReturnType<typeof textDiff>][] = [
 ];
 for (const [old, now, diff] of DIFFS) test(`diff ${JSON.stringify(old)} → ${JSON.stringify(now)}`, () => assert.equal(textDiff(old, now), diff));
 
-const st = (segment: string, status: UrlState['status'], httpStatus: number | null = 200, redirectTo: string | null = null): UrlState => ({ segment, status, httpStatus, redirectTo });
+const st = (segment: string, status: UrlState['status'], httpStatus: number | null = 200, redirectTo: string | null = null, content: string | null = status === 'fetch_success' ? segment : null): UrlState => ({
+  segment,
+  status,
+  httpStatus,
+  redirectTo,
+  content,
+});
 
 test('verdicts: added, removed, re-fetched, newly missing, new redirects', () => {
   const before = new Map([
@@ -34,6 +40,7 @@ test('verdicts: added, removed, re-fetched, newly missing, new redirects', () =>
     ['http://a/moved', st('s1', 'fetch_success')],
     ['http://a/same-redirect', st('s1', 'fetch_redir_perm', 301, 'http://a/kept')],
     ['http://a/304', st('s1', 'fetch_success')],
+    ['http://a/read-then-304', st('s1', 'fetch_success')],
   ]);
   const since = new Map([
     ['http://a/kept', st('s2', 'fetch_success')],
@@ -42,6 +49,7 @@ test('verdicts: added, removed, re-fetched, newly missing, new redirects', () =>
     ['http://a/moved', st('s2', 'fetch_redir_perm', 301, 'http://a/new')],
     ['http://a/same-redirect', st('s2', 'fetch_redir_perm', 301, 'http://a/kept')],
     ['http://a/304', st('s2', 'fetch_notmodified', 304)],
+    ['http://a/read-then-304', st('s3', 'fetch_notmodified', 304, null, 's2')],
     ['http://a/new', st('s3', 'fetch_success')],
     ['http://a/never', st('s3', 'fetch_gone', 410)],
   ]);
@@ -51,7 +59,10 @@ test('verdicts: added, removed, re-fetched, newly missing, new redirects', () =>
       { url: 'http://a/now-404', why: 'HTTP 404' },
       { url: 'http://a/moved', why: 'moved to http://a/new' },
     ],
-    refetched: [{ url: 'http://a/kept', was: 's1', now: 's2' }],
+    refetched: [
+      { url: 'http://a/kept', was: 's1', now: 's2' },
+      { url: 'http://a/read-then-304', was: 's1', now: 's2' },
+    ],
     missing: [
       { url: 'http://a/now-404', httpStatus: 404 },
       { url: 'http://a/never', httpStatus: 410 },
