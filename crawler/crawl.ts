@@ -43,7 +43,7 @@ import { writeReport } from './report/tool.js';
 import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/tool.js';
-import { dueNow, waitingText } from './waiting.js';
+import { waitingAfterCrawl } from './waiting.js';
 import { evaluate, formatEvaluation, searcherBase } from './evaluate/tool.js';
 import { readJudgments } from './evaluate/judgments.js';
 import { isPostgresUrl, openWebDb } from './webdb/webdb.js';
@@ -239,14 +239,7 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
       }
       log.info(`round ${depth + 1}/${opts.depth} took ${phaseTimes(before, s.phases)}`);
     }
-    if (!s.interrupted && !s.stoppedEarly) {
-      const db = openWebDb(webdb, { readonly: true });
-      try {
-        s.waiting = waitingText(dueNow(db, conf, Date.now()), { maxCount: conf.getInt('generate.max.count'), capped, depth: opts.depth }) || undefined;
-      } finally {
-        db.close();
-      }
-    }
+    if (!s.interrupted && !s.stoppedEarly) s.waiting = waitingAfterCrawl(webdb, conf, { capped, depth: opts.depth }) || undefined;
   } finally {
     await writers?.close();
   }

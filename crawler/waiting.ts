@@ -10,7 +10,7 @@ import type { Conf } from '../shared/conf.js';
 import { host } from '../shared/url/keys.js';
 import { awaitingUpdate, isDue } from './fetchlist.js';
 import { scheduleFromConf } from './updatedb/schedule.js';
-import type { GenerateOps } from './webdb/webdb.js';
+import { openWebDb, type GenerateOps } from './webdb/webdb.js';
 
 export interface Waiting {
   total: number;
@@ -60,4 +60,14 @@ export function waitingText(w: Waiting, b: WaitingBounds): string {
   if (w.hosts.length > 3) shown.push(`${num(w.hosts.length - 3)} more hosts`);
   const reasons = waitingReasons(w, b);
   return `${num(w.total)} due URL${w.total === 1 ? '' : 's'} for the next crawl (${shown.join(', ')})${reasons.length ? `: ${reasons.join('; ')}` : ''}`;
+}
+
+/** What waits in a WebDB (a directory or a postgresql:// URL) at the end of a crawl, in words; empty when nothing does. */
+export function waitingAfterCrawl(webdb: string, conf: Conf, bounds: Omit<WaitingBounds, 'maxCount'>): string {
+  const db = openWebDb(webdb, { readonly: true });
+  try {
+    return waitingText(dueNow(db, conf, Date.now()), { ...bounds, maxCount: conf.getInt('generate.max.count') });
+  } finally {
+    db.close();
+  }
 }
