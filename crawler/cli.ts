@@ -34,6 +34,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'merge', description: 'merge segment indexes into the index searched, swapped in atomically', load: async () => (await import('./merge.js')).default },
   { name: 'prune', description: 'delete segments older than a date, keeping the index consistent', load: async () => (await import('./prune.js')).default },
   { name: 'report', description: 'write the crawl report: one HTML file with charts of statuses, hosts, fetch rate, errors, due dates and segment ages', load: async () => (await import('./report/tool.js')).default },
+  { name: 'evaluate', description: "score the crawl's search on your own judged queries: MRR@10, P@1, misses, first hits changed since the last run", load: async () => (await import('./evaluate/tool.js')).default },
   { name: 'readindex', description: 'print statistics of an index', load: async () => (await import('./readindex.js')).default },
   // The front door also lists the searcher's two commands; nothing else in crawler/ reaches into searcher/.
   { name: 'serve', description: 'serve the search page, OpenSearch and JSON API over a crawl directory', load: async () => (await import('../searcher/tools.js')).serveTool },

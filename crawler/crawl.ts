@@ -43,6 +43,9 @@ import { writeReport } from './report/tool.js';
 import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/tool.js';
+import { waitingAfterCrawl } from './waiting.js';
+import { evaluate, formatEvaluation, searcherBase } from './evaluate/tool.js';
+import { readJudgments } from './evaluate/judgments.js';
 import { isPostgresUrl, openWebDb } from './webdb/webdb.js';
 import { crawlPaths, segmentIndexDir } from '../shared/layout.js';
 
@@ -74,6 +77,8 @@ export interface CrawlSummary {
   /** Links of the fetched pages that a cap or filter left out. */
   linksDropped: OutlinksDropped;
   deferred: number;
+  /** Due URLs left for the next crawl when every round ran, and why (crawler/waiting). */
+  waiting?: string;
   documents: number;
   /** Nothing new to index: the merged index was left as it was (`documents` is what it holds). */
   indexUnchanged?: boolean;
@@ -139,6 +144,7 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
   const webdb = conf.get('webdb.url') || crawlPaths(opts.dir).webdb;
   const log = opts.log;
   const s = emptySummary(opts.dir);
+  let capped = false;
   const timed = async <T>(phase: string, fn: () => Promise<T>): Promise<T> => {
     if (COLLECTED_BEFORE.has(phase)) collectGarbage();
     const t0 = Date.now();
@@ -218,6 +224,7 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
         s.stoppedEarly = `Stopping at depth=${depth} - no more URLs to fetch: ${g.nothingDue.message}`;
         break;
       }
+      capped ||= g.leftOver > 0 && opts.topN === undefined;
       for (const segDir of g.segments) {
         log.stage = `crawl depth ${depth + 1}/${opts.depth}`;
         const e = fetchEstimate(conf, segDir, { threads: opts.threads });
@@ -232,6 +239,7 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
       }
       log.info(`round ${depth + 1}/${opts.depth} took ${phaseTimes(before, s.phases)}`);
     }
+    if (!s.interrupted && !s.stoppedEarly) s.waiting = waitingAfterCrawl(webdb, conf, { capped, depth: opts.depth }) || undefined;
   } finally {
     await writers?.close();
   }
@@ -387,6 +395,7 @@ export function formatSummary(s: CrawlSummary): string {
     ...(s.sitemaps?.files ? [`  from sitemaps      ${s.sitemaps.injected} new, ${s.sitemaps.due} due by lastmod (${s.sitemaps.urls} URLs in ${s.sitemaps.files} files)`] : []),
     `  links dropped      ${linksDropped(s.linksDropped)}`,
     ...(o.deferred ? [`  deferred           ${o.deferred} (left for the next crawl)`] : []),
+    ...(s.waiting ? [`  waiting            ${s.waiting}`] : []),
     `  segments           ${s.segments.length}${s.segments.length ? ` (${s.segments.join(', ')})` : ''}`,
     ...(s.indexUnchanged
       ? [`  index unchanged    ${s.documents} documents`]
@@ -398,7 +407,7 @@ export function formatSummary(s: CrawlSummary): string {
   return lines.join('\n');
 }
 
-const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-webdb postgresql://...] [-threads n] [-depth i] [-topN N] [-fetchers n] [-force]
+const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-webdb postgresql://...] [-threads n] [-depth i] [-topN N] [-fetchers n] [-evaluate judgments.tsv] [-force]
   urlDir|file  seed URLs, one per line (a file, or a directory of files)
   -dir d       crawl directory (default crawl-<yyyyMMddHHmmss>); an existing one is re-crawled
   -webdb url   keep the WebDB in this PostgreSQL database (default webdb.url; empty: <dir>/webdb)
@@ -406,6 +415,7 @@ const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-webdb postgresql:/
   -depth i     generate/fetch/update rounds (default 5)
   -topN N      at most N URLs per round (default: all due)
   -fetchers n  fetch each round with n fetcher processes, a share of the hosts each (default 1: in this process)
+  -evaluate f  then score the search on the judged queries of f (as hazelnut evaluate; the report shows the table)
   -force       take over a stale lock left by a killed run`;
 
 const tool: Tool = {
@@ -413,7 +423,7 @@ const tool: Tool = {
   description: 'one-step crawler for intranets: inject, fetch rounds, index, dedup, merge',
   usage: USAGE,
   async run(ctx: ToolContext, args: string[]): Promise<number> {
-    const a = parseArgs(args, { string: ['dir', 'webdb', 'threads', 'depth', 'topN', 'fetchers'], boolean: ['force'] });
+    const a = parseArgs(args, { string: ['dir', 'webdb', 'threads', 'depth', 'topN', 'fetchers', 'evaluate'], boolean: ['force'] });
     if (a._.length !== 1) throw new UsageError(a._.length ? `one seed path expected, got ${a._.length}` : 'no seed path given');
     const depth = intOption(a.depth, 'depth') ?? 5;
     const threads = intOption(a.threads, 'threads');
@@ -427,6 +437,7 @@ const tool: Tool = {
     const conf = typeof a.webdb === 'string' ? base.with({ 'webdb.url': a.webdb }) : base;
     checkSettings(conf, threads);
     const seeds = readSeeds(a._[0]!);
+    const judged = typeof a.evaluate === 'string' ? { file: a.evaluate, judgments: readJudgments(a.evaluate) } : undefined;
     const scoped = scopeToSeedHosts(conf, seeds);
     await screenSeeds(scoped, seeds, await loadCrawlerPlugins(scoped));
     fs.mkdirSync(dir, { recursive: true });
@@ -447,8 +458,11 @@ const tool: Tool = {
         crawl(conf, { seeds, dir, depth, threads, topN, fetchers, log, signal: controller.signal }),
       );
       ctx.out.write(formatSummary(summary) + '\n');
+      if (judged && summary.documents > 0 && !summary.interrupted)
+        ctx.out.write(formatEvaluation(await evaluate(conf, dir, judged.judgments, judged.file), judged.judgments, searcherBase(conf)) + '\n');
       try {
-        ctx.out.write(`Crawl report: ${shortPath(writeReport(dir, undefined, webdb))}\n`);
+        const since = summary.segments[0] ?? segmentName(new Date());
+        ctx.out.write(`Crawl report: ${shortPath(writeReport(dir, undefined, { webdb, since, conf }))}\n`);
       } catch (e) {
         ctx.err.write(`crawl: the crawl report could not be written: ${(e as Error).message}\n`);
       }

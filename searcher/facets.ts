@@ -5,6 +5,7 @@
  * over every match before grouping, so the numbers are what the narrowed
  * query will find. Pure over plain data.
  */
+import { typeName } from '../shared/doc-type.js';
 import type { StoredDoc } from '../shared/index/types.js';
 
 export const FACET_FIELDS = ['site', 'type', 'lang'] as const;
@@ -43,20 +44,11 @@ export function countFacets(hits: readonly { doc: StoredDoc }[]): Facets {
   return { site: top(site), type: top(type), lang: top(lang) };
 }
 
-const TYPE_NAMES: Record<string, string> = {
-  'text/html': 'HTML',
-  'application/xhtml+xml': 'HTML',
-  'text/plain': 'Text',
-  'application/pdf': 'PDF',
-  'application/json': 'JSON',
-  'text/xml': 'XML',
-  'application/xml': 'XML',
-};
 const languages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
 
-/** A facet value as people say it: `text/html` → HTML, `de` → German. */
+/** A facet value as people say it: `text/html` → HTML, a .docx → Word, `de` → German. */
 export function facetLabel(field: Exclude<FacetField, 'site'>, value: string): string {
-  if (field === 'type') return TYPE_NAMES[value] ?? value;
+  if (field === 'type') return typeName(value);
   try {
     return languages.of(value) ?? value;
   } catch {

@@ -4,6 +4,7 @@
  * at start, so a bad property fails the start rather than a query.
  */
 import type { Conf } from '../shared/conf.js';
+import { parseFileUrlMap, type FileUrlPrefix } from './file-links.js';
 import { readSynonyms, type Synonyms } from './query/synonyms.js';
 import { rankParams, type RankParams } from './rank/params.js';
 import type { SummaryOptions } from './summary.js';
@@ -19,6 +20,8 @@ export interface SearchSettings {
   maxHitsPerPage: number;
   summary: SummaryOptions;
   pollInterval: number;
+  /** file.url.map: where people open a hit from a file share. */
+  fileUrlMap: FileUrlPrefix[];
 }
 
 export function searchSettings(conf: Conf): SearchSettings {
@@ -35,5 +38,6 @@ export function searchSettings(conf: Conf): SearchSettings {
     maxHitsPerPage: Math.max(1, conf.getInt('searcher.max.hits.per.page')),
     summary: { context: conf.getInt('searcher.summary.context'), length: conf.getInt('searcher.summary.length') },
     pollInterval: Math.max(100, conf.getDuration('searcher.index.poll.interval', 's')),
+    fileUrlMap: parseFileUrlMap(conf.get('file.url.map')),
   };
 }

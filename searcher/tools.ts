@@ -10,7 +10,7 @@ import { HzError, UsageError } from '../shared/errors.js';
 import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
 import { hitDetails } from './details.js';
 import { searchJson } from './http/api.js';
-import { hitHref, totalText } from './http/results.js';
+import { openLink, totalText } from './http/results.js';
 import { search } from './search.js';
 import { startBroker, startSearcher, type RunningServer } from './server.js';
 import { searchSettings } from './settings.js';
@@ -113,7 +113,7 @@ export const searchTool: Tool = {
         const d = hitDetails(snap, h, r);
         const summary = summaryToText(d.summary);
         const section = d.section && d.section.heading !== h.doc.title.trim() ? `   § ${d.section.heading}\n` : '';
-        ctx.out.write(`${r.start + i + 1}. ${h.doc.title.trim() || h.doc.url}\n   ${hitHref({ hit: h, section: d.section })}\n${section}${summary ? `   ${summary}\n` : ''}`);
+        ctx.out.write(`${r.start + i + 1}. ${h.doc.title.trim() || h.doc.url}\n   ${openLink({ hit: h, section: d.section }, snap.settings.fileUrlMap)}\n${section}${summary ? `   ${summary}\n` : ''}`);
       });
       const shown = r.hits.length ? `hits ${r.start + 1}-${r.start + r.hits.length}` : 'no hits';
       const hidden = r.hidden ? `, ${r.hidden} more from sites already shown (-hitsPerSite 0)` : '';

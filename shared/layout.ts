@@ -12,6 +12,7 @@
  *   <crawl>/shards/<i>/             shard i's index, from `merge <crawl>/shards -shards n`
  *   <crawl>/logs/<tool>.log         one log per tool
  *   <crawl>/report.html             the crawl report (hazelnut report), served at /report
+ *   <crawl>/evaluation.json         the last scoring of the user's judged queries (hazelnut evaluate)
  *
  * Tools take the `webdb`, `segments` or `index` directory as arguments, as
  * in Nutch; the crawl directory is their parent.
@@ -26,6 +27,7 @@ export interface CrawlPaths {
   logs: string;
   lock: string;
   report: string;
+  evaluation: string;
 }
 
 export function crawlPaths(crawlDir: string): CrawlPaths {
@@ -37,6 +39,7 @@ export function crawlPaths(crawlDir: string): CrawlPaths {
     logs: path.join(crawlDir, 'logs'),
     lock: path.join(crawlDir, '.lock'),
     report: path.join(crawlDir, 'report.html'),
+    evaluation: path.join(crawlDir, 'evaluation.json'),
   };
 }
 

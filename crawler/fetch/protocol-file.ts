@@ -3,7 +3,9 @@
  * The `protocol-file` plugin (Nutch's protocol-file): `file:` URLs read from
  * the local file system, for documentation on a mounted share. A directory
  * becomes an HTML page linking its entries, as in Nutch, so the crawl walks
- * the tree through the ordinary outlink rules and URL filters; a directory
+ * the tree through the ordinary outlink rules and URL filters; that page is
+ * marked noindex, so its links are followed but "Index of …" is never a
+ * hit that outranks the files it lists. A directory
  * URL without its trailing slash redirects to it, so relative links
  * resolve. Each answer carries the file's modification time as
  * Last-Modified, and a re-crawl's If-Modified-Since gets 304 for a file that
@@ -25,9 +27,10 @@ export function fileContentType(name: string): string {
 }
 
 /**
- * A directory as a page of links to its entries, sorted by name;
- * subdirectories end in '/'. The links are absolute and spelt as Node spells
- * a path's file: URL, so one file always has one URL.
+ * A directory as a page of links to its entries, sorted by name, followed
+ * but not indexed (robots noindex); subdirectories end in '/'. The links
+ * are absolute and spelt as Node spells a path's file: URL, so one file
+ * always has one URL.
  */
 export function directoryPage(dirPath: string, entries: { name: string; dir: boolean }[]): string {
   const items = [...entries]
@@ -36,7 +39,7 @@ export function directoryPage(dirPath: string, entries: { name: string; dir: boo
       const href = pathToFileURL(path.join(dirPath, e.name)).href + (e.dir ? '/' : '');
       return `<li><a href="${escapeHtml(href)}">${escapeHtml(e.name)}${e.dir ? '/' : ''}</a></li>`;
     });
-  return `<!doctype html><html><head><title>Index of ${escapeHtml(dirPath)}</title></head><body><h1>Index of ${escapeHtml(dirPath)}</h1><ul>\n${items.join('\n')}\n</ul></body></html>`;
+  return `<!doctype html><html><head><meta name="robots" content="noindex"><title>Index of ${escapeHtml(dirPath)}</title></head><body><h1>Index of ${escapeHtml(dirPath)}</h1><ul>\n${items.join('\n')}\n</ul></body></html>`;
 }
 
 function answer(status: number, headers: Record<string, string>, body: Buffer = Buffer.alloc(0), truncated = false): ProtocolResponse {

@@ -5,15 +5,23 @@
  * pages sharing a content signature) and every segment's fetch records
  * (one segment per round: its fetch rate over time, response times, sizes,
  * content types, errors, robots denials and redirects), plus each segment's
- * age and size for pruning. Pure tallying lives in the small functions
- * below; the crawl directory is opened only by `collectReport`.
+ * age and size for pruning, the host that held up each round, the missing
+ * pages with the pages linking to them, what waits for the next crawl, what
+ * changed since the last crawl and the last scoring of the judged queries.
+ * Pure tallying lives in the small functions below; the crawl directory is
+ * opened only by `collectReport`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { crawlPaths, segmentDir } from '../../shared/layout.js';
 import { host } from '../../shared/url/keys.js';
 import { listSegments, Segment, segmentDate, type FetchRecord } from '../../segments/segment.js';
-import { hasWebDb, openWebDb, type PageRow } from '../webdb/webdb.js';
+import type { Conf } from '../../shared/conf.js';
+import { lastEvaluation } from '../evaluate/tool.js';
+import type { Evaluation } from '../evaluate/score.js';
+import { dueNow, waitingText } from '../waiting.js';
+import { hasWebDb, openWebDb, type PageRow, type WebDb } from '../webdb/webdb.js';
+import { collectChanges, EXAMPLES, linkingPages, type ChangesData } from './changes.js';
 
 /** A count with up to three example URLs. */
 export interface Examples {
@@ -29,6 +37,15 @@ export interface RoundData {
   /** Pages fetched in each `bucketSeconds` from the round's first fetch. */
   rate: number[];
   bucketSeconds: number;
+  /** The host whose last page ended the round, and how long it fetched alone at the end. */
+  bound: BoundingHost | null;
+}
+
+export interface BoundingHost {
+  host: string;
+  pages: number;
+  /** From the second-last host's last fetch to this host's; null when it was the round's only host. */
+  aloneMs: number | null;
 }
 
 export interface SegmentAge {
@@ -57,6 +74,12 @@ export interface ReportData {
     redirects: { count: number; examples: [string, string][] };
   };
   segments: SegmentAge[];
+  /** Pages the WebDB holds as gone (404, 410), with pages that link to them. */
+  missing: { count: number; examples: { url: string; linkedFrom: string[] }[] };
+  /** What waits for the next crawl, and why (given the configuration). */
+  waiting: string;
+  changes: ChangesData | null;
+  evaluation: Evaluation | null;
 }
 
 const DAY = 86_400_000;
@@ -95,6 +118,14 @@ export function bucketFor(spanMs: number): number {
   return steps.find((s) => spanMs / 1000 / s <= 60) ?? 3600;
 }
 
+/** The host that fetched last in a round: the one that bounded its length. */
+export function boundingHost(lastByHost: ReadonlyMap<string, { last: number; pages: number }>): BoundingHost | null {
+  const hosts = [...lastByHost].sort((a, b) => b[1].last - a[1].last || a[0].localeCompare(b[0]));
+  const [first, second] = hosts;
+  if (!first) return null;
+  return { host: first[0], pages: first[1].pages, aloneMs: second ? first[1].last - second[1].last : null };
+}
+
 /** Counts by key with the first three example URLs each, most frequent first, top `n`. */
 export class Tally {
   private readonly m = new Map<string, Examples>();
@@ -120,14 +151,17 @@ function dirBytes(dir: string): number {
   return n;
 }
 
-function tallyPages(rows: Iterable<PageRow>, now: number): Pick<ReportData, 'pages' | 'due' | 'duplicates'> {
+function tallyPages(rows: Iterable<PageRow>, now: number): Pick<ReportData, 'pages' | 'due' | 'duplicates'> & { gone: string[]; goneCount: number } {
   const byStatus: Record<string, number> = {};
   const hosts = new Map<string, Record<string, number>>();
   const nextFetch: number[] = [];
   const bySignature = new Map<string, string[]>();
+  const gone: string[] = [];
   let total = 0;
+  let goneCount = 0;
   for (const r of rows) {
     total++;
+    if (r.status === 'db_gone' && goneCount++ < EXAMPLES) gone.push(r.url);
     inc(byStatus, r.status);
     const h = r.host || '(local files)';
     const hs = hosts.get(h) ?? {};
@@ -151,6 +185,8 @@ function tallyPages(rows: Iterable<PageRow>, now: number): Pick<ReportData, 'pag
     },
     due: dueBuckets(nextFetch, now),
     duplicates: { groups: dupGroups.length, pages: dupGroups.reduce((a, g) => a + g.length, 0), examples: dupGroups.slice(0, 5).map((g) => g.slice(0, 3)) },
+    gone,
+    goneCount,
   };
 }
 
@@ -200,9 +236,19 @@ export class FetchTally {
   }
 }
 
-/** The report's data; `webdb` is the crawl's WebDB when it is not `<crawl>/webdb` (a URL, webdb.url). */
-export function collectReport(crawlDir: string, now = Date.now(), webdb = crawlPaths(crawlDir).webdb): ReportData {
+export interface ReportOptions {
+  /** `webdb.url` when the WebDB is not `<crawl>/webdb`. */
+  webdb?: string;
+  /** What changed since this segment or date (parseSince); none without it. */
+  since?: string;
+  /** The configuration the crawl ran with: what waits for the next crawl is due by its schedule. */
+  conf?: Conf;
+}
+
+/** The report's data, read from a crawl directory without changing it. */
+export function collectReport(crawlDir: string, now = Date.now(), opts: ReportOptions = {}): ReportData {
   const paths = crawlPaths(crawlDir);
+  const webdb = opts.webdb ?? paths.webdb;
   const data: ReportData = {
     crawlDir,
     generated: now,
@@ -212,29 +258,44 @@ export function collectReport(crawlDir: string, now = Date.now(), webdb = crawlP
     rounds: [],
     fetch: new FetchTally().result(),
     segments: [],
+    missing: { count: 0, examples: [] },
+    waiting: '',
+    changes: null,
+    evaluation: lastEvaluation(crawlDir) ?? null,
   };
-  if (hasWebDb(webdb)) {
-    const db = openWebDb(webdb, { readonly: true });
-    try {
-      Object.assign(data, tallyPages(db.pages(), now));
-    } finally {
-      db.close();
+  const names = listSegments(paths.segments);
+  const db: WebDb | undefined = hasWebDb(webdb) ? openWebDb(webdb, { readonly: true }) : undefined;
+  try {
+    if (db) {
+      const { gone, goneCount, ...pages } = tallyPages(db.pages(), now);
+      Object.assign(data, pages);
+      const linked = linkingPages(db, gone);
+      data.missing = { count: goneCount, examples: gone.map((url) => ({ url, linkedFrom: linked.get(url) ?? [] })) };
+      if (opts.conf) data.waiting = waitingText(dueNow(db, opts.conf, now), { maxCount: opts.conf.getInt('generate.max.count'), capped: false });
     }
+    if (opts.since !== undefined) data.changes = collectChanges(paths.segments, names, opts.since, db);
+  } finally {
+    db?.close();
   }
   const fetches = new FetchTally();
-  for (const name of listSegments(paths.segments)) {
+  for (const name of names) {
     const dir = segmentDir(paths.segments, name);
     const seg = Segment.open(dir, { readonly: true });
     try {
       const times: number[] = [];
+      const byHost = new Map<string, { last: number; pages: number }>();
       for (const r of seg.fetches()) {
         fetches.add(r);
-        if (r.httpStatus !== null) times.push(r.fetchTime);
+        if (r.httpStatus === null) continue;
+        times.push(r.fetchTime);
+        const h = host(r.url) || '(local files)';
+        const e = byHost.get(h) ?? { last: 0, pages: 0 };
+        byHost.set(h, { last: Math.max(e.last, r.fetchTime), pages: e.pages + 1 });
       }
       const first = times.length ? times.reduce((a, b) => Math.min(a, b)) : null;
       const span = first === null ? 0 : times.reduce((a, b) => Math.max(a, b)) - first;
       const bucketSeconds = bucketFor(span);
-      data.rounds.push({ segment: name, started: first, pages: times.length, rate: rateSeries(times, bucketSeconds), bucketSeconds });
+      data.rounds.push({ segment: name, started: first, pages: times.length, rate: rateSeries(times, bucketSeconds), bucketSeconds, bound: boundingHost(byHost) });
       data.segments.push({ name, created: segmentDate(name)?.getTime() ?? null, pages: seg.count('fetch'), bytes: dirBytes(dir), indexed: seg.hasPhase('indexed') });
     } finally {
       seg.close();

@@ -62,29 +62,36 @@ export function histogram(title: string, counts: number[], labels: string[], wid
   return svg(title, width, h, `<line x1="0" y1="${h - bottom}" x2="${width}" y2="${h - bottom}" class="rule"/>${parts.join('')}`);
 }
 
-/** Lines of (x, y) points, one per series, with axes labelled by their maxima. */
+/**
+ * Lines of (x, y) points, one per series, with axes labelled by their
+ * maxima. The unit of y stands above the plot, where no line reaches, and
+ * the first series is drawn last: a short first round (often one point at
+ * the start) stays in sight on top of the longer rounds after it.
+ */
 export function lineChart(title: string, series: { name: string; points: [number, number][] }[], xUnit: string, yUnit: string, width = 640): string {
-  const h = 220;
+  const h = 236;
   const left = 48;
   const bottom = 30;
-  const top = 10;
+  const top = 26;
   const all = series.flatMap((s) => s.points);
   const maxX = Math.max(1, ...all.map((p) => p[0]));
   const maxY = Math.max(1e-9, ...all.map((p) => p[1]));
   const sx = (x: number) => left + (x / maxX) * (width - left - 10);
   const sy = (y: number) => h - bottom - (y / maxY) * (h - bottom - top);
-  // Dots as well as the line: a round of one time bucket is a single point.
-  const lines = series.map(
-    (s, i) =>
-      `<g fill="${color(i)}" stroke="${color(i)}"><title>${escapeHtml(s.name)}</title><polyline fill="none" stroke-width="2" points="${s.points
-        .map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`)
-        .join(' ')}"/>${s.points.map(([x, y]) => `<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="2.5"/>`).join('')}</g>`,
-  );
+  // Dots as well as the line: a round of one time bucket is a single point. A white edge keeps a dot apart from the line under it.
+  const lines = series
+    .map(
+      (s, i) =>
+        `<g class="series" data-series="${i + 1}" fill="${color(i)}" stroke="${color(i)}"><title>${escapeHtml(s.name)}</title><polyline fill="none" stroke-width="2" points="${s.points
+          .map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`)
+          .join(' ')}"/>${s.points.map(([x, y]) => `<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="${i === 0 ? 4 : 3}" stroke="#fff" stroke-width="1"/>`).join('')}</g>`,
+    )
+    .reverse();
   const axes =
     `<line x1="${left}" y1="${h - bottom}" x2="${width - 10}" y2="${h - bottom}" class="rule"/><line x1="${left}" y1="${top}" x2="${left}" y2="${h - bottom}" class="rule"/>` +
-    `<text x="${left - 4}" y="${top + 10}" text-anchor="end" class="axis">${fmt(maxY)}</text><text x="${left - 4}" y="${h - bottom}" text-anchor="end" class="axis">0</text>` +
+    `<text x="${left - 4}" y="${top + 4}" text-anchor="end" class="axis">${fmt(maxY)}</text><text x="${left - 4}" y="${h - bottom}" text-anchor="end" class="axis">0</text>` +
     `<text x="${width - 10}" y="${h - 8}" text-anchor="end" class="axis">${fmt(maxX)} ${escapeHtml(xUnit)}</text><text x="${left}" y="${h - 8}" class="axis">0</text>` +
-    `<text x="${left + 6}" y="${top + 10}" class="axis">${escapeHtml(yUnit)}</text>`;
+    `<text x="${left}" y="${top - 10}" class="axis unit">${escapeHtml(yUnit)}</text>`;
   return svg(title, width, h, axes + lines.join(''));
 }
 

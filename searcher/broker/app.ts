@@ -68,12 +68,12 @@ export function createBrokerApp(b: Broker): Hono {
   app.get('/search', async (c) => {
     if (!(c.req.query('query') ?? '').trim()) return c.html(homePage((await b.indexStats()).stats));
     const r = await run(c);
-    return c.html(resultsPage(r.result, r.views, defaults, { suggestion: r.suggestion, siteName: r.siteName, notices: notices(r) }));
+    return c.html(resultsPage(r.result, r.views, defaults, { suggestion: r.suggestion, siteName: r.siteName, notices: notices(r), fileUrlMap: b.settings.fileUrlMap }));
   });
 
   app.get('/api/search', async (c) => {
     const r = await run(c);
-    return c.json({ ...resultJson(r.result, r.views, r), notice: notices(r)[0] ?? null, shards: shardsJson(b, r.missing) });
+    return c.json({ ...resultJson(r.result, r.views, { ...r, fileUrlMap: b.settings.fileUrlMap }), notice: notices(r)[0] ?? null, shards: shardsJson(b, r.missing) });
   });
 
   app.get('/opensearch', async (c) => {

@@ -142,7 +142,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
     if (!(c.req.query('query') ?? '').trim()) return c.html(homePage(indexStats(snap)));
     const r = runSearch(c);
     const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h, r), siteName: siteName(snap.reader, h.doc) }));
-    return c.html(resultsPage(r, views, defaultsOf(snap.settings), { suggestion: didYouMean(snap, r), siteName: (doc) => siteName(snap.reader, doc) }));
+    return c.html(resultsPage(r, views, defaultsOf(snap.settings), { suggestion: didYouMean(snap, r), siteName: (doc) => siteName(snap.reader, doc), fileUrlMap: snap.settings.fileUrlMap }));
   });
 
   app.get('/api/search', (c) => c.json(searchJson(c.get('snapshot'), runSearch(c))));

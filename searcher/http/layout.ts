@@ -80,7 +80,7 @@ ${searchForm(opts.query)}
 <main id="main" tabindex="-1">
 ${body}
 </main>
-<footer role="contentinfo" class="stats"><a href="/stats">index statistics</a> · <a href="/opensearch.xml">OpenSearch</a></footer>
+<footer role="contentinfo" class="stats"><a href="/stats">index statistics</a> · <a href="/report">crawl report</a> · <a href="/opensearch.xml">OpenSearch</a></footer>
 </body>
 </html>`;
 }

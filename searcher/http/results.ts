@@ -13,6 +13,8 @@ import { FACET_FIELDS, facetLabel, type FacetField } from '../facets.js';
 import type { SearchResult, Hit } from '../search.js';
 import type { Respelled } from '../spell.js';
 import { summaryToHtml, type Summary } from '../summary.js';
+import { localPath, mappedFileUrl, type FileUrlPrefix } from '../file-links.js';
+import { typeName } from '../../shared/doc-type.js';
 import { escapeHtml, safeHref } from '../../shared/escape.js';
 import { page } from './layout.js';
 
@@ -64,23 +66,42 @@ export function hitHref(v: Pick<HitView, 'hit' | 'section'>): string {
   return v.section?.id ? `${url.replace(/#.*$/, '')}#${encodeURIComponent(v.section.id)}` : url;
 }
 
-function hitHtml(v: HitView, r: SearchResult): string {
+/**
+ * Where a hit opens: a page at the section where it matched; a file of a
+ * share at the address file.url.map gives it, else its own file: URL
+ * (which a person can copy; a browser will not open it from a web page).
+ */
+export function openLink(v: Pick<HitView, 'hit' | 'section'>, fileUrlMap: readonly FileUrlPrefix[]): string {
+  const url = v.hit.doc.url;
+  return localPath(url) ? (mappedFileUrl(url, fileUrlMap) ?? url) : hitHref(v);
+}
+
+/** The title's href: the mapping is the administrator's and may name any scheme; a crawled page's link only http(s). */
+function titleHref(v: HitView, fileUrlMap: readonly FileUrlPrefix[]): string {
+  return localPath(v.hit.doc.url) ? openLink(v, fileUrlMap) : safeHref(openLink(v, fileUrlMap));
+}
+
+function hitHtml(v: HitView, r: SearchResult, fileUrlMap: readonly FileUrlPrefix[]): string {
   const { hit: h, summary } = v;
   const d = h.doc;
   const enc = encodeURIComponent(d.url);
-  const isText = /^text\//.test(d.type) || d.type.includes('html') || d.type.includes('xml');
-  const meta = [d.type, formatSize(d.contentLength), formatDay(d.date)].filter(Boolean).map(escapeHtml).join(' · ');
+  const meta = [d.type ? typeName(d.type) : '', formatSize(d.contentLength), formatDay(d.date)].filter(Boolean).map(escapeHtml).join(' · ');
   const links = [
     d.noarchive ? '' : `<a href="/cached?url=${enc}">cached</a>`,
-    isText ? '' : `<a href="/text?url=${enc}">view as text</a>`,
+    `<a href="/text?url=${enc}">view as text</a>`,
     `<a href="/anchors?url=${enc}">anchors</a>`,
     `<a href="/explain?url=${enc}&amp;query=${encodeURIComponent(r.raw)}">explain</a>`,
   ].filter(Boolean);
   const title = escapeHtml(d.title.trim() || d.url);
   const named = v.siteName !== d.site && v.siteName !== d.host;
   const section = v.section && v.section.heading !== d.title.trim() ? `<div class="section">§ ${escapeHtml(v.section.heading)}</div>\n` : '';
-  return `<h2><a href="${escapeHtml(safeHref(hitHref(v)))}">${title}</a></h2>
-${section}<div class="url">${named ? `<span class="site">${escapeHtml(v.siteName)}</span> › ` : ''}${escapeHtml(d.url)}</div>
+  const path = localPath(d.url);
+  // A share's path, selected whole by one click, for pasting into a file manager or a terminal.
+  const where = path
+    ? `<div class="url">${named ? `<span class="site">${escapeHtml(v.siteName)}</span> › ` : ''}<code class="path" title="path on the file share" style="user-select:all">${escapeHtml(path)}</code></div>`
+    : `<div class="url">${named ? `<span class="site">${escapeHtml(v.siteName)}</span> › ` : ''}${escapeHtml(d.url)}</div>`;
+  return `<h2><a href="${escapeHtml(titleHref(v, fileUrlMap))}">${title}</a></h2>
+${section}${where}
 ${summary.length ? `<p class="summary">${summaryToHtml(summary)}</p>` : ''}
 <div class="meta">${meta}</div>
 <div class="links">${links.join(' ')}</div>`;
@@ -95,16 +116,16 @@ function moreFromSiteHtml(v: HitView, r: SearchResult, defaults: { hitsPerPage: 
 }
 
 /** The hits as a list; a site's further hits as a list inside its first hit's item. */
-function hitsHtml(views: HitView[], r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+function hitsHtml(views: HitView[], r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }, fileUrlMap: readonly FileUrlPrefix[]): string {
   const out: string[] = [`<ol class="hits" start="${r.start + 1}" aria-labelledby="results-heading">`];
   for (let i = 0; i < views.length; ) {
     const head = views[i]!;
     let j = i + 1;
     while (j < views.length && views[j]!.hit.grouped) j++;
     const grouped = views.slice(i + 1, j);
-    out.push(`<li class="hit">${hitHtml(head, r)}`);
+    out.push(`<li class="hit">${hitHtml(head, r, fileUrlMap)}`);
     if (grouped.length)
-      out.push(`<ul class="grouped" aria-label="More from ${escapeHtml(head.siteName)}">${grouped.map((v) => `<li class="hit">${hitHtml(v, r)}</li>`).join('\n')}</ul>`);
+      out.push(`<ul class="grouped" aria-label="More from ${escapeHtml(head.siteName)}">${grouped.map((v) => `<li class="hit">${hitHtml(v, r, fileUrlMap)}</li>`).join('\n')}</ul>`);
     out.push(`${moreFromSiteHtml(head, r, defaults)}</li>`);
     i = j;
   }
@@ -120,6 +141,8 @@ export interface PageExtras {
   siteName?: (doc: StoredDoc) => string;
   /** Said above the hits, e.g. that some shards did not answer. */
   notices?: string[];
+  /** file.url.map: where a file share's hits are opened. */
+  fileUrlMap?: readonly FileUrlPrefix[];
 }
 
 const FACET_TITLES: Record<FacetField, string> = { site: 'Site', type: 'Type', lang: 'Language' };
@@ -176,7 +199,7 @@ export function resultsPage(r: SearchResult, views: HitView[], defaults: { hitsP
     parts.push(`<p class="notice">${r.total - r.partial === 0 ? 'No page holds every word' : `Only ${r.total - r.partial} ${r.total - r.partial === 1 ? 'page holds' : 'pages hold'} every word`}; pages holding some of them are included.</p>`);
   if (r.query.truncated) parts.push(`<p class="notice">The query was too long; only its beginning was used.</p>`);
   if (views.length && extras.siteName) parts.push(facetsHtml(r, extras.siteName, defaults));
-  if (views.length) parts.push(hitsHtml(views, r, defaults));
+  if (views.length) parts.push(hitsHtml(views, r, defaults, extras.fileUrlMap ?? []));
   const nav: string[] = [];
   const base = { query: q, hitsPerPage: r.hitsPerPage, hitsPerSite: r.hitsPerSite };
   if (r.start > 0)

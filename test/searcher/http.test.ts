@@ -162,14 +162,14 @@ test('the results page: title, URL, summary with marks, type, size, date and the
   const html = await r.text();
   assert.match(html, /<a href="http:\/\/docs\.test\/fetcher">Fetcher settings<\/a>/);
   assert.match(html, /<mark>fetcher<\/mark> <mark>threads<\/mark>/);
-  assert.match(html, /text\/html · \d+ B · 2024-05-01/);
-  for (const l of ['/cached?url=http%3A%2F%2Fdocs.test%2Ffetcher', '/anchors?url=', '/explain?url=']) assert.ok(html.includes(l), l);
+  assert.match(html, /HTML · \d+ B · 2024-05-01/);
+  for (const l of ['/cached?url=http%3A%2F%2Fdocs.test%2Ffetcher', '/text?url=http%3A%2F%2Fdocs.test%2Ffetcher', '/anchors?url=', '/explain?url=']) assert.ok(html.includes(l), l);
   assert.not.match(html, /more from/, 'nothing of the only site is hidden');
   assert.match(html, /<label for="q">/);
   assert.match(html, /<main id="main"/);
   assert.not.match(html, /<script/i);
   const pdf = await (await get('/search?query=manual+printable')).text();
-  assert.match(pdf, /application\/pdf/);
+  assert.match(pdf, /PDF · /);
   assert.match(pdf, /view as text/);
   const secret = await (await get('/search?query=archived')).text();
   assert.not.match(secret, /cached\?url=http%3A%2F%2Fprivate/);

@@ -12,8 +12,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { directoryPage, fileContentType, getFile } from '../../../crawler/fetch/protocol-file.js';
 import { openWebDb } from '../../../crawler/webdb/webdb.js';
-import { Conf } from '../../../shared/conf.js';
 import { makeDocx, makePdf } from '../../fixtures/documents.js';
+import { shareConf } from '../../fixtures/share.js';
 import { hz, tempConf } from '../checkers/run-cli.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-file-'));
@@ -42,6 +42,7 @@ test('answers: a directory as links, a file with its type and mtime, 301, 304 an
   assert.is(dir.headers['content-type'], 'text/html; charset=utf-8');
   const page = dir.body.toString();
   assert.ok(page.includes(`<a href="${url('handbook.html')}">handbook.html</a>`), page);
+  assert.ok(page.includes('<meta name="robots" content="noindex">'), 'a listing is followed, never a hit');
   assert.ok(page.includes(`<a href="${url('policies/')}">policies/</a>`));
   assert.ok(page.includes(`<a href="${url('weird name & co.txt').replace(/&/g, '&amp;')}">weird name &amp; co.txt</a>`));
   assert.equal((await getFile({ url: url('policies') }, 1 << 20)).headers.location, url('policies/'));
@@ -61,13 +62,12 @@ test('answers: a directory as links, a file with its type and mtime, 301, 304 an
 });
 
 test('a crawl of the tree: every file reached through the directory pages, the filters obeyed; mtimes for the re-crawl', async () => {
-  const includes = Conf.load().get('plugin.includes').replace('protocol-http', 'protocol-(http|file)');
-  const conf = tempConf({ 'regex-urlfilter.txt': `-^file:.*/private/\n+^${url('/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n-.\n` });
+  const conf = shareConf(url('/'), '-^file:.*/private/\n');
   try {
     const seeds = path.join(tmp, 'seeds.txt');
     fs.writeFileSync(seeds, `${url('/')}\n`);
     const dir = path.join(tmp, 'crawl');
-    const args = ['-D', 'http.agent.name=hzTest', '-D', 'fetcher.server.delay=0', '-D', `plugin.includes=${includes}`, '-D', 'db.fetch.interval.default=1'];
+    const args = [...conf.args, '-D', 'db.fetch.interval.default=1'];
     const r = await hz([...args, 'crawl', seeds, '-dir', dir, '-depth', '4'], { confDir: conf.dir });
     assert.is(r.code, 0, r.err);
     const db = openWebDb(path.join(dir, 'webdb'), { readonly: true });
@@ -80,7 +80,8 @@ test('a crawl of the tree: every file reached through the directory pages, the f
     } finally {
       db.close();
     }
-    assert.match(r.out, /documents indexed\s+7/);
+    // The five files; the two directory listings were followed for their links but not indexed.
+    assert.match(r.out, /documents indexed\s+5/);
 
     // A second crawl once everything is due: only the changed file is read again.
     write('notes.txt', 'Meeting notes: the cafeteria now opens at seven.');

@@ -152,7 +152,7 @@ test('language: English documentation after a menu is English', async () => {
 test('text/plain: text kept, URLs become outlinks', async () => {
   const p = await page('Read http://127.0.4.3/doc.txt, then (https://127.0.4.3/other).\nBye', 'text/plain');
   assert.is(p.status, 'success');
-  assert.is(p.title, '');
+  assert.is(p.title, 'Read http://127.0.4.3/doc.txt, then (https://127.0.4.3/other).', 'titled by its first line');
   assert.is(p.text, 'Read http://127.0.4.3/doc.txt, then (https://127.0.4.3/other). Bye');
   assert.equal(p.outlinks.map((l) => l.url), ['http://127.0.4.3/doc.txt', 'https://127.0.4.3/other']);
 });
