@@ -7,6 +7,7 @@
  */
 import { didYouMean } from '../shared/did-you-mean.js';
 import { loadConf } from '../shared/plugin/properties.js';
+import { configureWebDb } from './webdb/webdb.js';
 import { UsageError } from '../shared/errors.js';
 import { reportError, takeDefine, takeGlobal, type GlobalOptions, type Tool, type ToolContext } from '../shared/tool.js';
 
@@ -127,6 +128,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const conf = await loadConf({ confDir: g.confDir ?? io.env?.HAZELNUT_CONF_DIR, overrides: g.overrides });
+    configureWebDb(conf);
     const ctx: ToolContext = { conf, out: io.out, err: io.err, tty: io.tty, confOverrides: g.overrides, in: io.in };
     return await tool.run(ctx, args);
   } catch (e) {

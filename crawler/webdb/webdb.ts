@@ -13,7 +13,10 @@
  * Every tool that changes the WebDB does so in transactions, so a crash
  * leaves the previous state.
  */
+import type { Conf } from '../../shared/conf.js';
+import { HzError } from '../../shared/errors.js';
 import type { DbStatus } from '../../shared/status.js';
+import { setWebDbWait } from './postgres/timeouts.js';
 import { hasPostgresWebDb, isPostgresUrl, openPostgresWebDb } from './postgres/open.js';
 import { hasWebDb as hasSqliteWebDb, openSqliteWebDb } from './sqlite/open.js';
 
@@ -21,6 +24,7 @@ export { isPostgresUrl } from './postgres/open.js';
 export { lockPostgresWebDb } from './postgres/lock.js';
 /** A WebDB directory or URL as messages show it: a URL's password left out. */
 export { shownUrl as shownWebDb } from './postgres/sync-client.js';
+
 
 /** One URL's record (Nutch's CrawlDatum), column for column. */
 export interface PageRow {
@@ -229,6 +233,13 @@ export interface WebDbOpenOptions {
   create?: boolean;
   readonly?: boolean;
   bulk?: boolean;
+}
+
+/** Sets how long every PostgreSQL WebDB connection of the process waits for its server (webdb.timeout). */
+export function configureWebDb(conf: Conf): void {
+  const ms = conf.getDuration('webdb.timeout', 's');
+  if (!(ms > 0)) throw new HzError('HZ_ERR_CONF_PROPERTY', `property webdb.timeout in ${conf.source('webdb.timeout')} must be a positive duration, not ${conf.get('webdb.timeout')}`);
+  setWebDbWait(ms);
 }
 
 export function openWebDb(dirOrUrl: string, opts: WebDbOpenOptions = {}): WebDb {
