@@ -81,8 +81,9 @@ export function unclaimable(segmentDir: string, part: number, all: Partition[]):
 
 /**
  * Renews `owner`'s lease every third of `leaseMs` until stopped. A renewal
- * that fails (the database away) is logged and tried again at the next tick;
- * `onLost` is called once another fetcher holds the lease.
+ * that fails (the database away) is logged and tried again later, less often
+ * each time (up to once a lease), since each try holds the fetcher up for as
+ * long as the WebDB waits; `onLost` is called once another fetcher holds the lease.
  */
 export function keepLease(
   webdb: WebDb,
@@ -90,21 +91,28 @@ export function keepLease(
   log: Log | undefined,
   onLost: () => void,
 ): () => void {
-  let failing = false;
-  const timer = setInterval(() => {
+  const tick = lease.leaseMs / 3;
+  let failures = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const renew = () => {
     try {
-      if (webdb.renewPartition(lease.segment, lease.part, lease.owner, lease.leaseMs, Date.now())) {
-        if (failing) log?.notice(`fetch partition ${lease.part} of ${lease.segment}: the WebDB is back; the lease is renewed`);
-        failing = false;
+      if (!webdb.renewPartition(lease.segment, lease.part, lease.owner, lease.leaseMs, Date.now())) {
+        log?.warn(`fetch partition ${lease.part} of ${lease.segment}: the lease ran out and another fetcher took it; stopping`);
+        timer = undefined;
+        onLost();
         return;
       }
-      clearInterval(timer);
-      log?.warn(`fetch partition ${lease.part} of ${lease.segment}: the lease ran out and another fetcher took it; stopping`);
-      onLost();
+      if (failures) log?.notice(`fetch partition ${lease.part} of ${lease.segment}: the WebDB is back; the lease is renewed`);
+      failures = 0;
     } catch (e) {
-      if (!failing) log?.warn(`fetch partition ${lease.part} of ${lease.segment}: cannot renew the lease (${(e as Error).message}); fetching on, trying again`);
-      failing = true;
+      if (!failures) log?.warn(`fetch partition ${lease.part} of ${lease.segment}: cannot renew the lease (${(e as Error).message}); fetching on, trying again`);
+      failures++;
     }
-  }, lease.leaseMs / 3);
-  return () => clearInterval(timer);
+    if (timer) timer = setTimeout(renew, Math.min(lease.leaseMs, tick * 2 ** failures));
+  };
+  timer = setTimeout(renew, tick);
+  return () => {
+    clearTimeout(timer);
+    timer = undefined;
+  };
 }

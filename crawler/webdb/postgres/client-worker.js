@@ -7,8 +7,9 @@
 // Faults are ridden out here, where waiting costs the main thread nothing
 // but its sleep: a lost connection is made again with backoff for up to
 // `waitMs` (a batch outside a transaction is then sent again whole), a
-// connect gives up after `connectMs`, and a statement that runs past
-// `waitMs` is cut off only when a second connection gets no answer either:
+// connect gives up after `connectMs`, and a statement still running after
+// half of `waitMs` is cut off when a second connection gets no answer
+// within the other half either:
 // a server that works on a long statement is waited for, a stopped one is not.
 import { workerData } from 'node:worker_threads';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -71,6 +72,7 @@ function drop() {
   client = undefined;
   broken = undefined;
   c?.end().catch(() => {});
+  c?.connection?.stream?.destroy();
 }
 
 /** Connects again after `cause`, with backoff, until `waitMs` has passed since `since`. */
@@ -101,8 +103,8 @@ async function reconnect(cause, since) {
 async function answers() {
   let probe;
   try {
-    probe = await newClient(Math.min(connectMs, waitMs));
-    await probe.query({ text: 'SELECT 1', query_timeout: waitMs });
+    probe = await newClient(Math.min(connectMs, waitMs / 2));
+    await probe.query({ text: 'SELECT 1', query_timeout: waitMs / 2 });
     return true;
   } catch {
     return false;
@@ -124,7 +126,7 @@ async function runWatched(queries) {
       client.connection?.stream?.destroy();
     }
     checking = false;
-  }, waitMs);
+  }, waitMs / 2);
   try {
     const results = [];
     for (const q of queries) {
@@ -178,7 +180,11 @@ port.on('message', async (m) => {
       }
       reply({});
     } else if (m.close) {
-      await client?.end().catch(() => {});
+      // A server that stopped answering never acknowledges the goodbye: do not wait for it long.
+      const c = client;
+      client = undefined;
+      if (c) await Promise.race([c.end().catch(() => {}), sleep(Math.min(1000, waitMs))]);
+      c?.connection?.stream?.destroy();
       reply({});
       port.close();
     } else {

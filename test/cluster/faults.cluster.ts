@@ -1,0 +1,204 @@
+/**
+ * What a deployment on PostgreSQL meets first, through the real CLI: the
+ * database restarted (pg_ctl restart) while three fetchers run, none of
+ * them dying, no page lost or asked for twice (counted at the web servers);
+ * a database that stops answering (SIGSTOP), every tool ending within
+ * webdb.timeout with one message naming the URL, password hidden; a crawl
+ * killed (SIGKILL) leaving no lock behind, its rerun going on without -force.
+ */
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Segment } from '../../segments/segment.js';
+import { runHazelnut, type HazelnutRun } from '../fixtures/hazelnut-process.js';
+import { startTestWeb, type HostSpec, type TestWeb } from '../fixtures/testweb.js';
+import { startPostgres, type PgServer } from './postgres.js';
+
+const BLOCK = '127.0.95';
+const HOSTS = 6;
+const PAGES = 24;
+const PROCESS_TIMEOUT_MS = 120_000;
+const COMMON = { 'http.agent.name': 'hzFaults', 'fetcher.server.delay': '0.1', 'fetcher.partition.lease': '3' };
+
+let server: PgServer | undefined;
+let web: TestWeb | undefined;
+let tmp = '';
+const procs = new Set<ChildProcess>();
+let resume: (() => void) | undefined;
+
+function makeWeb(): Record<string, HostSpec> {
+  const hosts: Record<string, HostSpec> = {};
+  for (let h = 0; h < HOSTS; h++) {
+    const pages: Record<string, HostSpec['pages'][string]> = {};
+    const links = Array.from({ length: PAGES - 1 }, (_, p) => `<a href="/p${p + 1}">page ${p + 1}</a>`).join(' ');
+    for (let p = 0; p < PAGES; p++)
+      pages[p === 0 ? '/' : `/p${p}`] = { body: `<html><head><title>h${h} page ${p}</title></head><body><p>words of page ${p}</p>${links}</body></html>`, headerDelayMs: 200 };
+    hosts[`h${h}`] = { pages, robots: 'User-agent: *\nDisallow:\n' };
+  }
+  return hosts;
+}
+
+function hazelnut(args: string[], defines: Record<string, string> = {}, onStart?: (p: ChildProcess) => void): Promise<HazelnutRun> {
+  return runHazelnut(args, {
+    cwd: tmp,
+    defines: { ...COMMON, ...defines },
+    timeoutMs: PROCESS_TIMEOUT_MS,
+    onStart: (p) => {
+      procs.add(p);
+      p.on('close', () => procs.delete(p));
+      onStart?.(p);
+    },
+  });
+}
+
+async function ok(args: string[], defines: Record<string, string> = {}): Promise<string> {
+  const r = await hazelnut(args, defines);
+  assert.is(r.code, 0, `hazelnut ${args.join(' ')}\n${r.out}\n${r.err}`);
+  return r.out;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function newestSegment(dir: string): string {
+  const segs = path.join(tmp, dir, 'segments');
+  return path.join(segs, fs.readdirSync(segs).sort().at(-1)!);
+}
+
+/** Fetch records stored so far in every partition of a segment. */
+function records(segDir: string): number {
+  const seg = Segment.open(segDir, { readonly: true });
+  try {
+    return seg.count('fetch');
+  } finally {
+    seg.close();
+  }
+}
+
+/** A fresh database with the seeds injected and one segment generated in `n` partitions; returns its URL and the segment. */
+async function generated(name: string, n: number): Promise<{ url: string; seg: string }> {
+  const url = await server!.createDatabase(name);
+  await ok(['inject', url, 'seeds.txt']);
+  // Every host's pages are known from the start: the home pages list them, fetched by a first round.
+  await ok(['generate', url, `${name}/segments`]);
+  const first = newestSegment(name);
+  await ok(['fetch', first], { 'webdb.url': url });
+  await ok(['updatedb', url, first]);
+  await ok(['generate', url, `${name}/segments`, '-numFetchers', String(n)]);
+  return { url, seg: newestSegment(name) };
+}
+
+test.before(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-faults-'));
+  server = await startPostgres();
+  web = await startTestWeb({ block: BLOCK, hosts: makeWeb() });
+  fs.writeFileSync(path.join(tmp, 'seeds.txt'), web.hosts.map((h) => `${web!.origin(h)}/`).join('\n') + '\n');
+});
+
+test.after(async () => {
+  resume?.();
+  for (const p of procs) p.kill('SIGKILL');
+  await web?.stop();
+  server?.stop();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('PostgreSQL restarted while three fetchers run: none dies, no page is lost or asked for twice', async () => {
+  const { url, seg } = await generated('restart', 3);
+  web!.reset();
+  const db = { 'webdb.url': url };
+  const fetchers = Array.from({ length: 3 }, () => hazelnut(['fetch', seg], db));
+  // Restarted once the fetchers are well into their partitions, and again a little later: leases are renewed every second.
+  const deadline = Date.now() + 60_000;
+  while (records(seg) < 6 && Date.now() < deadline) await sleep(100);
+  server!.restart();
+  await sleep(1500);
+  server!.restart();
+  const restartedAt = records(seg);
+  const runs = await Promise.all(fetchers);
+  for (const r of runs) {
+    assert.is(r.code, 0, `a fetcher ended with ${r.code ?? r.signal}\n${r.err}`);
+    assert.not.match(r.err, /\n\s+at /, 'no stack trace');
+  }
+  const segment = Segment.open(seg, { readonly: true });
+  try {
+    const fetchlist = [...segment.fetchlist()].map((e) => e.url).sort();
+    assert.ok(restartedAt < fetchlist.length, `restarted mid-fetch: ${restartedAt} of ${fetchlist.length} records`);
+    assert.ok(segment.hasPhase('fetched'), 'the segment is fetched');
+    assert.equal([...segment.fetchedUrls()].sort(), fetchlist, 'no page lost');
+    const asked = web!.requests.filter((r) => r.path !== '/robots.txt').map((r) => web!.url(r.host, r.path));
+    assert.equal(asked.sort(), fetchlist, 'each page asked for once');
+  } finally {
+    segment.close();
+  }
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const parts = (await c.query<{ done: number | null }>('SELECT done FROM partitions WHERE segment = $1', [path.basename(seg)])).rows;
+    assert.is(parts.length, 3);
+    assert.ok(parts.every((p) => p.done !== null), 'every partition finished');
+  } finally {
+    await c.end();
+  }
+});
+
+test('a database that stops answering: every tool ends within webdb.timeout, naming the URL without its password', async () => {
+  const { url, seg } = await generated('stopped', 2);
+  const secret = url.replace('hazelnut@', 'hazelnut:s3cret@');
+  const timeout = { 'webdb.timeout': '3', 'webdb.url': secret, 'fetcher.partition.lease': '30' };
+  // One fetcher at work when the server stops, the other tools started after it.
+  const running = hazelnut(['fetch', seg], timeout);
+  const deadline = Date.now() + 60_000;
+  while (records(seg) < 2 && Date.now() < deadline) await sleep(100);
+  resume = server!.pause();
+  try {
+    const started = Date.now();
+    const runs = await Promise.all([
+      running,
+      hazelnut(['readdb', secret, '-stats'], timeout),
+      hazelnut(['inject', secret, 'seeds.txt'], timeout),
+      hazelnut(['generate', secret, 'stopped/segments'], timeout),
+      hazelnut(['fetch', seg], timeout),
+    ]);
+    // Each within its wait of 3 s (a connect, or a statement and a second connection), plus starting a process.
+    assert.ok(Date.now() - started < 40_000, `the tools ended after ${Date.now() - started} ms`);
+    for (const r of runs) {
+      assert.is(r.code, 1, `exit 1\n${r.err}`);
+      assert.match(r.err, /(cannot connect to|lost) the WebDB at postgresql:\/\/hazelnut:\*\*\*@127\.0\.0\.1:\d+\/stopped: /);
+      assert.match(r.err, /no answer within 3 s|waited \d+(\.\d)? s for/);
+      assert.not.match(r.err, /s3cret/, 'the password is not shown');
+      assert.not.match(r.err, /\n\s+at /, 'no stack trace');
+    }
+  } finally {
+    resume();
+    resume = undefined;
+  }
+  // The server goes on; the segment's fetch resumes where it stopped.
+  await ok(['fetch', seg], { 'webdb.url': url });
+  assert.match(await ok(['readdb', url, '-stats']), /TOTAL urls:\t\d+/);
+});
+
+test('a crawl on PostgreSQL killed (SIGKILL) leaves no lock: the rerun goes on without -force', async () => {
+  const url = await server!.createDatabase('killed_crawl');
+  const killed = await hazelnut(['crawl', 'seeds.txt', '-dir', 'kc', '-depth', '2', '-webdb', url], {}, (p) => {
+    const started = Date.now();
+    const poll = setInterval(() => {
+      const segs = path.join(tmp, 'kc', 'segments');
+      if ((fs.existsSync(segs) && fs.readdirSync(segs).length > 0) || Date.now() - started > 60_000) {
+        clearInterval(poll);
+        p.kill('SIGKILL');
+      }
+    }, 50);
+  });
+  assert.is(killed.signal, 'SIGKILL');
+  assert.not.ok(fs.existsSync(path.join(tmp, 'kc', '.lock')), 'no lock file in the crawl directory');
+  const again = await hazelnut(['crawl', 'seeds.txt', '-dir', 'kc', '-depth', '2', '-webdb', url]);
+  assert.is(again.code, 0, again.err);
+  assert.not.match(again.err, /-force|locked/);
+  assert.match(again.out, /documents indexed\s+\d+/);
+});
+
+test.run();
