@@ -28,6 +28,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'invertlinks', description: 'build the inlinks and anchors of each URL from parsed segments', load: async () => (await import('./linkdb.js')).invertlinksTool },
   { name: 'linkrank', description: 'compute link scores (PageRank over content links) for the index boost', load: async () => (await import('./linkrank.js')).default },
   { name: 'readdb', description: 'read / dump the WebDB', load: async () => (await import('./readdb.js')).default },
+  { name: 'partitions', description: 'list fetch partitions: state, holder, lease, progress and rate', load: async () => (await import('./partitions.js')).default },
   { name: 'readlinkdb', description: 'read / dump the inlinks and anchors of URLs', load: async () => (await import('./linkdb.js')).readlinkdbTool },
   { name: 'readseg', description: 'read / dump segment data', load: async () => (await import('./readseg.js')).default },
   { name: 'index', description: 'build an index for each segment', load: async () => (await import('./index/tool.js')).default },

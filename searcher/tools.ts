@@ -19,7 +19,7 @@ import { didYouMean } from './suggest.js';
 import { summaryToText } from './summary.js';
 import { isWorker, stopRequested, superviseWorkers, workerCount, type WorkerReport } from './workers.js';
 
-const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-index <dir>] [-shard] [-shards <host:port,...>] [-port <n>] [-host <address>] [-workers <n>]';
+const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-index <dir>] [-shard] [-shards <host:port[|replica],...>] [-port <n>] [-host <address>] [-workers <n>]';
 
 /** Serves until SIGTERM or SIGINT, then drains and exits 0; with `-workers n`, n processes behind the port (by default one a core). */
 export async function serveUntilSignal(ctx: ToolContext, args: string[]): Promise<number> {

@@ -83,13 +83,15 @@ export function unclaimable(segmentDir: string, part: number, all: Partition[]):
  * Renews `owner`'s lease every third of `leaseMs` until stopped. A renewal
  * that fails (the database away) is logged and tried again later, less often
  * each time (up to once a lease), since each try holds the fetcher up for as
- * long as the WebDB waits; `onLost` is called once another fetcher holds the lease.
+ * long as the WebDB waits. `on.renewed` follows each renewal (it reports
+ * progress; its failure counts as the renewal's), `on.lost` comes once
+ * another fetcher holds the lease.
  */
 export function keepLease(
   webdb: WebDb,
   lease: { segment: string; part: number; owner: string; leaseMs: number },
   log: Log | undefined,
-  onLost: () => void,
+  on: { renewed: () => void; lost: () => void },
 ): () => void {
   const tick = lease.leaseMs / 3;
   let failures = 0;
@@ -99,9 +101,10 @@ export function keepLease(
       if (!webdb.renewPartition(lease.segment, lease.part, lease.owner, lease.leaseMs, Date.now())) {
         log?.warn(`fetch partition ${lease.part} of ${lease.segment}: the lease ran out and another fetcher took it; stopping`);
         timer = undefined;
-        onLost();
+        on.lost();
         return;
       }
+      on.renewed();
       if (failures) log?.notice(`fetch partition ${lease.part} of ${lease.segment}: the WebDB is back; the lease is renewed`);
       failures = 0;
     } catch (e) {

@@ -8,12 +8,13 @@
  * leaves its lease to run out (or to be freed at once by a fetcher of the
  * same machine, or by `fetch -release`); the next claimer resumes it.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
-import { crawlPaths, segmentCrawlDir } from '../../shared/layout.js';
+import { crawlPaths, segmentCrawlDir, segmentFile, segmentPartDir } from '../../shared/layout.js';
 import { Segment } from '../../segments/segment.js';
 import { openWebDb } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';
@@ -67,19 +68,25 @@ export async function fetchPartitions(conf: Conf, segmentDir: string, opts: Fetc
       fetchedHere.add(part);
       waiting = false;
       opts.log?.info(`fetch partition ${part} of ${segmentDir}: claimed by ${owner}`);
+      const progress = () => webdb.noteProgress(name, part, owner, fetchedIn(segmentDir, part), Date.now());
+      progress();
       // Stops this partition's fetch when the fetch is interrupted or the lease is lost.
       const stop = new AbortController();
       const onAbort = () => stop.abort();
       opts.signal?.addEventListener('abort', onAbort);
       let lost = false;
-      const stopRenewing = keepLease(webdb, { segment: name, part, owner, leaseMs }, opts.log, () => {
-        lost = true;
-        stop.abort();
+      const stopRenewing = keepLease(webdb, { segment: name, part, owner, leaseMs }, opts.log, {
+        renewed: progress,
+        lost: () => {
+          lost = true;
+          stop.abort();
+        },
       });
       try {
         // Never deferred on abort: after a lost lease the partition's file is the new holder's to complete.
         const s = await fetchInto(conf, whole.openPart(part), webdb, { ...opts, deferOnAbort: false, signal: stop.signal, writers });
         done.push(s);
+        if (!lost) progress();
         if (s.complete) webdb.finishPartition(name, part, owner, Date.now());
         // Interrupted, the lease is given up at once so that a rerun resumes the partition without waiting.
         else if (!lost) webdb.renewPartition(name, part, owner, 0, Date.now());
@@ -105,6 +112,18 @@ export async function fetchPartitions(conf: Conf, segmentDir: string, opts: Fetc
     after.close();
   }
   return total;
+}
+
+/** Fetch records in partition `part`'s file so far (0 before it has one). */
+function fetchedIn(segmentDir: string, part: number): number {
+  const dir = segmentPartDir(segmentDir, part);
+  if (!fs.existsSync(segmentFile(dir))) return 0;
+  const seg = Segment.open(dir, { readonly: true });
+  try {
+    return seg.count('fetch');
+  } finally {
+    seg.close();
+  }
 }
 
 /** `fetch -release`: frees partition `part`'s lease in the segment's WebDB. */

@@ -194,14 +194,29 @@ export interface Partition {
   done: number | null;
 }
 
+/** How far a fetch partition got, as its holders report it while they fetch. */
+export interface PartitionProgress {
+  part: number;
+  /** URLs in the partition's fetchlist. */
+  total: number;
+  /** URLs with a fetch record, as last reported. */
+  fetched: number;
+  /** The holder the counts are of; `claimedAt`/`claimedFetched`: when it claimed the partition and how many were fetched then. */
+  holder: string | null;
+  claimedAt: number | null;
+  claimedFetched: number;
+  /** ms: the last report. */
+  updatedAt: number | null;
+}
+
 /**
  * Fetch partitions of a segment made by `generate -numFetchers N`, leased to
  * fetchers (`fetch` on any machine). A claim is atomic across processes: two
  * fetchers never hold one partition's lease at once.
  */
 export interface PartitionOps {
-  /** Records partitions 0..count-1 of `segment`, unclaimed. */
-  addPartitions(segment: string, count: number): void;
+  /** Records partitions 0..count-1 of `segment`, unclaimed; `totals[i]`: URLs in partition i. */
+  addPartitions(segment: string, count: number, totals?: readonly number[]): void;
   /**
    * Gives `owner` a lease until `now + leaseMs` on partition `part`, or when it
    * is not given, on the first partition not done whose lease is unclaimed,
@@ -215,6 +230,15 @@ export interface PartitionOps {
   finishPartition(segment: string, part: number, owner: string, now: number): boolean;
   /** The segment's partitions, by number; empty for a segment without partitions. */
   partitions(segment: string): Partition[];
+  /**
+   * Records that `holder` has `fetched` URLs of the partition fetched at `now`;
+   * the first report of a new holder is its claim's (claimedAt, claimedFetched).
+   */
+  noteProgress(segment: string, part: number, holder: string, fetched: number, now: number): void;
+  /** The segment's partitions' progress, by number (those with a report or a total). */
+  partitionProgress(segment: string): PartitionProgress[];
+  /** The names of the segments that have fetch partitions, oldest first. */
+  partitionedSegments(): string[];
 }
 
 export interface WebDb extends InjectOps, GenerateOps, UpdatedbOps, InvertlinksOps, LinkDbReadOps, LinkrankOps, ReaddbOps, HostOps, PartitionOps {

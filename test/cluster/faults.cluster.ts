@@ -4,7 +4,9 @@
  * them dying, no page lost or asked for twice (counted at the web servers);
  * a database that stops answering (SIGSTOP), every tool ending within
  * webdb.timeout with one message naming the URL, password hidden; a crawl
- * killed (SIGKILL) leaving no lock behind, its rerun going on without -force.
+ * killed (SIGKILL) leaving no lock behind, its rerun going on without -force;
+ * `hazelnut partitions` showing who fetches what, and `fetch -release`
+ * freeing a dead holder's lease at once.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,7 +22,7 @@ import { startPostgres, type PgServer } from './postgres.js';
 
 const BLOCK = '127.0.95';
 const HOSTS = 6;
-const PAGES = 24;
+const PAGES = 16;
 const PROCESS_TIMEOUT_MS = 120_000;
 const COMMON = { 'http.agent.name': 'hzFaults', 'fetcher.server.delay': '0.1', 'fetcher.partition.lease': '3' };
 
@@ -78,8 +80,8 @@ function records(segDir: string): number {
   }
 }
 
-/** A fresh database with the seeds injected and one segment generated in `n` partitions; returns its URL and the segment. */
-async function generated(name: string, n: number): Promise<{ url: string; seg: string }> {
+/** A fresh database with the seeds injected and one segment generated in `n` partitions; returns its URL, the segment and what generate said. */
+async function generated(name: string, n: number): Promise<{ url: string; seg: string; said: string }> {
   const url = await server!.createDatabase(name);
   await ok(['inject', url, 'seeds.txt']);
   // Every host's pages are known from the start: the home pages list them, fetched by a first round.
@@ -87,8 +89,8 @@ async function generated(name: string, n: number): Promise<{ url: string; seg: s
   const first = newestSegment(name);
   await ok(['fetch', first], { 'webdb.url': url });
   await ok(['updatedb', url, first]);
-  await ok(['generate', url, `${name}/segments`, '-numFetchers', String(n)]);
-  return { url, seg: newestSegment(name) };
+  const said = await ok(['generate', url, `${name}/segments`, '-numFetchers', String(n)]);
+  return { url, seg: newestSegment(name), said };
 }
 
 test.before(async () => {
@@ -199,6 +201,66 @@ test('a crawl on PostgreSQL killed (SIGKILL) leaves no lock: the rerun goes on w
   assert.is(again.code, 0, again.err);
   assert.not.match(again.err, /-force|locked/);
   assert.match(again.out, /documents indexed\s+\d+/);
+});
+
+/** The row of partition `part` in `hazelnut partitions` output, split on its column gaps. */
+function row(listing: string, part: number): string[] | undefined {
+  return listing
+    .split('\n')
+    .map((l) => l.trim().split(/\s{2,}/))
+    .find((r) => r[0] === String(part) && r.length === 6);
+}
+
+test('partitions shows state, holder, lease and progress; fetch -release frees a dead holder at once', async () => {
+  const { url, seg, said } = await generated('listing', 9);
+  const name = path.basename(seg);
+  assert.match(said, new RegExp(`segment \\S+${name}: 6 fetch partitions, not 9: a partition holds whole hosts .* URLs of 6 hosts; 3 of the 9 fetchers will find nothing to fetch`));
+  const db = { 'webdb.url': url, 'fetcher.partition.lease': '6' };
+  let pid = 0;
+  const holder = hazelnut(['fetch', seg, '-part', '0'], db, (p) => (pid = p.pid!));
+  let listing = '';
+  const deadline = Date.now() + 40_000;
+  // Reported at the claim and at each renewal (every 2 s): fetching, with pages done and a rate.
+  while (Date.now() < deadline) {
+    listing = await ok(['partitions', url]);
+    const r = row(listing, 0);
+    if (r && r[1] === 'fetching' && /^[1-9]\d*\/\d+$/.test(r[4]!) && r[5] !== '-') break;
+    await sleep(500);
+  }
+  const r0 = row(listing, 0)!;
+  assert.is(r0[1], 'fetching', listing);
+  assert.is(r0[2], `${os.hostname()} pid ${pid}`);
+  assert.ok(Date.parse(r0[3]!) > Date.now() - 2000, `lease until ${r0[3]}`);
+  assert.match(r0[5]!, /^\d+\.\d pages\/s$/);
+  assert.match(listing, new RegExp(`^segment ${name}: 6 fetch partitions: 1 fetching, 5 waiting; \\d+ of \\d+ URLs fetched$`, 'm'));
+  assert.equal(row(listing, 5)!.slice(1, 4), ['waiting', '-', '-']);
+  process.kill(pid, 'SIGKILL');
+  await holder;
+  // As if it had died on another machine: a fetcher here cannot tell, only -release frees the lease before it runs out.
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query("UPDATE partitions SET owner = 'far.example' || substr(owner, strpos(owner, '/')), lease_until = $2 WHERE segment = $1 AND part = 0", [
+      name,
+      Date.now() + 600_000,
+    ]);
+  } finally {
+    await c.end();
+  }
+  assert.is(row(await ok(['partitions', url, seg]), 0)![2], `far.example pid ${pid}`);
+  const refused = await hazelnut(['fetch', seg, '-part', '0'], db);
+  assert.is(refused.code, 1);
+  assert.match(refused.err, /fetch partition 0 of .* is being fetched by far\.example\//);
+  assert.match(await ok(['fetch', seg, '-release', '-part', '0'], db), new RegExp(`fetch partition 0 of \\S+: released the lease of far\\.example/${pid}/`));
+  assert.is(row(await ok(['partitions', url, name]), 0)![1], 'free');
+  const started = Date.now();
+  const resumed = await ok(['fetch', seg, '-part', '0'], db);
+  assert.match(resumed, /already done/);
+  assert.ok(Date.now() - started < 60_000);
+  assert.equal(row(await ok(['partitions', url, name]), 0)!.slice(1, 2), ['done']);
+  const bad = await hazelnut(['fetch', seg, '-release'], db);
+  assert.is(bad.code, 2);
+  assert.match(bad.err, /-release needs -part i/);
 });
 
 test.run();
