@@ -25,7 +25,8 @@ import { loadCrawlerPlugins } from './plugins.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf } from '../shared/layout.js';
 import { DAY_MS, scheduleFromConf } from './updatedb/schedule.js';
-import { openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
+import { shipPartition } from './fetch/shipping.js';
+import { isPostgresUrl, openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
 
 /** Exit code of `generate` when no page is due: not an error, but nothing to fetch. */
 export const NOTHING_DUE_EXIT = 3;
@@ -182,6 +183,12 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
           if (parts) db.addPartitions(seg.name, parts.totals.length, parts.totals);
         });
         seg.markPhase('generated');
+        // On a server, each partition's fetchlist goes there too, for fetchers on machines without the segment.
+        if (parts && isPostgresUrl(webDbDir))
+          for (let i = 0; i < parts.totals.length; i++) {
+            seg.openPart(i).close();
+            shipPartition(db, seg.dir, i, 'fetchlist');
+          }
         if (parts) {
           const message = `segment ${seg.dir}: ${partitionsMade(parts.totals.length, s.numFetchers, parts.hosts)}`;
           summary.partitions.push({ count: parts.totals.length, message });

@@ -7,26 +7,36 @@
  * waiting while the rest are held by other fetchers. A fetcher that dies
  * leaves its lease to run out (or to be freed at once by a fetcher of the
  * same machine, or by `fetch -release`); the next claimer resumes it.
+ *
+ * A fetcher on a machine without the segment (`remote`: its directory is not
+ * there, the WebDB is on PostgreSQL) takes its partition's file from the
+ * WebDB and ships the completed one back (shipping.ts); a fetcher with the
+ * segment puts shipped partitions in place once all are done.
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
 import { crawlPaths, segmentCrawlDir, segmentFile, segmentPartDir } from '../../shared/layout.js';
 import { Segment } from '../../segments/segment.js';
-import { openWebDb } from '../webdb/webdb.js';
+import { openWebDb, shownWebDb } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';
 import { freeDeadLocalLeases, keepLease, ownerName, releasePartition, unclaimable } from './leases.js';
 import { crawlWebDb, fetchInto } from './segment-fetch.js';
 import { atLeast, parseThreads, type FetchOptions } from './settings.js';
+import { collectShipped, localPartition, shipPartition } from './shipping.js';
 import { addUpFetches } from './summary.js';
 
 const WAIT_POLL_MS = 1000;
 
-/** Claims, fetches and finishes fetch partitions of `segmentDir` until all are done (or `opts.part` only). */
-export async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOptions): Promise<FetchSummary> {
+/**
+ * Claims, fetches and finishes fetch partitions of `segmentDir` until all are
+ * done (or `opts.part` only); `remote`: the segment is not on this machine.
+ */
+export async function fetchPartitions(conf: Conf, segmentDir: string, opts: FetchOptions, remote = false): Promise<FetchSummary> {
   const webDbDir = crawlWebDb(conf, segmentDir);
   if (!webDbDir)
     throw new HzError(
@@ -37,8 +47,12 @@ export async function fetchPartitions(conf: Conf, segmentDir: string, opts: Fetc
   const owner = ownerName(os.hostname(), process.pid, randomBytes(4).toString('hex'));
   const started = Date.now();
   const webdb = openWebDb(webDbDir);
-  const whole = Segment.open(segmentDir, { readonly: true });
-  const name = whole.name;
+  const whole = remote ? undefined : Segment.open(segmentDir, { readonly: true });
+  const name = path.basename(segmentDir);
+  if (remote && webdb.partitions(name).length === 0) {
+    webdb.close();
+    throw new HzError('HZ_ERR_NOT_FOUND', `segment ${segmentDir} is not on this machine, and the WebDB at ${shownWebDb(webDbDir)} has no fetch partitions of a segment ${name}`);
+  }
   const done: FetchSummary[] = [];
   const fetchedHere = new Set<number>();
   // The same parsing threads for every partition: they take about a second to start.
@@ -84,9 +98,18 @@ export async function fetchPartitions(conf: Conf, segmentDir: string, opts: Fetc
       });
       try {
         // Never deferred on abort: after a lost lease the partition's file is the new holder's to complete.
-        const s = await fetchInto(conf, whole.openPart(part), webdb, { ...opts, deferOnAbort: false, signal: stop.signal, writers });
+        const s = await fetchInto(conf, whole ? whole.openPart(part) : localPartition(webdb, segmentDir, part), webdb, {
+          ...opts,
+          deferOnAbort: false,
+          signal: stop.signal,
+          writers,
+        });
         done.push(s);
         if (!lost) progress();
+        if (s.complete && remote && !lost) {
+          const size = shipPartition(webdb, segmentDir, part, 'fetched');
+          opts.log?.info(`fetch partition ${part} of ${segmentDir}: shipped to the WebDB (${size.raw} bytes, ${size.shipped} gzipped)`);
+        }
         if (s.complete) webdb.finishPartition(name, part, owner, Date.now());
         // Interrupted, the lease is given up at once so that a rerun resumes the partition without waiting.
         else if (!lost) webdb.renewPartition(name, part, owner, 0, Date.now());
@@ -97,21 +120,27 @@ export async function fetchPartitions(conf: Conf, segmentDir: string, opts: Fetc
       }
       if (opts.part !== undefined) break;
     }
+    // What other machines fetched, put in place in the segment.
+    if (whole) for (const p of collectShipped(webdb, segmentDir)) opts.log?.info(`fetch partition ${p} of ${segmentDir}: put in place as shipped by its fetcher`);
   } finally {
-    whole.close();
+    whole?.close();
     webdb.close();
     if (writers !== opts.writers) await writers?.close();
   }
   const total = addUpFetches(name, done);
   total.elapsedMs = Date.now() - started;
   total.interrupted ||= opts.signal?.aborted ?? false;
+  total.complete = opts.part !== undefined || remote ? done.length > 0 && done.every((d) => d.complete) : segmentFetched(segmentDir);
+  return total;
+}
+
+function segmentFetched(segmentDir: string): boolean {
   const after = Segment.open(segmentDir, { readonly: true });
   try {
-    total.complete = opts.part !== undefined ? done[0]?.complete === true : after.hasPhase('fetched');
+    return after.hasPhase('fetched');
   } finally {
     after.close();
   }
-  return total;
 }
 
 /** Fetch records in partition `part`'s file so far (0 before it has one). */
@@ -130,12 +159,9 @@ function fetchedIn(segmentDir: string, part: number): number {
 export function release(conf: Conf, segmentDir: string, part: number): string {
   const webDbDir = crawlWebDb(conf, segmentDir);
   if (!webDbDir) throw new HzError('HZ_ERR_NOT_FOUND', `segment ${segmentDir} has no WebDB to hold its leases (no ${crawlPaths(segmentCrawlDir(segmentDir)).webdb}, nor a webdb.url)`);
-  const seg = Segment.open(segmentDir, { readonly: true });
-  const name = seg.name;
-  seg.close();
   const webdb = openWebDb(webDbDir);
   try {
-    return releasePartition(webdb, segmentDir, name, part);
+    return releasePartition(webdb, segmentDir, path.basename(segmentDir), part);
   } finally {
     webdb.close();
   }

@@ -10,14 +10,19 @@
  *
  * A segment split into fetch partitions (generate -numFetchers) is fetched a
  * partition at a time under leases (partitions.ts); `-release` frees one.
+ * With the WebDB on PostgreSQL a fetcher needs no segment directory: on a
+ * machine without it, it takes its partitions from the WebDB and ships them
+ * back. Each fetcher of a partitioned segment logs to a file of its own.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 import { intOption, parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
 import { runWithLog } from '../tool-run.js';
-import { segmentCrawlDir } from '../../shared/layout.js';
-import { openWebDb } from '../webdb/webdb.js';
+import { segmentCrawlDir, segmentFile } from '../../shared/layout.js';
+import { isPostgresUrl, openWebDb } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';
 import { fetchPartitions, release } from './partitions.js';
 import { crawlWebDb, fetchInto } from './segment-fetch.js';
@@ -29,6 +34,8 @@ export { fetchEstimate, fetcherSettings, parseThreads, type FetchEstimate, type 
 export { addUpFetches, summaryLine } from './summary.js';
 
 export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions = {}): Promise<FetchSummary> {
+  // A fetcher on another machine: the segment is not here, its partitions are in the WebDB.
+  if (!fs.existsSync(segmentFile(segmentDir)) && isPostgresUrl(conf.get('webdb.url'))) return fetchPartitions(conf, segmentDir, opts, true);
   const whole = Segment.open(segmentDir, { readonly: true });
   let parts: number;
   try {
@@ -47,6 +54,22 @@ export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions =
     return await fetchInto(conf, Segment.open(segmentDir), webdb, opts);
   } finally {
     webdb?.close();
+  }
+}
+
+/**
+ * The fetch's log (logs/<name>.log): `fetch` for a segment fetched whole;
+ * for one of many fetchers of a partitioned segment (or of one not on this
+ * machine), a name of its own, `fetch-<host>-<pid>`, so none appends to another's file.
+ */
+function logName(segmentDir: string): string {
+  const own = `fetch-${os.hostname()}-${process.pid}`;
+  if (!fs.existsSync(segmentFile(segmentDir))) return own;
+  const seg = Segment.open(segmentDir, { readonly: true });
+  try {
+    return seg.partCount() > 0 ? own : 'fetch';
+  } finally {
+    seg.close();
   }
 }
 
@@ -73,7 +96,7 @@ Interrupt with Ctrl-C and run the same command again to continue where it stoppe
       ctx.out.write(release(ctx.conf, segmentDir, part) + '\n');
       return 0;
     }
-    return runWithLog(ctx, { tool: 'fetch', crawlDir: segmentCrawlDir(segmentDir) }, async (log) => {
+    return runWithLog(ctx, { tool: logName(segmentDir), crawlDir: segmentCrawlDir(segmentDir) }, async (log) => {
       const abort = new AbortController();
       const onSigint = () => {
         log.warn('interrupted: finishing the requests in flight, keeping what is fetched');

@@ -239,7 +239,16 @@ export interface PartitionOps {
   partitionProgress(segment: string): PartitionProgress[];
   /** The names of the segments that have fetch partitions, oldest first. */
   partitionedSegments(): string[];
+  /**
+   * Keeps a partition's segment file (`fetchlist`: as generate made it;
+   * `fetched`: as its fetcher completed it), compressed, in place of one kept
+   * before: fetchers on other machines need no shared file system.
+   */
+  putPartitionFile(segment: string, part: number, kind: PartitionFileKind, data: Uint8Array): void;
+  partitionFile(segment: string, part: number, kind: PartitionFileKind): Uint8Array | undefined;
 }
+
+export type PartitionFileKind = 'fetchlist' | 'fetched';
 
 export interface WebDb extends InjectOps, GenerateOps, UpdatedbOps, InvertlinksOps, LinkDbReadOps, LinkrankOps, ReaddbOps, HostOps, PartitionOps {
   /** Runs `fn` in one transaction: all of its writes or none. */

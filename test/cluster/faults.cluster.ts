@@ -6,7 +6,9 @@
  * webdb.timeout with one message naming the URL, password hidden; a crawl
  * killed (SIGKILL) leaving no lock behind, its rerun going on without -force;
  * `hazelnut partitions` showing who fetches what, and `fetch -release`
- * freeing a dead holder's lease at once.
+ * freeing a dead holder's lease at once; a fetcher in an empty directory,
+ * bound to a loopback address of its own, fetching its partition with no
+ * access to the segment, its results put in place on the crawl machine.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,6 +18,7 @@ import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment } from '../../segments/segment.js';
+import { segmentFile, segmentPartDir } from '../../shared/layout.js';
 import { runHazelnut, type HazelnutRun } from '../fixtures/hazelnut-process.js';
 import { startTestWeb, type HostSpec, type TestWeb } from '../fixtures/testweb.js';
 import { startPostgres, type PgServer } from './postgres.js';
@@ -44,9 +47,9 @@ function makeWeb(): Record<string, HostSpec> {
   return hosts;
 }
 
-function hazelnut(args: string[], defines: Record<string, string> = {}, onStart?: (p: ChildProcess) => void): Promise<HazelnutRun> {
+function hazelnut(args: string[], defines: Record<string, string> = {}, onStart?: (p: ChildProcess) => void, cwd = tmp): Promise<HazelnutRun> {
   return runHazelnut(args, {
-    cwd: tmp,
+    cwd,
     defines: { ...COMMON, ...defines },
     timeoutMs: PROCESS_TIMEOUT_MS,
     onStart: (p) => {
@@ -261,6 +264,54 @@ test('partitions shows state, holder, lease and progress; fetch -release frees a
   const bad = await hazelnut(['fetch', seg, '-release'], db);
   assert.is(bad.code, 2);
   assert.match(bad.err, /-release needs -part i/);
+});
+
+test('a fetcher in an empty directory on another address fetches its partition; the crawl machine gets the results', async () => {
+  const { url, seg } = await generated('remote', 2);
+  const name = path.basename(seg);
+  const far = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-far-'));
+  try {
+    web!.reset();
+    const db = { 'webdb.url': url };
+    const r = await hazelnut(['fetch', `segments/${name}`, '-part', '0'], { ...db, 'http.bind.address': '127.0.96.1' }, undefined, far);
+    assert.is(r.code, 0, r.err);
+    assert.match(r.out, /fetch \d+: \d+ fetched/);
+    // Its own copy of its partition, its own log; nothing of the crawl machine's segment was touched.
+    assert.ok(fs.existsSync(segmentFile(segmentPartDir(path.join(far, 'segments', name), 0))));
+    assert.equal(
+      fs.readdirSync(path.join(far, 'logs')).filter((f) => /^fetch-.+-\d+\.log$/.test(f)).length,
+      1,
+      'the fetcher logs to a file of its own',
+    );
+    const local = Segment.open(segmentPartDir(seg, 0), { readonly: true });
+    try {
+      assert.is(local.count('fetch'), 0, 'the crawl machine has no record of partition 0 yet');
+    } finally {
+      local.close();
+    }
+    // The crawl machine fetches the other partition and puts the shipped one in place.
+    await ok(['fetch', seg], db);
+    const segment = Segment.open(seg, { readonly: true });
+    try {
+      const fetchlist = [...segment.fetchlist()].map((e) => e.url).sort();
+      assert.ok(segment.hasPhase('fetched'), 'the segment is fetched');
+      assert.equal([...segment.fetchedUrls()].sort(), fetchlist, 'every URL has its record');
+      const asked = web!.requests.filter((q) => q.path !== '/robots.txt').map((q) => web!.url(q.host, q.path));
+      assert.equal(asked.sort(), fetchlist, 'each page asked for once');
+    } finally {
+      segment.close();
+    }
+    // The crawl machine's fetcher of the partitioned segment logged to a file of its own too, not to the shared fetch.log.
+    const logs = path.join(tmp, 'remote', 'logs');
+    assert.ok(fs.readdirSync(logs).some((f) => /^fetch-.+-\d+\.log$/.test(f) && fs.readFileSync(path.join(logs, f), 'utf8').includes(name)));
+    assert.not.ok(fs.readFileSync(path.join(logs, 'fetch.log'), 'utf8').includes(name), 'fetch.log holds only the unpartitioned fetch');
+    await ok(['updatedb', url, seg]);
+    const missing = await hazelnut(['fetch', 'segments/20000101000000'], db, undefined, far);
+    assert.is(missing.code, 1);
+    assert.match(missing.err, /segment segments\/20000101000000 is not on this machine, and the WebDB at postgresql:\/\/\S+ has no fetch partitions of a segment 20000101000000/);
+  } finally {
+    fs.rmSync(far, { recursive: true, force: true });
+  }
 });
 
 test.run();

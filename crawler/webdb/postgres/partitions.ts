@@ -67,6 +67,16 @@ export function partitionOps(c: Connection): PartitionOps {
         [segment],
       ).rows;
     },
+    putPartitionFile(segment, part, kind, data) {
+      c.query(
+        undefined,
+        'INSERT INTO partition_files (segment, part, kind, data) VALUES ($1, $2, $3, $4) ON CONFLICT (segment, part, kind) DO UPDATE SET data = EXCLUDED.data',
+        [segment, part, kind, data],
+      );
+    },
+    partitionFile(segment, part, kind) {
+      return c.query<{ data: Uint8Array }>(undefined, 'SELECT data FROM partition_files WHERE segment = $1 AND part = $2 AND kind = $3', [segment, part, kind]).rows[0]?.data;
+    },
     partitionedSegments() {
       return c.query<{ segment: string }>(undefined, 'SELECT DISTINCT segment FROM partitions ORDER BY segment').rows.map((r) => r.segment);
     },

@@ -97,6 +97,14 @@ CREATE TABLE partition_progress (
   updated_at      DOUBLE PRECISION,
   PRIMARY KEY (segment, part)
 );
+
+CREATE TABLE partition_files (
+  segment TEXT NOT NULL,
+  part    INTEGER NOT NULL,
+  kind    TEXT NOT NULL,
+  data    BYTEA NOT NULL,
+  PRIMARY KEY (segment, part, kind)
+);
 `,
 ];
 

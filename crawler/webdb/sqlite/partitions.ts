@@ -56,6 +56,13 @@ export function partitionOps(sql: Statements): PartitionOps {
          FROM partition_progress WHERE segment = ? ORDER BY part`,
       ).all(segment) as PartitionProgress[];
     },
+    putPartitionFile(segment, part, kind, data) {
+      sql('INSERT OR REPLACE INTO partition_files (segment, part, kind, data) VALUES (?, ?, ?, ?)').run(segment, part, kind, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+    },
+    partitionFile(segment, part, kind) {
+      if (!sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'partition_files'").get()) return undefined;
+      return (sql('SELECT data FROM partition_files WHERE segment = ? AND part = ? AND kind = ?').get(segment, part, kind) as { data: Buffer } | undefined)?.data;
+    },
     partitionedSegments() {
       return (sql('SELECT DISTINCT segment FROM partitions ORDER BY segment').all() as { segment: string }[]).map((r) => r.segment);
     },

@@ -91,4 +91,13 @@ CREATE TABLE IF NOT EXISTS partition_progress (
   updated_at      INTEGER,                    -- ms, the last report
   PRIMARY KEY (segment, part)
 );
+
+-- A partition's segment file, gzipped, for fetchers on other machines (fetch/shipping.ts).
+CREATE TABLE IF NOT EXISTS partition_files (
+  segment TEXT NOT NULL,
+  part    INTEGER NOT NULL,
+  kind    TEXT NOT NULL,     -- fetchlist | fetched
+  data    BLOB NOT NULL,
+  PRIMARY KEY (segment, part, kind)
+);
 `;

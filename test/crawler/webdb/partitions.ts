@@ -118,4 +118,18 @@ export function partitionCases(test: Test, fresh: () => Promise<{ a: WebDb; b: W
     assert.equal(a.partitionProgress(SEG)[1], { part: 1, total: 7, ...none });
     assert.equal(a.partitionProgress('20240101000002'), []);
   });
+
+  run("a partition's files are kept apart by segment, part and kind, a new one replacing the old", (a, b) => {
+    const bytes = (...xs: number[]) => new Uint8Array(xs);
+    assert.is(b.partitionFile(SEG, 0, 'fetchlist'), undefined);
+    a.putPartitionFile(SEG, 0, 'fetchlist', bytes(1, 2, 3));
+    a.putPartitionFile(SEG, 1, 'fetchlist', bytes(4));
+    a.putPartitionFile(SEG, 0, 'fetched', bytes(0, 255));
+    a.putPartitionFile(SEG, 0, 'fetched', bytes(9, 8, 7, 6));
+    const got = (p: number, k: 'fetchlist' | 'fetched') => [...(b.partitionFile(SEG, p, k) ?? [])];
+    assert.equal(got(0, 'fetchlist'), [1, 2, 3]);
+    assert.equal(got(1, 'fetchlist'), [4]);
+    assert.equal(got(0, 'fetched'), [9, 8, 7, 6]);
+    assert.is(b.partitionFile('20240101000001', 0, 'fetchlist'), undefined);
+  });
 }
