@@ -7,6 +7,7 @@
  */
 import { didYouMean } from '../shared/did-you-mean.js';
 import { loadConf } from '../shared/plugin/properties.js';
+import { configureWebDb } from './webdb/webdb.js';
 import { UsageError } from '../shared/errors.js';
 import { reportError, takeDefine, takeGlobal, type GlobalOptions, type Tool, type ToolContext } from '../shared/tool.js';
 
@@ -27,6 +28,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'invertlinks', description: 'build the inlinks and anchors of each URL from parsed segments', load: async () => (await import('./linkdb.js')).invertlinksTool },
   { name: 'linkrank', description: 'compute link scores (PageRank over content links) for the index boost', load: async () => (await import('./linkrank.js')).default },
   { name: 'readdb', description: 'read / dump the WebDB', load: async () => (await import('./readdb.js')).default },
+  { name: 'partitions', description: 'list fetch partitions: state, holder, lease, progress and rate', load: async () => (await import('./partitions.js')).default },
   { name: 'readlinkdb', description: 'read / dump the inlinks and anchors of URLs', load: async () => (await import('./linkdb.js')).readlinkdbTool },
   { name: 'readseg', description: 'read / dump segment data', load: async () => (await import('./readseg.js')).default },
   { name: 'index', description: 'build an index for each segment', load: async () => (await import('./index/tool.js')).default },
@@ -128,6 +130,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     const conf = await loadConf({ confDir: g.confDir ?? io.env?.HAZELNUT_CONF_DIR, overrides: g.overrides });
+    configureWebDb(conf);
     const ctx: ToolContext = { conf, out: io.out, err: io.err, tty: io.tty, confOverrides: g.overrides, in: io.in };
     return await tool.run(ctx, args);
   } catch (e) {

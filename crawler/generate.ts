@@ -25,7 +25,8 @@ import { loadCrawlerPlugins } from './plugins.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf } from '../shared/layout.js';
 import { DAY_MS, scheduleFromConf } from './updatedb/schedule.js';
-import { openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
+import { shipPartition } from './fetch/shipping.js';
+import { isPostgresUrl, openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
 
 /** Exit code of `generate` when no page is due: not an error, but nothing to fetch. */
 export const NOTHING_DUE_EXIT = 3;
@@ -59,6 +60,8 @@ export interface GenerateSummary {
   belowMinScore: number;
   /** Due pages beyond -topN × -maxNumSegments or the per-host cap, left for later. */
   leftOver: number;
+  /** Per segment, with -numFetchers: its fetch partitions and what it says of them (fewer than asked, and why). */
+  partitions: { count: number; message: string }[];
   /** Set when no segment was made. */
   nothingDue?: { reason: NothingDueReason; message: string };
 }
@@ -138,7 +141,7 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
   const db = openWebDb(webDbDir);
   try {
     finishUnmarked(db, segmentsDir, opts.log);
-    const summary: GenerateSummary = { segments: [], counts: [], hosts: 0, filtered: 0, belowMinScore: 0, leftOver: 0 };
+    const summary: GenerateSummary = { segments: [], counts: [], hosts: 0, filtered: 0, belowMinScore: 0, leftOver: 0, partitions: [] };
     // SQL narrows to rows that are due, or pulled in, and not awaiting updatedb; the rules decide.
     const rows = db.generateCandidates({ delayMs: s.delayMs, now, dueBy: now + addMs, pullIn: now + addMs + s.schedule.maxInterval * 1000 });
     const candidates: { url: string; host: string; countKey: string; sort: number; row: PageRow }[] = [];
@@ -171,16 +174,27 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
       const seg = Segment.create(segmentsDir, new Date(now));
       try {
         seg.addFetchlist(interleaveHosts(list).map((c) => ({ url: c.url, host: c.host, score: c.sort, datum: { ...c.row } })));
-        const parts = s.numFetchers > 1 ? partition(seg, list, s.numFetchers) : 0;
+        const parts = s.numFetchers > 1 ? partition(seg, list, s.numFetchers) : undefined;
         db.transaction(() => {
           db.markGenerated(
             list.map((c) => c.url),
             segmentDate(seg.name)!.getTime(),
           );
-          if (parts) db.addPartitions(seg.name, parts);
+          if (parts) db.addPartitions(seg.name, parts.totals.length, parts.totals);
         });
         seg.markPhase('generated');
-        if (parts) opts.log?.info(`segment ${seg.dir}: ${parts} fetch partitions`);
+        // On a server, each partition's fetchlist goes there too, for fetchers on machines without the segment.
+        if (parts && isPostgresUrl(webDbDir))
+          for (let i = 0; i < parts.totals.length; i++) {
+            seg.openPart(i).close();
+            shipPartition(db, seg.dir, i, 'fetchlist');
+          }
+        if (parts) {
+          const message = `segment ${seg.dir}: ${partitionsMade(parts.totals.length, s.numFetchers, parts.hosts)}`;
+          summary.partitions.push({ count: parts.totals.length, message });
+          if (parts.totals.length < s.numFetchers) opts.log?.notice(message);
+          else opts.log?.info(message);
+        }
       } finally {
         seg.close();
       }
@@ -199,9 +213,9 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
 /**
  * Splits a segment's fetchlist into fetch partitions by host name (all ports
  * of a host together, as the fetcher's politeness queues are per host), at
- * most one per host. Returns their number.
+ * most one per host. Returns the URLs of each and the number of host names.
  */
-function partition(seg: Segment, list: readonly { url: string; host: string }[], n: number): number {
+function partition(seg: Segment, list: readonly { url: string; host: string }[], n: number): { totals: number[]; hosts: number } {
   const nameOf = new Map<string, string>();
   const urls = new Map<string, number>();
   for (const c of list) {
@@ -212,7 +226,16 @@ function partition(seg: Segment, list: readonly { url: string; host: string }[],
   const count = Math.min(n, urls.size);
   const byName = partitionByHost(urls, count);
   seg.setPartitions(new Map([...nameOf].map(([host, name]) => [host, byName.get(name)!])), count);
-  return count;
+  const totals = new Array<number>(count).fill(0);
+  for (const [name, n] of urls) totals[byName.get(name)!]! += n;
+  return { totals, hosts: urls.size };
+}
+
+/** What generate says of a segment's fetch partitions: how many, and why fewer than the fetchers asked for. */
+export function partitionsMade(made: number, asked: number, hosts: number): string {
+  const line = `${made} fetch partition${made === 1 ? '' : 's'}`;
+  if (made >= asked) return `${line}, one for each of ${asked} fetchers`;
+  return `${line}, not ${asked}: a partition holds whole hosts (politeness is per host) and the segment has URLs of ${hosts} host${hosts === 1 ? '' : 's'}; ${asked - made} of the ${asked} fetchers will find nothing to fetch`;
 }
 
 /** Why no page was generated, in the words a user needs to act. */
@@ -283,6 +306,7 @@ Exit status: 0 when a segment was made, ${NOTHING_DUE_EXIT} when no URL is due (
         (s.filtered ? `; ${s.filtered} filtered` : '');
       log.info(line);
       ctx.out.write(line + '\n');
+      for (const p of s.partitions) ctx.out.write(`generate: ${p.message}\n`);
       return 0;
     });
   },

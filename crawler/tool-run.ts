@@ -6,7 +6,9 @@
  * that writes the WebDB does its work holding the crawl directory's lock.
  * A WebDB on PostgreSQL has no crawl directory: its tools log to stderr (or
  * to the crawl directory of their segments) and hold the WebDB's advisory
- * lock instead. The log is closed, and the locks released, however the work ends.
+ * lock instead, also for a crawl (its directory keeps segments and index, but
+ * a killed crawl then leaves no lock file behind). The log is closed, and the
+ * locks released, however the work ends.
  */
 import { crawlDirOf, crawlPaths } from '../shared/layout.js';
 import { Log } from '../shared/log.js';
@@ -44,11 +46,11 @@ export async function runWithLog<T>(ctx: ToolContext, run: ToolRun, fn: (log: Lo
       log.close();
     }
   };
-  const fileLocked = run.lock && crawlDir !== undefined ? () => withLock(crawlDir, run.tool, run.lock!, logged) : logged;
-  if (!run.lock || !onServer) return fileLocked();
+  if (!run.lock) return logged();
+  if (!onServer) return crawlDir !== undefined ? withLock(crawlDir, run.tool, run.lock, logged) : logged();
   const release = await lockPostgresWebDb(run.webdb!, run.tool);
   try {
-    return await fileLocked();
+    return await logged();
   } finally {
     await release();
   }

@@ -11,7 +11,7 @@ import { reportError, takeGlobal, type GlobalOptions } from '../shared/tool.js';
 import { serveUntilSignal } from './tools.js';
 
 const USAGE =
-  'Usage: hazelnut-searcher [-conf <dir>] [-D name=value ...] (-dir <crawl_dir> [-index <dir>] [-shard] | -shards <host:port,...>) [-port <n>] [-host <address>] [-workers <n>]';
+  'Usage: hazelnut-searcher [-conf <dir>] [-D name=value ...] (-dir <crawl_dir> [-index <dir>] [-shard] | -shards <host:port[|replica],...>) [-port <n>] [-host <address>] [-workers <n>]';
 
 export interface MainIo {
   out: NodeJS.WritableStream;

@@ -13,7 +13,7 @@ import { HzError } from '../shared/errors.js';
 import { crawlPaths } from '../shared/layout.js';
 import { Broker } from './broker/broker.js';
 import { createBrokerApp } from './broker/app.js';
-import { ShardClient, shardUrl } from './broker/client.js';
+import { ReplicaSet } from './broker/replicas.js';
 import { createApp } from './http/app.js';
 import { loadBrand, useBrand } from './http/brand.js';
 import { searchSettings } from './settings.js';
@@ -120,7 +120,7 @@ export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<Run
 }
 
 export interface BrokerOptions {
-  /** The shard searchers, `host:port` each. */
+  /** The shard searchers, `host:port` each, or a shard's replicas as `host:port|host:port`. */
   shards: string[];
   port: number;
   host: string;
@@ -134,7 +134,7 @@ export async function startBroker(conf: Conf, opts: BrokerOptions): Promise<Runn
   const timeout = conf.getDuration('searcher.shards.timeout', 'ms');
   const clients = opts.shards.map((spec) => {
     try {
-      return new ShardClient(spec, shardUrl(spec), timeout);
+      return new ReplicaSet(spec.split('|').map((r) => r.trim()), timeout);
     } catch (e) {
       throw new HzError('HZ_ERR_USAGE', `-shards: ${(e as Error).message}`, { exitCode: 2 });
     }

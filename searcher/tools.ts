@@ -20,7 +20,7 @@ import { summaryToText } from './summary.js';
 import { listenForStop } from './stop.js';
 import { isWorker, superviseWorkers, workerCount, type WorkerReport } from './workers.js';
 
-const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-index <dir>] [-shard] [-shards <host:port,...>] [-port <n>] [-host <address>] [-workers <n>]';
+const SERVE_USAGE = 'Usage: hazelnut serve [<crawl_dir> | -dir <crawl_dir>] [-index <dir>] [-shard] [-shards <host:port[|replica],...>] [-port <n>] [-host <address>] [-workers <n>]';
 
 /** Serves until SIGTERM or SIGINT, then drains and exits 0; with `-workers n`, n processes behind the port (by default one a core). */
 export async function serveUntilSignal(ctx: ToolContext, args: string[]): Promise<number> {

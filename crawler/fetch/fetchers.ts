@@ -13,7 +13,8 @@ import { DEFAULT_FILE, type Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
 import type { Log } from '../../shared/log.js';
 import { Segment } from '../../segments/segment.js';
-import { addUpFetches, type FetchSummary } from './tool.js';
+import type { FetchSummary } from './fetcher.js';
+import { addUpFetches } from './summary.js';
 
 const HAZELNUT = path.resolve(import.meta.dirname, '..', 'hazelnut.js');
 const PROGRESS_MS = 1000;
@@ -53,7 +54,7 @@ export async function fetchWithProcesses(
       p.on('close', (code, signal) => {
         opts.signal?.removeEventListener('abort', stop);
         if (code !== 0 && code !== 130) {
-          failures.push(`fetcher ${i + 1} of ${n} (pid ${p.pid}) ended with ${signal ?? `exit code ${code}`}: ${err.trim().split('\n').slice(-3).join(' / ')}`);
+          failures.push(`fetcher ${i + 1} of ${n} (pid ${p.pid}) ended with ${signal ?? `exit code ${code}`}: ${failureReason(err)}`);
           opts.log.warn(failures.at(-1)!);
         }
         resolve();
@@ -78,6 +79,19 @@ export async function fetchWithProcesses(
   }
   if (!s.complete && !s.interrupted) opts.log.warn(`segment ${segmentDir} is not completely fetched: run the crawl again to resume its partitions`);
   return s;
+}
+
+/**
+ * Why a fetcher failed, from what it wrote on stderr: its own error line
+ * (`hazelnut fetch: …`) when it wrote one, else the first line of the last
+ * stack trace, not its tail.
+ */
+export function failureReason(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const own = lines.filter((l) => /^hazelnut fetch: /.test(l)).at(-1);
+  if (own) return own.replace(/^hazelnut fetch: /, '');
+  const error = lines.filter((l) => /^(?:\w*Error|Uncaught)\b|^\w+Error: /.test(l)).at(-1);
+  return error ?? (lines.at(-1) ?? 'no message');
 }
 
 /** Fetchlist entries and fetch records of a segment so far. */

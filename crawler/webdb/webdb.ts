@@ -13,7 +13,10 @@
  * Every tool that changes the WebDB does so in transactions, so a crash
  * leaves the previous state.
  */
+import type { Conf } from '../../shared/conf.js';
+import { HzError } from '../../shared/errors.js';
 import type { DbStatus } from '../../shared/status.js';
+import { setWebDbWait } from './postgres/timeouts.js';
 import { hasPostgresWebDb, isPostgresUrl, openPostgresWebDb } from './postgres/open.js';
 import { hasWebDb as hasSqliteWebDb, openSqliteWebDb } from './sqlite/open.js';
 
@@ -21,6 +24,7 @@ export { isPostgresUrl } from './postgres/open.js';
 export { lockPostgresWebDb } from './postgres/lock.js';
 /** A WebDB directory or URL as messages show it: a URL's password left out. */
 export { shownUrl as shownWebDb } from './postgres/sync-client.js';
+
 
 /** One URL's record (Nutch's CrawlDatum), column for column. */
 export interface PageRow {
@@ -190,14 +194,29 @@ export interface Partition {
   done: number | null;
 }
 
+/** How far a fetch partition got, as its holders report it while they fetch. */
+export interface PartitionProgress {
+  part: number;
+  /** URLs in the partition's fetchlist. */
+  total: number;
+  /** URLs with a fetch record, as last reported. */
+  fetched: number;
+  /** The holder the counts are of; `claimedAt`/`claimedFetched`: when it claimed the partition and how many were fetched then. */
+  holder: string | null;
+  claimedAt: number | null;
+  claimedFetched: number;
+  /** ms: the last report. */
+  updatedAt: number | null;
+}
+
 /**
  * Fetch partitions of a segment made by `generate -numFetchers N`, leased to
  * fetchers (`fetch` on any machine). A claim is atomic across processes: two
  * fetchers never hold one partition's lease at once.
  */
 export interface PartitionOps {
-  /** Records partitions 0..count-1 of `segment`, unclaimed. */
-  addPartitions(segment: string, count: number): void;
+  /** Records partitions 0..count-1 of `segment`, unclaimed; `totals[i]`: URLs in partition i. */
+  addPartitions(segment: string, count: number, totals?: readonly number[]): void;
   /**
    * Gives `owner` a lease until `now + leaseMs` on partition `part`, or when it
    * is not given, on the first partition not done whose lease is unclaimed,
@@ -211,7 +230,25 @@ export interface PartitionOps {
   finishPartition(segment: string, part: number, owner: string, now: number): boolean;
   /** The segment's partitions, by number; empty for a segment without partitions. */
   partitions(segment: string): Partition[];
+  /**
+   * Records that `holder` has `fetched` URLs of the partition fetched at `now`;
+   * the first report of a new holder is its claim's (claimedAt, claimedFetched).
+   */
+  noteProgress(segment: string, part: number, holder: string, fetched: number, now: number): void;
+  /** The segment's partitions' progress, by number (those with a report or a total). */
+  partitionProgress(segment: string): PartitionProgress[];
+  /** The names of the segments that have fetch partitions, oldest first. */
+  partitionedSegments(): string[];
+  /**
+   * Keeps a partition's segment file (`fetchlist`: as generate made it;
+   * `fetched`: as its fetcher completed it), compressed, in place of one kept
+   * before: fetchers on other machines need no shared file system.
+   */
+  putPartitionFile(segment: string, part: number, kind: PartitionFileKind, data: Uint8Array): void;
+  partitionFile(segment: string, part: number, kind: PartitionFileKind): Uint8Array | undefined;
 }
+
+export type PartitionFileKind = 'fetchlist' | 'fetched';
 
 export interface WebDb extends InjectOps, GenerateOps, UpdatedbOps, InvertlinksOps, LinkDbReadOps, LinkrankOps, ReaddbOps, HostOps, PartitionOps {
   /** Runs `fn` in one transaction: all of its writes or none. */
@@ -229,6 +266,13 @@ export interface WebDbOpenOptions {
   create?: boolean;
   readonly?: boolean;
   bulk?: boolean;
+}
+
+/** Sets how long every PostgreSQL WebDB connection of the process waits for its server (webdb.timeout). */
+export function configureWebDb(conf: Conf): void {
+  const ms = conf.getDuration('webdb.timeout', 's');
+  if (!(ms > 0)) throw new HzError('HZ_ERR_CONF_PROPERTY', `property webdb.timeout in ${conf.source('webdb.timeout')} must be a positive duration, not ${conf.get('webdb.timeout')}`);
+  setWebDbWait(ms);
 }
 
 export function openWebDb(dirOrUrl: string, opts: WebDbOpenOptions = {}): WebDb {

@@ -7,8 +7,9 @@
  * as one merged index would. The shards' matches are then ranked, grouped
  * by site and paged here by the same functions one searcher uses
  * (searcher/search.ts), and the page's summaries come from the shard that
- * holds each hit. A shard that is down or slow is left out and named: the
- * answer is the other shards' results, marked partial.
+ * holds each hit. A shard may have replicas (replicas.ts), any of which
+ * answers for it; a shard that is down or slow (every replica) is left out
+ * and named: the answer is the other shards' results, marked partial.
  */
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { StoredDoc } from '../../shared/index/types.js';
@@ -19,7 +20,7 @@ import type { SearchSettings } from '../settings.js';
 import { hostName } from '../sites.js';
 import type { Respelled } from '../spell.js';
 import { combineStats, type DetailsResponse, type DfResponse, type GlobalStats, type ProximityResponse, type ShardSearchResponse, type ShardStats } from '../shard/protocol.js';
-import { ShardClient, ShardDown, type ShardAnswer } from './client.js';
+import { ShardDown, type ShardAnswer, type ShardCalls } from './client.js';
 
 /** A shard left out of an answer, and why. */
 export interface MissingShard {
@@ -28,7 +29,7 @@ export interface MissingShard {
 }
 
 interface ShardState {
-  client: ShardClient;
+  client: ShardCalls;
   /** The statistics of the shard's current index generation, once asked. */
   stats?: ShardStats;
   /** Per term, its per-field document frequencies in that generation. */
@@ -77,7 +78,7 @@ export class Broker {
   private analyzer: Analyzer | undefined;
 
   constructor(
-    clients: ShardClient[],
+    clients: ShardCalls[],
     readonly settings: SearchSettings,
   ) {
     this.states = clients.map((client) => ({ client, df: new Map() }));

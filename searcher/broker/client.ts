@@ -31,10 +31,18 @@ export interface ShardAnswer {
   discard(): Promise<void>;
 }
 
+/** What the broker calls a shard with: one searcher (ShardClient) or a shard's replicas (replicas.ts). */
+export interface ShardCalls {
+  readonly name: string;
+  get(pathAndQuery: string): Promise<ShardAnswer>;
+  post(path: string, json: string): Promise<ShardAnswer>;
+  json<T>(path: string, body?: unknown): Promise<T>;
+}
+
 /** One connection pool for every shard: kept-alive connections, as many as the broker's requests in flight. */
 const agent = new Agent({ keepAliveTimeout: 10_000 });
 
-export class ShardClient {
+export class ShardClient implements ShardCalls {
   constructor(
     readonly name: string,
     readonly base: string,

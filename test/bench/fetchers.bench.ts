@@ -28,7 +28,7 @@ const HAZELNUT = path.join(root, 'crawler', 'hazelnut.js');
 const CONF = ['-D', 'http.agent.name=HzBench', '-D', 'fetcher.server.delay=0', '-D', 'fetcher.threads.per.host=1'];
 
 /** The web: one server per host on 127.0.16.<n>, each answer `latencyMs` after its request. */
-async function startWeb(latencyMs: number): Promise<{ origins: string[]; stop: () => void }> {
+export async function startWeb(latencyMs: number): Promise<{ origins: string[]; stop: () => void }> {
   const origins: string[] = [];
   const servers = await Promise.all(
     Array.from({ length: HOSTS }, (_, h) => {
@@ -51,7 +51,7 @@ async function startWeb(latencyMs: number): Promise<{ origins: string[]; stop: (
   return { origins, stop: () => servers.forEach((s) => (s.closeAllConnections(), s.close())) };
 }
 
-function hazelnut(args: string[]): Promise<string> {
+export function hazelnut(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const p = spawn(process.execPath, [HAZELNUT, ...CONF, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -75,17 +75,21 @@ async function crawlRun(origins: string[], n: number, tmp: string) {
   return { pages, ms, fetchMs: fetchS * 1000 };
 }
 
-async function fetchRun(origins: string[], n: number, tmp: string) {
+/**
+ * The fetch step alone: `pages` pages of every host injected, generated into
+ * n partitions, fetched by n processes on addresses of their own (`defines`: more -D options).
+ */
+export async function fetchRun(origins: string[], n: number, tmp: string, pages = PAGES, defines: string[] = []) {
   const dir = fs.mkdtempSync(path.join(tmp, `fetch-${n}-`));
-  const seeds = path.join(tmp, 'seeds-all.txt');
-  fs.writeFileSync(seeds, origins.flatMap((o) => Array.from({ length: PAGES }, (_, p) => `${o}${pagePath(p)}`)).join('\n') + '\n');
-  await hazelnut(['inject', path.join(dir, 'webdb'), seeds]);
-  await hazelnut(['generate', path.join(dir, 'webdb'), path.join(dir, 'segments'), ...(n > 1 ? ['-numFetchers', String(n)] : [])]);
+  const seeds = path.join(tmp, `seeds-${pages}.txt`);
+  fs.writeFileSync(seeds, origins.flatMap((o) => Array.from({ length: pages }, (_, p) => `${o}${pagePath(p)}`)).join('\n') + '\n');
+  await hazelnut([...defines, 'inject', path.join(dir, 'webdb'), seeds]);
+  await hazelnut([...defines, 'generate', path.join(dir, 'webdb'), path.join(dir, 'segments'), ...(n > 1 ? ['-numFetchers', String(n)] : [])]);
   const segment = path.join(dir, 'segments', fs.readdirSync(path.join(dir, 'segments'))[0]!);
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: n }, (_, i) => hazelnut(['-D', `http.bind.address=127.0.61.${i + 1}`, 'fetch', segment, '-threads', String(THREADS)])));
+  await Promise.all(Array.from({ length: n }, (_, i) => hazelnut([...defines, '-D', `http.bind.address=127.0.61.${i + 1}`, 'fetch', segment, '-threads', String(THREADS)])));
   const ms = performance.now() - t0;
-  return { pages: HOSTS * PAGES, ms };
+  return { pages: origins.length * pages, ms };
 }
 
 interface Row {

@@ -6,7 +6,9 @@
  * updatedb, invertlinks, linkrank, index, dedup and `merge -shards 2`, the two
  * shards served by shard searchers behind a broker. The broker's top 10 for
  * every query must be (URLs and order) that of the same pipeline on one
- * machine: SQLite, one fetcher, one merged index, one searcher.
+ * machine: SQLite, one fetcher, one merged index, one searcher. Then each
+ * shard gets a second replica (`-shards a1|a2,b1|b2`) and one replica is
+ * killed during a load: every answer stays whole (no partial result, no 5xx).
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -179,6 +181,7 @@ test.after(async () => {
 let pgUrl = '';
 let singleBase = '';
 let brokerBase = '';
+let shardIndexes: string[] = [];
 
 /**
  * Three fetchers on `seg`: the first is killed (SIGKILL) once it has fetched
@@ -312,8 +315,9 @@ test('on PostgreSQL with three fetcher processes: one killed mid-partition, its 
 
 test('two shards behind a broker: the top 10 of the single machine for every query', async () => {
   const shards = [];
+  shardIndexes = [0, 1].map((i) => shardIndexDir(path.join(tmp, 'cluster', 'shards'), i));
   for (const i of [0, 1]) {
-    const s = await startSearcher(['-dir', 'cluster', '-index', shardIndexDir(path.join(tmp, 'cluster', 'shards'), i), '-shard', '-host', SEARCH_HOST, '-port', '0'], tmp);
+    const s = await startSearcher(['-dir', 'cluster', '-index', shardIndexes[i]!, '-shard', '-host', SEARCH_HOST, '-port', '0'], tmp);
     procs.add(s.proc);
     shards.push(s);
   }
@@ -338,6 +342,47 @@ test('two shards behind a broker: the top 10 of the single machine for every que
     if (one.hits.length >= 5) nonEmpty++;
   }
   assert.ok(nonEmpty >= QUERIES.length - 2, `${nonEmpty} queries with 5 hits or more`);
+});
+
+test('a replica killed during a load: every answer whole, no partial result, no 5xx', async () => {
+  const replicas: { proc: ChildProcess; base: string }[] = [];
+  for (const i of [0, 1, 0, 1]) {
+    const s = await startSearcher(['-dir', 'cluster', '-index', shardIndexes[i]!, '-shard', '-host', SEARCH_HOST, '-port', '0'], tmp);
+    procs.add(s.proc);
+    replicas.push(s);
+  }
+  const host = (k: number) => new URL(replicas[k]!.base).host;
+  const b = await startSearcher(['-shards', `${host(0)}|${host(2)},${host(1)}|${host(3)}`, '-host', SEARCH_HOST, '-port', '0'], tmp);
+  procs.add(b.proc);
+  const want = new Map<string, string[]>();
+  for (const q of QUERIES) {
+    const res = await fetch(`${singleBase}/api/search?query=${encodeURIComponent(q)}`, { signal: AbortSignal.timeout(30_000) });
+    want.set(q, ((await res.json()) as { hits: { url: string }[] }).hits.map((h) => h.url));
+  }
+  const answers: { q: string; status: number; urls: string[]; notice: string | null; at: number }[] = [];
+  const until = Date.now() + 6000;
+  // Four clients, each one query at a time, for 6 s and 400 queries at most; the first replica of shard 0 dies at 2 s.
+  const client = async (c: number) => {
+    for (let n = 0; n < 100 && Date.now() < until; n++) {
+      const q = QUERIES[(c * 7 + n) % QUERIES.length]!;
+      const res = await fetch(`${b.base}/api/search?query=${encodeURIComponent(q)}`, { signal: AbortSignal.timeout(30_000) });
+      const body = (await res.json()) as { hits?: { url: string }[]; notice?: string | null };
+      answers.push({ q, status: res.status, urls: (body.hits ?? []).map((h) => h.url), notice: body.notice ?? null, at: Date.now() });
+    }
+  };
+  let killedAt = Infinity;
+  const killer = sleep(2000).then(() => {
+    replicas[0]!.proc.kill('SIGKILL');
+    killedAt = Date.now();
+  });
+  await Promise.all([killer, ...[0, 1, 2, 3].map(client)]);
+  const after = answers.filter((a) => a.at > killedAt).length;
+  assert.ok(answers.length - after >= 10 && after >= 10, `${answers.length - after} answers before the kill, ${after} after`);
+  for (const a of answers) {
+    assert.is(a.status, 200, a.q);
+    assert.is(a.notice, null, `${a.q}: no notice`);
+    assert.equal(a.urls, want.get(a.q), a.q);
+  }
 });
 
 test.run();

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openWebDb } from '../../crawler/webdb/webdb.js';
+import { setWebDbWait } from '../../crawler/webdb/postgres/timeouts.js';
 import { startPostgres, type PgServer } from './postgres.js';
 
 let server: PgServer | undefined;
@@ -47,6 +48,8 @@ test('a server starts on 127.0.0.1, runs as a non-root user, and stops with its 
   const db = openWebDb(dbUrl, { create: true });
   db.inject([{ url: 'http://a.test/', host: 'a.test', score: 1, interval: 60, meta: null }], 0, false);
   const { dir, port } = server;
+  // A lost server is waited for this long (webdb.timeout) before the tool gives up.
+  setWebDbWait(1500);
   server.stop();
   server.stop();
   assert.throws(

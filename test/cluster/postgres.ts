@@ -26,6 +26,10 @@ export interface PgServer {
   dir: string;
   /** A new empty database, sorting text by the ICU locale `icuLocale` when given; returns its URL. */
   createDatabase(name: string, icuLocale?: string): Promise<string>;
+  /** Restarts the server as an operator would (pg_ctl restart, fast shutdown: every connection is cut). */
+  restart(): void;
+  /** Stops every process of the server (SIGSTOP): it neither accepts nor answers. Returns the function that lets it go on (SIGCONT). */
+  pause(): () => void;
   /** Stops the server (immediate shutdown) and removes its directory. Idempotent. */
   stop(): void;
 }
@@ -51,6 +55,24 @@ async function freePort(): Promise<number> {
       s.close(() => resolve(port));
     });
   });
+}
+
+/** The postmaster's pid (postmaster.pid) and its children's (from /proc). */
+function serverPids(data: string): number[] {
+  const main = Number(fs.readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // The parent pid is the field after the state, past the command name in parentheses.
+        return Number(fs.readFileSync(`/proc/${d}/stat`, 'utf8').replace(/^.*\) \S+ /, '').split(' ')[0]) === main;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [main, ...children];
 }
 
 /** Starts a server; throws with the server's log when it cannot. */
@@ -97,6 +119,16 @@ export async function startPostgres(): Promise<PgServer> {
           await c.end();
         }
         return `postgresql://${SUPERUSER}@127.0.0.1:${port}/${name}`;
+      },
+      restart() {
+        run('pg_ctl', ['-D', data, '-l', log, '-m', 'fast', '-w', '-t', '60', 'restart']);
+      },
+      pause() {
+        const pids = serverPids(data);
+        for (const pid of pids) process.kill(pid, 'SIGSTOP');
+        return () => {
+          for (const pid of pids) process.kill(pid, 'SIGCONT');
+        };
       },
       stop,
     };

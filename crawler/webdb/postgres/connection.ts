@@ -18,6 +18,8 @@ export class Connection {
   private readonly heldPages = new Set<string>();
   private depth = 0;
   private cursors = 0;
+  /** Cursors not yet closed: they live in the session, so what runs beside them is not sent again on a new one. */
+  private open = 0;
 
   constructor(readonly client: SyncClient) {}
 
@@ -38,7 +40,7 @@ export class Connection {
       return;
     }
     try {
-      this.client.run([{ text: 'BEGIN' }, ...statements, { text: 'COMMIT' }]);
+      this.client.run([{ text: 'BEGIN' }, ...statements, { text: 'COMMIT' }], this.standsAlone());
     } catch (e) {
       this.rollback('ROLLBACK');
       throw e;
@@ -52,6 +54,11 @@ export class Connection {
     this.heldTables.clear();
     this.heldPages.clear();
     return held;
+  }
+
+  /** Whether a statement sent now stands alone: after a lost connection it may be sent again on a new one. */
+  private standsAlone(): boolean {
+    return this.depth === 0 && this.open === 0;
   }
 
   /** Undoes a failed transaction; its own failure (a lost server) must not hide the error that caused it. */
@@ -74,13 +81,13 @@ export class Connection {
   query<R = Record<string, unknown>>(table: Table | undefined, text: string, values?: unknown[], url?: string): Result<R> {
     if (table) this.before(table, url);
     else this.flush();
-    return this.client.query<R>(text, values);
+    return this.client.query<R>(text, values, this.standsAlone());
   }
 
   transaction<T>(fn: () => T): T {
     this.flush();
     const savepoint = `hz_sp${this.depth}`;
-    this.client.query(this.depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+    this.client.query(this.depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`, undefined, this.standsAlone());
     this.depth++;
     try {
       const r = fn();
@@ -105,8 +112,9 @@ export class Connection {
     this.before(table);
     const name = `hz_cursor${this.cursors++}`;
     const inTransaction = this.depth > 0;
-    this.client.run([{ text: `DECLARE ${name} NO SCROLL CURSOR${inTransaction ? '' : ' WITH HOLD'} FOR ${text}`, values }]);
+    this.client.run([{ text: `DECLARE ${name} NO SCROLL CURSOR${inTransaction ? '' : ' WITH HOLD'} FOR ${text}`, values }], this.standsAlone());
     let open = true;
+    this.open++;
     try {
       for (;;) {
         const { rows } = this.client.run([{ text: `FETCH ${CURSOR_BATCH} FROM ${name}`, array: opts.array }])[0]!;
@@ -116,6 +124,7 @@ export class Connection {
       this.client.query(`CLOSE ${name}`);
       open = false;
     } finally {
+      this.open--;
       // A cursor of a transaction that has ended is gone with it.
       if (open && (!inTransaction || this.depth > 0))
         try {

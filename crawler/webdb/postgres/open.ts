@@ -70,10 +70,9 @@ export function hasPostgresWebDb(url: string): boolean {
 }
 
 export function openPostgresWebDb(url: string, opts: { create?: boolean; readonly?: boolean }): WebDb {
-  const client = new SyncClient(url, `hazelnut ${process.pid}`);
+  const client = new SyncClient(url, `hazelnut ${process.pid}`, { readonly: opts.readonly });
   try {
     prepareSchema(client, url, opts);
-    if (opts.readonly) client.query('SET default_transaction_read_only = on');
   } catch (e) {
     client.close();
     throw e;

@@ -85,6 +85,27 @@ CREATE TABLE partitions (
   PRIMARY KEY (segment, part)
 );
 `,
+  `
+CREATE TABLE partition_progress (
+  segment         TEXT NOT NULL,
+  part            INTEGER NOT NULL,
+  total           INTEGER NOT NULL DEFAULT 0,
+  fetched         INTEGER NOT NULL DEFAULT 0,
+  holder          TEXT,
+  claimed_at      DOUBLE PRECISION,
+  claimed_fetched INTEGER NOT NULL DEFAULT 0,
+  updated_at      DOUBLE PRECISION,
+  PRIMARY KEY (segment, part)
+);
+
+CREATE TABLE partition_files (
+  segment TEXT NOT NULL,
+  part    INTEGER NOT NULL,
+  kind    TEXT NOT NULL,
+  data    BYTEA NOT NULL,
+  PRIMARY KEY (segment, part, kind)
+);
+`,
 ];
 
 export const WEBDB_VERSION = MIGRATIONS.length;

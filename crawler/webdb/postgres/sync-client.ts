@@ -8,6 +8,9 @@
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { HzError } from '../../../shared/errors.js';
+import { connectFailure, shownUrl, timeoutsFor, waitFailure } from './timeouts.js';
+
+export { shownUrl } from './timeouts.js';
 
 export interface Query {
   text: string;
@@ -31,11 +34,6 @@ export class PgError extends Error {
   }
 }
 
-/** The URL with its password left out, for messages. */
-export function shownUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/, '$1:***@');
-}
-
 export class SyncClient {
   private readonly worker: Worker;
   private readonly port: MessagePort;
@@ -45,11 +43,13 @@ export class SyncClient {
   constructor(
     readonly url: string,
     applicationName: string,
+    opts: { readonly?: boolean } = {},
   ) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
+    const timeouts = timeoutsFor(url);
     this.worker = new Worker(new URL('./client-worker.js', import.meta.url), {
-      workerData: { url, flag: this.flag.buffer, port: port2, applicationName },
+      workerData: { url, flag: this.flag.buffer, port: port2, applicationName, readonly: opts.readonly === true, ...timeouts },
       // Plain JavaScript: without the parent's loaders (tsx), the thread starts in a fraction of the time.
       execArgv: [],
       transferList: [port2],
@@ -59,7 +59,7 @@ export class SyncClient {
       this.call({ connect: true });
     } catch (e) {
       this.close();
-      throw new HzError('HZ_ERR_WEBDB', `cannot connect to the WebDB at ${shownUrl(url)}: ${(e as Error).message.replace(/^lost the WebDB at \S+: /, '')}`);
+      throw connectFailure(url, (e as Error).message, timeouts.connectMs);
     }
   }
 
@@ -69,8 +69,11 @@ export class SyncClient {
     this.port.postMessage(msg);
     // Set-based statements over a big WebDB may run for minutes: wait as long as the server works.
     while (Atomics.wait(this.flag, 0, 0, 60_000) === 'timed-out');
-    const m = receiveMessageOnPort(this.port)?.message as { results?: Result[]; error?: { message: string; code?: string } } | undefined;
+    const m = receiveMessageOnPort(this.port)?.message as
+      | { results?: Result[]; error?: { message: string; code?: string; waited?: number; what?: string } }
+      | undefined;
     if (!m) throw new Error('the WebDB connection thread answered nothing');
+    if (m.error?.waited !== undefined) throw waitFailure(this.url, m.error.message, m.error.what ?? 'the server', m.error.waited);
     if (m.error) {
       // No SQLSTATE, a connection class (08) or a shutdown (57P): the server is gone, not the statement wrong.
       const c = m.error.code;
@@ -81,13 +84,17 @@ export class SyncClient {
     return m.results ?? [];
   }
 
-  /** Runs the statements in order, in one crossing; their results in the same order. */
-  run(queries: Query[]): Result[] {
-    return queries.length ? this.call({ queries }) : [];
+  /**
+   * Runs the statements in order, in one crossing; their results in the same
+   * order. `retry`: they stand alone (no transaction or cursor spans them),
+   * so after a lost connection they are sent again whole on a new one.
+   */
+  run(queries: Query[], retry = false): Result[] {
+    return queries.length ? this.call({ queries, retry }) : [];
   }
 
-  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Result<R> {
-    return this.call({ queries: [{ text, values }] })[0] as Result<R>;
+  query<R = Record<string, unknown>>(text: string, values?: unknown[], retry = false): Result<R> {
+    return this.call({ queries: [{ text, values }], retry })[0] as Result<R>;
   }
 
   close(): void {

@@ -78,4 +78,26 @@ CREATE TABLE IF NOT EXISTS partitions (
   done        INTEGER,           -- ms, when completely fetched
   PRIMARY KEY (segment, part)
 );
+
+-- How far each fetch partition got, as its holders report it (hazelnut partitions).
+CREATE TABLE IF NOT EXISTS partition_progress (
+  segment         TEXT NOT NULL,
+  part            INTEGER NOT NULL,
+  total           INTEGER NOT NULL DEFAULT 0, -- URLs in the partition
+  fetched         INTEGER NOT NULL DEFAULT 0, -- URLs with a record, as last reported
+  holder          TEXT,                       -- who reported it
+  claimed_at      INTEGER,                    -- ms, when that holder claimed the partition
+  claimed_fetched INTEGER NOT NULL DEFAULT 0, -- fetched then
+  updated_at      INTEGER,                    -- ms, the last report
+  PRIMARY KEY (segment, part)
+);
+
+-- A partition's segment file, gzipped, for fetchers on other machines (fetch/shipping.ts).
+CREATE TABLE IF NOT EXISTS partition_files (
+  segment TEXT NOT NULL,
+  part    INTEGER NOT NULL,
+  kind    TEXT NOT NULL,     -- fetchlist | fetched
+  data    BLOB NOT NULL,
+  PRIMARY KEY (segment, part, kind)
+);
 `;

@@ -9,6 +9,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,7 +21,7 @@ import { generate } from '../../../crawler/generate.js';
 import { inject } from '../../../crawler/inject.js';
 import { openWebDb } from '../../../crawler/webdb/webdb.js';
 import { Segment } from '../../../segments/segment.js';
-import { segmentPartDir, segmentFile } from '../../../shared/layout.js';
+import { segmentPartDir, segmentFile, webDbFile } from '../../../shared/layout.js';
 import { runHazelnut, type HazelnutRun } from '../../fixtures/hazelnut-process.js';
 import { tempCrawl, testConf } from './helpers.js';
 
@@ -187,11 +188,10 @@ test('three fetcher processes store what one fetcher stores, one connection per 
   assert.equal(records(many), single);
 });
 
-test('a fetcher killed mid-partition: the partition is claimable once its lease runs out, and a waiting fetcher finishes it', async () => {
-  resetCounts(150);
-  const segDir = await generated(2);
+/** A `fetch -part 0` killed (SIGKILL) once it has stored 3 records of partition 0 (or after 60 s). */
+function killedInPart0(segDir: string, lease: string): Promise<HazelnutRun> {
   const part0 = segmentFile(segmentPartDir(segDir, 0));
-  const killed = await fetchProcess([segDir, '-part', '0'], { 'fetcher.partition.lease': '8' }, (p) => {
+  return fetchProcess([segDir, '-part', '0'], { 'fetcher.partition.lease': lease }, (p) => {
     const started = Date.now();
     const poll = setInterval(() => {
       let n = 0;
@@ -206,8 +206,19 @@ test('a fetcher killed mid-partition: the partition is claimable once its lease 
       }
     }, 50);
   });
+}
+
+test('a fetcher killed mid-partition: the partition is claimable once its lease runs out, and a waiting fetcher finishes it', async () => {
+  resetCounts(150);
+  const segDir = await generated(2);
+  const part0 = segmentFile(segmentPartDir(segDir, 0));
+  const killed = await killedInPart0(segDir, '8');
   assert.is(killed.code, null, 'killed');
   const webdbDir = path.join(path.dirname(path.dirname(segDir)), 'webdb');
+  // As if it had run on another machine: a fetcher here cannot tell whether it still runs, so waits for its lease.
+  const raw = new Database(webDbFile(webdbDir));
+  raw.prepare("UPDATE partitions SET owner = 'elsewhere.example' || substr(owner, instr(owner, '/')) WHERE part = 0").run();
+  raw.close();
   const lease = openWebDb(webdbDir);
   const expires = lease.partitions(path.basename(segDir))[0]!.leaseUntil!;
   lease.close();
@@ -257,6 +268,29 @@ test('a fetcher killed mid-partition: the partition is claimable once its lease 
     assert.ok(db.partitions(path.basename(segDir)).every((p) => p.done !== null));
   } finally {
     db.close();
+  }
+});
+
+test('a dead fetcher of this machine: a fetcher here frees its lease at once and resumes its partition', async () => {
+  resetCounts(150);
+  const segDir = await generated(2);
+  const killed = await killedInPart0(segDir, '120');
+  assert.is(killed.code, null, 'killed');
+  const webdbDir = path.join(path.dirname(path.dirname(segDir)), 'webdb');
+  const db = openWebDb(webdbDir);
+  const expires = db.partitions(path.basename(segDir))[0]!.leaseUntil!;
+  db.close();
+  resetCounts(20);
+  const rest = await fetchProcess([segDir], { 'fetcher.partition.lease': '120' });
+  assert.is(rest.code, 0, rest.err);
+  assert.ok(Date.now() < expires, 'finished long before the dead fetcher\'s lease would have run out');
+  assert.match(rest.err, new RegExp(`fetch partition 0 of ${path.basename(segDir)}: its holder \\S+ is no longer running on this machine; its lease is freed`));
+  const seg = Segment.open(segDir, { readonly: true });
+  try {
+    assert.ok(seg.hasPhase('fetched'));
+    assert.is(seg.count('fetch'), [...seg.fetchlist()].length);
+  } finally {
+    seg.close();
   }
 });
 

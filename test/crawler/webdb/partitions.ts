@@ -98,4 +98,38 @@ export function partitionCases(test: Test, fresh: () => Promise<{ a: WebDb; b: W
     assert.is(a.claimPartition('20240101000001', 'f2', LEASE, T), 0);
     assert.is(a.claimPartition(SEG, 'f3', LEASE, T), undefined);
   });
+
+  run('progress: totals from generate, counts from the holders, a new holder starting its own rate', (a, b) => {
+    a.addPartitions(SEG, 2, [5, 7]);
+    a.addPartitions('20240101000001', 1, [3]);
+    assert.equal(a.partitionedSegments(), [SEG, '20240101000001']);
+    const none = { fetched: 0, holder: null, claimedAt: null, claimedFetched: 0, updatedAt: null };
+    assert.equal(b.partitionProgress(SEG), [
+      { part: 0, total: 5, ...none },
+      { part: 1, total: 7, ...none },
+    ]);
+    a.noteProgress(SEG, 0, 'f1', 0, T);
+    a.noteProgress(SEG, 0, 'f1', 3, T + 1000);
+    assert.equal(b.partitionProgress(SEG)[0], { part: 0, total: 5, fetched: 3, holder: 'f1', claimedAt: T, claimedFetched: 0, updatedAt: T + 1000 });
+    // Another fetcher resumes the partition: its rate counts from what it found.
+    b.noteProgress(SEG, 0, 'f2', 3, T + 5000);
+    b.noteProgress(SEG, 0, 'f2', 5, T + 6000);
+    assert.equal(a.partitionProgress(SEG)[0], { part: 0, total: 5, fetched: 5, holder: 'f2', claimedAt: T + 5000, claimedFetched: 3, updatedAt: T + 6000 });
+    assert.equal(a.partitionProgress(SEG)[1], { part: 1, total: 7, ...none });
+    assert.equal(a.partitionProgress('20240101000002'), []);
+  });
+
+  run("a partition's files are kept apart by segment, part and kind, a new one replacing the old", (a, b) => {
+    const bytes = (...xs: number[]) => new Uint8Array(xs);
+    assert.is(b.partitionFile(SEG, 0, 'fetchlist'), undefined);
+    a.putPartitionFile(SEG, 0, 'fetchlist', bytes(1, 2, 3));
+    a.putPartitionFile(SEG, 1, 'fetchlist', bytes(4));
+    a.putPartitionFile(SEG, 0, 'fetched', bytes(0, 255));
+    a.putPartitionFile(SEG, 0, 'fetched', bytes(9, 8, 7, 6));
+    const got = (p: number, k: 'fetchlist' | 'fetched') => [...(b.partitionFile(SEG, p, k) ?? [])];
+    assert.equal(got(0, 'fetchlist'), [1, 2, 3]);
+    assert.equal(got(1, 'fetchlist'), [4]);
+    assert.equal(got(0, 'fetched'), [9, 8, 7, 6]);
+    assert.is(b.partitionFile('20240101000001', 0, 'fetchlist'), undefined);
+  });
 }
