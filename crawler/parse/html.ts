@@ -16,8 +16,11 @@
  * `parser.html.skip.navigation.text`: the same menu on every page only
  * dilutes ranking and fills summaries; a page that is all navigation keeps it.
  * Headings are kept as sections (text offset and the id a link can point
- * at), and text that is page furniture (menus by class name, runs of links,
- * a heading repeating the title) as ranges the summarizer passes over.
+ * at), and text that is page furniture (menus and sidebars by class name,
+ * runs of links, a heading repeating the title) as ranges the summarizer
+ * passes over; a heading inside furniture ("Navigation", "Quick search" in
+ * a sidebar) is no section. A permalink mark (`¶` in a link to `#id`) is not
+ * text: it leaked into snippets and ran into the words around it.
  * htmlparser2 is used only here and in `html-nesting`.
  */
 import type { Conf } from '../../shared/conf.js';
@@ -47,7 +50,9 @@ const CONTROLS = new Set(['head', 'button', 'select']);
 /** Blocks that cannot be inside a heading: their start ends one left open. */
 const ENDS_HEADING = new Set(['address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul']);
 /** Class or id words of menus, link bars and banners in common documentation generators. */
-const FURNITURE_WORD = /^(?:nav(?:[-_].*)?|docnav|navbar|navheader|navfooter|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?|banner|nosearch|toc|masthead|skip-?link|footer)$/;
+const FURNITURE_WORD = /^(?:nav(?:[-_].*)?|docnav|navbar|navheader|navfooter|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?|banner|nosearch|toc|masthead|skip-?link|footer|sphinxsidebar(?:wrapper)?|searchbox)$/;
+/** The text of a permalink beside a heading or definition (Sphinx's `¶`, `#`, `§`, 🔗): a mark, not a word of the page. */
+const PERMALINK_MARK = /^\s*(?:[¶#§]|\u{1F517})\s*$/u;
 const isFurniture = (a: Record<string, string>) =>
   (a.class !== undefined || a.id !== undefined) &&
   `${a.class ?? ''} ${a.id ?? ''}`.toLowerCase().split(/\s+/).some((w) => w !== '' && FURNITURE_WORD.test(w));
@@ -223,6 +228,7 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
           title.push(t);
           return;
         }
+        if (anchor?.href.startsWith('#') && PERMALINK_MARK.test(t)) return;
         const furniture = furnitureAt >= 0;
         piece.set(t);
         text.push(piece, anchor !== null, furniture);

@@ -295,4 +295,21 @@ test('furniture: menus by class, runs of links and a heading repeating the title
   assert.ok(p.text.includes('The VACUUM command rebuilds the database file.'), 'furniture stays in the text for ranking');
 });
 
+test('a Sphinx page in plain divs: permalink marks are no text, the sidebar\'s headings are no sections', async () => {
+  const p = await page(`<html><head><title>Event Loop — Python documentation</title></head><body>
+    <div class="document"><div class="body">
+    <h1>Event Loop<a class="headerlink" href="#event-loop" title="Permalink to this heading">¶</a></h1>
+    <p>The event loop runs tasks.</p>
+    <dl><dt id="asyncio.run">asyncio.run(coro)<a class="headerlink" href="#asyncio.run">¶</a></dt><dd>Run the coroutine.</dd></dl>
+    <p>See <a href="#x">#</a> and <a href="other.html">¶</a> kept.</p>
+    </div></div>
+    <div class="sphinxsidebar"><div class="sphinxsidebarwrapper"><h3>Navigation</h3><ul><li><a href="index.html">Index</a></li></ul>
+    <h3>This Page</h3><ul><li><a href="_sources/x.txt">Show Source</a></li></ul>
+    <div id="searchbox"><h3>Quick search</h3><form><input type="text" name="q"></form></div></div></div></body></html>`);
+  assert.not.ok(p.text.includes('Loop¶'), p.text);
+  assert.ok(p.text.startsWith('Event Loop The event loop runs tasks. asyncio.run(coro) Run the coroutine.'), p.text);
+  assert.ok(p.text.includes('and ¶ kept'), 'a mark that links elsewhere is text');
+  assert.equal((p.meta.sections ?? []).map((s) => s.heading), ['Event Loop']);
+});
+
 test.run();
