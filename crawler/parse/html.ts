@@ -46,6 +46,14 @@ const BLOCK = new Set([
 const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev']);
 const NO_RELS: readonly string[] = [];
 const HEADING = /^h([1-6])$/;
+/**
+ * A definition entry (`<dt>` with an id on it or inside it: Sphinx's API
+ * entries, DocBook's variable lists) is a section below h6: a hit in a long
+ * reference page links to the entry (`#flask.Flask.before_request`), and the
+ * entry is scored on its own. Without an id it is no section (a man page's
+ * option list, a glossary), as there is nothing to link to.
+ */
+const DEFINITION_LEVEL = 7;
 const CONTROLS = new Set(['head', 'button', 'select']);
 /** Blocks that cannot be inside a heading: their start ends one left open. */
 const ENDS_HEADING = new Set(['address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul']);
@@ -178,9 +186,10 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
         const level = HEADING.exec(name);
         // A heading left open (`<h2>Documentation</h1>`) ends where a block or the next heading starts, as in a browser.
         if (heading && (level || ENDS_HEADING.has(name))) endHeading();
-        if (level && !heading && navAt < 0 && furnitureAt < 0) {
-          const section = sectionIds.pop();
-          heading = { level: Number(level[1]), id: id ?? pendingAnchor ?? section?.id, parts: [], at: depth, text: [text.mark(), 0], content: [content.mark(), 0] };
+        if ((level || name === 'dt') && !heading && navAt < 0 && furnitureAt < 0) {
+          const section = level ? sectionIds.pop() : undefined;
+          const at = level ? Number(level[1]) : DEFINITION_LEVEL;
+          heading = { level: at, id: id ?? pendingAnchor ?? section?.id, parts: [], at: depth, text: [text.mark(), 0], content: [content.mark(), 0] };
         } else if (heading && id) heading.id ??= id;
         else if (id && (name === 'section' || /\bsect(?:ion|\d)\b/.test(a.class ?? ''))) sectionIds.push({ at: depth, id });
         pendingAnchor = name === 'a' && id && a.href === undefined ? id : level ? null : pendingAnchor;
@@ -293,7 +302,7 @@ function finishText(
   out.furniture = built.furniture;
   out.sections = headings.flatMap((h, i) => {
     const heading = headingText(h.parts);
-    if (!heading) return [];
+    if (!heading || (h.level === DEFINITION_LEVEL && !h.id)) return [];
     const s: PageSection = { heading, level: h.level, offset: built.offsets[i]! };
     if (h.id) s.id = h.id;
     return [s];
