@@ -9,6 +9,7 @@
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { FIELDS, type IndexReader } from '../shared/index/types.js';
+import { isEnglishWord } from '../shared/analysis/words.js';
 
 /** Each edit costs this factor of document frequency: two edits must be 400× as common to win over one. */
 const EDIT_PENALTY = 0.05;
@@ -16,6 +17,12 @@ const EDIT_PENALTY = 0.05;
 const ONE_EDIT_BELOW = 5;
 /** A neighbour's term keeps at least this share of the typed word's letters. */
 const STEM_SHARE = 0.6;
+/**
+ * A correction shorter than the typed word drops a letter the user typed:
+ * weighed down against one that keeps every typed letter (`asynco` → asyncio,
+ * a letter left out, rather than async, a letter typed for nothing).
+ */
+const DROPPED_LETTER = 0.2;
 /** Words shorter than this are left alone (too many neighbours to guess from). */
 const MIN_LENGTH = 3;
 
@@ -100,6 +107,8 @@ function nearTerms(reader: IndexReader, analyzer: Analyzer, word: string, term: 
     }
   if (/^[a-z]+$/.test(word))
     for (const v of oneEdit(word)) {
+      // Only a real word one edit away: a stemmer also cuts non-words down to a term (`replcation` → `replacation` → replac).
+      if (!isEnglishWord(v)) continue;
       const t = analyzer.terms(v)[0];
       // A stemmer can cut an odd neighbour down to another word entirely (`ament` → `am`).
       if (t !== undefined && t !== term && t.length >= STEM_SHARE * word.length && documentFrequency(reader, t) > 0) near.set(t, 1);
@@ -121,7 +130,7 @@ export function correction(reader: IndexReader, analyzer: Analyzer, word: string
     const id = reader.termId(t);
     let inContext = 0;
     for (const doc of context) if (reader.entry(doc, id) >= 0) inContext++;
-    const score = (documentFrequency(reader, t) + CONTEXT_WEIGHT * inContext) * EDIT_PENALTY ** d;
+    const score = (documentFrequency(reader, t) + CONTEXT_WEIGHT * inContext) * EDIT_PENALTY ** d * (t.length < term.length ? DROPPED_LETTER : 1);
     if (score > bestScore || (score === bestScore && best !== undefined && t < best)) {
       best = t;
       bestScore = score;
@@ -149,7 +158,8 @@ export function corrections(reader: IndexReader, analyzer: Analyzer, raw: string
   const known = typed.filter((t) => !unknown.includes(t));
   const context = known.length ? reader.candidates(known, { limit: CONTEXT_DOCS }) : [];
   for (const tok of analyzer.tokens(raw)) {
-    if (!unknown.includes(tok.term) || out.has(tok.term)) continue;
+    // The parts of an identifier or compound span the whole word: the whole is corrected, or nothing.
+    if (tok.part || !unknown.includes(tok.term) || out.has(tok.term)) continue;
     const word = raw.slice(tok.start, tok.end).toLowerCase();
     const c = correction(reader, analyzer, word, tok.term, context);
     if (c) out.set(tok.term, c);
@@ -167,11 +177,14 @@ export function respell(analyzer: Analyzer, raw: string, fixes: ReadonlyMap<stri
   for (const t of analyzer.tokens(raw)) {
     const fix = fixes.get(t.term);
     if (!fix) continue;
+    if (t.part || t.start < pos) continue;
     if (t.start > pos) parts.push({ text: raw.slice(pos, t.start), corrected: false });
-    parts.push({ text: spell(fix, raw.slice(t.start, t.end).toLowerCase()), corrected: true });
+    const typed = raw.slice(t.start, t.end);
+    const text = spell(fix, typed.toLowerCase());
+    parts.push({ text: text.toLowerCase() === typed.toLowerCase() ? typed : text, corrected: text.toLowerCase() !== typed.toLowerCase() });
     pos = t.end;
   }
-  if (parts.length === 0) return undefined;
+  if (!parts.some((p) => p.corrected)) return undefined;
   if (pos < raw.length) parts.push({ text: raw.slice(pos), corrected: false });
   return { query: parts.map((p) => p.text).join(''), parts };
 }
@@ -184,7 +197,8 @@ export function respell(analyzer: Analyzer, raw: string, fixes: ReadonlyMap<stri
 export function writtenForm(analyzer: Analyzer, text: string, term: string, typed: string, maxTokens: number): string | undefined {
   const seen = new Map<string, number>();
   for (const t of analyzer.tokens(text, maxTokens)) {
-    if (t.term !== term) continue;
+    // A part of an identifier spans the identifier: `async` is not written `async_for_stmt`.
+    if (t.term !== term || t.part) continue;
     const w = text.slice(t.start, t.end);
     seen.set(w, (seen.get(w) ?? 0) + 1);
   }

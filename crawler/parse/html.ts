@@ -16,8 +16,11 @@
  * `parser.html.skip.navigation.text`: the same menu on every page only
  * dilutes ranking and fills summaries; a page that is all navigation keeps it.
  * Headings are kept as sections (text offset and the id a link can point
- * at), and text that is page furniture (menus by class name, runs of links,
- * a heading repeating the title) as ranges the summarizer passes over.
+ * at), and text that is page furniture (menus and sidebars by class name,
+ * runs of links, a heading repeating the title) as ranges the summarizer
+ * passes over; a heading inside furniture ("Navigation", "Quick search" in
+ * a sidebar) is no section. A permalink mark (`¶` in a link to `#id`) is not
+ * text: it leaked into snippets and ran into the words around it.
  * htmlparser2 is used only here and in `html-nesting`.
  */
 import type { Conf } from '../../shared/conf.js';
@@ -43,11 +46,21 @@ const BLOCK = new Set([
 const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev']);
 const NO_RELS: readonly string[] = [];
 const HEADING = /^h([1-6])$/;
+/**
+ * A definition entry (`<dt>` with an id on it or inside it: Sphinx's API
+ * entries, DocBook's variable lists) is a section below h6: a hit in a long
+ * reference page links to the entry (`#flask.Flask.before_request`), and the
+ * entry is scored on its own. Without an id it is no section (a man page's
+ * option list, a glossary), as there is nothing to link to.
+ */
+const DEFINITION_LEVEL = 7;
 const CONTROLS = new Set(['head', 'button', 'select']);
 /** Blocks that cannot be inside a heading: their start ends one left open. */
 const ENDS_HEADING = new Set(['address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul']);
 /** Class or id words of menus, link bars and banners in common documentation generators. */
-const FURNITURE_WORD = /^(?:nav(?:[-_].*)?|docnav|navbar|navheader|navfooter|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?|banner|nosearch|toc|masthead|skip-?link|footer)$/;
+const FURNITURE_WORD = /^(?:nav(?:[-_].*)?|docnav|navbar|navheader|navfooter|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?|banner|nosearch|toc|masthead|skip-?link|footer|sphinxsidebar(?:wrapper)?|searchbox)$/;
+/** The text of a permalink beside a heading or definition (Sphinx's `¶`, `#`, `§`, 🔗): a mark, not a word of the page. */
+const PERMALINK_MARK = /^\s*(?:[¶#§]|\u{1F517})\s*$/u;
 const isFurniture = (a: Record<string, string>) =>
   (a.class !== undefined || a.id !== undefined) &&
   `${a.class ?? ''} ${a.id ?? ''}`.toLowerCase().split(/\s+/).some((w) => w !== '' && FURNITURE_WORD.test(w));
@@ -173,9 +186,10 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
         const level = HEADING.exec(name);
         // A heading left open (`<h2>Documentation</h1>`) ends where a block or the next heading starts, as in a browser.
         if (heading && (level || ENDS_HEADING.has(name))) endHeading();
-        if (level && !heading && navAt < 0 && furnitureAt < 0) {
-          const section = sectionIds.pop();
-          heading = { level: Number(level[1]), id: id ?? pendingAnchor ?? section?.id, parts: [], at: depth, text: [text.mark(), 0], content: [content.mark(), 0] };
+        if ((level || name === 'dt') && !heading && navAt < 0 && furnitureAt < 0) {
+          const section = level ? sectionIds.pop() : undefined;
+          const at = level ? Number(level[1]) : DEFINITION_LEVEL;
+          heading = { level: at, id: id ?? pendingAnchor ?? section?.id, parts: [], at: depth, text: [text.mark(), 0], content: [content.mark(), 0] };
         } else if (heading && id) heading.id ??= id;
         else if (id && (name === 'section' || /\bsect(?:ion|\d)\b/.test(a.class ?? ''))) sectionIds.push({ at: depth, id });
         pendingAnchor = name === 'a' && id && a.href === undefined ? id : level ? null : pendingAnchor;
@@ -223,6 +237,7 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
           title.push(t);
           return;
         }
+        if (anchor?.href.startsWith('#') && PERMALINK_MARK.test(t)) return;
         const furniture = furnitureAt >= 0;
         piece.set(t);
         text.push(piece, anchor !== null, furniture);
@@ -287,7 +302,7 @@ function finishText(
   out.furniture = built.furniture;
   out.sections = headings.flatMap((h, i) => {
     const heading = headingText(h.parts);
-    if (!heading) return [];
+    if (!heading || (h.level === DEFINITION_LEVEL && !h.id)) return [];
     const s: PageSection = { heading, level: h.level, offset: built.offsets[i]! };
     if (h.id) s.id = h.id;
     return [s];

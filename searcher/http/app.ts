@@ -15,6 +15,7 @@ import type { SearchSettings } from '../settings.js';
 import { QuerySyntaxError } from '../query/parse.js';
 import { shardRoutes } from '../shard/routes.js';
 import { siteName } from '../sites.js';
+import type { Respelled } from '../spell.js';
 import { didYouMean } from '../suggest.js';
 import type { Snapshot, SnapshotProvider } from '../snapshot.js';
 import { anchorsPage, cachedHtml, cachedOther, homePage, noArchivePage, statsPage, textPage, type IndexStats } from './docpages.js';
@@ -65,6 +66,21 @@ export function searchRequest(c: Context): SearchRequest {
 
 function runSearch(c: Context<LeaseEnv>): SearchResult {
   return search(c.get('snapshot'), searchRequest(c));
+}
+
+/**
+ * The search page's answer: the query's hits and its "did you mean"; when
+ * the query as typed finds nothing and its respelling finds pages, those
+ * pages, with the typed query to search instead (unless `asTyped=1` asks
+ * for the typed query alone).
+ */
+function searchOrRespelled(c: Context<LeaseEnv>): { r: SearchResult; suggestion?: Respelled; insteadOf?: string } {
+  const snap = c.get('snapshot');
+  const typed = runSearch(c);
+  const suggestion = didYouMean(snap, typed);
+  if (!suggestion || typed.hits.length > 0 || typed.start > 0 || c.req.query('asTyped') === '1') return { r: typed, suggestion };
+  const respelled = search(snap, { ...searchRequest(c), query: suggestion.query });
+  return respelled.hits.length > 0 ? { r: respelled, suggestion, insteadOf: typed.raw } : { r: typed, suggestion };
 }
 
 export const defaultsOf = (settings: SearchSettings) => ({ hitsPerPage: 10, hitsPerSite: settings.hitsPerSite });
@@ -140,9 +156,9 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
   app.get('/search', (c) => {
     const snap = c.get('snapshot');
     if (!(c.req.query('query') ?? '').trim()) return c.html(homePage(indexStats(snap)));
-    const r = runSearch(c);
+    const { r, suggestion, insteadOf } = searchOrRespelled(c);
     const views = r.hits.map((h) => ({ hit: h, ...hitDetails(snap, h, r), siteName: siteName(snap.reader, h.doc) }));
-    return c.html(resultsPage(r, views, defaultsOf(snap.settings), { suggestion: didYouMean(snap, r), siteName: (doc) => siteName(snap.reader, doc), fileUrlMap: snap.settings.fileUrlMap }));
+    return c.html(resultsPage(r, views, defaultsOf(snap.settings), { suggestion, insteadOf, siteName: (doc) => siteName(snap.reader, doc), fileUrlMap: snap.settings.fileUrlMap }));
   });
 
   app.get('/api/search', (c) => c.json(searchJson(c.get('snapshot'), runSearch(c))));

@@ -137,6 +137,8 @@ function hitsHtml(views: HitView[], r: SearchResult, defaults: { hitsPerPage: nu
 export interface PageExtras {
   /** "Did you mean": the query with unknown words corrected. */
   suggestion?: Respelled;
+  /** The query as typed, when it found nothing and the hits are the suggestion's ("Showing results for …"). */
+  insteadOf?: string;
   /** A site's name for people, for the site facet. */
   siteName?: (doc: StoredDoc) => string;
   /** Said above the hits, e.g. that some shards did not answer. */
@@ -174,10 +176,12 @@ function facetsHtml(r: SearchResult, siteName: (doc: StoredDoc) => string, defau
   return groups.length ? `<nav class="facets" aria-label="Narrow the results">${groups.join('\n')}</nav>` : '';
 }
 
-function suggestionHtml(s: Respelled, r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+function suggestionHtml(s: Respelled, r: SearchResult, defaults: { hitsPerPage: number; hitsPerSite: number }, insteadOf?: string): string {
   const href = searchHref('/search', { query: s.query, hitsPerPage: r.hitsPerPage, hitsPerSite: r.hitsPerSite }, defaults);
   const words = s.parts.map((p) => (p.corrected ? `<strong>${escapeHtml(p.text)}</strong>` : escapeHtml(p.text))).join('');
-  return `<p class="suggest">Did you mean <a href="${escapeHtml(href)}">${words}</a>?</p>`;
+  if (insteadOf === undefined) return `<p class="suggest">Did you mean <a href="${escapeHtml(href)}">${words}</a>?</p>`;
+  const typed = `${searchHref('/search', { query: insteadOf, hitsPerPage: r.hitsPerPage, hitsPerSite: r.hitsPerSite }, defaults)}&asTyped=1`;
+  return `<p class="suggest">Showing results for <a href="${escapeHtml(href)}">${words}</a>. Search instead for <a href="${escapeHtml(typed)}">${escapeHtml(insteadOf)}</a>.</p>`;
 }
 
 export function resultsPage(r: SearchResult, views: HitView[], defaults: { hitsPerPage: number; hitsPerSite: number }, extras: PageExtras = {}): string {
@@ -192,7 +196,7 @@ export function resultsPage(r: SearchResult, views: HitView[], defaults: { hitsP
     parts[0] += `Hits ${r.start + 1}–${end} (of ${totalText(r)} matching pages) for <strong>${escapeHtml(q)}</strong></h1>`;
   }
   for (const n of extras.notices ?? []) parts.push(`<p class="notice" role="status">${escapeHtml(n)}</p>`);
-  if (extras.suggestion) parts.push(suggestionHtml(extras.suggestion, r, defaults));
+  if (extras.suggestion) parts.push(suggestionHtml(extras.suggestion, r, defaults, extras.insteadOf));
   if (r.query.stopped.length)
     parts.push(`<p class="notice">Common words left out: ${r.query.stopped.map((w) => `<q>${escapeHtml(w)}</q>`).join(', ')}. Put a + before a word to keep it.</p>`);
   if (r.partial > 0)

@@ -5,10 +5,11 @@
  * (`www.apache.org`, `don't`, `foo:bar`) becomes a phrase, as in Nutch.
  * Stop words and question words are dropped at query time only, and only
  * when other words remain (reference/ranking.md §6); `+the` and quoted
- * words are kept. A camelCase word matches as its whole term followed by its
- * parts (how the analyzer indexes it), and scores as the better of the whole
- * and the parts, so `memoryUsage` counts once, and a page saying `memory
- * usage` in prose scores for it too.
+ * words are kept. An identifier (`memoryUsage`, `pg_dump`, `os.path.join`)
+ * matches as its whole term followed by its parts (how the analyzer indexes
+ * it), or as its parts alone, so a page saying `memory usage` in prose
+ * scores for it too; the whole and the parts both score, so the page that
+ * names the identifier outranks pages that only scatter its words.
  */
 import type { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { DateClause, FilterClause, ParsedQuery, TextClause, TextField } from './parse.js';
@@ -72,17 +73,12 @@ function withSynonyms(analyzer: Analyzer, c: TextClause, m: Match, synonyms: Syn
   return alts;
 }
 
-/**
- * A camelCase word's two readings, when the clause holds one: the terms
- * without the parts, and the terms with each identifier replaced by its parts.
- */
-function compoundReadings(analyzer: Analyzer, c: TextClause): string[][] | undefined {
+/** The terms of a clause holding an identifier with each identifier replaced by its parts, or undefined when it holds none. */
+function compoundParts(analyzer: Analyzer, c: TextClause): string[] | undefined {
   if (c.field !== 'default' || c.quoted) return undefined;
   const toks = analyzer.tokens(c.text);
   if (!toks.some((t) => t.part)) return undefined;
-  const wholes = [...new Set(toks.filter((t) => !t.part).map((t) => t.term))];
-  const parts = [...new Set(toks.filter((t, i) => t.part || !toks[i + 1]?.part).map((t) => t.term))];
-  return [wholes, parts];
+  return [...new Set(toks.filter((t, i) => t.part || !toks[i + 1]?.part).map((t) => t.term))];
 }
 
 export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: ReadonlySet<string>, synonyms: Synonyms = NO_SYNONYMS): AnalyzedQuery {
@@ -90,7 +86,6 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
   const fromSynonyms = new Map<string, number>();
   const stops: Match[][] = [];
   const withAlternatives: Match[][] = [];
-  const compounds: string[][][] = [];
   for (const c of q.clauses) {
     // type:pdf names the format: the full type, so the index's type tag can narrow by it.
     if (c.kind === 'filter') out.filters.push(c.field === 'type' ? { ...c, value: documentType(c.value) } : c);
@@ -107,12 +102,10 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
         out.stopped.push(c.text);
       } else {
         const alts = withSynonyms(analyzer, c, m, synonyms, fromSynonyms);
-        const readings = alts.length === 1 ? compoundReadings(analyzer, c) : undefined;
-        if (readings) {
+        const parts = alts.length === 1 ? compoundParts(analyzer, c) : undefined;
+        if (parts) {
           // The parts alone match too: prose that names the identifier's words.
-          const parts = readings[1]!;
           out.required.push([m, { field: c.field, terms: parts, phrase: parts.length > 1 }]);
-          compounds.push(readings);
         } else out.required.push(alts);
         if (alts.length > 1) withAlternatives.push(alts);
       }
@@ -140,11 +133,6 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
     const elsewhere = (t: string) => (typedCount.get(t) ?? 0) > (g[0]!.terms.includes(t) ? 1 : 0);
     const alts = g.map((m) => m.terms.filter((t) => !elsewhere(t))).filter((a) => a.length > 0);
     if (alts.length > 1) out.alternatives.push(alts);
-  }
-  // The compound's clause counted each of its terms once.
-  for (const g of compounds) {
-    const alts = g.map((a) => a.filter((t) => (typedCount.get(t) ?? 0) <= 1));
-    if (alts.every((a) => a.length > 0)) out.alternatives.push(alts);
   }
   return out;
 }

@@ -46,6 +46,7 @@
 import { stemmer as porter } from 'stemmer';
 import porter2 from 'wink-porter2-stemmer';
 import type { Conf } from '../conf.js';
+import { identifierPatterns, identifierWords, isIdentifier } from './identifiers.js';
 import { isEnglishWord } from './words.js';
 
 export interface AnalyzerOptions {
@@ -106,23 +107,42 @@ const TOKEN = new RegExp(
     `[${UNSPACED}]+`, // a run for Intl.Segmenter
     String.raw`\p{N}+(?:[.,]\p{N}+)+(?!${WORD_CHAR})`, // a decimal or grouped number, whole
     `(?<!${WORD_CHAR})${WORD_CHAR}-${WORD_CHAR}+`, // one letter + hyphen: e-mail, x-ray, joined
-    `${WORD_CHAR}+(?:['’]${WORD_CHAR}+)*`, // a word, apostrophes inside kept for now
+    ...identifierPatterns(WORD_CHAR), // a word (apostrophes inside kept for now), or an identifier
   ].join('|'),
   'gv',
 );
 const UNSPACED_START = new RegExp(`^[${UNSPACED}]`, 'v');
+const WORD_CHAR_ONLY = new RegExp(`^${WORD_CHAR}$`, 'v');
 /**
  * TOKEN's alternatives restricted to ASCII, an order of magnitude faster. Where
  * the text around a match is ASCII too, TOKEN would match exactly the same
  * span (its other alternatives need a non-ASCII character), so `tokenSpans`
  * takes it and falls back to TOKEN only near non-ASCII text.
  */
-const ASCII_TOKEN = /[0-9]+(?:[.,][0-9]+)+(?![A-Za-z0-9])|(?<![A-Za-z0-9])[A-Za-z0-9]-[A-Za-z0-9]+|[A-Za-z0-9]+(?:'[A-Za-z0-9]+)*/g;
+const ASCII_TOKEN = new RegExp(['[0-9]+(?:[.,][0-9]+)+(?![A-Za-z0-9])', '(?<![A-Za-z0-9])[A-Za-z0-9]-[A-Za-z0-9]+', ...identifierPatterns('[A-Za-z0-9]')].join('|'), 'g');
 const NON_ASCII_G = /[^\x00-\x7f]/g;
 /** ASCII letters and digits, by character code (past the end, NaN: neither). */
 const ALNUM = new Uint8Array(128);
 for (const [a, z] of ['09', 'AZ', 'az']) for (let c = a!.charCodeAt(0); c <= z!.charCodeAt(0); c++) ALNUM[c] = 1;
 const isAlnum = (c: number) => c < 128 && ALNUM[c] === 1;
+/** Where an ASCII token can start: a letter or digit, underscores before one, or `--` before one; neither of the last two after a word. */
+function startsToken(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  if (isAlnum(c)) return true;
+  if (c !== 95 /* _ */ && !(c === 45 /* - */ && text.charCodeAt(at + 1) === 45)) return false;
+  let i = c === 95 ? at : at + 2;
+  while (c === 95 && text.charCodeAt(i) === 95) i++;
+  return isAlnum(text.charCodeAt(i)) && !afterWord(text, at, c);
+}
+
+/** Whether the character before `at` is a word character, or the underscore or hyphen (`c`) that would run on from one. */
+function afterWord(text: string, at: number, c: number): boolean {
+  if (at === 0) return false;
+  const p = text.charCodeAt(at - 1);
+  if (p < 128) return isAlnum(p) || p === 95 || (c === 45 && p === 45);
+  const from = p >= 0xdc00 && p <= 0xdfff && at >= 2 ? at - 2 : at - 1;
+  return WORD_CHAR_ONLY.test(String.fromCodePoint(text.codePointAt(from)!));
+}
 
 /**
  * The spans TOKEN matches in `text`, in order, as [start, end) pairs passed
@@ -162,7 +182,7 @@ function scanSpans(text: string, each: (start: number, end: number) => boolean, 
       // An ASCII match starts at the first ASCII letter or digit (ASCII_TOKEN's last alternative matches
       // any); `fast` (sticky) tells where it ends, without building the match or its text.
       let start = from;
-      while (start < next && !isAlnum(text.charCodeAt(start))) start++;
+      while (start < next && !startsToken(text, start)) start++;
       if (start < next) {
         fast.lastIndex = start;
         fast.test(text);
@@ -523,6 +543,7 @@ export class Analyzer {
 
   /** The term of a word, or for a camelCase identifier or a compound its whole term then its parts'. */
   private wordTerms(raw: string): string | string[] | null {
+    if (isIdentifier(raw)) return this.identifierTerms(raw);
     const whole = this.wordTerm(raw);
     if (whole === null) return whole;
     if (!HAS_CAMEL.test(raw)) {
@@ -531,6 +552,14 @@ export class Analyzer {
     }
     const parts = raw.split(CAMEL_SPLIT).map((p) => this.wordTerm(p)).filter((t): t is string => t !== null);
     return parts.length > 1 ? [whole, ...parts] : whole;
+  }
+
+  /** An identifier's whole term (folded, never stemmed) then its words' terms. */
+  private identifierTerms(raw: string): string | string[] | null {
+    const parts = identifierWords(raw).flatMap((w) => this.wordTerms(w) ?? []);
+    const whole = NON_ASCII.test(raw) ? fold(raw.normalize('NFKC')) : raw.toLowerCase();
+    if (whole.length > MAX_TERM_LENGTH) return parts.length === 0 ? null : parts.length === 1 ? parts[0]! : parts;
+    return parts.length === 0 ? whole : [whole, ...parts];
   }
 
   /** The term of one word, or null when it yields none. */

@@ -53,7 +53,7 @@ export interface Outlink {
 /** A heading of a page: where its section starts in the parse text, and the id a link can point at. */
 export interface PageSection {
   heading: string;
-  /** h1 = 1 … h6 = 6. */
+  /** h1 = 1 … h6 = 6; 7 for a definition entry (a `<dt>` with an id). */
   level: number;
   /** Character offset of the heading in the parse text. */
   offset: number;

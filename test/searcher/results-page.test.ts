@@ -124,13 +124,18 @@ for (const [name, width, height] of WIDTHS) {
     assert.equal(marks, ['expenses', 'expense']);
   });
 
-  test(`${name}: a miss offers "did you mean" from the index's words, and following it finds the page`, async () => {
+  test(`${name}: a miss shows the results of its respelling from the index's words, and offers the query as typed`, async () => {
     await page.setViewportSize({ width, height });
     await search('expnse reprt');
+    assert.is(await page.locator('p.suggest').textContent(), 'Showing results for expense report. Search instead for expnse reprt.');
+    assert.ok((await hitUrls()).includes('http://handbook.test/money/expenses'), 'the respelled query\'s hits are on the page');
+    await page.locator('p.suggest a', { hasText: 'expnse reprt' }).click();
+    await page.waitForURL(/asTyped=1/);
+    assert.equal(await hitUrls(), [], 'the query as typed finds nothing');
     const suggestion = page.locator('p.suggest a');
-    assert.is(await suggestion.textContent(), 'expense report');
+    assert.is(await suggestion.textContent(), 'expense report', 'and offers the respelling');
     await suggestion.click();
-    await page.waitForURL(/query=expense\+report/);
+    await page.waitForURL(/query=expense\+report$/);
     assert.ok((await hitUrls()).includes('http://handbook.test/money/expenses'));
     assert.is(await page.locator('p.suggest').count(), 0, 'no suggestion for known words');
   });

@@ -29,8 +29,12 @@ export function devwebDir(): string | undefined {
 
 /** Why devweb cannot be measured now, or undefined when its sites answer. */
 export async function devwebUnavailable(dir: string | undefined): Promise<string | undefined> {
-  if (!dir) return 'no devweb folder (set DEVWEB_DIR)';
-  for (const site of DEVWEB_SITES) {
+  return dir ? sitesUnavailable(dir, DEVWEB_SITES) : 'no devweb folder (set DEVWEB_DIR)';
+}
+
+/** Why a served set's sites (`dir`, its folder with serve.sh) cannot be measured now, or undefined when they all answer. */
+export async function sitesUnavailable(dir: string, sites: string[]): Promise<string | undefined> {
+  for (const site of sites) {
     try {
       const r = await fetch(site, { signal: AbortSignal.timeout(5000) });
       await r.body?.cancel();
@@ -64,8 +68,13 @@ export function devwebQueries(dir: string): DevwebQuery[] {
 
 /** The one-shot crawl of the four sites, as a user runs it; returns the crawl directory and its summary. */
 export async function crawlDevweb(tmp: string, extra: string[] = []): Promise<{ dir: string; ms: number; summary: string }> {
+  return crawlSites(tmp, DEVWEB_SITES, extra);
+}
+
+/** The one-shot crawl from `sites` with the bench's settings (and `extra` properties) into `<tmp>/crawl`. */
+export async function crawlSites(tmp: string, sites: string[], extra: string[] = []): Promise<{ dir: string; ms: number; summary: string }> {
   const seeds = path.join(tmp, 'seeds.txt');
-  fs.writeFileSync(seeds, DEVWEB_SITES.join('\n') + '\n');
+  fs.writeFileSync(seeds, sites.join('\n') + '\n');
   const dir = path.join(tmp, 'crawl');
   const t0 = Date.now();
   const r = await runOk(process.execPath, [HAZELNUT, ...extra, ...DEVWEB_CRAWL_ARGS, seeds, '-dir', dir, '-depth', '10'], { cwd: root, timeoutMs: 600_000 });

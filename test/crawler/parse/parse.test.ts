@@ -303,4 +303,36 @@ test('furniture: menus by class, runs of links and a heading repeating the title
   assert.ok(p.text.includes('The VACUUM command rebuilds the database file.'), 'furniture stays in the text for ranking');
 });
 
+test('a Sphinx page in plain divs: permalink marks are no text, the sidebar\'s headings are no sections', async () => {
+  const p = await page(`<html><head><title>Event Loop — Python documentation</title></head><body>
+    <div class="document"><div class="body">
+    <h1>Event Loop<a class="headerlink" href="#event-loop" title="Permalink to this heading">¶</a></h1>
+    <p>The event loop runs tasks.</p>
+    <dl><dt id="asyncio.run">asyncio.run(coro)<a class="headerlink" href="#asyncio.run">¶</a></dt><dd>Run the coroutine.</dd></dl>
+    <p>See <a href="#x">#</a> and <a href="other.html">¶</a> kept.</p>
+    </div></div>
+    <div class="sphinxsidebar"><div class="sphinxsidebarwrapper"><h3>Navigation</h3><ul><li><a href="index.html">Index</a></li></ul>
+    <h3>This Page</h3><ul><li><a href="_sources/x.txt">Show Source</a></li></ul>
+    <div id="searchbox"><h3>Quick search</h3><form><input type="text" name="q"></form></div></div></div></body></html>`);
+  assert.not.ok(p.text.includes('Loop¶'), p.text);
+  assert.ok(p.text.startsWith('Event Loop The event loop runs tasks. asyncio.run(coro) Run the coroutine.'), p.text);
+  assert.ok(p.text.includes('and ¶ kept'), 'a mark that links elsewhere is text');
+  assert.equal((p.meta.sections ?? []).map((s) => s.heading), ['Event Loop', 'asyncio.run(coro)']);
+});
+
+const DEFINITIONS: [name: string, html: string, sections: [level: number, heading: string, id: string | undefined][]][] = [
+  ['Sphinx API entry: dt with its id', '<h1 id="api">API</h1><dl><dt id="flask.Flask.before_request">before_request(f)<a class="headerlink" href="#flask.Flask.before_request">¶</a></dt><dd>Runs first.</dd></dl>', [[1, 'API', 'api'], [7, 'before_request(f)', 'flask.Flask.before_request']]],
+  ['DocBook variable list: the id on an anchor inside the term', '<h2 id="mem">Memory</h2><dl class="variablelist"><dt id="GUC-WORK-MEM"><span class="term"><code>work_mem</code> (integer)</span></dt><dd>Sets memory.</dd><dt><span class="term"><a id="GUC-TEMP-BUFFERS"></a><code>temp_buffers</code></span></dt><dd>Sets buffers.</dd></dl>', [[2, 'Memory', 'mem'], [7, 'work_mem (integer)', 'GUC-WORK-MEM'], [7, 'temp_buffers', 'GUC-TEMP-BUFFERS']]],
+  ['a term with nothing to link to is no section (man-page option lists, glossaries)', '<h2 id="opts">OPTIONS</h2><dl><dt>-v, --verbose</dt><dd>Say more.</dd></dl>', [[2, 'OPTIONS', 'opts']]],
+  ['an entry in a sidebar is furniture', '<h1 id="t">Topic</h1><p>Text.</p><div class="sphinxsidebar"><dl><dt id="x">x</dt><dd>y</dd></dl></div>', [[1, 'Topic', 't']]],
+];
+
+for (const [name, body, want] of DEFINITIONS)
+  test(`definition entries: ${name}`, async () => {
+    const p = await page(`<html><head><title>Reference</title></head><body>${body}</body></html>`);
+    const sections = p.meta.sections ?? [];
+    assert.equal(sections.map((s) => [s.level, s.heading, s.id]), want);
+    for (const s of sections) assert.ok(p.text.startsWith(s.heading, s.offset), `${s.heading} at ${s.offset} in ${p.text}`);
+  });
+
 test.run();
