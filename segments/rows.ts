@@ -1,16 +1,12 @@
 /**
  * @module segments/rows
  * Records to the segment file's rows and back: JSON for the structured
- * columns, bodies compressed.
+ * columns, bodies and parse text compressed (segments/packing.ts).
  */
-import zlib from 'node:zlib';
 import type { ContentRecord, FetchlistEntry, FetchRecord, ParseLinks, ParseRecord } from './records.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
+import { packText, unpackBody, unpackText } from './packing.js';
 
-const inflate = (b: Buffer) => zlib.inflateSync(b);
-/** A stored body: brotli, whose first byte the writer thread keeps odd, or zlib (first byte even) in segments written before. */
-const unpackBody = (b: Buffer) => (b[0]! & 1 ? zlib.brotliDecompressSync(b) : inflate(b));
-export const parseText = (t: string | Buffer | null) => (typeof t === 'string' ? t : t ? inflate(t).toString('utf8') : '');
 
 export interface FetchRow {
   url: string;
@@ -37,7 +33,7 @@ export interface ParseRow {
   status: ParseRecord['status'];
   message: string | null;
   title: string;
-  /** A string, or deflated UTF-8 in a segment written before the text was stored as it is. */
+  /** Compressed (segments/packing.ts); a string or deflated UTF-8 in segments written before. */
   text: string | Buffer | null;
   lang: string | null;
   signature: string | null;
@@ -95,9 +91,10 @@ export function contentFromRow(r: ContentRow): ContentRecord {
 }
 
 /**
- * The parse statement's parameters. The text is stored as it is: deflating
- * it took an eighth of the fetch phase's CPU (and the index inflated it again)
- * to save about 8 KB a page on disk.
+ * The parse statement's parameters, the text compressed (segments/packing.ts:
+ * brotli at quality 1 costs a quarter of the CPU deflate did, when deflating
+ * took an eighth of the fetch phase's; where the parse runs in the writer
+ * thread, so does this).
  */
 export function parseParams(rec: ParseRecord) {
   return {
@@ -105,7 +102,7 @@ export function parseParams(rec: ParseRecord) {
     status: rec.status,
     message: rec.message ?? null,
     title: rec.title,
-    text: rec.text,
+    text: packText(rec.text),
     lang: rec.lang ?? null,
     signature: rec.signature ?? null,
     outlinks: JSON.stringify(rec.outlinks),
@@ -119,7 +116,7 @@ export function parseFromRow(r: ParseRow): ParseRecord {
     status: r.status,
     message: r.message,
     title: r.title,
-    text: parseText(r.text),
+    text: unpackText(r.text),
     lang: r.lang,
     signature: r.signature,
     outlinks: JSON.parse(r.outlinks),

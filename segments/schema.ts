@@ -7,8 +7,13 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
-/** 2: bodies in brotli and parse text as TEXT, which version 1 readers cannot read (this code reads both). */
-export const SEGMENT_VERSION = 2;
+/**
+ * 3: parse text brotli-compressed, which a version 2 reader would take for
+ * deflate and fail on: it refuses the file by this number instead.
+ * 2: bodies in brotli and parse text as TEXT. This code reads all three, and
+ * marks an older file it writes to with this version.
+ */
+export const SEGMENT_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,7 +49,7 @@ CREATE TABLE IF NOT EXISTS parse (
   status    TEXT NOT NULL,         -- success | failed | notparsed
   message   TEXT,
   title     TEXT NOT NULL DEFAULT '',
-  text      BLOB,                  -- the parse text, as TEXT (deflate-compressed UTF-8 in segments written before)
+  text      BLOB,                  -- the parse text, brotli-compressed UTF-8 (segments/packing.ts; TEXT, or deflated, in segments written before)
   lang      TEXT,
   signature TEXT,
   outlinks  TEXT NOT NULL,         -- JSON [{url, anchor}]

@@ -30,7 +30,7 @@ export class SegmentFiles {
     if (!fs.existsSync(file)) throw new HzError('HZ_ERR_NOT_FOUND', `${dir} is not a segment (no ${path.basename(file)})`);
     let db: Database.Database;
     try {
-      db = new Database(file, { readonly: readonly, fileMustExist: true });
+      db = new Database(file, { readonly, fileMustExist: true });
       if (readonly) db.pragma(CACHE_PRAGMA);
       else {
         for (const p of WRITER_PRAGMAS) db.pragma(p);
@@ -39,6 +39,8 @@ export class SegmentFiles {
       const v = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined;
       if (!v || Number(v.value) > SEGMENT_VERSION)
         throw new Error(`segment format version ${v?.value ?? 'missing'}, this hazelnut reads ${SEGMENT_VERSION}`);
+      // What this hazelnut writes into an older file, a release that wrote it cannot read: it is told by the version.
+      if (!readonly && Number(v.value) < SEGMENT_VERSION) db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(SEGMENT_VERSION));
     } catch (e) {
       throw new HzError('HZ_ERR_SEGMENT_CORRUPT', `segment ${dir} cannot be read: ${(e as Error).message}`);
     }

@@ -9,7 +9,8 @@ import { segmentIndexDir } from '../shared/layout.js';
 import type { ParseMeta } from '../shared/plugin/types.js';
 import { metaForSummary, readSummaryMeta, summaryPart } from './offsets.js';
 import type { SummarySource } from './records.js';
-import { parseText, type ParseRow } from './rows.js';
+import { unpackText } from './packing.js';
+import type { ParseRow } from './rows.js';
 import type { SegmentFiles } from './segment-files.js';
 import { SummariesFile } from './summaries.js';
 import { StoredText, WholeText, type TextForm } from './summary-text.js';
@@ -64,7 +65,7 @@ export class SummarySources {
     }
     const r = this.files.lookup<Pick<ParseRow, 'text' | 'meta'>>('SELECT text, meta FROM parse WHERE url = ?', url);
     if (!r) return undefined;
-    const text = parseText(r.text);
+    const text = unpackText(r.text);
     return use({ text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(JSON.parse(r.meta) as ParseMeta) });
   }
 

@@ -55,7 +55,7 @@ test('put, ready and close: every record, body and parse text readable afterward
   }
 });
 
-test('parse text is stored as text; a segment that stored it deflated still reads', async () => {
+test('parse text is stored brotli-compressed; text stored as TEXT or deflated, as segments were written before, still reads', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
   try {
     const seg = Segment.create(dir);
@@ -66,9 +66,12 @@ test('parse text is stored as text; a segment that stored it deflated still read
     await w.close();
     seg.putParses([parse(3)]);
     const raw = new Database(seg.file);
-    assert.equal(raw.prepare('SELECT DISTINCT typeof(text) FROM parse').pluck().all(), ['text']);
-    // As segments were written before: the text deflated.
+    const stored = raw.prepare('SELECT text FROM parse WHERE url = ?').pluck();
+    assert.is(stored.get(url(0)), '', 'an empty text stays empty');
+    for (const i of [1, 3]) assert.is(zlib.brotliDecompressSync(stored.get(url(i)) as Buffer).toString('utf8'), parse(i).text);
+    // As segments were written before: the text deflated (version 1), or as TEXT (version 2).
     raw.prepare('UPDATE parse SET text = ? WHERE url = ?').run(zlib.deflateSync(parse(2).text), url(2));
+    raw.prepare('UPDATE parse SET text = ? WHERE url = ?').run(parse(1).text, url(1));
     raw.close();
     for (let i = 0; i < 4; i++) assert.is(seg.getParse(url(i))!.text, parse(i).text);
     assert.is(seg.withSummarySource(url(2), (s) => s.text.whole()), parse(2).text);
