@@ -62,11 +62,9 @@ export interface FetchUpdate {
   gen: (FetchlistEntry & { pos: number }) | undefined;
 }
 
-/** The start of a page's parse text and where its words stand, stored for summaries at index time. */
+/** Where the words of a page's parse text stand, stored for summaries at index time (the text is the segment's). */
 export interface SummaryText {
   url: string;
-  /** The parse text's first SUMMARY_TEXT_CHARS characters (segments/offsets.ts). */
-  text: string;
   /** Of the whole parse text. */
   length: number;
   /** segments/offsets.ts's encoding. */
@@ -77,7 +75,7 @@ export interface SummaryText {
 
 /** The parts of a parse record a summary needs (Segment.getSummarySource). */
 export interface SummarySource {
-  /** The start of the parse text summaries read (segments/offsets.ts summaryPart); when stored for summaries, decoded a span at a time. */
+  /** The start of the parse text summaries read (segments/offsets.ts summaryPart); when older hazelnut stored it for summaries, decoded a span at a time. */
   text: PageText;
   /** Of the whole parse text. */
   length: number;

@@ -46,16 +46,17 @@ export class SummarySources {
 
   /**
    * Calls `use` with what a summary reads and returns what it returns
-   * (undefined when the segment has no parse of `url`): the stored summary
-   * text with its word offsets (the segment index's summaries file, else
-   * the summary tables of a segment indexed by older hazelnut), else (a
-   * segment indexed before they were stored, or a page indexed from other
-   * text) the whole parse text; and the parse meta. The source lives as long
-   * as the call: a summaries file reuses its bytes for the next record.
+   * (undefined when the segment has no parse of `url`): the parse text with
+   * its word offsets and meta from the segment index's summaries file, else
+   * the summary text, offsets and meta stored by older hazelnut (in that
+   * file, or in the segment file's summary tables), else (a segment indexed
+   * before they were stored, or a page indexed from other text) the parse
+   * text and meta alone. The source lives as long as the call: a summaries
+   * file reuses its bytes for the next record.
    */
   with<T>(url: string, use: (src: SummarySource) => T): T | undefined {
     if (this.summaries === undefined) this.summaries = this.openSummaries();
-    const stored = this.summaries?.withRecord(url, use);
+    const stored = this.summaries?.withRecord(url, () => this.parseText(url), use);
     if (stored) return stored.value;
     for (const table of this.tablesHeld()) {
       const s = this.files.q(this.files.db, `SELECT text, ${table === 'summary' ? 'form' : 'wide'} AS form, length, offsets, meta FROM ${table} WHERE url = ?`).get(url) as
@@ -67,6 +68,12 @@ export class SummarySources {
     if (!r) return undefined;
     const text = unpackText(r.text);
     return use({ text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(JSON.parse(r.meta) as ParseMeta) });
+  }
+
+  /** The parse text of `url`, undefined without a parse. */
+  private parseText(url: string): string | undefined {
+    const r = this.files.lookup<Pick<ParseRow, 'text'>>('SELECT text FROM parse WHERE url = ?', url);
+    return r && unpackText(r.text);
   }
 
   /** The summaries file, or null; a file that cannot be read is a problem to report, not a failed summary. */
