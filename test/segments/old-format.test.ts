@@ -4,7 +4,7 @@
  * they always did; one this hazelnut writes to is marked with the current
  * version, so a release that cannot read the compressed parse text refuses
  * it by its version instead of misreading it; and a segment of a later
- * format is refused with a message naming it.
+ * format is refused with a message naming it, by `hazelnut readseg` too.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +15,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment, SEGMENT_VERSION } from '../../segments/segment.js';
 import { HzError } from '../../shared/errors.js';
+import { runBin } from '../fixtures/run-bin.js';
+
+const HAZELNUT = path.resolve(import.meta.dirname, '..', '..', 'crawler', 'hazelnut.js');
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-segold-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -90,6 +93,24 @@ test('a segment of a later format is refused, naming the segment and both versio
       () => Segment.open(dir, { readonly }),
       (e: unknown) => e instanceof HzError && e.message.includes(dir) && e.message.includes(`version ${SEGMENT_VERSION + 1}, this hazelnut reads ${SEGMENT_VERSION}`),
     );
+});
+
+test('hazelnut readseg: a version 2 segment read as it is; a later format refused with a non-zero exit, naming the segment', async () => {
+  const old = oldSegment(2);
+  old.close();
+  const got = await runBin(HAZELNUT, ['readseg', '-get', old.dir, URL, '-nocontent']);
+  assert.is(got.code, 0, got.err);
+  assert.ok(got.out.includes('written before'), got.out);
+  assert.is(versionOf(old), '2', 'reading leaves it as it was');
+  const later = Segment.create(path.join(tmp, 'later-cli'));
+  const file = later.file;
+  later.close();
+  const db = new Database(file);
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(SEGMENT_VERSION + 1));
+  db.close();
+  const refused = await runBin(HAZELNUT, ['readseg', '-get', later.dir, URL]);
+  assert.ok(refused.code !== 0);
+  assert.ok(refused.err.includes(later.dir) && refused.err.includes(`version ${SEGMENT_VERSION + 1}`), refused.err);
 });
 
 test.run();
