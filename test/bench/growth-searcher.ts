@@ -7,9 +7,10 @@
  * one at a time; each worker's anonymous RSS after them (/proc/<pid>/status
  * RssAnon); and /api/search under 16 connections (autocannon, cannon.ts).
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { rng } from '../fixtures/rng.js';
-import { startSearcher } from '../fixtures/searcher-process.js';
 import { cannon, type CannonResult } from './cannon.js';
 import { VOCABULARY, wordOfRank } from './growth-corpus.js';
 
@@ -39,11 +40,11 @@ const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
-const path = (q: string) => `/api/search?query=${encodeURIComponent(q)}`;
+const apiPath = (q: string) => `/api/search?query=${encodeURIComponent(q)}`;
 
 async function timed(base: string, q: string): Promise<number> {
   const t0 = performance.now();
-  const res = await fetch(base + path(q), { signal: AbortSignal.timeout(60_000) });
+  const res = await fetch(base + apiPath(q), { signal: AbortSignal.timeout(60_000) });
   if (res.status !== 200) throw new Error(`${q}: HTTP ${res.status}`);
   await res.arrayBuffer();
   return performance.now() - t0;
@@ -60,15 +61,31 @@ function workers(pid: number): number[] {
   return kids.length ? kids : [pid];
 }
 
+const SEARCHER = path.resolve(import.meta.dirname, '..', '..', 'searcher', 'hazelnut-searcher.js');
+/** How long a searcher may take to start before the run is given up. */
+const START_MS = 600_000;
+
 export async function measureSearcher(crawlDir: string, cwd: string): Promise<SearcherFigures> {
   const t0 = performance.now();
-  const { proc, base } = await startSearcher(['-dir', crawlDir, '-port', '0', '-host', '127.0.0.1', '-workers', '2'], cwd);
+  const deadline = Date.now() + START_MS;
+  const proc = spawn(process.execPath, [SEARCHER, '-dir', crawlDir, '-port', '0', '-host', '127.0.0.1', '-workers', '2'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    const deadline = Date.now() + 600_000;
+    let out = '';
+    const base = await new Promise<string>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`the searcher did not say where it listens in ${START_MS / 1000} s: ${out}`)), START_MS);
+      const onData = (d: Buffer) => {
+        out += d;
+        const m = /(http:\/\/[\d.]+:\d+)\//.exec(out);
+        if (m) (clearTimeout(t), resolve(m[1]!));
+      };
+      proc.stdout.on('data', onData);
+      proc.stderr.on('data', onData);
+      proc.once('exit', (code) => (clearTimeout(t), reject(new Error(`the searcher exited ${code}: ${out}`))));
+    });
     for (;;) {
       const ok = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status === 200, () => false);
       if (ok) break;
-      if (Date.now() > deadline) throw new Error('the searcher did not become ready in 10 minutes');
+      if (Date.now() > deadline) throw new Error(`the searcher did not answer /healthz in ${START_MS / 1000} s`);
       await new Promise((r) => setTimeout(r, 20));
     }
     const readyMs = performance.now() - t0;
@@ -80,11 +97,14 @@ export async function measureSearcher(crawlDir: string, cwd: string): Promise<Se
       latency.push({ words: k + 1, p50: percentile(ms, 50), p99: percentile(ms, 99), queries: ms.length });
     }
     const rss = workers(proc.pid!).map(rssAnonMB);
-    const two = queries()[1]!.map(path);
+    const two = queries()[1]!.map(apiPath);
     const load = await cannon(base, two);
     return { readyMs, firstQueryMs, latency, rssAnonMB: rss, load };
   } finally {
-    proc.kill('SIGTERM');
-    await new Promise((r) => (proc.exitCode !== null ? r(undefined) : proc.once('exit', r)));
+    if (proc.exitCode === null && proc.signalCode === null) {
+      const gone = new Promise((r) => proc.once('exit', r));
+      proc.kill('SIGTERM');
+      await gone;
+    }
   }
 }
