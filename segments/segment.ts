@@ -2,7 +2,8 @@
  * @module segments/segment
  * A segment: one directory named by its UTC creation time (`yyyyMMddHHmmss`)
  * holding one SQLite file with the fetchlist, a fetch record per URL, the raw
- * content (compressed), and the parse text and data — Nutch's crawl_generate,
+ * content and the parse text (each compressed on its own, segments/packing.ts),
+ * and the parse data — Nutch's crawl_generate,
  * crawl_fetch, content, parse_text and parse_data, with random access by URL.
  * Each write is a transaction, so a killed fetch leaves every stored record
  * readable and a rerun can skip what is done. Phase markers tell a finished
@@ -12,7 +13,8 @@
  * partitions: each host's URLs belong to one, and each partition is fetched
  * into a segment file of its own inside the segment directory (its `part-*`
  * directory, see openPart). Opened as a whole, the segment reads its own file
- * and every partition's as one: lookups try each, iterations chain them.
+ * and every partition's as one: lookups try each, iterations chain them
+ * (segments/segment-files.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
