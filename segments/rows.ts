@@ -37,7 +37,8 @@ export interface ParseRow {
   text: string | Buffer | null;
   lang: string | null;
   signature: string | null;
-  outlinks: string;
+  /** JSON, compressed when long (segments/packing.ts); always as it is in segments written before. */
+  outlinks: string | Buffer;
   meta: string;
 }
 
@@ -64,7 +65,7 @@ export function contentParams(c: ContentRecord): [string, string | null, string 
 export type ParseLinksRow = Pick<ParseRow, 'status' | 'signature' | 'outlinks' | 'meta'>;
 export type FetchlistRow = { url: string; pos: number; host: string; score: number; datum: string };
 export function parseLinksFromRow(r: ParseLinksRow): ParseLinks {
-  return { status: r.status, signature: r.signature, outlinks: JSON.parse(r.outlinks), meta: JSON.parse(r.meta) };
+  return { status: r.status, signature: r.signature, outlinks: JSON.parse(unpackText(r.outlinks)), meta: JSON.parse(r.meta) };
 }
 
 export function fetchlistFromRow(r: FetchlistRow): FetchlistEntry & { pos: number } {
@@ -105,7 +106,7 @@ export function parseParams(rec: ParseRecord) {
     text: packText(rec.text),
     lang: rec.lang ?? null,
     signature: rec.signature ?? null,
-    outlinks: JSON.stringify(rec.outlinks),
+    outlinks: packText(JSON.stringify(rec.outlinks)),
     meta: JSON.stringify(rec.meta),
   };
 }
@@ -119,7 +120,7 @@ export function parseFromRow(r: ParseRow): ParseRecord {
     text: unpackText(r.text),
     lang: r.lang,
     signature: r.signature,
-    outlinks: JSON.parse(r.outlinks),
+    outlinks: JSON.parse(unpackText(r.outlinks)),
     meta: JSON.parse(r.meta),
   };
 }

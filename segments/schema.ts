@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
 /**
- * 3: parse text brotli-compressed, which a version 2 reader would take for
- * deflate and fail on: it refuses the file by this number instead.
+ * 3: parse text and long outlink lists brotli-compressed, which a version 2
+ * reader would take for deflate, or JSON, and fail on: it refuses the file
+ * by this number instead.
  * 2: bodies in brotli and parse text as TEXT. This code reads all three, and
  * marks an older file it writes to with this version.
  */
@@ -52,7 +53,7 @@ CREATE TABLE IF NOT EXISTS parse (
   text      BLOB,                  -- the parse text, brotli-compressed UTF-8 (segments/packing.ts; TEXT, or deflated, in segments written before)
   lang      TEXT,
   signature TEXT,
-  outlinks  TEXT NOT NULL,         -- JSON [{url, anchor}]
+  outlinks  BLOB NOT NULL,         -- JSON [{url, anchor}], brotli-compressed when long (TEXT, as it is, in segments written before)
   meta      TEXT NOT NULL          -- JSON ParseMeta
 );
 -- The fetch partition of each fetchlist host (generate -numFetchers); meta 'parts' holds their number.
