@@ -21,8 +21,9 @@ import { inflectionBase } from './inflection.js';
 export const SUMMARY_TEXT_CHARS = 60_000;
 
 /** Changes when the encoding changes; a record of an unknown version is not used. */
-const OFFSETS_VERSION = 3;
-const HEADER = 8;
+export const OFFSETS_VERSION = 3;
+/** The version and the token count. */
+export const HEADER = 8;
 
 /** The class of a word whose class would not tell its inflection base (segments/inflection.ts) from another base of its term in the page: its text decides. */
 export const UNCLASSED = 255;

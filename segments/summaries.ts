@@ -2,36 +2,45 @@
  * @module segments/summaries
  * The summaries file of a segment's index (`segments/<name>/index/summaries`),
  * written by `hazelnut index` beside the segment index and replaced with it:
- * for each page indexed from its parse text, what a summary reads (the start
- * of the text, where its words stand, the sections and furniture there).
- * The searcher reads one record a hit with one positioned read, found through
- * a table of URL hashes kept in memory. Through SQLite the same record cost
- * four to five times the CPU: a b-tree lookup by URL, the overflow pages of
- * the row, and a new buffer for each blob.
+ * for each page indexed from its parse text, what a summary reads beside
+ * that text (where its words stand, the sections and furniture there). The
+ * text itself is the segment's parse text, read when the summary is made:
+ * the file holds no second copy of it. The searcher reads one record a hit
+ * with one positioned read, found through a table of URL hashes kept in
+ * memory. Through SQLite the same record cost four to five times the CPU: a
+ * b-tree lookup by URL, the overflow pages of the row, and a new buffer for
+ * each blob.
  *
  * The payload, after the index file header (shared/index/format.ts):
- * records, each a head of six little-endian u32s (URL bytes, meta bytes,
- * text bytes, offsets bytes, the parse text's length, the text's form) and
- * then the URL, the meta (segments/offsets.ts encodeSummaryMeta), the text
- * (segments/summary-text.ts) and the offsets (segments/offsets.ts); then
- * the table, an entry a record sorted by the URL's hash (u32 hash, u32
- * record bytes, f64 position); then the table's position (f64) and its
- * number of entries (u32) and a tag (u32).
+ * records, each a head of four little-endian u32s (URL bytes, meta bytes,
+ * offsets bytes, the parse text's length) and then the URL, the meta
+ * (segments/offsets.ts encodeSummaryMeta) and the offsets, packed
+ * (segments/packed-offsets.ts); then the table, an entry a record sorted by
+ * the URL's hash (u32 hash, u32 record bytes, f64 position); then the
+ * table's position (f64) and its number of entries (u32) and a tag (u32).
+ * Files tagged as older hazelnut wrote them hold the start of the text too
+ * (a head of six u32s: URL, meta, text and offsets bytes, the length, the
+ * text's form; the text as segments/summary-text.ts stores it, the offsets
+ * unpacked), and are read as they are.
  */
 import fs from 'node:fs';
 import { HzError } from '../shared/errors.js';
 import { IndexFileWriter, openIndexFilePieces } from '../shared/index/format.js';
 import { lowerBound } from '../shared/sorted.js';
-import { encodeSummaryMeta, readSummaryMeta } from './offsets.js';
-import type { SummarySource, SummaryText } from './segment.js';
-import { StoredText, storedText, type TextForm } from './summary-text.js';
+import { encodeSummaryMeta, readSummaryMeta, summaryPart } from './offsets.js';
+import { packOffsets, unpackOffsets } from './packed-offsets.js';
+import type { SummarySource, SummaryText } from './records.js';
+import { StoredText, WholeText, type TextForm } from './summary-text.js';
 
 export const SUMMARIES_FILE = 'summaries';
 
-const HEAD_BYTES = 24;
+const HEAD_BYTES = 16;
 const ENTRY_BYTES = 16;
 const FOOTER_BYTES = 16;
-const TAG = 0x534d5348; // 'HSMS'
+const TAG = 0x324d5348; // 'HSM2'
+/** The tag of files with the text in them, and their records' head. */
+const TEXT_TAG = 0x534d5348; // 'HSMS'
+const TEXT_HEAD_BYTES = 24;
 /** Records are gathered into writes of about this size. */
 const WRITE_BYTES = 1 << 20;
 
@@ -57,23 +66,23 @@ export class SummariesWriter {
     this.file = new IndexFileWriter(dir, SUMMARIES_FILE);
   }
 
+  /** Adds a page's record; one whose offsets are not of the current version is left out (its summaries come from the parse text). */
   add(r: SummaryText): void {
+    const offsets = packOffsets(r.offsets);
+    if (!offsets) return;
     const url = Buffer.from(r.url, 'utf8');
     const meta = Buffer.from(encodeSummaryMeta(r.meta), 'utf8');
-    const { bytes: text, form } = storedText(r.text);
     const head = Buffer.allocUnsafe(HEAD_BYTES);
     head.writeUInt32LE(url.length, 0);
     head.writeUInt32LE(meta.length, 4);
-    head.writeUInt32LE(text.length, 8);
-    head.writeUInt32LE(r.offsets.byteLength, 12);
-    head.writeUInt32LE(r.length, 16);
-    head.writeUInt32LE(form, 20);
-    const size = HEAD_BYTES + url.length + meta.length + text.length + r.offsets.byteLength;
+    head.writeUInt32LE(offsets.length, 8);
+    head.writeUInt32LE(r.length, 12);
+    const size = HEAD_BYTES + url.length + meta.length + offsets.length;
     this.hashes.push(urlHash(r.url));
     this.sizes.push(size);
     this.positions.push(this.at);
     this.at += size;
-    this.push(head, url, meta, text, r.offsets);
+    this.push(head, url, meta, offsets);
   }
 
   private push(...parts: Uint8Array[]): void {
@@ -134,6 +143,8 @@ export class SummariesFile {
     private readonly hashes: Uint32Array,
     private readonly sizes: Uint32Array,
     private readonly positions: Float64Array,
+    /** Written by older hazelnut: the records hold the start of the text. */
+    private readonly withText: boolean,
   ) {}
 
   /** The summaries file in a segment index directory, or undefined when it has none (indexed by older hazelnut). */
@@ -148,7 +159,8 @@ export class SummariesFile {
       fs.readSync(fd, footer, 0, FOOTER_BYTES, payloadAt + length - FOOTER_BYTES);
       const tableAt = footer.readDoubleLE(0);
       const n = footer.readUInt32LE(8);
-      if (footer.readUInt32LE(12) !== TAG || tableAt + n * ENTRY_BYTES + FOOTER_BYTES !== length) throw bad('has no valid table of its records');
+      const tag = footer.readUInt32LE(12);
+      if ((tag !== TAG && tag !== TEXT_TAG) || tableAt + n * ENTRY_BYTES + FOOTER_BYTES !== length) throw bad('has no valid table of its records');
       const table = Buffer.alloc(n * ENTRY_BYTES);
       if (n) fs.readSync(fd, table, 0, table.length, payloadAt + tableAt);
       const hashes = new Uint32Array(n);
@@ -160,7 +172,7 @@ export class SummariesFile {
         positions[k] = table.readDoubleLE(k * ENTRY_BYTES + 8);
         if (positions[k]! + sizes[k]! > tableAt || (k && hashes[k]! < hashes[k - 1]!)) throw bad(`has a bad table entry (${k})`);
       }
-      return new SummariesFile(file, fd, payloadAt, hashes, sizes, positions);
+      return new SummariesFile(file, fd, payloadAt, hashes, sizes, positions, tag === TEXT_TAG);
     } catch (e) {
       fs.closeSync(fd);
       throw e;
@@ -168,18 +180,21 @@ export class SummariesFile {
   }
 
   /**
-   * Calls `use` with the record of `url` and returns what it returns, or
-   * undefined when the file has no record of it. The record's bytes are
+   * Calls `use` with the record of `url` and its page's text (`pageText`,
+   * the parse text) and returns what it returns, or undefined when the file
+   * has no record of it or its page has no text. The record's bytes are
    * reused once `use` returns: it must not keep the record.
    */
-  withRecord<T>(url: string, use: (src: SummarySource) => T): { value: T } | undefined {
+  withRecord<T>(url: string, pageText: () => string | undefined, use: (src: SummarySource) => T): { value: T } | undefined {
     const h = urlHash(url);
     const { hashes } = this;
     for (let k = lowerBound(hashes, h); k < hashes.length && hashes[k] === h; k++) {
       const nested = reading;
       const size = this.sizes[k]!;
       if (!nested && scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, 2 * scratch.length));
-      const r = this.read(k, url, nested ? Buffer.allocUnsafe(size) : scratch.subarray(0, size));
+      const b = nested ? Buffer.allocUnsafe(size) : scratch.subarray(0, size);
+      const r = this.withText ? this.readWithText(k, url, b) : this.read(k, url, b, pageText);
+      if (r === null) return undefined;
       if (!r) continue;
       reading = true;
       try {
@@ -191,24 +206,53 @@ export class SummariesFile {
     return undefined;
   }
 
-  /** Record k read into `b`, if it is `url`'s. */
-  private read(k: number, url: string, b: Buffer): SummarySource | undefined {
+  /** Record k's bytes, read into `b`, checked against its head: URL, meta and what follows, or undefined if it is not `url`'s. */
+  private record(k: number, url: string, b: Buffer, head: number): { meta: string; at: number } | undefined {
     const size = b.length;
     const got = fs.readSync(this.fd, b, 0, size, this.payloadAt + this.positions[k]!);
-    const bad = () => new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file} has a bad record (${k})`);
-    if (got !== size || size < HEAD_BYTES) throw bad();
+    if (got !== size || size < head) throw this.bad(k);
     const urlBytes = b.readUInt32LE(0);
     const metaBytes = b.readUInt32LE(4);
+    if (b.toString('utf8', head, head + urlBytes) !== url) return undefined;
+    return { meta: b.toString('utf8', head + urlBytes, head + urlBytes + metaBytes), at: head + urlBytes + metaBytes };
+  }
+
+  private bad(k: number): HzError {
+    return new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file} has a bad record (${k})`);
+  }
+
+  /**
+   * Record k, if it is `url`'s, with the page's text; null when the page has
+   * no text now. Text of another length than the record's (parsed again
+   * since it was indexed) is summarized without the offsets, which no
+   * longer describe it.
+   */
+  private read(k: number, url: string, b: Buffer, pageText: () => string | undefined): SummarySource | null | undefined {
+    const r = this.record(k, url, b, HEAD_BYTES);
+    if (!r) return undefined;
+    const offsetsBytes = b.readUInt32LE(8);
+    const length = b.readUInt32LE(12);
+    if (r.at + offsetsBytes !== b.length) throw this.bad(k);
+    const text = pageText();
+    if (text === undefined) return null;
+    const meta = readSummaryMeta(r.meta);
+    if (text.length !== length) return { text: new WholeText(summaryPart(text)), length: text.length, meta };
+    const offsets = unpackOffsets(b.subarray(r.at));
+    if (!offsets) throw this.bad(k);
+    return { text: new WholeText(summaryPart(text)), length, meta, offsets };
+  }
+
+  /** Record k of a file older hazelnut wrote, with the start of the text in it, if it is `url`'s. */
+  private readWithText(k: number, url: string, b: Buffer): SummarySource | undefined {
+    const r = this.record(k, url, b, TEXT_HEAD_BYTES);
+    if (!r) return undefined;
     const textBytes = b.readUInt32LE(8);
     const offsetsBytes = b.readUInt32LE(12);
     const length = b.readUInt32LE(16);
     const form = b.readUInt32LE(20);
-    if (HEAD_BYTES + urlBytes + metaBytes + textBytes + offsetsBytes !== size || form > 2) throw bad();
-    let at = HEAD_BYTES;
-    if (b.toString('utf8', at, (at += urlBytes)) !== url) return undefined;
-    const meta = readSummaryMeta(b.toString('utf8', at, (at += metaBytes)));
-    const text = new StoredText(b.subarray(at, (at += textBytes)), form as TextForm);
-    return { text, length, meta, offsets: b.subarray(at, at + offsetsBytes) };
+    if (r.at + textBytes + offsetsBytes !== b.length || form > 2) throw this.bad(k);
+    const text = new StoredText(b.subarray(r.at, r.at + textBytes), form as TextForm);
+    return { text, length, meta: readSummaryMeta(r.meta), offsets: b.subarray(r.at + textBytes) };
   }
 
   close(): void {

@@ -21,7 +21,7 @@ import type { Log } from '../../shared/log.js';
 import type { IndexDocument, IndexingInput } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
-import { summaryMeta, summaryPart } from '../../segments/offsets.js';
+import { summaryMeta } from '../../segments/offsets.js';
 import { Segment, type SummaryText } from '../../segments/segment.js';
 import { SummariesWriter } from '../../segments/summaries.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
@@ -188,7 +188,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> | AnalyzedPage | PageTerms }[] = [];
     // Of those, the pages the threads have not answered yet.
     let unanswered = 0;
-    // The start of each indexed page's text and where its words stand, for summaries: the segment index's summaries file.
+    // Where each indexed page's words stand, for summaries of its parse text: the segment index's summaries file.
     let summaries: SummariesWriter | undefined;
     const summarize = (s: Omit<SummaryText, 'offsets'> | undefined, offsets: Uint8Array | undefined) => {
       if (s) summaries!.add({ ...s, offsets: offsets! });
@@ -250,7 +250,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
         const text = indexesText(doc.content, parse.text) ? parse.text : undefined;
         // Section offsets are the parse text's: they hold in the content only where it starts with the text.
         if (text !== undefined && Array.isArray(parse.meta.sections)) doc.sections = parse.meta.sections.map((s) => s.offset);
-        const summaryText = text === undefined ? undefined : { url: f.url, text: summaryPart(text), length: text.length, meta: summaryMeta(parse.meta) };
+        const summaryText = text === undefined ? undefined : { url: f.url, length: text.length, meta: summaryMeta(parse.meta) };
         if (!pool) {
           add(doc, summaryText, pageTerms(analyzer, doc, text, maxTokens));
           continue;

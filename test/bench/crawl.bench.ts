@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { crawlDisk, diskTable } from './crawl-disk.js';
 import { child, CRAWL_PHASES as PHASES, crawlBuild, sampleMappings, type Bare, type Crawl } from './crawl-process.js';
 import { roundsToReach } from './crawl-web.js';
 
@@ -38,8 +39,9 @@ async function measure(size: (typeof SIZES)[number], build: URL) {
     const total = size.hosts * size.pages;
     if (bare.pages !== total || crawl.fetched !== total || crawl.documents !== total)
       throw new Error(`${size.label}: expected ${total} pages; bare loop ${bare.pages}, crawl fetched ${crawl.fetched}, indexed ${crawl.documents}`);
-    process.stderr.write(`  ${size.label}: ${JSON.stringify({ bare, crawl })}\n`);
-    return { size, total, bare, crawl };
+    const disk = crawlDisk(path.join(tmp, 'crawl'));
+    process.stderr.write(`  ${size.label}: ${JSON.stringify({ bare, crawl, disk })}\n`);
+    return { size, total, bare, crawl, disk };
   } finally {
     web.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -145,6 +147,10 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
         'its ETA set against the time from that line to the round\'s last fetch line.',
       '',
       ...eta,
+      '',
+      'The crawl directory on disk at the end, against the bytes of content it fetched (test/bench/crawl-disk.ts; target: whole directory ≤ 1.5× fetched):',
+      '',
+      ...diskTable(runs.map((r) => ({ label: r.size.label, pages: r.total, disk: r.disk }))),
       '',
       `Machine load (1-minute load average on ${os.cpus().length} cores) at the start and after each size: ${load.map((l) => l.toFixed(1)).join(', ')}; ` +
         'above the core count, other processes were taking CPU time from both the crawl and the bare loop, and the ratios are the figures to compare.',

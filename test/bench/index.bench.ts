@@ -1,159 +1,146 @@
 /**
- * Indexing: hazelnut's IndexWriter (analyzer + flexsearch candidates + our
- * binary statistics + write) against bare flexsearch `add` of the same
- * documents in the same run; then a merged-index-sized index of 50,000
- * synthetic documents: bytes on disk per document and load time (open, and
- * open plus the flexsearch import a first query needs); and `hazelnut index`
- * of one segment with 0, 1 and 2 analysis threads (indexer.threads).
+ * The index and the searcher as the crawl grows: `npm run bench -- index
+ * --sizes=10k,100k,1m` (10k and 100k by default) writes a crawl of the
+ * growth corpus (growth-corpus.ts: long documentation-like pages over a
+ * Zipfian vocabulary of 120,000 words) without HTTP (growth-crawl.ts), then
+ * per size: `hazelnut index` and `hazelnut merge` timed and their CPU
+ * counted (bash's `times` of the children), the crawl directory's bytes a
+ * page by part (crawl-disk.ts), and the searcher started on it
+ * (growth-searcher.ts). It drives the commands, so it measures whatever
+ * index format they write; the growth column reads from the smallest size
+ * to the largest.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Encoder, Index } from 'flexsearch';
-import { Analyzer } from '../../shared/analysis/analyzer.js';
-import { openIndex } from '../../shared/index/reader.js';
-import type { IndexInputDoc } from '../../shared/index/types.js';
-import { IndexWriter } from '../../shared/index/writer.js';
-import { indexSegments } from '../../crawler/index/tool.js';
-import { makeCrawl, writeSegment } from '../fixtures/crawlstore.js';
-import { rng } from '../fixtures/rng.js';
+import { crawlDisk, diskTable, type CrawlDisk } from './crawl-disk.js';
+import { writeGrowthCrawl } from './growth-crawl.js';
+import { measureSearcher, type SearcherFigures } from './growth-searcher.js';
 
-/** Zipf-distributed words over a 30k vocabulary, titles 5–10 words, bodies 250–350 (as in the library notes). */
-function corpus(n: number): IndexInputDoc[] {
-  const rand = rng(42);
-  const letters = 'abcdefghijklmnopqrstuvwxyz';
-  const vocab = Array.from({ length: 30_000 }, (_, i) => {
-    let w = '';
-    for (let k = 0, x = i + 7; k < 3 + (i % 7); k++, x = Math.floor(x / 26) + k * 11) w += letters[x % 26];
-    return w + (i % 5 === 0 ? 'ing' : i % 7 === 0 ? 's' : '');
-  });
-  const H = Math.log(30_000) + 0.5772;
-  const word = () => vocab[Math.min(29_999, Math.floor(Math.exp(rand() * H - 0.5772)))]!;
-  const words = (k: number) => Array.from({ length: k }, word).join(' ');
-  return Array.from({ length: n }, (_, i) => ({
-    url: `http://host${i % 50}.bench.test/page/${i}`,
-    title: words(5 + Math.floor(rand() * 6)),
-    host: `host${i % 50}.bench.test`,
-    site: `host${i % 50}.bench.test`,
-    domain: 'bench.test',
-    type: 'text/html',
-    lang: 'en',
-    date: '20240501',
-    tstamp: 1_714_521_600_000,
-    digest: String(i),
-    boost: 1,
-    segment: '20240501000000',
-    contentLength: 2000,
-    anchors: i % 3 ? [words(3)] : [],
-    content: words(250 + Math.floor(rand() * 101)),
-  }));
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const HAZELNUT = path.join(ROOT, 'crawler', 'hazelnut.js');
+const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
+
+/** Runs `hazelnut args`; its wall time and the CPU of the processes it ran, from bash's `times`. */
+function timedHazelnut(args: string[]): Promise<{ ms: number; cpuMs: number }> {
+  const t0 = performance.now();
+  const p = spawn('bash', ['-c', 'node "$@" >/dev/null; rc=$?; times >&2; exit $rc', 'bash', HAZELNUT, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  p.stderr.on('data', (d: Buffer) => (err += d));
+  return new Promise((resolve, reject) =>
+    p.on('exit', (code) => {
+      const lines = err.trim().split('\n');
+      // `times`: the shell's user and system time, then its children's: `1m2.345s 0m0.678s`.
+      const m = /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(lines[lines.length - 1] ?? '');
+      if (code !== 0 || !m) return reject(new Error(`hazelnut ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`));
+      resolve({ ms: performance.now() - t0, cpuMs: (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000 });
+    }),
+  );
 }
 
-const secs = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
-
-/** CPU seconds of the main thread (its Linux task's utime + stime, in USER_HZ = 100 ticks) and of the whole process. */
-function cpu(): { main: number; all: number } {
-  const stat = fs.readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const u = process.cpuUsage();
-  return { main: (Number(f[11]) + Number(f[12])) / 100, all: (u.user + u.system) / 1e6 };
+interface Run {
+  label: string;
+  pages: number;
+  writeMs: number;
+  index: { ms: number; cpuMs: number };
+  merge: { ms: number; cpuMs: number };
+  disk: CrawlDisk;
+  searcher: SearcherFigures;
 }
 
-const THREADS = [0, 1, 2];
-const SEGMENT_PAGES = 2_000;
-
-/** `hazelnut index` of one segment of generated pages with each thread count, interleaved over two rounds: the better round of each. */
-async function indexThreads(docs: IndexInputDoc[]): Promise<{ threads: number; wall: number; main: number; all: number }[]> {
-  const best = new Map<number, { threads: number; wall: number; main: number; all: number }>();
-  for (let round = 0; round < 2; round++)
-    for (const threads of THREADS) {
-      const crawl = makeCrawl({ 'indexer.threads': String(threads) });
-      try {
-        const dir = await writeSegment(
-          crawl,
-          new Date(Date.UTC(2024, 4, 1)),
-          docs.map((d) => ({ url: d.url, title: d.title, text: d.content })),
-        );
-        const c0 = cpu();
-        const t0 = process.hrtime.bigint();
-        await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
-        const wall = secs(t0);
-        const c1 = cpu();
-        const m = { threads, wall, main: c1.main - c0.main, all: c1.all - c0.all };
-        if (!best.has(threads) || wall < best.get(threads)!.wall) best.set(threads, m);
-      } finally {
-        crawl.cleanup();
-      }
-    }
-  return THREADS.map((t) => best.get(t)!);
-}
-
-export default async function () {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-index-'));
+async function measure(label: string, pages: number): Promise<Run> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-growth-'));
   try {
-    const small = corpus(5_000);
-    // Baseline: bare flexsearch on the combined text, its recommended non-collapsing encoder.
-    let t0 = process.hrtime.bigint();
-    const bare = new Index({ encoder: new Encoder({ normalize: true, dedupe: false, numeric: false }), tokenize: 'strict', resolution: 9 });
-    for (let i = 0; i < small.length; i++) bare.add(i, `${small[i]!.title} ${small[i]!.anchors.join(' ')} ${small[i]!.content}`);
-    const bareRate = small.length / secs(t0);
-
-    t0 = process.hrtime.bigint();
-    const w = new IndexWriter({ analyzer: new Analyzer({ stemEnglish: true }), segments: ['20240501000000'] });
-    for (const d of small) w.add(d);
-    const addRate = small.length / secs(t0);
-    const t1 = process.hrtime.bigint();
-    await w.write(path.join(tmp, 'small'));
-    const writeS = secs(t1);
-    const fullRate = small.length / secs(t0);
-
-    const N = 50_000;
-    const big = corpus(N);
-    t0 = process.hrtime.bigint();
-    const wb = new IndexWriter({ analyzer: new Analyzer({ stemEnglish: true }), segments: ['20240501000000'] });
-    for (const d of big) wb.add(d);
-    await wb.write(path.join(tmp, 'big'));
-    const bigBuildS = secs(t0);
-    const files = fs.readdirSync(path.join(tmp, 'big')).map((f) => [f, fs.statSync(path.join(tmp, 'big', f)).size] as const);
-    const bytes = files.reduce((s, [, b]) => s + b, 0);
-
-    t0 = process.hrtime.bigint();
-    const r = await openIndex(path.join(tmp, 'big'));
-    const openS = secs(t0);
-    r.warm();
-    const warmS = secs(t0);
-    const probe = r.candidates(r.analyzer.terms(big[7]!.title).slice(0, 2), { limit: 1000 }).length;
-    r.close();
-    const load = os.loadavg()[0]!;
-    const threads = await indexThreads(small.slice(0, SEGMENT_PAGES));
-    const one = threads[0]!;
-
-    const md = [
-      `| | docs/s (5,000 docs, same run) | vs bare flexsearch |`,
-      `|---|---|---|`,
-      `| bare flexsearch \`Index.add\` (combined field, no statistics, not written) | ${bareRate.toFixed(0)} | 1.00× |`,
-      `| IndexWriter.add (analyzer, flexsearch, forward index + positions) | ${addRate.toFixed(0)} | ${(addRate / bareRate).toFixed(2)}× |`,
-      `| IndexWriter.add + write (all files, checksummed, fsynced; write ${writeS.toFixed(2)} s) | ${fullRate.toFixed(0)} | ${(fullRate / bareRate).toFixed(2)}× |`,
-      '',
-      `Index of ${N.toLocaleString('en')} documents (≈300 words each, stemming on): built and written in ${bigBuildS.toFixed(1)} s,`,
-      `**${(bytes / 1048576).toFixed(1)} MB on disk = ${(bytes / N / 1024).toFixed(2)} KB per document** ` +
-        `(${files.map(([f, b]) => `${f} ${(b / 1048576).toFixed(1)} MB`).join(', ')}).`,
-      '',
-      `Load: **open ${(openS * 1000).toFixed(0)} ms** (statistics, dictionary, stored-field offsets; checksums verified), ` +
-        `**open + flexsearch import ${(warmS * 1000).toFixed(0)} ms** (what a searcher pays before its first query; ${probe} candidates for a probe query).`,
-      '',
-      `\`hazelnut index\` of one segment of ${SEGMENT_PAGES.toLocaleString('en')} of these pages (stored as parse records) with page text analyzed in 0, 1 or 2 threads ` +
-        `(\`indexer.threads\`; the better of two interleaved rounds; load ${load.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)} on ${os.availableParallelism()} cores). ` +
-        'The main thread reads the segment, runs the indexing filters and writes the index; its CPU time is what the index phase takes once the threads have cores of their own:',
-      '',
-      '| analysis threads | wall s | × 0 threads | main thread CPU s | × 0 threads | process CPU s |',
-      '|---|---|---|---|---|---|',
-      ...threads.map(
-        (t) => `| ${t.threads} | ${t.wall.toFixed(2)} | ${(t.wall / one.wall).toFixed(2)}× | ${t.main.toFixed(2)} | ${(t.main / one.main).toFixed(2)}× | ${t.all.toFixed(2)} |`,
-      ),
-    ].join('\n');
-    return { title: 'Indexing and index load', markdown: md };
+    let t0 = performance.now();
+    let told = 0;
+    await writeGrowthCrawl(dir, pages, (done) => {
+      if (done - told >= pages / 10) process.stderr.write(`  ${label}: ${(told = done)} pages written\n`);
+    });
+    const writeMs = performance.now() - t0;
+    process.stderr.write(`  ${label}: index …\n`);
+    const index = await timedHazelnut(['index', path.join(dir, 'webdb'), '-dir', path.join(dir, 'segments')]);
+    process.stderr.write(`  ${label}: merge …\n`);
+    const merge = await timedHazelnut(['merge', path.join(dir, 'index'), '-dir', path.join(dir, 'segments')]);
+    const disk = crawlDisk(dir);
+    process.stderr.write(`  ${label}: searcher …\n`);
+    t0 = performance.now();
+    const searcher = await measureSearcher(dir, ROOT);
+    const run = { label, pages, writeMs, index, merge, disk, searcher };
+    process.stderr.write(`  ${label}: ${JSON.stringify(run)}\n`);
+    return run;
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+export default async function bench(): Promise<{ title: string; markdown: string }> {
+  const asked = process.argv.find((a) => a.startsWith('--sizes='))?.slice('--sizes='.length).split(',') ?? ['10k', '100k'];
+  const unknown = asked.filter((s) => !(s in SIZES));
+  if (unknown.length) throw new Error(`index bench: unknown size ${unknown.join(', ')} (sizes: ${Object.keys(SIZES).join(', ')})`);
+  const load = [os.loadavg()[0]!];
+  const runs: Run[] = [];
+  for (const label of asked.sort((a, b) => SIZES[a]! - SIZES[b]!)) {
+    runs.push(await measure(label, SIZES[label]!));
+    load.push(os.loadavg()[0]!);
+  }
+  return report(runs, load);
+}
+
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(0));
+
+export function report(runs: Run[], load: number[]): { title: string; markdown: string } {
+  const first = runs[0]!;
+  const last = runs[runs.length - 1]!;
+  const rows: [string, (r: Run) => number, (x: number) => string][] = [
+    ['segments written without HTTP, ms a page', (r) => r.writeMs / r.pages, (x) => x.toFixed(3)],
+    ['`hazelnut index`, ms a page', (r) => r.index.ms / r.pages, (x) => x.toFixed(3)],
+    ['`hazelnut index`, CPU ms a page', (r) => r.index.cpuMs / r.pages, (x) => x.toFixed(3)],
+    ['`hazelnut merge`, ms a page', (r) => r.merge.ms / r.pages, (x) => x.toFixed(3)],
+    ['`hazelnut merge`, CPU ms a page', (r) => r.merge.cpuMs / r.pages, (x) => x.toFixed(3)],
+    ['index + merge, CPU ms a page', (r) => (r.index.cpuMs + r.merge.cpuMs) / r.pages, (x) => x.toFixed(3)],
+    ['disk: segments (files and their indexes), KB a page', (r) => (r.disk.segmentFiles + r.disk.segmentIndexes) / r.pages / 1024, (x) => x.toFixed(2)],
+    ['disk: merged index, KB a page', (r) => r.disk.index / r.pages / 1024, (x) => x.toFixed(2)],
+    ['disk: WebDB, KB a page', (r) => r.disk.webdb / r.pages / 1024, (x) => x.toFixed(2)],
+    ['searcher (2 workers) to its first /healthz, ms', (r) => r.searcher.readyMs, ms],
+    ['first query (the commonest word), ms', (r) => r.searcher.firstQueryMs, ms],
+    ...[1, 2, 3].flatMap((k): [string, (r: Run) => number, (x: number) => string][] => [
+      [`${k}-word queries, p50 ms`, (r) => r.searcher.latency[k - 1]!.p50, ms],
+      [`${k}-word queries, p99 ms`, (r) => r.searcher.latency[k - 1]!.p99, ms],
+    ]),
+    ['anonymous RSS a worker after 1,000 queries, MB (the larger)', (r) => Math.max(...r.searcher.rssAnonMB), (x) => x.toFixed(0)],
+    ['/api/search, two words, 16 connections: req/s', (r) => r.searcher.load.rps, (x) => x.toFixed(0)],
+    ['… p50 / p99 ms', (r) => r.searcher.load.p50, (x) => x.toFixed(0)],
+  ];
+  const table = [
+    `| measure | ${runs.map((r) => r.label).join(' | ')} | growth ${first.label} → ${last.label} |`,
+    `|---|${runs.map(() => '---|').join('')}---|`,
+    ...rows.map(([name, of, fmt]) => {
+      const cells = runs.map((r) => (name.startsWith('…') ? `${fmt(of(r))} / ${fmt(r.searcher.load.p99)}` : fmt(of(r))));
+      const growth = runs.length > 1 && of(first) > 0 ? `${(of(last) / of(first)).toFixed(2)}×` : '–';
+      return `| ${name} | ${cells.join(' | ')} | ${growth} |`;
+    }),
+  ];
+  return {
+    title: 'Index and searcher growth: generated segments at 10k, 100k (and 1m) pages',
+    markdown: [
+      'Crawls of the growth corpus (test/bench/growth-corpus.ts: about 1,200 words a page in 4–10 sections, a Zipfian vocabulary of 120,000 words, 10–20 links a page) ' +
+        'written without HTTP through the segment writer, 25,000 pages a segment, with a WebDB of every page, link and inlink (test/bench/growth-crawl.ts). ' +
+        'Then `hazelnut index <webdb> -dir <segments>` and `hazelnut merge <index> -dir <segments>` (CPU: all their processes and threads), ' +
+        'and `hazelnut-searcher -dir <crawl> -workers 2` (test/bench/growth-searcher.ts): time to its first `/healthz`, the first query, ' +
+        '1,000 queries of 1–3 Zipfian words one at a time (every tenth led by the commonest word; summaries included), each worker\'s RssAnon after them, ' +
+        'then two-word queries at 16 connections for 6 s (autocannon in the bench process, on the same two cores).',
+      '',
+      ...table,
+      '',
+      ...diskTable(runs.map((r) => ({ label: r.label, pages: r.pages, disk: r.disk }))),
+      '',
+      `Machine load (1-minute load average on ${os.cpus().length} cores) at the start and after each size: ${load.map((l) => l.toFixed(1)).join(', ')}; ` +
+        'timings on a shared machine are noisy: compare the growth column and ratios measured in one run.',
+      '',
+      'Targets (at 100k / 1m documents): searcher ready ≤ 1 / 3 s; first query ≤ 200 / 500 ms; RSS a worker ≤ 150 / 300 MB; ' +
+        'p50 / p99 ≤ 5 / 50 ms and ≤ 10 / 100 ms; ≥ 1,000 / 500 req/s; index build CPU ≤ 0.6 ms a page, growing ≤ 1.3× from 100k to 1m. ' +
+        'Command: `npm run bench -- index` (`--sizes=10k,100k,1m` for the million).',
+    ].join('\n'),
+  };
 }

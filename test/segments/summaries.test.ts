@@ -15,7 +15,10 @@ import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
 import { Conf } from '../../shared/conf.js';
 import { segmentFile } from '../../shared/layout.js';
-import { encodeSummaryMeta, readSummaryMeta } from '../../segments/offsets.js';
+import { Analyzer } from '../../shared/analysis/analyzer.js';
+import { IndexFileWriter } from '../../shared/index/format.js';
+import { encodeSummaryMeta, readSummaryMeta, summaryPart, textOffsets } from '../../segments/offsets.js';
+import { storedText } from '../../segments/summary-text.js';
 import type { SummaryText } from '../../segments/segment.js';
 import { SUMMARIES_FILE, SummariesFile, SummariesWriter, urlHash } from '../../segments/summaries.js';
 import { searchSettings } from '../../searcher/settings.js';
@@ -38,13 +41,14 @@ function collidingPairs(n: number): [string, string][] {
   return pairs;
 }
 
-const record = (url: string, text: string, i: number, meta: SummaryText['meta'] = {}): SummaryText => ({
-  url,
-  text,
-  length: text.length + i,
-  offsets: Uint8Array.from({ length: 20 + i }, (_, k) => (k * 7 + i) & 0xff),
-  meta,
-});
+const analyzer = new Analyzer({ stemEnglish: true });
+/** Each written page's parse text, as the segment would give it. */
+const texts = new Map<string, string>();
+
+const record = (url: string, text: string, meta: SummaryText['meta'] = {}): SummaryText => {
+  texts.set(url, text);
+  return { url, length: text.length, offsets: textOffsets(analyzer, text), meta };
+};
 
 function written(records: SummaryText[]): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-summaries-'));
@@ -55,23 +59,24 @@ function written(records: SummaryText[]): string {
 }
 
 const asRead = (f: SummariesFile, url: string) =>
-  f.withRecord(url, (s) => ({ text: s.text.whole(), length: s.length, offsets: [...s.offsets!], meta: s.meta }))?.value;
+  f.withRecord(url, () => texts.get(url), (s) => ({ text: s.text.whole(), length: s.length, offsets: s.offsets && [...s.offsets], meta: s.meta }))?.value;
 
 test('records read back as written: each text form, URLs of one hash told apart, a URL absent', () => {
   const [[a, b], [c, d]] = collidingPairs(2) as [[string, string], [string, string]];
   const records = [
-    record('http://docs.test/latin1', 'plain text with a café', 0, { furniture: [[0, 5]] }),
-    record('http://docs.test/listed', `curly “quotes” in ${'a long text '.repeat(50)}`, 1),
-    record('http://docs.test/wide', 'Ελληνικά κείμενα και λέξεις', 2, { sections: [{ offset: 0, heading: 'Εισαγωγή', level: 2 }] }),
-    record(a, 'the first of one hash', 3),
-    record(b, 'the second of one hash', 4),
-    record(c, 'alone of its hash', 5),
+    record('http://docs.test/latin1', 'plain text with a café', { furniture: [[0, 5]] }),
+    record('http://docs.test/listed', `curly “quotes” in ${'a long text '.repeat(50)}`),
+    record('http://docs.test/wide', 'Ελληνικά κείμενα και λέξεις', { sections: [{ offset: 0, heading: 'Εισαγωγή', level: 2 }] }),
+    record('http://docs.test/long', `${'camelCase readFileSync words and more words '.repeat(2000)}`),
+    record(a, 'the first of one hash'),
+    record(b, 'the second of one hash'),
+    record(c, 'alone of its hash'),
   ];
   const dir = written(records);
   const f = SummariesFile.open(dir)!;
   try {
-    for (const [i, r] of records.entries())
-      assert.equal(asRead(f, r.url), { text: r.text, length: r.length, offsets: [...r.offsets], meta: readSummaryMeta(encodeSummaryMeta(r.meta)) }, r.url);
+    for (const r of records)
+      assert.equal(asRead(f, r.url), { text: summaryPart(texts.get(r.url)!), length: r.length, offsets: [...r.offsets], meta: readSummaryMeta(encodeSummaryMeta(r.meta)) }, r.url);
     assert.is(asRead(f, d), undefined, 'a URL of a written hash, not written');
     assert.is(asRead(f, 'http://docs.test/absent'), undefined);
   } finally {
@@ -81,14 +86,14 @@ test('records read back as written: each text form, URLs of one hash told apart,
 });
 
 test('a record read while another is in use leaves that one whole', () => {
-  const dir = written([record('http://a.test/', 'the outer record', 0), record('http://b.test/', 'the inner record', 1)]);
+  const dir = written([record('http://a.test/', 'the outer record'), record('http://b.test/', 'the inner record')]);
   const f = SummariesFile.open(dir)!;
   try {
-    const got = f.withRecord('http://a.test/', (outer) => {
-      const inner = f.withRecord('http://b.test/', (s) => s.text.whole())?.value;
-      return [outer.text.whole(), inner, [...outer.offsets!].length];
+    const got = f.withRecord('http://a.test/', () => texts.get('http://a.test/'), (outer) => {
+      const inner = f.withRecord('http://b.test/', () => texts.get('http://b.test/'), (s) => s.text.whole())?.value;
+      return [outer.text.whole(), inner, [...outer.offsets!]];
     })?.value;
-    assert.equal(got, ['the outer record', 'the inner record', 20]);
+    assert.equal(got, ['the outer record', 'the inner record', [...textOffsets(analyzer, 'the outer record')]]);
     assert.is(asRead(f, 'http://a.test/')!.text, 'the outer record');
   } finally {
     f.close();
@@ -97,7 +102,7 @@ test('a record read while another is in use leaves that one whole', () => {
 });
 
 test('no file: none; an empty file: no records; a torn or garbled file: refused, naming it', () => {
-  const dir = written([record('http://a.test/', 'some text here', 0)]);
+  const dir = written([record('http://a.test/', 'some text here')]);
   const empty = written([]);
   try {
     assert.is(SummariesFile.open(path.join(dir, 'nowhere')), undefined);
@@ -115,6 +120,77 @@ test('no file: none; an empty file: no records; a torn or garbled file: refused,
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+/**
+ * A summaries file as the release before wrote it: each record a head of six
+ * u32s (URL, meta, text and offsets bytes, the text's length, its form), the
+ * URL, meta, the start of the text and the offsets unpacked; the table; the
+ * footer tagged 'HSMS'.
+ */
+function writtenWithText(records: SummaryText[]): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-summaries-'));
+  const out = new IndexFileWriter(dir, SUMMARIES_FILE);
+  const entries: [number, number, number][] = [];
+  let at = 0;
+  for (const r of records) {
+    const url = Buffer.from(r.url);
+    const meta = Buffer.from(encodeSummaryMeta(r.meta));
+    const { bytes, form } = storedText(summaryPart(texts.get(r.url)!));
+    const head = Buffer.alloc(24);
+    [url.length, meta.length, bytes.length, r.offsets.byteLength, r.length, form].forEach((v, i) => head.writeUInt32LE(v, 4 * i));
+    const rec = Buffer.concat([head, url, meta, bytes, r.offsets]);
+    out.write(rec);
+    entries.push([urlHash(r.url), rec.length, at]);
+    at += rec.length;
+  }
+  entries.sort((x, y) => x[0] - y[0]);
+  const table = Buffer.alloc(16 * entries.length + 16);
+  entries.forEach(([h, size, pos], k) => (table.writeUInt32LE(h, 16 * k), table.writeUInt32LE(size, 16 * k + 4), table.writeDoubleLE(pos, 16 * k + 8)));
+  table.writeDoubleLE(at, 16 * entries.length);
+  table.writeUInt32LE(entries.length, 16 * entries.length + 8);
+  table.writeUInt32LE(0x534d5348, 16 * entries.length + 12);
+  out.write(table);
+  out.close();
+  return dir;
+}
+
+test('a file the release before wrote, with the start of each text in it, reads as it did', () => {
+  const records = [record('http://docs.test/old', `older “text” ${'with words '.repeat(9000)}`, { furniture: [[0, 5]] }), record('http://docs.test/short', 'short')];
+  const dir = writtenWithText(records);
+  const f = SummariesFile.open(dir)!;
+  try {
+    for (const r of records)
+      assert.equal(
+        f.withRecord(r.url, () => assert.unreachable('the text is in the file') as never, (s) => ({ text: s.text.whole(), length: s.length, offsets: [...s.offsets!] }))?.value,
+        { text: summaryPart(texts.get(r.url)!), length: r.length, offsets: [...r.offsets] },
+      );
+  } finally {
+    f.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the file holds no text: a small fraction of the text it describes; a text changed since is read without the offsets, a page without text has none', () => {
+  const words = 'the quick brown fox jumps over a lazy dog while readFileSync reads configuration files and databases vacuum journals'.split(' ');
+  const long = (i: number) => Array.from({ length: 3000 }, (_, k) => words[(k * 7 + i * 13 + ((k * k) % 11)) % words.length]).join(' ');
+  const records = Array.from({ length: 20 }, (_, i) => record(`http://docs.test/p${i}`, long(i)));
+  const dir = written(records);
+  const textBytes = records.reduce((n, r) => n + Buffer.byteLength(texts.get(r.url)!), 0);
+  const fileBytes = fs.statSync(path.join(dir, SUMMARIES_FILE)).size;
+  assert.ok(fileBytes < 0.3 * textBytes, `${fileBytes} bytes for ${textBytes} bytes of text`);
+  const f = SummariesFile.open(dir)!;
+  try {
+    const url = records[3]!.url;
+    assert.equal(asRead(f, url)!.offsets, [...records[3]!.offsets]);
+    texts.set(url, `${texts.get(url)} and a few words more`);
+    assert.equal(asRead(f, url)!, { text: texts.get(url), length: texts.get(url)!.length, offsets: undefined, meta: readSummaryMeta(encodeSummaryMeta({})) });
+    texts.delete(url);
+    assert.is(asRead(f, url), undefined);
+  } finally {
+    f.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -55,22 +55,32 @@ test('put, ready and close: every record, body and parse text readable afterward
   }
 });
 
-test('parse text is stored as text; a segment that stored it deflated still reads', async () => {
+test('parse text and long outlink lists are stored brotli-compressed; text stored as TEXT or deflated, as segments were written before, still reads', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
   try {
     const seg = Segment.create(dir);
     const w = new SegmentWriter(seg);
     const url = (i: number) => `http://127.0.0.9/t${i}`;
-    const parse = (i: number) => ({ url: url(i), status: 'success' as const, title: 'T', text: i ? `caf\u00e9 \u{1F600} ${i}` : '', outlinks: [], meta: {} });
+    // A long list of links is compressed with the text; a short one stays as it is.
+    const links = (i: number) => Array.from({ length: i === 3 ? 30 : i }, (_, k) => ({ url: `http://127.0.0.9/t${i}/link/${k}`, anchor: `link ${k}` }));
+    const parse = (i: number) => ({ url: url(i), status: 'success' as const, title: 'T', text: i ? `caf\u00e9 \u{1F600} ${i} ${'and more words '.repeat(i * 5)}` : '', outlinks: links(i), meta: {} });
     for (let i = 0; i < 3; i++) w.put(rec(url(i)), undefined, parse(i));
     await w.close();
     seg.putParses([parse(3)]);
     const raw = new Database(seg.file);
-    assert.equal(raw.prepare('SELECT DISTINCT typeof(text) FROM parse').pluck().all(), ['text']);
-    // As segments were written before: the text deflated.
+    const stored = raw.prepare('SELECT text FROM parse WHERE url = ?').pluck();
+    assert.is(stored.get(url(0)), '', 'an empty text stays empty');
+    for (const i of [1, 3]) assert.is(zlib.brotliDecompressSync(stored.get(url(i)) as Buffer).toString('utf8'), parse(i).text);
+    const outlinks = raw.prepare('SELECT outlinks FROM parse WHERE url = ?').pluck();
+    assert.is(outlinks.get(url(1)), JSON.stringify(links(1)), 'a short list stays as it is');
+    assert.equal(JSON.parse(zlib.brotliDecompressSync(outlinks.get(url(3)) as Buffer).toString('utf8')), links(3));
+    // As segments were written before: the text deflated (version 1), or as TEXT (version 2).
     raw.prepare('UPDATE parse SET text = ? WHERE url = ?').run(zlib.deflateSync(parse(2).text), url(2));
+    raw.prepare('UPDATE parse SET text = ? WHERE url = ?').run(parse(1).text, url(1));
     raw.close();
     for (let i = 0; i < 4; i++) assert.is(seg.getParse(url(i))!.text, parse(i).text);
+    for (let i = 0; i < 4; i++) assert.equal([seg.getParse(url(i))!.outlinks, seg.getParseLinks(url(i))!.outlinks], [links(i), links(i)]);
+    assert.equal([...seg.fetchUpdates()].map((u) => u.parse?.outlinks.length), [0, 1, 2], 'the joined read of updatedb');
     assert.is(seg.withSummarySource(url(2), (s) => s.text.whole()), parse(2).text);
     seg.close();
   } finally {

@@ -1,0 +1,85 @@
+/**
+ * @module segments/packed-offsets
+ * The stored word offsets (segments/offsets.ts) as the summaries file keeps
+ * them: each token's start as a step from the last one's and its length, in
+ * LEB128 varints (a byte each, mostly), then the classes, compressed
+ * together. The fixed form spends five bytes a token, about as many as the
+ * text it describes; packed, a token takes about one. A summary unpacks the
+ * record into the fixed form it reads.
+ */
+import zlib from 'node:zlib';
+import { HEADER, OFFSETS_VERSION, readOffsets } from './offsets.js';
+
+const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN, BROTLI_PARAM_SIZE_HINT } = zlib.constants;
+
+/** Packs an offsets record of the current version (encodeOffsets); undefined for any other. */
+export function packOffsets(record: Uint8Array): Buffer | undefined {
+  const o = readOffsets(record);
+  if (!o || !o.classes) return undefined;
+  const n = o.count;
+  const out = Buffer.allocUnsafe(5 + 6 * n + n);
+  let p = 0;
+  const varint = (v: number) => {
+    while (v > 0x7f) {
+      out[p++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    out[p++] = v;
+  };
+  varint(n);
+  let last = 0;
+  for (let i = 0; i < n; i++) {
+    const step = o.starts[i]! - last;
+    // The parts of a camelCase word share its span: a step is never negative, but a damaged record is not trusted to say so.
+    varint(step >= 0 ? 2 * step : -2 * step - 1);
+    varint(o.ends[i]! - o.starts[i]!);
+    last = o.starts[i]!;
+  }
+  out.set(o.classes, p);
+  p += n;
+  return zlib.brotliCompressSync(out.subarray(0, p), { params: { [BROTLI_PARAM_QUALITY]: 5, [BROTLI_PARAM_LGWIN]: 16, [BROTLI_PARAM_SIZE_HINT]: p } });
+}
+
+/** The fixed form of a packed record, or undefined when it is damaged. */
+export function unpackOffsets(packed: Uint8Array): Buffer | undefined {
+  let data: Buffer;
+  try {
+    data = zlib.brotliDecompressSync(packed);
+  } catch {
+    return undefined;
+  }
+  let p = 0;
+  const varint = () => {
+    let v = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      if (p >= data.length) return -1;
+      const b = data[p++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      if (!(b & 0x80)) return v;
+    }
+    return -1;
+  };
+  const n = varint();
+  if (n < 0 || 2 * n + n > data.length - p) return undefined;
+  const out = Buffer.alloc(HEADER + 5 * n);
+  out.writeUInt32LE(OFFSETS_VERSION, 0);
+  out.writeUInt32LE(n, 4);
+  const starts = HEADER;
+  const ends = HEADER + 2 * n;
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const z = varint();
+    const length = varint();
+    if (z < 0 || length < 0) return undefined;
+    at += z & 1 ? -(z + 1) / 2 : z / 2;
+    const end = at + length;
+    if (at < 0 || end > 0xffff) return undefined;
+    out[starts + 2 * i] = at & 0xff;
+    out[starts + 2 * i + 1] = at >>> 8;
+    out[ends + 2 * i] = end & 0xff;
+    out[ends + 2 * i + 1] = end >>> 8;
+  }
+  if (data.length - p !== n) return undefined;
+  data.copy(out, HEADER + 4 * n, p);
+  return out;
+}

@@ -1,0 +1,129 @@
+/**
+ * @module segments/schema
+ * The segment file's tables and format version, the statements the writer
+ * thread stores with, and how a new file is made: whole or not at all.
+ */
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
+
+/**
+ * 3: parse text and long outlink lists brotli-compressed, which a version 2
+ * reader would take for deflate, or JSON, and fail on: it refuses the file
+ * by this number instead.
+ * 2: bodies in brotli and parse text as TEXT. This code reads all three, and
+ * marks an older file it writes to with this version.
+ */
+export const SEGMENT_VERSION = 3;
+
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS fetchlist (
+  url   TEXT PRIMARY KEY,
+  pos   INTEGER NOT NULL,      -- fetch order (hosts interleaved)
+  host  TEXT NOT NULL,
+  score REAL NOT NULL,
+  datum TEXT NOT NULL          -- JSON: the WebDB row at generate time
+);
+CREATE TABLE IF NOT EXISTS fetch (
+  url             TEXT PRIMARY KEY,
+  status          TEXT NOT NULL,   -- fetch_* (shared/status.ts)
+  protocol_status TEXT NOT NULL,
+  http_status     INTEGER,
+  fetch_time      INTEGER NOT NULL,
+  headers         TEXT NOT NULL,   -- JSON object, lower-case names
+  redirect_to     TEXT,
+  content_type    TEXT,
+  message         TEXT,
+  meta            TEXT             -- JSON: extra facts (truncated, charset, redirect hop, …)
+);
+CREATE TABLE IF NOT EXISTS content (
+  url          TEXT PRIMARY KEY,
+  content_type TEXT,
+  charset      TEXT,
+  size         INTEGER NOT NULL,   -- bytes before compression
+  truncated    INTEGER NOT NULL DEFAULT 0,
+  data         BLOB NOT NULL       -- the raw body, brotli-compressed (zlib in segments written before)
+);
+CREATE TABLE IF NOT EXISTS parse (
+  url       TEXT PRIMARY KEY,
+  status    TEXT NOT NULL,         -- success | failed | notparsed
+  message   TEXT,
+  title     TEXT NOT NULL DEFAULT '',
+  text      BLOB,                  -- the parse text, brotli-compressed UTF-8 (segments/packing.ts; TEXT, or deflated, in segments written before)
+  lang      TEXT,
+  signature TEXT,
+  outlinks  BLOB NOT NULL,         -- JSON [{url, anchor}], brotli-compressed when long (TEXT, as it is, in segments written before)
+  meta      TEXT NOT NULL          -- JSON ParseMeta
+);
+-- The fetch partition of each fetchlist host (generate -numFetchers); meta 'parts' holds their number.
+CREATE TABLE IF NOT EXISTS partition_hosts (
+  host TEXT PRIMARY KEY,
+  part INTEGER NOT NULL
+);
+-- What summaries read, as hazelnut wrote it at index time before the segment index's summaries file
+-- (segments/summaries.ts) held it; read where a segment's index has no such file, emptied when the
+-- segment is indexed again. Older hazelnut wrote summary_text instead (the same columns, the text
+-- Latin-1 or, when wide, UTF-16LE), read too.
+CREATE TABLE IF NOT EXISTS summary (
+  url     TEXT PRIMARY KEY,
+  text    BLOB NOT NULL,           -- the start of the parse text (segments/offsets.ts), uncompressed, one byte a code unit
+  form    INTEGER NOT NULL,        -- how the text's bytes read (segments/summary-text.ts TextForm): Latin-1, Latin-1 with the code units past U+00FF listed after it, or UTF-16LE where that is smaller
+  length  INTEGER NOT NULL,        -- of the whole parse text
+  offsets BLOB NOT NULL,           -- where each of its words stands and its inflection class (segments/offsets.ts)
+  meta    TEXT NOT NULL            -- the parse meta's sections and furniture that start in the text above (segments/offsets.ts encodeSummaryMeta; JSON before)
+);
+`;
+
+/**
+ * WAL pages between checkpoints (SQLite's default is 1000). A fetch commits
+ * every page on its own, and each checkpoint syncs the file: at 1000 the
+ * syncs took two thirds of the fetcher's storage time; at 10000 (a WAL of up
+ * to 40 MB) a tenth. Commits stay durable against a killed process either way.
+ */
+const WAL_CHECKPOINT_PAGES = 10_000;
+
+/** Every writing connection's settings, the writer thread's included. */
+export const WRITER_PRAGMAS = [...WAL_WRITER_PRAGMAS, `wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`];
+
+/** The statements that store a fetch, its content and its parse; segments/writer.ts runs them in a worker. */
+export const WRITE_SQL = {
+  fetch: `INSERT OR REPLACE INTO fetch (url, status, protocol_status, http_status, fetch_time, headers, redirect_to, content_type, message, meta)
+          VALUES (@url, @status, @protocolStatus, @httpStatus, @fetchTime, @headers, @redirectTo, @contentType, @message, @meta)`,
+  content: 'INSERT OR REPLACE INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, ?, ?)',
+  parse: `INSERT OR REPLACE INTO parse (url, status, message, title, text, lang, signature, outlinks, meta)
+          VALUES (@url, @status, @message, @title, @text, @lang, @signature, @outlinks, @meta)`,
+} as const;
+
+/**
+ * Makes a segment file: schema, version, then `fill`, under another name,
+ * renamed into place at the end: a process killed meanwhile leaves no file
+ * that cannot open. Nothing else sees the file before the rename, so it is
+ * written in one transaction without a journal and made durable by one
+ * fsync before the rename (a journal and its syncs cost a crawl round about
+ * seven fsyncs more).
+ */
+export function makeFile(file: string, fill: (db: Database.Database) => void): void {
+  const made = `${file}.new`;
+  fs.rmSync(made, { force: true });
+  const init = new Database(made);
+  // Pages of 16 KiB hold a typical compressed page body without overflow chains: half the insert cost of 4 KiB.
+  init.pragma('page_size = 16384');
+  init.pragma(CACHE_PRAGMA);
+  init.pragma('journal_mode = OFF');
+  init.pragma('synchronous = OFF');
+  init.transaction(() => {
+    init.exec(SCHEMA);
+    init.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('version', String(SEGMENT_VERSION));
+    fill(init);
+  })();
+  init.pragma('journal_mode = WAL');
+  init.close();
+  const fd = fs.openSync(made, 'r+');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(made, file);
+}

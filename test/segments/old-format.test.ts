@@ -1,0 +1,116 @@
+/**
+ * Segments written by earlier releases: version 1 (bodies and parse text
+ * deflated) and version 2 (bodies in brotli, parse text as TEXT) read as
+ * they always did; one this hazelnut writes to is marked with the current
+ * version, so a release that cannot read the compressed parse text refuses
+ * it by its version instead of misreading it; and a segment of a later
+ * format is refused with a message naming it, by `hazelnut readseg` too.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import Database from 'better-sqlite3';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Segment, SEGMENT_VERSION } from '../../segments/segment.js';
+import { HzError } from '../../shared/errors.js';
+import { runBin } from '../fixtures/run-bin.js';
+
+const HAZELNUT = path.resolve(import.meta.dirname, '..', '..', 'crawler', 'hazelnut.js');
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-segold-'));
+test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const URL = 'http://127.0.0.9/old';
+const BODY = '<html><title>Old</title><p>caf\u00e9 written before</p></html>';
+const TEXT = `caf\u00e9 written before ${'and kept readable '.repeat(50)}`;
+
+/** A segment as release `version` wrote it: its tables (unchanged since), its version, and one page stored its way. */
+function oldSegment(version: 1 | 2): Segment {
+  const seg = Segment.create(path.join(tmp, `v${version}`));
+  const file = seg.file;
+  seg.close();
+  const db = new Database(file);
+  try {
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(version));
+    const body = version === 1 ? zlib.deflateSync(BODY) : zlib.brotliCompressSync(BODY, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
+    db.prepare('INSERT INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, 0, ?)').run(URL, 'text/html', 'utf-8', Buffer.byteLength(BODY), body);
+    db.prepare("INSERT INTO parse (url, status, title, text, outlinks, meta) VALUES (?, 'success', 'Old', ?, '[]', '{}')").run(URL, version === 1 ? zlib.deflateSync(TEXT) : TEXT);
+  } finally {
+    db.close();
+  }
+  return Segment.open(path.dirname(file), { readonly: true });
+}
+
+const versionOf = (seg: Segment) => {
+  const db = new Database(seg.file, { readonly: true });
+  try {
+    return db.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get();
+  } finally {
+    db.close();
+  }
+};
+
+for (const version of [1, 2] as const)
+  test(`a version ${version} segment reads: body, parse text, summary source; read-only it stays version ${version}`, () => {
+    const seg = oldSegment(version);
+    try {
+      assert.is(seg.getContent(URL)!.bytes.toString('utf8'), BODY);
+      assert.is(seg.getParse(URL)!.text, TEXT);
+      assert.is(seg.withSummarySource(URL, (s) => s.text.whole()), TEXT);
+      assert.is(versionOf(seg), String(version));
+    } finally {
+      seg.close();
+    }
+  });
+
+test('a version 2 segment written to is marked with the current version; its old and new parse text both read', () => {
+  const old = oldSegment(2);
+  old.close();
+  const seg = Segment.open(old.dir);
+  try {
+    assert.is(SEGMENT_VERSION, 3);
+    assert.is(versionOf(seg), '3', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
+    seg.putParses([{ url: `${URL}/new`, status: 'success', title: 'New', text: TEXT, outlinks: [], meta: {} }]);
+    assert.is(seg.getParse(URL)!.text, TEXT);
+    assert.is(seg.getParse(`${URL}/new`)!.text, TEXT);
+  } finally {
+    seg.close();
+  }
+});
+
+test('a segment of a later format is refused, naming the segment and both versions', () => {
+  const seg = Segment.create(path.join(tmp, 'later'));
+  const dir = seg.dir;
+  const file = seg.file;
+  seg.close();
+  const db = new Database(file);
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(SEGMENT_VERSION + 1));
+  db.close();
+  for (const readonly of [true, false])
+    assert.throws(
+      () => Segment.open(dir, { readonly }),
+      (e: unknown) => e instanceof HzError && e.message.includes(dir) && e.message.includes(`version ${SEGMENT_VERSION + 1}, this hazelnut reads ${SEGMENT_VERSION}`),
+    );
+});
+
+test('hazelnut readseg: a version 2 segment read as it is; a later format refused with a non-zero exit, naming the segment', async () => {
+  const old = oldSegment(2);
+  old.close();
+  const got = await runBin(HAZELNUT, ['readseg', '-get', old.dir, URL, '-nocontent']);
+  assert.is(got.code, 0, got.err);
+  assert.ok(got.out.includes('written before'), got.out);
+  assert.is(versionOf(old), '2', 'reading leaves it as it was');
+  const later = Segment.create(path.join(tmp, 'later-cli'));
+  const file = later.file;
+  later.close();
+  const db = new Database(file);
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(SEGMENT_VERSION + 1));
+  db.close();
+  const refused = await runBin(HAZELNUT, ['readseg', '-get', later.dir, URL]);
+  assert.ok(refused.code !== 0);
+  assert.ok(refused.err.includes(later.dir) && refused.err.includes(`version ${SEGMENT_VERSION + 1}`), refused.err);
+});
+
+test.run();
