@@ -10,11 +10,10 @@ import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
-import { hasUnitScores, matchUnits, rankPruned, unitScores } from '../../searcher/prune.js';
+import { matchUnits, rankPruned, unitScores } from '../../searcher/prune.js';
 import { DocTerms } from '../../searcher/rank/docterms.js';
 import { makeScorer } from '../../searcher/rank/score.js';
 import { pageOfRanked, search, type SearchResult } from '../../searcher/search.js';
-import { startSearcher } from '../../searcher/server.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { rng } from '../fixtures/rng.js';
@@ -103,18 +102,6 @@ test('every document holding a query term has a bound at least its score', () =>
       const base = scorer.base(id);
       assert.ok(scorer.bound(id, termUnits.subarray(i * S, i * S + S)) >= base, `${query}: document ${id} scores ${base} over its bound`);
     });
-  }
-});
-
-test('a searcher works out the pruning scores when its index opens; a shard searcher, which never prunes for its broker, does not', async () => {
-  for (const shard of [false, true]) {
-    const running = await startSearcher(Conf.load(), { dir, port: 0, host: '127.0.6.91', shard });
-    try {
-      const { reader, settings } = running.snapshots.current;
-      assert.is(hasUnitScores(reader, settings.rank), !shard, shard ? 'shard' : 'searcher');
-    } finally {
-      await running.close();
-    }
   }
 });
 

@@ -204,7 +204,6 @@ function varied(): IndexInputDoc[] {
  * checksum, is the format tests'), taken when the writer spilled token streams instead of entries.
  */
 const GOLDEN = {
-  candidates: '2b2032252cbfc201',
   docs: '81d2e92ff27190bb',
   forward: '717908bafabec9a3',
   positions: '7b67acbc62d5c993',
@@ -214,7 +213,7 @@ const GOLDEN = {
 
 test('writer: the index files of a fixed set of documents keep their bytes', async () => {
   const dir = path.join(tmp, 'golden');
-  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 100_000, candidateLimits: { batchPostings: 5000, chunkMap: 100 } });
+  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 100_000, passPostings: 1000 });
   for (const d of varied()) w.add(d);
   await w.write(dir);
   // The payloads: a file's header (its version and checksum) is checked by the format's tests.
