@@ -17,7 +17,7 @@ import { countFacets, type Facets } from './facets.js';
 import { groupBySite, type RankedHit } from './group.js';
 import { idf, termBound, type TermStats } from './rank/bm25f.js';
 import { DocTerms } from './rank/docterms.js';
-import { makeScorer, readerStats, type Scorer } from './rank/score.js';
+import { linkPrior, makeScorer, readerStats, type Scorer } from './rank/score.js';
 import { matchUnits, rankPruned, unitScores } from './prune.js';
 import type { SearchSettings } from './settings.js';
 import type { Snapshot } from './snapshot.js';
@@ -149,17 +149,20 @@ function distinctSorted(lists: readonly number[][]): Uint32Array {
 
 /**
  * Each posting's share of its document's score bound (its unit score times
- * its term's idf, as Scorer.bound adds them): a query with more matches than
+ * its term's idf, as Scorer.bound adds them, with the document's link prior): a query with more matches than
  * the candidate pool holds gets those of the highest bounds among the
  * documents holding as many of its terms.
  */
-function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader)): (termId: number) => ArrayLike<number> {
-  const units = unitScores(snap.reader, snap.settings.rank);
-  const idfOf = new Map(query.terms.map((t) => [snap.reader.termId(t), idf(stats.docCount, stats.docFreq(t)) * (query.weights.get(t) ?? 1)]));
-  return (termId) => {
-    const u = units.of(termId);
-    const w = idfOf.get(termId) ?? 1;
-    return Float64Array.from(u, (v) => termBound(v, w));
+function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader)): Pick<CandidateOptions, 'weigh' | 'docWeight'> {
+  const { reader, settings } = snap;
+  const units = unitScores(reader, settings.rank);
+  const idfOf = new Map(query.terms.map((t) => [reader.termId(t), idf(stats.docCount, stats.docFreq(t)) * (query.weights.get(t) ?? 1)]));
+  return {
+    weigh: (termId) => {
+      const w = idfOf.get(termId) ?? 1;
+      return Float64Array.from(units.of(termId), (v) => termBound(v, w));
+    },
+    docWeight: (id) => linkPrior(reader.boost(id), settings.rank.linkWeight),
   };
 }
 
@@ -170,8 +173,8 @@ function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = r
 function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): PoolMatches {
   const { reader, settings } = snap;
   const tags = candidateTags(query);
-  const weigh = boundWeights(snap, query, stats);
-  const found = expansions(query).map((terms) => reader.candidates(terms, { limit: settings.candidates, tags, weigh }));
+  const weights = boundWeights(snap, query, stats);
+  const found = expansions(query).map((terms) => reader.candidates(terms, { limit: settings.candidates, tags, ...weights }));
   const exact = found.every((ids) => ids.length < settings.candidates);
 
   // Matcher and scorer share the candidate's forward-index entries: found once per term.

@@ -35,9 +35,17 @@ export class CandidateScratch {
 /**
  * Up to `limit` documents of the lists that `accept` takes (all when given
  * none): by how many lists hold them, most first, then by the sum of their
- * weights, highest first, then by id. The order returned carries no score.
+ * weights and their own, highest first, then by id. The order returned
+ * carries no score.
  */
-export function selectCandidates(lists: readonly CandidateList[], limit: number, scratch: CandidateScratch, accept?: (id: number) => boolean): number[] {
+export function selectCandidates(
+  lists: readonly CandidateList[],
+  limit: number,
+  scratch: CandidateScratch,
+  accept?: (id: number) => boolean,
+  /** A weight of the document's own, added to its postings' (a prior). */
+  docWeight?: (id: number) => number,
+): number[] {
   const { counts, sums, touched } = scratch;
   let n = 0;
   // More than 255 lists would overflow a count; a query's terms are far fewer.
@@ -61,6 +69,7 @@ export function selectCandidates(lists: readonly CandidateList[], limit: number,
         for (const d of level) out.push(d);
         continue;
       }
+      if (docWeight) for (const d of level) sums[d]! += docWeight(d);
       level.sort((a, b) => sums[b]! - sums[a]! || a - b);
       for (let i = 0; out.length < limit; i++) out.push(level[i]!);
     }

@@ -93,7 +93,7 @@ export class PagedFile {
     private readonly cache: PageCache,
   ) {
     const opened = openIndexFilePieces(dir, name);
-    if (!opened) throw new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} lacks its ${name} file; rebuild it with 'hazelnut index' and 'hazelnut merge'`);
+    if (!opened) throw new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} lacks its ${name} file (written by an older hazelnut, or torn); rebuild it with 'hazelnut index', 'hazelnut dedup' and 'hazelnut merge'`);
     this.fd = opened.fd;
     this.file = opened.file;
     this.bytes = opened.payloadAt + opened.length;

@@ -198,7 +198,7 @@ class SegmentedIndexReader implements IndexReader {
     }
     const ids = [...new Set(terms.map((t) => this.termId(t)).filter((t) => t >= 0))];
     const lists = ids.map((t) => ({ docs: this.postings(t).docs, ...(opts.weigh ? { weights: opts.weigh(t) } : {}) }));
-    return selectCandidates(lists, opts.limit, (this.scratch ??= new CandidateScratch(this.meta.docCount)), accept);
+    return selectCandidates(lists, opts.limit, (this.scratch ??= new CandidateScratch(this.meta.docCount)), accept, opts.docWeight);
   }
 
   docFreq(field: Field, term: string): number {
@@ -371,7 +371,7 @@ export function readIndexMeta(dir: string): { indexDir: string; meta: IndexMeta 
     throw new HzError(
       'HZ_ERR_INDEX_FORMAT',
       `index ${indexDir} has format version ${meta.version}, which loaded the whole index into memory; this hazelnut reads it from disk (version ${OLDEST_INDEX}): ` +
-        `rebuild it with 'hazelnut index <crawl>/segments/*' then 'hazelnut dedup' and 'hazelnut merge'`,
+        `rebuild it with 'hazelnut index <crawl>/webdb -dir <crawl>/segments', 'hazelnut dedup -dir <crawl>/segments' and 'hazelnut merge <crawl>/index -dir <crawl>/segments'`,
     );
   return { indexDir, meta };
 }

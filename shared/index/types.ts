@@ -71,6 +71,8 @@ export interface CandidateOptions {
    * are taken first. Without it, the lowest ids.
    */
   weigh?: (termId: number) => ArrayLike<number>;
+  /** A weight of a document's own, added to its postings' weights (the link prior). */
+  docWeight?: (id: number) => number;
 }
 
 /** A term's documents, ascending, and the forward-index entry of each (`entries[i]` belongs to `docs[i]`). */

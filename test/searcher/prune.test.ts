@@ -105,6 +105,24 @@ test('every document holding a query term has a bound at least its score', () =>
   }
 });
 
+test('a candidate pool smaller than the matches holds the best-scoring ones: the first page is the one of a pool of every match', async () => {
+  const conf = Conf.load();
+  conf.set('searcher.candidates', '40');
+  const small = await CrawlSnapshots.open(dir, searchSettings(conf));
+  try {
+    let filled = 0;
+    for (const query of ['vacuum', 'table', 'hash', 'journal', 'index', 'title:vacuum', 'site:a.prune.test table']) {
+      const narrow = search(small.current, { query, hitsPerSite: 0 });
+      const wide = search(snaps.current, { query, hitsPerSite: 0 });
+      if (wide.total > 40) filled++;
+      assert.equal(narrow.hits.map((h) => [h.doc.url, h.score]), wide.hits.map((h) => [h.doc.url, h.score]), query);
+    }
+    assert.ok(filled >= 4, `only ${filled} queries with more matches than the pool`);
+  } finally {
+    small.close();
+  }
+});
+
 test('rankPruned: the shown part of the ranking as a full sort gives it, with fewer scored', () => {
   const rnd = rng(7);
   let scored = 0;

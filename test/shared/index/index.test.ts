@@ -201,7 +201,8 @@ function varied(): IndexInputDoc[] {
 
 /**
  * SHA-256 (first 16 hex digits) of the payload of each file `varied()` builds (the header, with its version and
- * checksum, is the format tests'), taken when the writer spilled token streams instead of entries.
+ * checksum, is the format tests'), taken when the writer spilled token streams instead of entries (postings
+ * and docinfo: when they were added).
  */
 const GOLDEN = {
   docs: '81d2e92ff27190bb',
@@ -209,6 +210,8 @@ const GOLDEN = {
   positions: '7b67acbc62d5c993',
   terms: 'afa8cc0394b3ee86',
   sections: '54d90a52f63e07c6',
+  postings: 'bd841bcb34b655ad',
+  docinfo: '725386a99d83fffe',
 };
 
 test('writer: the index files of a fixed set of documents keep their bytes', async () => {
