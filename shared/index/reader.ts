@@ -18,7 +18,7 @@ import { HzError, isHzError } from '../errors.js';
 import { CandidateScratch, selectCandidates } from './candidates.js';
 import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
-import { candidateOrder, type DocEntries } from './entries.js';
+import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, OLDEST_INDEX, readIndexFile, unpackColumns } from './format.js';
 import { ForwardFiles, inconsistent } from './forward.js';
 import { PageCache, PagedFile, type PagedColumn } from './paged.js';
@@ -291,7 +291,6 @@ class SegmentedIndexReader implements IndexReader {
         sec = new IndexFileColumns(this.dir, INDEX_FILES.sections);
         const n = this.meta.docCount;
         if (fwd.length('start') !== n + 1) throw inconsistent(this.dir);
-        const scratch = { at: new Int32Array(0) };
         for (let first = 0; first < n; first += WINDOW_DOCS) {
           const last = Math.min(n, first + WINDOW_DOCS);
           const start = fwd.read('start', Uint32Array, first, last + 1);
@@ -322,7 +321,7 @@ class SegmentedIndexReader implements IndexReader {
               secEnd: s.end,
               secData: s.data,
             };
-            yield [id, this.parseStored(id), { ...e, terms: term.subarray(a, b), order: candidateOrder(e, scratch) }];
+            yield [id, this.parseStored(id), { ...e, terms: term.subarray(a, b) }];
           }
         }
       } finally {
