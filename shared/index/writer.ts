@@ -24,7 +24,7 @@ import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, PackedColumnsWriter, writeIndexFile, writeIndexFileWith, writePackedColumns } from './format.js';
 import { removeStaleTmp } from './publish.js';
-import { writePostings } from './postings.js';
+import { PostingsBuilder } from './postings.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
 
@@ -58,8 +58,8 @@ export interface IndexWriterOptions {
   maxTokens?: number;
   /** Where spill files go (a fresh directory is made inside, removed when the build ends). @default the OS temp directory */
   spillDir?: string;
-  /** Postings inverted a pass, smaller only to test several passes on a small index. */
-  passPostings?: number;
+  /** Postings sorted in memory a batch, smaller only to test several runs on a small index. */
+  postingsBatch?: number;
 }
 
 export class IndexWriter {
@@ -224,7 +224,8 @@ export class IndexWriter {
       const slot = new Uint32Array(T);
       let ranks = new Uint32Array(1024);
       let entryOf = new Uint32Array(1024);
-      let docTf = new Uint16Array(1024);
+      let docTf = FIELDS.map(() => new Uint16Array(1024));
+      const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);
       let docPosStart = new Uint32Array(1024);
       let bytes = new Uint8Array(4096);
       let at = 0;
@@ -254,7 +255,7 @@ export class IndexWriter {
           if (ranks.length < n) {
             ranks = new Uint32Array(2 * n);
             entryOf = new Uint32Array(2 * n);
-            docTf = new Uint16Array(2 * n);
+            docTf = FIELDS.map(() => new Uint16Array(2 * n));
             docPosStart = new Uint32Array(2 * n);
             docSecStart = new Uint32Array(2 * n);
           }
@@ -286,19 +287,22 @@ export class IndexWriter {
           for (let f = 0; f < FIELDS.length; f++) {
             const d = dfs[f]!;
             const fieldTf = tf.subarray(f * n, f * n + n);
+            const out = docTf[f]!;
             for (let j = 0; j < n; j++) {
               const v = fieldTf[entryOf[j]!]!;
               if (v > 0) d[sorted[j]!]!++;
-              docTf[j] = v;
+              out[j] = v;
             }
-            forward.append(TF + f, bytesOf(docTf.subarray(0, n)));
+            forward.append(TF + f, bytesOf(out.subarray(0, n)));
           }
+          postings.add(id, sorted, at, (f) => docTf[f]!);
           at += n;
         }
       } finally {
         src.close();
       }
       start[this.docs] = at;
+      postings.write(dir, postingCounts);
       positions.append(POS_START, bytesOf(Uint32Array.of(posAt)));
       secDoc[this.docs] = secCount;
       sections.append(SEC_DOC, bytesOf(secDoc));
@@ -314,7 +318,6 @@ export class IndexWriter {
     forward.close();
     positions.close();
     sections.close();
-    writePostings(dir, this.docs, postingCounts, this.opts.passPostings);
 
     const n = Math.max(this.docs, 1);
     const meta: IndexMeta = {

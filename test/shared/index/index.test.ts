@@ -215,7 +215,7 @@ const GOLDEN = {
 
 test('writer: the index files of a fixed set of documents keep their bytes', async () => {
   const dir = path.join(tmp, 'golden');
-  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 100_000, passPostings: 1000 });
+  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 100_000, postingsBatch: 1000 });
   for (const d of varied()) w.add(d);
   await w.write(dir);
   // The payloads: a file's header (its version and checksum) is checked by the format's tests.

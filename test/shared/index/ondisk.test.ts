@@ -39,13 +39,13 @@ function pages(): IndexInputDoc[] {
   });
 }
 
-async function build(dir: string, passPostings?: number) {
-  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], ...(passPostings ? { passPostings } : {}) });
+async function build(dir: string, postingsBatch?: number) {
+  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], ...(postingsBatch ? { postingsBatch } : {}) });
   for (const d of pages()) w.add(d);
   return w.write(dir);
 }
 
-test('postings: each term\'s documents with their entries and frequencies, as the forward index holds them, written in one pass or many', async () => {
+test('postings: each term\'s documents with their entries and frequencies, as the forward index holds them, written from one sorted batch or many', async () => {
   await build(path.join(tmp, 'one'));
   await build(path.join(tmp, 'many'), 40);
   assert.ok(readIndexFile(path.join(tmp, 'one'), INDEX_FILES.postings).equals(readIndexFile(path.join(tmp, 'many'), INDEX_FILES.postings)), 'the same bytes');
