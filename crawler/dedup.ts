@@ -16,7 +16,7 @@ import { DELETED_FILE, packColumns, writeIndexFile } from '../shared/index/forma
 import { readDeleted } from '../shared/index/reader.js';
 import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
-import { dedupEntries, duplicates, openSegmentIndexes } from './duplicates.js';
+import { dedupEntries, duplicates, openSegmentIndexes, type SegmentIndex } from './duplicates.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
 import { segmentCrawlDir, segmentIndexDir } from '../shared/layout.js';
@@ -32,6 +32,15 @@ export interface DedupSummary {
 
 export async function dedup(conf: Conf, opts: { segments: string[]; log?: Log }): Promise<DedupSummary> {
   const indexes = await openSegmentIndexes(opts.segments, opts.log);
+  try {
+    return writeDeletions(conf, indexes, opts.log);
+  } finally {
+    for (const s of indexes) s.reader.close();
+  }
+}
+
+/** Applies the dedup rule over every document of `indexes` and writes each one's deletions that changed. */
+function writeDeletions(conf: Conf, indexes: SegmentIndex[], log: Log | undefined): DedupSummary {
   const { entries, where } = dedupEntries(indexes, { skipDeleted: false });
   const dup = duplicates(entries, conf.getBoolean('dedup.keep.highest.score'));
   const perSegment = indexes.map(() => [] as number[]);
@@ -49,7 +58,7 @@ export async function dedup(conf: Conf, opts: { segments: string[]; log?: Log })
       writeIndexFile(dir, DELETED_FILE, packColumns({ ids: Uint32Array.from(ids) }), `${DELETED_FILE}.tmp`);
       fs.renameSync(path.join(dir, `${DELETED_FILE}.tmp`), file);
     }
-    opts.log?.info(`${s.segment}: ${ids.length} of ${s.reader.meta.docCount} documents deleted as duplicates`);
+    log?.info(`${s.segment}: ${ids.length} of ${s.reader.meta.docCount} documents deleted as duplicates`);
   });
   let byUrl = 0;
   for (const r of dup.values()) if (r === 'url') byUrl++;

@@ -67,8 +67,6 @@ async function dedupSegments(conf: Conf, opts: MergeOptions): Promise<Deduped> {
   const analyzer = indexes[0] ? Analyzer.ofIndex(indexes[0].reader.meta.analyzer) : Analyzer.fromConf(conf);
   const { entries, where } = dedupEntries(indexes, { skipDeleted: true });
   const dup = duplicates(entries, conf.getBoolean('dedup.keep.highest.score'));
-  // Stored fields were parsed for the dedup rule; the documents are read again in order, a window at a time.
-  for (const s of indexes) s.reader.close();
   return { indexes, analyzer, entries, where, dup };
 }
 
@@ -117,6 +115,7 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
     }
   } finally {
     for (const w of writers) w.discard();
+    for (const s of indexes) s.reader.close();
   }
   return out;
 }

@@ -20,7 +20,11 @@ export interface IndexStats {
   deleted: number;
   terms: number;
   segments: string[];
+  /** The index format version (shared/index/format). */
+  version: number;
   bytes: number;
+  /** Bytes of each file of the index. */
+  files: Record<string, number>;
 }
 
 export async function indexStats(target: string): Promise<IndexStats> {
@@ -28,8 +32,10 @@ export async function indexStats(target: string): Promise<IndexStats> {
   const inSegment = segmentIndexDir(target);
   const dir = cur ? cur.dir : !fs.existsSync(path.join(target, 'meta')) && fs.existsSync(inSegment) ? inSegment : target;
   const r = await openIndex(dir);
-  const bytes = fs.readdirSync(dir).reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
-  const s = { dir, generation: cur?.generation, documents: r.meta.docCount, deleted: r.meta.deletedCount, terms: r.meta.termCount, segments: r.meta.segments, bytes };
+  const files = Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.statSync(path.join(dir, f)).size]));
+  const bytes = Object.values(files).reduce((n, b) => n + b, 0);
+  const { meta } = r;
+  const s = { dir, generation: cur?.generation, documents: meta.docCount, deleted: meta.deletedCount, terms: meta.termCount, segments: meta.segments, version: meta.version, bytes, files };
   r.close();
   return s;
 }
@@ -51,7 +57,10 @@ const tool: Tool = {
         `live documents: ${s.documents - s.deleted}`,
         `distinct terms: ${s.terms}`,
         `segments covered: ${s.segments.length}${s.segments.length ? ` (${s.segments[0]} .. ${s.segments[s.segments.length - 1]})` : ''}`,
-        `bytes on disk: ${s.bytes}`,
+        `format version: ${s.version}`,
+        `bytes on disk: ${s.bytes} (${Object.entries(s.files)
+          .map(([f, b]) => `${f} ${b}`)
+          .join(', ')})`,
       ].join('\n') + '\n',
     );
     return 0;

@@ -1,8 +1,8 @@
 /**
  * @module searcher/prune
  * Ranking a query's matches without scoring every one (MaxScore over the
- * index's own postings). Each posting of the index has its term's score at
- * idf 1 in its document worked out once per index and ranking parameters
+ * index's own postings). Each posting of a query's terms has its term's score at
+ * idf 1 in its document worked out when the term is first asked for, and kept
  * (`unitScores`), so a match's upper bound is a few multiplications
  * (Scorer.bound). They lie in postings order: a query reads each term's
  * scores in one pass beside its matches (`matchUnits`), not one scattered
@@ -22,43 +22,65 @@ import { gatherBeside } from './sorted.js';
 
 const F = FIELDS.length;
 
-/** Per posting (term t's run is `[start[t], start[t + 1])`, as its postings), the term's score at idf 1 in the document. */
+/** Unit scores a reader keeps (4 bytes each), the commonest terms' among them: 16 MiB. */
+const CACHED_UNITS = 4_000_000;
+
+/**
+ * Each posting's term score at idf 1 in its document, beside the term's
+ * postings (`reader.postings(termId).docs`), worked out when a query first
+ * needs the term and kept, the most recently used, per index and ranking
+ * parameters.
+ */
 export interface UnitScores {
-  scores: Float32Array;
-  start: Uint32Array;
+  of(termId: number): Float32Array;
 }
 
 const units = new WeakMap<IndexReader, { params: RankParams; units: UnitScores }>();
 
 /**
- * The score at idf 1 of every posting, by the rank module's own BM25F
- * (rounded up to a float32): memory 4 bytes a posting, made once per index
- * and ranking parameters.
+ * The unit scores of an index and ranking parameters, by the rank module's
+ * own BM25F (rounded up to a float32): a term's are computed from its
+ * postings' frequencies and its documents' field lengths in one pass.
  */
 export function unitScores(reader: IndexReader, params: RankParams): UnitScores {
   const known = units.get(reader);
   if (known?.params === params) return known.units;
   const query = new Bm25fQuery([1], readerStats(reader), params.bm25f.k1, params.bm25f.fields);
-  const lengths = new Float64Array(reader.meta.docCount * F);
-  for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) lengths[d * F + f] = reader.fieldLength(d, FIELDS[f]!);
   const doc = { lengths: new Float64Array(F), tf: new Float64Array(F) };
-  const terms = reader.meta.termCount;
-  const start = new Uint32Array(terms + 1);
-  for (let t = 0; t < terms; t++) start[t + 1] = start[t]! + reader.postings(t).docs.length;
-  const scores = new Float32Array(start[terms]!);
-  for (let t = 0; t < terms; t++) {
-    const { docs, entries } = reader.postings(t);
+  const kept = new Map<number, Float32Array>();
+  let held = 0;
+  const compute = (termId: number): Float32Array => {
+    const { docs } = reader.postings(termId);
+    const tfs = FIELDS.map((_, f) => reader.postingTf(termId, f));
+    const scores = new Float32Array(docs.length);
     for (let i = 0; i < docs.length; i++) {
-      const e = entries[i]!;
       for (let f = 0; f < F; f++) {
-        doc.lengths[f] = lengths[docs[i]! * F + f]!;
-        doc.tf[f] = reader.entryTf(e, f);
+        doc.lengths[f] = reader.fieldLength(docs[i]!, FIELDS[f]!);
+        doc.tf[f] = tfs[f]![i]!;
       }
       // float32 keeps about 7 digits: scaled up past its rounding, the stored score stays a bound.
-      scores[start[t]! + i] = query.score(doc) * (1 + 1e-6);
+      scores[i] = query.score(doc) * (1 + 1e-6);
     }
-  }
-  const made = { scores, start };
+    return scores;
+  };
+  const made: UnitScores = {
+    of(termId) {
+      let s = kept.get(termId);
+      if (s) {
+        kept.delete(termId);
+        kept.set(termId, s);
+        return s;
+      }
+      kept.set(termId, (s = compute(termId)));
+      held += s.length;
+      for (const [t, old] of kept) {
+        if (held <= CACHED_UNITS || kept.size === 1) break;
+        kept.delete(t);
+        held -= old.length;
+      }
+      return s;
+    },
+  };
   units.set(reader, { params, units: made });
   return made;
 }
@@ -74,13 +96,10 @@ export function matchUnits(reader: IndexReader, units: UnitScores, termIds: read
   for (let t = 0; t < S; t++) {
     const id = termIds[t]!;
     if (id < 0) continue;
-    gatherBeside(reader.postings(id).docs, units.scores.subarray(units.start[id], units.start[id + 1]), ids, out, S, t);
+    gatherBeside(reader.postings(id).docs, units.of(id), ids, out, S, t);
   }
   return out;
 }
-
-/** Whether `unitScores` of this index and parameters are made already. */
-export const hasUnitScores = (reader: IndexReader, params: RankParams) => units.get(reader)?.params === params;
 
 /** The matches as pruning sees them, one index a match. */
 export interface Pool {

@@ -1,7 +1,8 @@
 /**
  * @module searcher/search
  * One search, as NutchBean.search did it: candidates from the index (every
- * word first, then the best partial matches, `searcher.candidates` deep),
+ * word first, then the best partial matches, `searcher.candidates` deep, the
+ * highest score bounds first),
  * then the query's rules checked on each (AND, OR, phrases on positions,
  * exclusions, field restrictions, filters), then the BM25F re-rank, then
  * hits per site and the page. The total is exact when the candidate pool
@@ -14,9 +15,9 @@ import { browsable, Matcher, matchTerms } from './query/match.js';
 import { parseQuery, type ParsedQuery } from './query/parse.js';
 import { countFacets, type Facets } from './facets.js';
 import { groupBySite, type RankedHit } from './group.js';
-import type { TermStats } from './rank/bm25f.js';
+import { idf, termBound, type TermStats } from './rank/bm25f.js';
 import { DocTerms } from './rank/docterms.js';
-import { makeScorer, type Scorer } from './rank/score.js';
+import { linkPrior, makeScorer, readerStats, type Scorer } from './rank/score.js';
 import { matchUnits, rankPruned, unitScores } from './prune.js';
 import type { SearchSettings } from './settings.js';
 import type { Snapshot } from './snapshot.js';
@@ -147,13 +148,33 @@ function distinctSorted(lists: readonly number[][]): Uint32Array {
 }
 
 /**
+ * Each posting's share of its document's score bound (its unit score times
+ * its term's idf, as Scorer.bound adds them, with the document's link prior): a query with more matches than
+ * the candidate pool holds gets those of the highest bounds among the
+ * documents holding as many of its terms.
+ */
+function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader)): Pick<CandidateOptions, 'weigh' | 'docWeight'> {
+  const { reader, settings } = snap;
+  const units = unitScores(reader, settings.rank);
+  const idfOf = new Map(query.terms.map((t) => [reader.termId(t), idf(stats.docCount, stats.docFreq(t)) * (query.weights.get(t) ?? 1)]));
+  return {
+    weigh: (termId) => {
+      const w = idfOf.get(termId) ?? 1;
+      return Float64Array.from(units.of(termId), (v) => termBound(v, w));
+    },
+    docWeight: (id) => linkPrior(reader.boost(id), settings.rank.linkWeight),
+  };
+}
+
+/**
  * Candidates from the index and the query's rules checked on each; every
  * candidate's entries are found at once from the terms' postings.
  */
 function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): PoolMatches {
   const { reader, settings } = snap;
   const tags = candidateTags(query);
-  const found = expansions(query).map((terms) => reader.candidates(terms, { limit: settings.candidates, tags }));
+  const weights = boundWeights(snap, query, stats);
+  const found = expansions(query).map((terms) => reader.candidates(terms, { limit: settings.candidates, tags, ...weights }));
   const exact = found.every((ids) => ids.length < settings.candidates);
 
   // Matcher and scorer share the candidate's forward-index entries: found once per term.

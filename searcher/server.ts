@@ -103,7 +103,7 @@ export function checkPort(port: number): void {
 export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<RunningSearcher> {
   checkPort(opts.port);
   useBrand(loadBrand(conf));
-  const snapshots = await CrawlSnapshots.open(opts.dir, searchSettings(conf), indexSource(opts.index), { pruning: !opts.shard });
+  const snapshots = await CrawlSnapshots.open(opts.dir, searchSettings(conf), indexSource(opts.index));
   snapshots.onSwitch = (s) => opts.log?.(`switched to index ${s.version} (${s.reader.meta.docCount} documents)`);
   snapshots.onError = (e) => opts.log?.(`a new index could not be opened, still serving the old one: ${(e as Error).message}`);
   snapshots.onSegmentProblem = (message) => opts.log?.(message);

@@ -16,7 +16,6 @@ import { INDEX_FILES } from '../shared/index/format.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { openIndex } from '../shared/index/reader.js';
 import type { IndexReader } from '../shared/index/types.js';
-import { unitScores } from './prune.js';
 import { FetchedSegments } from './segments.js';
 import type { SearchSettings } from './settings.js';
 import { crawlPaths } from '../shared/layout.js';
@@ -70,20 +69,12 @@ export function indexSource(indexDir?: string): IndexSource {
         return undefined;
       }
     },
-    open: (dir) => openIndex(dir),
+    // What every query reads is read before the index is current, so no query waits for it.
+    open: async (dir) => (await openIndex(dir, { verify: false })).warm(),
   };
 }
 
 export const crawlIndexSource: IndexSource = indexSource();
-
-export interface OpenOptions {
-  /**
-   * Whether each index's pruning scores (searcher/prune) are worked out when
-   * it opens (default true). A shard searcher answers its broker with every
-   * match scored and never prunes, so it leaves them to a search of its own.
-   */
-  pruning?: boolean;
-}
 
 interface Slot {
   snapshot: Snapshot;
@@ -112,7 +103,6 @@ export class CrawlSnapshots implements SnapshotProvider {
     readonly crawlDir: string,
     private readonly source: IndexSource,
     private readonly settings: SearchSettings,
-    private readonly opening: OpenOptions,
     first: Snapshot,
   ) {
     this.segments = first.segments;
@@ -120,7 +110,7 @@ export class CrawlSnapshots implements SnapshotProvider {
   }
 
   /** Opens the crawl's current index; fails with a message saying what is missing. */
-  static async open(crawlDir: string, settings: SearchSettings, source: IndexSource = crawlIndexSource, opening: OpenOptions = {}): Promise<CrawlSnapshots> {
+  static async open(crawlDir: string, settings: SearchSettings, source: IndexSource = crawlIndexSource): Promise<CrawlSnapshots> {
     if (!fs.existsSync(crawlDir)) throw new HzError('HZ_ERR_NOT_FOUND', `crawl directory ${crawlDir} does not exist`);
     const found = source.locate(crawlDir);
     if (!found) {
@@ -133,7 +123,7 @@ export class CrawlSnapshots implements SnapshotProvider {
       );
     }
     const segments = new FetchedSegments(crawlPaths(crawlDir).segments);
-    return new CrawlSnapshots(crawlDir, source, settings, opening, await makeSnapshot(crawlDir, source, settings, segments, found, opening));
+    return new CrawlSnapshots(crawlDir, source, settings, await makeSnapshot(crawlDir, source, settings, segments, found));
   }
 
   get current(): Snapshot {
@@ -165,7 +155,7 @@ export class CrawlSnapshots implements SnapshotProvider {
     if (this.closed) return false;
     const found = this.source.locate(this.crawlDir);
     if (!found || found.version === this.slot.snapshot.version) return false;
-    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found, this.opening);
+    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found);
     if (this.closed) {
       next.reader.close();
       return false;
@@ -202,10 +192,7 @@ async function makeSnapshot(
   settings: SearchSettings,
   segments: FetchedSegments,
   found: { dir: string; version: string },
-  opening: OpenOptions,
 ): Promise<Snapshot> {
   const reader = await source.open(found.dir);
-  // Worked out before the index is current, so no query waits for it.
-  if (opening.pruning !== false) unitScores(reader, settings.rank);
   return { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version };
 }

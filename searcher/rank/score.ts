@@ -91,24 +91,6 @@ export function linkPrior(boost: number, weight: number): number {
   return (weight * b) / (b + 1);
 }
 
-const priors = new WeakMap<IndexReader, { weight: number; of: Float64Array }>();
-
-/**
- * Each document's link prior, kept per index and weight as it is first
- * asked for: a search reads it for every match (the bounds), and one array
- * indexed by id is read in order where each document's stored fields lie
- * apart in memory.
- */
-function linkPriors(reader: IndexReader, weight: number): (id: number) => number {
-  let known = priors.get(reader);
-  if (known?.weight !== weight) priors.set(reader, (known = { weight, of: new Float64Array(reader.meta.docCount).fill(NaN) }));
-  const of = known.of;
-  return (id) => {
-    const p = of[id]!;
-    return p === p ? p : (of[id] = linkPrior(reader.doc(id).boost, weight));
-  };
-}
-
 /**
  * A scorer for `terms` (distinct, in query order). `docTerms`, when given,
  * must hold them: a search shares one with its matcher, so each candidate's
@@ -146,7 +128,7 @@ export function makeScorer(
   const positions = (max = params.proximity.maxPositions) => words.map((w) => unionPositions(w.map((t) => docTerms.positions(slots[t]!, max)), max));
   const bonus = (max?: number) => proximity(wordNames, positions(max), wordIdfs, params.proximity);
   const bounds = new Float64Array(terms.length);
-  const prior = linkPriors(reader, params.linkWeight);
+  const prior = (id: number) => linkPrior(reader.boost(id), params.linkWeight);
   return {
     base(id) {
       return bm25(docTerms.load(id)) + prior(id);
@@ -178,7 +160,7 @@ export function makeScorer(
       const asDoc = section && sectionVector(docTerms, slots, section);
       const sectionTerms = asDoc ? terms.map((t, i) => sectionQuery.explainTerm(t, i, asDoc)) : [];
       const prox = bonus();
-      const boost = reader.doc(id).boost;
+      const boost = reader.boost(id);
       const prior = linkPrior(boost, params.linkWeight);
       return {
         score: base + lift + prox.bonus + prior,

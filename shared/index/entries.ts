@@ -40,8 +40,6 @@ export interface DocEntries {
   secEnd: Uint32Array;
   /** Each entry's sections, ascending, as LEB128 varint pairs: the gap from the previous section (from 0), the count there. */
   secData: Uint8Array;
-  /** The entries of the candidate text (title, anchors, content) in the order the text first names them. */
-  order: Uint32Array;
 }
 
 /** A document's terms as token streams of term ids: title and content in order, the other fields in any order. */
@@ -91,8 +89,6 @@ export class EntryBuilder {
   private bucket = new Uint32Array(1024);
   private secBytes = new Uint8Array(4096);
   private zeros = new Uint32Array(1024);
-  /** 0, 1, 2, …: the candidate order of a build, whose first entries are the candidate text's. */
-  private order = Uint32Array.from({ length: 1024 }, (_, k) => k);
   /** Entries so far in the document at hand. */
   private n = 0;
 
@@ -104,11 +100,9 @@ export class EntryBuilder {
       this.counts = new Uint32Array(2 * total * NF);
       this.cursor = new Uint32Array(2 * total);
     }
-    // Title, anchors, content first: their entries come in the candidate text's order.
     this.see(s.title, TITLE);
     this.see(s.anchor, ANCHOR);
     this.see(s.content, CONTENT);
-    const candidates = this.n;
     this.see(s.url, URL);
     this.see(s.heading, HEADING);
     const { n, terms, counts } = this;
@@ -143,10 +137,6 @@ export class EntryBuilder {
     }
 
     if (this.tf.length < NF * n) this.tf = new Uint16Array(2 * NF * n);
-    if (this.order.length < candidates) {
-      this.order = new Uint32Array(2 * candidates);
-      for (let k = 0; k < this.order.length; k++) this.order[k] = k;
-    }
     const { lengths } = this;
     lengths[TITLE] = s.title.length;
     lengths[ANCHOR] = s.anchor.length;
@@ -167,7 +157,6 @@ export class EntryBuilder {
       posEnd: cursor.subarray(0, n),
       posData: bytes.subarray(0, b),
       lengths,
-      order: this.order.subarray(0, candidates),
       sections: s.sections && secEnd ? Uint32Array.from(s.sections) : NO_SECTIONS,
       secEnd: secEnd ?? this.noRuns(n),
       secData: secEnd ? this.secBytes.subarray(0, n ? secEnd[n - 1] : 0) : NO_BYTES,
@@ -265,52 +254,4 @@ export class EntryBuilder {
     grown.set(this.slot);
     this.slot = grown;
   }
-}
-
-/**
- * The candidate order of entries read from an index, where only the
- * positions tell where a term stood: title terms by first position, then
- * anchor terms in entry (dictionary) order, then content terms by first
- * position — the order the writer met them in when it was given the streams
- * the index reads back as (Reader.analyzed).
- */
-export function candidateOrder(e: Pick<DocEntries, 'tf' | 'posEnd' | 'posData' | 'lengths'>, scratch: { at: Int32Array }): Uint32Array {
-  const { tf, posEnd, posData } = e;
-  const n = posEnd.length;
-  const titleLength = e.lengths[TITLE]!;
-  const streamLength = titleLength + e.lengths[CONTENT]!;
-  if (scratch.at.length < streamLength) scratch.at = new Int32Array(2 * streamLength).fill(-1);
-  const at = scratch.at;
-  let m = 0;
-  for (let k = 0, p = 0; k < n; p = posEnd[k++]!) {
-    if (p < posEnd[k]!) {
-      // The first position: the first varint of the entry's positions.
-      // In small integers (a position is below 2^31): a double as the index of `at` takes V8's slow path.
-      let v = 0;
-      let b: number;
-      for (let shift = 0; ; shift += 7) {
-        b = posData[p++]!;
-        v |= (b & 0x7f) << shift;
-        if (!(b & 0x80)) break;
-      }
-      at[v] = k;
-      m++;
-    } else if (tf[ANCHOR * n + k]! > 0) m++;
-  }
-  const order = new Uint32Array(m);
-  let o = 0;
-  for (let p = 0; p < titleLength; p++)
-    if (at[p]! >= 0) {
-      order[o++] = at[p]!;
-      at[p] = -1;
-    }
-  for (let k = 0; k < n; k++) if (tf[TITLE * n + k] === 0 && tf[ANCHOR * n + k]! > 0) order[o++] = k;
-  for (let p = titleLength; p < streamLength; p++)
-    if (at[p]! >= 0) {
-      const k = at[p]!;
-      at[p] = -1;
-      // A term of the anchors and the content is already listed with the anchors.
-      if (tf[ANCHOR * n + k] === 0) order[o++] = k;
-    }
-  return order;
 }

@@ -18,8 +18,13 @@ import { HzError } from '../errors.js';
  * Bump on any incompatible change to a file below. 2: the candidate index keeps terms exactly as analyzed.
  * 3: a heading field (df, tf and length columns). 4: a camelCase word is followed by its parts' terms.
  * 5: the sections file. 6: CRC-32 checksums (the checksum of a version 5 file is still checked as it was written).
+ * 7: the index is read from disk, not loaded: the postings and docinfo files; no flexsearch candidates file.
+ * An index of an older version is refused by the reader (readIndexMeta) with the commands that rebuild it;
+ * other files framed here (a segment's summaries) are still read from version 5 on.
  */
-export const INDEX_FORMAT_VERSION = 6;
+export const INDEX_FORMAT_VERSION = 7;
+/** The oldest version of an index (meta, postings, …) the reader opens. */
+export const OLDEST_INDEX = 7;
 /** The oldest version this code still reads. */
 export const OLDEST_SUPPORTED = 5;
 
@@ -37,8 +42,10 @@ export const INDEX_FILES = {
   positions: 'positions',
   /** Per document: its sections' lengths (two or more, else none); per (document, term): the sections it occurs in, with its count in each. */
   sections: 'sections',
-  /** The flexsearch candidate index, exported. */
-  candidates: 'candidates',
+  /** Per term: the documents holding it, ascending, each with its forward-index entry and frequency per field. */
+  postings: 'postings',
+  /** Per document: the link score, the filter tags (host, site, type, lang) as value ids, and the URL's hash (URLs by hash). */
+  docinfo: 'docinfo',
 } as const;
 export type IndexFile = keyof typeof INDEX_FILES;
 
@@ -271,7 +278,7 @@ export function openIndexFilePieces(dir: string, name: string): { fd: number; fi
 // ---- typed-array columns ------------------------------------------------------
 
 export type Column = Uint8Array | Uint16Array | Uint32Array | Float64Array;
-type ColumnType = 'u8' | 'u16' | 'u32' | 'f64';
+export type ColumnType = 'u8' | 'u16' | 'u32' | 'f64';
 const CTORS = { u8: Uint8Array, u16: Uint16Array, u32: Uint32Array, f64: Float64Array } as const;
 
 function typeOf(c: Column): ColumnType {
@@ -454,12 +461,7 @@ export class IndexFileColumns {
     const { header, st } = checkWhole(this.fd, name, file);
     try {
       verifyChecksum(file, st, header, (version) => payloadHash(this.fd, version).digest());
-      const tocLen = Buffer.alloc(4);
-      fs.readSync(this.fd, tocLen, 0, 4, HEADER_BYTES);
-      const tocBytes = Buffer.alloc(tocLen.readUInt32LE(0));
-      fs.readSync(this.fd, tocBytes, 0, tocBytes.length, HEADER_BYTES + 4);
-      const dataStart = HEADER_BYTES + align8(4 + tocBytes.length);
-      for (const t of parseToc(tocBytes.toString('utf8'), file)) this.cols.set(t.name, { ...t, at: dataStart + t.offset });
+      for (const [name, t] of readToc(this.fd, file)) this.cols.set(name, { name, offset: t.at, ...t });
     } catch (e) {
       fs.closeSync(this.fd);
       throw e;
@@ -487,6 +489,18 @@ export class IndexFileColumns {
   close(): void {
     fs.closeSync(this.fd);
   }
+}
+
+/** The columns of an index file open as `fd` (header already checked): each one's type, length and file offset. */
+export function readToc(fd: number, file: string): Map<string, { type: ColumnType; length: number; at: number }> {
+  const tocLen = Buffer.alloc(4);
+  fs.readSync(fd, tocLen, 0, 4, HEADER_BYTES);
+  const tocBytes = Buffer.alloc(tocLen.readUInt32LE(0));
+  fs.readSync(fd, tocBytes, 0, tocBytes.length, HEADER_BYTES + 4);
+  const dataStart = HEADER_BYTES + align8(4 + tocBytes.length);
+  const cols = new Map<string, { type: ColumnType; length: number; at: number }>();
+  for (const t of parseToc(tocBytes.toString('utf8'), file)) cols.set(t.name, { type: t.type, length: t.length, at: dataStart + t.offset });
+  return cols;
 }
 
 function parseToc(json: string, file: string): TocEntry[] {

@@ -1,21 +1,27 @@
 /**
  * @module shared/index/reader
  * Opens an index directory (or an index root with a CURRENT pointer) and
- * answers the IndexReader contract from typed arrays viewed in place: term
- * statistics by binary search in a document's sorted term ids, positions by
- * decoding one delta-varint run, stored fields parsed on first use, the
- * flexsearch candidate index imported on the first query (or `warm()`).
- * Every file's version and checksum is verified when it is read. Used by the searcher and
- * by merge, dedup, prune and readindex.
+ * answers the IndexReader contract from the files where they lie: the term
+ * dictionary and a few numbers a document are in memory; postings, the
+ * forward index, positions, sections and stored fields are read at their
+ * offsets through a bounded cache of pages (shared/index/paged), so memory
+ * grows with the vocabulary and the number of documents, never with the
+ * text, and every worker of a searcher shares the operating system's cache.
+ * Every file's header and length is checked on open; the files read whole
+ * have their checksum verified. Used by the searcher and by merge, dedup,
+ * prune and readindex.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError, isHzError } from '../errors.js';
-import { CandidateIndex } from './candidates.js';
+import { CandidateScratch, selectCandidates } from './candidates.js';
+import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
-import { candidateOrder, type DocEntries } from './entries.js';
-import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
+import type { DocEntries } from './entries.js';
+import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, OLDEST_INDEX, readIndexFile, unpackColumns } from './format.js';
+import { ForwardFiles, inconsistent } from './forward.js';
+import { PageCache, PagedFile, type PagedColumn } from './paged.js';
 import { currentIndex } from './publish.js';
 import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc } from './types.js';
 
@@ -33,64 +39,9 @@ export function readDeleted(dir: string): Set<number> {
   return new Set(column(cols, 'ids', Uint32Array, file));
 }
 
-const inconsistent = (dir: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);
 
 /** Documents read at a time by `docEntries`. */
 const WINDOW_DOCS = 512;
-
-/** The forward index and positions of every document, as read from disk. */
-interface Forward {
-  start: Uint32Array;
-  term: Uint32Array;
-  tf: Uint16Array[];
-  lengths: Uint32Array;
-  posStart: Uint32Array;
-  posData: Uint8Array;
-  /** Document d's section lengths are `secLength[secDoc[d]..secDoc[d + 1])`; entry e's section runs `secData[secStart[e]..secStart[e + 1])`. */
-  secDoc: Uint32Array;
-  secLength: Uint32Array;
-  secStart: Uint32Array;
-  secData: Uint8Array;
-}
-
-/** The first `max` positions of an entry; a scan that needs only the start stops decoding there. */
-function decodePositions(f: Forward, e: number, max = Infinity): number[] {
-  const out: number[] = [];
-  const end = f.posStart[e + 1]!;
-  let p = f.posStart[e]!;
-  let prev = 0;
-  const data = f.posData;
-  while (p < end && out.length < max) {
-    let b = data[p++]!;
-    // Most gaps between a term's occurrences fit one byte: no multiplication for them.
-    let v = b & 0x7f;
-    for (let scale = 128; b & 0x80; scale *= 128) {
-      b = data[p++]!;
-      v += (b & 0x7f) * scale;
-    }
-    prev += v;
-    out.push(prev);
-  }
-  return out;
-}
-
-/** An entry's section runs as `[section, tf, …]` (varint pairs: the gap from the previous section, the count) into `out`, from its start. */
-function decodeSections(f: Forward, e: number, out: number[]): number[] {
-  const data = f.secData;
-  let section = 0;
-  let k = 0;
-  for (let p = f.secStart[e]!, end = f.secStart[e + 1]!; p < end; k++) {
-    let b = data[p++]!;
-    let v = b & 0x7f;
-    for (let scale = 128; b & 0x80; scale *= 128) {
-      b = data[p++]!;
-      v += (b & 0x7f) * scale;
-    }
-    out[k] = k % 2 ? v : (section += v);
-  }
-  out.length = k;
-  return out;
-}
 
 /** A window's entries e0..e1 of a file of byte runs an entry (positions, sections): where each starts, and their bytes. */
 function readRuns(cols: IndexFileColumns, e0: number, e1: number): { start: Uint32Array; data: Uint8Array } {
@@ -107,55 +58,46 @@ function entryRuns(runs: { start: Uint32Array; data: Uint8Array }, a: number, b:
   return { end, data: data.subarray(s0 - start[0]!, start[b]! - start[0]!) };
 }
 
-/** Every term's postings in three arrays: term t's run is `[start[t], start[t + 1])` of `docs` and `entries`. */
-interface Inverted {
-  start: Uint32Array;
-  docs: Uint32Array;
-  entries: Uint32Array;
-}
+/** The files read where they lie: their checksums are verified on open only when asked (openIndex). */
+const PAGED_FILES = [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections, INDEX_FILES.docs, INDEX_FILES.postings, INDEX_FILES.docinfo];
 
-/** The forward index inverted by a counting sort over its term ids: documents come out ascending within each term. */
-function invert(f: Forward, docCount: number, termCount: number): Inverted {
-  const n = f.term.length;
-  const start = new Uint32Array(termCount + 1);
-  for (let e = 0; e < n; e++) start[f.term[e]! + 1]!++;
-  for (let t = 0; t < termCount; t++) start[t + 1]! += start[t]!;
-  const at = start.slice(0, termCount);
-  const docs = new Uint32Array(n);
-  const entries = new Uint32Array(n);
-  for (let d = 0; d < docCount; d++)
-    for (let e = f.start[d]!; e < f.start[d + 1]!; e++) {
-      const p = at[f.term[e]!]!++;
-      docs[p] = d;
-      entries[p] = e;
+/** Pages of index files a reader keeps (64 KiB each): 16 MiB. */
+const CACHE_PAGES = 256;
+/** Postings a reader keeps read (8 bytes each, the commonest terms' stay): 16 MiB. */
+const CACHED_POSTINGS = 2_000_000;
+/** Stored documents a reader keeps parsed. */
+const CACHED_DOCS = 4096;
+
+/** A least-recently-used map whose values weigh `weigh` each, kept under `budget` in all. */
+class Lru<K, V> {
+  private readonly m = new Map<K, V>();
+  private held = 0;
+  constructor(
+    private readonly budget: number,
+    private readonly weigh: (v: V) => number,
+  ) {}
+  get(k: K): V | undefined {
+    const v = this.m.get(k);
+    if (v !== undefined) {
+      this.m.delete(k);
+      this.m.set(k, v);
     }
-  return { start, docs, entries };
-}
-
-/** A document's terms as ids of its index's dictionary: title then content in stream order, the other fields in dictionary order. */
-interface DocTerms {
-  title: Uint32Array;
-  content: Uint32Array;
-  anchor: Uint32Array;
-  url: Uint32Array;
-  heading: Uint32Array;
-}
-
-/** Document `id`'s terms rebuilt from the forward index as the writer took them (for `analyzed`). */
-function termsIn(f: Forward, id: number): DocTerms {
-  const L = (field: Field) => f.lengths[id * FIELDS.length + FIELD_INDEX[field]] ?? 0;
-  const titleLength = L('title');
-  const stream = new Uint32Array(titleLength + L('content'));
-  const lists = { anchor: new Uint32Array(L('anchor')), url: new Uint32Array(L('url')), heading: new Uint32Array(L('heading')) };
-  const at = { anchor: 0, url: 0, heading: 0 };
-  const first = f.start[id]!;
-  const end = f.start[id + 1]!;
-  for (let e = first; e < end; e++) {
-    const t = f.term[e]!;
-    for (const p of decodePositions(f, e)) stream[p] = t;
-    for (const field of ['anchor', 'url', 'heading'] as const) for (let k = f.tf[FIELD_INDEX[field]]![e]!; k > 0; k--) lists[field][at[field]++] = t;
+    return v;
   }
-  return { title: stream.subarray(0, titleLength), content: stream.subarray(titleLength), ...lists };
+  set(k: K, v: V): V {
+    this.m.set(k, v);
+    this.held += this.weigh(v);
+    for (const [old, ov] of this.m) {
+      if (this.held <= this.budget || this.m.size === 1) break;
+      this.m.delete(old);
+      this.held -= this.weigh(ov);
+    }
+    return v;
+  }
+  clear(): void {
+    this.m.clear();
+    this.held = 0;
+  }
 }
 
 class SegmentedIndexReader implements IndexReader {
@@ -163,99 +105,100 @@ class SegmentedIndexReader implements IndexReader {
   private readonly words: string[];
   private readonly termIds = new Map<string, number>();
   private readonly df: Uint32Array[];
-  private fwd: Forward | undefined;
-  private inv: Inverted | undefined;
-  private readonly docOffsets: Uint32Array;
-  private readonly docJson: Uint8Array;
-  private readonly storedCache: (StoredDoc | undefined)[];
-  private urlIds: Map<string, number> | undefined;
-  private cands: CandidateIndex | undefined;
+  private readonly cache = new PageCache(CACHE_PAGES);
+  private readonly fwd: ForwardFiles;
+  private readonly stored: PagedFile;
+  private readonly storedJson: PagedColumn;
+  private docOffsets: Uint32Array | undefined;
+  private readonly storedCache = new Lru<number, StoredDoc>(CACHED_DOCS, () => 1);
+  private readonly post: PagedFile;
+  private readonly postStart: Uint32Array;
+  private readonly postCols: { docs: PagedColumn; entries: PagedColumn; tf: PagedColumn[] };
+  private readonly postCache = new Lru<number, Postings>(CACHED_POSTINGS, (p) => p.docs.length || 1);
+  private readonly infoFile: PagedFile;
+  private info: DocInfo | undefined;
+  private scratch: CandidateScratch | undefined;
 
   constructor(
     readonly dir: string,
     readonly meta: IndexMeta,
     private readonly deleted: Set<number>,
+    verify: boolean,
   ) {
     this.analyzer = Analyzer.ofIndex(meta.analyzer);
+    if (verify) for (const name of PAGED_FILES) new IndexFileColumns(dir, name).close();
     const terms = load(dir, INDEX_FILES.terms);
     const words = column(terms.cols, 'words', Uint8Array, terms.file);
     this.words = words.length ? Buffer.from(words.buffer, words.byteOffset, words.length).toString('utf8').split('\n') : [];
     this.words.forEach((w, i) => this.termIds.set(w, i));
     this.df = FIELDS.map((f) => column(terms.cols, `df.${f}`, Uint32Array, terms.file));
-    const docs = load(dir, INDEX_FILES.docs);
-    this.docOffsets = column(docs.cols, 'offsets', Uint32Array, docs.file);
-    this.docJson = column(docs.cols, 'json', Uint8Array, docs.file);
-    this.storedCache = new Array(meta.docCount);
-    if (this.docOffsets.length !== meta.docCount + 1 || this.words.length !== meta.termCount) throw inconsistent(dir);
-    // A corrupt or torn file is refused on open, though these two are read only when needed.
-    for (const name of [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections]) new IndexFileColumns(dir, name).close();
-  }
-
-  /**
-   * The forward index and positions, read on first use: dedup and merge,
-   * which open every segment index, need only the stored fields of most.
-   */
-  private get forward(): Forward {
-    if (!this.fwd) {
-      const fwd = load(this.dir, INDEX_FILES.forward);
-      const pos = load(this.dir, INDEX_FILES.positions);
-      const sec = load(this.dir, INDEX_FILES.sections);
-      this.fwd = {
-        start: column(fwd.cols, 'start', Uint32Array, fwd.file),
-        term: column(fwd.cols, 'term', Uint32Array, fwd.file),
-        tf: FIELDS.map((f) => column(fwd.cols, `tf.${f}`, Uint16Array, fwd.file)),
-        lengths: column(fwd.cols, 'lengths', Uint32Array, fwd.file),
-        posStart: column(pos.cols, 'start', Uint32Array, pos.file),
-        posData: column(pos.cols, 'data', Uint8Array, pos.file),
-        secDoc: column(sec.cols, 'doc', Uint32Array, sec.file),
-        secLength: column(sec.cols, 'length', Uint32Array, sec.file),
-        secStart: column(sec.cols, 'start', Uint32Array, sec.file),
-        secData: column(sec.cols, 'data', Uint8Array, sec.file),
-      };
-      if (this.fwd.start.length !== this.meta.docCount + 1 || this.fwd.secDoc.length !== this.meta.docCount + 1) throw inconsistent(this.dir);
+    if (this.words.length !== meta.termCount) throw inconsistent(dir);
+    // Every file is opened now: a torn or missing one is refused before the first query.
+    const opened: { close(): void }[] = [];
+    try {
+      opened.push((this.fwd = new ForwardFiles(dir, meta.docCount, this.cache)));
+      opened.push((this.stored = new PagedFile(dir, INDEX_FILES.docs, this.cache)));
+      opened.push((this.post = new PagedFile(dir, INDEX_FILES.postings, this.cache)));
+      opened.push((this.infoFile = new PagedFile(dir, INDEX_FILES.docinfo, this.cache)));
+      this.storedJson = this.stored.column('json', 'u8');
+      this.postStart = this.post.all('start', Uint32Array);
+      this.postCols = { docs: this.post.column('docs', 'u32'), entries: this.post.column('entries', 'u32'), tf: FIELDS.map((f) => this.post.column(`tf.${f}`, 'u16')) };
+      if (this.stored.column('offsets', 'u32').length !== meta.docCount + 1 || this.postStart.length !== meta.termCount + 1) throw inconsistent(dir);
+    } catch (e) {
+      for (const f of opened) f.close();
+      throw e;
     }
-    return this.fwd;
   }
 
-  /** The flexsearch index, imported on the first query (tools that only read statistics never pay for it). */
-  private candidateIndex(): CandidateIndex {
-    return (this.cands ??= CandidateIndex.import(this.analyzer, readIndexFile(this.dir, INDEX_FILES.candidates)));
+  /** The per-document arrays (docinfo, field lengths, where each document's entries start), read on first use: dedup and merge need few. */
+  private get docInfo(): DocInfo {
+    return (this.info ??= new DocInfo(this.infoFile, this.meta.docCount));
   }
 
-  /** Loads everything a query needs now rather than on the first query. */
+  /** Reads now what every query reads, rather than on the first query. */
   warm(): this {
-    this.candidateIndex();
-    this.postings(0);
+    this.docInfo;
+    this.fwd.warm();
+    this.docOffsets ??= this.stored.all('offsets', Uint32Array);
     return this;
   }
 
   doc(id: number): StoredDoc {
-    return (this.storedCache[id] ??= this.parseStored(id));
+    return this.storedCache.get(id) ?? this.storedCache.set(id, this.parseStored(id));
   }
 
   private parseStored(id: number): StoredDoc {
     if (!(id >= 0 && id < this.meta.docCount)) throw new RangeError(`no document ${id} in ${this.dir}`);
-    const bytes = this.docJson.subarray(this.docOffsets[id], this.docOffsets[id + 1]);
+    const offsets = (this.docOffsets ??= this.stored.all('offsets', Uint32Array));
+    const bytes = this.stored.read(this.storedJson, Uint8Array, offsets[id]!, offsets[id + 1]!);
     return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as StoredDoc;
   }
 
   idOf(url: string): number | undefined {
-    if (!this.urlIds) {
-      this.urlIds = new Map();
-      for (let i = 0; i < this.meta.docCount; i++) this.urlIds.set(this.doc(i).url, i);
-    }
-    return this.urlIds.get(url);
+    for (const id of this.docInfo.withUrlHash(url)) if (this.doc(id).url === url) return id;
+    return undefined;
   }
 
   isDeleted(id: number): boolean {
     return this.deleted.has(id);
   }
 
+  boost(id: number): number {
+    return this.docInfo.boost[id]!;
+  }
+
   candidates(terms: string[], opts: CandidateOptions): number[] {
-    const extra = this.deleted.size;
-    const ids = this.candidateIndex().search(terms, opts.limit + extra, opts.tags);
-    const live = extra ? ids.filter((id) => !this.deleted.has(id)) : ids;
-    return live.length > opts.limit ? live.slice(0, opts.limit) : live;
+    const tagged = this.docInfo.tagFilter(opts.tags);
+    const accept = this.deleted.size ? (id: number) => !this.deleted.has(id) && (!tagged || tagged(id)) : tagged;
+    if (!terms.length) {
+      // Browsing by tags: the first documents that have them.
+      const out: number[] = [];
+      if (tagged) for (let id = 0; id < this.meta.docCount && out.length < opts.limit; id++) if (accept!(id)) out.push(id);
+      return out;
+    }
+    const ids = [...new Set(terms.map((t) => this.termId(t)).filter((t) => t >= 0))];
+    const lists = ids.map((t) => ({ docs: this.postings(t).docs, ...(opts.weigh ? { weights: opts.weigh(t) } : {}) }));
+    return selectCandidates(lists, opts.limit, (this.scratch ??= new CandidateScratch(this.meta.docCount)), accept, opts.docWeight);
   }
 
   docFreq(field: Field, term: string): number {
@@ -269,64 +212,66 @@ class SegmentedIndexReader implements IndexReader {
 
   entry(id: number, termId: number): number {
     if (termId < 0 || !(id >= 0 && id < this.meta.docCount)) return -1;
-    const { start, term } = this.forward;
-    let lo = start[id]!;
-    let hi = start[id + 1]! - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = term[mid]!;
-      if (v === termId) return mid;
-      if (v < termId) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    return this.fwd.entry(id, termId);
   }
 
   entryTf(entry: number, field: number): number {
-    return this.forward.tf[field]![entry]!;
+    return this.fwd.tf(entry, field);
   }
 
   entryPositions(entry: number, max = Infinity): readonly number[] {
-    return decodePositions(this.forward, entry, max);
+    return this.fwd.positions(entry, max);
   }
 
   sectionLengths(id: number): Uint32Array {
-    const f = this.forward;
-    return f.secLength.subarray(f.secDoc[id], f.secDoc[id + 1]);
+    return this.fwd.sectionLengths(id);
   }
 
   entrySections(entry: number, out: number[] = []): number[] {
-    return decodeSections(this.forward, entry, out);
+    return this.fwd.sections(entry, out);
   }
 
-  /** Built from the forward index on first use (memory: 8 bytes an entry), so tools that never search do not pay for it. */
+  /** Read from the postings file, the most recently used kept. */
   postings(termId: number): Postings {
-    const inv = (this.inv ??= invert(this.forward, this.meta.docCount, this.meta.termCount));
-    if (!(termId >= 0 && termId < this.meta.termCount)) return { docs: inv.docs.subarray(0, 0), entries: inv.entries.subarray(0, 0) };
-    const a = inv.start[termId]!;
-    const b = inv.start[termId + 1]!;
-    return { docs: inv.docs.subarray(a, b), entries: inv.entries.subarray(a, b) };
+    if (!(termId >= 0 && termId < this.meta.termCount)) return { docs: new Uint32Array(0), entries: new Uint32Array(0) };
+    const known = this.postCache.get(termId);
+    if (known) return known;
+    const [a, b] = [this.postStart[termId]!, this.postStart[termId + 1]!];
+    return this.postCache.set(termId, { docs: this.post.read(this.postCols.docs, Uint32Array, a, b), entries: this.post.read(this.postCols.entries, Uint32Array, a, b) });
+  }
+
+  postingTf(termId: number, field: number): Uint16Array {
+    if (!(termId >= 0 && termId < this.meta.termCount)) return new Uint16Array(0);
+    return this.post.read(this.postCols.tf[field]!, Uint16Array, this.postStart[termId]!, this.postStart[termId + 1]!);
   }
 
   termFreq(id: number, field: Field, term: string): number {
     const e = this.entry(id, this.termId(term));
-    return e < 0 ? 0 : this.forward.tf[FIELD_INDEX[field]]![e]!;
+    return e < 0 ? 0 : this.fwd.tf(e, FIELD_INDEX[field]);
   }
 
   fieldLength(id: number, field: Field): number {
-    return this.forward.lengths[id * FIELDS.length + FIELD_INDEX[field]] ?? 0;
+    return this.fwd.fieldLength(id, FIELD_INDEX[field]);
   }
 
   positions(id: number, term: string): readonly number[] {
     const e = this.entry(id, this.termId(term));
-    return e < 0 ? [] : decodePositions(this.forward, e);
+    return e < 0 ? [] : this.fwd.positions(e);
   }
 
   /** The document as the writer took it. */
   analyzed(id: number): AnalyzedDoc {
-    const t = termsIn(this.forward, id);
-    const w = (ids: Uint32Array) => Array.from(ids, (i) => this.words[i]!);
-    return { stored: this.doc(id), stream: w(t.title).concat(w(t.content)), titleLength: t.title.length, anchor: w(t.anchor), url: w(t.url), heading: w(t.heading) };
+    const L = (field: Field) => this.fwd.fieldLength(id, FIELD_INDEX[field]);
+    const titleLength = L('title');
+    const stream: string[] = new Array(titleLength + L('content'));
+    const lists = { anchor: [] as string[], url: [] as string[], heading: [] as string[] };
+    const [first, end] = this.fwd.entries(id);
+    for (let e = first; e < end; e++) {
+      const w = this.words[this.fwd.termOf(e)]!;
+      for (const p of this.fwd.positions(e)) stream[p] = w;
+      for (const field of ['anchor', 'url', 'heading'] as const) for (let k = this.fwd.tf(e, FIELD_INDEX[field]); k > 0; k--) lists[field].push(w);
+    }
+    return { stored: this.doc(id), stream, titleLength, ...lists };
   }
 
   /**
@@ -346,7 +291,6 @@ class SegmentedIndexReader implements IndexReader {
         sec = new IndexFileColumns(this.dir, INDEX_FILES.sections);
         const n = this.meta.docCount;
         if (fwd.length('start') !== n + 1) throw inconsistent(this.dir);
-        const scratch = { at: new Int32Array(0) };
         for (let first = 0; first < n; first += WINDOW_DOCS) {
           const last = Math.min(n, first + WINDOW_DOCS);
           const start = fwd.read('start', Uint32Array, first, last + 1);
@@ -377,7 +321,7 @@ class SegmentedIndexReader implements IndexReader {
               secEnd: s.end,
               secData: s.data,
             };
-            yield [id, this.parseStored(id), { ...e, terms: term.subarray(a, b), order: candidateOrder(e, scratch) }];
+            yield [id, this.parseStored(id), { ...e, terms: term.subarray(a, b) }];
           }
         }
       } finally {
@@ -395,10 +339,13 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   close(): void {
-    this.storedCache.length = 0;
-    this.urlIds = undefined;
-    this.fwd = undefined;
-    this.inv = undefined;
+    this.storedCache.clear();
+    this.postCache.clear();
+    this.cache.clear();
+    this.fwd.close();
+    this.stored.close();
+    this.post.close();
+    this.infoFile.close();
   }
 }
 
@@ -412,20 +359,32 @@ export function readIndexMeta(dir: string): { indexDir: string; meta: IndexMeta 
   if (!cur && !fs.existsSync(path.join(indexDir, INDEX_FILES.meta))) {
     throw new HzError('HZ_ERR_NOT_FOUND', `${dir} holds no index yet (no CURRENT generation and no ${INDEX_FILES.meta} file); run 'hazelnut index' and 'hazelnut merge'`);
   }
+  let meta: IndexMeta;
   try {
-    return { indexDir, meta: JSON.parse(readIndexFile(indexDir, INDEX_FILES.meta).toString('utf8')) as IndexMeta };
+    meta = JSON.parse(readIndexFile(indexDir, INDEX_FILES.meta).toString('utf8')) as IndexMeta;
   } catch (e) {
     if (isHzError(e)) throw e;
     throw new HzError('HZ_ERR_INDEX_FORMAT', `index meta ${path.join(indexDir, INDEX_FILES.meta)} is not valid JSON`);
   }
+  if (!(meta.version >= OLDEST_INDEX))
+    throw new HzError(
+      'HZ_ERR_INDEX_FORMAT',
+      `index ${indexDir} has format version ${meta.version}, which loaded the whole index into memory; this hazelnut reads it from disk (version ${OLDEST_INDEX}): ` +
+        `rebuild it with 'hazelnut index <crawl>/webdb -dir <crawl>/segments', 'hazelnut dedup -dir <crawl>/segments' and 'hazelnut merge <crawl>/index -dir <crawl>/segments'`,
+    );
+  return { indexDir, meta };
 }
 
 /**
  * Opens an index directory, or an index root (`<crawl>/index`, or the crawl
- * directory itself) through its CURRENT pointer.
+ * directory itself) through its CURRENT pointer. Every file's header and
+ * length is checked; with `verify` (the default) every file's checksum too,
+ * which reads all of it: a searcher, which must be ready in a moment
+ * whatever the index's size, opens without, as Lucene verifies large files'
+ * checksums only when it merges them (merge here verifies each file it reads).
  */
-export async function openIndex(dir: string): Promise<LoadedIndex> {
+export async function openIndex(dir: string, opts: { verify?: boolean } = {}): Promise<LoadedIndex> {
   const { indexDir, meta } = readIndexMeta(dir);
   const deleted = readDeleted(indexDir);
-  return new SegmentedIndexReader(indexDir, { ...meta, deletedCount: deleted.size }, deleted);
+  return new SegmentedIndexReader(indexDir, { ...meta, deletedCount: deleted.size }, deleted, opts.verify ?? true);
 }

@@ -65,6 +65,14 @@ export interface CandidateOptions {
   limit: number;
   /** Filters on exact tag values (`site:`, `type:`, `lang:`). */
   tags?: Partial<Record<'host' | 'site' | 'type' | 'lang', string>>;
+  /**
+   * A weight for each posting of a term (beside `postings(termId).docs`):
+   * among documents holding as many of the terms, those of the highest sum
+   * are taken first. Without it, the lowest ids.
+   */
+  weigh?: (termId: number) => ArrayLike<number>;
+  /** A weight of a document's own, added to its postings' weights (the link prior). */
+  docWeight?: (id: number) => number;
 }
 
 /** A term's documents, ascending, and the forward-index entry of each (`entries[i]` belongs to `docs[i]`). */
@@ -82,6 +90,8 @@ export interface IndexReader {
   doc(id: number): StoredDoc;
   idOf(url: string): number | undefined;
   isDeleted(id: number): boolean;
+  /** The link score the indexer stored (StoredDoc.boost), without reading the stored fields. */
+  boost(id: number): number;
   /**
    * Candidate documents for analyzed terms: those holding every term first,
    * then the best partial matches, up to `limit`. Order carries no score.
@@ -117,5 +127,7 @@ export interface IndexReader {
   entrySections(entry: number, out?: number[]): number[];
   /** The documents holding a term (ascending ids) and, beside each, its entry: the forward index inverted. */
   postings(termId: number): Postings;
+  /** A term's frequency in a field (an index into FIELDS) in each of its postings, beside `postings(termId).docs`. */
+  postingTf(termId: number, field: number): Uint16Array;
   close(): void;
 }

@@ -1,13 +1,14 @@
 /**
  * @module shared/index/writer
  * Builds an index (per segment or merged) and writes its files to a
- * directory: the flexsearch candidate index plus our own binary statistics —
- * a sorted term dictionary with document frequencies per field, a forward
- * index (per document: sorted term ids and term frequencies per field, field
- * lengths), term positions in the title+content stream and the sections
- * each term occurs in (pages of two sections or more). Memory is bounded
+ * directory: a sorted term dictionary with document frequencies per field,
+ * a forward index (per document: sorted term ids and term frequencies per
+ * field, field lengths), term positions in the title+content stream, the
+ * sections each term occurs in (pages of two sections or more), the
+ * postings (the forward index inverted, shared/index/postings) and the
+ * docinfo (link scores, tags, URL hashes). Memory is bounded
  * by design: each added document goes to spill files at once (its stored
- * fields, its terms as ids, its candidate postings in batches), and `write`
+ * fields, its terms as ids), and `write`
  * streams them into the index files; what stays in memory is the term
  * dictionary (the vocabulary, not the documents), per-term counts, and a
  * few numbers a document (offsets, field lengths, tags). Used by the crawler
@@ -18,11 +19,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Analyzer } from '../analysis/analyzer.js';
-import { CandidatePostings } from './candidates-file.js';
+import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, PackedColumnsWriter, writeIndexFile, writeIndexFileWith, writePackedColumns } from './format.js';
 import { removeStaleTmp } from './publish.js';
+import { PostingsBuilder } from './postings.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
 
@@ -56,8 +58,8 @@ export interface IndexWriterOptions {
   maxTokens?: number;
   /** Where spill files go (a fresh directory is made inside, removed when the build ends). @default the OS temp directory */
   spillDir?: string;
-  /** Candidate batch and export chunk sizes, smaller than flexsearch's only to test them on a small index. */
-  candidateLimits?: ConstructorParameters<typeof CandidatePostings>[1];
+  /** Postings sorted in memory a batch, smaller only to test several runs on a small index. */
+  postingsBatch?: number;
 }
 
 export class IndexWriter {
@@ -68,10 +70,8 @@ export class IndexWriter {
   private readonly terms: SpillSink;
   private readonly stored: SpillSink;
   private readonly storedOffsets = new Grow();
-  private readonly candidates: CandidatePostings;
+  private readonly info = new DocInfoBuilder();
   private readonly builder = new EntryBuilder();
-  /** A document's candidate text, reused from one document to the next. */
-  private text = new Uint32Array(1024);
   private docs = 0;
   /** Entries (distinct terms of a document) and bytes of positions over every document added. */
   private entries = 0;
@@ -90,7 +90,6 @@ export class IndexWriter {
     this.terms = new SpillSink(path.join(this.spill, 'terms'));
     this.stored = new SpillSink(path.join(this.spill, 'stored'));
     this.storedOffsets.push(0);
-    this.candidates = new CandidatePostings(this.spill, opts.candidateLimits);
   }
 
   get docCount(): number {
@@ -127,10 +126,7 @@ export class IndexWriter {
   addEntries(s: StoredDoc, e: DocEntries): number {
     const id = this.docs++;
     const n = e.terms.length;
-    if (this.text.length < e.order.length) this.text = new Uint32Array(2 * e.order.length);
-    const text = this.text.subarray(0, e.order.length);
-    for (let i = 0; i < text.length; i++) text[i] = e.terms[e.order[i]!]!;
-    this.candidates.add(id, text, this.words, { host: s.host, site: s.site, type: s.type, lang: s.lang });
+    this.info.add(s);
     FIELDS.forEach((f, k) => (this.lengthSums[f] += e.lengths[k]!));
     const t = this.terms;
     t.u32(n);
@@ -188,6 +184,8 @@ export class IndexWriter {
     byWord.forEach((tmp, r) => (rank[tmp] = r));
 
     const dfs = FIELDS.map(() => new Uint32Array(T));
+    /** Postings of each term (by rank): the documents holding it in any field. */
+    const postingCounts = new Uint32Array(T);
     const entries = this.entries;
     // Every column's length is known from the documents added: the forward index and positions are written
     // in place as the spilled documents are read, the columns side by side.
@@ -226,7 +224,8 @@ export class IndexWriter {
       const slot = new Uint32Array(T);
       let ranks = new Uint32Array(1024);
       let entryOf = new Uint32Array(1024);
-      let docTf = new Uint16Array(1024);
+      let docTf = FIELDS.map(() => new Uint16Array(1024));
+      const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);
       let docPosStart = new Uint32Array(1024);
       let bytes = new Uint8Array(4096);
       let at = 0;
@@ -256,7 +255,7 @@ export class IndexWriter {
           if (ranks.length < n) {
             ranks = new Uint32Array(2 * n);
             entryOf = new Uint32Array(2 * n);
-            docTf = new Uint16Array(2 * n);
+            docTf = FIELDS.map(() => new Uint16Array(2 * n));
             docPosStart = new Uint32Array(2 * n);
             docSecStart = new Uint32Array(2 * n);
           }
@@ -283,23 +282,27 @@ export class IndexWriter {
           sections.append(SEC_START, bytesOf(docSecStart.subarray(0, n)));
           secAt += sb;
           forward.append(TERM, bytesOf(sorted));
+          for (let j = 0; j < n; j++) postingCounts[sorted[j]!]!++;
           positions.append(POS_START, bytesOf(docPosStart.subarray(0, n)));
           for (let f = 0; f < FIELDS.length; f++) {
             const d = dfs[f]!;
             const fieldTf = tf.subarray(f * n, f * n + n);
+            const out = docTf[f]!;
             for (let j = 0; j < n; j++) {
               const v = fieldTf[entryOf[j]!]!;
               if (v > 0) d[sorted[j]!]!++;
-              docTf[j] = v;
+              out[j] = v;
             }
-            forward.append(TF + f, bytesOf(docTf.subarray(0, n)));
+            forward.append(TF + f, bytesOf(out.subarray(0, n)));
           }
+          postings.add(id, sorted, at, (f) => docTf[f]!);
           at += n;
         }
       } finally {
         src.close();
       }
       start[this.docs] = at;
+      postings.write(dir, postingCounts);
       positions.append(POS_START, bytesOf(Uint32Array.of(posAt)));
       secDoc[this.docs] = secCount;
       sections.append(SEC_DOC, bytesOf(secDoc));
@@ -340,7 +343,7 @@ export class IndexWriter {
         ...Object.fromEntries(FIELDS.map((f, k) => [`df.${f}`, dfs[k]!])),
       }),
     );
-    writeIndexFileWith(dir, INDEX_FILES.candidates, (w) => this.candidates.write(w, this.words));
+    this.info.write(dir);
     writeIndexFile(dir, INDEX_FILES.meta, Buffer.from(JSON.stringify(meta)));
     return meta;
   }

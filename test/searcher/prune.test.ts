@@ -10,11 +10,10 @@ import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
-import { hasUnitScores, matchUnits, rankPruned, unitScores } from '../../searcher/prune.js';
+import { matchUnits, rankPruned, unitScores } from '../../searcher/prune.js';
 import { DocTerms } from '../../searcher/rank/docterms.js';
 import { makeScorer } from '../../searcher/rank/score.js';
 import { pageOfRanked, search, type SearchResult } from '../../searcher/search.js';
-import { startSearcher } from '../../searcher/server.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { rng } from '../fixtures/rng.js';
@@ -106,15 +105,21 @@ test('every document holding a query term has a bound at least its score', () =>
   }
 });
 
-test('a searcher works out the pruning scores when its index opens; a shard searcher, which never prunes for its broker, does not', async () => {
-  for (const shard of [false, true]) {
-    const running = await startSearcher(Conf.load(), { dir, port: 0, host: '127.0.6.91', shard });
-    try {
-      const { reader, settings } = running.snapshots.current;
-      assert.is(hasUnitScores(reader, settings.rank), !shard, shard ? 'shard' : 'searcher');
-    } finally {
-      await running.close();
+test('a candidate pool smaller than the matches holds the best-scoring ones: the first page is the one of a pool of every match', async () => {
+  const conf = Conf.load();
+  conf.set('searcher.candidates', '40');
+  const small = await CrawlSnapshots.open(dir, searchSettings(conf));
+  try {
+    let filled = 0;
+    for (const query of ['vacuum', 'table', 'hash', 'journal', 'index', 'title:vacuum', 'site:a.prune.test table']) {
+      const narrow = search(small.current, { query, hitsPerSite: 0 });
+      const wide = search(snaps.current, { query, hitsPerSite: 0 });
+      if (wide.total > 40) filled++;
+      assert.equal(narrow.hits.map((h) => [h.doc.url, h.score]), wide.hits.map((h) => [h.doc.url, h.score]), query);
     }
+    assert.ok(filled >= 4, `only ${filled} queries with more matches than the pool`);
+  } finally {
+    small.close();
   }
 });
 

@@ -1,0 +1,121 @@
+/**
+ * @module shared/index/docinfo
+ * The docinfo file: what a search reads of every matching document before it
+ * knows which it will show — the link score (the prior every match's bound
+ * adds), the tags filters test (host, site, type, lang, as ids of each tag's
+ * values) — and each URL's hash, sorted, to find a document by its URL. A few
+ * bytes a document in typed arrays, so a searcher never parses stored fields
+ * to rank, filter or look up a page.
+ */
+import zlib from 'node:zlib';
+import { HzError } from '../errors.js';
+import { TAG_FIELDS, type TagField, type Tags } from './candidates.js';
+import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns, type Column } from './format.js';
+import type { PagedFile } from './paged.js';
+import type { StoredDoc } from './types.js';
+
+/** A URL's 32-bit hash (CRC-32 of its UTF-8 bytes). */
+const urlHash = (url: string) => zlib.crc32(Buffer.from(url, 'utf8')) >>> 0;
+
+class Grow<A extends Uint32Array | Float64Array> {
+  len = 0;
+  constructor(public arr: A) {}
+  push(v: number): void {
+    if (this.len === this.arr.length) {
+      const next = new (this.arr.constructor as new (n: number) => A)(this.arr.length * 2);
+      next.set(this.arr);
+      this.arr = next;
+    }
+    this.arr[this.len++] = v;
+  }
+  done(): A {
+    return this.arr.subarray(0, this.len) as A;
+  }
+}
+
+/** Collects each document's docinfo as the writer adds it. */
+export class DocInfoBuilder {
+  private readonly boost = new Grow(new Float64Array(1024));
+  private readonly hash = new Grow(new Uint32Array(1024));
+  private readonly tags = TAG_FIELDS.map(() => ({ ids: new Map<string, number>(), of: new Grow(new Uint32Array(1024)) }));
+
+  add(s: StoredDoc): void {
+    this.boost.push(s.boost);
+    this.hash.push(urlHash(s.url));
+    TAG_FIELDS.forEach((f, k) => {
+      const t = this.tags[k]!;
+      const v = s[f] ?? '';
+      let id = t.ids.get(v);
+      if (id === undefined) t.ids.set(v, (id = t.ids.size));
+      t.of.push(id);
+    });
+  }
+
+  write(dir: string): void {
+    const hashes = this.hash.done();
+    const byHash = Uint32Array.from({ length: hashes.length }, (_, i) => i).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+    const cols: Record<string, Column> = {
+      boost: this.boost.done(),
+      'url.hash': Uint32Array.from(byHash, (i) => hashes[i]!),
+      'url.doc': byHash,
+    };
+    TAG_FIELDS.forEach((f, k) => {
+      cols[`tag.${f}`] = this.tags[k]!.of.done();
+      cols[`values.${f}`] = Buffer.from(JSON.stringify([...this.tags[k]!.ids.keys()]));
+    });
+    writeIndexFileWith(dir, INDEX_FILES.docinfo, (w) => writePackedColumns(w, Object.entries(cols).map(([name, c]) => columnSource(name, c))));
+  }
+}
+
+/** A docinfo file as a searcher holds it: every column in memory (a few bytes a document). */
+export class DocInfo {
+  readonly boost: Float64Array;
+  private readonly hashes: Uint32Array;
+  private readonly hashDocs: Uint32Array;
+  private readonly tags: Uint32Array[];
+  private readonly values: Map<string, number>[];
+
+  constructor(f: PagedFile, docCount: number) {
+    this.boost = f.all('boost', Float64Array);
+    this.hashes = f.all('url.hash', Uint32Array);
+    this.hashDocs = f.all('url.doc', Uint32Array);
+    this.tags = TAG_FIELDS.map((t) => f.all(`tag.${t}`, Uint32Array));
+    this.values = TAG_FIELDS.map((t) => {
+      const bytes = f.all(`values.${t}`, Uint8Array);
+      return new Map((JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as string[]).map((v, i) => [v, i]));
+    });
+    if (this.boost.length !== docCount || this.hashDocs.length !== docCount || this.tags.some((t) => t.length !== docCount))
+      throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${f.file} disagrees with the index's number of documents`);
+  }
+
+  /** The documents whose URL hashes as `url` does (check their stored URL: hashes may collide). */
+  *withUrlHash(url: string): Generator<number> {
+    const h = urlHash(url);
+    let lo = 0;
+    let hi = this.hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.hashes[mid]! < h) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.hashes.length && this.hashes[i] === h; i++) yield this.hashDocs[i]!;
+  }
+
+  /**
+   * A test of a document's tags against exact values (only the tags given
+   * count); undefined when no tag is given, () => false when a value is in
+   * no document.
+   */
+  tagFilter(tags: Partial<Tags> | undefined): ((id: number) => boolean) | undefined {
+    const want: [Uint32Array, number][] = [];
+    for (const [k, f] of TAG_FIELDS.entries()) {
+      const v = tags?.[f as TagField];
+      if (v === undefined || v === '') continue;
+      const id = this.values[k]!.get(v);
+      if (id === undefined) return () => false;
+      want.push([this.tags[k]!, id]);
+    }
+    if (!want.length) return undefined;
+    return (doc) => want.every(([col, id]) => col[doc] === id);
+  }
+}

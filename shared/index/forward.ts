@@ -1,0 +1,183 @@
+/**
+ * @module shared/index/forward
+ * The forward index, positions and sections of an index read where they lie
+ * (shared/index/paged): a (document, term) entry found by binary search in
+ * the document's sorted term ids, its frequencies, its positions and section
+ * runs decoded from the pages that hold them. What stays in memory is a few
+ * numbers a document: where its entries and sections start, its field
+ * lengths (the norms BM25F divides by), read when first needed.
+ */
+import { HzError } from '../errors.js';
+import { INDEX_FILES } from './format.js';
+import type { PageCache, PagedColumn } from './paged.js';
+import { PagedFile } from './paged.js';
+import { FIELDS } from './types.js';
+
+const F = FIELDS.length;
+
+/** Decodes LEB128 varints from `data[from..to)`: as positions (running sums of the gaps), the first `max`. */
+function decodeGaps(data: Uint8Array, from: number, to: number, max: number): number[] {
+  const out: number[] = [];
+  let prev = 0;
+  for (let p = from; p < to && out.length < max; ) {
+    let b = data[p++]!;
+    // Most gaps between a term's occurrences fit one byte: no multiplication for them.
+    let v = b & 0x7f;
+    for (let scale = 128; b & 0x80; scale *= 128) {
+      b = data[p++]!;
+      v += (b & 0x7f) * scale;
+    }
+    prev += v;
+    out.push(prev);
+  }
+  return out;
+}
+
+/** Section runs `[section, tf, …]` (varint pairs: the gap from the previous section, the count) from `data[from..to)` into `out`. */
+function decodeSections(data: Uint8Array, from: number, to: number, out: number[]): number[] {
+  let section = 0;
+  let k = 0;
+  for (let p = from; p < to; k++) {
+    let b = data[p++]!;
+    let v = b & 0x7f;
+    for (let scale = 128; b & 0x80; scale *= 128) {
+      b = data[p++]!;
+      v += (b & 0x7f) * scale;
+    }
+    out[k] = k % 2 ? v : (section += v);
+  }
+  out.length = k;
+  return out;
+}
+
+/** A file of byte runs an entry (positions, sections): where each run starts, and the bytes. */
+class Runs {
+  private readonly start: PagedColumn;
+  private readonly data: PagedColumn;
+  private scratch = new Uint8Array(256);
+
+  constructor(private readonly f: PagedFile) {
+    this.start = f.column('start', 'u32');
+    this.data = f.column('data', 'u8');
+  }
+
+  get entries(): number {
+    return this.start.length - 1;
+  }
+
+  /** Entry e's bytes, copied into a scratch array valid until the next call: [bytes, length]. */
+  run(e: number): [Uint8Array, number] {
+    const from = this.f.u32(this.start, e);
+    const n = this.f.u32(this.start, e + 1) - from;
+    if (this.scratch.length < n) this.scratch = new Uint8Array(2 * n);
+    const s = this.scratch;
+    for (let i = 0; i < n; i++) s[i] = this.f.u8(this.data, from + i);
+    return [s, n];
+  }
+
+  close(): void {
+    this.f.close();
+  }
+}
+
+export class ForwardFiles {
+  private readonly fwd: PagedFile;
+  private readonly pos: Runs;
+  private readonly secRuns: Runs;
+  private readonly sec: PagedFile;
+  private readonly term: PagedColumn;
+  private readonly tfCols: PagedColumn[];
+  private perDoc: { start: Uint32Array; lengths: Uint32Array; secDoc: Uint32Array; secLength: Uint32Array } | undefined;
+
+  constructor(
+    private readonly dir: string,
+    private readonly docCount: number,
+    cache: PageCache,
+  ) {
+    const files: PagedFile[] = [];
+    try {
+      for (const name of [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections]) files.push(new PagedFile(dir, name, cache));
+    } catch (e) {
+      for (const f of files) f.close();
+      throw e;
+    }
+    [this.fwd, , this.sec] = files as [PagedFile, PagedFile, PagedFile];
+    this.pos = new Runs(files[1]!);
+    this.secRuns = new Runs(this.sec);
+    this.term = this.fwd.column('term', 'u32');
+    this.tfCols = FIELDS.map((f) => this.fwd.column(`tf.${f}`, 'u16'));
+    if (this.fwd.column('start', 'u32').length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
+    if (this.pos.entries !== this.term.length || this.secRuns.entries !== this.term.length) throw inconsistent(dir);
+  }
+
+  /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */
+  private get docs() {
+    return (this.perDoc ??= {
+      start: this.fwd.all('start', Uint32Array),
+      lengths: this.fwd.all('lengths', Uint32Array),
+      secDoc: this.sec.all('doc', Uint32Array),
+      secLength: this.sec.all('length', Uint32Array),
+    });
+  }
+
+  /** Reads the per-document arrays now. */
+  warm(): void {
+    if (this.docs.lengths.length !== this.docCount * F) throw inconsistent(this.dir);
+  }
+
+  entry(id: number, termId: number): number {
+    const { start } = this.docs;
+    let lo = start[id]!;
+    let hi = start[id + 1]! - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.fwd.u32(this.term, mid);
+      if (v === termId) return mid;
+      if (v < termId) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** The term id of an entry. */
+  termOf(entry: number): number {
+    return this.fwd.u32(this.term, entry);
+  }
+
+  /** A document's entries: [first, end). */
+  entries(id: number): [number, number] {
+    const { start } = this.docs;
+    return [start[id]!, start[id + 1]!];
+  }
+
+  tf(entry: number, field: number): number {
+    return this.fwd.u16(this.tfCols[field]!, entry);
+  }
+
+  fieldLength(id: number, field: number): number {
+    return this.docs.lengths[id * F + field] ?? 0;
+  }
+
+  positions(entry: number, max = Infinity): number[] {
+    const [bytes, n] = this.pos.run(entry);
+    return decodeGaps(bytes, 0, n, max);
+  }
+
+  sectionLengths(id: number): Uint32Array {
+    const { secDoc, secLength } = this.docs;
+    return secLength.subarray(secDoc[id], secDoc[id + 1]);
+  }
+
+  sections(entry: number, out: number[]): number[] {
+    const [bytes, n] = this.secRuns.run(entry);
+    return decodeSections(bytes, 0, n, out);
+  }
+
+  close(): void {
+    this.fwd.close();
+    this.pos.close();
+    this.secRuns.close();
+  }
+}
+
+export const inconsistent = (dir: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);

@@ -1,0 +1,162 @@
+/**
+ * @module shared/index/paged
+ * An index file read where it lies: its columns are read with `fs.readSync`
+ * a page at a time into a small cache of the reader's own, so a searcher
+ * holds the pages its queries touch, not the file. The operating system's
+ * page cache under it is shared by every worker that opens the same index.
+ * The header is checked and the payload must be whole on open (a torn copy is
+ * refused, naming the file); the checksum is verified for the small files
+ * read whole, as Lucene checks large files' checksums only when merging.
+ */
+import fs from 'node:fs';
+import { HzError } from '../errors.js';
+import { openIndexFilePieces, readToc, type ColumnType } from './format.js';
+
+/** Bytes a page: elements of 8 bytes or fewer never straddle one, the columns being 8-byte aligned in the file. */
+export const PAGE_BYTES = 1 << 16;
+const PAGE_SHIFT = 16;
+
+interface Page {
+  u8: Uint8Array;
+  u16: Uint16Array;
+  u32: Uint32Array;
+}
+
+/**
+ * Pages of the files of one index, least recently used dropped past a
+ * budget. A hit on the page read last costs no map operation.
+ */
+export class PageCache {
+  private readonly pages = new Map<number, Page>();
+  private lastKey = -1;
+  private last: Page | undefined;
+  private files = 0;
+
+  constructor(private readonly maxPages: number) {}
+
+  /** A number for a file's pages (keys are file · 2^32 + page). */
+  fileId(): number {
+    return this.files++;
+  }
+
+  get size(): number {
+    return this.pages.size;
+  }
+
+  page(fd: number, file: number, n: number, fileBytes: number): Page {
+    const key = file * 2 ** 32 + n;
+    if (key === this.lastKey) return this.last!;
+    let p = this.pages.get(key);
+    if (p) {
+      this.pages.delete(key);
+      this.pages.set(key, p);
+    } else {
+      const buf = new ArrayBuffer(PAGE_BYTES);
+      const u8 = new Uint8Array(buf);
+      const at = n * PAGE_BYTES;
+      fs.readSync(fd, u8, 0, Math.min(PAGE_BYTES, fileBytes - at), at);
+      p = { u8, u16: new Uint16Array(buf), u32: new Uint32Array(buf) };
+      this.pages.set(key, p);
+      if (this.pages.size > this.maxPages) this.pages.delete(this.pages.keys().next().value!);
+    }
+    this.lastKey = key;
+    this.last = p;
+    return p;
+  }
+
+  clear(): void {
+    this.pages.clear();
+    this.lastKey = -1;
+    this.last = undefined;
+  }
+}
+
+const SIZES: Record<ColumnType, number> = { u8: 1, u16: 2, u32: 4, f64: 8 };
+
+/** A column of a paged file: where its elements start in the file, how many, of what type. */
+export interface PagedColumn {
+  at: number;
+  length: number;
+  type: ColumnType;
+}
+
+/** The packed columns of one index file, read through a PageCache. */
+export class PagedFile {
+  private readonly fd: number;
+  private readonly id: number;
+  private readonly bytes: number;
+  private readonly cols: Map<string, PagedColumn>;
+
+  constructor(
+    readonly dir: string,
+    name: string,
+    private readonly cache: PageCache,
+  ) {
+    const opened = openIndexFilePieces(dir, name);
+    if (!opened) throw new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} lacks its ${name} file (written by an older hazelnut, or torn); rebuild it with 'hazelnut index', 'hazelnut dedup' and 'hazelnut merge'`);
+    this.fd = opened.fd;
+    this.file = opened.file;
+    this.bytes = opened.payloadAt + opened.length;
+    try {
+      this.cols = readToc(this.fd, this.file);
+    } catch (e) {
+      fs.closeSync(this.fd);
+      throw e;
+    }
+    for (const [c, t] of this.cols)
+      if (t.at + t.length * SIZES[t.type] > this.bytes) {
+        fs.closeSync(this.fd);
+        throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file}: column ${c} runs past the end of the file`);
+      }
+    this.id = cache.fileId();
+  }
+
+  readonly file: string;
+
+  /** A column by name and type, or a format error naming the file. */
+  column(name: string, type: ColumnType): PagedColumn {
+    const c = this.cols.get(name);
+    if (!c || c.type !== type) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file} lacks column ${name}`);
+    return c;
+  }
+
+  u32(c: PagedColumn, i: number): number {
+    const off = c.at + 4 * i;
+    return this.cache.page(this.fd, this.id, off >>> PAGE_SHIFT, this.bytes).u32[(off & (PAGE_BYTES - 1)) >>> 2]!;
+  }
+
+  u16(c: PagedColumn, i: number): number {
+    const off = c.at + 2 * i;
+    return this.cache.page(this.fd, this.id, off >>> PAGE_SHIFT, this.bytes).u16[(off & (PAGE_BYTES - 1)) >>> 1]!;
+  }
+
+  u8(c: PagedColumn, i: number): number {
+    const off = c.at + i;
+    return this.cache.page(this.fd, this.id, off >>> PAGE_SHIFT, this.bytes).u8[off & (PAGE_BYTES - 1)]!;
+  }
+
+  /**
+   * Elements `from` to `to` (exclusive) of a column, read straight from the
+   * file past the cache (a run longer than a page is read once a query, and
+   * would only push out the pages that are read again).
+   */
+  read<C extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(c: PagedColumn, ctor: { new (n: number): C; BYTES_PER_ELEMENT: number }, from: number, to: number): C {
+    if (from < 0 || to > c.length || from > to) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file}: [${from}..${to}) is out of range`);
+    const out = new ctor(to - from);
+    const bytes = new Uint8Array(out.buffer, 0, out.byteLength);
+    for (let at = 0, n; at < bytes.length; at += n)
+      if (!(n = fs.readSync(this.fd, bytes, at, bytes.length - at, c.at + from * ctor.BYTES_PER_ELEMENT + at))) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file} ended early`);
+    return out;
+  }
+
+  /** A whole column, read once (the per-document arrays a searcher keeps). */
+  all<C extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(name: string, ctor: { new (n: number): C; BYTES_PER_ELEMENT: number }): C {
+    const type = ({ 1: 'u8', 2: 'u16', 4: 'u32', 8: 'f64' } as const)[ctor.BYTES_PER_ELEMENT as 1 | 2 | 4 | 8];
+    const c = this.column(name, type);
+    return this.read(c, ctor, 0, c.length);
+  }
+
+  close(): void {
+    fs.closeSync(this.fd);
+  }
+}
