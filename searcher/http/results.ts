@@ -97,11 +97,9 @@ function hitHtml(v: HitView, r: SearchResult, fileUrlMap: readonly FileUrlPrefix
   const section = v.section && v.section.heading !== d.title.trim() ? `<div class="section">§ ${escapeHtml(v.section.heading)}</div>\n` : '';
   const path = localPath(d.url);
   // A share's path, selected whole by one click, for pasting into a file manager or a terminal.
-  const where = path
-    ? `<div class="url">${named ? `<span class="site">${escapeHtml(v.siteName)}</span> › ` : ''}<code class="path" title="path on the file share" style="user-select:all">${escapeHtml(path)}</code></div>`
-    : `<div class="url">${named ? `<span class="site">${escapeHtml(v.siteName)}</span> › ` : ''}${escapeHtml(d.url)}</div>`;
+  const where = path ? `<code class="path" title="path on the file share" style="user-select:all">${escapeHtml(path)}</code>` : escapeHtml(d.url);
   return `<h2><a href="${escapeHtml(titleHref(v, fileUrlMap))}">${title}</a></h2>
-${section}${where}
+${section}<div class="url">${named ? `<span class="site">${escapeHtml(v.siteName)}</span> › ` : ''}${where}</div>
 ${summary.length ? `<p class="summary">${summaryToHtml(summary)}</p>` : ''}
 <div class="meta">${meta}</div>
 <div class="links">${links.join(' ')}</div>`;
