@@ -10,7 +10,6 @@
  * bound to a loopback address of its own, fetching its partition with no
  * access to the segment, its results put in place on the crawl machine.
  */
-import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,9 +18,9 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment } from '../../segments/segment.js';
 import { segmentFile, segmentPartDir } from '../../shared/layout.js';
-import { runHazelnut, type HazelnutRun } from '../fixtures/hazelnut-process.js';
 import { startTestWeb, type HostSpec, type TestWeb } from '../fixtures/testweb.js';
 import { startPostgres, type PgServer } from './postgres.js';
+import { clusterRuns, sleep } from './runs.js';
 
 const BLOCK = '127.0.95';
 const HOSTS = 6;
@@ -32,7 +31,7 @@ const COMMON = { 'http.agent.name': 'hzFaults', 'fetcher.server.delay': '0.1', '
 let server: PgServer | undefined;
 let web: TestWeb | undefined;
 let tmp = '';
-const procs = new Set<ChildProcess>();
+const { procs, hazelnut, ok, newestSegment } = clusterRuns({ cwd: () => tmp, defines: COMMON, timeoutMs: PROCESS_TIMEOUT_MS });
 let resume: (() => void) | undefined;
 
 function makeWeb(): Record<string, HostSpec> {
@@ -45,32 +44,6 @@ function makeWeb(): Record<string, HostSpec> {
     hosts[`h${h}`] = { pages, robots: 'User-agent: *\nDisallow:\n' };
   }
   return hosts;
-}
-
-function hazelnut(args: string[], defines: Record<string, string> = {}, onStart?: (p: ChildProcess) => void, cwd = tmp): Promise<HazelnutRun> {
-  return runHazelnut(args, {
-    cwd,
-    defines: { ...COMMON, ...defines },
-    timeoutMs: PROCESS_TIMEOUT_MS,
-    onStart: (p) => {
-      procs.add(p);
-      p.on('close', () => procs.delete(p));
-      onStart?.(p);
-    },
-  });
-}
-
-async function ok(args: string[], defines: Record<string, string> = {}): Promise<string> {
-  const r = await hazelnut(args, defines);
-  assert.is(r.code, 0, `hazelnut ${args.join(' ')}\n${r.out}\n${r.err}`);
-  return r.out;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function newestSegment(dir: string): string {
-  const segs = path.join(tmp, dir, 'segments');
-  return path.join(segs, fs.readdirSync(segs).sort().at(-1)!);
 }
 
 /** Fetch records stored so far in every partition of a segment. */
