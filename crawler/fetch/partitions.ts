@@ -144,7 +144,7 @@ function segmentFetched(segmentDir: string): boolean {
 }
 
 /** Fetch records in partition `part`'s file so far (0 before it has one). */
-function fetchedIn(segmentDir: string, part: number): number {
+export function fetchedIn(segmentDir: string, part: number): number {
   const dir = segmentPartDir(segmentDir, part);
   if (!fs.existsSync(segmentFile(dir))) return 0;
   const seg = Segment.open(dir, { readonly: true });

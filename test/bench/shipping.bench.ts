@@ -11,12 +11,9 @@
  * the worker-thread client (Atomics.wait) against the same reads by an
  * asynchronous `pg` client in this thread, one at a time and 8 at once.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import v8 from 'node:v8';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -30,6 +27,7 @@ import { openWebDb } from '../../crawler/webdb/webdb.js';
 import { PACKAGE_CONF_DIR } from '../../shared/conf.js';
 import { segmentFile, segmentPartDir } from '../../shared/layout.js';
 import { startPostgres } from '../cluster/postgres.js';
+import { child } from './crawl-process.js';
 import { pagePath } from './crawl-web.js';
 
 const HOSTS = 4;
@@ -85,15 +83,12 @@ async function viaRecords(file: string, url: string, out: string): Promise<numbe
 }
 
 export default async function bench(): Promise<{ title: string; markdown: string }> {
-  const web = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'crawl-web.ts'), JSON.stringify({ block: '127.0.44', hosts: HOSTS, pages: PAGES })], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const web = child<{ origins: string[] }>('crawl-web.ts', { block: '127.0.44', hosts: HOSTS, pages: PAGES }, { keep: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-ship-'));
   const load = os.loadavg()[0]!;
   const server = await startPostgres();
   try {
-    const [line] = (await once(createInterface({ input: web.stdout }), 'line')) as [string];
-    const { origins } = JSON.parse(line) as { origins: string[] };
+    const { origins } = await web.result;
     const seeds = path.join(tmp, 'seeds.txt');
     fs.writeFileSync(seeds, origins.flatMap((o) => Array.from({ length: PAGES }, (_, p) => `${o}${pagePath(p)}`)).join('\n') + '\n');
     const conf = crawlConf(PACKAGE_CONF_DIR, { 'http.agent.name': 'HzBench', 'fetcher.server.delay': '0', 'fetcher.threads.per.host': '1', 'crawl.sitemaps': 'false' });
@@ -164,7 +159,7 @@ export default async function bench(): Promise<{ title: string; markdown: string
       db.close();
     }
   } finally {
-    web.stdin!.end();
+    web.stop();
     server.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }

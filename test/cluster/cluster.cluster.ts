@@ -17,15 +17,15 @@ import path from 'node:path';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { fetchedIn } from '../../crawler/fetch/partitions.js';
 import { Segment } from '../../segments/segment.js';
-import { segmentFile, segmentPartDir, shardIndexDir } from '../../shared/layout.js';
-import { runHazelnut, type HazelnutRun } from '../fixtures/hazelnut-process.js';
+import { shardIndexDir } from '../../shared/layout.js';
 import { rng } from '../fixtures/rng.js';
 import { startSearcher } from '../fixtures/searcher-process.js';
 import { startTestWeb, type HostSpec, type TestWeb } from '../fixtures/testweb.js';
 import { startPostgres, type PgServer } from './postgres.js';
+import { clusterRuns, sleep } from './runs.js';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const BLOCK = '127.0.93';
 const SEARCH_HOST = `${BLOCK}.200`;
 const HOSTS = 6;
@@ -71,7 +71,7 @@ const QUERIES = [
 let server: PgServer | undefined;
 let web: TestWeb | undefined;
 let tmp = '';
-const procs = new Set<ChildProcess>();
+const { procs, hazelnut, ok, newestSegment } = clusterRuns({ cwd: () => tmp, defines: COMMON, timeoutMs: PROCESS_TIMEOUT_MS });
 
 /** A web of HOSTS hosts, PAGES pages each: each home page links to all its host's pages and the other homes. */
 function makeWeb(): Record<string, HostSpec> {
@@ -94,46 +94,6 @@ function makeWeb(): Record<string, HostSpec> {
 
 function html(title: string, text: string, links: string[]): string {
   return `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p><p>${links.join(' ')}</p></body></html>`;
-}
-
-/** `hazelnut` as a process of its own, bounded in time and stopped with the test; `onStart` may kill it. */
-function hazelnut(args: string[], defines: Record<string, string> = {}, onStart?: (p: ChildProcess) => void): Promise<HazelnutRun> {
-  return runHazelnut(args, {
-    cwd: tmp,
-    defines: { ...COMMON, ...defines },
-    timeoutMs: PROCESS_TIMEOUT_MS,
-    onStart: (p) => {
-      procs.add(p);
-      p.on('close', () => procs.delete(p));
-      onStart?.(p);
-    },
-  });
-}
-
-async function ok(args: string[], defines: Record<string, string> = {}): Promise<string> {
-  const r = await hazelnut(args, defines);
-  assert.is(r.code, 0, `hazelnut ${args.join(' ')}\n${r.out}\n${r.err}`);
-  return r.out;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The newest segment of a crawl directory. */
-function newestSegment(dir: string): string {
-  const segs = path.join(tmp, dir, 'segments');
-  return path.join(segs, fs.readdirSync(segs).sort().at(-1)!);
-}
-
-/** Fetch records stored so far in one partition of a segment (0 before its file exists). */
-function partRecords(segDir: string, part: number): number {
-  const dir = segmentPartDir(segDir, part);
-  if (!fs.existsSync(segmentFile(dir))) return 0;
-  const seg = Segment.open(dir, { readonly: true });
-  try {
-    return seg.count('fetch');
-  } finally {
-    seg.close();
-  }
 }
 
 interface PartitionRow {
@@ -206,7 +166,7 @@ async function fetchWithOneKilled(seg: string, db: Record<string, string>): Prom
       void (async () => {
         const mine = (await partitions(pgUrl, name)).find((x) => ownerPid(x.owner) === p.pid && x.done === null);
         if (mine) holds();
-        const records = mine ? partRecords(seg, mine.part) : 0;
+        const records = mine ? fetchedIn(seg, mine.part) : 0;
         if ((mine && records >= 2) || Date.now() - started > 90_000) {
           clearInterval(poll);
           p.kill('SIGKILL');
@@ -263,7 +223,7 @@ async function fetchWithOneKilled(seg: string, db: Record<string, string>): Prom
   try {
     const inPart = [...segment.fetchlist()].filter((e) => segment.partHosts().get(e.host) === part).length;
     assert.ok(killed.records < inPart, `killed mid-partition: ${killed.records} of ${inPart} URLs fetched`);
-    assert.is(partRecords(seg, part), inPart, 'the partition holds each of its URLs once');
+    assert.is(fetchedIn(seg, part), inPart, 'the partition holds each of its URLs once');
     assert.ok(segment.hasPhase('fetched'), 'the segment is fetched');
     assert.is(segment.count('fetch'), [...segment.fetchlist()].length, 'no URL fetched twice');
   } finally {

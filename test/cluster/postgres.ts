@@ -24,8 +24,8 @@ export interface PgServer {
   url: string;
   port: number;
   dir: string;
-  /** A new empty database, sorting text by the ICU locale `icuLocale` when given; returns its URL. */
-  createDatabase(name: string, icuLocale?: string): Promise<string>;
+  /** A new empty database, sorting text by the ICU locale `icuLocale` when given, or a copy of database `from`; returns its URL. */
+  createDatabase(name: string, icuLocale?: string, from?: string): Promise<string>;
   /** Restarts the server as an operator would (pg_ctl restart, fast shutdown: every connection is cut). */
   restart(): void;
   /** Stops every process of the server (SIGSTOP): it neither accepts nor answers. Returns the function that lets it go on (SIGCONT). */
@@ -108,13 +108,14 @@ export async function startPostgres(): Promise<PgServer> {
       url,
       port,
       dir,
-      async createDatabase(name, icuLocale) {
+      async createDatabase(name, icuLocale, from) {
         if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+        if (from !== undefined && !/^[a-z_][a-z0-9_]*$/.test(from)) throw new Error(`bad database name ${from}`);
         if (icuLocale !== undefined && !/^[a-zA-Z-]+$/.test(icuLocale)) throw new Error(`bad ICU locale ${icuLocale}`);
         const c = new pg.Client({ connectionString: url });
         await c.connect();
         try {
-          await c.query(`CREATE DATABASE ${name}${icuLocale ? ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${icuLocale}'` : ''}`);
+          await c.query(`CREATE DATABASE ${name}${from ? ` TEMPLATE ${from}` : icuLocale ? ` TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${icuLocale}'` : ''}`);
         } finally {
           await c.end();
         }
