@@ -1,10 +1,12 @@
 /**
  * @module segments/schema
  * The segment file's tables and format version, the statements the writer
- * thread stores with, and how a new file is made: whole or not at all.
+ * thread stores with, and how a new file (a segment's, a fetch partition's)
+ * is made: whole or not at all.
  */
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
+import { segmentFile } from '../shared/layout.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
 /**
@@ -126,4 +128,18 @@ export function makeFile(file: string, fill: (db: Database.Database) => void): v
     fs.closeSync(fd);
   }
   fs.renameSync(made, file);
+}
+
+/** Makes the file of fetch partition `part` in `dir`, holding the partition's share of the fetchlist in `whole` and its generate time. */
+export function makePartFile(whole: Database.Database, dir: string, part: number, generated: number | undefined): void {
+  const rows = whole
+    .prepare('SELECT f.url, f.pos, f.host, f.score, f.datum FROM fetchlist f JOIN partition_hosts h ON h.host = f.host WHERE h.part = ? ORDER BY f.pos')
+    .all(part);
+  fs.mkdirSync(dir, { recursive: true });
+  makeFile(segmentFile(dir), (db) => {
+    const add = db.prepare('INSERT INTO fetchlist (url, pos, host, score, datum) VALUES (@url, @pos, @host, @score, @datum)');
+    for (const r of rows) add.run(r);
+    db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('part', String(part));
+    if (generated !== undefined) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('phase.generated', String(generated));
+  });
 }

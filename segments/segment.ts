@@ -38,7 +38,7 @@ import {
   type ParseLinksRow,
   type ParseRow,
 } from './rows.js';
-import { makeFile, WRITE_SQL, WRITER_PRAGMAS } from './schema.js';
+import { makeFile, makePartFile, WRITE_SQL, WRITER_PRAGMAS } from './schema.js';
 import { SegmentFiles } from './segment-files.js';
 import { SummarySources } from './summary-source.js';
 
@@ -165,19 +165,7 @@ export class Segment {
     if (!Number.isInteger(part) || part < 0 || part >= n)
       throw new HzError('HZ_ERR_USAGE', `segment ${this.dir} has ${n ? `fetch partitions 0 to ${n - 1}` : 'no fetch partitions (generate -numFetchers makes them)'}, not ${part}`);
     const dir = segmentPartDir(this.dir, part);
-    if (!fs.existsSync(segmentFile(dir))) {
-      const rows = this.db
-        .prepare('SELECT f.url, f.pos, f.host, f.score, f.datum FROM fetchlist f JOIN partition_hosts h ON h.host = f.host WHERE h.part = ? ORDER BY f.pos')
-        .all(part);
-      const generated = this.phase('generated');
-      fs.mkdirSync(dir, { recursive: true });
-      makeFile(segmentFile(dir), (db) => {
-        const add = db.prepare('INSERT INTO fetchlist (url, pos, host, score, datum) VALUES (@url, @pos, @host, @score, @datum)');
-        for (const r of rows) add.run(r);
-        db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('part', String(part));
-        if (generated !== undefined) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('phase.generated', String(generated));
-      });
-    }
+    if (!fs.existsSync(segmentFile(dir))) makePartFile(this.db, dir, part, this.phase('generated'));
     return Segment.open(dir);
   }
 

@@ -20,7 +20,7 @@ import { measureSearcher, type SearcherFigures } from './growth-searcher.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const HAZELNUT = path.join(ROOT, 'crawler', 'hazelnut.js');
-const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '100k': 100_000, '1m': 1_000_000 };
+const SIZES: Record<string, number> = { '1k': 1_000, '10k': 10_000, '25k': 25_000, '100k': 100_000, '1m': 1_000_000 };
 
 /** Runs `hazelnut args`; its wall time and the CPU of the processes it ran, from bash's `times`. */
 function timedHazelnut(args: string[]): Promise<{ ms: number; cpuMs: number }> {
