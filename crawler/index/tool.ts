@@ -10,6 +10,7 @@
  * never reaches the searcher. Nutch's Indexer, one segment at a time.
  */
 import os from 'node:os';
+import path from 'node:path';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
@@ -22,7 +23,7 @@ import type { IndexDocument, IndexingInput } from '../../shared/plugin/types.js'
 import { host } from '../../shared/url/keys.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
 import { summaryMeta } from '../../segments/offsets.js';
-import { Segment, type SummaryText } from '../../segments/segment.js';
+import { listSegments, Segment, type SummaryText } from '../../segments/segment.js';
 import { SummariesWriter } from '../../segments/summaries.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
@@ -166,17 +167,34 @@ export class IndexThreads {
   }
 }
 
-async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, threads: IndexThreads, log?: Log): Promise<SegmentIndexSummary> {
+/**
+ * Each host's title suffix over every parsed segment of the crawl (those
+ * beside the ones given), not only the segments indexed now: a re-crawl of
+ * a few pages strips what the site's other pages end with, so titles stay
+ * alike from one crawl round to the next.
+ */
+function crawlTitleSuffixes(segments: readonly string[]): Map<string, string> {
+  const dirs = new Set(segments.flatMap((d) => [d, ...listSegments(path.dirname(d)).map((n) => path.join(path.dirname(d), n))]));
+  return siteTitleSuffixes(
+    (function* () {
+      for (const d of dirs) {
+        const seg = Segment.open(d, { readonly: true });
+        try {
+          if (seg.hasPhase('parsed')) for (const p of seg.parseTitles()) if (p.status === 'success') yield { host: host(p.url), title: p.title };
+        } finally {
+          seg.close();
+        }
+      }
+    })(),
+  );
+}
+
+async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, threads: IndexThreads, suffixes: ReadonlyMap<string, string>, log?: Log): Promise<SegmentIndexSummary> {
   const seg = Segment.open(dir);
   try {
     if (!seg.hasPhase('parsed'))
       throw new HzError('HZ_ERR_SEGMENT_STATE', `segment ${dir} is not parsed yet; run 'hazelnut parse ${dir}' (or finish its fetch) first`);
     const sum: SegmentIndexSummary = { segment: seg.name, indexed: 0, notFetched: 0, notParsed: 0, noindex: 0, filtered: 0 };
-    const suffixes = conf.getBoolean('indexer.title.strip.suffix')
-      ? siteTitleSuffixes((function* () {
-          for (const p of seg.parseTitles()) if (p.status === 'success') yield { host: host(p.url), title: p.title };
-        })())
-      : new Map<string, string>();
     // One analyzer for every segment of the run: its cache of words' terms carries over.
     const analyzer = threads.analyzer;
     const maxTokens = conf.getInt('indexer.max.tokens');
@@ -303,7 +321,8 @@ export async function indexSegments(conf: Conf, opts: IndexOptions): Promise<Ind
   const threads = opts.threads ?? new IndexThreads(conf);
   try {
     const segments: SegmentIndexSummary[] = [];
-    for (const dir of opts.segments) segments.push(await indexSegment(conf, plugins, db, dir, threads, opts.log));
+    const suffixes = conf.getBoolean('indexer.title.strip.suffix') ? crawlTitleSuffixes(opts.segments) : new Map<string, string>();
+    for (const dir of opts.segments) segments.push(await indexSegment(conf, plugins, db, dir, threads, suffixes, opts.log));
     return { segments, indexed: segments.reduce((n, s) => n + s.indexed, 0) };
   } finally {
     if (threads !== opts.threads) await threads.close();

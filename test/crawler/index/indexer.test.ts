@@ -115,6 +115,20 @@ test('index: one document per fetched, parsed, indexable page, with fields from 
   }
 });
 
+test('index: a title suffix is the site\'s over every segment of the crawl, so a re-crawl of one page strips it too', async () => {
+  const crawl = makeCrawl();
+  try {
+    await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), ['Install', 'Configure', 'Upgrade'].map((t) => ({ url: `http://docs.test/${t.toLowerCase()}`, title: `${t} — Acme Docs`, text: `${t} the crawler.` })));
+    const again = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), [{ url: 'http://docs.test/install', title: 'Install — Acme Docs', text: 'Install the crawler again.' }]);
+    writeWebDb(crawl, [], []);
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [again] });
+    const r = await openIndex(path.join(again, 'index'));
+    assert.is(r.doc(r.idOf('http://docs.test/install')!).title, 'Install', 'one page of the site in this segment, three in the one before');
+  } finally {
+    crawl.cleanup();
+  }
+});
+
 test('index: an unparsed segment is refused; the CLI prints a summary line', async () => {
   const crawl = makeCrawl();
   try {
