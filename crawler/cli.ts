@@ -38,7 +38,7 @@ export const COMMANDS: CommandEntry[] = [
   // The front door also lists the searcher's two commands; nothing else in crawler/ reaches into searcher/.
   { name: 'serve', description: 'serve the search page, OpenSearch and JSON API over a crawl directory', load: async () => (await import('../searcher/tools.js')).serveTool },
   { name: 'search', description: 'search a crawl directory from the terminal', load: async () => (await import('../searcher/tools.js')).searchTool },
-  { name: 'plugin', description: 'list the available plugins and which are active', load: async () => (await import('./plugin.js')).default },
+  { name: 'plugin', description: 'list the available plugins and which are active', load: async () => (await import('./plugin/tool.js')).default },
   { name: 'filterchecker', description: 'check URLs against the active URL filters: +accepted, -rejected and by which rule', load: async () => (await import('./checkers/filterchecker.js')).default },
   { name: 'normalizerchecker', description: 'show what the active URL normalizers make of URLs, in a scope', load: async () => (await import('./checkers/normalizerchecker.js')).default },
   { name: 'parsechecker', description: 'fetch and parse one URL as the crawler would, and print what it finds', load: async () => (await import('./checkers/parsechecker.js')).default },

@@ -38,7 +38,7 @@ import { merge } from './merge.js';
 import { segmentOutlinksDropped, type OutlinksDropped } from './parse/index.js';
 import { parseSegment } from './parse/tool.js';
 import { indexStats } from './readindex.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from './plugin/chains.js';
 import { writeReport } from './report/tool.js';
 import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
 import { runWithLog } from './tool-run.js';

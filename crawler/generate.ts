@@ -21,7 +21,7 @@ import { intOption, parseArgs, type Tool } from '../shared/tool.js';
 import { domainOfHost, host } from '../shared/url/keys.js';
 import { listSegments, Segment, segmentDate } from '../segments/segment.js';
 import { assignSegments, awaitingUpdate, interleaveHosts, isDue, partitionByHost } from './fetchlist.js';
-import { loadCrawlerPlugins } from './plugins.js';
+import { loadCrawlerPlugins } from './plugin/chains.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf } from '../shared/layout.js';
 import { DAY_MS, scheduleFromConf } from './updatedb/schedule.js';

@@ -19,7 +19,7 @@ import { host } from '../shared/url/keys.js';
 import { activePlugins } from './checkers/checker.js';
 import { checkFilters } from './checkers/filterchecker.js';
 import { isLoopbackHost } from './fetch/address.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from './plugin/chains.js';
 import { runWithLog } from './tool-run.js';
 import { openWebDb, type Seed } from './webdb/webdb.js';
 

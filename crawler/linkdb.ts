@@ -25,7 +25,7 @@ import type { Log } from '../shared/log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { host } from '../shared/url/keys.js';
 import { Segment } from '../segments/segment.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from './plugin/chains.js';
 import { segmentDirs, segmentsCrawlDir } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
 import { memoByUrl } from './url-memo.js';

@@ -16,7 +16,7 @@ import { HzError, UsageError } from '../../shared/errors.js';
 import { instantiate, listPlugins, orderedActive } from '../../shared/plugin/registry.js';
 import type { ExtensionPoint } from '../../shared/plugin/types.js';
 import { parseArgs, type ArgSpec, type ParsedArgs, type Tool, type ToolContext } from '../../shared/tool.js';
-import { CRAWLER_PLUGINS } from '../plugins.js';
+import { CRAWLER_PLUGINS } from '../plugin/chains.js';
 
 export interface UrlInput {
   url: string;

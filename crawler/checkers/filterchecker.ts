@@ -11,7 +11,7 @@
 import path from 'node:path';
 import type { URLFilter } from '../../shared/plugin/types.js';
 import { matchingRule, RegexURLFilter } from '../../shared/url/regex-filter.js';
-import { filterChain } from '../plugins.js';
+import { filterChain } from '../plugin/chains.js';
 import { activePlugins, checkerTool } from './checker.js';
 
 export interface NamedFilter {

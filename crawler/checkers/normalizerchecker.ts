@@ -8,7 +8,7 @@
  */
 import { UsageError } from '../../shared/errors.js';
 import type { NormalizerScope } from '../../shared/plugin/types.js';
-import { normalizerChain } from '../plugins.js';
+import { normalizerChain } from '../plugin/chains.js';
 import { activePlugins, checkerTool } from './checker.js';
 
 /** Every scope, and where the crawler normalizes in it. */

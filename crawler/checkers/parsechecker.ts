@@ -21,7 +21,7 @@ import { RobotsCache } from '../fetch/robots.js';
 import type { FetchItem, FetchOutcome } from '../fetch/step.js';
 import { parseContent } from '../parse/index.js';
 import { mediaType } from '../parse/sniff.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { checkerTool, type CheckResult } from './checker.js';
 
 /** Characters of text shown without -dumpText. */

@@ -17,7 +17,7 @@ import { politeEta, progressLine, ratePerSec } from '../../shared/progress.js';
 import type { FetchStatus } from '../../shared/status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/index.js';
-import type { CrawlerPlugins } from '../plugins.js';
+import type { CrawlerPlugins } from '../plugin/chains.js';
 import { SegmentWriter, type WriterThreads } from '../../segments/writer.js';
 import { unbracket } from './address.js';
 import { FetchQueues, type Lease } from './queues.js';

@@ -26,7 +26,7 @@ import { intOption, parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
 import { WriterThreads } from '../../segments/writer.js';
 import { PARSE_THREAD_MODULE } from '../parse/thread.js';
-import { loadCrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins } from '../plugin/chains.js';
 import { runWithLog } from '../tool-run.js';
 import { crawlPaths, segmentCrawlDir } from '../../shared/layout.js';
 import { hasWebDb, openWebDb, type Partition, type WebDb } from '../webdb/webdb.js';

@@ -24,7 +24,7 @@ import { parseArgs, type Tool } from '../../shared/tool.js';
 import { summaryMeta, summaryPart } from '../../segments/offsets.js';
 import { Segment, type SummaryText } from '../../segments/segment.js';
 import { SummariesWriter } from '../../segments/summaries.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
 import { segmentIndexDir } from '../../shared/layout.js';

@@ -21,7 +21,7 @@ import type { ParseOutput, Parser } from '../../shared/plugin/types.js';
 import { host } from '../../shared/url/keys.js';
 import { leadsToLocalFiles } from '../../shared/url/limits.js';
 import type { ContentRecord, FetchRecord, Outlink, ParseRecord, Segment } from '../../segments/segment.js';
-import type { CrawlerPlugins } from '../plugins.js';
+import type { CrawlerPlugins } from '../plugin/chains.js';
 import { memoByUrl } from '../url-memo.js';
 import { breathe, LINKS_PER_BREATH } from './breathe.js';
 import { pageLanguage } from './language.js';

@@ -9,7 +9,7 @@
 import { Conf, type ConfSnapshot } from '../../shared/conf.js';
 import { parseParams, type ContentRecord, type FetchRecord } from '../../segments/segment.js';
 import { threadModule } from '../../shared/thread-module.js';
-import { loadCrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins } from '../plugin/chains.js';
 import { parseContent } from './index.js';
 
 /** The module a WriterThread loads to parse (its `parse.module`). */

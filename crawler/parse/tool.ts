@@ -13,7 +13,7 @@ import { HzError, UsageError } from '../../shared/errors.js';
 import type { Log } from '../../shared/log.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment, type ParseRecord } from '../../segments/segment.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { runWithLog } from '../tool-run.js';
 import { segmentCrawlDir } from '../../shared/layout.js';
 import { parseContent } from './index.js';

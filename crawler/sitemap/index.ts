@@ -19,7 +19,7 @@ import { robotsAgents } from '../fetch/protocol-http.js';
 import { withLoopback } from '../fetch/address.js';
 import { startProtocols } from '../fetch/protocols.js';
 import { RobotsCache, type RobotsTransport } from '../fetch/robots.js';
-import type { CrawlerPlugins } from '../plugins.js';
+import type { CrawlerPlugins } from '../plugin/chains.js';
 import { openWebDb, type Seed, type WebDb } from '../webdb/webdb.js';
 import { changefreqInterval, parseSitemap, priorityScore, type SitemapEntry } from './parse.js';
 

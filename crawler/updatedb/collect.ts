@@ -11,7 +11,7 @@
 import type { NormalizerScope, ScoringFilter } from '../../shared/plugin/types.js';
 import type { FetchStatus } from '../../shared/status.js';
 import type { Outlink, ParseLinks, Segment } from '../../segments/segment.js';
-import type { CrawlerPlugins } from '../plugins.js';
+import type { CrawlerPlugins } from '../plugin/chains.js';
 import { memoByUrl } from '../url-memo.js';
 import type { FetchDatum } from './merge.js';
 

@@ -15,7 +15,7 @@ import { UsageError } from '../../shared/errors.js';
 import type { Log } from '../../shared/log.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment } from '../../segments/segment.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
 import { openWebDb, type ApplyingTool, type WebDb } from '../webdb/webdb.js';

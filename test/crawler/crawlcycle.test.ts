@@ -15,7 +15,7 @@ import { inject } from '../../crawler/inject.js';
 import { invertlinks } from '../../crawler/linkdb.js';
 import { linkrank } from '../../crawler/linkrank.js';
 import { parseSegment } from '../../crawler/parse/tool.js';
-import { loadCrawlerPlugins } from '../../crawler/plugins.js';
+import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';
 import type { PageRow } from '../../crawler/webdb/webdb.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { invertlinks, invertRows, type InlinkRules } from '../../crawler/linkdb.js';
-import { loadCrawlerPlugins } from '../../crawler/plugins.js';
+import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';
 import { Conf } from '../../shared/conf.js';
 import { Segment } from '../../segments/segment.js';

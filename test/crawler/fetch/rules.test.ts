@@ -7,7 +7,7 @@ import { decideRedirect, type RedirectInput } from '../../../crawler/fetch/redir
 import { chooseAgent, isFresh, robotsStateFor, rulesFor, ROBOTS_MAX_AGE_MS } from '../../../crawler/fetch/robots.js';
 import { httpOutcome } from '../../../crawler/fetch/status.js';
 import { compose, conditionalHeaders, type Fetch } from '../../../crawler/fetch/step.js';
-import { filterChain } from '../../../crawler/plugins.js';
+import { filterChain } from '../../../crawler/plugin/chains.js';
 
 test('HTTP status → fetch status (reference §4.8)', () => {
   const table: [number, string, string][] = [

@@ -7,7 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DocumentWorker } from '../../../crawler/parse/documents/pool.js';
 import { parseContent } from '../../../crawler/parse/index.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../../segments/segment.js';
 import { makeDocx, makeOdt, makePdf, makePptx, makeXlsx } from '../../fixtures/documents.js';

@@ -11,7 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseContent } from '../../../crawler/parse/index.js';
 import { parseSegment } from '../../../crawler/parse/tool.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 import type { Parser } from '../../../shared/plugin/types.js';
 import { Segment, type ContentRecord, type FetchRecord, type ParseRecord } from '../../../segments/segment.js';

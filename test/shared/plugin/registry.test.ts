@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadCrawlerPlugins, NEUTRAL_SCORING, normalizerChain } from '../../../crawler/plugins.js';
+import { loadCrawlerPlugins, NEUTRAL_SCORING, normalizerChain } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 import { HzError } from '../../../shared/errors.js';
 import { listPlugins, orderedActive } from '../../../shared/plugin/registry.js';

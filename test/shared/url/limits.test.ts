@@ -1,7 +1,7 @@
 /** URL limits: a table of URLs against the defaults, the crawler's chains dropping what breaks them before any rule runs, and the filter chain keeping web pages from leading to local files. */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { filterChain, normalizerChain } from '../../../crawler/plugins.js';
+import { filterChain, normalizerChain } from '../../../crawler/plugin/chains.js';
 import { urlLimitBreach, type UrlLimits } from '../../../shared/url/limits.js';
 
 const LIMITS: UrlLimits = { maxLength: 2048, maxPathDepth: 32, maxSegmentRepeats: 2 };

@@ -1,12 +1,12 @@
 /**
- * @module crawler/plugins
+ * @module crawler/plugin/chains
  * The crawler's built-in plugins and the chains built from the active ones,
  * in the manner of Nutch's URLNormalizers, URLFilters, IndexingFilters and
  * ScoringFilters. Each part of the crawler registers its descriptors in
  * `CRAWLER_PLUGINS`; tools call `loadCrawlerPlugins(conf)` once at start.
  */
-import type { Conf } from '../shared/conf.js';
-import { instantiate, listPlugins, orderedActive } from '../shared/plugin/registry.js';
+import type { Conf } from '../../shared/conf.js';
+import { instantiate, listPlugins, orderedActive } from '../../shared/plugin/registry.js';
 import type {
   ExtensionPoint,
   IndexingFilter,
@@ -16,21 +16,21 @@ import type {
   ScoringFilter,
   URLFilter,
   URLNormalizer,
-} from '../shared/plugin/types.js';
-import { urlnormalizerBasic } from '../shared/url/normalize.js';
-import { urlfilterHost } from '../shared/url/host-filter.js';
-import { leadsToLocalFiles, overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../shared/url/limits.js';
-import { RegexURLFilter, urlfilterRegex } from '../shared/url/regex-filter.js';
-import { RegexURLNormalizer, urlnormalizerRegex } from '../shared/url/regex-normalize.js';
-import { protocolFile } from './fetch/protocol-file.js';
-import { protocolHttp } from './fetch/protocol-http.js';
-import { parseHtml } from './parse/html.js';
-import { parseText } from './parse/text.js';
-import { parseOffice, parsePdf } from './parse/document.js';
-import { scoringOpic } from './scoring/opic.js';
-import { indexAnchor } from './index/filters/anchor.js';
-import { indexBasic } from './index/filters/basic.js';
-import { indexMore } from './index/filters/more.js';
+} from '../../shared/plugin/types.js';
+import { urlnormalizerBasic } from '../../shared/url/normalize.js';
+import { urlfilterHost } from '../../shared/url/host-filter.js';
+import { leadsToLocalFiles, overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../../shared/url/limits.js';
+import { RegexURLFilter, urlfilterRegex } from '../../shared/url/regex-filter.js';
+import { RegexURLNormalizer, urlnormalizerRegex } from '../../shared/url/regex-normalize.js';
+import { protocolFile } from '../fetch/protocol-file.js';
+import { protocolHttp } from '../fetch/protocol-http.js';
+import { parseHtml } from '../parse/html.js';
+import { parseText } from '../parse/text.js';
+import { parseOffice, parsePdf } from '../parse/document.js';
+import { scoringOpic } from '../scoring/opic.js';
+import { indexAnchor } from '../index/filters/anchor.js';
+import { indexBasic } from '../index/filters/basic.js';
+import { indexMore } from '../index/filters/more.js';
 
 /** Every built-in crawler plugin, in registration order (the order within a point when no order property says otherwise). */
 export const CRAWLER_PLUGINS: PluginDescriptor[] = [

@@ -1,5 +1,5 @@
 /**
- * @module crawler/plugin
+ * @module crawler/plugin/tool
  * `hazelnut plugin list`: every plugin the crawler knows — built-in and from
  * plugin.folders — with its extension point, whether plugin.includes /
  * plugin.excludes make it active, and what it does. The answer to "why is my
@@ -7,10 +7,10 @@
  * the properties it declares: type, default, the value in force and where
  * it was set.
  */
-import { UsageError } from '../shared/errors.js';
-import { listPlugins, pluginFolders } from '../shared/plugin/registry.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
-import { CRAWLER_PLUGINS } from './plugins.js';
+import { UsageError } from '../../shared/errors.js';
+import { listPlugins, pluginFolders } from '../../shared/plugin/registry.js';
+import { parseArgs, type Tool } from '../../shared/tool.js';
+import { CRAWLER_PLUGINS } from './chains.js';
 
 const tool: Tool = {
   name: 'plugin',
