@@ -14,7 +14,7 @@ import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import { DELETED_FILE, packColumns, writeIndexFile } from '../shared/index/format.js';
 import { readDeleted } from '../shared/index/reader.js';
-import type { Log } from '../shared/log.js';
+import type { Log } from './log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { dedupEntries, duplicates, openSegmentIndexes } from './duplicates.js';
 import { segmentDirs } from './segment-args.js';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openIndex, readDeleted, type LoadedIndex } from '../shared/index/reader.js';
 import { segmentIndexDir } from '../shared/layout.js';
-import type { Log } from '../shared/log.js';
+import type { Log } from './log.js';
 
 export interface DedupEntry {
   url: string;

@@ -28,7 +28,7 @@
  */
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
-import type { Log } from '../shared/log.js';
+import type { Log } from './log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { runWithLog } from './tool-run.js';
 import { openWebDb } from './webdb/webdb.js';

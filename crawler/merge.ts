@@ -20,7 +20,7 @@ import { HzError, UsageError } from '../shared/errors.js';
 import { Analyzer } from '../shared/analysis/analyzer.js';
 import { publishIndex } from '../shared/index/publish.js';
 import { IndexWriter } from '../shared/index/writer.js';
-import type { Log } from '../shared/log.js';
+import type { Log } from './log.js';
 import { intOption, parseArgs, type Tool } from '../shared/tool.js';
 import { dedupEntries, duplicates, openSegmentIndexes, type DedupEntry, type DedupReason, type SegmentIndex } from './duplicates.js';
 import { segmentDirs } from './segment-args.js';

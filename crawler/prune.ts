@@ -15,7 +15,7 @@ import { parseDay } from '../shared/day.js';
 import { partialExitCode, UsageError } from '../shared/errors.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { openIndex, readIndexMeta } from '../shared/index/reader.js';
-import type { Log } from '../shared/log.js';
+import type { Log } from './log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
 import { listSegments, segmentDate } from '../segments/segment.js';
 import { dedup } from './dedup.js';

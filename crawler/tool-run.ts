@@ -9,7 +9,7 @@
  * lock instead. The log is closed, and the locks released, however the work ends.
  */
 import { crawlDirOf, crawlPaths } from '../shared/layout.js';
-import { Log } from '../shared/log.js';
+import { Log } from './log.js';
 import type { ToolContext } from '../shared/tool.js';
 import { withLock } from './lock.js';
 import { isPostgresUrl, lockPostgresWebDb } from './webdb/webdb.js';

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import type { URLFilter } from '../../shared/plugin/types.js';
-import { matchingRule, RegexURLFilter } from '../../shared/url/regex-filter.js';
+import { matchingRule, RegexURLFilter } from '../url/regex-filter.js';
 import { filterChain } from '../plugin/chains.js';
 import { activePlugins, checkerTool } from './checker.js';
 

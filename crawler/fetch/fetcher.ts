@@ -12,8 +12,8 @@
  */
 import dns from 'node:dns/promises';
 import type { Conf } from '../../shared/conf.js';
-import type { Log } from '../../shared/log.js';
-import { politeEta, progressLine, ratePerSec } from '../../shared/progress.js';
+import type { Log } from '../log.js';
+import { politeEta, progressLine, ratePerSec } from '../progress.js';
 import type { FetchStatus } from '../../shared/status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/index.js';

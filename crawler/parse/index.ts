@@ -18,8 +18,8 @@
  */
 import type { Conf } from '../../shared/conf.js';
 import type { ParseOutput, Parser } from '../../shared/plugin/types.js';
-import { host } from '../../shared/url/keys.js';
-import { leadsToLocalFiles } from '../../shared/url/limits.js';
+import { host } from '../url/keys.js';
+import { leadsToLocalFiles } from '../url/limits.js';
 import type { ContentRecord, FetchRecord, Outlink, ParseRecord, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';
 import { memoByUrl } from '../url-memo.js';

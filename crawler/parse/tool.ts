@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
-import type { Log } from '../../shared/log.js';
+import type { Log } from '../log.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
 import { Segment, type ParseRecord } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';

@@ -17,11 +17,11 @@ import type {
   URLFilter,
   URLNormalizer,
 } from '../../shared/plugin/types.js';
-import { urlnormalizerBasic } from '../../shared/url/normalize.js';
-import { urlfilterHost } from '../../shared/url/host-filter.js';
-import { leadsToLocalFiles, overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../../shared/url/limits.js';
-import { RegexURLFilter, urlfilterRegex } from '../../shared/url/regex-filter.js';
-import { RegexURLNormalizer, urlnormalizerRegex } from '../../shared/url/regex-normalize.js';
+import { urlnormalizerBasic } from '../url/normalize.js';
+import { urlfilterHost } from '../url/host-filter.js';
+import { leadsToLocalFiles, overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../url/limits.js';
+import { RegexURLFilter, urlfilterRegex } from '../url/regex-filter.js';
+import { RegexURLNormalizer, urlnormalizerRegex } from '../url/regex-normalize.js';
 import { protocolFile } from '../fetch/protocol-file.js';
 import { protocolHttp } from '../fetch/protocol-http.js';
 import { parseHtml } from '../parse/html.js';

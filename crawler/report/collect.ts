@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { crawlPaths, segmentDir } from '../../shared/layout.js';
-import { host } from '../../shared/url/keys.js';
+import { host } from '../url/keys.js';
 import { listSegments, Segment, segmentDate, type FetchRecord } from '../../segments/segment.js';
 import { hasWebDb, openWebDb, type PageRow } from '../webdb/webdb.js';
 

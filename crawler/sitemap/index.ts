@@ -13,8 +13,8 @@
  */
 import zlib from 'node:zlib';
 import type { Conf } from '../../shared/conf.js';
-import type { Log } from '../../shared/log.js';
-import { host } from '../../shared/url/keys.js';
+import type { Log } from '../log.js';
+import { host } from '../url/keys.js';
 import { robotsAgents } from '../fetch/protocol-http.js';
 import { withLoopback } from '../fetch/address.js';
 import { startProtocols } from '../fetch/protocols.js';

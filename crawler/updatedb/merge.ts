@@ -23,7 +23,7 @@
  */
 import type { ScoringFilter } from '../../shared/plugin/types.js';
 import type { DbStatus, FetchStatus } from '../../shared/status.js';
-import { host } from '../../shared/url/keys.js';
+import { host } from '../url/keys.js';
 import type { PageRow } from '../webdb/webdb.js';
 import {
   forceRefetch,

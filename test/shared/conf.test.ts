@@ -5,8 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf, DEFAULT_FILE, readConfText } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
-import { RegexURLFilter } from '../../shared/url/regex-filter.js';
-import { readNormalizeRules } from '../../shared/url/regex-normalize.js';
+import { RegexURLFilter } from '../../crawler/url/regex-filter.js';
+import { readNormalizeRules } from '../../crawler/url/regex-normalize.js';
 import { parseXml, XmlSyntaxError } from '../../shared/xml.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-conf-'));

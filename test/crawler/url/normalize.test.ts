@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { normalizeEscapes, normalizeUrl } from '../../../shared/url/normalize.js';
+import { normalizeEscapes, normalizeUrl } from '../../../crawler/url/normalize.js';
 
 // [input, expected] — expected null means the URL is dropped.
 const CASES: [string, string | null][] = [

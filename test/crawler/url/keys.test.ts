@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { domain, domainOfHost, host, reverseHost, reverseUrl, site } from '../../../shared/url/keys.js';
+import { domain, domainOfHost, host, reverseHost, reverseUrl, site } from '../../../crawler/url/keys.js';
 
 test('host, site, domain', () => {
   // [url, host, domain]

@@ -1,9 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { HostURLFilter } from '../../../shared/url/host-filter.js';
-import { host } from '../../../shared/url/keys.js';
-import { normalizeParsed, normalizeUrl } from '../../../shared/url/normalize.js';
-import { hostName, plainHost } from '../../../shared/url/plain.js';
+import { HostURLFilter } from '../../../crawler/url/host-filter.js';
+import { host } from '../../../crawler/url/keys.js';
+import { normalizeParsed, normalizeUrl } from '../../../crawler/url/normalize.js';
+import { hostName, plainHost } from '../../../crawler/url/plain.js';
 import { rng } from '../../fixtures/rng.js';
 
 /** What a plain URL must be: given back unchanged by the parser and the normalizer, with the host the parser reads. */

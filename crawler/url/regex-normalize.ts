@@ -1,5 +1,5 @@
 /**
- * @module shared/url/regex-normalize
+ * @module crawler/url/regex-normalize
  * Nutch's urlnormalizer-regex: `regex-normalize.xml` holds
  * `<regex><pattern>…</pattern><substitution>…</substitution></regex>` rules,
  * applied in file order, each a replace-all with Java's `$n` group
@@ -15,10 +15,10 @@
  * is reported once with its file:line, and from then on drops, without
  * running, every URL at least as long as the shortest one it choked on.
  */
-import { readConfText, type Conf } from '../conf.js';
-import { HzError } from '../errors.js';
-import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../plugin/types.js';
-import { child, parseConfXml } from '../xml.js';
+import { readConfText, type Conf } from '../../shared/conf.js';
+import { HzError } from '../../shared/errors.js';
+import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../../shared/plugin/types.js';
+import { child, parseConfXml } from '../../shared/xml.js';
 import { boundedReplace, runRule, SLOW, type Bounded, type BoundedRule } from './bounded-regex.js';
 import { javaRegex, javaReplacement } from './java-regex.js';
 

@@ -1,5 +1,5 @@
 /**
- * @module shared/log
+ * @module crawler/log
  * One logger per tool run: lines go to a log file under `crawl/logs/` (when the
  * tool knows its crawl directory) and, for warnings and the summary, to
  * stderr/stdout. Progress goes to the run's one ProgressDisplay: redrawn in

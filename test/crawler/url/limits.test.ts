@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { filterChain, normalizerChain } from '../../../crawler/plugin/chains.js';
-import { urlLimitBreach, type UrlLimits } from '../../../shared/url/limits.js';
+import { urlLimitBreach, type UrlLimits } from '../../../crawler/url/limits.js';
 
 const LIMITS: UrlLimits = { maxLength: 2048, maxPathDepth: 32, maxSegmentRepeats: 2 };
 

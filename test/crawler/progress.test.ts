@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { formatDuration, politeEta, progressLine, ProgressDisplay, rateEta, type HostBacklog } from '../../shared/progress.js';
+import { formatDuration, politeEta, progressLine, ProgressDisplay, rateEta, type HostBacklog } from '../../crawler/progress.js';
 
 test('durations read as people read them', () => {
   const table: [number, string][] = [

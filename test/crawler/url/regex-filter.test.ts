@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { PACKAGE_CONF_DIR } from '../../../shared/conf.js';
 import { HzError } from '../../../shared/errors.js';
-import { parseFilterRules, RegexURLFilter } from '../../../shared/url/regex-filter.js';
+import { parseFilterRules, RegexURLFilter } from '../../../crawler/url/regex-filter.js';
 
 const RULES = `# comment
  +this line starts with a space and is skipped

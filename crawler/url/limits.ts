@@ -1,12 +1,12 @@
 /**
- * @module shared/url/limits
+ * @module crawler/url/limits
  * Structural limits on a URL, checked before the normalizers and the URL
  * filters see it, so no rule file can forget them: a crawler trap makes URLs
  * that grow without end (ever-longer paths, a relative link that repeats
  * its own segment on every page, session ids appended again and again).
  * Each limit is a property; -1 switches it off.
  */
-import type { Conf } from '../conf.js';
+import type { Conf } from '../../shared/conf.js';
 
 export interface UrlLimits {
   /** url.max.length: characters in the whole URL. */

@@ -1,5 +1,5 @@
 /**
- * @module shared/url/normalize
+ * @module crawler/url/normalize
  * The basic URL normalizer (Nutch's urlnormalizer-basic), rebuilt on the
  * WHATWG URL parser so that two spellings of one address become one key in
  * the WebDB. Compared with Nutch's BasicURLNormalizer it:
@@ -21,7 +21,7 @@
  * file:) are normalized and kept: whether to crawl them is the URL filters'
  * decision, which the user can change.
  */
-import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../plugin/types.js';
+import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../../shared/plugin/types.js';
 import { plainHost } from './plain.js';
 
 const NOT_DOCUMENTS = new Set(['javascript:', 'data:', 'about:', 'blob:', 'vbscript:']);

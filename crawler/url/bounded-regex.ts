@@ -1,5 +1,5 @@
 /**
- * @module shared/url/bounded-regex
+ * @module crawler/url/bounded-regex
  * Rule files run user-written regular expressions on URLs that strangers
  * write, and a backtracking match can take seconds or hours on a long URL
  * (`(a+)+$`, a back-reference after `.*`). Two bounds keep one rule from

@@ -5,8 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf, PACKAGE_CONF_DIR } from '../../../shared/conf.js';
 import { HzError } from '../../../shared/errors.js';
-import { javaRegex, javaReplacement } from '../../../shared/url/java-regex.js';
-import { applyNormalizeRules, parseNormalizeRules, readNormalizeRules, RegexURLNormalizer, urlnormalizerRegex } from '../../../shared/url/regex-normalize.js';
+import { javaRegex, javaReplacement } from '../../../crawler/url/java-regex.js';
+import { applyNormalizeRules, parseNormalizeRules, readNormalizeRules, RegexURLNormalizer, urlnormalizerRegex } from '../../../crawler/url/regex-normalize.js';
 
 test('javaRegex: inline flags become JS flags or both-case letters', () => {
   // [java pattern, input, should match]

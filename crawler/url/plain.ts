@@ -1,5 +1,5 @@
 /**
- * @module shared/url/plain
+ * @module crawler/url/plain
  * A way past the WHATWG URL parser for the URLs a crawl meets most: http(s)
  * URLs already written as the parser and the basic normalizer write them — a
  * lower-case host name whose last label starts with a letter, or a dotted
@@ -8,7 +8,7 @@
  * characters; no fragment. Parsing and normalizing such a URL changes
  * nothing, so its host can be read off the string. Anything else goes
  * through the parser: the check only ever says "plain" for a URL the parser
- * would give back unchanged (test/shared/url/plain.test.ts compares the two).
+ * would give back unchanged (test/crawler/url/plain.test.ts compares the two).
  */
 import { isIPv4 } from 'node:net';
 

@@ -1,5 +1,5 @@
 /**
- * @module shared/url/regex-filter
+ * @module crawler/url/regex-filter
  * Nutch's urlfilter-regex and its `regex-urlfilter.txt` rules: one rule per
  * line, `+regex` accepts and `-regex` rejects; empty lines and lines starting
  * with `#` or a space are skipped; the first rule whose regex occurs anywhere
@@ -14,9 +14,9 @@
  * reported once with its file:line, and from then on rejects, without
  * running, every URL at least as long as the shortest one it choked on.
  */
-import { readConfText, type Conf } from '../conf.js';
-import { HzError } from '../errors.js';
-import type { PluginDescriptor, URLFilter } from '../plugin/types.js';
+import { readConfText, type Conf } from '../../shared/conf.js';
+import { HzError } from '../../shared/errors.js';
+import type { PluginDescriptor, URLFilter } from '../../shared/plugin/types.js';
 import { boundedTest, runRule, SLOW, type BoundedRule, type BoundedTest } from './bounded-regex.js';
 import { javaRegex } from './java-regex.js';
 

@@ -1,5 +1,5 @@
 /**
- * @module shared/url/java-regex
+ * @module crawler/url/java-regex
  * Nutch's rule files (regex-urlfilter.txt, regex-normalize.xml) are written
  * for java.util.regex. Most of that syntax is JavaScript's too; the parts that
  * are not, and that real rule files use, are translated here so a Nutch user's

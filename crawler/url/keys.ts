@@ -1,5 +1,5 @@
 /**
- * @module shared/url/keys
+ * @module crawler/url/keys
  * The keys a URL is grouped by: its host (politeness queues, per-host counts,
  * the `site` field that search results are grouped and `site:` filtered on),
  * its registered domain (generate.count.mode=domain), and Nutch's reversed-URL

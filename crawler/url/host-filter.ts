@@ -1,5 +1,5 @@
 /**
- * @module shared/url/host-filter
+ * @module crawler/url/host-filter
  * urlfilter-host: accepts only URLs on the hosts listed in
  * `urlfilter.host.allow` (`host` or `host:port`), and every URL while the list
  * is empty. The one-shot crawl fills the list with its seed hosts
@@ -7,8 +7,8 @@
  * without editing a regex file — the step Nutch users most often missed
  * (crawl-urlfilter.txt's MY.DOMAIN.NAME).
  */
-import type { Conf } from '../conf.js';
-import type { PluginDescriptor, URLFilter } from '../plugin/types.js';
+import type { Conf } from '../../shared/conf.js';
+import type { PluginDescriptor, URLFilter } from '../../shared/plugin/types.js';
 import { hostName, plainHost } from './plain.js';
 
 export class HostURLFilter implements URLFilter {

@@ -1,5 +1,5 @@
 /**
- * @module shared/progress
+ * @module crawler/progress
  * What a long step shows while it runs. On a terminal one line is redrawn in
  * place (at most ten times a second); when output is not a terminal (a log
  * file, CI, a pipe) a plain line is written every few seconds instead, so a
