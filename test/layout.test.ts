@@ -35,8 +35,8 @@ function* sources(dir: string): Generator<string> {
 function importsOf(file: string, opts: { runtime?: boolean } = {}): string[] {
   const src = fs.readFileSync(file, 'utf8');
   const out: string[] = [];
-  for (const m of src.matchAll(/(?:^|[^\w.])(?:import|export)\s([^'"]*?)from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g))
-    if (!(opts.runtime && m[1] !== undefined && /^type\s/.test(m[1]))) out.push((m[2] ?? m[3])!);
+  for (const m of src.matchAll(/(?:^|[^\w.])(?:import|export)\s([^'"]*?)from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm))
+    if (!(opts.runtime && m[1] !== undefined && /^type\s/.test(m[1]))) out.push((m[2] ?? m[3] ?? m[4])!);
   return out.filter((s) => s.startsWith('.'));
 }
 
@@ -68,8 +68,8 @@ test('only the CLI front door reaches the searcher, and only its tools module', 
 test('the import scan sees relative imports, dynamic ones included', () => {
   const tmp = path.join(fs.mkdtempSync(path.join(root, 'test', '.tmp-')), 'x.ts');
   try {
-    fs.writeFileSync(tmp, "import a from '../crawler/x.js';\nconst b = await import('../crawler/y.js');\nimport fs from 'node:fs';\n");
-    assert.equal(importsOf(tmp), ['../crawler/x.js', '../crawler/y.js']);
+    fs.writeFileSync(tmp, "import a from '../crawler/x.js';\nconst b = await import('../crawler/y.js');\nimport fs from 'node:fs';\nimport '../crawler/z.js';\n");
+    assert.equal(importsOf(tmp), ['../crawler/x.js', '../crawler/y.js', '../crawler/z.js']);
   } finally {
     fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
   }
@@ -116,6 +116,57 @@ function cycles(graph: Map<string, string[]>): string[][] {
 test('no module imports itself back through others', () => {
   assert.equal(cycles(moduleGraph()).map((c) => c.join(' → ')), []);
   assert.equal(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c', 'a']], 'the scan finds a cycle');
+});
+
+/** The modules a module reaches at run time, itself left out. */
+function reach(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...(graph.get(from) ?? [])];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    todo.push(...(graph.get(n) ?? []));
+  }
+  return seen;
+}
+
+/** The one module that has every plugin folder register its plugins, and the entry points that import it. */
+const BUILTINS = 'crawler/builtins';
+const PLUGIN_ENTRIES = ['crawler/cli', 'crawler/parse/thread'];
+const slashed = (p: string) => p.split(path.sep).join('/');
+
+test('each plugin folder registers its own plugins; nothing a plugin or the registry imports leads back to them', () => {
+  const graph = new Map([...moduleGraph()].map(([k, v]) => [slashed(k), v.map(slashed)]));
+  const unregistered: string[] = [];
+  const folders = new Set<string>();
+  for (const file of sources(path.join(root, 'crawler'))) {
+    const rel = slashed(path.relative(root, file)).replace(/\.(ts|js)$/, '');
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/export const (\w+): PluginDescriptor</g)) {
+      const folder = path.posix.dirname(rel);
+      const registration = path.join(root, folder, 'plugins.ts');
+      const src = fs.existsSync(registration) ? fs.readFileSync(registration, 'utf8') : '';
+      if (!new RegExp(`registerPlugins\\([^)]*\\b${m[1]}\\b`).test(src)) unregistered.push(`${rel}: ${m[1]} is not registered by ${folder}/plugins.ts`);
+      folders.add(`${folder}/plugins`);
+    }
+  }
+  assert.ok(folders.size >= 5, `found the plugin folders: ${[...folders].join(', ')}`);
+  assert.equal(unregistered, []);
+  const misplaced: string[] = [];
+  for (const [from, tos] of graph) {
+    const file = ['.ts', '.js', '.mjs'].map((ext) => path.join(root, from + ext)).find((f) => fs.existsSync(f))!;
+    const registers = /\bregisterPlugins\(/.test(fs.readFileSync(file, 'utf8'));
+    if (registers && !folders.has(from) && !from.startsWith('shared/plugin/')) misplaced.push(`${from} registers plugins outside a plugin folder's plugins.ts`);
+    for (const to of tos) {
+      if (folders.has(to) && from !== BUILTINS) misplaced.push(`${from} imports ${to}: only ${BUILTINS} gathers the plugin folders`);
+      if (to === BUILTINS && !PLUGIN_ENTRIES.includes(from)) misplaced.push(`${from} imports ${BUILTINS}: only an entry point does`);
+    }
+  }
+  assert.equal(misplaced, []);
+  for (const low of ['shared/plugin/registry', 'shared/plugin/types', 'crawler/plugin/chains', ...folders]) {
+    const back = [...reach(graph, low)].filter((m) => m === BUILTINS || (folders.has(m) && m !== low));
+    assert.equal(back, [], `${low} leads back to ${back.join(', ')}`);
+  }
 });
 
 /** A command module: it defines a Tool. */

@@ -16,7 +16,6 @@ import { HzError, UsageError } from '../../shared/errors.js';
 import { instantiate, listPlugins, orderedActive } from '../../shared/plugin/registry.js';
 import type { ExtensionPoint } from '../../shared/plugin/types.js';
 import { parseArgs, type ArgSpec, type ParsedArgs, type Tool, type ToolContext } from '../../shared/tool.js';
-import { CRAWLER_PLUGINS } from '../plugin/chains.js';
 
 export interface UrlInput {
   url: string;
@@ -126,5 +125,5 @@ export function checkerTool(spec: CheckerSpec): Tool {
  * decided.
  */
 export async function activePlugins<P extends ExtensionPoint>(conf: Conf, point: P) {
-  return instantiate(conf, orderedActive(conf, await listPlugins(conf, CRAWLER_PLUGINS), point));
+  return instantiate(conf, orderedActive(conf, await listPlugins(conf), point));
 }

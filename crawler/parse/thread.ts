@@ -9,6 +9,7 @@
 import { Conf, type ConfSnapshot } from '../../shared/conf.js';
 import { parseParams, type ContentRecord, type FetchRecord } from '../../segments/segment.js';
 import { threadModule } from '../../shared/thread-module.js';
+import '../builtins.js';
 import { loadCrawlerPlugins } from '../plugin/chains.js';
 import { parseContent } from './index.js';
 

@@ -1,12 +1,13 @@
 /**
  * @module crawler/plugin/chains
- * The crawler's built-in plugins and the chains built from the active ones,
- * in the manner of Nutch's URLNormalizers, URLFilters, IndexingFilters and
- * ScoringFilters. Each part of the crawler registers its descriptors in
- * `CRAWLER_PLUGINS`; tools call `loadCrawlerPlugins(conf)` once at start.
+ * The chains built from the active plugins, in the manner of Nutch's
+ * URLNormalizers, URLFilters, IndexingFilters and ScoringFilters. Tools call
+ * `loadCrawlerPlugins(conf)` once at start; the built-ins are those the
+ * plugin folders registered (crawler/builtins.ts has them register), so
+ * nothing here imports a plugin folder back.
  */
 import type { Conf } from '../../shared/conf.js';
-import { instantiate, listPlugins, orderedActive } from '../../shared/plugin/registry.js';
+import { builtinPlugins, instantiate, listPlugins, orderedActive } from '../../shared/plugin/registry.js';
 import type {
   ExtensionPoint,
   IndexingFilter,
@@ -17,38 +18,9 @@ import type {
   URLFilter,
   URLNormalizer,
 } from '../../shared/plugin/types.js';
-import { urlnormalizerBasic } from '../url/normalize.js';
-import { urlfilterHost } from '../url/host-filter.js';
 import { leadsToLocalFiles, overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../url/limits.js';
-import { RegexURLFilter, urlfilterRegex } from '../url/regex-filter.js';
-import { RegexURLNormalizer, urlnormalizerRegex } from '../url/regex-normalize.js';
-import { protocolFile } from '../fetch/protocol-file.js';
-import { protocolHttp } from '../fetch/protocol-http.js';
-import { parseHtml } from '../parse/html.js';
-import { parseText } from '../parse/text.js';
-import { parseOffice, parsePdf } from '../parse/document.js';
-import { scoringOpic } from '../scoring/opic.js';
-import { indexAnchor } from '../index/filters/anchor.js';
-import { indexBasic } from '../index/filters/basic.js';
-import { indexMore } from '../index/filters/more.js';
-
-/** Every built-in crawler plugin, in registration order (the order within a point when no order property says otherwise). */
-export const CRAWLER_PLUGINS: PluginDescriptor[] = [
-  protocolHttp,
-  protocolFile,
-  urlnormalizerBasic,
-  urlnormalizerRegex,
-  urlfilterRegex,
-  urlfilterHost,
-  parseHtml,
-  parseText,
-  parsePdf,
-  parseOffice,
-  scoringOpic,
-  indexBasic,
-  indexAnchor,
-  indexMore,
-];
+import { RegexURLFilter } from '../url/regex-filter.js';
+import { RegexURLNormalizer } from '../url/regex-normalize.js';
 
 export interface CrawlerPlugins {
   normalizers: { normalize(url: string, scope: NormalizerScope): string | null };
@@ -168,7 +140,7 @@ export function scoringChain(filters: ScoringFilter[]): ScoringFilter {
   };
 }
 
-export async function loadCrawlerPlugins(conf: Conf, builtins: readonly PluginDescriptor[] = CRAWLER_PLUGINS): Promise<CrawlerPlugins> {
+export async function loadCrawlerPlugins(conf: Conf, builtins: readonly PluginDescriptor[] = builtinPlugins()): Promise<CrawlerPlugins> {
   const entries = await listPlugins(conf, builtins);
   const make = <P extends ExtensionPoint>(point: P) => instantiate(conf, orderedActive(conf, entries, point));
   const normalizers = make('url-normalizer');

@@ -10,7 +10,6 @@
 import { UsageError } from '../../shared/errors.js';
 import { listPlugins, pluginFolders } from '../../shared/plugin/registry.js';
 import { parseArgs, type Tool } from '../../shared/tool.js';
-import { CRAWLER_PLUGINS } from './chains.js';
 
 const tool: Tool = {
   name: 'plugin',
@@ -19,7 +18,7 @@ const tool: Tool = {
   async run(ctx, args) {
     const a = parseArgs(args, {});
     if (a._[0] !== 'list' || a._.length !== 1) throw new UsageError(a._.length ? `unknown subcommand ${a._.join(' ')}` : 'missing subcommand');
-    const entries = await listPlugins(ctx.conf, CRAWLER_PLUGINS);
+    const entries = await listPlugins(ctx.conf);
     const idW = Math.max(4, ...entries.map((e) => e.descriptor.id.length)) + 2;
     const ptW = Math.max(5, ...entries.map((e) => e.descriptor.point.length)) + 2;
     ctx.out.write(`${'active'.padEnd(8)}${'id'.padEnd(idW)}${'point'.padEnd(ptW)}description\n`);

@@ -18,6 +18,7 @@ import { Parser } from 'htmlparser2';
 import { detectCharset } from '../../crawler/charset.js';
 import { extractHtml } from '../../crawler/parse/html.js';
 import { parseContent } from '../../crawler/parse/index.js';
+import '../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { Conf } from '../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../segments/segment.js';

@@ -23,6 +23,7 @@ import { inject, readSeeds } from '../../crawler/inject.js';
 import { invertlinks } from '../../crawler/linkdb.js';
 import { linkrank } from '../../crawler/linkrank.js';
 import { merge } from '../../crawler/merge.js';
+import '../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';
 import { PACKAGE_CONF_DIR } from '../../shared/conf.js';

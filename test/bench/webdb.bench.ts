@@ -21,6 +21,7 @@ import { generate } from '../../crawler/generate.js';
 import { inject } from '../../crawler/inject.js';
 import { invertlinks } from '../../crawler/linkdb.js';
 import { linkrank } from '../../crawler/linkrank.js';
+import '../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { dumpDb, formatStats, readDbStats } from '../../crawler/readdb.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';

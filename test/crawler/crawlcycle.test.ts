@@ -15,6 +15,7 @@ import { inject } from '../../crawler/inject.js';
 import { invertlinks } from '../../crawler/linkdb.js';
 import { linkrank } from '../../crawler/linkrank.js';
 import { parseSegment } from '../../crawler/parse/tool.js';
+import '../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';
 import type { PageRow } from '../../crawler/webdb/webdb.js';

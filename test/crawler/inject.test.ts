@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { inject, readSeeds } from '../../crawler/inject.js';
+import '../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import type { PageRow } from '../../crawler/webdb/webdb.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { invertlinks, invertRows, type InlinkRules } from '../../crawler/linkdb.js';
+import '../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';
 import { Conf } from '../../shared/conf.js';

@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { fetchSteps } from '../../../crawler/fetch/step.js';
 import { startProtocols } from '../../../crawler/fetch/protocols.js';
 import { RobotsCache } from '../../../crawler/fetch/robots.js';
+import '../../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 

@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DocumentWorker } from '../../../crawler/parse/documents/pool.js';
 import { parseContent } from '../../../crawler/parse/index.js';
+import '../../../crawler/builtins.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../../segments/segment.js';

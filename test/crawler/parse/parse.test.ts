@@ -6,6 +6,7 @@ import { EXAMINED_PAST_CAP, parseContent } from '../../../crawler/parse/index.js
 import { extractHtml, extractHtmlYielding, parseRefresh } from '../../../crawler/parse/html.js';
 import { SLICE_CHARS } from '../../../crawler/parse/breathe.js';
 import { sniffContentType } from '../../../crawler/parse/sniff.js';
+import '../../../crawler/builtins.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../../segments/segment.js';

@@ -11,6 +11,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseContent } from '../../../crawler/parse/index.js';
 import { parseSegment } from '../../../crawler/parse/tool.js';
+import '../../../crawler/builtins.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 import type { Parser } from '../../../shared/plugin/types.js';

@@ -7,6 +7,7 @@ import * as assert from 'uvu/assert';
 import { main } from '../../../crawler/cli.js';
 import { invertlinks, readlinkdbTool } from '../../../crawler/linkdb.js';
 import { linkrank } from '../../../crawler/linkrank.js';
+import '../../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import updatedbTool, { updatedb } from '../../../crawler/updatedb/tool.js';
 import type { PageRow } from '../../../crawler/webdb/webdb.js';
