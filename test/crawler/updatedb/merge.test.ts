@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mergePage, type FetchDatum, type MergeOptions } from '../../../crawler/updatedb/merge.js';
+import { mergePage, modification, modifiedTimeOf, type FetchDatum, type MergeOptions } from '../../../crawler/updatedb/merge.js';
 import { DAY_MS, type ScheduleOptions } from '../../../crawler/updatedb/schedule.js';
 import { opicScoring } from '../../../crawler/scoring/opic.js';
 import type { PageRow } from '../../../crawler/webdb/webdb.js';
@@ -193,6 +193,32 @@ test('a fetched page no longer in the WebDB is rebuilt from its fetchlist copy',
   assert.is(row.fetch_interval, 3600);
   assert.is(row.score, 0.25);
   assert.is(row.host, '127.0.4.1');
+});
+
+test('the content changed: a 304 says not, equal signatures say not, a missing signature cannot tell', () => {
+  const cases: [string, PageRow | undefined, FetchDatum, string][] = [
+    ['304', oldRow('db_fetched'), fetchOf('fetch_notmodified'), 'notmodified'],
+    ['304, new page', undefined, fetchOf('fetch_notmodified'), 'notmodified'],
+    ['same signature', oldRow('db_fetched', { signature: 'bbb' }), fetchOf('fetch_success'), 'notmodified'],
+    ['other signature', oldRow('db_fetched'), fetchOf('fetch_success'), 'modified'],
+    ['no old signature', oldRow('db_unfetched', { signature: null }), fetchOf('fetch_success'), 'unknown'],
+    ['no new signature', oldRow('db_fetched'), fetchOf('fetch_redir_temp'), 'unknown'],
+    ['new page', undefined, fetchOf('fetch_success'), 'unknown'],
+  ];
+  for (const [name, old, fetch, want] of cases) assert.is(modification(old, fetch), want, name);
+});
+
+test('when the content last changed: kept unless a success says otherwise, a Last-Modified in the future not believed', () => {
+  const base = oldRow('db_fetched');
+  const cases: [string, 'notmodified' | 'modified' | 'unknown', PageRow, FetchDatum, number][] = [
+    ['not modified keeps it', 'notmodified', base, fetchOf('fetch_success', { modifiedTime: NOW - DAY_MS }), base.modified_time],
+    ['not modified, none kept: the header', 'notmodified', oldRow('db_fetched', { modified_time: 0 }), fetchOf('fetch_notmodified', { modifiedTime: NOW - DAY_MS }), NOW - DAY_MS],
+    ['success with Last-Modified', 'modified', base, fetchOf('fetch_success', { modifiedTime: NOW - DAY_MS }), NOW - DAY_MS],
+    ['success, Last-Modified after the fetch', 'modified', base, fetchOf('fetch_success', { modifiedTime: NOW + DAY_MS }), FETCHED_AT],
+    ['success without Last-Modified', 'unknown', base, fetchOf('fetch_success'), FETCHED_AT],
+    ['a redirect keeps it', 'modified', base, fetchOf('fetch_redir_perm', { modifiedTime: NOW - DAY_MS }), base.modified_time],
+  ];
+  for (const [name, m, b, fetch, want] of cases) assert.is(modifiedTimeOf(m, b, fetch), want, name);
 });
 
 test.run();
