@@ -32,7 +32,7 @@ import { userAgent } from './fetch/protocol-http.js';
 import { generate } from './generate.js';
 import { IndexThreads, indexSegments } from './index/tool.js';
 import { inject, readSeeds, screenSeeds, type SeedBatch } from './inject.js';
-import { invertlinks } from './linkdb.js';
+import { invertlinks } from './invertlinks.js';
 import { linkrank } from './linkrank.js';
 import { merge } from './merge.js';
 import { segmentOutlinksDropped, type OutlinksDropped } from './parse/index.js';

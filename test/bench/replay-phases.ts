@@ -20,7 +20,7 @@ import Database from 'better-sqlite3';
 import { crawlConf, scopeToSeedHosts } from '../../crawler/crawl.js';
 import { dedup } from '../../crawler/dedup.js';
 import { inject, readSeeds } from '../../crawler/inject.js';
-import { invertlinks } from '../../crawler/linkdb.js';
+import { invertlinks } from '../../crawler/invertlinks.js';
 import { linkrank } from '../../crawler/linkrank.js';
 import { merge } from '../../crawler/merge.js';
 import '../../crawler/builtins.js';

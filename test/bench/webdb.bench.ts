@@ -19,7 +19,7 @@ import { crawlConf } from '../../crawler/crawl.js';
 import { fetch } from '../../crawler/fetch/tool.js';
 import { generate } from '../../crawler/generate.js';
 import { inject } from '../../crawler/inject.js';
-import { invertlinks } from '../../crawler/linkdb.js';
+import { invertlinks } from '../../crawler/invertlinks.js';
 import { linkrank } from '../../crawler/linkrank.js';
 import '../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';

@@ -12,7 +12,7 @@ import * as assert from 'uvu/assert';
 import { fetch } from '../../crawler/fetch/tool.js';
 import { generate } from '../../crawler/generate.js';
 import { inject } from '../../crawler/inject.js';
-import { invertlinks } from '../../crawler/linkdb.js';
+import { invertlinks } from '../../crawler/invertlinks.js';
 import { linkrank } from '../../crawler/linkrank.js';
 import { parseSegment } from '../../crawler/parse/tool.js';
 import '../../crawler/builtins.js';

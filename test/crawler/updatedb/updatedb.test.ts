@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { main } from '../../../crawler/cli.js';
-import { invertlinks, readlinkdbTool } from '../../../crawler/linkdb.js';
+import { invertlinks, readlinkdbTool } from '../../../crawler/invertlinks.js';
 import { linkrank } from '../../../crawler/linkrank.js';
 import '../../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../../crawler/plugin/chains.js';

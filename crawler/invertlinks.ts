@@ -1,5 +1,5 @@
 /**
- * @module crawler/linkdb
+ * @module crawler/invertlinks
  * Nutch's LinkDb, kept in the WebDB: `hazelnut invertlinks <webdb> (-dir
  * <segments> | <seg> ...) [-force] [-noNormalize] [-noFilter]` turns the
  * outlinks of the pages parsed in the given segments (stored in `links` by

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { invertlinks, invertRows, type InlinkRules } from '../../crawler/linkdb.js';
+import { invertlinks, invertRows, type InlinkRules } from '../../crawler/invertlinks.js';
 import '../../crawler/builtins.js';
 import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';
