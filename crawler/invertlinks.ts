@@ -5,8 +5,8 @@
  * outlinks of the pages parsed in the given segments (stored in `links` by
  * updatedb, so a segment must be applied by updatedb first) into the
  * `inlinks` table: for each URL those pages link to, its inlinks and anchor
- * texts, rebuilt from every page now linking to it. `hazelnut readlinkdb
- * <webdb> (-url <url> | -dump <out_dir>)` reads it.
+ * texts, rebuilt from every page now linking to it (`hazelnut readlinkdb`,
+ * crawler/readlinkdb.ts, reads it).
  *
  * Rules, as in Nutch: `db.ignore.internal.links` drops links within a host
  * (Nutch's default true suits the web; the one-shot crawl sets false, since
@@ -17,8 +17,6 @@
  * times. Unlike Nutch, links in navigation are left out while
  * `db.ignore.navigation.links` is true.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import type { Log } from './log.js';
@@ -31,7 +29,7 @@ import { runWithLog } from './tool-run.js';
 import { memoByUrl } from './url-memo.js';
 import { openWebDb, type ApplyingTool, type LinkRow, type WebDb } from './webdb/webdb.js';
 
-export const INVERTLINKS_TOOL: ApplyingTool = 'invertlinks';
+const INVERTLINKS_TOOL: ApplyingTool = 'invertlinks';
 /** Link targets whose links are read at once. */
 const READ_BATCH = 1000;
 
@@ -51,8 +49,6 @@ export interface InvertLinksSummary {
   targets: number;
   inlinks: number;
 }
-
-export type { LinkRow };
 
 export interface InlinkRules {
   ignoreInternal: boolean;
@@ -119,6 +115,110 @@ function* stagedTargets(db: WebDb): Generator<string[]> {
   for (let batch = db.stagedLinkTargets('', READ_BATCH); batch.length > 0; batch = db.stagedLinkTargets(batch[batch.length - 1]!, READ_BATCH)) yield batch;
 }
 
+/** A URL as invertlinks keys it: normalized and filtered (null when dropped), with its host. */
+type UrlKeys = (url: string) => { key: string | null; host: string };
+
+/**
+ * The given segments this run applies, opened; the others are closed and
+ * reported skipped: not applied by updatedb yet, or already inverted.
+ */
+function segmentsToApply(db: WebDb, dirs: readonly string[], summary: InvertLinksSummary, log: Log | undefined): Segment[] {
+  const segs: Segment[] = [];
+  for (const dir of dirs) {
+    const seg = Segment.open(dir, { readonly: true });
+    const why = !db.isApplied('updatedb', seg.name)
+      ? "not applied by updatedb yet (run 'hazelnut updatedb' first)"
+      : db.isApplied(INVERTLINKS_TOOL, seg.name) || segs.some((s) => s.name === seg.name)
+        ? 'already inverted'
+        : undefined;
+    if (why) {
+      seg.close();
+      summary.skipped[seg.name] = why;
+      log?.info(`segment ${seg.name} skipped: ${why}`);
+      continue;
+    }
+    segs.push(seg);
+  }
+  return segs;
+}
+
+/** One target's spelling as stored, and its place in the staged order. */
+interface Alias {
+  at: number;
+  raw: string;
+}
+
+/**
+ * Every old inlink row of the staged targets goes first. A target stored
+ * under another spelling than its key (links kept by an updatedb without
+ * -normalize) joins its key's group, at its place in order: the groups
+ * returned, by key.
+ */
+function clearStagedInlinks(db: WebDb, url: UrlKeys): Map<string, Alias[]> {
+  const aliases = new Map<string, Alias[]>();
+  let at = 0;
+  for (const batch of stagedTargets(db))
+    for (const t of batch) {
+      at++;
+      db.clearInlinks(t);
+      const key = url(t).key;
+      if (key === null || key === t) continue;
+      db.clearInlinks(key);
+      const group = aliases.get(key);
+      if (group) group.push({ at, raw: t });
+      else aliases.set(key, [{ at, raw: t }]);
+    }
+  return aliases;
+}
+
+/**
+ * Writes the inlinks of a batch of keys, each from the links to every
+ * spelling of it; returns how many. The links to a batch are read at once:
+ * one round trip a batch when the WebDB is on a server.
+ */
+function rebuildInlinks(db: WebDb, groups: [string, string[]][], url: UrlKeys, r: InlinkRules): number {
+  const links = db.linksToEach(groups.flatMap(([, raw]) => raw));
+  const hostOf = (u: string) => url(u).host;
+  let inlinks = 0;
+  for (const [key, raw] of groups) {
+    const rows: LinkRow[] = [];
+    for (const t of raw)
+      for (const l of links.get(t) ?? []) {
+        const source = url(l.source).key;
+        if (source !== null) rows.push({ ...l, source });
+      }
+    if (raw.length > 1) rows.sort((a, b) => a.nav - b.nav);
+    inlinks += db.addInlinks(key, invertRows(key, rows, r, hostOf));
+  }
+  return inlinks;
+}
+
+/**
+ * Rebuilds the inlinks of every staged target that is its own key, in staged
+ * order and a batch at a time, then those of keys no stored link spells as
+ * they are; returns how many inlinks were written.
+ */
+function rebuildStaged(db: WebDb, aliases: Map<string, Alias[]>, url: UrlKeys, r: InlinkRules, progress: { update(n: number): void } | undefined): number {
+  let inlinks = 0;
+  let at = 0;
+  let done = 0;
+  for (const batch of stagedTargets(db)) {
+    const groups: [string, string[]][] = [];
+    for (const t of batch) {
+      at++;
+      if (url(t).key !== t) continue;
+      const others = aliases.get(t);
+      aliases.delete(t);
+      groups.push([t, others ? [...others, { at, raw: t }].sort((a, b) => a.at - b.at).map((o) => o.raw) : [t]]);
+    }
+    inlinks += rebuildInlinks(db, groups, url, r);
+    progress?.update((done += batch.length));
+  }
+  const rest = [...aliases].map(([key, group]): [string, string[]] => [key, group.map((o) => o.raw)]);
+  for (let i = 0; i < rest.length; i += READ_BATCH) inlinks += rebuildInlinks(db, rest.slice(i, i + READ_BATCH), url, r);
+  return inlinks;
+}
+
 /**
  * Applies every given segment not yet inverted, in one transaction. Only the
  * inlinks of URLs the segments' pages link to now, or linked to before, are
@@ -130,86 +230,25 @@ function* stagedTargets(db: WebDb): Generator<string[]> {
 export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise<InvertLinksSummary> {
   const plugins = opts.plugins ?? (await loadCrawlerPlugins(conf));
   const r = rules(conf);
-  // A URL's key (normalized and filtered; null when dropped) and host.
-  const url = memoByUrl((u) => {
+  const url: UrlKeys = memoByUrl((u) => {
     const n = opts.normalize === false ? u : plugins.normalizers.normalize(u, 'linkdb');
     const key = n !== null && opts.filter !== false ? plugins.filters.filter(n) : n;
     return { key, host: key === null ? '' : host(key) };
   });
-  const hostOf = (u: string) => url(u).host;
   const summary: InvertLinksSummary = { applied: [], skipped: {}, targets: 0, inlinks: 0 };
   const db: WebDb = openWebDb(opts.webdb, { bulk: true });
   // The segments to apply stay open until their fetch records have been read.
-  const segs: Segment[] = [];
+  let segs: Segment[] = [];
   try {
-    const names: string[] = [];
-    for (const dir of opts.segments) {
-      const seg = Segment.open(dir, { readonly: true });
-      const why = !db.isApplied('updatedb', seg.name)
-        ? "not applied by updatedb yet (run 'hazelnut updatedb' first)"
-        : db.isApplied(INVERTLINKS_TOOL, seg.name) || names.includes(seg.name)
-          ? 'already inverted'
-          : undefined;
-      if (why) {
-        seg.close();
-        summary.skipped[seg.name] = why;
-        opts.log?.info(`segment ${seg.name} skipped: ${why}`);
-        continue;
-      }
-      names.push(seg.name);
-      segs.push(seg);
-    }
+    segs = segmentsToApply(db, opts.segments, summary, opts.log);
+    const names = segs.map((s) => s.name);
     if (names.length === 0) return summary;
     db.transaction(() => {
       summary.targets = db.stageLinkTargets(fetchedUrls(segs, plugins));
       for (const seg of segs.splice(0)) seg.close();
-      // Every old inlink row goes first. A target stored under another spelling than its key
-      // (links kept by an updatedb without -normalize) joins its key's group, at its place in order.
-      const aliases = new Map<string, { at: number; raw: string }[]>();
-      let at = 0;
-      for (const batch of stagedTargets(db))
-        for (const t of batch) {
-          at++;
-          db.clearInlinks(t);
-          const key = url(t).key;
-          if (key === null || key === t) continue;
-          db.clearInlinks(key);
-          const group = aliases.get(key);
-          if (group) group.push({ at, raw: t });
-          else aliases.set(key, [{ at, raw: t }]);
-        }
+      const aliases = clearStagedInlinks(db, url);
       const progress = opts.log?.step(`invertlinks ${names.length} segment${names.length === 1 ? '' : 's'}`, 'link targets', summary.targets);
-      const rebuild = (groups: [string, string[]][]) => {
-        // The links to a batch of targets are read at once: one round trip a batch when the WebDB is on a server.
-        const links = db.linksToEach(groups.flatMap(([, raw]) => raw));
-        for (const [key, raw] of groups) {
-          const rows: LinkRow[] = [];
-          for (const t of raw)
-            for (const l of links.get(t) ?? []) {
-              const source = url(l.source).key;
-              if (source !== null) rows.push({ ...l, source });
-            }
-          if (raw.length > 1) rows.sort((a, b) => a.nav - b.nav);
-          summary.inlinks += db.addInlinks(key, invertRows(key, rows, r, hostOf));
-        }
-      };
-      at = 0;
-      let done = 0;
-      for (const batch of stagedTargets(db)) {
-        const groups: [string, string[]][] = [];
-        for (const t of batch) {
-          at++;
-          if (url(t).key !== t) continue;
-          const others = aliases.get(t);
-          aliases.delete(t);
-          groups.push([t, others ? [...others, { at, raw: t }].sort((a, b) => a.at - b.at).map((o) => o.raw) : [t]]);
-        }
-        rebuild(groups);
-        progress?.update((done += batch.length));
-      }
-      // Keys that no stored link spells as they are.
-      const rest = [...aliases].map(([key, group]): [string, string[]] => [key, group.map((o) => o.raw)]);
-      for (let i = 0; i < rest.length; i += READ_BATCH) rebuild(rest.slice(i, i + READ_BATCH));
+      summary.inlinks = rebuildStaged(db, aliases, url, r, progress);
       const now = Date.now();
       for (const name of names) db.markApplied(INVERTLINKS_TOOL, name, now);
     });
@@ -223,7 +262,7 @@ export async function invertlinks(conf: Conf, opts: InvertLinksOptions): Promise
 
 const INVERT_USAGE = 'Usage: hazelnut invertlinks <webdb> (-dir <segments> | <seg1> <seg2> ...) [-force] [-noNormalize] [-noFilter]';
 
-export const invertlinksTool: Tool = {
+const tool: Tool = {
   name: 'invertlinks',
   description: 'build the inlinks and anchors of each URL from parsed segments',
   usage: INVERT_USAGE,
@@ -241,59 +280,4 @@ export const invertlinksTool: Tool = {
   },
 };
 
-const READ_USAGE = 'Usage: hazelnut readlinkdb <webdb> (-url <url> | -dump <out_dir>)';
-
-/** Nutch's Inlinks text form: ` fromUrl: <url> anchor: <text>` per inlink. */
-function formatInlinks(rows: { source: string; anchor: string }[]): string {
-  return rows.map((r) => ` fromUrl: ${r.source} anchor: ${r.anchor}\n`).join('');
-}
-
-export const readlinkdbTool: Tool = {
-  name: 'readlinkdb',
-  description: 'read / dump the inlinks and anchors of URLs',
-  usage: READ_USAGE,
-  async run(ctx, args) {
-    const a = parseArgs(args, { string: ['url', 'dump'] });
-    if (a._.length !== 1) throw new UsageError(a._.length === 0 ? 'missing <webdb>' : `unexpected argument ${a._[1]}`);
-    if ((a.url === undefined) === (a.dump === undefined)) throw new UsageError('give one of -url <url> or -dump <out_dir>');
-    const db = openWebDb(a._[0]!, { readonly: true });
-    try {
-      if (typeof a.url === 'string') {
-        const rows = db.inlinks(a.url, 'stored');
-        ctx.out.write(rows.length ? formatInlinks(rows) : ' - no link information.\n');
-        return rows.length ? 0 : 1;
-      }
-      const out = a.dump as string;
-      if (fs.existsSync(out)) throw new UsageError(`output directory ${out} already exists`);
-      fs.mkdirSync(out, { recursive: true });
-      const file = path.join(out, 'part-00000');
-      const fd = fs.openSync(file, 'w');
-      let targets = 0;
-      try {
-        let cur: string | undefined;
-        let batch: { source: string; anchor: string }[] = [];
-        const flush = () => {
-          if (cur !== undefined) fs.writeSync(fd, `${cur}\tInlinks:\n${formatInlinks(batch)}\n`);
-        };
-        for (const r of db.allInlinks()) {
-          if (r.target !== cur) {
-            flush();
-            cur = r.target;
-            batch = [];
-            targets++;
-          }
-          batch.push(r);
-        }
-        flush();
-      } finally {
-        fs.closeSync(fd);
-      }
-      ctx.out.write(`readlinkdb: ${targets} URLs dumped to ${file}\n`);
-      return 0;
-    } finally {
-      db.close();
-    }
-  },
-};
-
-export default invertlinksTool;
+export default tool;
