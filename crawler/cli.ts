@@ -12,6 +12,7 @@ import { reportError, takeDefine, takeGlobal, type GlobalOptions, type Tool, typ
 
 interface CommandEntry {
   name: string;
+  /** The command's one line in `hazelnut help`: written here only, so help lists the commands without loading them. */
   description: string;
   load: () => Promise<Tool>;
   /** The command runs the crawler's plugins: the plugin folders register theirs (crawler/builtins.ts) before it loads. */
@@ -23,7 +24,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'crawl', description: 'one-step crawler for intranets: inject, fetch rounds, index, dedup, merge', load: async () => (await import('./crawl.js')).default, plugins: true },
   { name: 'inject', description: 'inject new urls into the WebDB', load: async () => (await import('./inject.js')).default, plugins: true },
   { name: 'generate', description: 'generate a new segment to fetch from the WebDB', load: async () => (await import('./generate.js')).default, plugins: true },
-  { name: 'fetch', description: 'fetch a segment politely (robots.txt, per-host delays), parsing inline', load: async () => (await import('./fetch/tool.js')).default, plugins: true },
+  { name: 'fetch', description: 'fetch a generated segment politely (robots.txt, per-host delays), parsing inline', load: async () => (await import('./fetch/tool.js')).default, plugins: true },
   { name: 'parse', description: "parse a segment's pages", load: async () => (await import('./parse/tool.js')).default, plugins: true },
   { name: 'updatedb', description: 'update the WebDB from fetched and parsed segments', load: async () => (await import('./updatedb/tool.js')).default, plugins: true },
   { name: 'invertlinks', description: 'build the inlinks and anchors of each URL from parsed segments', load: async () => (await import('./invertlinks.js')).default, plugins: true },
@@ -32,7 +33,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'readlinkdb', description: 'read / dump the inlinks and anchors of URLs', load: async () => (await import('./readlinkdb.js')).default },
   { name: 'readseg', description: 'read / dump segment data', load: async () => (await import('./readseg.js')).default },
   { name: 'index', description: 'build an index for each segment', load: async () => (await import('./index/tool.js')).default, plugins: true },
-  { name: 'dedup', description: 'delete duplicate documents (same URL, same content) across segment indexes', load: async () => (await import('./dedup.js')).default },
+  { name: 'dedup', description: 'delete duplicate documents (same URL or same content) across segment indexes', load: async () => (await import('./dedup.js')).default },
   { name: 'merge', description: 'merge segment indexes into the index searched, swapped in atomically', load: async () => (await import('./merge.js')).default },
   { name: 'prune', description: 'delete segments older than a date, keeping the index consistent', load: async () => (await import('./prune.js')).default },
   { name: 'report', description: 'write the crawl report: one HTML file with charts of statuses, hosts, fetch rate, errors, due dates and segment ages', load: async () => (await import('./report/tool.js')).default },

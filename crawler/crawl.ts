@@ -410,7 +410,6 @@ const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-webdb postgresql:/
 
 const tool: Tool = {
   name: 'crawl',
-  description: 'one-step crawler for intranets: inject, fetch rounds, index, dedup, merge',
   usage: USAGE,
   async run(ctx: ToolContext, args: string[]): Promise<number> {
     const a = parseArgs(args, { string: ['dir', 'webdb', 'threads', 'depth', 'topN', 'fetchers'], boolean: ['force'] });

@@ -58,7 +58,6 @@ export async function dedup(conf: Conf, opts: { segments: string[]; log?: Log })
 
 const tool: Tool = {
   name: 'dedup',
-  description: 'delete duplicate documents (same URL or same content) across segment indexes',
   usage: 'Usage: hazelnut dedup (<segment> ... | -dir <segments>)',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir'] });

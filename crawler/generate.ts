@@ -248,7 +248,6 @@ function explain(
 
 const tool: Tool = {
   name: 'generate',
-  description: 'generate a new segment to fetch from the WebDB',
   usage: `Usage: hazelnut generate <webdb> <segments_dir> [-topN N] [-numFetchers n] [-adddays d] [-force] [-noFilter] [-noNorm] [-maxNumSegments n]
   -topN N            at most N URLs per segment, best score first
   -numFetchers n     split each segment into n fetch partitions by host, for n fetchers (fetch -part)

@@ -207,7 +207,6 @@ const USAGE = `Usage: hazelnut inject <webdb> <url_dir|url_file> [-overwrite] [-
 
 const tool: Tool = {
   name: 'inject',
-  description: 'inject new urls into the WebDB',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['force', 'overwrite'] });

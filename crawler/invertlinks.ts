@@ -264,7 +264,6 @@ const INVERT_USAGE = 'Usage: hazelnut invertlinks <webdb> (-dir <segments> | <se
 
 const tool: Tool = {
   name: 'invertlinks',
-  description: 'build the inlinks and anchors of each URL from parsed segments',
   usage: INVERT_USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir'], boolean: ['force', 'noNormalize', 'noFilter'] });

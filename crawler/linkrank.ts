@@ -154,7 +154,6 @@ const USAGE = 'Usage: hazelnut linkrank <webdb> [-force]';
 
 const tool: Tool = {
   name: 'linkrank',
-  description: 'compute link scores (PageRank over content links) for the index boost',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['force'] });

@@ -162,7 +162,6 @@ export async function mergeShards(conf: Conf, opts: MergeOptions, n: number): Pr
 
 const tool: Tool = {
   name: 'merge',
-  description: 'merge segment indexes into one index, swapped in atomically',
   usage: 'Usage: hazelnut merge <index> (<segment> ... | -dir <segments>) [-shards <n>]',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir', 'shards'] });

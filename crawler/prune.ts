@@ -123,7 +123,6 @@ export function pruneCutoff(olderThan: string | undefined, before: string | unde
 
 const tool: Tool = {
   name: 'prune',
-  description: 'delete segments older than a date, keeping the index consistent',
   usage: 'Usage: hazelnut prune <segments_dir> (-olderThan <duration> | -before <yyyyMMdd>) [-dryRun] [-force]',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['olderThan', 'before'], boolean: ['dryRun', 'force'] });

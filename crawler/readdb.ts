@@ -132,7 +132,6 @@ const USAGE = `Usage: hazelnut readdb <webdb> (-stats [-sort] | -dump <out> [-fo
 
 const tool: Tool = {
   name: 'readdb',
-  description: 'read / dump the WebDB',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['stats', 'sort'], string: ['dump', 'format', 'url', 'topN'] });

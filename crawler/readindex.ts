@@ -36,7 +36,6 @@ export async function indexStats(target: string): Promise<IndexStats> {
 
 const tool: Tool = {
   name: 'readindex',
-  description: 'print statistics of an index',
   usage: 'Usage: hazelnut readindex <index> -stats',
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['stats'] });

@@ -19,7 +19,6 @@ function formatInlinks(rows: { source: string; anchor: string }[]): string {
 
 const tool: Tool = {
   name: 'readlinkdb',
-  description: 'read / dump the inlinks and anchors of URLs',
   usage: READ_USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['url', 'dump'] });

@@ -80,7 +80,6 @@ General options: -nocontent -nofetch -nogenerate -noparse -noparsedata -noparset
 
 const tool: Tool = {
   name: 'readseg',
-  description: 'read / dump segment data',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, {

@@ -85,14 +85,12 @@ async function serve(ctx: ToolContext, args: string[]): Promise<number> {
 
 export const serveTool: Tool = {
   name: 'serve',
-  description: 'serve the search page, OpenSearch and JSON API over a crawl directory',
   usage: SERVE_USAGE,
   run: (ctx, args) => serveUntilSignal(ctx, args),
 };
 
 export const searchTool: Tool = {
   name: 'search',
-  description: 'search a crawl directory from the terminal',
   usage: 'Usage: hazelnut search <crawl_dir> <query ...> [-n <hits>] [-start <n>] [-hitsPerSite <n>] [-json]',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['n', 'start', 'hitsPerSite'], boolean: ['json'] });

@@ -1,8 +1,10 @@
 /**
  * @module shared/tool
- * The one shape every command has: a name, a one-line description for
- * `hazelnut help`, a usage string in Nutch's argument form, and `run`, which
- * returns the process exit code. User errors are thrown as HzError/UsageError
+ * The one shape every command has: a name, a usage string in Nutch's
+ * argument form, and `run`, which returns the process exit code. Its
+ * one-line description lives in the command table that lists it (`COMMANDS`
+ * in crawler/cli.ts), the one place `hazelnut help` reads without loading
+ * every command. User errors are thrown as HzError/UsageError
  * and turned into a message and an exit code by the CLI.
  */
 import minimist from 'minimist';
@@ -25,7 +27,6 @@ export interface ToolContext {
 
 export interface Tool {
   name: string;
-  description: string;
   usage: string;
   /** Reads URLs one per line from piped stdin when given none, so a bare run is no usage error then. */
   stdin?: boolean;

@@ -37,7 +37,6 @@ export interface Check {
 
 export interface CheckerSpec {
   name: string;
-  description: string;
   usage: string;
   args: ArgSpec;
   /**
@@ -97,7 +96,6 @@ export function readableFile(file: string, what: string): void {
 export function checkerTool(spec: CheckerSpec): Tool {
   return {
     name: spec.name,
-    description: spec.description,
     usage: spec.usage,
     stdin: true,
     async run(ctx, args) {

@@ -66,7 +66,6 @@ export function verdictLine(url: string, v: FilterVerdict): string {
 
 export default checkerTool({
   name: 'filterchecker',
-  description: 'check URLs against the active URL filters: +accepted, -rejected and by which rule',
   usage: `Usage: hazelnut filterchecker [-allCombined] [<url> ...]
 Prints +url for each URL the active URL filters accept, -url for each they reject and
 which filter rejected it (for urlfilter-regex, the file:line of the deciding rule).

@@ -27,7 +27,6 @@ const isScope = (s: string): s is NormalizerScope => Object.hasOwn(SCOPES, s);
 
 export default checkerTool({
   name: 'normalizerchecker',
-  description: 'show what the active URL normalizers make of URLs, in a scope',
   usage: `Usage: hazelnut normalizerchecker [-scope <scope>] [<url> ...]
 Prints each URL as the active normalizers leave it, or -url and the normalizer that
 dropped it. URLs come from the arguments or, with none, one per line from stdin.

@@ -101,7 +101,6 @@ async function fetchFollowing(
 
 export default checkerTool({
   name: 'parsechecker',
-  description: 'fetch and parse one URL as the crawler would, and print what it finds',
   usage: `Usage: hazelnut parsechecker [-noRobots] [-followRedirects] [-dumpText] [-textLength n] [<url> ...]
 Fetches each URL as the fetcher does (http.agent.name must be set) and prints the fetch
 status, content type, charset, title, language, signature, meta robots, refresh, canonical,

@@ -344,7 +344,6 @@ export function summaryLine(s: FetchSummary): string {
 
 const tool: Tool = {
   name: 'fetch',
-  description: 'fetch a generated segment politely (robots.txt, per-host delays), parsing inline',
   usage: `Usage: hazelnut fetch <segment> [-threads n] [-noParsing] [-part i]
   <segment>     a segment directory made by generate (<crawl>/segments/<yyyyMMddHHmmss>)
   -threads n    concurrent requests in all (default fetcher.threads.fetch)

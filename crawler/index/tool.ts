@@ -314,7 +314,6 @@ export async function indexSegments(conf: Conf, opts: IndexOptions): Promise<Ind
 
 const tool: Tool = {
   name: 'index',
-  description: 'build an index for each segment (segments/<name>/index)',
   usage: 'Usage: hazelnut index <webdb> (<segment> ... | -dir <segments>)',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir'] });

@@ -82,7 +82,6 @@ const USAGE = 'Usage: hazelnut parse <segment> [-force]';
 
 const tool: Tool = {
   name: 'parse',
-  description: "parse a segment's pages",
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['force'] });

@@ -13,7 +13,6 @@ import { parseArgs, type Tool } from '../../shared/tool.js';
 
 const tool: Tool = {
   name: 'plugin',
-  description: 'list the available plugins and which are active',
   usage: 'Usage: hazelnut plugin list',
   async run(ctx, args) {
     const a = parseArgs(args, {});

@@ -29,7 +29,6 @@ export function writeReport(crawlDir: string, out = crawlPaths(crawlDir).report,
 
 const tool: Tool = {
   name: 'report',
-  description: 'write the crawl report: one HTML file with charts of statuses, hosts, fetch rate, errors, due dates and segment ages',
   usage: `Usage: hazelnut report <crawl_dir> [-out file.html]
   -out f  where to write it (default <crawl_dir>/report.html, served by the searcher at /report)`,
   async run(ctx, args) {

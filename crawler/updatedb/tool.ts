@@ -139,7 +139,6 @@ const USAGE = 'Usage: hazelnut updatedb <webdb> (-dir <segments> | <seg1> <seg2>
 
 const tool: Tool = {
   name: 'updatedb',
-  description: 'update the WebDB from fetched and parsed segments',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir'], boolean: ['force', 'normalize', 'filter', 'noAdditions'] });
