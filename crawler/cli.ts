@@ -35,7 +35,7 @@ export const COMMANDS: CommandEntry[] = [
   { name: 'index', description: 'build an index for each segment', load: async () => (await import('./index/tool.js')).default, plugins: true },
   { name: 'dedup', description: 'delete duplicate documents (same URL or same content) across segment indexes', load: async () => (await import('./dedup.js')).default },
   { name: 'merge', description: 'merge segment indexes into the index searched, swapped in atomically', load: async () => (await import('./merge.js')).default },
-  { name: 'prune', description: 'delete segments older than a date, keeping the index consistent', load: async () => (await import('./prune.js')).default },
+  { name: 'prune', description: 'delete segments older than a date, keeping the index consistent', load: async () => (await import('./prune/tool.js')).default },
   { name: 'report', description: 'write the crawl report: one HTML file with charts of statuses, hosts, fetch rate, errors, due dates and segment ages', load: async () => (await import('./report/tool.js')).default },
   { name: 'readindex', description: 'print statistics of an index', load: async () => (await import('./readindex.js')).default },
   // The front door also lists the searcher's two commands; nothing else in crawler/ reaches into searcher/.

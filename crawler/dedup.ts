@@ -16,7 +16,7 @@ import { DELETED_FILE, packColumns, writeIndexFile } from '../shared/index/forma
 import { readDeleted } from '../shared/index/reader.js';
 import type { Log } from './log.js';
 import { parseArgs, type Tool } from '../shared/tool.js';
-import { dedupEntries, duplicates, openSegmentIndexes } from './duplicates.js';
+import { dedupEntries, duplicates, openSegmentIndexes } from './dedup-rule.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
 import { segmentCrawlDir, segmentIndexDir } from '../shared/layout.js';

@@ -11,7 +11,7 @@
 import { crawlDirOf, crawlPaths } from '../shared/layout.js';
 import { Log } from './log.js';
 import type { ToolContext } from '../shared/tool.js';
-import { withLock } from './lock.js';
+import { withLock } from './crawl-lock.js';
 import { isPostgresUrl, lockPostgresWebDb } from './webdb/webdb.js';
 
 

@@ -19,7 +19,7 @@ import { startProtocols } from '../fetch/protocols.js';
 import { decideRedirect } from '../fetch/redirect.js';
 import { RobotsCache } from '../fetch/robots.js';
 import type { FetchItem, FetchOutcome } from '../fetch/step.js';
-import { parseContent } from '../parse/index.js';
+import { parseContent } from '../parse/parse-content.js';
 import { mediaType } from '../parse/sniff.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { checkerTool, type CheckResult } from './checker.js';

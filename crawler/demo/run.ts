@@ -15,7 +15,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intOption, parseArgs } from '../../shared/tool.js';
-import { DEMO_DEPTH } from './hosts.js';
+import { DEMO_DEPTH } from './intranet.js';
 import { DEFAULT_DEMO_IP, serveDemoWeb, type DemoWeb } from './serve.js';
 import { crawlPaths } from '../../shared/layout.js';
 

@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { intOption, parseArgs } from '../../shared/tool.js';
-import { authoredOrigin, DEMO_HOSTS, DEMO_REDIRECTS, type DemoHost } from './hosts.js';
+import { authoredOrigin, DEMO_HOSTS, DEMO_REDIRECTS, type DemoHost } from './intranet.js';
 
 export const DEMO_SITE_DIR = fileURLToPath(new URL('./site/', import.meta.url));
 export const DEFAULT_DEMO_IP = '127.0.10.1';

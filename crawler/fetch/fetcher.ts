@@ -16,7 +16,7 @@ import type { Log } from '../log.js';
 import { politeEta, progressLine, ratePerSec } from '../progress.js';
 import type { FetchStatus } from '../../shared/status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
-import { parseContent } from '../parse/index.js';
+import { parseContent } from '../parse/parse-content.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';
 import { SegmentWriter, type WriterThreads } from '../../segments/writer.js';
 import { unbracket } from './address.js';

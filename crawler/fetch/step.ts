@@ -9,7 +9,7 @@
  */
 import type { ContentRecord, FetchRecord } from '../../segments/segment.js';
 import type { Conf } from '../../shared/conf.js';
-import { DEFAULT_CHARSET, detectCharset, isTextType } from '../charset.js';
+import { DEFAULT_CHARSET, detectCharset, isTextType } from '../encoding.js';
 import { ProtocolFailure } from '../../shared/plugin/protocol.js';
 import type { Protocols } from './protocols.js';
 import { hasRobotsTxt, type RobotsCache } from './robots.js';

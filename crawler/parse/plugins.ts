@@ -4,7 +4,7 @@
  * per family of content types.
  */
 import { registerPlugins } from '../../shared/plugin/registry.js';
-import { parseOffice, parsePdf } from './document.js';
+import { parseOffice, parsePdf } from './pdf-office.js';
 import { parseHtml } from './html.js';
 import { parseText } from './text.js';
 

@@ -11,7 +11,7 @@ import { parseParams, type ContentRecord, type FetchRecord } from '../../segment
 import { threadModule } from '../../shared/thread-module.js';
 import '../builtins.js';
 import { loadCrawlerPlugins } from '../plugin/chains.js';
-import { parseContent } from './index.js';
+import { parseContent } from './parse-content.js';
 
 /** The module a WriterThread loads to parse (its `parse.module`). */
 export const PARSE_THREAD_MODULE = threadModule(import.meta.url).href;

@@ -16,7 +16,7 @@ import { Segment, type ParseRecord } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { runWithLog } from '../tool-run.js';
 import { segmentCrawlDir } from '../../shared/layout.js';
-import { parseContent } from './index.js';
+import { parseContent } from './parse-content.js';
 
 /** Fetch records read, and their parse records written, at a time: bounds memory and keeps a killed run's work. */
 const BATCH = 200;

@@ -19,8 +19,8 @@ import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
 import { openWebDb, type ApplyingTool, type WebDb } from '../webdb/webdb.js';
-import { collectPages, type CollectOptions } from './collect.js';
-import { mergePage, type MergeOptions } from './merge.js';
+import { collectPages, type CollectOptions } from './outcomes.js';
+import { mergePage, type MergeOptions } from './reducer.js';
 import { scheduleFromConf } from './schedule.js';
 import { Stage } from '../webdb/stage.js';
 

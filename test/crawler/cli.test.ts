@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { COMMANDS, main, parseGlobal } from '../../crawler/cli.js';
-import { acquireLock, lockPath } from '../../crawler/lock.js';
+import { acquireLock, lockPath } from '../../crawler/crawl-lock.js';
 import { partialExitCode } from '../../shared/errors.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 

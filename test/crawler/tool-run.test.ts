@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lockPath, readLock } from '../../crawler/lock.js';
+import { lockPath, readLock } from '../../crawler/crawl-lock.js';
 import { runWithLog } from '../../crawler/tool-run.js';
 import { crawlDirOf, segmentCrawlDir } from '../../shared/layout.js';
 import { Conf } from '../../shared/conf.js';

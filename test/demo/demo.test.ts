@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { robotsStateFor, rulesFor } from '../../crawler/fetch/robots.js';
 import { buildSite } from '../../crawler/demo/authoring/build.js';
-import { DEMO_BROKEN_LINKS, DEMO_DEPTH, DEMO_HOSTS, DEMO_ROBOTS_ONLY_WORD } from '../../crawler/demo/hosts.js';
+import { DEMO_BROKEN_LINKS, DEMO_DEPTH, DEMO_HOSTS, DEMO_ROBOTS_ONLY_WORD } from '../../crawler/demo/intranet.js';
 import { DEMO_SITE_DIR, serveDemoWeb, type DemoWeb } from '../../crawler/demo/serve.js';
 
 interface Fetched { url: string; status: number; type: string; body: string; location?: string; depth: number }

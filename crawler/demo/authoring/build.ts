@@ -9,9 +9,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEMO_HOSTS } from '../hosts.js';
+import { DEMO_HOSTS } from '../intranet.js';
 import { escapeHtml } from '../../../shared/escape.js';
-import { firstSentence, hostByKey, renderPage, type DemoPage, type HostContent } from './layout.js';
+import { firstSentence, hostByKey, renderPage, type DemoPage, type HostContent } from './shell.js';
 import handbook from './handbook.js';
 import wiki from './wiki.js';
 import docs from './docs.js';

@@ -2,7 +2,7 @@
 import iconv from 'iconv-lite';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeText, detectCharset } from '../../../crawler/charset.js';
+import { decodeText, detectCharset } from '../../../crawler/encoding.js';
 import { decideRedirect, type RedirectInput } from '../../../crawler/fetch/redirect.js';
 import { chooseAgent, isFresh, robotsStateFor, rulesFor, ROBOTS_MAX_AGE_MS } from '../../../crawler/fetch/robots.js';
 import { httpOutcome } from '../../../crawler/fetch/status.js';

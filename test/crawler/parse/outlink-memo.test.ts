@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OUTLINK_MEMO_SIZE, parseContent } from '../../../crawler/parse/index.js';
+import { OUTLINK_MEMO_SIZE, parseContent } from '../../../crawler/parse/parse-content.js';
 import '../../../crawler/builtins.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseContent } from '../../../crawler/parse/index.js';
+import { parseContent } from '../../../crawler/parse/parse-content.js';
 import { parseSegment } from '../../../crawler/parse/tool.js';
 import '../../../crawler/builtins.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';

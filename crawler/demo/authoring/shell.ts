@@ -1,11 +1,11 @@
 /**
- * @module crawler/demo/authoring/layout
+ * @module crawler/demo/authoring/shell
  * The page shell every demo page shares: the intranet bar linking all four
  * hosts, the host's own section navigation, the content and a footer. Pages
  * are plain HTML with a small inline style sheet, so a crawl fetches nothing
  * but pages.
  */
-import { authoredOrigin, DEMO_HOSTS, type DemoHost } from '../hosts.js';
+import { authoredOrigin, DEMO_HOSTS, type DemoHost } from '../intranet.js';
 import { escapeHtml } from '../../../shared/escape.js';
 import { markup } from './markup.js';
 

@@ -1,5 +1,5 @@
 /**
- * @module crawler/charset
+ * @module crawler/encoding
  * Which character encoding a fetched text page is in, in the order browsers
  * and the HTML spec use: the Content-Type charset, a byte-order mark, a
  * `<meta>` prescan of the first 1024 bytes, then a strict UTF-8 check, then

@@ -1,5 +1,5 @@
 /**
- * @module crawler/sitemap
+ * @module crawler/sitemap/processor
  * Sitemaps of the crawl's seed hosts (Nutch 1.14's SitemapProcessor, run
  * by `crawl` before its first generate): the `Sitemap:` lines of each
  * host's robots.txt, else `/sitemap.xml`; sitemap indexes are followed,
@@ -21,7 +21,7 @@ import { startProtocols } from '../fetch/protocols.js';
 import { RobotsCache, type RobotsTransport } from '../fetch/robots.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';
 import { openWebDb, type Seed, type WebDb } from '../webdb/webdb.js';
-import { changefreqInterval, parseSitemap, priorityScore, type SitemapEntry } from './parse.js';
+import { changefreqInterval, parseSitemap, priorityScore, type SitemapEntry } from './sitemap-file.js';
 
 export interface SitemapLimits {
   maxFiles: number;

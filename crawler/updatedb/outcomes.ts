@@ -1,5 +1,5 @@
 /**
- * @module crawler/updatedb/collect
+ * @module crawler/updatedb/outcomes
  * What one segment tells the WebDB, a fetched page at a time: its fetch
  * datum, the cash the scoring plugin hands each URL it links to (outlinks,
  * HTTP redirect targets recorded with http.redirect.max = 0, meta refresh
@@ -13,7 +13,7 @@ import type { FetchStatus } from '../../shared/status.js';
 import type { Outlink, ParseLinks, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';
 import { memoByUrl } from '../url-memo.js';
-import type { FetchDatum } from './merge.js';
+import type { FetchDatum } from './reducer.js';
 
 /** A meta refresh this many seconds or longer counts as a permanent redirect. */
 export const PERM_REFRESH_TIME = 5;

@@ -1,5 +1,5 @@
 /**
- * @module crawler/parse
+ * @module crawler/parse/parse-content
  * Parsing one fetched page, shared by the `parse` tool and the fetcher's
  * inline parse: choose a parser by content type (sniffed when the header is
  * missing or wrong), run it, then apply Nutch's outlink rules

@@ -1,5 +1,5 @@
 /**
- * @module crawler/duplicates
+ * @module crawler/dedup-rule
  * Nutch's duplicate rule over segment indexes, shared by dedup, merge and
  * prune: among documents with the same URL the newest fetch stays; among the
  * rest, documents with the same content digest keep the one with the

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mergePage, modification, modifiedTimeOf, type FetchDatum, type MergeOptions } from '../../../crawler/updatedb/merge.js';
+import { mergePage, modification, modifiedTimeOf, type FetchDatum, type MergeOptions } from '../../../crawler/updatedb/reducer.js';
 import { DAY_MS, type ScheduleOptions } from '../../../crawler/updatedb/schedule.js';
 import { opicScoring } from '../../../crawler/scoring/opic.js';
 import type { PageRow } from '../../../crawler/webdb/webdb.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { acquireLock, isStale, lockPath, readLock, withLock } from '../../crawler/lock.js';
+import { acquireLock, isStale, lockPath, readLock, withLock } from '../../crawler/crawl-lock.js';
 import { HzError } from '../../shared/errors.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-lock-'));
@@ -82,7 +82,7 @@ test('SIGTERM while holding the lock releases it', async () => {
   const script = path.join(tmp, 'hold.mts');
   fs.writeFileSync(
     script,
-    `import { withLock } from ${JSON.stringify(path.resolve('crawler/lock.ts'))};
+    `import { withLock } from ${JSON.stringify(path.resolve('crawler/crawl-lock.ts'))};
 await withLock(${JSON.stringify(dir)}, 'holder', {}, () => new Promise<void>((r) => { console.log('locked'); setTimeout(r, 20000); }));\n`,
   );
   const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -1,5 +1,5 @@
 /**
- * @module crawler/sitemap/parse
+ * @module crawler/sitemap/sitemap-file
  * Reading one sitemap file per the sitemaps.org protocol: a `<urlset>` of
  * `<url>` entries (loc, lastmod, changefreq, priority), a `<sitemapindex>`
  * of further sitemaps, or a plain-text list of URLs. htmlparser2 reads the

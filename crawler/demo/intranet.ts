@@ -1,5 +1,5 @@
 /**
- * @module crawler/demo/hosts
+ * @module crawler/demo/intranet
  * The demo web: an invented company intranet (Kestrel Labs) on four hosts.
  * Pages are written with links to `http://<name>` (e.g. `http://wiki.kestrel.test`);
  * the demo server rewrites those origins to the loopback address and port each

@@ -1,5 +1,5 @@
 /**
- * @module crawler/prune
+ * @module crawler/prune/tool
  * `hazelnut prune <segments_dir> -olderThan <duration> | -before <yyyyMMdd>
  * [-dryRun] [-force]`: deletes stale segments by date (Nutch's FAQ answer to
  * "do I have to delete old segments?", done safely). A segment that still
@@ -10,19 +10,19 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseDuration, type Conf } from '../shared/conf.js';
-import { parseDay } from '../shared/day.js';
-import { partialExitCode, UsageError } from '../shared/errors.js';
-import { currentIndex } from '../shared/index/publish.js';
-import { openIndex, readIndexMeta } from '../shared/index/reader.js';
-import type { Log } from './log.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
-import { listSegments, segmentDate } from '../segments/segment.js';
-import { dedup } from './dedup.js';
-import { dedupEntries, duplicates, openSegmentIndexes } from './duplicates.js';
-import { merge } from './merge.js';
-import { runWithLog } from './tool-run.js';
-import { crawlDirOf, crawlPaths } from '../shared/layout.js';
+import { parseDuration, type Conf } from '../../shared/conf.js';
+import { parseDay } from '../../shared/day.js';
+import { partialExitCode, UsageError } from '../../shared/errors.js';
+import { currentIndex } from '../../shared/index/publish.js';
+import { openIndex, readIndexMeta } from '../../shared/index/reader.js';
+import type { Log } from '../log.js';
+import { parseArgs, type Tool } from '../../shared/tool.js';
+import { listSegments, segmentDate } from '../../segments/segment.js';
+import { dedup } from '../dedup.js';
+import { dedupEntries, duplicates, openSegmentIndexes } from '../dedup-rule.js';
+import { merge } from '../merge.js';
+import { runWithLog } from '../tool-run.js';
+import { crawlDirOf, crawlPaths } from '../../shared/layout.js';
 
 export interface PruneOptions {
   segmentsDir: string;

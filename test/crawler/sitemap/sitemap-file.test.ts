@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { changefreqInterval, parseLastmod, parseSitemap, priorityScore } from '../../../crawler/sitemap/parse.js';
+import { changefreqInterval, parseLastmod, parseSitemap, priorityScore } from '../../../crawler/sitemap/sitemap-file.js';
 
 test('a urlset: loc, lastmod, changefreq and priority; bad values dropped, not the entry', () => {
   const xml = `<?xml version="1.0" encoding="UTF-8"?>

@@ -1,5 +1,5 @@
 /**
- * @module crawler/updatedb/merge
+ * @module crawler/updatedb/reducer
  * The updatedb status merge (Nutch's CrawlDbReducer) as one pure function:
  * the page's WebDB row, the outcome of its fetch in a segment and the links
  * to it found in that segment give its new row. No SQLite, no clock: the

@@ -1,5 +1,5 @@
 /**
- * @module crawler/lock
+ * @module crawler/crawl-lock
  * One writer per crawl directory. A tool that changes the WebDB creates
  * `<crawl>/.lock` atomically (O_EXCL) with who holds it; a second writer is
  * refused with the holder's pid and tool. A lock whose process is gone (a

@@ -1,5 +1,5 @@
 /**
- * @module crawler/parse/document
+ * @module crawler/parse/pdf-office
  * The parse-pdf and parse-office plugins (Nutch's parse-pdf, parse-msword,
  * parse-msexcel, parse-mspowerpoint and parse-oo): the bytes go to the
  * document worker, and what comes back becomes a parse like any page's.
