@@ -8,7 +8,7 @@
 import { didYouMean } from '../shared/did-you-mean.js';
 import { loadConf } from '../shared/plugin/properties.js';
 import { UsageError } from '../shared/errors.js';
-import { reportError, takeDefine, takeGlobal, type GlobalOptions, type Tool, type ToolContext } from '../shared/tool.js';
+import { reportError, takeDefine, takeGlobal, type GlobalOptions, type Tool, type ToolContext } from '../shared/command.js';
 
 interface CommandEntry {
   name: string;

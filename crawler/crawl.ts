@@ -19,9 +19,9 @@ import { Conf, type PropertyDecl } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
 import type { Log } from './log.js';
 import { formatDuration } from './progress.js';
-import type { FetchStatus } from '../shared/status.js';
+import type { FetchStatus } from '../shared/page-status.js';
 import { currentIndex } from '../shared/index/publish.js';
-import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
+import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/command.js';
 import { listSegments, Segment, segmentName } from '../segments/segment.js';
 import { dedup } from './dedup.js';
 import { fetchWithProcesses } from './fetch/fetchers.js';
@@ -44,7 +44,7 @@ import { crawlSitemaps, type SitemapSummary } from './sitemap/processor.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/tool.js';
 import { isPostgresUrl, openWebDb } from './webdb/webdb.js';
-import { crawlPaths, segmentIndexDir } from '../shared/layout.js';
+import { crawlPaths, segmentIndexDir } from '../shared/crawl-dir.js';
 
 export const CRAWL_TOOL_FILE = 'crawl-tool.xml';
 

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openIndex, readDeleted, type LoadedIndex } from '../shared/index/reader.js';
-import { segmentIndexDir } from '../shared/layout.js';
+import { segmentIndexDir } from '../shared/crawl-dir.js';
 import type { Log } from './log.js';
 
 export interface DedupEntry {

@@ -15,11 +15,11 @@ import { UsageError } from '../shared/errors.js';
 import { DELETED_FILE, packColumns, writeIndexFile } from '../shared/index/format.js';
 import { readDeleted } from '../shared/index/reader.js';
 import type { Log } from './log.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import { parseArgs, type Tool } from '../shared/command.js';
 import { dedupEntries, duplicates, openSegmentIndexes } from './dedup-rule.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
-import { segmentCrawlDir, segmentIndexDir } from '../shared/layout.js';
+import { segmentCrawlDir, segmentIndexDir } from '../shared/crawl-dir.js';
 
 export interface DedupSummary {
   segments: number;

@@ -17,13 +17,13 @@ import path from 'node:path';
 import { DEFAULT_FILE, type Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import type { Log } from './log.js';
-import { intOption, parseArgs, type Tool } from '../shared/tool.js';
+import { intOption, parseArgs, type Tool } from '../shared/command.js';
 import { domainOfHost, host } from './url/keys.js';
 import { listSegments, Segment, segmentDate } from '../segments/segment.js';
 import { assignSegments, awaitingUpdate, interleaveHosts, isDue, partitionByHost } from './fetchlist.js';
 import { loadCrawlerPlugins } from './plugin/chains.js';
 import { runWithLog } from './tool-run.js';
-import { crawlDirOf } from '../shared/layout.js';
+import { crawlDirOf } from '../shared/crawl-dir.js';
 import { DAY_MS, scheduleFromConf } from './updatedb/schedule.js';
 import { openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { HzError, partialExitCode, UsageError } from '../shared/errors.js';
 import type { Log } from './log.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import { parseArgs, type Tool } from '../shared/command.js';
 import { host } from './url/keys.js';
 import { activePlugins } from './checkers/checker.js';
 import { checkFilters } from './checkers/filterchecker.js';

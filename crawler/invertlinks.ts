@@ -20,7 +20,7 @@
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import type { Log } from './log.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import { parseArgs, type Tool } from '../shared/command.js';
 import { host } from './url/keys.js';
 import { Segment } from '../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from './plugin/chains.js';

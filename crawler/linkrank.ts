@@ -29,7 +29,7 @@
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import type { Log } from './log.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import { parseArgs, type Tool } from '../shared/command.js';
 import { runWithLog } from './tool-run.js';
 import { openWebDb } from './webdb/webdb.js';
 

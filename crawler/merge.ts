@@ -21,11 +21,11 @@ import { Analyzer } from '../shared/analysis/analyzer.js';
 import { publishIndex } from '../shared/index/publish.js';
 import { IndexWriter } from '../shared/index/writer.js';
 import type { Log } from './log.js';
-import { intOption, parseArgs, type Tool } from '../shared/tool.js';
+import { intOption, parseArgs, type Tool } from '../shared/command.js';
 import { dedupEntries, duplicates, openSegmentIndexes, type DedupEntry, type DedupReason, type SegmentIndex } from './dedup-rule.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
-import { crawlDirOf, shardIndexDir } from '../shared/layout.js';
+import { crawlDirOf, shardIndexDir } from '../shared/crawl-dir.js';
 
 export interface MergeSummary {
   documents: number;

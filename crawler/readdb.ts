@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs';
 import { HzError, UsageError } from '../shared/errors.js';
-import { STATUS_CODES, type DbStatus } from '../shared/status.js';
-import { intOption, parseArgs, type Tool } from '../shared/tool.js';
+import { STATUS_CODES, type DbStatus } from '../shared/page-status.js';
+import { intOption, parseArgs, type Tool } from '../shared/command.js';
 import { normalizeUrl } from './url/normalize.js';
 import { openWebDb, shownWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
 

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../shared/errors.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import { parseArgs, type Tool } from '../shared/command.js';
 import { openWebDb } from './webdb/webdb.js';
 
 const READ_USAGE = 'Usage: hazelnut readlinkdb <webdb> (-url <url> | -dump <out_dir>)';

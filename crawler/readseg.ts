@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HzError, UsageError } from '../shared/errors.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import { parseArgs, type Tool } from '../shared/command.js';
 import { Segment } from '../segments/segment.js';
 import { segmentDirs } from './segment-args.js';
 

@@ -8,9 +8,9 @@
  * to the crawl directory of their segments) and hold the WebDB's advisory
  * lock instead. The log is closed, and the locks released, however the work ends.
  */
-import { crawlDirOf, crawlPaths } from '../shared/layout.js';
+import { crawlDirOf, crawlPaths } from '../shared/crawl-dir.js';
 import { Log } from './log.js';
-import type { ToolContext } from '../shared/tool.js';
+import type { ToolContext } from '../shared/command.js';
 import { withLock } from './crawl-lock.js';
 import { isPostgresUrl, lockPostgresWebDb } from './webdb/webdb.js';
 

@@ -19,7 +19,7 @@ import type { IndexReader } from '../shared/index/types.js';
 import { unitScores } from './prune.js';
 import { FetchedSegments } from './segments.js';
 import type { SearchSettings } from './settings.js';
-import { crawlPaths } from '../shared/layout.js';
+import { crawlPaths } from '../shared/crawl-dir.js';
 
 export interface Snapshot {
   readonly crawlDir: string;

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
-import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
+import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/command.js';
 import { hitDetails } from './details.js';
 import { searchJson } from './http/api.js';
 import { hitHref, totalText } from './http/results.js';

@@ -19,15 +19,15 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { HzError } from '../shared/errors.js';
-import { segmentDir, segmentFile, segmentIndexDir, segmentPartDir } from '../shared/layout.js';
+import { segmentDir, segmentFile, segmentIndexDir, segmentPartDir } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
-import type { Outlink, ParseMeta } from '../shared/plugin/types.js';
-import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
+import type { Outlink, ParseMeta } from '../shared/plugin/extension-points.js';
+import type { FetchStatus, ProtocolStatus } from '../shared/page-status.js';
 import { metaForSummary, readSummaryMeta, summaryPart, type SummaryMeta } from './offsets.js';
 import { SummariesFile } from './summaries.js';
 import { StoredText, WholeText, type PageText, type TextForm } from './summary-text.js';
 
-export type { Outlink, PageSection, ParseMeta } from '../shared/plugin/types.js';
+export type { Outlink, PageSection, ParseMeta } from '../shared/plugin/extension-points.js';
 
 /** 2: bodies in brotli and parse text as TEXT, which version 1 readers cannot read (this code reads both). */
 export const SEGMENT_VERSION = 2;
@@ -45,7 +45,7 @@ CREATE TABLE IF NOT EXISTS fetchlist (
 );
 CREATE TABLE IF NOT EXISTS fetch (
   url             TEXT PRIMARY KEY,
-  status          TEXT NOT NULL,   -- fetch_* (shared/status.ts)
+  status          TEXT NOT NULL,   -- fetch_* (shared/page-status.ts)
   protocol_status TEXT NOT NULL,
   http_status     INTEGER,
   fetch_time      INTEGER NOT NULL,

@@ -21,7 +21,7 @@
 import fs from 'node:fs';
 import { HzError } from '../shared/errors.js';
 import { IndexFileWriter, openIndexFilePieces } from '../shared/index/format.js';
-import { lowerBound } from '../shared/sorted.js';
+import { lowerBound } from '../shared/bisect.js';
 import { encodeSummaryMeta, readSummaryMeta } from './offsets.js';
 import type { SummarySource, SummaryText } from './segment.js';
 import { StoredText, storedText, type TextForm } from './summary-text.js';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { crawlPaths } from './layout.js';
+import { crawlPaths } from './crawl-dir.js';
 
 export interface LockInfo {
   pid: number;

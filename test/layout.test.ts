@@ -163,7 +163,7 @@ test('each plugin folder registers its own plugins; nothing a plugin or the regi
     }
   }
   assert.equal(misplaced, []);
-  for (const low of ['shared/plugin/registry', 'shared/plugin/types', 'crawler/plugin/chains', ...folders]) {
+  for (const low of ['shared/plugin/registry', 'shared/plugin/extension-points', 'crawler/plugin/chains', ...folders]) {
     const back = [...reach(graph, low)].filter((m) => m === BUILTINS || (folders.has(m) && m !== low));
     assert.equal(back, [], `${low} leads back to ${back.join(', ')}`);
   }
@@ -255,15 +255,15 @@ test('the store scan sees a statement, a prepared query and a connection', () =>
   }
 });
 
-/** A crawl directory's parts joined onto a path: only shared/layout.ts spells them. */
+/** A crawl directory's parts joined onto a path: only shared/crawl-dir.ts spells them. */
 const LAYOUT_PATH = /path\.join\([^)]*['"](?:webdb|segments|index|logs|\.lock|webdb\.sqlite|segment\.sqlite)['"]/;
 
-test('the crawl directory and a segment are laid out in shared/layout.ts alone', () => {
+test('the crawl directory and a segment are laid out in shared/crawl-dir.ts alone', () => {
   const violations: string[] = [];
   for (const room of ROOMS)
     for (const file of sources(path.join(root, room))) {
       const rel = path.relative(root, file);
-      if (rel === path.join('shared', 'layout.ts')) {
+      if (rel === path.join('shared', 'crawl-dir.ts')) {
         assert.ok(LAYOUT_PATH.test(fs.readFileSync(file, 'utf8')), 'the scan sees the layout');
         continue;
       }

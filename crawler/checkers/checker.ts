@@ -14,8 +14,8 @@ import readline from 'node:readline';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 import { instantiate, listPlugins, orderedActive } from '../../shared/plugin/registry.js';
-import type { ExtensionPoint } from '../../shared/plugin/types.js';
-import { parseArgs, type ArgSpec, type ParsedArgs, type Tool, type ToolContext } from '../../shared/tool.js';
+import type { ExtensionPoint } from '../../shared/plugin/extension-points.js';
+import { parseArgs, type ArgSpec, type ParsedArgs, type Tool, type ToolContext } from '../../shared/command.js';
 
 export interface UrlInput {
   url: string;

@@ -9,7 +9,7 @@
  * one before returned, the first rejection ending it.
  */
 import path from 'node:path';
-import type { URLFilter } from '../../shared/plugin/types.js';
+import type { URLFilter } from '../../shared/plugin/extension-points.js';
 import { matchingRule, RegexURLFilter } from '../url/regex-filter.js';
 import { filterChain } from '../plugin/chains.js';
 import { activePlugins, checkerTool } from './checker.js';

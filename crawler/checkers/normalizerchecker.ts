@@ -7,7 +7,7 @@
  * (`urlnormalizer.regex.file.<scope>`).
  */
 import { UsageError } from '../../shared/errors.js';
-import type { NormalizerScope } from '../../shared/plugin/types.js';
+import type { NormalizerScope } from '../../shared/plugin/extension-points.js';
 import { normalizerChain } from '../plugin/chains.js';
 import { activePlugins, checkerTool } from './checker.js';
 

@@ -10,7 +10,7 @@
  * exit code 1.
  */
 import { UsageError } from '../../shared/errors.js';
-import { intOption } from '../../shared/tool.js';
+import { intOption } from '../../shared/command.js';
 import type { FetchRecord, ParseRecord } from '../../segments/segment.js';
 import { fetchSteps } from '../fetch/step.js';
 import { robotsAgents } from '../fetch/protocol-http.js';

@@ -15,7 +15,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { intOption, parseArgs } from '../../shared/tool.js';
+import { intOption, parseArgs } from '../../shared/command.js';
 import { authoredOrigin, DEMO_HOSTS, DEMO_REDIRECTS, type DemoHost } from './intranet.js';
 
 export const DEMO_SITE_DIR = fileURLToPath(new URL('./site/', import.meta.url));

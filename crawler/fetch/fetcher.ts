@@ -14,7 +14,7 @@ import dns from 'node:dns/promises';
 import type { Conf } from '../../shared/conf.js';
 import type { Log } from '../log.js';
 import { politeEta, progressLine, ratePerSec } from '../progress.js';
-import type { FetchStatus } from '../../shared/status.js';
+import type { FetchStatus } from '../../shared/page-status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/parse-content.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';

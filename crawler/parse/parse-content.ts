@@ -17,7 +17,7 @@
  * becomes `failed`; nothing a page contains makes this function throw.
  */
 import type { Conf } from '../../shared/conf.js';
-import type { ParseOutput, Parser } from '../../shared/plugin/types.js';
+import type { ParseOutput, Parser } from '../../shared/plugin/extension-points.js';
 import { host } from '../url/keys.js';
 import { leadsToLocalFiles } from '../url/limits.js';
 import type { ContentRecord, FetchRecord, Outlink, ParseRecord, Segment } from '../../segments/segment.js';

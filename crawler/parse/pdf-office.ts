@@ -9,7 +9,7 @@
  * line; author and dates land in the parse meta, where index-more reads them.
  */
 import type { Conf } from '../../shared/conf.js';
-import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
+import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/extension-points.js';
 import type { DocumentExtract, DocumentKind } from './documents/extract.js';
 import { DocumentWorker, type DocumentWorkerOptions } from './documents/pool.js';
 import { HtmlPageParser } from './html.js';

@@ -6,7 +6,7 @@
  * with its OutlinkExtractor.
  */
 import type { Conf } from '../../shared/conf.js';
-import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
+import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/extension-points.js';
 import { decodePage } from '../encoding.js';
 
 /** URLs in running text end before whitespace, quotes, angle brackets and trailing punctuation. */

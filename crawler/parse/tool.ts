@@ -11,11 +11,11 @@ import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 import type { Log } from '../log.js';
-import { parseArgs, type Tool } from '../../shared/tool.js';
+import { parseArgs, type Tool } from '../../shared/command.js';
 import { Segment, type ParseRecord } from '../../segments/segment.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { runWithLog } from '../tool-run.js';
-import { segmentCrawlDir } from '../../shared/layout.js';
+import { segmentCrawlDir } from '../../shared/crawl-dir.js';
 import { parseContent } from './parse-content.js';
 
 /** Fetch records read, and their parse records written, at a time: bounds memory and keeps a killed run's work. */

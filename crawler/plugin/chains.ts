@@ -17,7 +17,7 @@ import type {
   ScoringFilter,
   URLFilter,
   URLNormalizer,
-} from '../../shared/plugin/types.js';
+} from '../../shared/plugin/extension-points.js';
 import { leadsToLocalFiles, overMaxLength, urlLimitBreach, urlLimits, type UrlLimits } from '../url/limits.js';
 import { RegexURLFilter } from '../url/regex-filter.js';
 import { RegexURLNormalizer } from '../url/regex-normalize.js';

@@ -9,7 +9,7 @@
  */
 import { UsageError } from '../../shared/errors.js';
 import { listPlugins, pluginFolders } from '../../shared/plugin/registry.js';
-import { parseArgs, type Tool } from '../../shared/tool.js';
+import { parseArgs, type Tool } from '../../shared/command.js';
 
 const tool: Tool = {
   name: 'plugin',

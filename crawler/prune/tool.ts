@@ -16,13 +16,13 @@ import { partialExitCode, UsageError } from '../../shared/errors.js';
 import { currentIndex } from '../../shared/index/publish.js';
 import { openIndex, readIndexMeta } from '../../shared/index/reader.js';
 import type { Log } from '../log.js';
-import { parseArgs, type Tool } from '../../shared/tool.js';
+import { parseArgs, type Tool } from '../../shared/command.js';
 import { listSegments, segmentDate } from '../../segments/segment.js';
 import { dedup } from '../dedup.js';
 import { dedupEntries, duplicates, openSegmentIndexes } from '../dedup-rule.js';
 import { merge } from '../merge.js';
 import { runWithLog } from '../tool-run.js';
-import { crawlDirOf, crawlPaths } from '../../shared/layout.js';
+import { crawlDirOf, crawlPaths } from '../../shared/crawl-dir.js';
 
 export interface PruneOptions {
   segmentsDir: string;

@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { crawlPaths, segmentDir } from '../../shared/layout.js';
+import { crawlPaths, segmentDir } from '../../shared/crawl-dir.js';
 import { host } from '../url/keys.js';
 import { listSegments, Segment, segmentDate, type FetchRecord } from '../../segments/segment.js';
 import { hasWebDb, openWebDb, type PageRow } from '../webdb/webdb.js';

@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HzError, UsageError } from '../../shared/errors.js';
-import { crawlPaths } from '../../shared/layout.js';
-import { parseArgs, type Tool } from '../../shared/tool.js';
+import { crawlPaths } from '../../shared/crawl-dir.js';
+import { parseArgs, type Tool } from '../../shared/command.js';
 import { collectReport } from './collect.js';
 import { renderReport } from './html.js';
 

@@ -19,7 +19,7 @@
  * `indexerScore` hands on; see that module for why.
  */
 import type { Conf } from '../../shared/conf.js';
-import type { PluginDescriptor, ScoringFilter } from '../../shared/plugin/types.js';
+import type { PluginDescriptor, ScoringFilter } from '../../shared/plugin/extension-points.js';
 import { host } from '../url/keys.js';
 
 export interface OpicOptions {

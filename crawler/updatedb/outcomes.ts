@@ -8,8 +8,8 @@
  * Fetcher (PERM_REFRESH_TIME), permanent otherwise; a redirect is kept in the
  * link graph as one link, so link scores flow through it to its target.
  */
-import type { NormalizerScope, ScoringFilter } from '../../shared/plugin/types.js';
-import type { FetchStatus } from '../../shared/status.js';
+import type { NormalizerScope, ScoringFilter } from '../../shared/plugin/extension-points.js';
+import type { FetchStatus } from '../../shared/page-status.js';
 import type { Outlink, ParseLinks, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';
 import { memoByUrl } from '../url-memo.js';

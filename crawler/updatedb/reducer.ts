@@ -21,8 +21,8 @@
  * the next day; a gone page stays db_gone (NUTCH-1245). Without a
  * `db.update.additions.allowed` a URL not yet in the WebDB is never added.
  */
-import type { ScoringFilter } from '../../shared/plugin/types.js';
-import type { DbStatus, FetchStatus } from '../../shared/status.js';
+import type { ScoringFilter } from '../../shared/plugin/extension-points.js';
+import type { DbStatus, FetchStatus } from '../../shared/page-status.js';
 import { host } from '../url/keys.js';
 import type { PageRow } from '../webdb/webdb.js';
 import {

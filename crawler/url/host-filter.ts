@@ -8,7 +8,7 @@
  * (crawl-urlfilter.txt's MY.DOMAIN.NAME).
  */
 import type { Conf } from '../../shared/conf.js';
-import type { PluginDescriptor, URLFilter } from '../../shared/plugin/types.js';
+import type { PluginDescriptor, URLFilter } from '../../shared/plugin/extension-points.js';
 import { hostName, plainHost } from './plain.js';
 
 export class HostURLFilter implements URLFilter {

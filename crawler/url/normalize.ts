@@ -21,7 +21,7 @@
  * file:) are normalized and kept: whether to crawl them is the URL filters'
  * decision, which the user can change.
  */
-import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../../shared/plugin/types.js';
+import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../../shared/plugin/extension-points.js';
 import { plainHost } from './plain.js';
 
 const NOT_DOCUMENTS = new Set(['javascript:', 'data:', 'about:', 'blob:', 'vbscript:']);

@@ -16,7 +16,7 @@
  */
 import { readConfText, type Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
-import type { PluginDescriptor, URLFilter } from '../../shared/plugin/types.js';
+import type { PluginDescriptor, URLFilter } from '../../shared/plugin/extension-points.js';
 import { boundedTest, runRule, SLOW, type BoundedRule, type BoundedTest } from './bounded-regex.js';
 import { javaRegex } from './java-regex.js';
 

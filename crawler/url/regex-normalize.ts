@@ -17,7 +17,7 @@
  */
 import { readConfText, type Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
-import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../../shared/plugin/types.js';
+import type { NormalizerScope, PluginDescriptor, URLNormalizer } from '../../shared/plugin/extension-points.js';
 import { child, parseConfXml } from '../../shared/xml.js';
 import { boundedReplace, runRule, SLOW, type Bounded, type BoundedRule } from './bounded-regex.js';
 import { javaRegex, javaReplacement } from './java-regex.js';

@@ -13,7 +13,7 @@
  * Every tool that changes the WebDB does so in transactions, so a crash
  * leaves the previous state.
  */
-import type { DbStatus } from '../../shared/status.js';
+import type { DbStatus } from '../../shared/page-status.js';
 import { hasPostgresWebDb, isPostgresUrl, openPostgresWebDb } from './postgres/open.js';
 import { hasWebDb as hasSqliteWebDb, openSqliteWebDb } from './sqlite/open.js';
 

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Conf } from '../conf.js';
 import { HzError, isHzError } from '../errors.js';
-import type { ExtensionPoint, PluginDescriptor } from './types.js';
+import type { ExtensionPoint, PluginDescriptor } from './extension-points.js';
 
 export const EXTENSION_POINTS: readonly ExtensionPoint[] = [
   'url-normalizer',

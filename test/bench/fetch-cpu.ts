@@ -68,7 +68,7 @@ async function child(a: { checkout: string; origins: string[]; dir: string; dept
       'crawler/generate.ts',
       'crawler/updatedb/tool.ts',
       ['crawler/plugin/chains.ts', 'crawler/plugins.ts'],
-      'shared/layout.ts',
+      ['shared/crawl-dir.ts', 'shared/layout.ts'],
     ].map(load),
   );
   fs.mkdirSync(a.dir, { recursive: true });

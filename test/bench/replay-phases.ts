@@ -28,7 +28,7 @@ import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';
 import { PACKAGE_CONF_DIR } from '../../shared/conf.js';
 import { currentIndex } from '../../shared/index/publish.js';
-import { segmentIndexDir } from '../../shared/layout.js';
+import { segmentIndexDir } from '../../shared/crawl-dir.js';
 
 const [crawlDir, seedsFile, work] = process.argv.slice(2);
 if (!crawlDir || !seedsFile || !work) throw new Error('usage: tsx test/bench/replay-phases.ts <crawl dir> <seeds> <work dir>');

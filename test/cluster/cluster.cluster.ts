@@ -16,7 +16,7 @@ import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment } from '../../segments/segment.js';
-import { segmentFile, segmentPartDir, shardIndexDir } from '../../shared/layout.js';
+import { segmentFile, segmentPartDir, shardIndexDir } from '../../shared/crawl-dir.js';
 import { runHazelnut, type HazelnutRun } from '../fixtures/hazelnut-process.js';
 import { rng } from '../fixtures/rng.js';
 import { startSearcher } from '../fixtures/searcher-process.js';

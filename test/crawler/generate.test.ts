@@ -9,7 +9,7 @@ import { generate } from '../../crawler/generate.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 import { Conf } from '../../shared/conf.js';
 import { listSegments, Segment } from '../../segments/segment.js';
-import { segmentFile } from '../../shared/layout.js';
+import { segmentFile } from '../../shared/crawl-dir.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 10, 12);

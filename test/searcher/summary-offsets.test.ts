@@ -20,7 +20,7 @@ import { searchSettings } from '../../searcher/settings.js';
 import { summarize, summarizeRanges, summaryToText, type SummaryOptions } from '../../searcher/summary.js';
 import { classedHits, markedHits, offsetWords, type TextHits } from '../../searcher/summary-offsets.js';
 import { makeCrawl, summarySource, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
-import { segmentFile } from '../../shared/layout.js';
+import { segmentFile } from '../../shared/crawl-dir.js';
 import { filler, long, SUMMARY_CASES, type Page } from './summary-pages.js';
 
 const stem = new Analyzer({ stemEnglish: true });

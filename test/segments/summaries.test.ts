@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
 import { Conf } from '../../shared/conf.js';
-import { segmentFile } from '../../shared/layout.js';
+import { segmentFile } from '../../shared/crawl-dir.js';
 import { encodeSummaryMeta, readSummaryMeta } from '../../segments/offsets.js';
 import type { SummaryText } from '../../segments/segment.js';
 import { SUMMARIES_FILE, SummariesFile, SummariesWriter, urlHash } from '../../segments/summaries.js';

@@ -14,7 +14,7 @@ import { parseSegment } from '../../../crawler/parse/tool.js';
 import '../../../crawler/builtins.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
-import type { Parser } from '../../../shared/plugin/types.js';
+import type { Parser } from '../../../shared/plugin/extension-points.js';
 import { Segment, type ContentRecord, type FetchRecord, type ParseRecord } from '../../../segments/segment.js';
 import { SegmentWriter } from '../../../segments/writer.js';
 

@@ -4,7 +4,7 @@ import { mergePage, modification, modifiedTimeOf, type FetchDatum, type MergeOpt
 import { DAY_MS, type ScheduleOptions } from '../../../crawler/updatedb/schedule.js';
 import { opicScoring } from '../../../crawler/scoring/opic.js';
 import type { PageRow } from '../../../crawler/webdb/webdb.js';
-import type { DbStatus, FetchStatus } from '../../../shared/status.js';
+import type { DbStatus, FetchStatus } from '../../../shared/page-status.js';
 
 const NOW = Date.UTC(2024, 0, 10);
 const FETCHED_AT = NOW - 600_000;

@@ -16,8 +16,8 @@ import { webDbSql } from '../../fixtures/webdb-sql.js';
 import { Conf } from '../../../shared/conf.js';
 import { Segment, type ParseRecord, type Phase } from '../../../segments/segment.js';
 import { SegmentWriter } from '../../../segments/writer.js';
-import type { FetchStatus } from '../../../shared/status.js';
-import type { Tool } from '../../../shared/tool.js';
+import type { FetchStatus } from '../../../shared/page-status.js';
+import type { Tool } from '../../../shared/command.js';
 
 const H1 = 'http://127.0.4.1';
 const H2 = 'http://127.0.4.2';

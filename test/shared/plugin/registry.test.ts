@@ -8,7 +8,7 @@ import { loadCrawlerPlugins, NEUTRAL_SCORING, normalizerChain } from '../../../c
 import { Conf } from '../../../shared/conf.js';
 import { HzError } from '../../../shared/errors.js';
 import { builtinPlugins, listPlugins, orderedActive, registerPlugins } from '../../../shared/plugin/registry.js';
-import type { PluginDescriptor, URLFilter, URLNormalizer } from '../../../shared/plugin/types.js';
+import type { PluginDescriptor, URLFilter, URLNormalizer } from '../../../shared/plugin/extension-points.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-plugin-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * @module shared/plugin/protocol
+ * @module shared/plugin/protocol-failure
  * A request that got no usable answer from a protocol plugin: the message
  * says what happened (timeout, refused, bad gzip, …), the code names it for
  * the fetch record.

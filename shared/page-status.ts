@@ -1,5 +1,5 @@
 /**
- * @module shared/status
+ * @module shared/page-status
  * Page statuses in Nutch's two families: the WebDB's state of a URL
  * (`db_*`, CrawlDatum 0x01–0x06) and the outcome of one fetch (`fetch_*`,
  * 0x21–0x26). The numeric codes are Nutch's, for `readdb` output.

@@ -1,5 +1,5 @@
 /**
- * @module shared/sorted
+ * @module shared/bisect
  * Bisection of an ascending list: the searcher's located documents and kept
  * words, and the tables of a segment's summaries file.
  */

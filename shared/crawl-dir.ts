@@ -1,5 +1,5 @@
 /**
- * @module shared/layout
+ * @module shared/crawl-dir
  * The crawl directory on disk, for the crawler and the searcher alike:
  *
  *   <crawl>/.lock                   while a tool writes the WebDB

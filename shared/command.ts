@@ -1,5 +1,5 @@
 /**
- * @module shared/tool
+ * @module shared/command
  * The one shape every command has: a name, a usage string in Nutch's
  * argument form, and `run`, which returns the process exit code. Its
  * one-line description lives in the command table that lists it (`COMMANDS`

@@ -1,5 +1,5 @@
 /**
- * @module shared/plugin/types
+ * @module shared/plugin/extension-points
  * Nutch's extension points as TypeScript interfaces. A plugin is a descriptor
  * `{ id, point, create(conf) }` (its stand-in for plugin.xml); `create` returns
  * the implementation, or null when its properties switch it off. Built-ins
@@ -167,7 +167,7 @@ export interface ProtocolResponse {
 /**
  * Fetches the URLs of its schemes (`http`, `file`, …). A request that gets
  * no answer at all (timeout, refused) throws a ProtocolFailure
- * (shared/plugin/protocol.ts); the page is then retried later.
+ * (shared/plugin/protocol-failure.ts); the page is then retried later.
  */
 export interface Protocol {
   schemes: string[];
