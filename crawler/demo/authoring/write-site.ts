@@ -1,10 +1,10 @@
 /**
- * @module crawler/demo/authoring/build
+ * @module crawler/demo/authoring/write-site
  * Writes the demo web into crawler/demo/site/<host>/ from the authoring
  * sources: every page, a home page, an index page per section, a site map and
  * robots.txt per host. The output is committed, so a fresh clone serves the
  * demo without running this; run it after editing the sources:
- *   npx tsx crawler/demo/authoring/build.ts
+ *   npx tsx crawler/demo/authoring/write-site.ts
  */
 import fs from 'node:fs';
 import path from 'node:path';
