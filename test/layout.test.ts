@@ -4,6 +4,10 @@
  * crawler, so a search machine needs only index/ and segments/. Each store
  * has one owner: SQL lives only in crawler/webdb/ (the WebDB and updatedb's
  * scratch file) and segments/ (a segment), and only they open a database.
+ * Each plugin folder registers its own plugins, and nothing they import leads
+ * back to the module that gathers them. A name names one thing: no two source
+ * files share a base name but for the role names, backend parts and named
+ * pairs listed here.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -193,6 +197,62 @@ test('one rule for names: a command is <command>.ts or tool.ts in its folder, ne
     if (commands.has(from) && !SEQUENCERS.includes(from.split(path.sep).join('/')))
       for (const to of tos) if (commands.has(to) && to !== from) sideways.push(`${from} imports ${to}`);
   assert.equal(sideways, []);
+});
+
+/** A source file's base name: its file name without the extension; a `.d.ts` is one with the `.js` it declares. */
+const baseName = (file: string) => path.basename(file).replace(/\.(d\.ts|ts|js|mjs)$/, '');
+
+/**
+ * The names a file may share with others because each names the same role in
+ * its own folder: `tool` a folder's command, `plugins` the built-in plugins the
+ * folder registers.
+ */
+const ROLE_NAMES = new Set(['tool', 'plugins']);
+/** A WebDB backend's file is named after the part of the WebDB it holds or the command it stores for, the same in every backend. */
+const BACKEND_PART = new RegExp(`^crawler/webdb/[\\w-]+/[\\w-]+\\.ts$`);
+
+/**
+ * Pairs that still share a name, each a different thing: the list only
+ * shrinks. The test fails when a pair is gone, so its entry goes with it.
+ */
+const NAMED_EXCEPTIONS: Record<string, { files: string[]; why: string }> = {
+  app: { files: ['searcher/broker/app.ts', 'searcher/http/app.ts'], why: "the broker's HTTP routes and the search server's" },
+  html: { files: ['crawler/parse/html.ts', 'crawler/report/html.ts'], why: 'the HTML parser and the crawl report written as HTML' },
+  writer: { files: ['segments/writer.ts', 'shared/index/writer.ts'], why: "a segment's writer thread and a segment index's writer" },
+};
+
+/** The base names more than one source file has, with the files, outside the role names and backend parts. */
+function sharedNames(files: string[]): Map<string, string[]> {
+  const byName = new Map<string, string[]>();
+  for (const f of files) {
+    const name = baseName(f);
+    if (ROLE_NAMES.has(name) || BACKEND_PART.test(f)) continue;
+    byName.set(name, [...(byName.get(name) ?? []), f]);
+  }
+  for (const [name, list] of byName) if (new Set(list.map((f) => f.replace(/\.d\.ts$/, '.js'))).size < 2) byName.delete(name);
+  return byName;
+}
+
+test('one name, one meaning: no two source files share a base name, but for role names, backend parts and the named pairs', () => {
+  const files = ROOMS.flatMap((room) => [...sources(path.join(root, room))].map((f) => slashed(path.relative(root, f))));
+  const shared = sharedNames(files);
+  const unexplained = [...shared].filter(([name, list]) => NAMED_EXCEPTIONS[name]?.files.join() !== [...list].sort().join()).map(([n, list]) => `${n}: ${list.join(', ')}`);
+  assert.equal(unexplained, []);
+  for (const [name, { files: pair }] of Object.entries(NAMED_EXCEPTIONS))
+    assert.equal(shared.get(name)?.sort(), pair, `the exception ${name} no longer holds: take it out of the list`);
+  assert.ok(files.filter((f) => baseName(f) === 'index').length === 0, 'an index.ts holds code under a name that says nothing');
+});
+
+test('the name rule: role names and backend parts may repeat, a .d.ts goes with its .js, other names may not', () => {
+  const cases: [string[], string[]][] = [
+    [['crawler/fetch/tool.ts', 'crawler/parse/tool.ts', 'crawler/fetch/plugins.ts', 'crawler/url/plugins.ts'], []],
+    [['crawler/webdb/sqlite/open.ts', 'crawler/webdb/postgres/open.ts'], []],
+    [['shared/build.js', 'shared/build.d.ts'], []],
+    [['crawler/prune.ts', 'searcher/prune.ts'], ['prune']],
+    [['crawler/webdb/webdb.ts', 'shared/webdb.ts'], ['webdb']],
+    [['crawler/sitemap/index.ts', 'crawler/parse/index.ts'], ['index']],
+  ];
+  for (const [files, names] of cases) assert.equal([...sharedNames(files).keys()], names, files.join(' '));
 });
 
 /** Where the statements of each store live; nothing else holds SQL or opens a database. */
