@@ -84,18 +84,52 @@ test('the import scan sees relative imports, dynamic ones included', () => {
  * imports left out: an interface beside the backends that implement it is
  * no cycle), resolved to repository paths without extension.
  */
-function moduleGraph(): Map<string, string[]> {
+function moduleGraph(opts: { types?: boolean } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const room of ROOMS)
     for (const file of sources(path.join(root, room))) {
       const from = path.relative(root, file).replace(/\.(ts|js|mjs)$/, '');
       graph.set(
         from,
-        importsOf(file, { runtime: true }).map((spec) => path.relative(root, path.resolve(path.dirname(file), spec)).replace(/\.(ts|js|mjs)$/, '')),
+        importsOf(file, { runtime: !opts.types }).map((spec) => path.relative(root, path.resolve(path.dirname(file), spec)).replace(/\.(ts|js|mjs)$/, '')),
       );
     }
   return graph;
 }
+
+/** The rooms besides shared/ that use each shared module, directly or through other shared modules, types included. */
+function sharedUsers(graph: Map<string, string[]>): Map<string, Set<string>> {
+  const users = new Map<string, Set<string>>();
+  for (const [from, tos] of graph) {
+    const room = from.split('/')[0]!;
+    if (room === 'shared') continue;
+    const seen = new Set<string>();
+    const todo = [...tos];
+    while (todo.length > 0) {
+      const n = todo.pop()!;
+      if (seen.has(n) || !n.startsWith('shared/')) continue;
+      seen.add(n);
+      users.set(n, (users.get(n) ?? new Set()).add(room));
+      todo.push(...(graph.get(n) ?? []));
+    }
+  }
+  return users;
+}
+
+/** Rooms of shared/ that are one unit whatever uses each file: the plugin API and the index format (written by the crawler, read by the searcher). */
+const SHARED_UNITS = ['shared/plugin/', 'shared/index/'];
+
+test('shared/ holds what two rooms use: a module only the crawler (or the searcher) needs lives in that room', () => {
+  const graph = new Map([...moduleGraph({ types: true })].map(([k, v]) => [slashed(k), v.map(slashed)]));
+  const users = sharedUsers(graph);
+  const lonely = [...graph.keys()]
+    .filter((m) => m.startsWith('shared/') && !m.endsWith('.d') && !SHARED_UNITS.some((u) => m.startsWith(u)))
+    .filter((m) => (users.get(m)?.size ?? 0) < 2)
+    .map((m) => `${m}: used by ${[...(users.get(m) ?? [])].join(', ') || 'no room'}`);
+  assert.equal(lonely, []);
+  const example = sharedUsers(new Map([['crawler/a', ['shared/x']], ['shared/x', ['shared/y']], ['searcher/b', ['shared/y']]]));
+  assert.equal([...example].map(([m, r]) => `${m} ${[...r].join(',')}`), ['shared/x crawler', 'shared/y crawler,searcher'], 'the scan follows shared modules through each other');
+});
 
 /** The import cycles of a graph, each as the path around it. */
 function cycles(graph: Map<string, string[]>): string[][] {
