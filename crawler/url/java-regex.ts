@@ -80,13 +80,11 @@ function swapCase(c: string): string {
   return c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase();
 }
 
-/** Compiles a java.util.regex pattern as an equivalent JavaScript RegExp; throws SyntaxError. */
-export function javaRegex(src: string): RegExp {
-  boundBacktracking();
+/** Leading inline flags apply to the whole pattern: `s` and `m` become RegExp flags, `i` is spelt out. */
+function leadingFlags(src: string): { flags: string; ci: boolean; rest: string } {
   let flags = '';
-  let rest = src;
-  // Leading inline flags apply to the whole pattern: `s` and `m` become RegExp flags, `i` is spelt out.
   let ci = false;
+  let rest = src;
   for (let m = FLAG_RE.exec(rest); m && m[3] === ')' && !m[2]; m = FLAG_RE.exec(rest)) {
     for (const f of m[1]!) {
       if (!'ism'.includes(f)) throw new SyntaxError(`unsupported inline flag (?${f})`);
@@ -95,77 +93,75 @@ export function javaRegex(src: string): RegExp {
     }
     rest = rest.slice(m[0].length);
   }
+  return { flags, ci, rest };
+}
+
+/** A backslash escape at `i`: `\Q…\E` quoted, `\A`, `\z`, `\Z` anchors, `\p{…}` kept; returns the translation and where the pattern goes on. */
+function translateEscape(rest: string, i: number, ci: boolean): [string, number] {
+  const n = rest[i + 1];
+  if (n === undefined) throw new SyntaxError('trailing backslash');
+  if (n === 'Q') {
+    const end = rest.indexOf('\\E', i + 2);
+    const lit = rest.slice(i + 2, end < 0 ? rest.length : end);
+    const out = ci ? [...lit].map((ch) => (/[a-zA-Z]/.test(ch) ? caseless(ch) : escapeLiteral(ch))).join('') : escapeLiteral(lit);
+    return [out, end < 0 ? rest.length : end + 2];
+  }
+  if (n === 'A') return ['^', i + 2];
+  if (n === 'z') return ['$(?![\\s\\S])', i + 2];
+  if (n === 'Z') return ['(?=\\n?$(?![\\s\\S]))', i + 2];
+  if ((n === 'p' || n === 'P') && rest[i + 2] === '{') {
+    const end = rest.indexOf('}', i);
+    return [rest.slice(i, end + 1), end + 1];
+  }
+  return ['\\' + n, i + 2];
+}
+
+/**
+ * A group opening at `i`. Inline flags `(?i)` change case-insensitivity from
+ * here, `(?i:…)` within the group only; `stack` keeps the outer state for
+ * the `)` that closes a group. Returns the translation, where the pattern goes
+ * on, and the case-insensitivity in force after the opening.
+ */
+function translateGroupOpen(rest: string, i: number, ci: boolean, stack: boolean[]): [string, number, boolean] {
+  const m = FLAG_RE.exec(rest.slice(i));
+  if (m && (m[1] || m[2])) {
+    const on = m[1]!;
+    const off = m[2] ?? '';
+    for (const f of on + off) if (f !== 'i') throw new SyntaxError(`unsupported inline flag (?${f}) inside the pattern`);
+    const next: boolean = on.includes('i') ? true : off.includes('i') ? false : ci;
+    if (m[3] === ')') return ['', i + m[0].length, next];
+    stack.push(ci);
+    return ['(?:', i + m[0].length, next];
+  }
+  stack.push(ci);
+  const named = /^\(\?<([A-Za-z][A-Za-z0-9]*)>/.exec(rest.slice(i));
+  const head = named ? named[0] : rest.startsWith('(?', i) ? rest.slice(i, i + (rest[i + 2] === '<' ? 4 : 3)) : '(';
+  return [head, i + head.length, ci];
+}
+
+/** Compiles a java.util.regex pattern as an equivalent JavaScript RegExp; throws SyntaxError. */
+export function javaRegex(src: string): RegExp {
+  boundBacktracking();
+  const { flags, rest, ci: wholeCi } = leadingFlags(src);
+  let ci = wholeCi;
   let out = '';
   const stack: boolean[] = [];
   let i = 0;
   while (i < rest.length) {
     const c = rest[i]!;
-    if (c === '\\') {
-      const n = rest[i + 1];
-      if (n === undefined) throw new SyntaxError('trailing backslash');
-      if (n === 'Q') {
-        const end = rest.indexOf('\\E', i + 2);
-        const lit = rest.slice(i + 2, end < 0 ? rest.length : end);
-        out += ci ? [...lit].map((ch) => (/[a-zA-Z]/.test(ch) ? caseless(ch) : escapeLiteral(ch))).join('') : escapeLiteral(lit);
-        i = end < 0 ? rest.length : end + 2;
-        continue;
-      }
-      if (n === 'A') out += '^';
-      else if (n === 'z') out += '$(?![\\s\\S])';
-      else if (n === 'Z') out += '(?=\\n?$(?![\\s\\S]))';
-      else if ((n === 'p' || n === 'P') && rest[i + 2] === '{') {
-        const end = rest.indexOf('}', i);
-        out += rest.slice(i, end + 1);
-        i = end + 1;
-        continue;
-      } else out += c + n;
-      i += 2;
-      continue;
-    }
-    if (c === '[') {
-      const [cls, next] = translateClass(rest, i, ci);
-      out += cls;
-      i = next;
-      continue;
-    }
-    if (c === '(') {
-      const m = FLAG_RE.exec(rest.slice(i));
-      if (m && (m[1] || m[2])) {
-        const on = m[1]!;
-        const off = m[2] ?? '';
-        for (const f of on + off) if (f !== 'i') throw new SyntaxError(`unsupported inline flag (?${f}) inside the pattern`);
-        const next: boolean = on.includes('i') ? true : off.includes('i') ? false : ci;
-        if (m[3] === ')') ci = next;
-        else {
-          stack.push(ci);
-          ci = next;
-          out += '(?:';
-        }
-        i += m[0].length;
-        continue;
-      }
-      stack.push(ci);
-      const named = /^\(\?<([A-Za-z][A-Za-z0-9]*)>/.exec(rest.slice(i));
-      const head = named ? named[0] : rest.startsWith('(?', i) ? rest.slice(i, i + (rest[i + 2] === '<' ? 4 : 3)) : '(';
-      out += head;
-      i += head.length;
-      continue;
-    }
-    if (c === ')') {
+    let piece: string;
+    if (c === '\\') [piece, i] = translateEscape(rest, i, ci);
+    else if (c === '[') [piece, i] = translateClass(rest, i, ci);
+    else if (c === '(') [piece, i, ci] = translateGroupOpen(rest, i, ci, stack);
+    else if (c === ')') {
       if (!stack.length) throw new SyntaxError('unmatched )');
       ci = stack.pop()!;
-      out += c;
-      i++;
-      continue;
-    }
-    if (c === '{' && /^\{\d+(,\d*)?\}/.test(rest.slice(i))) {
-      const q = /^\{\d+(,\d*)?\}/.exec(rest.slice(i))![0];
-      out += q;
-      i += q.length;
-      continue;
-    }
-    out += ci && /[a-zA-Z]/.test(c) ? caseless(c) : c;
-    i++;
+      [piece, i] = [c, i + 1];
+    } else if (c === '{' && /^\{\d+(,\d*)?\}/.test(rest.slice(i))) {
+      piece = /^\{\d+(,\d*)?\}/.exec(rest.slice(i))![0];
+      i += piece.length;
+    } else [piece, i] = [ci && /[a-zA-Z]/.test(c) ? caseless(c) : c, i + 1];
+    out += piece;
   }
   return new RegExp(out, flags);
 }
