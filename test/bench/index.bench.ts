@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Encoder, Index } from 'flexsearch';
+import '../../crawler/builtins.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
 import type { IndexInputDoc } from '../../shared/index/types.js';

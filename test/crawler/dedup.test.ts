@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../crawler/builtins.js';
 import { dedup } from '../../crawler/dedup.js';
 import { duplicates, type DedupEntry } from '../../crawler/dedup-rule.js';
 import { indexSegments } from '../../crawler/index/tool.js';

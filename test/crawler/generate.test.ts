@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../crawler/builtins.js';
 import { generate } from '../../crawler/generate.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 import { Conf } from '../../shared/conf.js';

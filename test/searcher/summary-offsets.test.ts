@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../crawler/builtins.js';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { Analyzer, NumberedTokens } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';

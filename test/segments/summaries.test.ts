@@ -11,6 +11,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../crawler/builtins.js';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
 import { Conf } from '../../shared/conf.js';
