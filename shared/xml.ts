@@ -1,10 +1,14 @@
 /**
  * @module shared/xml
- * A small strict XML reader for hazelnut's own configuration files
- * (`hazelnut-*.xml`, `regex-normalize.xml`). Unlike a forgiving HTML parser it
- * rejects malformed input and says on which line, so a typo in a site file is
- * an error instead of a silently ignored property.
+ * The strict XML reader for hazelnut's own files (`hazelnut-*.xml`,
+ * `regex-normalize.xml`, the credentials file). It reads with htmlparser2's
+ * tokenizer, the one XML reader hazelnut has (sitemaps and HTML pages go
+ * through it too, forgivingly), and adds what a configuration needs and a
+ * web page must not: malformed input is rejected with the line it is on, so
+ * a typo in a site file is an error instead of a silently ignored property.
  */
+import { QuoteType, Tokenizer } from 'htmlparser2';
+import { lowerBound } from './bisect.js';
 import { HzError } from './errors.js';
 
 export interface XmlElement {
@@ -43,77 +47,102 @@ function decodeEntities(s: string, line: number): string {
   });
 }
 
-/** Parses a whole document and returns its root element. */
+const NAME = /^[A-Za-z_][\w.:-]*$/;
+
+/** The line of each offset of `src`, from where its lines start. */
+function lineCounter(src: string): (at: number) => number {
+  const starts = [0];
+  for (let i = src.indexOf('\n'); i >= 0; i = src.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (at) => lowerBound(starts, at + 1);
+}
+
+/**
+ * Parses a whole document and returns its root element. htmlparser2's
+ * tokenizer (the one that reads HTML pages and sitemaps) splits it; this
+ * reader holds it to XML's rules, which a forgiving tokenizer lets pass:
+ * names, quoted attribute values, entities, tags closed in order, one root,
+ * comments and sections terminated.
+ */
 export function parseXml(src: string): XmlElement {
-  let i = 0;
-  let line = 1;
+  const lineOf = lineCounter(src);
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
-
-  const advance = (to: number) => {
-    for (let k = i; k < to; k++) if (src.charCodeAt(k) === 10) line++;
-    i = to;
+  let opening: XmlElement | undefined;
+  let attr = '';
+  let value = '';
+  const fail = (message: string, at: number): never => {
+    throw new XmlSyntaxError(message, lineOf(at));
   };
-  const expectEnd = (marker: string, what: string) => {
-    const end = src.indexOf(marker, i);
-    if (end < 0) throw new XmlSyntaxError(`unterminated ${what}`, line);
-    return end;
+  const terminated = (end: number, marker: string, what: string) => {
+    if (!src.startsWith(marker, end)) fail(`unterminated ${what}`, end);
   };
-
-  if (src.charCodeAt(0) === 0xfeff) i = 1;
-  while (i < src.length) {
-    const lt = src.indexOf('<', i);
-    const textEnd = lt < 0 ? src.length : lt;
-    if (textEnd > i) {
-      const raw = src.slice(i, textEnd);
-      const top = stack[stack.length - 1];
-      if (top) top.text += decodeEntities(raw, line);
-      else if (raw.trim()) throw new XmlSyntaxError('text outside the root element', line);
-      advance(textEnd);
-      continue;
-    }
-    if (src.startsWith('<!--', i)) {
-      advance(expectEnd('-->', 'comment') + 3);
-    } else if (src.startsWith('<![CDATA[', i)) {
-      const end = expectEnd(']]>', 'CDATA section');
-      const top = stack[stack.length - 1];
-      if (!top) throw new XmlSyntaxError('CDATA outside the root element', line);
-      top.text += src.slice(i + 9, end);
-      advance(end + 3);
-    } else if (src.startsWith('<?', i)) {
-      advance(expectEnd('?>', 'processing instruction') + 2);
-    } else if (src.startsWith('<!', i)) {
-      advance(expectEnd('>', 'declaration') + 1);
-    } else if (src.startsWith('</', i)) {
-      const end = expectEnd('>', 'closing tag');
-      const name = src.slice(i + 2, end).trim();
-      const top = stack.pop();
-      if (!top) throw new XmlSyntaxError(`closing tag </${name}> without an opening tag`, line);
-      if (top.name !== name)
-        throw new XmlSyntaxError(`</${name}> closes <${top.name}> opened on line ${top.line}`, line);
-      advance(end + 1);
-    } else {
-      const m = /^<([A-Za-z_][\w.:-]*)((?:\s+[A-Za-z_][\w.:-]*\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/.exec(
-        src.slice(i, i + 4096),
-      );
-      if (!m) throw new XmlSyntaxError('malformed tag', line);
-      const el: XmlElement = { name: m[1]!, attrs: {}, children: [], text: '', line };
-      for (const a of (m[2] ?? '').matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g))
-        el.attrs[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '', line);
-      const parent = stack[stack.length - 1];
-      if (parent) parent.children.push(el);
-      else if (root) throw new XmlSyntaxError('a second root element', line);
-      else root = el;
-      if (!m[3]) stack.push(el);
-      advance(i + m[0].length);
-    }
-  }
-  if (stack.length) {
-    const open = stack[stack.length - 1]!;
-    throw new XmlSyntaxError(`<${open.name}> opened on line ${open.line} is never closed`, line);
-  }
-  if (!root) throw new XmlSyntaxError('no root element', line);
-  return root;
+  const place = (el: XmlElement) => {
+    const parent = stack[stack.length - 1];
+    if (parent) parent.children.push(el);
+    else if (root) throw new XmlSyntaxError('a second root element', el.line);
+    else root = el;
+  };
+  const tokenizer = new Tokenizer(
+    { xmlMode: true, decodeEntities: false },
+    {
+      ontext(start, end) {
+        const raw = src.slice(start, end);
+        if (raw.includes('<')) fail('malformed tag', start + raw.indexOf('<'));
+        const top = stack[stack.length - 1];
+        if (top) top.text += decodeEntities(raw, lineOf(start));
+        else if (raw.trim()) fail('text outside the root element', start + raw.search(/\S/));
+      },
+      oncdata(start, end, offset) {
+        terminated(end - offset, ']]>', 'CDATA section');
+        const top = stack[stack.length - 1];
+        if (!top) fail('CDATA outside the root element', start);
+        top!.text += src.slice(start, end - offset);
+      },
+      oncomment: (_start, end, offset) => terminated(end - offset, '-->', 'comment'),
+      onprocessinginstruction: (_start, end) => terminated(src[end] === '?' ? end + 1 : end, '>', 'processing instruction'),
+      ondeclaration: (_start, end) => terminated(end, '>', 'declaration'),
+      onopentagname(start, end) {
+        const name = src.slice(start, end);
+        if (!NAME.test(name)) fail('malformed tag', start);
+        opening = { name, attrs: {}, children: [], text: '', line: lineOf(start) };
+      },
+      onattribname(start, end) {
+        attr = src.slice(start, end);
+        value = '';
+        if (!NAME.test(attr)) fail('malformed tag', start);
+      },
+      onattribdata(start, end) {
+        value += src.slice(start, end);
+      },
+      onattribentity() {},
+      ontextentity() {},
+      onattribend(quote, end) {
+        if (quote !== QuoteType.Double && quote !== QuoteType.Single) fail('malformed tag', end);
+        opening!.attrs[attr] = decodeEntities(value, opening!.line);
+      },
+      onopentagend() {
+        place(opening!);
+        stack.push(opening!);
+      },
+      onselfclosingtag(end) {
+        if (src[end - 1] !== '/') fail('malformed tag', end);
+        place(opening!);
+      },
+      onclosetag(start, end) {
+        const name = src.slice(start, end).trim();
+        const top = stack.pop();
+        if (!top) fail(`closing tag </${name}> without an opening tag`, start);
+        if (top!.name !== name) fail(`</${name}> closes <${top!.name}> opened on line ${top!.line}`, start);
+      },
+      onend() {},
+    },
+  );
+  tokenizer.write(src.charCodeAt(0) === 0xfeff ? ' ' + src.slice(1) : src);
+  tokenizer.end();
+  const open = stack[stack.length - 1];
+  if (open) fail(`<${open.name}> opened on line ${open.line} is never closed`, src.length);
+  if (!root) fail('no root element', src.length);
+  return root!;
 }
 
 /** The first child element with this name, if any. */
