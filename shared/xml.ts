@@ -7,7 +7,7 @@
  * web page must not: malformed input is rejected with the line it is on, so
  * a typo in a site file is an error instead of a silently ignored property.
  */
-import { QuoteType, Tokenizer } from 'htmlparser2';
+import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { lowerBound } from './bisect.js';
 import { HzError } from './errors.js';
 
@@ -57,92 +57,125 @@ function lineCounter(src: string): (at: number) => number {
 }
 
 /**
- * Parses a whole document and returns its root element. htmlparser2's
- * tokenizer (the one that reads HTML pages and sitemaps) splits it; this
- * reader holds it to XML's rules, which a forgiving tokenizer lets pass:
- * names, quoted attribute values, entities, tags closed in order, one root,
- * comments and sections terminated.
+ * The tokenizer's events held to XML's rules, built into a tree: names,
+ * quoted attribute values, entities, tags closed in order, one root, comments
+ * and sections terminated. A forgiving tokenizer lets all of these pass.
  */
+class TreeBuilder implements TokenizerCallbacks {
+  private readonly stack: XmlElement[] = [];
+  private readonly lineOf: (at: number) => number;
+  private root: XmlElement | undefined;
+  private opening: XmlElement | undefined;
+  private attr = '';
+  private value = '';
+
+  constructor(private readonly src: string) {
+    this.lineOf = lineCounter(src);
+  }
+
+  private fail(message: string, at: number): never {
+    throw new XmlSyntaxError(message, this.lineOf(at));
+  }
+
+  private terminated(end: number, marker: string, what: string): void {
+    if (!this.src.startsWith(marker, end)) this.fail(`unterminated ${what}`, end);
+  }
+
+  private get top(): XmlElement | undefined {
+    return this.stack[this.stack.length - 1];
+  }
+
+  ontext(start: number, end: number): void {
+    const raw = this.src.slice(start, end);
+    if (raw.includes('<')) this.fail('malformed tag', start + raw.indexOf('<'));
+    if (this.top) this.top.text += decodeEntities(raw, this.lineOf(start));
+    else if (raw.trim()) this.fail('text outside the root element', start + raw.search(/\S/));
+  }
+
+  oncdata(start: number, end: number, offset: number): void {
+    this.terminated(end - offset, ']]>', 'CDATA section');
+    if (!this.top) this.fail('CDATA outside the root element', start);
+    this.top.text += this.src.slice(start, end - offset);
+  }
+
+  oncomment(_start: number, end: number, offset: number): void {
+    this.terminated(end - offset, '-->', 'comment');
+  }
+
+  onprocessinginstruction(_start: number, end: number): void {
+    this.terminated(this.src[end] === '?' ? end + 1 : end, '>', 'processing instruction');
+  }
+
+  ondeclaration(_start: number, end: number): void {
+    this.terminated(end, '>', 'declaration');
+  }
+
+  onopentagname(start: number, end: number): void {
+    const name = this.src.slice(start, end);
+    if (!NAME.test(name)) this.fail('malformed tag', start);
+    this.opening = { name, attrs: {}, children: [], text: '', line: this.lineOf(start) };
+  }
+
+  onattribname(start: number, end: number): void {
+    this.attr = this.src.slice(start, end);
+    this.value = '';
+    if (!NAME.test(this.attr)) this.fail('malformed tag', start);
+  }
+
+  onattribdata(start: number, end: number): void {
+    this.value += this.src.slice(start, end);
+  }
+
+  onattribend(quote: QuoteType, end: number): void {
+    if (quote !== QuoteType.Double && quote !== QuoteType.Single) this.fail('malformed tag', end);
+    this.opening!.attrs[this.attr] = decodeEntities(this.value, this.opening!.line);
+  }
+
+  onopentagend(): void {
+    this.place(this.opening!);
+    this.stack.push(this.opening!);
+  }
+
+  onselfclosingtag(end: number): void {
+    if (this.src[end - 1] !== '/') this.fail('malformed tag', end);
+    this.place(this.opening!);
+  }
+
+  onclosetag(start: number, end: number): void {
+    const name = this.src.slice(start, end).trim();
+    const top = this.stack.pop();
+    if (!top) this.fail(`closing tag </${name}> without an opening tag`, start);
+    if (top.name !== name) this.fail(`</${name}> closes <${top.name}> opened on line ${top.line}`, start);
+  }
+
+  // Entities stay in the text (decodeEntities: false) and are decoded, strictly, by decodeEntities.
+  onattribentity(): void {}
+  ontextentity(): void {}
+  onend(): void {}
+
+  private place(el: XmlElement): void {
+    if (this.top) this.top.children.push(el);
+    else if (this.root) throw new XmlSyntaxError('a second root element', el.line);
+    else this.root = el;
+  }
+
+  /** The root, once the whole document has been read. */
+  finish(): XmlElement {
+    const open = this.top;
+    if (open) this.fail(`<${open.name}> opened on line ${open.line} is never closed`, this.src.length);
+    if (!this.root) this.fail('no root element', this.src.length);
+    return this.root;
+  }
+}
+
+/** Parses a whole document with htmlparser2's tokenizer, held to XML's rules; returns its root element. */
 export function parseXml(src: string): XmlElement {
-  const lineOf = lineCounter(src);
-  const stack: XmlElement[] = [];
-  let root: XmlElement | undefined;
-  let opening: XmlElement | undefined;
-  let attr = '';
-  let value = '';
-  const fail = (message: string, at: number): never => {
-    throw new XmlSyntaxError(message, lineOf(at));
-  };
-  const terminated = (end: number, marker: string, what: string) => {
-    if (!src.startsWith(marker, end)) fail(`unterminated ${what}`, end);
-  };
-  const place = (el: XmlElement) => {
-    const parent = stack[stack.length - 1];
-    if (parent) parent.children.push(el);
-    else if (root) throw new XmlSyntaxError('a second root element', el.line);
-    else root = el;
-  };
-  const tokenizer = new Tokenizer(
-    { xmlMode: true, decodeEntities: false },
-    {
-      ontext(start, end) {
-        const raw = src.slice(start, end);
-        if (raw.includes('<')) fail('malformed tag', start + raw.indexOf('<'));
-        const top = stack[stack.length - 1];
-        if (top) top.text += decodeEntities(raw, lineOf(start));
-        else if (raw.trim()) fail('text outside the root element', start + raw.search(/\S/));
-      },
-      oncdata(start, end, offset) {
-        terminated(end - offset, ']]>', 'CDATA section');
-        const top = stack[stack.length - 1];
-        if (!top) fail('CDATA outside the root element', start);
-        top!.text += src.slice(start, end - offset);
-      },
-      oncomment: (_start, end, offset) => terminated(end - offset, '-->', 'comment'),
-      onprocessinginstruction: (_start, end) => terminated(src[end] === '?' ? end + 1 : end, '>', 'processing instruction'),
-      ondeclaration: (_start, end) => terminated(end, '>', 'declaration'),
-      onopentagname(start, end) {
-        const name = src.slice(start, end);
-        if (!NAME.test(name)) fail('malformed tag', start);
-        opening = { name, attrs: {}, children: [], text: '', line: lineOf(start) };
-      },
-      onattribname(start, end) {
-        attr = src.slice(start, end);
-        value = '';
-        if (!NAME.test(attr)) fail('malformed tag', start);
-      },
-      onattribdata(start, end) {
-        value += src.slice(start, end);
-      },
-      onattribentity() {},
-      ontextentity() {},
-      onattribend(quote, end) {
-        if (quote !== QuoteType.Double && quote !== QuoteType.Single) fail('malformed tag', end);
-        opening!.attrs[attr] = decodeEntities(value, opening!.line);
-      },
-      onopentagend() {
-        place(opening!);
-        stack.push(opening!);
-      },
-      onselfclosingtag(end) {
-        if (src[end - 1] !== '/') fail('malformed tag', end);
-        place(opening!);
-      },
-      onclosetag(start, end) {
-        const name = src.slice(start, end).trim();
-        const top = stack.pop();
-        if (!top) fail(`closing tag </${name}> without an opening tag`, start);
-        if (top!.name !== name) fail(`</${name}> closes <${top!.name}> opened on line ${top!.line}`, start);
-      },
-      onend() {},
-    },
-  );
+  const tree = new TreeBuilder(src);
+  const tokenizer = new Tokenizer({ xmlMode: true, decodeEntities: false }, tree);
+  // A byte-order mark is read as a space, so every offset stays the source's.
   tokenizer.write(src.charCodeAt(0) === 0xfeff ? ' ' + src.slice(1) : src);
   tokenizer.end();
-  const open = stack[stack.length - 1];
-  if (open) fail(`<${open.name}> opened on line ${open.line} is never closed`, src.length);
-  if (!root) fail('no root element', src.length);
-  return root!;
+  return tree.finish();
 }
 
 /** The first child element with this name, if any. */
