@@ -7,7 +7,8 @@
  * Each plugin folder registers its own plugins, and nothing they import leads
  * back to the module that gathers them. A name names one thing: no two source
  * files share a base name but for the role names, backend parts and named
- * pairs listed here.
+ * pairs listed here. No source file runs past 350 lines but a table or a
+ * format, and the longer files listed to be split.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -287,6 +288,37 @@ test('the name rule: role names and backend parts may repeat, a .d.ts goes with 
     [['crawler/sitemap/index.ts', 'crawler/parse/index.ts'], ['index']],
   ];
   for (const [files, names] of cases) assert.equal([...sharedNames(files).keys()], names, files.join(' '));
+});
+
+/** How long a source file may be: past this, a file holds more than one thing. */
+const MAX_LINES = 350;
+/** Files that may be longer: one table or one format, read as a whole. */
+const ONE_TABLE_OR_FORMAT: Record<string, string> = {
+  'crawler/demo/authoring/handbook.ts': "the demo handbook's pages, one table of text",
+  'shared/index/format.ts': "the index's on-disk format, one format",
+};
+/** Files still longer than MAX_LINES that hold more than one thing, to be split: the list takes no new file. */
+const TO_SPLIT = [
+  'crawler/crawl.ts',
+  'crawler/fetch/fetcher.ts',
+  'crawler/fetch/tool.ts',
+  'crawler/parse/html.ts',
+  'searcher/broker/broker.ts',
+  'searcher/summary.ts',
+  'segments/segment.ts',
+  'segments/writer.ts',
+  'shared/index/reader.ts',
+];
+
+test(`no source file over ${MAX_LINES} lines but one table or one format, and those listed to be split`, () => {
+  const long: string[] = [];
+  for (const room of ROOMS)
+    for (const file of sources(path.join(root, room))) {
+      const rel = slashed(path.relative(root, file));
+      const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
+      if (lines > MAX_LINES && !(rel in ONE_TABLE_OR_FORMAT) && !TO_SPLIT.includes(rel)) long.push(`${rel}: ${lines} lines`);
+    }
+  assert.equal(long, []);
 });
 
 /** Where the statements of each store live; nothing else holds SQL or opens a database. */
