@@ -17,11 +17,11 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { Conf, type PropertyDecl } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
-import type { Log } from '../shared/log.js';
-import { formatDuration } from '../shared/progress.js';
-import type { FetchStatus } from '../shared/status.js';
+import type { Log } from './log.js';
+import { formatDuration } from './progress.js';
+import type { FetchStatus } from '../shared/page-status.js';
 import { currentIndex } from '../shared/index/publish.js';
-import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
+import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/command.js';
 import { listSegments, Segment, segmentName } from '../segments/segment.js';
 import { dedup } from './dedup.js';
 import { fetchWithProcesses } from './fetch/fetchers.js';
@@ -32,22 +32,22 @@ import { userAgent } from './fetch/protocol-http.js';
 import { generate } from './generate.js';
 import { IndexThreads, indexSegments } from './index/tool.js';
 import { inject, readSeeds, screenSeeds, type SeedBatch } from './inject.js';
-import { invertlinks } from './linkdb.js';
+import { invertlinks } from './invertlinks.js';
 import { linkrank } from './linkrank.js';
 import { merge } from './merge.js';
-import { segmentOutlinksDropped, type OutlinksDropped } from './parse/index.js';
+import { segmentOutlinksDropped, type OutlinksDropped } from './parse/parse-content.js';
 import { parseSegment } from './parse/tool.js';
 import { indexStats } from './readindex.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from './plugin/chains.js';
 import { writeReport } from './report/tool.js';
-import { crawlSitemaps, type SitemapSummary } from './sitemap/index.js';
+import { crawlSitemaps, type SitemapSummary } from './sitemap/processor.js';
 import { runWithLog } from './tool-run.js';
 import { updatedb } from './updatedb/tool.js';
 import { waitingAfterCrawl } from './waiting.js';
 import { evaluate, formatEvaluation, searcherBase } from './evaluate/tool.js';
 import { readJudgments } from './evaluate/judgments.js';
 import { isPostgresUrl, openWebDb } from './webdb/webdb.js';
-import { crawlPaths, segmentIndexDir } from '../shared/layout.js';
+import { crawlPaths, segmentIndexDir } from '../shared/crawl-dir.js';
 
 export const CRAWL_TOOL_FILE = 'crawl-tool.xml';
 
@@ -420,7 +420,6 @@ const USAGE = `Usage: hazelnut crawl <urlDir|file> [-dir d] [-webdb postgresql:/
 
 const tool: Tool = {
   name: 'crawl',
-  description: 'one-step crawler for intranets: inject, fetch rounds, index, dedup, merge',
   usage: USAGE,
   async run(ctx: ToolContext, args: string[]): Promise<number> {
     const a = parseArgs(args, { string: ['dir', 'webdb', 'threads', 'depth', 'topN', 'fetchers', 'evaluate'], boolean: ['force'] });

@@ -14,12 +14,12 @@ import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
 import { DELETED_FILE, packColumns, writeIndexFile } from '../shared/index/format.js';
 import { readDeleted } from '../shared/index/reader.js';
-import type { Log } from '../shared/log.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
-import { dedupEntries, duplicates, openSegmentIndexes, type SegmentIndex } from './duplicates.js';
+import type { Log } from './log.js';
+import { parseArgs, type Tool } from '../shared/command.js';
+import { dedupEntries, duplicates, openSegmentIndexes, type SegmentIndex } from './dedup-rule.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
-import { segmentCrawlDir, segmentIndexDir } from '../shared/layout.js';
+import { segmentCrawlDir, segmentIndexDir } from '../shared/crawl-dir.js';
 
 export interface DedupSummary {
   segments: number;
@@ -67,7 +67,6 @@ function writeDeletions(conf: Conf, indexes: SegmentIndex[], log: Log | undefine
 
 const tool: Tool = {
   name: 'dedup',
-  description: 'delete duplicate documents (same URL or same content) across segment indexes',
   usage: 'Usage: hazelnut dedup (<segment> ... | -dir <segments>)',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir'] });

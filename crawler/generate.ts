@@ -16,14 +16,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_FILE, type Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
-import type { Log } from '../shared/log.js';
-import { intOption, parseArgs, type Tool } from '../shared/tool.js';
-import { domainOfHost, host } from '../shared/url/keys.js';
+import type { Log } from './log.js';
+import { intOption, parseArgs, type Tool } from '../shared/command.js';
+import { domainOfHost, host } from './url/keys.js';
 import { listSegments, Segment, segmentDate } from '../segments/segment.js';
 import { assignSegments, awaitingUpdate, interleaveHosts, isDue, partitionByHost } from './fetchlist.js';
-import { loadCrawlerPlugins } from './plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from './plugin/chains.js';
 import { runWithLog } from './tool-run.js';
-import { crawlDirOf } from '../shared/layout.js';
+import { crawlDirOf } from '../shared/crawl-dir.js';
 import { DAY_MS, scheduleFromConf } from './updatedb/schedule.js';
 import { shipPartition } from './fetch/shipping.js';
 import { isPostgresUrl, openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
@@ -133,6 +133,74 @@ function finishUnmarked(db: WebDb, segmentsDir: string, log: Log | undefined): v
   }
 }
 
+type Settings = ReturnType<typeof settings>;
+/** A due page the rules let through, with what selection needs of it. */
+type Candidate = { url: string; host: string; countKey: string; sort: number; row: PageRow };
+
+/**
+ * The due pages the rules keep, best first: SQL narrows to rows that are due,
+ * or pulled in, and not awaiting updatedb; the schedule, the normalizers and
+ * filters and the minimum score decide. What they drop is counted in `summary`.
+ */
+function candidatesOf(db: WebDb, s: Settings, plugins: CrawlerPlugins, now: number, addMs: number, summary: GenerateSummary): Candidate[] {
+  const rows = db.generateCandidates({ delayMs: s.delayMs, now, dueBy: now + addMs, pullIn: now + addMs + s.schedule.maxInterval * 1000 });
+  const candidates: Candidate[] = [];
+  for (const row of rows) {
+    if (!isDue(row, s.schedule, now, addMs) || awaitingUpdate(row.generate_time, now, s.delayMs)) continue;
+    const normalized = s.normalize ? plugins.normalizers.normalize(row.url, 'generate_host_count') : row.url;
+    if (normalized === null || (s.filter && plugins.filters.filter(row.url) === null)) {
+      summary.filtered++;
+      continue;
+    }
+    const sort = plugins.scoring.generatorSortValue(row.url, row.score);
+    if (sort < s.minScore) {
+      summary.belowMinScore++;
+      continue;
+    }
+    candidates.push({ url: row.url, host: new URL(row.url).host, countKey: s.countKey(normalized), sort, row });
+  }
+  return candidates.sort((a, b) => b.sort - a.sort || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+}
+
+/**
+ * One new segment holding `list`: its fetchlist, then the WebDB marks the
+ * pages with the segment's own time, then the marker — finishUnmarked()
+ * completes or removes whatever a crash leaves between these steps.
+ */
+function writeSegment(db: WebDb, segmentsDir: string, webDbDir: string, list: readonly Candidate[], s: Settings, now: number, summary: GenerateSummary, log: Log | undefined): string {
+  // Fetchlist, then the WebDB marks the pages with the segment's own time, then the marker:
+  // finishUnmarked() completes or removes whatever a crash leaves between these steps.
+  const seg = Segment.create(segmentsDir, new Date(now));
+  try {
+    seg.addFetchlist(interleaveHosts(list).map((c) => ({ url: c.url, host: c.host, score: c.sort, datum: { ...c.row } })));
+    const parts = s.numFetchers > 1 ? partition(seg, list, s.numFetchers) : undefined;
+    db.transaction(() => {
+      db.markGenerated(
+        list.map((c) => c.url),
+        segmentDate(seg.name)!.getTime(),
+      );
+      if (parts) db.addPartitions(seg.name, parts.totals.length, parts.totals);
+    });
+    seg.markPhase('generated');
+    // On a server, each partition's fetchlist goes there too, for fetchers on machines without the segment.
+    if (parts && isPostgresUrl(webDbDir))
+      for (let i = 0; i < parts.totals.length; i++) {
+        seg.openPart(i).close();
+        shipPartition(db, seg.dir, i, 'fetchlist');
+      }
+    if (parts) {
+      const message = `segment ${seg.dir}: ${partitionsMade(parts.totals.length, s.numFetchers, parts.hosts)}`;
+      summary.partitions.push({ count: parts.totals.length, message });
+      if (parts.totals.length < s.numFetchers) log?.notice(message);
+      else log?.info(message);
+    }
+  } finally {
+    seg.close();
+  }
+  log?.info(`segment ${seg.dir}: ${list.length} URLs`);
+  return seg.dir;
+}
+
 export async function generate(conf: Conf, webDbDir: string, segmentsDir: string, opts: GenerateOptions = {}): Promise<GenerateSummary> {
   const s = settings(conf, opts);
   const now = opts.now ?? Date.now();
@@ -142,24 +210,7 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
   try {
     finishUnmarked(db, segmentsDir, opts.log);
     const summary: GenerateSummary = { segments: [], counts: [], hosts: 0, filtered: 0, belowMinScore: 0, leftOver: 0, partitions: [] };
-    // SQL narrows to rows that are due, or pulled in, and not awaiting updatedb; the rules decide.
-    const rows = db.generateCandidates({ delayMs: s.delayMs, now, dueBy: now + addMs, pullIn: now + addMs + s.schedule.maxInterval * 1000 });
-    const candidates: { url: string; host: string; countKey: string; sort: number; row: PageRow }[] = [];
-    for (const row of rows) {
-      if (!isDue(row, s.schedule, now, addMs) || awaitingUpdate(row.generate_time, now, s.delayMs)) continue;
-      const normalized = s.normalize ? plugins.normalizers.normalize(row.url, 'generate_host_count') : row.url;
-      if (normalized === null || (s.filter && plugins.filters.filter(row.url) === null)) {
-        summary.filtered++;
-        continue;
-      }
-      const sort = plugins.scoring.generatorSortValue(row.url, row.score);
-      if (sort < s.minScore) {
-        summary.belowMinScore++;
-        continue;
-      }
-      candidates.push({ url: row.url, host: new URL(row.url).host, countKey: s.countKey(normalized), sort, row });
-    }
-    candidates.sort((a, b) => b.sort - a.sort || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+    const candidates = candidatesOf(db, s, plugins, now, addMs, summary);
     const lists = assignSegments(candidates, { topN: s.topN, maxCount: s.maxCount, maxSegments: s.maxSegments });
     summary.leftOver = candidates.length - lists.reduce((n, l) => n + l.length, 0);
     if (lists.length === 0) {
@@ -167,43 +218,11 @@ export async function generate(conf: Conf, webDbDir: string, segmentsDir: string
       opts.log?.info(summary.nothingDue.message);
       return summary;
     }
-    const hosts = new Set<string>();
     for (const list of lists) {
-      // Fetchlist, then the WebDB marks the pages with the segment's own time, then the marker:
-      // finishUnmarked() completes or removes whatever a crash leaves between these steps.
-      const seg = Segment.create(segmentsDir, new Date(now));
-      try {
-        seg.addFetchlist(interleaveHosts(list).map((c) => ({ url: c.url, host: c.host, score: c.sort, datum: { ...c.row } })));
-        const parts = s.numFetchers > 1 ? partition(seg, list, s.numFetchers) : undefined;
-        db.transaction(() => {
-          db.markGenerated(
-            list.map((c) => c.url),
-            segmentDate(seg.name)!.getTime(),
-          );
-          if (parts) db.addPartitions(seg.name, parts.totals.length, parts.totals);
-        });
-        seg.markPhase('generated');
-        // On a server, each partition's fetchlist goes there too, for fetchers on machines without the segment.
-        if (parts && isPostgresUrl(webDbDir))
-          for (let i = 0; i < parts.totals.length; i++) {
-            seg.openPart(i).close();
-            shipPartition(db, seg.dir, i, 'fetchlist');
-          }
-        if (parts) {
-          const message = `segment ${seg.dir}: ${partitionsMade(parts.totals.length, s.numFetchers, parts.hosts)}`;
-          summary.partitions.push({ count: parts.totals.length, message });
-          if (parts.totals.length < s.numFetchers) opts.log?.notice(message);
-          else opts.log?.info(message);
-        }
-      } finally {
-        seg.close();
-      }
-      for (const c of list) hosts.add(c.host);
-      summary.segments.push(seg.dir);
+      summary.segments.push(writeSegment(db, segmentsDir, webDbDir, list, s, now, summary, opts.log));
       summary.counts.push(list.length);
-      opts.log?.info(`segment ${seg.dir}: ${list.length} URLs`);
     }
-    summary.hosts = hosts.size;
+    summary.hosts = new Set(lists.flatMap((list) => list.map((c) => c.host))).size;
     return summary;
   } finally {
     db.close();
@@ -271,7 +290,6 @@ function explain(
 
 const tool: Tool = {
   name: 'generate',
-  description: 'generate a new segment to fetch from the WebDB',
   usage: `Usage: hazelnut generate <webdb> <segments_dir> [-topN N] [-numFetchers n] [-adddays d] [-force] [-noFilter] [-noNorm] [-maxNumSegments n]
   -topN N            at most N URLs per segment, best score first
   -numFetchers n     split each segment into n fetch partitions by host, for n fetchers (fetch -part)

@@ -13,13 +13,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { HzError, partialExitCode, UsageError } from '../shared/errors.js';
-import type { Log } from '../shared/log.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
-import { host } from '../shared/url/keys.js';
+import type { Log } from './log.js';
+import { parseArgs, type Tool } from '../shared/command.js';
+import { host } from './url/keys.js';
 import { activePlugins } from './checkers/checker.js';
 import { checkFilters } from './checkers/filterchecker.js';
 import { isLoopbackHost } from './fetch/address.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from './plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from './plugin/chains.js';
 import { runWithLog } from './tool-run.js';
 import { openWebDb, type Seed } from './webdb/webdb.js';
 
@@ -207,7 +207,6 @@ const USAGE = `Usage: hazelnut inject <webdb> <url_dir|url_file> [-overwrite] [-
 
 const tool: Tool = {
   name: 'inject',
-  description: 'inject new urls into the WebDB',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['force', 'overwrite'] });

@@ -28,8 +28,8 @@
  */
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
-import type { Log } from '../shared/log.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import type { Log } from './log.js';
+import { parseArgs, type Tool } from '../shared/command.js';
 import { runWithLog } from './tool-run.js';
 import { openWebDb } from './webdb/webdb.js';
 
@@ -154,7 +154,6 @@ const USAGE = 'Usage: hazelnut linkrank <webdb> [-force]';
 
 const tool: Tool = {
   name: 'linkrank',
-  description: 'compute link scores (PageRank over content links) for the index boost',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['force'] });

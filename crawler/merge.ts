@@ -20,12 +20,12 @@ import { HzError, UsageError } from '../shared/errors.js';
 import { Analyzer } from '../shared/analysis/analyzer.js';
 import { publishIndex } from '../shared/index/publish.js';
 import { IndexWriter } from '../shared/index/writer.js';
-import type { Log } from '../shared/log.js';
-import { intOption, parseArgs, type Tool } from '../shared/tool.js';
-import { dedupEntries, duplicates, openSegmentIndexes, type DedupEntry, type DedupReason, type SegmentIndex } from './duplicates.js';
+import type { Log } from './log.js';
+import { intOption, parseArgs, type Tool } from '../shared/command.js';
+import { dedupEntries, duplicates, openSegmentIndexes, type DedupEntry, type DedupReason, type SegmentIndex } from './dedup-rule.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
-import { crawlDirOf, shardIndexDir } from '../shared/layout.js';
+import { crawlDirOf, shardIndexDir } from '../shared/crawl-dir.js';
 
 export interface MergeSummary {
   documents: number;
@@ -161,7 +161,6 @@ export async function mergeShards(conf: Conf, opts: MergeOptions, n: number): Pr
 
 const tool: Tool = {
   name: 'merge',
-  description: 'merge segment indexes into one index, swapped in atomically',
   usage: 'Usage: hazelnut merge <index> (<segment> ... | -dir <segments>) [-shards <n>]',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir', 'shards'] });

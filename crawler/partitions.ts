@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { HzError, UsageError } from '../shared/errors.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import { parseArgs, type Tool } from '../shared/command.js';
 import { ownerOf } from './fetch/leases.js';
 import { openWebDb, shownWebDb, type Partition, type PartitionProgress } from './webdb/webdb.js';
 
@@ -70,7 +70,6 @@ export function formatPartitions(segment: string, parts: readonly Partition[], p
 
 const tool: Tool = {
   name: 'partitions',
-  description: 'list fetch partitions: state, holder, lease, progress and rate',
   usage: `Usage: hazelnut partitions <webdb> [<segment>]
   <webdb>     the crawl's WebDB (a directory, or a postgresql:// URL)
   <segment>   a segment's directory or name (default: every segment with fetch partitions)

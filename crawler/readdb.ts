@@ -8,9 +8,9 @@
  */
 import fs from 'node:fs';
 import { HzError, UsageError } from '../shared/errors.js';
-import { STATUS_CODES, type DbStatus } from '../shared/status.js';
-import { intOption, parseArgs, type Tool } from '../shared/tool.js';
-import { normalizeUrl } from '../shared/url/normalize.js';
+import { STATUS_CODES, type DbStatus } from '../shared/page-status.js';
+import { intOption, parseArgs, type Tool } from '../shared/command.js';
+import { normalizeUrl } from './url/normalize.js';
 import { openWebDb, shownWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
 
 export interface DbStats {
@@ -136,7 +136,6 @@ const USAGE = `Usage: hazelnut readdb <webdb> (-stats [-sort] | -dump <out> [-fo
 
 const tool: Tool = {
   name: 'readdb',
-  description: 'read / dump the WebDB',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['stats', 'sort'], string: ['dump', 'format', 'url', 'topN'] });

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { UsageError } from '../shared/errors.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { openIndex } from '../shared/index/reader.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
-import { segmentIndexDir } from '../shared/layout.js';
+import { parseArgs, type Tool } from '../shared/command.js';
+import { segmentIndexDir } from '../shared/crawl-dir.js';
 
 export interface IndexStats {
   dir: string;
@@ -42,7 +42,6 @@ export async function indexStats(target: string): Promise<IndexStats> {
 
 const tool: Tool = {
   name: 'readindex',
-  description: 'print statistics of an index',
   usage: 'Usage: hazelnut readindex <index> -stats',
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['stats'] });

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HzError, UsageError } from '../shared/errors.js';
-import { parseArgs, type Tool } from '../shared/tool.js';
+import { parseArgs, type Tool, type ToolContext } from '../shared/command.js';
 import { Segment } from '../segments/segment.js';
 import { segmentDirs } from './segment-args.js';
 
@@ -78,9 +78,56 @@ export function dumpRecord(seg: Segment, url: string, parts: Parts, recno: numbe
 const USAGE = `Usage: hazelnut readseg (-list (<segment_dir> ... | -dir <segments>) | -dump <segment_dir> <output> | -get <segment_dir> <url>) [general options]
 General options: -nocontent -nofetch -nogenerate -noparse -noparsedata -noparsetext`;
 
+/** `-list`: one line per segment, with its phases' times and counts. */
+function listSegments(out: NodeJS.WritableStream, dirs: readonly string[]): number {
+  out.write('NAME\t\tGENERATED\tFETCHER START\t\t\tFETCHER END\t\t\tFETCHED\tPARSED\n');
+  for (const d of dirs) {
+    const seg = Segment.open(d, { readonly: true });
+    try {
+      const l = listSegment(seg);
+      out.write(`${l.name}\t${l.generated}\t\t${iso(l.fetchStart)}\t${iso(l.fetchEnd)}\t${l.fetched}\t${l.parsed}\n`);
+    } finally {
+      seg.close();
+    }
+  }
+  return 0;
+}
+
+/** `-get`: one URL's record; exit 1 when the segment does not hold it. */
+function getRecord(ctx: ToolContext, seg: Segment, url: string, parts: Parts): number {
+  const rec = dumpRecord(seg, url, parts, 0);
+  if (!rec) {
+    ctx.err.write(`readseg: ${url} is not in segment ${seg.name}\n`);
+    return 1;
+  }
+  ctx.out.write(rec);
+  return 0;
+}
+
+/** `-dump`: every record into `<output>/dump`; the output directory must be new. */
+function dumpSegment(out: NodeJS.WritableStream, seg: Segment, output: string, parts: Parts): number {
+  if (fs.existsSync(output)) throw new HzError('HZ_ERR_USAGE', `output directory ${output} already exists`, { exitCode: 1 });
+  fs.mkdirSync(output, { recursive: true });
+  const file = path.join(output, 'dump');
+  const fd = fs.openSync(file, 'w');
+  let n = 0;
+  try {
+    for (const url of seg.urls()) {
+      const rec = dumpRecord(seg, url, parts, n);
+      if (rec) {
+        fs.writeSync(fd, rec);
+        n++;
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  out.write(`readseg: ${n} records of ${seg.name} dumped to ${file}\n`);
+  return 0;
+}
+
 const tool: Tool = {
   name: 'readseg',
-  description: 'read / dump segment data',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, {
@@ -97,51 +144,12 @@ const tool: Tool = {
       parseData: a.noparsedata !== true,
       parseText: a.noparsetext !== true,
     };
-    if (modes[0] === 'list') {
-      const dirs = segmentDirs(a._, a.dir as string | undefined);
-      ctx.out.write('NAME\t\tGENERATED\tFETCHER START\t\t\tFETCHER END\t\t\tFETCHED\tPARSED\n');
-      for (const d of dirs) {
-        const seg = Segment.open(d, { readonly: true });
-        try {
-          const l = listSegment(seg);
-          ctx.out.write(`${l.name}\t${l.generated}\t\t${iso(l.fetchStart)}\t${iso(l.fetchEnd)}\t${l.fetched}\t${l.parsed}\n`);
-        } finally {
-          seg.close();
-        }
-      }
-      return 0;
-    }
+    if (modes[0] === 'list') return listSegments(ctx.out, segmentDirs(a._, a.dir as string | undefined));
     if (a._.length !== 2) throw new UsageError(modes[0] === 'dump' ? 'give <segment_dir> <output>' : 'give <segment_dir> <url>');
     const [dir, second] = a._ as [string, string];
     const seg = Segment.open(dir, { readonly: true });
     try {
-      if (modes[0] === 'get') {
-        const rec = dumpRecord(seg, second, parts, 0);
-        if (!rec) {
-          ctx.err.write(`readseg: ${second} is not in segment ${seg.name}\n`);
-          return 1;
-        }
-        ctx.out.write(rec);
-        return 0;
-      }
-      if (fs.existsSync(second)) throw new HzError('HZ_ERR_USAGE', `output directory ${second} already exists`, { exitCode: 1 });
-      fs.mkdirSync(second, { recursive: true });
-      const file = path.join(second, 'dump');
-      const fd = fs.openSync(file, 'w');
-      let n = 0;
-      try {
-        for (const url of seg.urls()) {
-          const rec = dumpRecord(seg, url, parts, n);
-          if (rec) {
-            fs.writeSync(fd, rec);
-            n++;
-          }
-        }
-      } finally {
-        fs.closeSync(fd);
-      }
-      ctx.out.write(`readseg: ${n} records of ${seg.name} dumped to ${file}\n`);
-      return 0;
+      return modes[0] === 'get' ? getRecord(ctx, seg, second, parts) : dumpSegment(ctx.out, seg, second, parts);
     } finally {
       seg.close();
     }

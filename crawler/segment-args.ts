@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HzError, UsageError } from '../shared/errors.js';
 import { listSegments } from '../segments/segment.js';
-import { segmentCrawlDir, segmentFile } from '../shared/layout.js';
+import { segmentCrawlDir, segmentFile } from '../shared/crawl-dir.js';
 
 export function segmentDirs(positional: string[], dir: string | undefined): string[] {
   if (dir !== undefined && positional.length > 0) throw new UsageError('give either -dir <segments> or segment directories, not both');

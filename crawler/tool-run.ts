@@ -10,10 +10,10 @@
  * a killed crawl then leaves no lock file behind). The log is closed, and the
  * locks released, however the work ends.
  */
-import { crawlDirOf, crawlPaths } from '../shared/layout.js';
-import { Log } from '../shared/log.js';
-import type { ToolContext } from '../shared/tool.js';
-import { withLock } from './lock.js';
+import { crawlDirOf, crawlPaths } from '../shared/crawl-dir.js';
+import { Log } from './log.js';
+import type { ToolContext } from '../shared/command.js';
+import { withLock } from './crawl-lock.js';
 import { isPostgresUrl, lockPostgresWebDb } from './webdb/webdb.js';
 
 

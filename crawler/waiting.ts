@@ -7,7 +7,7 @@
  * held them, so a user knows to run the crawl again or raise the bound.
  */
 import type { Conf } from '../shared/conf.js';
-import { host } from '../shared/url/keys.js';
+import { host } from './url/keys.js';
 import { awaitingUpdate, isDue } from './fetchlist.js';
 import { scheduleFromConf } from './updatedb/schedule.js';
 import { openWebDb, type GenerateOps } from './webdb/webdb.js';

@@ -7,7 +7,7 @@
  * front of the shards.
  */
 import { loadConf } from '../shared/plugin/properties.js';
-import { reportError, takeGlobal, type GlobalOptions } from '../shared/tool.js';
+import { reportError, takeGlobal, type GlobalOptions } from '../shared/command.js';
 import { serveUntilSignal } from './tools.js';
 
 const USAGE =

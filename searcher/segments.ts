@@ -6,7 +6,7 @@
  * (pruned, not copied to this machine) is simply absent.
  */
 import { Segment, segmentDate, listSegments, type ContentRecord, type FetchRecord, type ParseRecord, type SummarySource } from '../segments/segment.js';
-import { segmentDir } from '../shared/layout.js';
+import { segmentDir } from '../shared/crawl-dir.js';
 
 export class FetchedSegments {
   private readonly open = new Map<string, Segment | null>();

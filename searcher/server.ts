@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Conf } from '../shared/conf.js';
 import { HzError } from '../shared/errors.js';
-import { crawlPaths } from '../shared/layout.js';
+import { crawlPaths } from '../shared/crawl-dir.js';
 import { Broker } from './broker/broker.js';
 import { createBrokerApp } from './broker/app.js';
 import { ReplicaSet } from './broker/replicas.js';

@@ -18,7 +18,7 @@ import { openIndex } from '../shared/index/reader.js';
 import type { IndexReader } from '../shared/index/types.js';
 import { FetchedSegments } from './segments.js';
 import type { SearchSettings } from './settings.js';
-import { crawlPaths } from '../shared/layout.js';
+import { crawlPaths } from '../shared/crawl-dir.js';
 
 export interface Snapshot {
   readonly crawlDir: string;

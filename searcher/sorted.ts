@@ -3,7 +3,7 @@
  * A term's postings read beside a sorted list of documents, shared by their
  * entries and their pruning bounds.
  */
-import { lowerBound } from '../shared/sorted.js';
+import { lowerBound } from '../shared/bisect.js';
 
 /**
  * For each of `ids` (ascending) that is in `docs` (ascending) at j:

@@ -15,7 +15,7 @@ import { UNCLASSED, type TokenOffsets } from '../segments/offsets.js';
 import type { PageText } from '../segments/summary-text.js';
 import type { TypedWords } from './highlight.js';
 import { Furniture, MAX_SUMMARY_TOKENS, type SummaryOptions, type WordRanges } from './summary.js';
-import { lowerBound } from '../shared/sorted.js';
+import { lowerBound } from '../shared/bisect.js';
 
 /** The query terms at token indexes of the page's text: indexes in increasing order, each with its term. */
 export interface TextHits {

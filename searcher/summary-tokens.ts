@@ -18,7 +18,8 @@
  * found too often to pay, gets the whole text analyzed.
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
-import { MAX_TERM_LENGTH, tokenSpans } from '../shared/analysis/analyzer.js';
+import { MAX_TERM_LENGTH } from '../shared/analysis/analyzer.js';
+import { tokenSpans } from '../shared/analysis/token-spans.js';
 import { Furniture, tokenColumns, type SummaryOptions, type TextToken, type TokenColumns } from './summary.js';
 
 export interface SummaryTokens {

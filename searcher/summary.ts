@@ -10,7 +10,7 @@
  */
 import { escapeHtml } from '../shared/escape.js';
 import type { PageText } from '../segments/summary-text.js';
-import { lowerBound } from '../shared/sorted.js';
+import { lowerBound } from '../shared/bisect.js';
 
 /** A word of the text: its analyzed term and where it stands in the original string. */
 export interface TextToken {

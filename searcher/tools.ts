@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
-import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/tool.js';
+import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/command.js';
 import { hitDetails } from './details.js';
 import { searchJson } from './http/api.js';
 import { openLink, totalText } from './http/results.js';
@@ -82,14 +82,12 @@ async function start(conf: Conf, a: ReturnType<typeof parseArgs>, net: { port: n
 
 export const serveTool: Tool = {
   name: 'serve',
-  description: 'serve the search page, OpenSearch and JSON API over a crawl directory',
   usage: SERVE_USAGE,
   run: (ctx, args) => serveUntilSignal(ctx, args),
 };
 
 export const searchTool: Tool = {
   name: 'search',
-  description: 'search a crawl directory from the terminal',
   usage: 'Usage: hazelnut search <crawl_dir> <query ...> [-n <hits>] [-start <n>] [-hitsPerSite <n>] [-json]',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['n', 'start', 'hitsPerSite'], boolean: ['json'] });

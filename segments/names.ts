@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { segmentDir, segmentFile } from '../shared/layout.js';
+import { segmentDir, segmentFile } from '../shared/crawl-dir.js';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 

@@ -14,7 +14,7 @@
  */
 
 import { grown, MAX_TERM_LENGTH, NumberedTokens, type Analyzer } from '../shared/analysis/analyzer.js';
-import type { PageSection, ParseMeta } from '../shared/plugin/types.js';
+import type { PageSection, ParseMeta } from '../shared/plugin/extension-points.js';
 import { inflectionBase } from './inflection.js';
 
 /** Summaries look at this much of a page's text, and the stored offsets cover it (in 16 bits: below 65,536). */

@@ -5,8 +5,8 @@
  * and what a summary reads of a page. segments/rows.ts maps them to the
  * segment file's rows.
  */
-import type { Outlink, ParseMeta } from '../shared/plugin/types.js';
-import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
+import type { Outlink, ParseMeta } from '../shared/plugin/extension-points.js';
+import type { FetchStatus, ProtocolStatus } from '../shared/page-status.js';
 import type { SummaryMeta } from './offsets.js';
 import type { PageText } from './summary-text.js';
 

@@ -4,7 +4,7 @@
  * columns, bodies and parse text compressed (segments/packing.ts).
  */
 import type { ContentRecord, FetchlistEntry, FetchRecord, ParseLinks, ParseRecord } from './records.js';
-import type { FetchStatus, ProtocolStatus } from '../shared/status.js';
+import type { FetchStatus, ProtocolStatus } from '../shared/page-status.js';
 import { packText, unpackBody, unpackText } from './packing.js';
 
 

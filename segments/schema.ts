@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
-import { segmentFile } from '../shared/layout.js';
+import { segmentFile } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
 /**
@@ -29,7 +29,7 @@ CREATE TABLE IF NOT EXISTS fetchlist (
 );
 CREATE TABLE IF NOT EXISTS fetch (
   url             TEXT PRIMARY KEY,
-  status          TEXT NOT NULL,   -- fetch_* (shared/status.ts)
+  status          TEXT NOT NULL,   -- fetch_* (shared/page-status.ts)
   protocol_status TEXT NOT NULL,
   http_status     INTEGER,
   fetch_time      INTEGER NOT NULL,

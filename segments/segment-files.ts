@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HzError } from '../shared/errors.js';
-import { segmentFile, segmentPartDir } from '../shared/layout.js';
+import { segmentFile, segmentPartDir } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA } from '../shared/sqlite.js';
 import { SCHEMA, SEGMENT_VERSION, WRITER_PRAGMAS } from './schema.js';
 

@@ -26,7 +26,7 @@
 import fs from 'node:fs';
 import { HzError } from '../shared/errors.js';
 import { IndexFileWriter, openIndexFilePieces } from '../shared/index/format.js';
-import { lowerBound } from '../shared/sorted.js';
+import { lowerBound } from '../shared/bisect.js';
 import { encodeSummaryMeta, readSummaryMeta, summaryPart } from './offsets.js';
 import { packOffsets, unpackOffsets } from './packed-offsets.js';
 import type { SummarySource, SummaryText } from './records.js';

@@ -5,8 +5,8 @@
  * segment file, else the parse text itself.
  */
 import { HzError } from '../shared/errors.js';
-import { segmentIndexDir } from '../shared/layout.js';
-import type { ParseMeta } from '../shared/plugin/types.js';
+import { segmentIndexDir } from '../shared/crawl-dir.js';
+import type { ParseMeta } from '../shared/plugin/extension-points.js';
 import { metaForSummary, readSummaryMeta, summaryPart } from './offsets.js';
 import type { SummarySource } from './records.js';
 import { unpackText } from './packing.js';

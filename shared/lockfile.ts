@@ -1,12 +1,12 @@
 /**
  * @module shared/lockfile
  * The crawl directory's lock file as both programs read it: the crawler's
- * tools take it while they write (crawler/lock), and the searcher reads it to
+ * tools take it while they write (crawler/crawl-lock), and the searcher reads it to
  * tell a crawl still running from a directory that has no index.
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { crawlPaths } from './layout.js';
+import { crawlPaths } from './crawl-dir.js';
 
 export interface LockInfo {
   pid: number;

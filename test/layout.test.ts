@@ -4,6 +4,11 @@
  * crawler, so a search machine needs only index/ and segments/. Each store
  * has one owner: SQL lives only in crawler/webdb/ (the WebDB and updatedb's
  * scratch file) and segments/ (a segment), and only they open a database.
+ * Each plugin folder registers its own plugins, and nothing they import leads
+ * back to the module that gathers them. A name names one thing: no two source
+ * files share a base name but for the role names, backend parts and named
+ * pairs listed here. No source file runs past 350 lines but a table or a
+ * format, and the longer files listed to be split.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,8 +40,8 @@ function* sources(dir: string): Generator<string> {
 function importsOf(file: string, opts: { runtime?: boolean } = {}): string[] {
   const src = fs.readFileSync(file, 'utf8');
   const out: string[] = [];
-  for (const m of src.matchAll(/(?:^|[^\w.])(?:import|export)\s([^'"]*?)from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g))
-    if (!(opts.runtime && m[1] !== undefined && /^type\s/.test(m[1]))) out.push((m[2] ?? m[3])!);
+  for (const m of src.matchAll(/(?:^|[^\w.])(?:import|export)\s([^'"]*?)from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm))
+    if (!(opts.runtime && m[1] !== undefined && /^type\s/.test(m[1]))) out.push((m[2] ?? m[3] ?? m[4])!);
   return out.filter((s) => s.startsWith('.'));
 }
 
@@ -68,8 +73,8 @@ test('only the CLI front door reaches the searcher, and only its tools module', 
 test('the import scan sees relative imports, dynamic ones included', () => {
   const tmp = path.join(fs.mkdtempSync(path.join(root, 'test', '.tmp-')), 'x.ts');
   try {
-    fs.writeFileSync(tmp, "import a from '../crawler/x.js';\nconst b = await import('../crawler/y.js');\nimport fs from 'node:fs';\n");
-    assert.equal(importsOf(tmp), ['../crawler/x.js', '../crawler/y.js']);
+    fs.writeFileSync(tmp, "import a from '../crawler/x.js';\nconst b = await import('../crawler/y.js');\nimport fs from 'node:fs';\nimport '../crawler/z.js';\n");
+    assert.equal(importsOf(tmp), ['../crawler/x.js', '../crawler/y.js', '../crawler/z.js']);
   } finally {
     fs.rmSync(path.dirname(tmp), { recursive: true, force: true });
   }
@@ -80,18 +85,52 @@ test('the import scan sees relative imports, dynamic ones included', () => {
  * imports left out: an interface beside the backends that implement it is
  * no cycle), resolved to repository paths without extension.
  */
-function moduleGraph(): Map<string, string[]> {
+function moduleGraph(opts: { types?: boolean } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const room of ROOMS)
     for (const file of sources(path.join(root, room))) {
       const from = path.relative(root, file).replace(/\.(ts|js|mjs)$/, '');
       graph.set(
         from,
-        importsOf(file, { runtime: true }).map((spec) => path.relative(root, path.resolve(path.dirname(file), spec)).replace(/\.(ts|js|mjs)$/, '')),
+        importsOf(file, { runtime: !opts.types }).map((spec) => path.relative(root, path.resolve(path.dirname(file), spec)).replace(/\.(ts|js|mjs)$/, '')),
       );
     }
   return graph;
 }
+
+/** The rooms besides shared/ that use each shared module, directly or through other shared modules, types included. */
+function sharedUsers(graph: Map<string, string[]>): Map<string, Set<string>> {
+  const users = new Map<string, Set<string>>();
+  for (const [from, tos] of graph) {
+    const room = from.split('/')[0]!;
+    if (room === 'shared') continue;
+    const seen = new Set<string>();
+    const todo = [...tos];
+    while (todo.length > 0) {
+      const n = todo.pop()!;
+      if (seen.has(n) || !n.startsWith('shared/')) continue;
+      seen.add(n);
+      users.set(n, (users.get(n) ?? new Set()).add(room));
+      todo.push(...(graph.get(n) ?? []));
+    }
+  }
+  return users;
+}
+
+/** Rooms of shared/ that are one unit whatever uses each file: the plugin API and the index format (written by the crawler, read by the searcher). */
+const SHARED_UNITS = ['shared/plugin/', 'shared/index/'];
+
+test('shared/ holds what two rooms use: a module only the crawler (or the searcher) needs lives in that room', () => {
+  const graph = new Map([...moduleGraph({ types: true })].map(([k, v]) => [slashed(k), v.map(slashed)]));
+  const users = sharedUsers(graph);
+  const lonely = [...graph.keys()]
+    .filter((m) => m.startsWith('shared/') && !m.endsWith('.d') && !SHARED_UNITS.some((u) => m.startsWith(u)))
+    .filter((m) => (users.get(m)?.size ?? 0) < 2)
+    .map((m) => `${m}: used by ${[...(users.get(m) ?? [])].join(', ') || 'no room'}`);
+  assert.equal(lonely, []);
+  const example = sharedUsers(new Map([['crawler/a', ['shared/x']], ['shared/x', ['shared/y']], ['searcher/b', ['shared/y']]]));
+  assert.equal([...example].map(([m, r]) => `${m} ${[...r].join(',')}`), ['shared/x crawler', 'shared/y crawler,searcher'], 'the scan follows shared modules through each other');
+});
 
 /** The import cycles of a graph, each as the path around it. */
 function cycles(graph: Map<string, string[]>): string[][] {
@@ -118,10 +157,61 @@ test('no module imports itself back through others', () => {
   assert.equal(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]])), [['a', 'b', 'c', 'a']], 'the scan finds a cycle');
 });
 
+/** The modules a module reaches at run time, itself left out. */
+function reach(graph: Map<string, string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...(graph.get(from) ?? [])];
+  while (todo.length > 0) {
+    const n = todo.pop()!;
+    if (seen.has(n)) continue;
+    seen.add(n);
+    todo.push(...(graph.get(n) ?? []));
+  }
+  return seen;
+}
+
+/** The one module that has every plugin folder register its plugins, and the entry points that import it. */
+const BUILTINS = 'crawler/builtins';
+const PLUGIN_ENTRIES = ['crawler/cli', 'crawler/parse/thread'];
+const slashed = (p: string) => p.split(path.sep).join('/');
+
+test('each plugin folder registers its own plugins; nothing a plugin or the registry imports leads back to them', () => {
+  const graph = new Map([...moduleGraph()].map(([k, v]) => [slashed(k), v.map(slashed)]));
+  const unregistered: string[] = [];
+  const folders = new Set<string>();
+  for (const file of sources(path.join(root, 'crawler'))) {
+    const rel = slashed(path.relative(root, file)).replace(/\.(ts|js)$/, '');
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/export const (\w+): PluginDescriptor</g)) {
+      const folder = path.posix.dirname(rel);
+      const registration = path.join(root, folder, 'plugins.ts');
+      const src = fs.existsSync(registration) ? fs.readFileSync(registration, 'utf8') : '';
+      if (!new RegExp(`registerPlugins\\([^)]*\\b${m[1]}\\b`).test(src)) unregistered.push(`${rel}: ${m[1]} is not registered by ${folder}/plugins.ts`);
+      folders.add(`${folder}/plugins`);
+    }
+  }
+  assert.ok(folders.size >= 5, `found the plugin folders: ${[...folders].join(', ')}`);
+  assert.equal(unregistered, []);
+  const misplaced: string[] = [];
+  for (const [from, tos] of graph) {
+    const file = ['.ts', '.js', '.mjs'].map((ext) => path.join(root, from + ext)).find((f) => fs.existsSync(f))!;
+    const registers = /\bregisterPlugins\(/.test(fs.readFileSync(file, 'utf8'));
+    if (registers && !folders.has(from) && !from.startsWith('shared/plugin/')) misplaced.push(`${from} registers plugins outside a plugin folder's plugins.ts`);
+    for (const to of tos) {
+      if (folders.has(to) && from !== BUILTINS) misplaced.push(`${from} imports ${to}: only ${BUILTINS} gathers the plugin folders`);
+      if (to === BUILTINS && !PLUGIN_ENTRIES.includes(from)) misplaced.push(`${from} imports ${BUILTINS}: only an entry point does`);
+    }
+  }
+  assert.equal(misplaced, []);
+  for (const low of ['shared/plugin/registry', 'shared/plugin/extension-points', 'crawler/plugin/chains', ...folders]) {
+    const back = [...reach(graph, low)].filter((m) => m === BUILTINS || (folders.has(m) && m !== low));
+    assert.equal(back, [], `${low} leads back to ${back.join(', ')}`);
+  }
+});
+
 /** A command module: it defines a Tool. */
 const isCommand = (file: string) => /:\s*Tool\s*=\s*\{/.test(fs.readFileSync(file, 'utf8'));
 /** The commands that run other commands in sequence. */
-const SEQUENCERS = ['crawler/crawl', 'crawler/prune'];
+const SEQUENCERS = ['crawler/crawl', 'crawler/prune/tool'];
 
 test('one rule for names: a command is <command>.ts or tool.ts in its folder, never index.ts; commands do not import commands', () => {
   const commands = new Set<string>();
@@ -142,6 +232,93 @@ test('one rule for names: a command is <command>.ts or tool.ts in its folder, ne
     if (commands.has(from) && !SEQUENCERS.includes(from.split(path.sep).join('/')))
       for (const to of tos) if (commands.has(to) && to !== from) sideways.push(`${from} imports ${to}`);
   assert.equal(sideways, []);
+});
+
+/** A source file's base name: its file name without the extension; a `.d.ts` is one with the `.js` it declares. */
+const baseName = (file: string) => path.basename(file).replace(/\.(d\.ts|ts|js|mjs)$/, '');
+
+/**
+ * The names a file may share with others because each names the same role in
+ * its own folder: `tool` a folder's command, `plugins` the built-in plugins the
+ * folder registers.
+ */
+const ROLE_NAMES = new Set(['tool', 'plugins']);
+/** A WebDB backend's file is named after the part of the WebDB it holds or the command it stores for, the same in every backend. */
+const BACKEND_PART = new RegExp(`^crawler/webdb/[\\w-]+/[\\w-]+\\.ts$`);
+
+/**
+ * Pairs that still share a name, each a different thing: the list only
+ * shrinks. The test fails when a pair is gone, so its entry goes with it.
+ */
+const NAMED_EXCEPTIONS: Record<string, { files: string[]; why: string }> = {
+  app: { files: ['searcher/broker/app.ts', 'searcher/http/app.ts'], why: "the broker's HTTP routes and the search server's" },
+  html: { files: ['crawler/parse/html.ts', 'crawler/report/html.ts'], why: 'the HTML parser and the crawl report written as HTML' },
+  writer: { files: ['segments/writer.ts', 'shared/index/writer.ts'], why: "a segment's writer thread and a segment index's writer" },
+};
+
+/** The base names more than one source file has, with the files, outside the role names and backend parts. */
+function sharedNames(files: string[]): Map<string, string[]> {
+  const byName = new Map<string, string[]>();
+  for (const f of files) {
+    const name = baseName(f);
+    if (ROLE_NAMES.has(name) || BACKEND_PART.test(f)) continue;
+    byName.set(name, [...(byName.get(name) ?? []), f]);
+  }
+  for (const [name, list] of byName) if (new Set(list.map((f) => f.replace(/\.d\.ts$/, '.js'))).size < 2) byName.delete(name);
+  return byName;
+}
+
+test('one name, one meaning: no two source files share a base name, but for role names, backend parts and the named pairs', () => {
+  const files = ROOMS.flatMap((room) => [...sources(path.join(root, room))].map((f) => slashed(path.relative(root, f))));
+  const shared = sharedNames(files);
+  const unexplained = [...shared].filter(([name, list]) => NAMED_EXCEPTIONS[name]?.files.join() !== [...list].sort().join()).map(([n, list]) => `${n}: ${list.join(', ')}`);
+  assert.equal(unexplained, []);
+  for (const [name, { files: pair }] of Object.entries(NAMED_EXCEPTIONS))
+    assert.equal(shared.get(name)?.sort(), pair, `the exception ${name} no longer holds: take it out of the list`);
+  assert.ok(files.filter((f) => baseName(f) === 'index').length === 0, 'an index.ts holds code under a name that says nothing');
+});
+
+test('the name rule: role names and backend parts may repeat, a .d.ts goes with its .js, other names may not', () => {
+  const cases: [string[], string[]][] = [
+    [['crawler/fetch/tool.ts', 'crawler/parse/tool.ts', 'crawler/fetch/plugins.ts', 'crawler/url/plugins.ts'], []],
+    [['crawler/webdb/sqlite/open.ts', 'crawler/webdb/postgres/open.ts'], []],
+    [['shared/build.js', 'shared/build.d.ts'], []],
+    [['crawler/prune.ts', 'searcher/prune.ts'], ['prune']],
+    [['crawler/webdb/webdb.ts', 'shared/webdb.ts'], ['webdb']],
+    [['crawler/sitemap/index.ts', 'crawler/parse/index.ts'], ['index']],
+  ];
+  for (const [files, names] of cases) assert.equal([...sharedNames(files).keys()], names, files.join(' '));
+});
+
+/** How long a source file may be: past this, a file holds more than one thing. */
+const MAX_LINES = 350;
+/** Files that may be longer: one table or one format, read as a whole. */
+const ONE_TABLE_OR_FORMAT: Record<string, string> = {
+  'crawler/demo/authoring/handbook.ts': "the demo handbook's pages, one table of text",
+  'shared/index/format.ts': "the index's on-disk format, one format",
+};
+/** Files still longer than MAX_LINES that hold more than one thing, to be split: the list takes no new file. */
+const TO_SPLIT = [
+  'crawler/crawl.ts',
+  'crawler/fetch/fetcher.ts',
+  'crawler/fetch/tool.ts',
+  'crawler/parse/html.ts',
+  'searcher/broker/broker.ts',
+  'searcher/summary.ts',
+  'segments/segment.ts',
+  'segments/writer.ts',
+  'shared/index/reader.ts',
+];
+
+test(`no source file over ${MAX_LINES} lines but one table or one format, and those listed to be split`, () => {
+  const long: string[] = [];
+  for (const room of ROOMS)
+    for (const file of sources(path.join(root, room))) {
+      const rel = slashed(path.relative(root, file));
+      const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
+      if (lines > MAX_LINES && !(rel in ONE_TABLE_OR_FORMAT) && !TO_SPLIT.includes(rel)) long.push(`${rel}: ${lines} lines`);
+    }
+  assert.equal(long, []);
 });
 
 /** Where the statements of each store live; nothing else holds SQL or opens a database. */
@@ -204,15 +381,15 @@ test('the store scan sees a statement, a prepared query and a connection', () =>
   }
 });
 
-/** A crawl directory's parts joined onto a path: only shared/layout.ts spells them. */
+/** A crawl directory's parts joined onto a path: only shared/crawl-dir.ts spells them. */
 const LAYOUT_PATH = /path\.join\([^)]*['"](?:webdb|segments|index|logs|\.lock|webdb\.sqlite|segment\.sqlite)['"]/;
 
-test('the crawl directory and a segment are laid out in shared/layout.ts alone', () => {
+test('the crawl directory and a segment are laid out in shared/crawl-dir.ts alone', () => {
   const violations: string[] = [];
   for (const room of ROOMS)
     for (const file of sources(path.join(root, room))) {
       const rel = path.relative(root, file);
-      if (rel === path.join('shared', 'layout.ts')) {
+      if (rel === path.join('shared', 'crawl-dir.ts')) {
         assert.ok(LAYOUT_PATH.test(fs.readFileSync(file, 'utf8')), 'the scan sees the layout');
         continue;
       }

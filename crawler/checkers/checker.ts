@@ -14,9 +14,8 @@ import readline from 'node:readline';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
 import { instantiate, listPlugins, orderedActive } from '../../shared/plugin/registry.js';
-import type { ExtensionPoint } from '../../shared/plugin/types.js';
-import { parseArgs, type ArgSpec, type ParsedArgs, type Tool, type ToolContext } from '../../shared/tool.js';
-import { CRAWLER_PLUGINS } from '../plugins.js';
+import type { ExtensionPoint } from '../../shared/plugin/extension-points.js';
+import { parseArgs, type ArgSpec, type ParsedArgs, type Tool, type ToolContext } from '../../shared/command.js';
 
 export interface UrlInput {
   url: string;
@@ -38,7 +37,6 @@ export interface Check {
 
 export interface CheckerSpec {
   name: string;
-  description: string;
   usage: string;
   args: ArgSpec;
   /**
@@ -98,7 +96,6 @@ export function readableFile(file: string, what: string): void {
 export function checkerTool(spec: CheckerSpec): Tool {
   return {
     name: spec.name,
-    description: spec.description,
     usage: spec.usage,
     stdin: true,
     async run(ctx, args) {
@@ -126,5 +123,5 @@ export function checkerTool(spec: CheckerSpec): Tool {
  * decided.
  */
 export async function activePlugins<P extends ExtensionPoint>(conf: Conf, point: P) {
-  return instantiate(conf, orderedActive(conf, await listPlugins(conf, CRAWLER_PLUGINS), point));
+  return instantiate(conf, orderedActive(conf, await listPlugins(conf), point));
 }

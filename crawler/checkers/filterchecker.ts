@@ -9,9 +9,9 @@
  * one before returned, the first rejection ending it.
  */
 import path from 'node:path';
-import type { URLFilter } from '../../shared/plugin/types.js';
-import { matchingRule, RegexURLFilter } from '../../shared/url/regex-filter.js';
-import { filterChain } from '../plugins.js';
+import type { URLFilter } from '../../shared/plugin/extension-points.js';
+import { matchingRule, RegexURLFilter } from '../url/regex-filter.js';
+import { filterChain } from '../plugin/chains.js';
 import { activePlugins, checkerTool } from './checker.js';
 
 export interface NamedFilter {
@@ -66,7 +66,6 @@ export function verdictLine(url: string, v: FilterVerdict): string {
 
 export default checkerTool({
   name: 'filterchecker',
-  description: 'check URLs against the active URL filters: +accepted, -rejected and by which rule',
   usage: `Usage: hazelnut filterchecker [-allCombined] [<url> ...]
 Prints +url for each URL the active URL filters accept, -url for each they reject and
 which filter rejected it (for urlfilter-regex, the file:line of the deciding rule).

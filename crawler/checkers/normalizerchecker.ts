@@ -7,8 +7,8 @@
  * (`urlnormalizer.regex.file.<scope>`).
  */
 import { UsageError } from '../../shared/errors.js';
-import type { NormalizerScope } from '../../shared/plugin/types.js';
-import { normalizerChain } from '../plugins.js';
+import type { NormalizerScope } from '../../shared/plugin/extension-points.js';
+import { normalizerChain } from '../plugin/chains.js';
 import { activePlugins, checkerTool } from './checker.js';
 
 /** Every scope, and where the crawler normalizes in it. */
@@ -27,7 +27,6 @@ const isScope = (s: string): s is NormalizerScope => Object.hasOwn(SCOPES, s);
 
 export default checkerTool({
   name: 'normalizerchecker',
-  description: 'show what the active URL normalizers make of URLs, in a scope',
   usage: `Usage: hazelnut normalizerchecker [-scope <scope>] [<url> ...]
 Prints each URL as the active normalizers leave it, or -url and the normalizer that
 dropped it. URLs come from the arguments or, with none, one per line from stdin.

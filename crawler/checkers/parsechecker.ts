@@ -10,7 +10,7 @@
  * exit code 1.
  */
 import { UsageError } from '../../shared/errors.js';
-import { intOption } from '../../shared/tool.js';
+import { intOption } from '../../shared/command.js';
 import type { FetchRecord, ParseRecord } from '../../segments/segment.js';
 import { fetchSteps } from '../fetch/step.js';
 import { robotsAgents } from '../fetch/protocol-http.js';
@@ -19,9 +19,9 @@ import { startProtocols } from '../fetch/protocols.js';
 import { decideRedirect } from '../fetch/redirect.js';
 import { RobotsCache } from '../fetch/robots.js';
 import type { FetchItem, FetchOutcome } from '../fetch/step.js';
-import { parseContent } from '../parse/index.js';
+import { parseContent } from '../parse/parse-content.js';
 import { mediaType } from '../parse/sniff.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { checkerTool, type CheckResult } from './checker.js';
 
 /** Characters of text shown without -dumpText. */
@@ -101,7 +101,6 @@ async function fetchFollowing(
 
 export default checkerTool({
   name: 'parsechecker',
-  description: 'fetch and parse one URL as the crawler would, and print what it finds',
   usage: `Usage: hazelnut parsechecker [-noRobots] [-followRedirects] [-dumpText] [-textLength n] [<url> ...]
 Fetches each URL as the fetcher does (http.agent.name must be set) and prints the fetch
 status, content type, charset, title, language, signature, meta robots, refresh, canonical,

@@ -23,7 +23,6 @@ function groupOf(txt: string, agents: string[]): string {
 
 export default checkerTool({
   name: 'robotsparser',
-  description: 'check URLs against a robots.txt file: allowed or disallowed, and the Crawl-delay',
   usage: `Usage: hazelnut robotsparser <robots.txt> [<url> | <url-file> ...] [-agent name]
 Prints the agent and Crawl-delay the file gives, then allowed: or disallowed: for each URL.
 URLs come from the arguments (an argument that is not a URL names a file of URLs, one per

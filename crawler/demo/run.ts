@@ -14,10 +14,10 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { intOption, parseArgs } from '../../shared/tool.js';
-import { DEMO_DEPTH } from './hosts.js';
+import { intOption, parseArgs } from '../../shared/command.js';
+import { DEMO_DEPTH } from './intranet.js';
 import { DEFAULT_DEMO_IP, serveDemoWeb, type DemoWeb } from './serve.js';
-import { crawlPaths } from '../../shared/layout.js';
+import { crawlPaths } from '../../shared/crawl-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const USAGE = 'Usage: npm start -- [-port <n>] [-host <address>] [-dir <crawl_dir>] [-ip <first demo web address>]';

@@ -15,8 +15,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { intOption, parseArgs } from '../../shared/tool.js';
-import { authoredOrigin, DEMO_HOSTS, DEMO_REDIRECTS, type DemoHost } from './hosts.js';
+import { intOption, parseArgs } from '../../shared/command.js';
+import { authoredOrigin, DEMO_HOSTS, DEMO_REDIRECTS, type DemoHost } from './intranet.js';
 
 export const DEMO_SITE_DIR = fileURLToPath(new URL('./site/', import.meta.url));
 export const DEFAULT_DEMO_IP = '127.0.10.1';

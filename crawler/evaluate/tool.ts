@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
-import { crawlPaths } from '../../shared/layout.js';
-import { parseArgs, type Tool } from '../../shared/tool.js';
+import { crawlPaths } from '../../shared/crawl-dir.js';
+import { parseArgs, type Tool } from '../../shared/command.js';
 import { askSearcher } from './ask.js';
 import { readJudgments, type Judgment } from './judgments.js';
 import { explainPath, firstHitChanges, outcome, scores, type Evaluation } from './score.js';
@@ -82,7 +82,6 @@ export function searcherBase(conf: Conf): string {
 
 const tool: Tool = {
   name: 'evaluate',
-  description: "score the crawl's search on your own judged queries: MRR@10, P@1, misses, first hits changed since the last run",
   usage: `Usage: hazelnut evaluate <crawl_dir> <judgments.tsv>
   judgments.tsv  one query a line: query<TAB>expected URL[<TAB>more URLs]; # starts a comment`,
   async run(ctx, args) {

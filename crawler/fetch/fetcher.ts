@@ -12,12 +12,12 @@
  */
 import dns from 'node:dns/promises';
 import type { Conf } from '../../shared/conf.js';
-import type { Log } from '../../shared/log.js';
-import { fetchEta, politeEta, progressLine, ratePerSec, RecentRate } from '../../shared/progress.js';
-import type { FetchStatus } from '../../shared/status.js';
+import type { Log } from '../log.js';
+import { fetchEta, politeEta, progressLine, ratePerSec, RecentRate } from '../progress.js';
+import type { FetchStatus } from '../../shared/page-status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
-import { parseContent } from '../parse/index.js';
-import type { CrawlerPlugins } from '../plugins.js';
+import { parseContent } from '../parse/parse-content.js';
+import type { CrawlerPlugins } from '../plugin/chains.js';
 import { SegmentWriter, type WriterThreads } from '../../segments/writer.js';
 import { unbracket } from './address.js';
 import { FetchQueues, type Lease } from './queues.js';

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { DEFAULT_FILE, type Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
-import type { Log } from '../../shared/log.js';
+import type { Log } from '../log.js';
 import { Segment } from '../../segments/segment.js';
 import type { FetchSummary } from './fetcher.js';
 import { addUpFetches } from './summary.js';

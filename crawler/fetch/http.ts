@@ -17,8 +17,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import type { Agent, buildConnector, Dispatcher } from 'undici';
-import { ProtocolFailure } from '../../shared/plugin/protocol.js';
-import type { ProtocolRequest, ProtocolResponse } from '../../shared/plugin/types.js';
+import { ProtocolFailure } from '../../shared/plugin/protocol-failure.js';
+import type { ProtocolRequest, ProtocolResponse } from '../../shared/plugin/extension-points.js';
 import { blockedReason, unbracket, type AddressPolicy } from './address.js';
 
 /** Decoded bytes kept when http.content.limit is negative (no limit): a compression bomb stops here. */

@@ -10,7 +10,7 @@
  */
 import os from 'node:os';
 import { HzError, UsageError } from '../../shared/errors.js';
-import type { Log } from '../../shared/log.js';
+import type { Log } from '../log.js';
 import type { Partition, WebDb } from '../webdb/webdb.js';
 
 /** A lease owner's name for this process: host, pid and a random part (a pid is reused). */

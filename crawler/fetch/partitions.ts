@@ -20,7 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
-import { crawlPaths, segmentCrawlDir, segmentFile, segmentPartDir } from '../../shared/layout.js';
+import { crawlPaths, segmentCrawlDir, segmentFile, segmentPartDir } from '../../shared/crawl-dir.js';
 import { Segment } from '../../segments/segment.js';
 import { openWebDb, shownWebDb } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';

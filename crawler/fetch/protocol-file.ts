@@ -17,8 +17,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Conf } from '../../shared/conf.js';
 import { typeByExtension } from '../../shared/mime.js';
-import { ProtocolFailure } from '../../shared/plugin/protocol.js';
-import type { PluginDescriptor, ProtocolRequest, ProtocolResponse } from '../../shared/plugin/types.js';
+import { ProtocolFailure } from '../../shared/plugin/protocol-failure.js';
+import type { PluginDescriptor, ProtocolRequest, ProtocolResponse } from '../../shared/plugin/extension-points.js';
 import { escapeHtml } from '../../shared/escape.js';
 
 /** The content type of a file by its extension; octet-stream (sniffed by the parser) otherwise. */

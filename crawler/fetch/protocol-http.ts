@@ -6,7 +6,7 @@
  */
 import type { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
-import type { PluginDescriptor } from '../../shared/plugin/types.js';
+import type { PluginDescriptor } from '../../shared/plugin/extension-points.js';
 import { addressPolicy } from './address.js';
 import { withCredentials } from './auth.js';
 import { HttpClient } from './http.js';

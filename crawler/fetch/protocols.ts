@@ -6,9 +6,9 @@
  * claiming a scheme serves it.
  */
 import type { Conf } from '../../shared/conf.js';
-import { ProtocolFailure } from '../../shared/plugin/protocol.js';
+import { ProtocolFailure } from '../../shared/plugin/protocol-failure.js';
 import { instantiate } from '../../shared/plugin/registry.js';
-import type { PluginDescriptor, Protocol, ProtocolRequest, ProtocolResponse } from '../../shared/plugin/types.js';
+import type { PluginDescriptor, Protocol, ProtocolRequest, ProtocolResponse } from '../../shared/plugin/extension-points.js';
 
 export interface Protocols {
   /** The plugin serving a URL's scheme, if one is active. */

@@ -9,7 +9,7 @@
  * holds a worker that another host could use. No other file sleeps.
  */
 
-import type { HostBacklog } from '../../shared/progress.js';
+import type { HostBacklog } from '../progress.js';
 
 export interface QueueOptions {
   /** fetcher.threads.per.host */

@@ -8,7 +8,7 @@
  * a chain longer than the maximum leaves its next target for a later cycle
  * rather than losing it (Nutch marked that page gone).
  */
-import type { UrlFilterChain } from '../plugins.js';
+import type { UrlFilterChain } from '../plugin/chains.js';
 
 export type RedirectDecision =
   /** Fetch the target now, at hop `hop` of the chain. */

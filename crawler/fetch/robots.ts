@@ -10,8 +10,8 @@
  */
 import { createRequire } from 'node:module';
 import type { WebDb } from '../webdb/webdb.js';
-import { ProtocolFailure } from '../../shared/plugin/protocol.js';
-import type { Protocol } from '../../shared/plugin/types.js';
+import { ProtocolFailure } from '../../shared/plugin/protocol-failure.js';
+import type { Protocol } from '../../shared/plugin/extension-points.js';
 
 /** RFC 9309 §2.5: a crawler must parse at least 500 KiB; what follows is ignored. */
 export const ROBOTS_MAX_BYTES = 500 * 1024;

@@ -5,9 +5,9 @@
  * the fetch loop, and the segment marked fetched once every URL has a record.
  */
 import type { Conf } from '../../shared/conf.js';
-import { crawlPaths, segmentCrawlDir } from '../../shared/layout.js';
+import { crawlPaths, segmentCrawlDir } from '../../shared/crawl-dir.js';
 import { Segment } from '../../segments/segment.js';
-import { loadCrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins } from '../plugin/chains.js';
 import { hasWebDb, type WebDb } from '../webdb/webdb.js';
 import { isLoopbackHost, withLoopback } from './address.js';
 import { Fetcher, type FetchSummary } from './fetcher.js';

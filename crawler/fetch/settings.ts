@@ -6,8 +6,8 @@
  */
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
-import type { Log } from '../../shared/log.js';
-import { politeEta } from '../../shared/progress.js';
+import type { Log } from '../log.js';
+import { politeEta } from '../progress.js';
 import { Segment } from '../../segments/segment.js';
 import { WriterThreads } from '../../segments/writer.js';
 import { PARSE_THREAD_MODULE } from '../parse/thread.js';

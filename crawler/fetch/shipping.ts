@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { HzError } from '../../shared/errors.js';
-import { segmentFile, segmentPartDir } from '../../shared/layout.js';
+import { segmentFile, segmentPartDir } from '../../shared/crawl-dir.js';
 import { Segment } from '../../segments/segment.js';
 import type { PartitionFileKind, WebDb } from '../webdb/webdb.js';
 

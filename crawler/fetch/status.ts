@@ -4,7 +4,7 @@
  * mapping, reference §4.8): the fetch status updatedb merges and the
  * protocol status that says why. Pure, so the table test is the spec.
  */
-import type { FetchStatus, ProtocolStatus } from '../../shared/status.js';
+import type { FetchStatus, ProtocolStatus } from '../../shared/page-status.js';
 
 export interface StatusOutcome {
   status: FetchStatus;

@@ -9,8 +9,8 @@
  */
 import type { ContentRecord, FetchRecord } from '../../segments/segment.js';
 import type { Conf } from '../../shared/conf.js';
-import { DEFAULT_CHARSET, detectCharset, isTextType } from '../charset.js';
-import { ProtocolFailure } from '../../shared/plugin/protocol.js';
+import { DEFAULT_CHARSET, detectCharset, isTextType } from '../encoding.js';
+import { ProtocolFailure } from '../../shared/plugin/protocol-failure.js';
 import type { Protocols } from './protocols.js';
 import { hasRobotsTxt, type RobotsCache } from './robots.js';
 import { deferredOutcome, exceptionOutcome, httpOutcome, robotsDeniedOutcome, robotsUnreachableOutcome } from './status.js';

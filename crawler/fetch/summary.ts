@@ -3,7 +3,7 @@
  * What a fetch reports: one summary for the fetches of a segment's
  * partitions (by one fetcher or many), and its summary line.
  */
-import type { FetchStatus } from '../../shared/status.js';
+import type { FetchStatus } from '../../shared/page-status.js';
 import type { FetchSummary } from './fetcher.js';
 
 /** One summary for several fetches of one segment's partitions. */

@@ -18,10 +18,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
-import { intOption, parseArgs, type Tool } from '../../shared/tool.js';
+import { intOption, parseArgs, type Tool } from '../../shared/command.js';
 import { Segment } from '../../segments/segment.js';
 import { runWithLog } from '../tool-run.js';
-import { segmentCrawlDir, segmentFile } from '../../shared/layout.js';
+import { segmentCrawlDir, segmentFile } from '../../shared/crawl-dir.js';
 import { isPostgresUrl, openWebDb } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';
 import { fetchPartitions, release } from './partitions.js';
@@ -75,7 +75,6 @@ function logName(segmentDir: string): string {
 
 const tool: Tool = {
   name: 'fetch',
-  description: 'fetch a generated segment politely (robots.txt, per-host delays), parsing inline',
   usage: `Usage: hazelnut fetch <segment> [-threads n] [-noParsing] [-part i] | fetch <segment> -release -part i
   <segment>     a segment directory made by generate (<crawl>/segments/<yyyyMMddHHmmss>)
   -threads n    concurrent requests in all (default fetcher.threads.fetch)

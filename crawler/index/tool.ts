@@ -18,17 +18,17 @@ import { replaceDir } from '../../shared/index/publish.js';
 import type { IndexInputDoc } from '../../shared/index/types.js';
 import { storedOf } from '../../shared/index/document.js';
 import { IndexWriter } from '../../shared/index/writer.js';
-import type { Log } from '../../shared/log.js';
-import type { IndexDocument, IndexingInput } from '../../shared/plugin/types.js';
-import { host } from '../../shared/url/keys.js';
-import { parseArgs, type Tool } from '../../shared/tool.js';
+import type { Log } from '../log.js';
+import type { IndexDocument, IndexingInput } from '../../shared/plugin/extension-points.js';
+import { host } from '../url/keys.js';
+import { parseArgs, type Tool } from '../../shared/command.js';
 import { summaryMeta } from '../../segments/offsets.js';
 import { listSegments, Segment, type SummaryText } from '../../segments/segment.js';
 import { SummariesWriter } from '../../segments/summaries.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
-import { segmentIndexDir } from '../../shared/layout.js';
+import { segmentIndexDir } from '../../shared/crawl-dir.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
 import { AnalysisPool, type AnalyzedPage } from './analysis-pool.js';
@@ -333,7 +333,6 @@ export async function indexSegments(conf: Conf, opts: IndexOptions): Promise<Ind
 
 const tool: Tool = {
   name: 'index',
-  description: 'build an index for each segment (segments/<name>/index)',
   usage: 'Usage: hazelnut index <webdb> (<segment> ... | -dir <segments>)',
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir'] });

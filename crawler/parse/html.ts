@@ -24,10 +24,10 @@
  * htmlparser2 is used only here and in `html-nesting`.
  */
 import type { Conf } from '../../shared/conf.js';
-import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
+import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/extension-points.js';
 import type { PageSection } from '../../segments/segment.js';
-import { KEPT_CHARS } from '../../shared/url/plain.js';
-import { decodePage } from '../charset.js';
+import { KEPT_CHARS } from '../url/plain.js';
+import { decodePage } from '../encoding.js';
 import { TextPiece, TextSink } from './html-text.js';
 import { NestingCappedParser } from './html-nesting.js';
 import { breathe, LINKS_PER_BREATH, SLICE_CHARS } from './breathe.js';

@@ -8,8 +8,8 @@
  * first line, so a hit reads "Travel policy", not `file:///srv/…/travel.md`.
  */
 import type { Conf } from '../../shared/conf.js';
-import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/types.js';
-import { decodePage } from '../charset.js';
+import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/extension-points.js';
+import { decodePage } from '../encoding.js';
 
 /** URLs in running text end before whitespace, quotes, angle brackets and trailing punctuation. */
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>()[\]{}]+[^\s"'<>()[\]{}.,;:!?]/g;

@@ -9,8 +9,9 @@
 import { Conf, type ConfSnapshot } from '../../shared/conf.js';
 import { parseParams, type ContentRecord, type FetchRecord } from '../../segments/segment.js';
 import { threadModule } from '../../shared/thread-module.js';
-import { loadCrawlerPlugins } from '../plugins.js';
-import { parseContent } from './index.js';
+import '../builtins.js';
+import { loadCrawlerPlugins } from '../plugin/chains.js';
+import { parseContent } from './parse-content.js';
 
 /** The module a WriterThread loads to parse (its `parse.module`). */
 export const PARSE_THREAD_MODULE = threadModule(import.meta.url).href;

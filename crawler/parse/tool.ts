@@ -10,13 +10,13 @@
 import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
-import type { Log } from '../../shared/log.js';
-import { parseArgs, type Tool } from '../../shared/tool.js';
+import type { Log } from '../log.js';
+import { parseArgs, type Tool } from '../../shared/command.js';
 import { Segment, type ParseRecord } from '../../segments/segment.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { runWithLog } from '../tool-run.js';
-import { segmentCrawlDir } from '../../shared/layout.js';
-import { parseContent } from './index.js';
+import { segmentCrawlDir } from '../../shared/crawl-dir.js';
+import { parseContent } from './parse-content.js';
 
 /** Fetch records read, and their parse records written, at a time: bounds memory and keeps a killed run's work. */
 const BATCH = 200;
@@ -82,7 +82,6 @@ const USAGE = 'Usage: hazelnut parse <segment> [-force]';
 
 const tool: Tool = {
   name: 'parse',
-  description: "parse a segment's pages",
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { boolean: ['force'] });

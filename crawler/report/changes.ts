@@ -8,7 +8,7 @@
  * segments and the WebDB's links are read only by `collectChanges`.
  */
 import { UsageError } from '../../shared/errors.js';
-import { segmentDir } from '../../shared/layout.js';
+import { segmentDir } from '../../shared/crawl-dir.js';
 import { Segment, segmentDate, type FetchRecord } from '../../segments/segment.js';
 import type { InvertlinksOps } from '../webdb/webdb.js';
 

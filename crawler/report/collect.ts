@@ -13,8 +13,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { crawlPaths, segmentDir } from '../../shared/layout.js';
-import { host } from '../../shared/url/keys.js';
+import { crawlPaths, segmentDir } from '../../shared/crawl-dir.js';
+import { host } from '../url/keys.js';
 import { listSegments, Segment, segmentDate, type FetchRecord } from '../../segments/segment.js';
 import type { Conf } from '../../shared/conf.js';
 import { lastEvaluation } from '../evaluate/tool.js';

@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HzError, UsageError } from '../../shared/errors.js';
-import { crawlPaths } from '../../shared/layout.js';
-import { parseArgs, type Tool } from '../../shared/tool.js';
+import { crawlPaths } from '../../shared/crawl-dir.js';
+import { parseArgs, type Tool } from '../../shared/command.js';
 import { parseSince } from './changes.js';
 import { collectReport, type ReportOptions } from './collect.js';
 import { renderReport, sinceOf } from './html.js';
@@ -35,7 +35,6 @@ export function writeReport(crawlDir: string, out = crawlPaths(crawlDir).report,
 
 const tool: Tool = {
   name: 'report',
-  description: 'write the crawl report: what changed, charts of statuses, hosts, fetch rate, errors, due dates and segment ages',
   usage: `Usage: hazelnut report <crawl_dir> [-out file.html] [-since <segment|date>]
   -out f      where to write it (default <crawl_dir>/report.html, served by the searcher at /report)
   -since s    "What changed" since segment s (yyyyMMddHHmmss) or a date (yyyy-MM-dd); default: since the last crawl began`,

@@ -19,8 +19,8 @@
  * `indexerScore` hands on; see that module for why.
  */
 import type { Conf } from '../../shared/conf.js';
-import type { PluginDescriptor, ScoringFilter } from '../../shared/plugin/types.js';
-import { host } from '../../shared/url/keys.js';
+import type { PluginDescriptor, ScoringFilter } from '../../shared/plugin/extension-points.js';
+import { host } from '../url/keys.js';
 
 export interface OpicOptions {
   /** Factor for cash sent to the same host (`db.score.link.internal`). */

@@ -12,15 +12,15 @@
  */
 import type { Conf } from '../../shared/conf.js';
 import { UsageError } from '../../shared/errors.js';
-import type { Log } from '../../shared/log.js';
-import { parseArgs, type Tool } from '../../shared/tool.js';
+import type { Log } from '../log.js';
+import { parseArgs, type Tool } from '../../shared/command.js';
 import { Segment } from '../../segments/segment.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
 import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
 import { openWebDb, type ApplyingTool, type WebDb } from '../webdb/webdb.js';
-import { collectPages, type CollectOptions } from './collect.js';
-import { mergePage, type MergeOptions } from './merge.js';
+import { collectPages, type CollectOptions } from './outcomes.js';
+import { mergePage, type MergeOptions } from './reducer.js';
 import { scheduleFromConf } from './schedule.js';
 import { Stage } from '../webdb/stage.js';
 
@@ -139,7 +139,6 @@ const USAGE = 'Usage: hazelnut updatedb <webdb> (-dir <segments> | <seg1> <seg2>
 
 const tool: Tool = {
   name: 'updatedb',
-  description: 'update the WebDB from fetched and parsed segments',
   usage: USAGE,
   async run(ctx, args) {
     const a = parseArgs(args, { string: ['dir'], boolean: ['force', 'normalize', 'filter', 'noAdditions'] });

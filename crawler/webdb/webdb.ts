@@ -15,7 +15,7 @@
  */
 import type { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
-import type { DbStatus } from '../../shared/status.js';
+import type { DbStatus } from '../../shared/page-status.js';
 import { setWebDbWait } from './postgres/timeouts.js';
 import { hasPostgresWebDb, isPostgresUrl, openPostgresWebDb } from './postgres/open.js';
 import { hasWebDb as hasSqliteWebDb, openSqliteWebDb } from './sqlite/open.js';

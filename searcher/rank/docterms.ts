@@ -10,7 +10,7 @@
  */
 import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { DocVector } from './bm25f.js';
-import { lowerBound } from '../../shared/sorted.js';
+import { lowerBound } from '../../shared/bisect.js';
 import { gatherBeside } from '../sorted.js';
 
 const F = FIELDS.length;

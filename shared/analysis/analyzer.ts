@@ -46,7 +46,10 @@
 import { stemmer as porter } from 'stemmer';
 import porter2 from 'wink-porter2-stemmer';
 import type { Conf } from '../conf.js';
-import { identifierPatterns, identifierWords, isIdentifier } from './identifiers.js';
+import { ASCII_LETTERS, foldCase, foldWord, HANGUL, stripJosa } from './fold.js';
+import { identifierWords, isIdentifier } from './identifiers.js';
+import { tokenSpans, UNSPACED_START } from './token-spans.js';
+import { Word, WordCache, type ValueOf } from './word-cache.js';
 import { isEnglishWord } from './words.js';
 
 export interface AnalyzerOptions {
@@ -99,228 +102,10 @@ export interface ValuedToken<V> extends Token {
 /** Longer "words" are base64, hashes or minified code: never worth a term. */
 export const MAX_TERM_LENGTH = 64;
 
-/** Scripts written without spaces between words: segmented by ICU. */
-const UNSPACED = String.raw`\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}\u30FC\u3005\u3099-\u309C\uFF70\uFF9E\uFF9F`;
-const WORD_CHAR = String.raw`[[\p{L}\p{M}\p{N}]--[${UNSPACED}]]`;
-const TOKEN = new RegExp(
-  [
-    `[${UNSPACED}]+`, // a run for Intl.Segmenter
-    String.raw`\p{N}+(?:[.,]\p{N}+)+(?!${WORD_CHAR})`, // a decimal or grouped number, whole
-    `(?<!${WORD_CHAR})${WORD_CHAR}-${WORD_CHAR}+`, // one letter + hyphen: e-mail, x-ray, joined
-    ...identifierPatterns(WORD_CHAR), // a word (apostrophes inside kept for now), or an identifier
-  ].join('|'),
-  'gv',
-);
-const UNSPACED_START = new RegExp(`^[${UNSPACED}]`, 'v');
-const WORD_CHAR_ONLY = new RegExp(`^${WORD_CHAR}$`, 'v');
-/**
- * TOKEN's alternatives restricted to ASCII, an order of magnitude faster. Where
- * the text around a match is ASCII too, TOKEN would match exactly the same
- * span (its other alternatives need a non-ASCII character), so `tokenSpans`
- * takes it and falls back to TOKEN only near non-ASCII text.
- */
-const ASCII_TOKEN = new RegExp(['[0-9]+(?:[.,][0-9]+)+(?![A-Za-z0-9])', '(?<![A-Za-z0-9])[A-Za-z0-9]-[A-Za-z0-9]+', ...identifierPatterns('[A-Za-z0-9]')].join('|'), 'g');
-const NON_ASCII_G = /[^\x00-\x7f]/g;
-/** ASCII letters and digits, by character code (past the end, NaN: neither). */
-const ALNUM = new Uint8Array(128);
-for (const [a, z] of ['09', 'AZ', 'az']) for (let c = a!.charCodeAt(0); c <= z!.charCodeAt(0); c++) ALNUM[c] = 1;
-const isAlnum = (c: number) => c < 128 && ALNUM[c] === 1;
-/** Where an ASCII token can start: a letter or digit, underscores before one, or `--` before one; neither of the last two after a word. */
-function startsToken(text: string, at: number): boolean {
-  const c = text.charCodeAt(at);
-  if (isAlnum(c)) return true;
-  if (c !== 95 /* _ */ && !(c === 45 /* - */ && text.charCodeAt(at + 1) === 45)) return false;
-  let i = c === 95 ? at : at + 2;
-  while (c === 95 && text.charCodeAt(i) === 95) i++;
-  return isAlnum(text.charCodeAt(i)) && !afterWord(text, at, c);
-}
-
-/** Whether the character before `at` is a word character, or the underscore or hyphen (`c`) that would run on from one. */
-function afterWord(text: string, at: number, c: number): boolean {
-  if (at === 0) return false;
-  const p = text.charCodeAt(at - 1);
-  if (p < 128) return isAlnum(p) || p === 95 || (c === 45 && p === 45);
-  const from = p >= 0xdc00 && p <= 0xdfff && at >= 2 ? at - 2 : at - 1;
-  return WORD_CHAR_ONLY.test(String.fromCodePoint(text.codePointAt(from)!));
-}
-
-/**
- * The spans TOKEN matches in `text`, in order, as [start, end) pairs passed
- * to `each` until it returns false; `ascii` (the default) takes the fast path
- * wherever the text allows.
- */
-export function tokenSpans(text: string, each: (start: number, end: number) => boolean, ascii = true): void {
-  // Building TOKEN costs more than scanning a short text (summaries scan many): a scan reuses the idle set.
-  const rx = idleScanners ?? newScanners();
-  idleScanners = undefined;
-  try {
-    scanSpans(text, each, ascii, rx);
-  } finally {
-    idleScanners = rx;
-  }
-}
-
-interface Scanners {
-  full: RegExp;
-  fast: RegExp;
-  nonAscii: RegExp;
-}
-const newScanners = (): Scanners => ({ full: new RegExp(TOKEN.source, 'gv'), fast: new RegExp(ASCII_TOKEN.source, 'y'), nonAscii: new RegExp(NON_ASCII_G.source, 'g') });
-/** Regular expressions no scan is using (a scan started from `each` builds its own). */
-let idleScanners: Scanners | undefined = newScanners();
-
-function scanSpans(text: string, each: (start: number, end: number) => boolean, ascii: boolean, { full, fast, nonAscii }: Scanners): void {
-  let from = 0;
-  // The first non-ASCII character at or after `from` (text.length when none).
-  let next = -1;
-  for (;;) {
-    if (next < from) {
-      nonAscii.lastIndex = from;
-      next = ascii ? (nonAscii.exec(text)?.index ?? text.length) : from;
-    }
-    if (next > from) {
-      // An ASCII match starts at the first ASCII letter or digit (ASCII_TOKEN's last alternative matches
-      // any); `fast` (sticky) tells where it ends, without building the match or its text.
-      let start = from;
-      while (start < next && !startsToken(text, start)) start++;
-      if (start < next) {
-        fast.lastIndex = start;
-        fast.test(text);
-        // Safe when everything from `from` through the two characters after the match is ASCII:
-        // TOKEN can extend a match by a separator (-, ', ’, ., ,) and one more word character.
-        if (fast.lastIndex + 1 < next) {
-          from = fast.lastIndex;
-          if (!each(start, from)) return;
-          continue;
-        }
-      } else if (next >= text.length) return;
-    }
-    full.lastIndex = from;
-    const f = full.exec(text);
-    if (!f) return;
-    from = f.index + f[0].length;
-    if (!each(f.index, from)) return;
-  }
-}
-const NON_ASCII = /[^\x00-\x7f]/;
-const APOSTROPHE = /['’]/g;
-const POSSESSIVE = /['’]s$/;
-const ASCII_LETTERS = /^[a-z]+$/;
-/** Combining marks on a Latin or Greek base letter (after NFD). */
-const LATIN_GREEK_MARKS = /([\p{sc=Latin}\p{sc=Greek}])[\u0300-\u036f]+/gu;
-/** Letters that have no decomposition but fold all the same. */
-const FOLD: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ς: 'σ', ё: 'е' };
-const FOLD_CHARS = new RegExp(`[${Object.keys(FOLD).join('')}]`, 'g');
-const HANGUL = /^\p{sc=Hangul}+$/u;
-/** Korean particles, longest first; removed only when two syllables remain. */
-const JOSA = ['에서는', '으로는', '에게서', '에서', '에게', '으로', '부터', '까지', '보다', '처럼', '께서', '은', '는', '이', '가', '을', '를', '에', '의', '와', '과', '도', '로', '만'];
-
 const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
-
-/** Case and diacritic folding of one word (already NFKC). */
-function fold(word: string): string {
-  const lower = word.toLowerCase();
-  if (!NON_ASCII.test(lower)) return lower;
-  return lower
-    .normalize('NFD')
-    .replace(LATIN_GREEK_MARKS, '$1')
-    .normalize('NFC')
-    .replace(FOLD_CHARS, (c) => FOLD[c]!);
-}
-
-/**
- * Words remembered with their terms per analyzer: a page's words repeat, and
- * folding, stemming and the compound test dominate analysis. Full, the cache
- * starts afresh and derives every word again: the manuals of a few programs
- * (identifiers, option names, numbers) hold well over 100,000 word forms.
- */
-const WORD_CACHE = 200_000;
 
 /** Receives each word that yields terms (with its value when one is asked for); returning false stops the scan. */
 type Emit = (word: Word, start: number, end: number, value: unknown) => unknown;
-type ValueOf = (word: string) => unknown;
-
-/**
- * A remembered word: its terms, their numbers once asked for
- * (`Analyzer.numberedTokens`) and, computed when first asked for, the value
- * of a caller's function of it, so a caller needing a number or a value per
- * word (the indexer: its terms' ids and its inflection class) looks the word
- * up once, here.
- */
-class Word {
-  valueOf: ValueOf | undefined = undefined;
-  value: unknown = undefined;
-  numbers: number | Uint32Array | undefined = undefined;
-  constructor(readonly terms: string | string[]) {}
-}
-
-/**
- * Remembered words, found by the characters of a span of text: a word met
- * again is not first copied out of the text as a string, as a Map's key
- * would need. Open addressing over at least twice as many slots as it holds
- * words, grown as it fills (an analyzer that meets few words, as a query's,
- * holds a small table); full, it starts afresh.
- */
-class WordCache {
-  private slots = new Int32Array(1 << 10).fill(-1);
-  private hashes = new Int32Array(1 << 9);
-  readonly keys: string[] = [];
-  /** null: a word that yields no term. */
-  readonly words: (Word | null)[] = [];
-  /** The hash of the span `find` last looked for, which `add` files its word under. */
-  private hash = 0;
-
-  /** The entry of `src`'s characters from `from` to `to`, or -1. */
-  find(src: string, from: number, to: number): number {
-    let h = 0x811c9dc5;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ src.charCodeAt(i), 0x01000193);
-    this.hash = h;
-    const { slots, hashes, keys } = this;
-    const mask = slots.length - 1;
-    for (let at = h & mask; ; at = (at + 1) & mask) {
-      const e = slots[at]!;
-      if (e < 0) return -1;
-      if (hashes[e] !== h) continue;
-      const k = keys[e]!;
-      if (k.length !== to - from) continue;
-      let i = 0;
-      while (i < k.length && k.charCodeAt(i) === src.charCodeAt(from + i)) i++;
-      if (i === k.length) return e;
-    }
-  }
-
-  /** Adds the word `find` just looked for in vain; returns its entry. */
-  add(key: string, word: Word | null): number {
-    const { keys } = this;
-    if (keys.length === WORD_CACHE) {
-      this.slots.fill(-1);
-      keys.length = 0;
-      this.words.length = 0;
-    } else if (keys.length === this.hashes.length) this.grow();
-    const e = keys.push(key) - 1;
-    this.words.push(word);
-    this.hashes[e] = this.hash;
-    this.file(e);
-    return e;
-  }
-
-  private file(e: number): void {
-    const { slots } = this;
-    const mask = slots.length - 1;
-    let at = this.hashes[e]! & mask;
-    while (slots[at]! >= 0) at = (at + 1) & mask;
-    slots[at] = e;
-  }
-
-  /** Twice the room, every entry filed again in twice the slots. */
-  private grow(): void {
-    const hashes = new Int32Array(2 * this.hashes.length);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
-    this.slots = new Int32Array(2 * this.slots.length).fill(-1);
-    for (let e = 0; e < this.keys.length; e++) this.file(e);
-  }
-}
 
 /** A copy of `a` in a typed array of `size` elements (at least its length), for arrays that grow by doubling. */
 export function grown<A extends Uint32Array | Float64Array>(a: A, size = 2 * a.length): A {
@@ -364,11 +149,6 @@ export class NumberList {
 /** Where a camelCase word splits: lower→Upper (`readFile`) and before the last capital of a run of three or more (`XMLHttp`, not `IPv6`). */
 const CAMEL_SPLIT = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])/;
 const HAS_CAMEL = /[a-z][A-Z]|[A-Z]{3}[a-z]/;
-
-function stripJosa(word: string): string {
-  for (const j of JOSA) if (word.length - j.length >= 2 && word.endsWith(j)) return word.slice(0, -j.length);
-  return word;
-}
 
 export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
@@ -557,16 +337,14 @@ export class Analyzer {
   /** An identifier's whole term (folded, never stemmed) then its words' terms. */
   private identifierTerms(raw: string): string | string[] | null {
     const parts = identifierWords(raw).flatMap((w) => this.wordTerms(w) ?? []);
-    const whole = NON_ASCII.test(raw) ? fold(raw.normalize('NFKC')) : raw.toLowerCase();
+    const whole = foldCase(raw);
     if (whole.length > MAX_TERM_LENGTH) return parts.length === 0 ? null : parts.length === 1 ? parts[0]! : parts;
     return parts.length === 0 ? whole : [whole, ...parts];
   }
 
   /** The term of one word, or null when it yields none. */
   private wordTerm(raw: string): string | null {
-    let w = NON_ASCII.test(raw) ? fold(raw.normalize('NFKC')) : raw.toLowerCase();
-    if (w.includes("'") || w.includes('’')) w = w.replace(POSSESSIVE, '').replace(APOSTROPHE, '');
-    else if (w[1] === '-') w = w[0]! + w.slice(2);
+    const w = foldWord(raw);
     if (w.length === 0 || w.length > MAX_TERM_LENGTH) return null;
     if (this.stem && ASCII_LETTERS.test(w)) return this.stem(w);
     if (HANGUL.test(w)) return stripJosa(w);

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { crawlPaths } from '../layout.js';
+import { crawlPaths } from '../crawl-dir.js';
 
 export const CURRENT_FILE = 'CURRENT';
 const TMP_PREFIX = '.tmp-';

@@ -13,7 +13,7 @@ import { Conf, valid, type ConfOptions, type PropertyDecl } from '../conf.js';
 import { HzError } from '../errors.js';
 import { PROPERTY_TYPE_PATTERNS, PROPERTY_TYPES, type PropertyType } from '../property-types.js';
 import { activity, loadUserPlugins, pluginFolders } from './registry.js';
-import type { PluginDescriptor } from './types.js';
+import type { PluginDescriptor } from './extension-points.js';
 
 const TYPES: readonly string[] = ['string', 'int', 'float', 'boolean', 'duration', 'regex'];
 

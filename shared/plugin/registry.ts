@@ -1,7 +1,8 @@
 /**
  * @module shared/plugin/registry
- * Which plugins run, and in what order. Built-ins come as a list of
- * descriptors; `plugin.includes` and `plugin.excludes` are regular
+ * Which plugins run, and in what order. Each plugin folder registers its
+ * built-ins here (`registerPlugins`): the registry knows plugin ids and
+ * extension points, never the folders they come from. `plugin.includes` and `plugin.excludes` are regular
  * expressions that must match a whole plugin id (Nutch matched plugin
  * directory names the same way). `plugin.folders` adds the user's own ES
  * modules; those are active unless excluded, so dropping a file in the folder
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Conf } from '../conf.js';
 import { HzError, isHzError } from '../errors.js';
-import type { ExtensionPoint, PluginDescriptor } from './types.js';
+import type { ExtensionPoint, PluginDescriptor } from './extension-points.js';
 
 export const EXTENSION_POINTS: readonly ExtensionPoint[] = [
   'url-normalizer',
@@ -31,6 +32,22 @@ export const ORDER_PROPERTIES: Partial<Record<ExtensionPoint, string>> = {
   'indexing-filter': 'indexingfilter.order',
   'scoring-filter': 'scoring.filter.order',
 };
+
+const BUILTINS: PluginDescriptor[] = [];
+
+/** A plugin folder's built-ins join the list, in the order given; a built-in id is never taken twice. */
+export function registerPlugins(...descriptors: PluginDescriptor[]): void {
+  for (const d of descriptors) {
+    if (BUILTINS.some((b) => b.id === d.id)) throw new HzError('HZ_ERR_PLUGIN', `built-in plugin id ${d.id} is registered twice`);
+    BUILTINS.push(d);
+  }
+}
+
+/** Every registered built-in, in registration order (the order within a point when no order property says otherwise). */
+export function builtinPlugins(): readonly PluginDescriptor[] {
+  if (BUILTINS.length === 0) throw new Error('no built-in plugins are registered: the entry point imports crawler/builtins.js');
+  return BUILTINS;
+}
 
 export interface PluginEntry {
   descriptor: PluginDescriptor;
@@ -120,7 +137,7 @@ export function activity(conf: Conf): (id: string, builtin: boolean) => boolean 
  * Every available plugin — built-ins, then user plugins — with whether it is
  * active. Ids must be unique: a user plugin cannot silently replace a built-in.
  */
-export async function listPlugins(conf: Conf, builtins: readonly PluginDescriptor[]): Promise<PluginEntry[]> {
+export async function listPlugins(conf: Conf, builtins: readonly PluginDescriptor[] = builtinPlugins()): Promise<PluginEntry[]> {
   const isActive = activity(conf);
   const entries: PluginEntry[] = [];
   const seen = new Map<string, string>();

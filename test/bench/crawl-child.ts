@@ -19,7 +19,7 @@ import { Parser } from 'htmlparser2';
 import { Agent, interceptors, request } from 'undici';
 import { crawl, crawlConf } from '../../crawler/crawl.js';
 import { PACKAGE_CONF_DIR } from '../../shared/conf.js';
-import { Log } from '../../shared/log.js';
+import { Log } from '../../crawler/log.js';
 import { pagePath } from './crawl-web.js';
 import { etaAccuracy, etaRecorder } from './fetch-eta.js';
 

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { crawlPaths, segmentFile, segmentIndexDir } from '../../shared/layout.js';
+import { crawlPaths, segmentFile, segmentIndexDir } from '../../shared/crawl-dir.js';
 
 export interface CrawlDisk {
   /** Bytes of content fetched and stored, before compression. */

@@ -53,9 +53,23 @@ function du(dir: string): number {
 
 /** One run in this process: the crawl's rounds with the code of `checkout`, the fetch phase measured. */
 async function child(a: { checkout: string; origins: string[]; dir: string; depth: number }): Promise<Run> {
-  const load = (file: string) => import(path.join(a.checkout, file));
+  // The first of a module's paths the checkout has: older checkouts lay the crawler out otherwise.
+  const load = (files: string | string[]) => {
+    const paths = ([] as string[]).concat(files);
+    return import(path.join(a.checkout, paths.find((f) => fs.existsSync(path.join(a.checkout, f))) ?? paths[0]!));
+  };
+  if (fs.existsSync(path.join(a.checkout, 'crawler/builtins.ts'))) await load('crawler/builtins.ts');
   const [crawlM, fetchM, confM, injectM, generateM, updatedbM, pluginsM, layoutM] = await Promise.all(
-    ['crawler/crawl.ts', 'crawler/fetch/tool.ts', 'shared/conf.ts', 'crawler/inject.ts', 'crawler/generate.ts', 'crawler/updatedb/tool.ts', 'crawler/plugins.ts', 'shared/layout.ts'].map(load),
+    [
+      'crawler/crawl.ts',
+      'crawler/fetch/tool.ts',
+      'shared/conf.ts',
+      'crawler/inject.ts',
+      'crawler/generate.ts',
+      'crawler/updatedb/tool.ts',
+      ['crawler/plugin/chains.ts', 'crawler/plugins.ts'],
+      ['shared/crawl-dir.ts', 'shared/layout.ts'],
+    ].map(load),
   );
   fs.mkdirSync(a.dir, { recursive: true });
   const seedsFile = path.join(a.dir, 'seeds.txt');

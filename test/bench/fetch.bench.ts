@@ -12,7 +12,7 @@ import { createInterface } from 'node:readline';
 import { Agent, interceptors, request } from 'undici';
 import { fetch } from '../../crawler/fetch/tool.js';
 import { Conf } from '../../shared/conf.js';
-import { Log } from '../../shared/log.js';
+import { Log } from '../../crawler/log.js';
 import { Segment } from '../../segments/segment.js';
 import { SegmentWriter } from '../../segments/writer.js';
 import { syntheticPaths } from '../fixtures/testweb.js';

@@ -31,8 +31,14 @@ export async function checkoutParse(
   root: string,
   opts: { resources?: string[]; overrides: Record<string, string> },
 ): Promise<(content: ContentRecord, fetch: FetchRecord) => Promise<Record<string, unknown>>> {
-  const load = (file: string) => import(pathToFileURL(path.join(root, file)).href);
-  const [{ parseContent }, { loadCrawlerPlugins }, { Conf }] = await Promise.all([load('crawler/parse/index.ts'), load('crawler/plugins.ts'), load('shared/conf.ts')]);
+  // The first of the module's paths the checkout has: older checkouts lay the crawler out otherwise.
+  const load = (...files: string[]) => import(pathToFileURL(path.join(root, files.find((f) => fs.existsSync(path.join(root, f))) ?? files[0]!)).href);
+  if (fs.existsSync(path.join(root, 'crawler/builtins.ts'))) await load('crawler/builtins.ts');
+  const [{ parseContent }, { loadCrawlerPlugins }, { Conf }] = await Promise.all([
+    load('crawler/parse/parse-content.ts', 'crawler/parse/index.ts'),
+    load('crawler/plugin/chains.ts', 'crawler/plugins.ts'),
+    load('shared/conf.ts'),
+  ]);
   const conf = Conf.load(opts);
   const plugins = await loadCrawlerPlugins(conf);
   return (content, fetch) => parseContent(plugins, conf, content, fetch);

@@ -15,10 +15,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { Parser } from 'htmlparser2';
-import { detectCharset } from '../../crawler/charset.js';
+import { detectCharset } from '../../crawler/encoding.js';
 import { extractHtml } from '../../crawler/parse/html.js';
-import { parseContent } from '../../crawler/parse/index.js';
-import { loadCrawlerPlugins } from '../../crawler/plugins.js';
+import { parseContent } from '../../crawler/parse/parse-content.js';
+import '../../crawler/builtins.js';
+import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { Conf } from '../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../segments/segment.js';
 import { checkoutParse, devwebPages, generatedWebPages, hostsOf, type CorpusPage } from './parse-corpus.js';

@@ -20,14 +20,15 @@ import Database from 'better-sqlite3';
 import { crawlConf, scopeToSeedHosts } from '../../crawler/crawl.js';
 import { dedup } from '../../crawler/dedup.js';
 import { inject, readSeeds } from '../../crawler/inject.js';
-import { invertlinks } from '../../crawler/linkdb.js';
+import { invertlinks } from '../../crawler/invertlinks.js';
 import { linkrank } from '../../crawler/linkrank.js';
 import { merge } from '../../crawler/merge.js';
-import { loadCrawlerPlugins } from '../../crawler/plugins.js';
+import '../../crawler/builtins.js';
+import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';
 import { PACKAGE_CONF_DIR } from '../../shared/conf.js';
 import { currentIndex } from '../../shared/index/publish.js';
-import { segmentIndexDir } from '../../shared/layout.js';
+import { segmentIndexDir } from '../../shared/crawl-dir.js';
 
 const [crawlDir, seedsFile, work] = process.argv.slice(2);
 if (!crawlDir || !seedsFile || !work) throw new Error('usage: tsx test/bench/replay-phases.ts <crawl dir> <seeds> <work dir>');

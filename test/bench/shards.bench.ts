@@ -16,7 +16,7 @@ import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { Conf } from '../../shared/conf.js';
 import { INDEX_FORMAT_VERSION } from '../../shared/index/format.js';
 import { IndexWriter } from '../../shared/index/writer.js';
-import { segmentIndexDir, shardIndexDir } from '../../shared/layout.js';
+import { segmentIndexDir, shardIndexDir } from '../../shared/crawl-dir.js';
 import { Segment } from '../../segments/segment.js';
 import { startSearcher } from '../fixtures/searcher-process.js';
 import { inputDoc } from '../searcher/crawl-fixture.js';

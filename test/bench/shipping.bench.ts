@@ -25,7 +25,7 @@ import { generate } from '../../crawler/generate.js';
 import { inject } from '../../crawler/inject.js';
 import { openWebDb } from '../../crawler/webdb/webdb.js';
 import { PACKAGE_CONF_DIR } from '../../shared/conf.js';
-import { segmentFile, segmentPartDir } from '../../shared/layout.js';
+import { segmentFile, segmentPartDir } from '../../shared/crawl-dir.js';
 import { startPostgres } from '../cluster/postgres.js';
 import { child } from './crawl-process.js';
 import { pagePath } from './crawl-web.js';

@@ -19,7 +19,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fetchedIn } from '../../crawler/fetch/partitions.js';
 import { Segment } from '../../segments/segment.js';
-import { shardIndexDir } from '../../shared/layout.js';
+import { shardIndexDir } from '../../shared/crawl-dir.js';
 import { rng } from '../fixtures/rng.js';
 import { startSearcher } from '../fixtures/searcher-process.js';
 import { startTestWeb, type HostSpec, type TestWeb } from '../fixtures/testweb.js';

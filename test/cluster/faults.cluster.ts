@@ -17,7 +17,7 @@ import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment } from '../../segments/segment.js';
-import { segmentFile, segmentPartDir } from '../../shared/layout.js';
+import { segmentFile, segmentPartDir } from '../../shared/crawl-dir.js';
 import { startTestWeb, type HostSpec, type TestWeb } from '../fixtures/testweb.js';
 import { startPostgres, type PgServer } from './postgres.js';
 import { clusterRuns, sleep } from './runs.js';

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { COMMANDS, main, parseGlobal } from '../../crawler/cli.js';
-import { acquireLock, lockPath } from '../../crawler/lock.js';
+import { acquireLock, lockPath } from '../../crawler/crawl-lock.js';
 import { partialExitCode } from '../../shared/errors.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 
@@ -58,6 +58,21 @@ test('help lists every command; bare hazelnut and unknown commands/options exit 
   const help2 = hz(['help', 'inject']);
   assert.is(help2.code, 0);
   assert.match(help2.out, /^Usage: hazelnut inject <webdb> <url_dir\|url_file> \[-overwrite\] \[-force\]\n/);
+});
+
+test('one source for each command: the table names the module whose tool answers to that name and usage, and only the table describes it', async () => {
+  for (const c of COMMANDS) {
+    const tool = await c.load();
+    assert.is(tool.name, c.name, `${c.name}: the tool's own name`);
+    assert.ok(tool.usage.startsWith(`Usage: hazelnut ${c.name}`), `${c.name}: ${tool.usage.split('\n')[0]}`);
+    assert.not.ok('description' in tool, `${c.name}: a second description beside the table's`);
+    assert.ok(c.description.length > 10 && !c.description.includes('\n'), `${c.name}: one line of help`);
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (d) => (text += String(d)));
+    assert.is(await main(['help', c.name], { out, err: new PassThrough(), tty: false, env: { HAZELNUT_CONF_DIR: emptyConf } }), 0, c.name);
+    assert.is(text, `${tool.usage}\n`, `hazelnut help ${c.name} prints the tool's usage`);
+  }
 });
 
 test('every command run without arguments prints its usage on stderr and exits 2', async () => {

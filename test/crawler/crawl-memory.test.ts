@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { crawl, crawlConf } from '../../crawler/crawl.js';
-import { Log } from '../../shared/log.js';
+import { Log } from '../../crawler/log.js';
 import { startTestWeb, syntheticWeb, type TestWeb } from '../fixtures/testweb.js';
 
 let web: TestWeb;

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../crawler/builtins.js';
 import { dedup } from '../../crawler/dedup.js';
-import { duplicates, type DedupEntry } from '../../crawler/duplicates.js';
+import { duplicates, type DedupEntry } from '../../crawler/dedup-rule.js';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
 import { openIndex } from '../../shared/index/reader.js';

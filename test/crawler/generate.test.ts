@@ -5,11 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../crawler/builtins.js';
 import { generate } from '../../crawler/generate.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 import { Conf } from '../../shared/conf.js';
 import { listSegments, Segment } from '../../segments/segment.js';
-import { segmentFile } from '../../shared/layout.js';
+import { segmentFile } from '../../shared/crawl-dir.js';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 0, 10, 12);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../crawler/builtins.js';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { merge, mergeShards, shardOf } from '../../crawler/merge.js';
 import { currentIndex } from '../../shared/index/publish.js';

@@ -6,7 +6,7 @@ import { main } from '../../crawler/cli.js';
 import { dedup } from '../../crawler/dedup.js';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
-import { prune, pruneCutoff } from '../../crawler/prune.js';
+import { prune, pruneCutoff } from '../../crawler/prune/tool.js';
 import { openIndex } from '../../shared/index/reader.js';
 import { listSegments } from '../../segments/segment.js';
 import { makeCrawl, writeSegment, type Crawl } from '../fixtures/crawlstore.js';

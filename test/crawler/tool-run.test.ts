@@ -4,12 +4,12 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { lockPath, readLock } from '../../crawler/lock.js';
+import { lockPath, readLock } from '../../crawler/crawl-lock.js';
 import { runWithLog } from '../../crawler/tool-run.js';
-import { crawlDirOf, segmentCrawlDir } from '../../shared/layout.js';
+import { crawlDirOf, segmentCrawlDir } from '../../shared/crawl-dir.js';
 import { Conf } from '../../shared/conf.js';
 import { isHzError } from '../../shared/errors.js';
-import type { ToolContext } from '../../shared/tool.js';
+import type { ToolContext } from '../../shared/command.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-toolrun-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -11,8 +11,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { robotsStateFor, rulesFor } from '../../crawler/fetch/robots.js';
-import { buildSite } from '../../crawler/demo/authoring/build.js';
-import { DEMO_BROKEN_LINKS, DEMO_DEPTH, DEMO_HOSTS, DEMO_ROBOTS_ONLY_WORD } from '../../crawler/demo/hosts.js';
+import { buildSite } from '../../crawler/demo/authoring/write-site.js';
+import { DEMO_BROKEN_LINKS, DEMO_DEPTH, DEMO_HOSTS, DEMO_ROBOTS_ONLY_WORD } from '../../crawler/demo/intranet.js';
 import { DEMO_SITE_DIR, serveDemoWeb, type DemoWeb } from '../../crawler/demo/serve.js';
 
 interface Fetched { url: string; status: number; type: string; body: string; location?: string; depth: number }
@@ -131,7 +131,7 @@ test('the committed site is what the authoring sources build', () => {
       (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile()).sort();
     const files = list(tmp);
     assert.equal(files, list(DEMO_SITE_DIR));
-    for (const f of files) assert.ok(fs.readFileSync(path.join(tmp, f)).equals(fs.readFileSync(path.join(DEMO_SITE_DIR, f))), `${f} is stale: run npx tsx crawler/demo/authoring/build.ts`);
+    for (const f of files) assert.ok(fs.readFileSync(path.join(tmp, f)).equals(fs.readFileSync(path.join(DEMO_SITE_DIR, f))), `${f} is stale: run npx tsx crawler/demo/authoring/write-site.ts`);
     assert.is(new Set(list(tmp).map((f) => f.split(path.sep)[0])).size, DEMO_HOSTS.length);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -16,7 +16,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { openWebDb } from '../../crawler/webdb/webdb.js';
 import { Conf } from '../../shared/conf.js';
-import { urlLimitBreach, urlLimits } from '../../shared/url/limits.js';
+import { urlLimitBreach, urlLimits } from '../../crawler/url/limits.js';
 import { listSegments, Segment } from '../../segments/segment.js';
 import * as h from '../fixtures/hostile.js';
 import { ROOT, runBin } from '../fixtures/run-bin.js';

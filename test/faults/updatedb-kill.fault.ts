@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { webDbFile } from '../../shared/layout.js';
+import { webDbFile } from '../../shared/crawl-dir.js';
 import { Segment } from '../../segments/segment.js';
 import { SegmentWriter } from '../../segments/writer.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';

@@ -1,5 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../crawler/builtins.js';
 import { openIndex } from '../../shared/index/reader.js';
 import { judgedPages, pageUrl, JUDGED_HOSTS } from './corpus.js';
 import { buildJudgedCrawl } from './crawl.js';

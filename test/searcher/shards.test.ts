@@ -20,7 +20,7 @@ import { Conf } from '../../shared/conf.js';
 import { currentIndex } from '../../shared/index/publish.js';
 import { DELETED_FILE, packColumns, writeIndexFile } from '../../shared/index/format.js';
 import { openIndex, readDeleted } from '../../shared/index/reader.js';
-import { segmentIndexDir, shardIndexDir } from '../../shared/layout.js';
+import { segmentIndexDir, shardIndexDir } from '../../shared/crawl-dir.js';
 import { startSearcher } from '../fixtures/searcher-process.js';
 import { serveShards, type ShardedSearch } from '../fixtures/sharded-search.js';
 import { JUDGED_QUERIES } from '../judged/queries.js';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEMO_DEPTH } from '../../crawler/demo/hosts.js';
+import { DEMO_DEPTH } from '../../crawler/demo/intranet.js';
 import { serveDemoWeb, type DemoWeb } from '../../crawler/demo/serve.js';
 import { hitDetails, type SummaryWords } from '../../searcher/details.js';
 import { search } from '../../searcher/search.js';
@@ -22,7 +22,7 @@ import { summaryToText } from '../../searcher/summary.js';
 import { listSegments, Segment } from '../../segments/segment.js';
 import { SUMMARIES_FILE } from '../../segments/summaries.js';
 import { Conf } from '../../shared/conf.js';
-import { segmentDir, segmentIndexDir } from '../../shared/layout.js';
+import { segmentDir, segmentIndexDir } from '../../shared/crawl-dir.js';
 import { runBin } from '../fixtures/run-bin.js';
 
 const HAZELNUT = path.resolve(import.meta.dirname, '..', '..', 'crawler', 'hazelnut.js');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../crawler/builtins.js';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { Analyzer, NumberedTokens } from '../../shared/analysis/analyzer.js';
 import { openIndex } from '../../shared/index/reader.js';
@@ -20,7 +21,7 @@ import { searchSettings } from '../../searcher/settings.js';
 import { summarize, summarizeRanges, summaryToText, type SummaryOptions } from '../../searcher/summary.js';
 import { classedHits, markedHits, offsetWords, type TextHits } from '../../searcher/summary-offsets.js';
 import { makeCrawl, summarySource, writeSegment, writeWebDb } from '../fixtures/crawlstore.js';
-import { segmentFile } from '../../shared/layout.js';
+import { segmentFile } from '../../shared/crawl-dir.js';
 import { filler, long, SUMMARY_CASES, type Page } from './summary-pages.js';
 
 const stem = new Analyzer({ stemEnglish: true });

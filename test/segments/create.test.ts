@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment, SEGMENT_VERSION } from '../../segments/segment.js';
-import { segmentFile, segmentPartDir } from '../../shared/layout.js';
+import { segmentFile, segmentPartDir } from '../../shared/crawl-dir.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-segcreate-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));

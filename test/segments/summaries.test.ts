@@ -14,7 +14,7 @@ import * as assert from 'uvu/assert';
 import { indexSegments } from '../../crawler/index/tool.js';
 import { merge } from '../../crawler/merge.js';
 import { Conf } from '../../shared/conf.js';
-import { segmentFile } from '../../shared/layout.js';
+import { segmentFile } from '../../shared/crawl-dir.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { IndexFileWriter } from '../../shared/index/format.js';
 import { encodeSummaryMeta, readSummaryMeta, summaryPart, textOffsets } from '../../segments/offsets.js';

@@ -5,8 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf, DEFAULT_FILE, readConfText } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
-import { RegexURLFilter } from '../../shared/url/regex-filter.js';
-import { readNormalizeRules } from '../../shared/url/regex-normalize.js';
+import { RegexURLFilter } from '../../crawler/url/regex-filter.js';
+import { readNormalizeRules } from '../../crawler/url/regex-normalize.js';
 import { parseXml, XmlSyntaxError } from '../../shared/xml.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-conf-'));
@@ -121,6 +121,37 @@ test('parseXml: entities, CDATA, comments and line numbers', () => {
   assert.is(root.children[0]!.line, 4);
   assert.is(root.children[1]!.text, '<raw&>');
   assert.throws(() => parseXml(''), (e: unknown) => e instanceof XmlSyntaxError && /no root/.test(e.message));
+});
+
+test('parseXml refuses what XML refuses, on its line; a tag of any length reads', () => {
+  // [document, line and message of the error; null: it parses]
+  const cases: [string, string | null][] = [
+    ['<a>\nx < y</a>', '2: malformed tag'],
+    ['<a x=1/>', '1: malformed tag'],
+    ['<a\n x/>', '1: malformed tag'],
+    ['<a/ >', '1: malformed tag'],
+    ['<1a/>', '1: malformed tag'],
+    ['<a>\n<!-- never ended</a>', '2: unterminated comment'],
+    ['<a><![CDATA[x</a>', '1: unterminated CDATA section'],
+    ['<!DOCTYPE a<a/>', '1: no root element'],
+    ['<a/>\n\ntext', '3: text outside the root element'],
+    ['<a/>\n<b/>', '2: a second root element'],
+    ['<a>\n</b>', '2: </b> closes <a> opened on line 1'],
+    ['</a>', '1: closing tag </a> without an opening tag'],
+    ['<a>\n<b>\n', '3: <b> opened on line 2 is never closed'],
+    ['\uFEFF<a b="&lt;" c=\'2\'/>', null],
+    [`<a>${'<b ' + 'c="1" '.repeat(800) + '/>'}</a>`, null],
+  ];
+  for (const [src, want] of cases) {
+    let got: string | null = null;
+    try {
+      parseXml(src);
+    } catch (e) {
+      assert.ok(e instanceof XmlSyntaxError, src);
+      got = `${e.line}: ${e.message}`;
+    }
+    assert.is(got, want, src.slice(0, 40));
+  }
 });
 
 test('a missing conf dir is a clear error', () => {

@@ -4,7 +4,7 @@
  * operations so that every page has the same shape: description, parameters,
  * an example request and the notes that apply to that kind of call.
  */
-import type { DemoPage } from './layout.js';
+import type { DemoPage } from './shell.js';
 
 type Param = [name: string, type: string, doc: string];
 interface Op { slug: string; title: string; method: string; path: string; doc: string; params: Param[] }

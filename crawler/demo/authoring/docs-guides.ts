@@ -2,7 +2,7 @@
  * @module crawler/demo/authoring/docs-guides
  * Relay's guides: the concepts and tasks customers read before the reference.
  */
-import type { DemoPage } from './layout.js';
+import type { DemoPage } from './shell.js';
 
 const g = (slug: string, title: string, body: string): DemoPage => ({
   path: `/guides/${slug}.html`, section: 'guides', title, reviewed: '2025-02-11', body,

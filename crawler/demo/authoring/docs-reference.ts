@@ -4,7 +4,7 @@
  * glossary, rendered from tables. The release notes also become a plain-text
  * CHANGELOG, served as text/plain.
  */
-import type { DemoPage } from './layout.js';
+import type { DemoPage } from './shell.js';
 
 type Key = [name: string, def: string, doc: string];
 const CONFIG: [slug: string, title: string, intro: string, keys: Key[]][] = [

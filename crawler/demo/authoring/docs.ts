@@ -4,7 +4,7 @@
  * CLI, release notes, glossary and FAQ. The old /api.html address redirects to
  * the API reference (see hosts.ts).
  */
-import type { HostContent } from './layout.js';
+import type { HostContent } from './shell.js';
 import { apiPages } from './docs-api.js';
 import { guidePages } from './docs-guides.js';
 import { CHANGELOG, cliPages, configPages, glossaryPages, releasePages } from './docs-reference.js';

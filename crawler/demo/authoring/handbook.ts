@@ -4,7 +4,7 @@
  * offices (the Seoul page is in Korean, the Berlin page in German). The
  * expenses page is also served at its old address, byte for byte.
  */
-import type { DemoPage, HostContent } from './layout.js';
+import type { DemoPage, HostContent } from './shell.js';
 import { officePages } from './offices.js';
 import { policyPages } from './policies.js';
 

@@ -7,7 +7,7 @@
  * `**strong**`. A link target `wiki:/path` points at another demo host.
  */
 import { escapeHtml } from '../../../shared/escape.js';
-import { authoredOrigin, DEMO_HOSTS } from '../hosts.js';
+import { authoredOrigin, DEMO_HOSTS } from '../intranet.js';
 
 /** `wiki:/a.html` → `http://wiki.kestrel.test/a.html`; other targets unchanged. */
 export function resolveTarget(target: string): string {

@@ -3,7 +3,7 @@
  * Kestrel News: company announcements and the engineering blog, newest first
  * on the section pages.
  */
-import type { DemoPage, HostContent } from './layout.js';
+import type { DemoPage, HostContent } from './shell.js';
 
 const POSTS: [section: string, date: string, slug: string, title: string, body: string][] = [
   ['announcements', '2023-01-16', 'welcome-2023', 'Looking ahead to 2023', `Mara Lindqvist opened the first all-hands of the year with three goals: reach a billion events a month, open a region in Asia, and halve the time from a customer sign-up to the first delivered webhook. The recording is on the all-hands drive, and the slides link to the planning documents on the [wiki](wiki:/).`],

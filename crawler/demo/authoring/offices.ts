@@ -3,7 +3,7 @@
  * The office pages. The Seoul page is written in Korean and the Berlin page in
  * German, for the people who work there; both test non-English analysis.
  */
-import type { DemoPage } from './layout.js';
+import type { DemoPage } from './shell.js';
 
 export const officePages: DemoPage[] = [
   {

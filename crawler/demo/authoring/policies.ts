@@ -3,7 +3,7 @@
  * Handbook policies. The travel policy of 2023 lives on as a near-duplicate
  * in the wiki archive (wiki.ts), with a few figures changed.
  */
-import type { DemoPage } from './layout.js';
+import type { DemoPage } from './shell.js';
 
 const p = (slug: string, title: string, reviewed: string, body: string): DemoPage => ({
   path: `/policies/${slug}.html`, section: 'policies', title, reviewed, body,

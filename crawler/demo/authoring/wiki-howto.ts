@@ -2,7 +2,7 @@
  * @module crawler/demo/authoring/wiki-howto
  * The wiki's how-to guides: the engineering processes people look up most.
  */
-import type { DemoPage } from './layout.js';
+import type { DemoPage } from './shell.js';
 
 const h = (slug: string, title: string, reviewed: string, body: string): DemoPage => ({
   path: `/howto/${slug}.html`, section: 'howto', title, reviewed, body,

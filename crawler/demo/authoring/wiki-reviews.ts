@@ -3,7 +3,7 @@
  * Incident reviews and architecture decision records: the two kinds of page
  * that record why Relay is the way it is.
  */
-import type { DemoPage } from './layout.js';
+import type { DemoPage } from './shell.js';
 
 interface Incident { date: string; title: string; sev: number; minutes: number; what: string; cause: string; well: string; actions: string[]; runbook?: string }
 

@@ -3,7 +3,7 @@
  * Runbooks: what an alert means, what to check and how to mitigate. Written as
  * data so every runbook has the same headings, which matters at 3 a.m.
  */
-import type { DemoPage } from './layout.js';
+import type { DemoPage } from './shell.js';
 
 interface Runbook { slug: string; title: string; service: string; alert: string; meaning: string; checks: string[]; mitigate: string[]; escalate: number }
 

@@ -4,7 +4,7 @@
  * into prose so that every service page has the same shape, as a real
  * catalogue does.
  */
-import type { DemoPage } from './layout.js';
+import type { DemoPage } from './shell.js';
 
 interface Team { slug: string; name: string; mission: string; channel: string; lead: string; office: string }
 interface Service { slug: string; name: string; team: string; lang: string; purpose: string; deps: string[]; store: string; note: string }

@@ -5,7 +5,7 @@
  * 2023 travel policy (a near-duplicate of the handbook's current one) and an
  * old page with a link to a page that was removed.
  */
-import type { DemoPage, HostContent } from './layout.js';
+import type { DemoPage, HostContent } from './shell.js';
 import handbook from './handbook.js';
 import { howtoPages } from './wiki-howto.js';
 import { decisionPages, incidentPages } from './wiki-reviews.js';

@@ -7,7 +7,7 @@
  * count with diminishing returns: n links saying the same thing give it
  * 1 + ⌊log2 n⌋ copies, so fifty links are worth six, a thousand ten.
  */
-import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/types.js';
+import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/extension-points.js';
 
 /** Each distinct anchor text (whitespace collapsed, compared without case) 1 + ⌊log2 n⌋ times, in order of first appearance. */
 export function anchorTexts(inlinks: readonly { source: string; anchor: string }[]): string[] {

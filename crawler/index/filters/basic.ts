@@ -6,8 +6,8 @@
  * searcher's cached-page link honours.
  */
 import type { Conf } from '../../../shared/conf.js';
-import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/types.js';
-import { domainOfHost, host } from '../../../shared/url/keys.js';
+import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/extension-points.js';
+import { domainOfHost, host } from '../../url/keys.js';
 
 /** Heading texts from the parse meta's sections (absent for pages without headings or from older parses). */
 export function headingsOf(meta: Record<string, unknown>): string[] {

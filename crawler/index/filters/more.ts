@@ -9,7 +9,7 @@
  */
 import { dayOf } from '../../../shared/day.js';
 import { typeByExtension } from '../../../shared/mime.js';
-import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/types.js';
+import type { IndexingFilter, PluginDescriptor } from '../../../shared/plugin/extension-points.js';
 
 
 /** Content type without parameters, lower-case; guessed from the URL when the fetch had none. */

@@ -5,7 +5,7 @@
  * (inject, markGenerated, setLinkScores, ...) send arrays, a chunk at a time;
  * per-row writes are held back by the connection and sent as sets.
  */
-import type { DbStatus } from '../../../shared/status.js';
+import type { DbStatus } from '../../../shared/page-status.js';
 import type { Inlink, LinkRow, PageRow, PartitionOps, WebDb } from '../webdb.js';
 import type { Connection } from './connection.js';
 import { PAGE_COLUMNS } from './schema.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { HzError } from '../../../shared/errors.js';
-import { webDbFile } from '../../../shared/layout.js';
+import { webDbFile } from '../../../shared/crawl-dir.js';
 import { BULK_CACHE_PRAGMA, CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../../../shared/sqlite.js';
 import type { WebDb, WebDbOpenOptions } from '../webdb.js';
 import { hostOps } from './hosts.js';

@@ -11,7 +11,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS pages (
   url             TEXT PRIMARY KEY,
   host            TEXT NOT NULL,
-  status          TEXT NOT NULL,              -- db_* (shared/status.ts)
+  status          TEXT NOT NULL,              -- db_* (shared/page-status.ts)
   fetch_time      INTEGER NOT NULL,           -- ms: when the page is next due
   fetch_interval  INTEGER NOT NULL,           -- s
   retries         INTEGER NOT NULL DEFAULT 0, -- since the last successful fetch

@@ -21,7 +21,7 @@ import { generate } from '../../../crawler/generate.js';
 import { inject } from '../../../crawler/inject.js';
 import { openWebDb } from '../../../crawler/webdb/webdb.js';
 import { Segment } from '../../../segments/segment.js';
-import { segmentPartDir, segmentFile, webDbFile } from '../../../shared/layout.js';
+import { segmentPartDir, segmentFile, webDbFile } from '../../../shared/crawl-dir.js';
 import { runHazelnut, type HazelnutRun } from '../../fixtures/hazelnut-process.js';
 import { tempCrawl, testConf } from './helpers.js';
 

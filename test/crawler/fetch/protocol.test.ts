@@ -12,7 +12,8 @@ import * as assert from 'uvu/assert';
 import { fetchSteps } from '../../../crawler/fetch/step.js';
 import { startProtocols } from '../../../crawler/fetch/protocols.js';
 import { RobotsCache } from '../../../crawler/fetch/robots.js';
-import { loadCrawlerPlugins } from '../../../crawler/plugins.js';
+import '../../../crawler/builtins.js';
+import { loadCrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-protocol-'));

@@ -2,12 +2,12 @@
 import iconv from 'iconv-lite';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { decodeText, detectCharset } from '../../../crawler/charset.js';
+import { decodeText, detectCharset } from '../../../crawler/encoding.js';
 import { decideRedirect, type RedirectInput } from '../../../crawler/fetch/redirect.js';
 import { chooseAgent, isFresh, robotsStateFor, rulesFor, ROBOTS_MAX_AGE_MS } from '../../../crawler/fetch/robots.js';
 import { httpOutcome } from '../../../crawler/fetch/status.js';
 import { compose, conditionalHeaders, type Fetch } from '../../../crawler/fetch/step.js';
-import { filterChain } from '../../../crawler/plugins.js';
+import { filterChain } from '../../../crawler/plugin/chains.js';
 
 test('HTTP status → fetch status (reference §4.8)', () => {
   const table: [number, string, string][] = [

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import '../../../crawler/builtins.js';
 import { AnalysisPool } from '../../../crawler/index/analysis-pool.js';
 import { IndexThreads, indexSegments } from '../../../crawler/index/tool.js';
 import { Segment, type PageSection } from '../../../segments/segment.js';

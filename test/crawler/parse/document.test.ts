@@ -6,8 +6,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DocumentWorker } from '../../../crawler/parse/documents/pool.js';
-import { parseContent } from '../../../crawler/parse/index.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
+import { parseContent } from '../../../crawler/parse/parse-content.js';
+import '../../../crawler/builtins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../../segments/segment.js';
 import { makeDocx, makeOdt, makePdf, makePptx, makeXlsx } from '../../fixtures/documents.js';

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { OUTLINK_MEMO_SIZE, parseContent } from '../../../crawler/parse/index.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
+import { OUTLINK_MEMO_SIZE, parseContent } from '../../../crawler/parse/parse-content.js';
+import '../../../crawler/builtins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-outlink-memo-'));

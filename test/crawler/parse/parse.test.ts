@@ -2,11 +2,12 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import crypto from 'node:crypto';
 import iconv from 'iconv-lite';
-import { EXAMINED_PAST_CAP, parseContent } from '../../../crawler/parse/index.js';
+import { EXAMINED_PAST_CAP, parseContent } from '../../../crawler/parse/parse-content.js';
 import { extractHtml, extractHtmlYielding, parseRefresh } from '../../../crawler/parse/html.js';
 import { SLICE_CHARS } from '../../../crawler/parse/breathe.js';
 import { sniffContentType } from '../../../crawler/parse/sniff.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
+import '../../../crawler/builtins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 import type { ContentRecord, FetchRecord } from '../../../segments/segment.js';
 

@@ -9,11 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { parseContent } from '../../../crawler/parse/index.js';
+import { parseContent } from '../../../crawler/parse/parse-content.js';
 import { parseSegment } from '../../../crawler/parse/tool.js';
-import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugins.js';
+import '../../../crawler/builtins.js';
+import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
-import type { Parser } from '../../../shared/plugin/types.js';
+import type { Parser } from '../../../shared/plugin/extension-points.js';
 import { Segment, type ContentRecord, type FetchRecord, type ParseRecord } from '../../../segments/segment.js';
 import { SegmentWriter } from '../../../segments/writer.js';
 

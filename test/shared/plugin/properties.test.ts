@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { pluginPropertyDecls } from '../../../shared/plugin/properties.js';
-import type { PluginDescriptor } from '../../../shared/plugin/types.js';
+import type { PluginDescriptor } from '../../../shared/plugin/extension-points.js';
 
 const taken = (name: string) => (name === 'fetcher.threads.fetch' ? 'hazelnut-default.xml' : undefined);
 const plugin = (properties: unknown) => ({ id: 'p', point: 'url-filter', description: '', properties, create: () => null }) as unknown as PluginDescriptor;

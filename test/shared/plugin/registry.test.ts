@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { loadCrawlerPlugins, NEUTRAL_SCORING, normalizerChain } from '../../../crawler/plugins.js';
+import '../../../crawler/builtins.js';
+import { loadCrawlerPlugins, NEUTRAL_SCORING, normalizerChain } from '../../../crawler/plugin/chains.js';
 import { Conf } from '../../../shared/conf.js';
 import { HzError } from '../../../shared/errors.js';
-import { listPlugins, orderedActive } from '../../../shared/plugin/registry.js';
-import type { PluginDescriptor, URLFilter, URLNormalizer } from '../../../shared/plugin/types.js';
+import { builtinPlugins, listPlugins, orderedActive, registerPlugins } from '../../../shared/plugin/registry.js';
+import type { PluginDescriptor, URLFilter, URLNormalizer } from '../../../shared/plugin/extension-points.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-plugin-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -164,6 +165,16 @@ test('the built-in crawler plugins load with the shipped configuration', async (
   assert.is(p.normalizers.normalize('HTTP://Example.com:80/a/../b;jsessionid=1?x#y', 'inject'), 'http://example.com/b?x');
   assert.is(p.filters.filter('http://example.com/b'), 'http://example.com/b');
   assert.is(p.filters.filter('http://example.com/b.gif'), null);
+});
+
+test('the plugin folders register each built-in once, in the order plugin list shows them', () => {
+  assert.equal(
+    builtinPlugins().map((d) => d.id),
+    ['protocol-http', 'protocol-file', 'urlnormalizer-basic', 'urlnormalizer-regex', 'urlfilter-regex', 'urlfilter-host', 'parse-html', 'parse-text', 'parse-pdf', 'parse-office', 'scoring-opic', 'index-basic', 'index-anchor', 'index-more'],
+  );
+  const first = builtinPlugins()[0]!;
+  assert.throws(() => registerPlugins(first), (e: unknown) => e instanceof HzError && /built-in plugin id protocol-http is registered twice/.test(e.message));
+  assert.is(builtinPlugins().length, 14, 'a refused registration adds nothing');
 });
 
 test.run();

@@ -1,0 +1,97 @@
+/**
+ * @module shared/analysis/word-cache
+ * The analyzer's memory of words: each word met, found again by the
+ * characters of its span, with its terms and what callers asked of it.
+ */
+
+/**
+ * Words remembered with their terms per analyzer: a page's words repeat, and
+ * folding, stemming and the compound test dominate analysis. Full, the cache
+ * starts afresh and derives every word again: the manuals of a few programs
+ * (identifiers, option names, numbers) hold well over 100,000 word forms.
+ */
+const WORD_CACHE = 200_000;
+
+export type ValueOf = (word: string) => unknown;
+
+/**
+ * A remembered word: its terms, their numbers once asked for
+ * (`Analyzer.numberedTokens`) and, computed when first asked for, the value
+ * of a caller's function of it, so a caller needing a number or a value per
+ * word (the indexer: its terms' ids and its inflection class) looks the word
+ * up once, here.
+ */
+export class Word {
+  valueOf: ValueOf | undefined = undefined;
+  value: unknown = undefined;
+  numbers: number | Uint32Array | undefined = undefined;
+  constructor(readonly terms: string | string[]) {}
+}
+
+/**
+ * Remembered words, found by the characters of a span of text: a word met
+ * again is not first copied out of the text as a string, as a Map's key
+ * would need. Open addressing over at least twice as many slots as it holds
+ * words, grown as it fills (an analyzer that meets few words, as a query's,
+ * holds a small table); full, it starts afresh.
+ */
+export class WordCache {
+  private slots = new Int32Array(1 << 10).fill(-1);
+  private hashes = new Int32Array(1 << 9);
+  readonly keys: string[] = [];
+  /** null: a word that yields no term. */
+  readonly words: (Word | null)[] = [];
+  /** The hash of the span `find` last looked for, which `add` files its word under. */
+  private hash = 0;
+
+  /** The entry of `src`'s characters from `from` to `to`, or -1. */
+  find(src: string, from: number, to: number): number {
+    let h = 0x811c9dc5;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ src.charCodeAt(i), 0x01000193);
+    this.hash = h;
+    const { slots, hashes, keys } = this;
+    const mask = slots.length - 1;
+    for (let at = h & mask; ; at = (at + 1) & mask) {
+      const e = slots[at]!;
+      if (e < 0) return -1;
+      if (hashes[e] !== h) continue;
+      const k = keys[e]!;
+      if (k.length !== to - from) continue;
+      let i = 0;
+      while (i < k.length && k.charCodeAt(i) === src.charCodeAt(from + i)) i++;
+      if (i === k.length) return e;
+    }
+  }
+
+  /** Adds the word `find` just looked for in vain; returns its entry. */
+  add(key: string, word: Word | null): number {
+    const { keys } = this;
+    if (keys.length === WORD_CACHE) {
+      this.slots.fill(-1);
+      keys.length = 0;
+      this.words.length = 0;
+    } else if (keys.length === this.hashes.length) this.grow();
+    const e = keys.push(key) - 1;
+    this.words.push(word);
+    this.hashes[e] = this.hash;
+    this.file(e);
+    return e;
+  }
+
+  private file(e: number): void {
+    const { slots } = this;
+    const mask = slots.length - 1;
+    let at = this.hashes[e]! & mask;
+    while (slots[at]! >= 0) at = (at + 1) & mask;
+    slots[at] = e;
+  }
+
+  /** Twice the room, every entry filed again in twice the slots. */
+  private grow(): void {
+    const hashes = new Int32Array(2 * this.hashes.length);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+    this.slots = new Int32Array(2 * this.slots.length).fill(-1);
+    for (let e = 0; e < this.keys.length; e++) this.file(e);
+  }
+}
