@@ -79,7 +79,8 @@ function checksum(version: number): Checksum {
   }
   let crc = 0;
   const c: Checksum = {
-    update: (piece) => ((crc = zlib.crc32(piece, crc)), c),
+    // An empty piece changes nothing; node's crc32 of an empty view of an empty buffer answers 0 instead.
+    update: (piece) => (piece.byteLength && (crc = zlib.crc32(piece, crc)), c),
     digest: () => {
       const d = Buffer.alloc(CHECKSUM_BYTES);
       d.writeUInt32LE(crc >>> 0, 0);

@@ -13,8 +13,8 @@ import { HzError } from '../errors.js';
 import { openIndexFilePieces, readToc, type ColumnType } from './format.js';
 
 /** Bytes a page: elements of 8 bytes or fewer never straddle one, the columns being 8-byte aligned in the file. */
-export const PAGE_BYTES = 1 << 16;
-const PAGE_SHIFT = 16;
+export const PAGE_BYTES = 1 << 12;
+const PAGE_SHIFT = 12;
 
 interface Page {
   u8: Uint8Array;

@@ -61,8 +61,8 @@ function entryRuns(runs: { start: Uint32Array; data: Uint8Array }, a: number, b:
 /** The files read where they lie: their checksums are verified on open only when asked (openIndex). */
 const PAGED_FILES = [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections, INDEX_FILES.docs, INDEX_FILES.postings, INDEX_FILES.docinfo];
 
-/** Pages of index files a reader keeps (64 KiB each): 16 MiB. */
-const CACHE_PAGES = 256;
+/** Pages of index files a reader keeps (4 KiB each, the operating system's: a scattered read costs one): 16 MiB. */
+const CACHE_PAGES = 4096;
 /** Postings a reader keeps read (8 bytes each, the commonest terms' stay): 16 MiB. */
 const CACHED_POSTINGS = 2_000_000;
 /** Stored documents a reader keeps parsed. */

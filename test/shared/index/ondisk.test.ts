@@ -133,6 +133,16 @@ test('candidates: the most terms first, then the highest weights, then the lowes
   assert.equal(selectCandidates([L([3, 5, 9], [1, 3, 2])], 2, scratch, undefined, (id) => (id === 3 ? 5 : 0)), [3, 5], 'a document\'s own weight counts too');
 });
 
+test('an index of no documents (a segment whose pages all failed) is written and opens, its checksums whole', async () => {
+  const dir = path.join(tmp, 'empty');
+  await new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'] }).write(dir);
+  const r = await openIndex(dir);
+  assert.is(r.meta.docCount, 0);
+  assert.equal(r.candidates([r.analyzer.term('alpha')!], { limit: 10 }), []);
+  assert.is(r.idOf('http://s0.test/'), undefined);
+  r.close();
+});
+
 test('format: a torn or missing file is refused on open, naming it, also by a searcher\'s open that verifies no checksum', async () => {
   for (const name of [INDEX_FILES.postings, INDEX_FILES.docinfo, INDEX_FILES.forward, INDEX_FILES.docs]) {
     const dir = path.join(tmp, `torn-${name}`);
