@@ -205,11 +205,11 @@ function varied(): IndexInputDoc[] {
  */
 const GOLDEN = {
   docs: '81d2e92ff27190bb',
-  forward: '717908bafabec9a3',
-  positions: '7b67acbc62d5c993',
-  terms: 'afa8cc0394b3ee86',
-  sections: '54d90a52f63e07c6',
-  postings: 'bd841bcb34b655ad',
+  forward: '66032becf4dde560',
+  positions: '91992d34911ee1d2',
+  terms: '3f9a574fc43594ca',
+  sections: '8ac5413e810abc55',
+  postings: '5d470d77efbd322f',
   docinfo: '725386a99d83fffe',
 };
 
