@@ -94,6 +94,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'url.max.length': 'int',
   'url.max.path.depth': 'int',
   'url.max.segment.repeats': 'int',
+  'webdb.timeout': 'duration',
   'webdb.url': 'webdb-url',
   'worker.young.generation.mb': 'int',
   'urlfilter.regex.timeout': 'duration',
