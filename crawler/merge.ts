@@ -5,7 +5,7 @@
  * Documents dedup deleted stay out, and the dedup rule is applied again over
  * what remains, so a re-crawled page is merged only in its newest copy even
  * when dedup was run over fewer segments. Documents are re-added from their
- * segment index's own statistics (flexsearch cannot merge indexes), read a
+ * segment index's own statistics (a merge of postings is still to come), read a
  * window of documents at a time and written through the spilling IndexWriter,
  * so memory does not grow with the documents; built in a temporary directory
  * and published as a new generation in one rename, so a merge killed at any

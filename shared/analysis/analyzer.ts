@@ -1,8 +1,8 @@
 /**
  * @module shared/analysis/analyzer
- * The one text analyzer of hazelnut. The indexer, the index statistics, the
- * candidate index (flexsearch gets it as its encoder) and the query parser all
- * turn text into terms through it, so their vocabularies cannot drift apart.
+ * The one text analyzer of hazelnut. The indexer, the index statistics and
+ * the query parser all turn text into terms through it, so their
+ * vocabularies cannot drift apart.
  * An index records the options it was built with (IndexMeta.analyzer) and the
  * searcher analyzes queries with those, never with its own configuration.
  *
