@@ -6,8 +6,9 @@
  * Stop words and question words are dropped at query time only, and only
  * when other words remain (reference/ranking.md §6); `+the` and quoted
  * words are kept. An identifier (`memoryUsage`, `pg_dump`, `os.path.join`)
- * matches as its whole term followed by its parts (how the analyzer indexes
- * it), or as its parts alone, so a page saying `memory usage` in prose
+ * or a compound matches as its whole term, or as its parts alone (the
+ * analyzer indexes the whole then the parts, or a capitalised name whole
+ * only, so the whole term alone must match), so a page saying `memory usage` in prose
  * scores for it too; the whole and the parts both score, so the page that
  * names the identifier outranks pages that only scatter its words.
  */
@@ -73,12 +74,20 @@ function withSynonyms(analyzer: Analyzer, c: TextClause, m: Match, synonyms: Syn
   return alts;
 }
 
-/** The terms of a clause holding an identifier with each identifier replaced by its parts, or undefined when it holds none. */
-function compoundParts(analyzer: Analyzer, c: TextClause): string[] | undefined {
+/**
+ * For a clause holding an identifier or a compound: its terms without the
+ * parts (what a page that kept the word whole indexed, as the analyzer keeps
+ * a capitalised `Kestrelwing` whole while it splits `kestrelwing`), and its
+ * terms with each such word replaced by its parts; undefined when it holds none.
+ */
+function compoundForms(analyzer: Analyzer, c: TextClause): { whole: string[]; parts: string[] } | undefined {
   if (c.field !== 'default' || c.quoted) return undefined;
   const toks = analyzer.tokens(c.text);
   if (!toks.some((t) => t.part)) return undefined;
-  return [...new Set(toks.filter((t, i) => t.part || !toks[i + 1]?.part).map((t) => t.term))];
+  return {
+    whole: toks.filter((t) => !t.part).map((t) => t.term),
+    parts: [...new Set(toks.filter((t, i) => t.part || !toks[i + 1]?.part).map((t) => t.term))],
+  };
 }
 
 export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: ReadonlySet<string>, synonyms: Synonyms = NO_SYNONYMS): AnalyzedQuery {
@@ -102,10 +111,12 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
         out.stopped.push(c.text);
       } else {
         const alts = withSynonyms(analyzer, c, m, synonyms, fromSynonyms);
-        const parts = alts.length === 1 ? compoundParts(analyzer, c) : undefined;
-        if (parts) {
-          // The parts alone match too: prose that names the identifier's words.
-          out.required.push([m, { field: c.field, terms: parts, phrase: parts.length > 1 }]);
+        const forms = alts.length === 1 ? compoundForms(analyzer, c) : undefined;
+        if (forms) {
+          // The whole term matches (a page that kept the word whole holds no parts), and so do the parts
+          // alone: prose that names the identifier's words. Both score, the whole term first.
+          const { whole, parts } = forms;
+          out.required.push([{ field: c.field, terms: whole, phrase: whole.length > 1 }, { field: c.field, terms: parts, phrase: parts.length > 1 }]);
         } else out.required.push(alts);
         if (alts.length > 1) withAlternatives.push(alts);
       }

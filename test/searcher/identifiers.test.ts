@@ -22,9 +22,9 @@ import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
 const A = (q: string) => analyzeQuery(parseQuery(q), new Analyzer(), new Set(['the']));
 
 const QUERIES: [query: string, required: string[][], alternatives: string[][][]][] = [
-  ['fs.readFile', [['fs.readfile fs readfile read file', 'fs readfile read file']], []],
-  ['memoryUsage memory', [['memoryusage memory usage', 'memory usage'], ['memory']], []],
-  ['pg_dump format', [['pg_dump pg dump', 'pg dump'], ['format']], []],
+  ['fs.readFile', [['fs.readfile', 'fs readfile read file']], []],
+  ['memoryUsage memory', [['memoryusage', 'memory usage'], ['memory']], []],
+  ['pg_dump format', [['pg_dump', 'pg dump'], ['format']], []],
   ['"readFile"', [['readfile read file']], []],
   ['title:readFile', [['readfile read file']], []],
   ['read file', [['read'], ['file']], []],
@@ -43,6 +43,7 @@ const PAGES = [
   { url: 'http://127.0.6.52/fs.html', title: 'File system', text: 'fs.readFile(path) returns the whole file; fs.readFile is the simple way.' },
   { url: 'http://127.0.6.53/dump.html', title: 'Dump', text: 'A pg dump of the data: take a pg dump a day, dump it often, dump before you upgrade, and keep every pg dump.' },
   { url: 'http://127.0.6.54/pgdump.html', title: 'Backups', text: 'Run pg_dump to write the database to a file.' },
+  { url: 'http://127.0.6.55/name.html', title: 'Project name', text: 'Kestrelwing is what the project is called; Kestrelwing ships twice a year.' },
 ];
 
 async function withSnapshot<T>(use: (s: Snapshot) => T): Promise<T> {
@@ -75,6 +76,14 @@ test('search: prose words find the identifier, the identifier finds prose below 
     const html = explainPage(snap.reader.doc(id), 'readFile', makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives).explain(id), 'all');
     assert.not.match(html, /counts only the best of them/);
     assert.match(html, /readfil/);
+  });
+});
+
+test('search: a capitalised name the analyzer keeps whole is found by its lower-case spelling, which it splits', async () => {
+  await withSnapshot((snap) => {
+    assert.ok(snap.analyzer.terms('kestrelwing').length > 1, 'the lower-case word is split into its parts');
+    for (const query of ['kestrelwing', 'Kestrelwing', 'kestrelWing'])
+      assert.equal(urls(search(snap, { query, hitsPerSite: 0 })), ['http://127.0.6.55/name.html'], query);
   });
 });
 
