@@ -95,8 +95,11 @@ for (const [input, terms, stopped, required, excluded] of ANALYZE)
     assert.is(q.excluded.length, excluded);
   });
 
-test('a compound word becomes a phrase, a single quoted word a plain term', () => {
-  assert.is(A('www.apache.org').required[0]![0]!.phrase, true);
+test('a compound word matches whole or as the phrase of its parts, a single quoted word a plain term', () => {
+  assert.equal(A('www.apache.org').required[0], [
+    { field: 'default', terms: ['www.apache.org'], phrase: false },
+    { field: 'default', terms: ['www', 'apache', 'org'], phrase: true },
+  ]);
   assert.is(A('"crawler"').required[0]![0]!.phrase, false);
   assert.equal(A('title:"getting started"').required[0], [{ field: 'title', terms: ['getting', 'started'], phrase: true }]);
 });
