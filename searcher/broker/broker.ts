@@ -20,26 +20,9 @@ import { addProximity, clampPaging, emptyResult, pageOfRanked, PROXIMITY_DEPTH, 
 import type { SearchSettings } from '../settings.js';
 import { hostName } from '../sites.js';
 import type { Respelled } from '../spell.js';
-import {
-  combineStats,
-  SHARD_PROTOCOL,
-  type DetailsRequest,
-  type DetailsResponse,
-  type DfResponse,
-  type GlobalStats,
-  type ShardQueryRequest,
-  type ShardQueryResponse,
-  type ShardStats,
-  type ShownDoc,
-  type WireBonus,
-} from '../shard/protocol.js';
+import { combineStats, SHARD_PROTOCOL, type DetailsRequest, type DetailsResponse, type DfResponse, type GlobalStats, type ShardQueryRequest, type ShardQueryResponse, type ShardStats, type ShownDoc, type WireBonus } from '../shard/protocol.js';
 import { ShardDown, type ShardAnswer, type ShardCalls } from './client.js';
-
-/** A shard left out of an answer, and why. */
-export interface MissingShard {
-  shard: string;
-  reason: string;
-}
+import { down, noShard, settled, type MissingShard } from './missing.js';
 
 interface ShardState {
   client: ShardCalls;
@@ -68,22 +51,8 @@ export interface BrokerResult {
 /** When a shard switches index while a query runs, the query is asked again with the new statistics, this many times at most. */
 const GENERATION_RETRIES = 2;
 
-export class NoShardAnswered extends Error {}
-
 /** A shard changed index generation between the statistics and the query. */
 class GenerationChanged extends Error {}
-
-/**
- * The calls' results once every call has settled, or the first failure among
- * them: a query asked again after a generation change must not have answers
- * of the abandoned attempt still landing on the shards' statistics.
- */
-async function settled<T>(calls: Promise<T>[]): Promise<T[]> {
-  const got = await Promise.allSettled(calls);
-  const failed = got.find((g) => g.status === 'rejected');
-  if (failed) throw failed.reason;
-  return got.map((g) => (g as PromiseFulfilledResult<T>).value);
-}
 
 export class Broker {
   private readonly states: ShardState[];
@@ -386,17 +355,3 @@ export class Broker {
 /** A shard of another release (its statistics name another protocol, or none before protocol 2). */
 const refusal = (theirs: number | undefined) =>
   `speaks broker protocol ${theirs ?? 1} and this broker ${SHARD_PROTOCOL}: run the same hazelnut release on the broker and its shards`;
-
-const noShard = (missing: readonly MissingShard[]) => new NoShardAnswered(`no shard answered: ${missing.map((m) => `${m.shard} (${m.reason})`).join(', ')}`);
-
-function down(s: ShardState, e: unknown): MissingShard {
-  if (!(e instanceof ShardDown)) throw e;
-  return { shard: s.client.name, reason: e.message };
-}
-
-/** The notice of an answer some shards are missing from. */
-export function missingNotice(missing: readonly MissingShard[], shards: number): string | undefined {
-  if (!missing.length) return undefined;
-  const names = [...new Map(missing.map((m) => [m.shard, m])).values()];
-  return `Partial results: ${names.length} of ${shards} ${shards === 1 ? 'shard' : 'shards'} did not answer (${names.map((m) => `${m.shard}: ${m.reason}`).join('; ')}); pages they hold are missing.`;
-}
