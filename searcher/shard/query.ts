@@ -10,6 +10,7 @@
  * their summaries, which is where the page's hits of this shard are unless
  * grouping by site reaches deeper.
  */
+import type { RankedHit } from '../group.js';
 import { addProximity, findMatches, rankByBase, readQuery, searchable } from '../search.js';
 import { hitDetails } from '../details.js';
 import { makeScorer } from '../rank/score.js';
@@ -25,6 +26,22 @@ interface Ranked {
   score: number;
   site: string;
   full: boolean;
+}
+
+/**
+ * The shard's matches that can be among the best `depth` by base score over
+ * every shard, each with its best rank here (a hit at rank r over all shards
+ * is at rank r or better in its shard), and the shard's own ranking. Over all
+ * shards partial matches are ranked when too few pages hold every word,
+ * which this shard's count alone cannot tell unless it has enough full
+ * matches itself: then the best of both rankings.
+ */
+export function bestOfShard<H extends RankedHit>(full: H[], some: H[], partialBelow: number, depth: number): { joined: H[]; best: Map<H, number> } {
+  const joined = rankByBase(full, some, partialBelow).ranked;
+  const alone = joined.length === full.length ? [] : rankByBase(full, [], partialBelow).ranked;
+  const best = new Map<H, number>();
+  for (const ranked of [joined, alone]) ranked.slice(0, depth).forEach((h, rank) => best.set(h, Math.min(rank, best.get(h) ?? rank)));
+  return { joined, best };
 }
 
 export function shardQuery(snap: Snapshot, req: ShardQueryRequest): ShardQueryResponse {
@@ -56,19 +73,10 @@ export function shardQuery(snap: Snapshot, req: ShardQueryRequest): ShardQueryRe
     if (title) out.names[site] = title;
   });
 
-  // Over all shards, partial matches are ranked when too few pages hold every word: this shard's full matches alone
-  // cannot tell, so the best of either ranking get their bonuses unless this shard alone has enough full matches.
-  const joined = rankByBase(full, some, req.partialBelow).ranked;
-  const alone = joined.length === full.length ? [] : rankByBase(full, [], req.partialBelow).ranked;
+  const { joined, best } = bestOfShard(full, some, req.partialBelow, req.depth);
   const scorer = makeScorer(snap.reader, q.query.terms, snap.settings.rank, undefined, q.query.weights, q.query.alternatives, termStats);
   const bonus = new Map<number, WireBonus>();
-  for (const ranked of [joined, alone])
-    ranked.slice(0, req.depth).forEach((h, rank) => {
-      const lift = rank < req.lifted ? scorer.sectionLift(h.local) : 0;
-      const had = bonus.get(h.id);
-      if (!had) bonus.set(h.id, [h.local, scorer.proximity(h.local), lift]);
-      else if (lift) had[2] = lift;
-    });
+  for (const [h, rank] of best) bonus.set(h.id, [h.local, scorer.proximity(h.local), rank < req.lifted ? scorer.sectionLift(h.local) : 0]);
   out.bonus = [...bonus.values()];
 
   const mine = joined.map((h) => ({ ...h }));
