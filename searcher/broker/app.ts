@@ -15,7 +15,8 @@ import { logoResponse } from '../http/brand.js';
 import { messagePage } from '../http/layout.js';
 import { openSearchDescription, openSearchRss } from '../http/opensearch.js';
 import { resultsPage } from '../http/results.js';
-import { Broker, missingNotice, NoShardAnswered, type BrokerResult, type MissingShard } from './broker.js';
+import { Broker, type BrokerResult } from './broker.js';
+import { missingNotice, NoShardAnswered, type MissingShard } from './missing.js';
 import { ShardDown, type ShardAnswer } from './client.js';
 
 /** Headers of a shard's page that travel with it through the broker. */

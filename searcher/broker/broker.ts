@@ -4,10 +4,11 @@
  * shards' statistics are gathered once per index generation, a query's
  * term frequencies once per term and generation, and the collection
  * statistics over every shard go out with the query, so each shard scores
- * as one merged index would. The shards' matches are then ranked, grouped
- * by site and paged here by the same functions one searcher uses
- * (searcher/search.ts), and the page's summaries come from the shard that
- * holds each hit. A shard may have replicas (replicas.ts), any of which
+ * as one merged index would. A query is one call per shard
+ * (searcher/shard/query.ts): its matches come back with the bonuses of its
+ * best and the summaries of those that can reach the page; they are ranked,
+ * grouped by site and paged here by the same functions one searcher uses
+ * (searcher/search.ts). A shard may have replicas (replicas.ts), any of which
  * answers for it; a shard that is down or slow (every replica) is left out
  * and named: the answer is the other shards' results, marked partial.
  */
@@ -19,14 +20,9 @@ import { addProximity, clampPaging, emptyResult, pageOfRanked, PROXIMITY_DEPTH, 
 import type { SearchSettings } from '../settings.js';
 import { hostName } from '../sites.js';
 import type { Respelled } from '../spell.js';
-import { combineStats, type DetailsResponse, type DfResponse, type GlobalStats, type ProximityResponse, type ShardSearchResponse, type ShardStats } from '../shard/protocol.js';
+import { combineStats, SHARD_PROTOCOL, type DetailsRequest, type DetailsResponse, type DfResponse, type GlobalStats, type ShardQueryRequest, type ShardQueryResponse, type ShardStats, type ShownDoc, type WireBonus } from '../shard/protocol.js';
 import { ShardDown, type ShardAnswer, type ShardCalls } from './client.js';
-
-/** A shard left out of an answer, and why. */
-export interface MissingShard {
-  shard: string;
-  reason: string;
-}
+import { down, noShard, settled, type MissingShard } from './missing.js';
 
 interface ShardState {
   client: ShardCalls;
@@ -55,27 +51,15 @@ export interface BrokerResult {
 /** When a shard switches index while a query runs, the query is asked again with the new statistics, this many times at most. */
 const GENERATION_RETRIES = 2;
 
-export class NoShardAnswered extends Error {}
-
 /** A shard changed index generation between the statistics and the query. */
 class GenerationChanged extends Error {}
-
-/**
- * The calls' results once every call has settled, or the first failure among
- * them: a query asked again after a generation change must not have answers
- * of the abandoned attempt still landing on the shards' statistics.
- */
-async function settled<T>(calls: Promise<T>[]): Promise<T[]> {
-  const got = await Promise.allSettled(calls);
-  const failed = got.find((g) => g.status === 'rejected');
-  if (failed) throw failed.reason;
-  return got.map((g) => (g as PromiseFulfilledResult<T>).value);
-}
 
 export class Broker {
   private readonly states: ShardState[];
   private analyzerKey = '';
   private analyzer: Analyzer | undefined;
+  /** Sites by their home page's title (undefined: no shard holds it), from the shards' current generations. */
+  private readonly siteNames = new Map<string, string | undefined>();
 
   constructor(
     clients: ShardCalls[],
@@ -100,7 +84,8 @@ export class Broker {
         if (!s.stats || fresh) {
           try {
             const stats = await s.client.json<ShardStats>('/shard/stats');
-            if (stats.version !== s.stats?.version) s.df.clear();
+            if (stats.protocol !== SHARD_PROTOCOL) throw new ShardDown(refusal(stats.protocol));
+            if (stats.version !== s.stats?.version) this.forget(s);
             s.stats = stats;
           } catch (e) {
             missing.push(down(s, e));
@@ -156,7 +141,7 @@ export class Broker {
         const want = terms.filter((t) => !s.df.has(t));
         if (want.length) {
           try {
-            const r = await s.client.json<DfResponse>('/shard/df', { terms: want });
+            const r = await s.client.json<DfResponse>('/shard/df', { protocol: SHARD_PROTOCOL, terms: want });
             this.checkGeneration(s, r.version);
             want.forEach((t, k) => s.df.set(t, r.df[k]!));
           } catch (e) {
@@ -184,9 +169,15 @@ export class Broker {
   private checkGeneration(s: ShardState, version: string): void {
     if (s.stats && s.stats.version !== version) {
       s.stats = undefined;
-      s.df.clear();
+      this.forget(s);
       throw new GenerationChanged();
     }
+  }
+
+  /** What the broker knows of a shard's generation that is gone: its terms' frequencies, and the site names (any shard may have held them). */
+  private forget(s: ShardState): void {
+    s.df.clear();
+    this.siteNames.clear();
   }
 
   /** The query's terms and the collection statistics for them, over the shards that answer. */
@@ -215,16 +206,31 @@ export class Broker {
     const none = { views: [], siteName: hostName, missing, shards: this.states.length, summariesMs: 0 };
     if (!searchable(q.query)) return { result: emptyResult(req.query, q, paging, performance.now() - t0), ...none };
 
-    const answers = await this.ask(up, missing, (s) => s.client.json<ShardSearchResponse>('/shard/search', { query: req.query, stats }));
+    // One call per shard: its matches, the bonuses of its best and the summaries of those that can reach the page.
+    const depth = q.query.terms.length > 1 && this.settings.rank.proximity.weight > 0 ? PROXIMITY_DEPTH : SECTION_DEPTH;
+    const body: ShardQueryRequest = {
+      protocol: SHARD_PROTOCOL,
+      query: req.query,
+      stats,
+      depth,
+      lifted: SECTION_DEPTH,
+      summaries: paging.start + paging.hitsPerPage,
+      partialBelow: this.settings.partialBelow,
+      suggest: q.query.terms.some((t) => !stats.df[t]),
+    };
+    const answers = await this.ask(up, missing, (s) => s.client.json<ShardQueryResponse>('/shard/query', body));
     if (!answers.size) throw noShard(missing);
     const full: BrokerHit[] = [];
     const some: BrokerHit[] = [];
     /** A page of each site, to name the site by (its home page's title, or its host). */
     const siteUrls = new Map<string, string>();
+    const bonuses = new Map<number, Map<number, WireBonus>>();
     let exact = true;
     for (const [i, r] of answers) {
       exact &&= r.exact;
+      bonuses.set(i, new Map(r.bonus.map((b) => [b[0], b])));
       r.sites.forEach((site, k) => siteUrls.has(site) || siteUrls.set(site, r.siteUrls[k]!));
+      for (const [name, title] of Object.entries(r.names)) this.siteNames.set(name, title);
       for (const [local, s, t, l, base, isFull] of r.hits) {
         const site = r.sites[s]!;
         // Until its shard sends the document, a hit knows what ranking, grouping and facets read.
@@ -233,50 +239,23 @@ export class Broker {
       }
     }
     const { ranked, partial } = rankByBase(full, some, this.settings.partialBelow);
-    // The proximity bonus of the best PROXIMITY_DEPTH over every shard (none for a one-word query) and the section lift
-    // of the best SECTION_DEPTH, each from its shard.
-    const top = ranked.slice(0, q.query.terms.length > 1 && this.settings.rank.proximity.weight > 0 ? PROXIMITY_DEPTH : SECTION_DEPTH);
-    const lifted = new Set(ranked.slice(0, SECTION_DEPTH));
-    const bonus = new Map<BrokerHit, number>();
-    const near = await this.ask([...answers.keys()], missing, async (s, i) => {
-      const mine = top.filter((h) => h.shard === i);
-      const ids = mine.map((h) => h.local);
-      const r = mine.length
-        ? await s.client.json<ProximityResponse>('/shard/proximity', { query: req.query, stats, ids, lifted: mine.filter((h) => lifted.has(h)).length })
-        : { version: s.stats!.version, bonus: [] };
-      mine.forEach((h, k) => bonus.set(h, r.bonus[k] ?? 0));
-      return r;
+    // The proximity bonus of the best `depth` over every shard and the section lift of the best SECTION_DEPTH.
+    addProximity(ranked, (h, rank) => {
+      const b = rank < depth ? bonuses.get(h.shard)?.get(h.local) : undefined;
+      return b ? b[1] + (rank < SECTION_DEPTH ? b[2] : 0) : 0;
     });
-    if (top.length && !near.size) throw noShard(missing);
-    addProximity(ranked, (h) => bonus.get(h) ?? 0);
     const page = pageOfRanked(ranked, paging);
     const searchMs = performance.now() - t0;
 
-    // The page's documents and summaries from the shards holding them; site names from whichever holds the home page.
-    const t1 = performance.now();
-    const samples = new Map<string, string>();
-    for (const site of [...page.hits.map((h) => h.site), ...page.facets.site.map((v) => v.value)]) if (!samples.has(site)) samples.set(site, siteUrls.get(site)!);
-    const sites = [...samples].map(([site, url]) => ({ site, url }));
-    const suggest = q.query.terms.some((t) => !stats.df[t]);
-    const asked = [...answers.keys()];
-    const details = await this.ask(asked, missing, (s, i) =>
-      s.client.json<DetailsResponse>('/shard/details', { query: req.query, ids: page.hits.filter((h) => h.shard === i).map((h) => h.local), sites, suggest }),
-    );
-    const names = new Map<string, string>();
+    const t1s = performance.now();
+    const shown = await this.shownDocs(page, answers, siteUrls, req.query, missing);
+    const siteName = (doc: Pick<StoredDoc, 'url' | 'site'>) => this.siteNames.get(doc.site) ?? hostName(doc);
     let suggestion: Respelled | undefined;
-    for (const i of asked) {
-      const d = details.get(i);
-      for (const [site, name] of Object.entries(d?.names ?? {})) if (!names.has(site)) names.set(site, name);
-      suggestion ??= d?.suggestion ?? undefined;
-    }
-    const siteName = (doc: Pick<StoredDoc, 'url' | 'site'>) => names.get(doc.site) ?? hostName(doc);
+    for (const r of answers.values()) suggestion ??= r.suggestion ?? undefined;
     const views: HitView[] = [];
-    const next = new Map<number, number>();
     for (const h of page.hits) {
-      const k = next.get(h.shard) ?? 0;
-      next.set(h.shard, k + 1);
       // A hit whose shard stopped answering since it matched is left off the page; the notice names the shard.
-      const d = details.get(h.shard)?.docs[k];
+      const d = shown.get(h.shard)?.get(h.local);
       if (d) views.push({ hit: { ...h, doc: d.doc }, summary: d.summary, section: d.section, siteName: siteName(d.doc) });
     }
     const result: SearchResult = {
@@ -289,7 +268,40 @@ export class Broker {
       exact,
       ms: searchMs,
     };
-    return { result, views, suggestion, siteName, missing, shards: this.states.length, summariesMs: performance.now() - t1 };
+    return { result, views, suggestion, siteName, missing, shards: this.states.length, summariesMs: performance.now() - t1s };
+  }
+
+  /**
+   * The page's documents with their summaries: those the query's answers
+   * brought, the rest (a hit grouping by site reached deeper for) and the
+   * names of sites no shard has named yet from the shards holding them, in a
+   * second call only then.
+   */
+  private async shownDocs(
+    page: { hits: BrokerHit[]; facets: { site: { value: string }[] } },
+    answers: Map<number, ShardQueryResponse>,
+    siteUrls: Map<string, string>,
+    query: string,
+    missing: MissingShard[],
+  ): Promise<Map<number, Map<number, ShownDoc>>> {
+    const shown = new Map([...answers].map(([i, r]) => [i, new Map(Object.entries(r.shown).map(([id, d]) => [Number(id), d]))]));
+    const unnamed = [...new Set([...page.hits.map((h) => h.site), ...page.facets.site.map((v) => v.value)])].filter((site) => !this.siteNames.has(site));
+    const sites = unnamed.map((site) => ({ site, url: siteUrls.get(site)! }));
+    const lacking = new Map<number, number[]>();
+    for (const h of page.hits) if (!shown.get(h.shard)?.has(h.local)) lacking.set(h.shard, [...(lacking.get(h.shard) ?? []), h.local]);
+    const asked = sites.length ? [...answers.keys()] : [...lacking.keys()];
+    if (!asked.length) return shown;
+    const details = await this.ask(asked, missing, (s, i) => {
+      const body: DetailsRequest = { protocol: SHARD_PROTOCOL, query, ids: lacking.get(i) ?? [], sites, suggest: false };
+      return s.client.json<DetailsResponse>('/shard/details', body);
+    });
+    for (const [i, d] of details) {
+      (lacking.get(i) ?? []).forEach((id, k) => shown.get(i)!.set(id, d.docs[k]!));
+      for (const [site, name] of Object.entries(d.names)) this.siteNames.set(site, name);
+    }
+    // A site no shard names is named by its host until a shard switches index.
+    if (details.size === asked.length) for (const site of unnamed) if (!this.siteNames.has(site)) this.siteNames.set(site, undefined);
+    return shown;
   }
 
   /** Asks each shard in `which`; those that fail join `missing`. */
@@ -334,22 +346,12 @@ export class Broker {
   /** The explain page of `url` for `query`, from the shard holding it, scored with the statistics over every shard. */
   async explain(url: string, query: string): Promise<{ res?: ShardAnswer; missing: MissingShard[] }> {
     const { stats, missing } = await this.prepare(query);
-    const body = JSON.stringify({ url, query, stats });
+    const body = JSON.stringify({ protocol: SHARD_PROTOCOL, url, query, stats });
     const r = await this.forward('', (s) => s.client.post('/shard/explain', body));
     return { res: r.res, missing: [...missing, ...r.missing] };
   }
 }
 
-const noShard = (missing: readonly MissingShard[]) => new NoShardAnswered(`no shard answered: ${missing.map((m) => `${m.shard} (${m.reason})`).join(', ')}`);
-
-function down(s: ShardState, e: unknown): MissingShard {
-  if (!(e instanceof ShardDown)) throw e;
-  return { shard: s.client.name, reason: e.message };
-}
-
-/** The notice of an answer some shards are missing from. */
-export function missingNotice(missing: readonly MissingShard[], shards: number): string | undefined {
-  if (!missing.length) return undefined;
-  const names = [...new Map(missing.map((m) => [m.shard, m])).values()];
-  return `Partial results: ${names.length} of ${shards} ${shards === 1 ? 'shard' : 'shards'} did not answer (${names.map((m) => `${m.shard}: ${m.reason}`).join('; ')}); pages they hold are missing.`;
-}
+/** A shard of another release (its statistics name another protocol, or none before protocol 2). */
+const refusal = (theirs: number | undefined) =>
+  `speaks broker protocol ${theirs ?? 1} and this broker ${SHARD_PROTOCOL}: run the same hazelnut release on the broker and its shards`;

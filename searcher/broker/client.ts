@@ -62,6 +62,7 @@ export class ShardClient implements ShardCalls {
   /** JSON from GET (no body) or POST (with one), or ShardDown. */
   async json<T>(path: string, body?: unknown): Promise<T> {
     const res = await (body === undefined ? this.get(path) : this.post(path, JSON.stringify(body)));
+    if (res.status === 409) throw new ShardDown(await this.refusal(res));
     if (res.status !== 200) {
       await res.discard();
       throw new ShardDown(res.status === 404 ? 'answered 404: is it started with -shard?' : `answered HTTP ${res.status}`);
@@ -98,6 +99,15 @@ export class ShardClient implements ShardCalls {
       };
     } catch (e) {
       throw new ShardDown(this.reason(e));
+    }
+  }
+
+  /** Why a shard refused a call (a broker of another release), as it says. */
+  private async refusal(res: ShardAnswer): Promise<string> {
+    try {
+      return (JSON.parse(Buffer.from(await res.bytes()).toString('utf8')) as { error: string }).error;
+    } catch {
+      return 'answered HTTP 409';
     }
   }
 

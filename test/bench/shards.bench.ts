@@ -103,7 +103,7 @@ Every searcher, shard and broker is its own process on ${HOST}; autocannon (16 c
 ${row('one searcher (no broker)', single)}
 ${brokers.map(([n, r]) => row(`broker over ${n} shard${n > 1 ? 's' : ''}`, r)).join('\n')}
 
-A query through the broker costs each shard up to three calls (its matches, the proximity bonus of those among the best 100 over all shards, and the page's summaries; term statistics are asked once per term and index generation), so on one machine the broker adds work rather than sharing it: the gain is on machines of their own.
+A query through the broker costs each shard one call (its matches with the bonuses of its best and the summaries of those that can reach the page; statistics are asked once per index generation, a word's frequencies once per word and generation), so on one machine the broker adds work rather than sharing it: the gain is on machines of their own.
 
 Command: \`npm run bench -- shards\`.`,
   };

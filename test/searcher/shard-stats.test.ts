@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
-import { missingNotice } from '../../searcher/broker/broker.js';
+import { missingNotice } from '../../searcher/broker/missing.js';
 import { shardUrl } from '../../searcher/broker/client.js';
 import { combineStats, type ShardStats } from '../../searcher/shard/protocol.js';
 

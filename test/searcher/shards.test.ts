@@ -7,10 +7,12 @@
  * pages and explain come through it; a shard stopped mid-test leaves
  * partial results with a notice (seen in Chromium too), never a 500; a
  * slow shard is left out after the timeout; a new generation on a shard is
- * picked up.
+ * picked up, its cached statistics dropped; a query costs each shard one
+ * call; a shard refuses a broker of another release.
  */
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -184,12 +186,73 @@ async function until(what: () => Promise<boolean>, ms: number): Promise<void> {
   }
 }
 
+/** A loopback HTTP proxy in front of `target` that notes each call (`<name> METHOD path`) it passes on. */
+async function countingProxy(name: string, target: string, calls: string[]) {
+  const server = http.createServer((req, res) => {
+    calls.push(`${name} ${req.method} ${req.url}`);
+    const up = http.request(target + req.url, { method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, HOST, r));
+  return {
+    host: `${HOST}:${(server.address() as { port: number }).port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+test('a query costs each shard one call once its words are known, and ranks as one searcher', async () => {
+  const calls: string[] = [];
+  const proxies = await Promise.all(shards.map((s, i) => countingProxy(String(i), s.base, calls)));
+  const b = await start(['-shards', proxies.map((p) => p.host).join(',')]);
+  try {
+    for (const q of ['lantern windows service', '"disk buffer"', 'install OR upgrade', 'configuration']) {
+      await search(b.base, q);
+      calls.length = 0;
+      const [a, again] = await Promise.all([search(single, q), search(b.base, q, '&hitsPerSite=0')]);
+      assert.equal(calls.sort(), ['0 POST /shard/query', '1 POST /shard/query'], q);
+      assert.equal(
+        again.body.hits.map((h) => h.url),
+        (await search(single, q, '&hitsPerSite=0')).body.hits.map((h) => h.url),
+        q,
+      );
+      assert.ok(a.body.hits.length > 0, q);
+    }
+  } finally {
+    b.proc.kill('SIGKILL');
+    for (const p of proxies) p.close();
+  }
+});
+
+test('a shard refuses a broker of another release with a message, and names its protocol', async () => {
+  const post = (path: string, body: unknown) => fetch(shards[0]!.base + path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+  for (const [path, body, theirs] of [
+    ['/shard/search', { query: 'lantern' }, 'an older protocol'],
+    ['/shard/query', { protocol: 1, query: 'lantern' }, 'protocol 1'],
+    ['/shard/df', { terms: ['lantern'] }, 'an older protocol'],
+  ] as const) {
+    const r = await post(path, body);
+    assert.is(r.status, 409, path);
+    assert.is(((await r.json()) as { error: string }).error, `this shard speaks broker protocol 2 and the broker ${theirs}: run the same hazelnut release on the broker and its shards`);
+  }
+  assert.is(((await (await fetch(shards[0]!.base + '/shard/stats')).json()) as { protocol: number }).protocol, 2);
+});
+
 test('a shard that switches to a new index generation is picked up, with statistics over the new collection', async () => {
   const conf = Conf.load();
   const segDir = path.join(dir, 'segments', fs.readdirSync(path.join(dir, 'segments'))[0]!);
   // Both the single index and shard 0 lose the install pages of shard 0: the collection changes under the broker's cached statistics.
   const gone = (url: string) => shardOf(url, 2) === 0 && url.includes('install');
   const [before0, beforeSingle] = [await version(shards[0]!.base), await version(single)];
+  const queries = ['install lantern linux', 'lantern windows service', 'docker container image'];
+  // The broker knows these words' frequencies of the old generation before the switch.
+  for (const q of queries) assert.equal((await search(broker, q)).body.hits.map((h) => h.url), (await search(single, q)).body.hits.map((h) => h.url), `${q}, before`);
   // Pages deleted in the segment index as dedup deletes them are left out by merge: the single index without
   // the gone pages, then shard 0 alone, merged from the segment with every other shard's page deleted too.
   const segIndex = segmentIndexDir(segDir);
@@ -207,7 +270,7 @@ test('a shard that switches to a new index generation is picked up, with statist
   await merge(conf, { index: shardIndexDir(path.join(dir, 'shards'), 0), segments: [segDir] });
   deleteAlso(gone);
   await until(async () => (await version(shards[0]!.base)) !== before0 && (await version(single)) !== beforeSingle, 20_000);
-  for (const q of ['install lantern linux', 'lantern windows service', 'docker container image']) {
+  for (const q of queries) {
     const [a, b] = await Promise.all([search(single, q), search(broker, q)]);
     assert.ok(!b.body.hits.some((h) => gone(h.url)), `${q}: no page of the old generation`);
     assert.equal(
