@@ -6,7 +6,7 @@
  * per-row writes are held back by the connection and sent as sets.
  */
 import type { DbStatus } from '../../../shared/page-status.js';
-import type { Inlink, LinkRow, PageRow, PartitionOps, WebDb } from '../webdb.js';
+import type { Inlink, LinkRow, PageRow, PartitionOps, WebDb } from '../interface.js';
 import type { Connection } from './connection.js';
 import { PAGE_COLUMNS } from './schema.js';
 import { outlinkRows } from './writes.js';
