@@ -46,7 +46,7 @@ import { updatedb } from './updatedb/tool.js';
 import { waitingAfterCrawl } from './waiting.js';
 import { evaluate, formatEvaluation, searcherBase } from './evaluate/tool.js';
 import { readJudgments } from './evaluate/judgments.js';
-import { isPostgresUrl, openWebDb } from './webdb/webdb.js';
+import { openWebDb, webDbKind } from './webdb/webdb.js';
 import { crawlPaths, segmentIndexDir } from '../shared/crawl-dir.js';
 
 export const CRAWL_TOOL_FILE = 'crawl-tool.xml';
@@ -174,7 +174,7 @@ async function crawlHolding(conf: Conf, opts: CrawlOptions, held: { close(): voi
     for (const r of rejected) log.warn(r);
     const injected = await timed('inject', () => inject(conf, { webdb, seeds, plugins, log }));
     s.injected = injected.injected;
-    if (!isPostgresUrl(webdb)) held.push(openWebDb(webdb));
+    if (webDbKind(webdb) === 'embedded') held.push(openWebDb(webdb));
     for (const p of injected.problems) log.warn(`${p.where}: ${p.reason}`);
     if (conf.getBoolean('crawl.sitemaps'))
       s.sitemaps = await timed('sitemaps', () => crawlSitemaps(conf, { webdb, seedUrls: seeds.lines.map((l) => l.url), plugins, log }));
@@ -431,7 +431,7 @@ const tool: Tool = {
     if (depth < 1) throw new UsageError('-depth must be at least 1');
     if (fetchers !== undefined && fetchers < 1) throw new UsageError('-fetchers must be at least 1');
     const dir = path.resolve(typeof a.dir === 'string' ? a.dir : `crawl-${segmentName(new Date())}`);
-    if (typeof a.webdb === 'string' && !isPostgresUrl(a.webdb)) throw new UsageError(`-webdb takes a postgresql://user@host:port/db URL, not ${a.webdb}`);
+    if (typeof a.webdb === 'string' && webDbKind(a.webdb) !== 'server') throw new UsageError(`-webdb takes a postgresql://user@host:port/db URL, not ${a.webdb}`);
     const base = crawlConf(ctx.conf.confDir, ctx.confOverrides, ctx.conf.pluginProperties());
     const conf = typeof a.webdb === 'string' ? base.with({ 'webdb.url': a.webdb }) : base;
     checkSettings(conf, threads);

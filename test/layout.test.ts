@@ -381,6 +381,39 @@ test('the store scan sees a statement, a prepared query and a connection', () =>
   }
 });
 
+/** The WebDB's seam: which backend holds a WebDB is known in crawler/webdb/ alone; a tool asks the WebDB (webDbKind, sharesPartitionsRemotely, withWebDbLock). */
+const WEBDB_ROOM = 'crawler/webdb/';
+const BACKENDS = /^crawler\/webdb\/(?:postgres|sqlite)\//;
+const BACKEND_TEST = /\bisPostgresUrl\b/;
+
+/** How a module outside crawler/webdb/ reaches past the seam: a backend's module imported, or the backend test named. */
+function seamBreaks(from: string, tos: string[], src: string): string[] {
+  if (from.startsWith(WEBDB_ROOM)) return [];
+  const out = tos.filter((to) => BACKENDS.test(to)).map((to) => `${from} imports ${to}`);
+  if (BACKEND_TEST.test(src)) out.push(`${from} asks isPostgresUrl`);
+  return out;
+}
+
+test('tools reach the WebDB through its seam: no backend module or backend test outside crawler/webdb/', () => {
+  const breaks: string[] = [];
+  for (const [from, tos] of moduleGraph({ types: true })) {
+    const file = ['.ts', '.js', '.mjs'].map((ext) => path.join(root, from + ext)).find((f) => fs.existsSync(f))!;
+    breaks.push(...seamBreaks(slashed(from), tos.map(slashed), fs.readFileSync(file, 'utf8')));
+  }
+  assert.equal(breaks, []);
+});
+
+test('the seam rule: a backend import or test is one outside crawler/webdb/, the factory and interface are not', () => {
+  const cases: [string, string[], string, number][] = [
+    ['crawler/generate', ['crawler/webdb/webdb', 'crawler/webdb/interface'], 'sharesPartitionsRemotely(dir)', 0],
+    ['crawler/tool-run', ['crawler/webdb/postgres/lock'], '', 1],
+    ['crawler/crawl', ['crawler/webdb/sqlite/open'], 'if (!isPostgresUrl(webdb))', 2],
+    ['crawler/webdb/webdb', ['crawler/webdb/postgres/open'], 'isPostgresUrl(dirOrUrl)', 0],
+    ['searcher/x', [], 'isPostgresUrlish', 0],
+  ];
+  for (const [from, tos, src, n] of cases) assert.is(seamBreaks(from, tos, src).length, n, `${from} ${src}`);
+});
+
 /** A crawl directory's parts joined onto a path: only shared/crawl-dir.ts spells them. */
 const LAYOUT_PATH = /path\.join\([^)]*['"](?:webdb|segments|index|logs|\.lock|webdb\.sqlite|segment\.sqlite)['"]/;
 

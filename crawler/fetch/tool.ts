@@ -22,7 +22,7 @@ import { intOption, parseArgs, type Tool } from '../../shared/command.js';
 import { Segment } from '../../segments/segment.js';
 import { runWithLog } from '../tool-run.js';
 import { segmentCrawlDir, segmentFile } from '../../shared/crawl-dir.js';
-import { isPostgresUrl, openWebDb } from '../webdb/webdb.js';
+import { openWebDb, sharesPartitionsRemotely } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';
 import { fetchPartitions, release } from './partitions.js';
 import { crawlWebDb, fetchInto } from './segment-fetch.js';
@@ -35,7 +35,7 @@ export { addUpFetches, summaryLine } from './summary.js';
 
 export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions = {}): Promise<FetchSummary> {
   // A fetcher on another machine: the segment is not here, its partitions are in the WebDB.
-  if (!fs.existsSync(segmentFile(segmentDir)) && isPostgresUrl(conf.get('webdb.url'))) return fetchPartitions(conf, segmentDir, opts, true);
+  if (!fs.existsSync(segmentFile(segmentDir)) && sharesPartitionsRemotely(conf.get('webdb.url'))) return fetchPartitions(conf, segmentDir, opts, true);
   const whole = Segment.open(segmentDir, { readonly: true });
   let parts: number;
   try {

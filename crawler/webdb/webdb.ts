@@ -20,11 +20,30 @@ import { setWebDbWait } from './postgres/timeouts.js';
 import { hasPostgresWebDb, isPostgresUrl, openPostgresWebDb } from './postgres/open.js';
 import { hasWebDb as hasSqliteWebDb, openSqliteWebDb } from './sqlite/open.js';
 
-export { isPostgresUrl } from './postgres/open.js';
-export { lockPostgresWebDb } from './postgres/lock.js';
-/** A WebDB directory or URL as messages show it: a URL's password left out. */
-export { shownUrl as shownWebDb } from './postgres/sync-client.js';
+import { shownUrl } from './postgres/timeouts.js';
+
 export type * from './interface.js';
+
+/**
+ * Where a WebDB lives: `embedded` in a directory of a crawl directory
+ * (SQLite), whose lock file guards it; or on a `server` (a `postgresql://`
+ * URL) that tools on several machines share, which guards it itself.
+ */
+export type WebDbKind = 'embedded' | 'server';
+
+export function webDbKind(dirOrUrl: string): WebDbKind {
+  return isPostgresUrl(dirOrUrl) ? 'server' : 'embedded';
+}
+
+/** Whether fetchers on other machines reach the WebDB, so it keeps each fetch partition's segment files for them. */
+export function sharesPartitionsRemotely(dirOrUrl: string): boolean {
+  return webDbKind(dirOrUrl) === 'server';
+}
+
+/** A WebDB directory or URL as messages show it: a URL's password left out. */
+export function shownWebDb(dirOrUrl: string): string {
+  return webDbKind(dirOrUrl) === 'server' ? shownUrl(dirOrUrl) : dirOrUrl;
+}
 
 /** Sets how long every PostgreSQL WebDB connection of the process waits for its server (webdb.timeout). */
 export function configureWebDb(conf: Conf): void {
