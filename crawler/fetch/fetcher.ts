@@ -18,7 +18,7 @@ import type { FetchStatus } from '../../shared/page-status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/parse-content.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';
-import { SegmentWriter, type WriterThreads } from '../../segments/writer.js';
+import { SegmentWriter, type WriterThreads } from '../../segments/segment-writer.js';
 import { unbracket } from './address.js';
 import { FetchQueues, type Lease } from './queues.js';
 import { decideRedirect } from './redirect.js';

@@ -24,14 +24,14 @@ import { runWithLog } from '../tool-run.js';
 import { segmentCrawlDir, segmentFile } from '../../shared/crawl-dir.js';
 import { openWebDb, sharesPartitionsRemotely } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';
-import { fetchPartitions, release } from './partitions.js';
+import { fetchPartitions, release } from './fetch-partitions.js';
 import { crawlWebDb, fetchInto } from './segment-fetch.js';
-import type { FetchOptions } from './settings.js';
-import { summaryLine } from './summary.js';
+import type { FetchOptions } from './fetcher-settings.js';
+import { summaryLine } from './fetch-summary.js';
 
 export type { FetchSummary } from './fetcher.js';
-export { fetchEstimate, fetcherSettings, parseThreads, type FetchEstimate, type FetchOptions } from './settings.js';
-export { addUpFetches, summaryLine } from './summary.js';
+export { fetchEstimate, fetcherSettings, parseThreads, type FetchEstimate, type FetchOptions } from './fetcher-settings.js';
+export { addUpFetches, summaryLine } from './fetch-summary.js';
 
 export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions = {}): Promise<FetchSummary> {
   // A fetcher on another machine: the segment is not here, its partitions are in the WebDB.

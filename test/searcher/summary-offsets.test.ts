@@ -16,7 +16,7 @@ import { SUMMARIES_FILE } from '../../segments/summaries.js';
 import { hitDetails, type SummaryWords } from '../../searcher/details.js';
 import { typedWords } from '../../searcher/highlight.js';
 import { search } from '../../searcher/search.js';
-import { FetchedSegments } from '../../searcher/segments.js';
+import { FetchedSegments } from '../../searcher/fetched-segments.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { summarize, summarizeRanges, summaryToText, type SummaryOptions } from '../../searcher/summary.js';
 import { classedHits, markedHits, offsetWords, type TextHits } from '../../searcher/summary-offsets.js';

@@ -26,9 +26,9 @@ import { openWebDb, shownWebDb } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';
 import { freeDeadLocalLeases, keepLease, ownerName, releasePartition, unclaimable } from './leases.js';
 import { crawlWebDb, fetchInto } from './segment-fetch.js';
-import { atLeast, parseThreads, type FetchOptions } from './settings.js';
+import { atLeast, parseThreads, type FetchOptions } from './fetcher-settings.js';
 import { collectShipped, localPartition, shipPartition } from './shipping.js';
-import { addUpFetches } from './summary.js';
+import { addUpFetches } from './fetch-summary.js';
 
 const WAIT_POLL_MS = 1000;
 

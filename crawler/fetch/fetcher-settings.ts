@@ -9,7 +9,7 @@ import { HzError, UsageError } from '../../shared/errors.js';
 import type { Log } from '../log.js';
 import { politeEta } from '../progress.js';
 import { Segment } from '../../segments/segment.js';
-import { WriterThreads } from '../../segments/writer.js';
+import { WriterThreads } from '../../segments/segment-writer.js';
 import { PARSE_THREAD_MODULE } from '../parse/thread.js';
 import type { FetcherSettings } from './fetcher.js';
 import { FetchQueues } from './queues.js';
