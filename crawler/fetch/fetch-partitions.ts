@@ -1,5 +1,5 @@
 /**
- * @module crawler/fetch/partitions
+ * @module crawler/fetch/fetch-partitions
  * A segment split into fetch partitions (generate -numFetchers) is fetched a
  * partition at a time, each into its own file: the fetcher claims a
  * partition's lease in the WebDB, renews it while it fetches (leases.ts), and

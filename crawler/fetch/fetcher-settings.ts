@@ -1,5 +1,5 @@
 /**
- * @module crawler/fetch/settings
+ * @module crawler/fetch/fetcher-settings
  * A fetch's options and the settings it works out from the configuration
  * before it fetches anything (so a bad value stops a crawl early), the
  * threads that parse and store, and the least time a fetch will take.

@@ -9,7 +9,7 @@
  * lock, so a generate or updatedb of another segment may run meanwhile.
  *
  * A segment split into fetch partitions (generate -numFetchers) is fetched a
- * partition at a time under leases (partitions.ts); `-release` frees one.
+ * partition at a time under leases (fetch-partitions.ts); `-release` frees one.
  * With the WebDB on PostgreSQL a fetcher needs no segment directory: on a
  * machine without it, it takes its partitions from the WebDB and ships them
  * back. Each fetcher of a partitioned segment logs to a file of its own.
