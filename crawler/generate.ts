@@ -26,7 +26,7 @@ import { runWithLog } from './tool-run.js';
 import { crawlDirOf } from '../shared/crawl-dir.js';
 import { DAY_MS, scheduleFromConf } from './updatedb/schedule.js';
 import { shipPartition } from './fetch/shipping.js';
-import { isPostgresUrl, openWebDb, type PageRow, type WebDb } from './webdb/webdb.js';
+import { openWebDb, sharesPartitionsRemotely, type PageRow, type WebDb } from './webdb/webdb.js';
 
 /** Exit code of `generate` when no page is due: not an error, but nothing to fetch. */
 export const NOTHING_DUE_EXIT = 3;
@@ -183,7 +183,7 @@ function writeSegment(db: WebDb, segmentsDir: string, webDbDir: string, list: re
     });
     seg.markPhase('generated');
     // On a server, each partition's fetchlist goes there too, for fetchers on machines without the segment.
-    if (parts && isPostgresUrl(webDbDir))
+    if (parts && sharesPartitionsRemotely(webDbDir))
       for (let i = 0; i < parts.totals.length; i++) {
         seg.openPart(i).close();
         shipPartition(db, seg.dir, i, 'fetchlist');

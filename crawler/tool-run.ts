@@ -10,11 +10,11 @@
  * a killed crawl then leaves no lock file behind). The log is closed, and the
  * locks released, however the work ends.
  */
-import { crawlDirOf, crawlPaths } from '../shared/crawl-dir.js';
+import { crawlPaths } from '../shared/crawl-dir.js';
 import { Log } from './log.js';
 import type { ToolContext } from '../shared/command.js';
 import { withLock } from './crawl-lock.js';
-import { isPostgresUrl, lockPostgresWebDb } from './webdb/webdb.js';
+import { crawlDirOfWebDb, withWebDbLock } from './webdb/lock.js';
 
 
 export interface ToolRun {
@@ -30,8 +30,7 @@ export interface ToolRun {
 
 /** Runs `fn` with the tool's log open (and the lock held when asked); returns what `fn` returns. */
 export async function runWithLog<T>(ctx: ToolContext, run: ToolRun, fn: (log: Log) => Promise<T>): Promise<T> {
-  const onServer = run.webdb !== undefined && isPostgresUrl(run.webdb);
-  const crawlDir = run.webdb !== undefined && !onServer ? crawlDirOf(run.webdb) : run.crawlDir;
+  const crawlDir = (run.webdb !== undefined ? crawlDirOfWebDb(run.webdb) : undefined) ?? run.crawlDir;
   const logged = async () => {
     const log = new Log({
       tool: run.tool,
@@ -47,11 +46,6 @@ export async function runWithLog<T>(ctx: ToolContext, run: ToolRun, fn: (log: Lo
     }
   };
   if (!run.lock) return logged();
-  if (!onServer) return crawlDir !== undefined ? withLock(crawlDir, run.tool, run.lock, logged) : logged();
-  const release = await lockPostgresWebDb(run.webdb!, run.tool);
-  try {
-    return await logged();
-  } finally {
-    await release();
-  }
+  if (run.webdb !== undefined) return withWebDbLock(run.webdb, run.tool, run.lock, logged);
+  return crawlDir !== undefined ? withLock(crawlDir, run.tool, run.lock, logged) : logged();
 }

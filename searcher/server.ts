@@ -12,7 +12,7 @@ import type { Conf } from '../shared/conf.js';
 import { HzError } from '../shared/errors.js';
 import { crawlPaths } from '../shared/crawl-dir.js';
 import { Broker } from './broker/broker.js';
-import { createBrokerApp } from './broker/app.js';
+import { createBrokerApp } from './broker/broker-routes.js';
 import { ReplicaSet } from './broker/replicas.js';
 import { createApp } from './http/app.js';
 import { loadBrand, useBrand } from './http/brand.js';

@@ -16,7 +16,7 @@ import { INDEX_FILES } from '../shared/index/format.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { openIndex } from '../shared/index/reader.js';
 import type { IndexReader } from '../shared/index/types.js';
-import { FetchedSegments } from './segments.js';
+import { FetchedSegments } from './fetched-segments.js';
 import type { SearchSettings } from './settings.js';
 import { crawlPaths } from '../shared/crawl-dir.js';
 

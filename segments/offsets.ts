@@ -13,7 +13,8 @@
  * deltas), written by older hazelnut, are still read.
  */
 
-import { grown, MAX_TERM_LENGTH, NumberedTokens, type Analyzer } from '../shared/analysis/analyzer.js';
+import { MAX_TERM_LENGTH, type Analyzer } from '../shared/analysis/analyzer.js';
+import { grown, NumberedTokens } from '../shared/analysis/term-numbers.js';
 import type { PageSection, ParseMeta } from '../shared/plugin/extension-points.js';
 import { inflectionBase } from './inflection.js';
 

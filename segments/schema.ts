@@ -88,7 +88,7 @@ const WAL_CHECKPOINT_PAGES = 10_000;
 /** Every writing connection's settings, the writer thread's included. */
 export const WRITER_PRAGMAS = [...WAL_WRITER_PRAGMAS, `wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`];
 
-/** The statements that store a fetch, its content and its parse; segments/writer.ts runs them in a worker. */
+/** The statements that store a fetch, its content and its parse; segments/segment-writer.ts runs them in a worker. */
 export const WRITE_SQL = {
   fetch: `INSERT OR REPLACE INTO fetch (url, status, protocol_status, http_status, fetch_time, headers, redirect_to, content_type, message, meta)
           VALUES (@url, @status, @protocolStatus, @httpStatus, @fetchTime, @headers, @redirectTo, @contentType, @message, @meta)`,

@@ -68,7 +68,7 @@ export class Segment {
     this.summarySources = new SummarySources(dir, this.files);
   }
 
-  /** The segment's database file (segments/writer.ts opens its own connection to it). */
+  /** The segment's database file (segments/segment-writer.ts opens its own connection to it). */
   get file(): string {
     return this.db.name;
   }
@@ -323,7 +323,7 @@ export class Segment {
     return this.files.urlSet('SELECT url FROM parse');
   }
 
-  /** Stores parse records in one transaction (fetch records, content and inline parses go through segments/writer.ts). */
+  /** Stores parse records in one transaction (fetch records, content and inline parses go through segments/segment-writer.ts). */
   putParses(recs: Iterable<ParseRecord>): void {
     this.db.transaction(() => {
       for (const r of recs) this.stmts.putParse.run(parseParams(r));

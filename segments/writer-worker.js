@@ -1,4 +1,4 @@
-// The thread behind segments/writer.ts: parses what it is asked to (when it
+// The thread behind segments/segment-writer.ts: parses what it is asked to (when it
 // was given a parser), compresses the bodies the fetcher hands over and commits
 // each batch in one transaction, on one connection per segment, each
 // segment's writes arriving on a channel of their own. Plain JavaScript, so

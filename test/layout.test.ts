@@ -6,9 +6,9 @@
  * scratch file) and segments/ (a segment), and only they open a database.
  * Each plugin folder registers its own plugins, and nothing they import leads
  * back to the module that gathers them. A name names one thing: no two source
- * files share a base name but for the role names, backend parts and named
- * pairs listed here. No source file runs past 350 lines but a table or a
- * format, and the longer files listed to be split.
+ * files share a base name but for the role names and backend parts. No
+ * source file runs past 350 lines but a table or a format, and the longer
+ * files listed to be split. Tools reach the WebDB through its seam alone.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -246,16 +246,6 @@ const ROLE_NAMES = new Set(['tool', 'plugins']);
 /** A WebDB backend's file is named after the part of the WebDB it holds or the command it stores for, the same in every backend. */
 const BACKEND_PART = new RegExp(`^crawler/webdb/[\\w-]+/[\\w-]+\\.ts$`);
 
-/**
- * Pairs that still share a name, each a different thing: the list only
- * shrinks. The test fails when a pair is gone, so its entry goes with it.
- */
-const NAMED_EXCEPTIONS: Record<string, { files: string[]; why: string }> = {
-  app: { files: ['searcher/broker/app.ts', 'searcher/http/app.ts'], why: "the broker's HTTP routes and the search server's" },
-  html: { files: ['crawler/parse/html.ts', 'crawler/report/html.ts'], why: 'the HTML parser and the crawl report written as HTML' },
-  writer: { files: ['segments/writer.ts', 'shared/index/writer.ts'], why: "a segment's writer thread and a segment index's writer" },
-};
-
 /** The base names more than one source file has, with the files, outside the role names and backend parts. */
 function sharedNames(files: string[]): Map<string, string[]> {
   const byName = new Map<string, string[]>();
@@ -268,13 +258,9 @@ function sharedNames(files: string[]): Map<string, string[]> {
   return byName;
 }
 
-test('one name, one meaning: no two source files share a base name, but for role names, backend parts and the named pairs', () => {
+test('one name, one meaning: no two source files share a base name, but for role names and backend parts', () => {
   const files = ROOMS.flatMap((room) => [...sources(path.join(root, room))].map((f) => slashed(path.relative(root, f))));
-  const shared = sharedNames(files);
-  const unexplained = [...shared].filter(([name, list]) => NAMED_EXCEPTIONS[name]?.files.join() !== [...list].sort().join()).map(([n, list]) => `${n}: ${list.join(', ')}`);
-  assert.equal(unexplained, []);
-  for (const [name, { files: pair }] of Object.entries(NAMED_EXCEPTIONS))
-    assert.equal(shared.get(name)?.sort(), pair, `the exception ${name} no longer holds: take it out of the list`);
+  assert.equal([...sharedNames(files)].map(([n, list]) => `${n}: ${list.join(', ')}`), []);
   assert.ok(files.filter((f) => baseName(f) === 'index').length === 0, 'an index.ts holds code under a name that says nothing');
 });
 
@@ -299,14 +285,11 @@ const ONE_TABLE_OR_FORMAT: Record<string, string> = {
 };
 /** Files still longer than MAX_LINES that hold more than one thing, to be split: the list takes no new file. */
 const TO_SPLIT = [
-  'crawler/crawl.ts',
   'crawler/fetch/fetcher.ts',
-  'crawler/fetch/tool.ts',
-  'crawler/parse/html.ts',
   'searcher/broker/broker.ts',
   'searcher/summary.ts',
   'segments/segment.ts',
-  'segments/writer.ts',
+  'segments/segment-writer.ts',
   'shared/index/reader.ts',
 ];
 
@@ -379,6 +362,39 @@ test('the store scan sees a statement, a prepared query and a connection', () =>
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** The WebDB's seam: which backend holds a WebDB is known in crawler/webdb/ alone; a tool asks the WebDB (webDbKind, sharesPartitionsRemotely, withWebDbLock). */
+const WEBDB_ROOM = 'crawler/webdb/';
+const BACKENDS = /^crawler\/webdb\/(?:postgres|sqlite)\//;
+const BACKEND_TEST = /\bisPostgresUrl\b/;
+
+/** How a module outside crawler/webdb/ reaches past the seam: a backend's module imported, or the backend test named. */
+function seamBreaks(from: string, tos: string[], src: string): string[] {
+  if (from.startsWith(WEBDB_ROOM)) return [];
+  const out = tos.filter((to) => BACKENDS.test(to)).map((to) => `${from} imports ${to}`);
+  if (BACKEND_TEST.test(src)) out.push(`${from} asks isPostgresUrl`);
+  return out;
+}
+
+test('tools reach the WebDB through its seam: no backend module or backend test outside crawler/webdb/', () => {
+  const breaks: string[] = [];
+  for (const [from, tos] of moduleGraph({ types: true })) {
+    const file = ['.ts', '.js', '.mjs'].map((ext) => path.join(root, from + ext)).find((f) => fs.existsSync(f))!;
+    breaks.push(...seamBreaks(slashed(from), tos.map(slashed), fs.readFileSync(file, 'utf8')));
+  }
+  assert.equal(breaks, []);
+});
+
+test('the seam rule: a backend import or test is one outside crawler/webdb/, the factory and interface are not', () => {
+  const cases: [string, string[], string, number][] = [
+    ['crawler/generate', ['crawler/webdb/webdb', 'crawler/webdb/interface'], 'sharesPartitionsRemotely(dir)', 0],
+    ['crawler/tool-run', ['crawler/webdb/postgres/lock'], '', 1],
+    ['crawler/crawl', ['crawler/webdb/sqlite/open'], 'if (!isPostgresUrl(webdb))', 2],
+    ['crawler/webdb/webdb', ['crawler/webdb/postgres/open'], 'isPostgresUrl(dirOrUrl)', 0],
+    ['searcher/x', [], 'isPostgresUrlish', 0],
+  ];
+  for (const [from, tos, src, n] of cases) assert.is(seamBreaks(from, tos, src).length, n, `${from} ${src}`);
 });
 
 /** A crawl directory's parts joined onto a path: only shared/crawl-dir.ts spells them. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
 import { confArgs } from '../fetch/fetchers.js';
-import { DEPTH } from './score.js';
+import { DEPTH } from './metrics.js';
 
 const SEARCHER = path.resolve(import.meta.dirname, '..', '..', 'searcher', 'hazelnut-searcher.js');
 const START_MS = 120_000;

@@ -15,7 +15,7 @@ import { crawlPaths } from '../../shared/crawl-dir.js';
 import { parseArgs, type Tool } from '../../shared/command.js';
 import { askSearcher } from './ask.js';
 import { readJudgments, type Judgment } from './judgments.js';
-import { explainPath, firstHitChanges, outcome, scores, type Evaluation } from './score.js';
+import { explainPath, firstHitChanges, outcome, scores, type Evaluation } from './metrics.js';
 
 /** The last run's scoring kept in a crawl directory, if it reads. */
 export function lastEvaluation(crawlDir: string): Evaluation | undefined {

@@ -18,13 +18,13 @@ import type { FetchStatus } from '../../shared/page-status.js';
 import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../segments/segment.js';
 import { parseContent } from '../parse/parse-content.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';
-import { SegmentWriter, type WriterThreads } from '../../segments/writer.js';
+import { SegmentWriter, type WriterThreads } from '../../segments/segment-writer.js';
 import { unbracket } from './address.js';
 import { FetchQueues, type Lease } from './queues.js';
 import { decideRedirect } from './redirect.js';
 import { hasRobotsTxt, type RobotsCache } from './robots.js';
 import { deferredOutcome, exceptionOutcome, redirectExceededOutcome } from './status.js';
-import type { Fetch, FetchItem, FetchOutcome } from './step.js';
+import type { FetchCall, FetchItem, FetchOutcome } from './step.js';
 
 export interface FetcherSettings {
   threads: number;
@@ -102,7 +102,7 @@ export class Fetcher {
     private readonly segment: Segment,
     private readonly plugins: CrawlerPlugins,
     private readonly robots: RobotsCache,
-    private readonly fetchOne: Fetch,
+    private readonly fetchOne: FetchCall,
     private readonly s: FetcherSettings,
     private readonly log: Log | undefined,
     private readonly signal: AbortSignal | undefined,

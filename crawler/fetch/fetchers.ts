@@ -14,7 +14,7 @@ import { HzError } from '../../shared/errors.js';
 import type { Log } from '../log.js';
 import { Segment } from '../../segments/segment.js';
 import type { FetchSummary } from './fetcher.js';
-import { addUpFetches } from './summary.js';
+import { addUpFetches } from './fetch-summary.js';
 
 const HAZELNUT = path.resolve(import.meta.dirname, '..', 'hazelnut.js');
 const PROGRESS_MS = 1000;

@@ -14,7 +14,7 @@ import { Fetcher, type FetchSummary } from './fetcher.js';
 import { robotsAgents, userAgent } from './protocol-http.js';
 import { startProtocols, type Protocols } from './protocols.js';
 import { RobotsCache } from './robots.js';
-import { fetcherSettings, parseThreads, type FetchOptions } from './settings.js';
+import { fetcherSettings, parseThreads, type FetchOptions } from './fetcher-settings.js';
 import { fetchSteps } from './step.js';
 
 /**

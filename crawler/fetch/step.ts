@@ -1,8 +1,8 @@
 /**
  * @module crawler/fetch/step
  * Fetching one URL as a stack of small steps, in the manner of undici's
- * interceptors: `FetchStep = (next: Fetch) => Fetch`. The transport is the
- * innermost Fetch; robots.txt and charset detection wrap it. Scheduling
+ * interceptors: `FetchStep = (next: FetchCall) => FetchCall`. The transport is the
+ * innermost FetchCall; robots.txt and charset detection wrap it. Scheduling
  * (politeness) is not a step: a step that waited would hold a worker that a
  * ready host could use, so queues.ts hands out only URLs whose host may be
  * asked now.
@@ -34,12 +34,12 @@ export interface FetchOutcome {
   exception?: boolean;
 }
 
-export type Fetch = (item: FetchItem) => Promise<FetchOutcome>;
-export type FetchStep = (next: Fetch) => Fetch;
+export type FetchCall = (item: FetchItem) => Promise<FetchOutcome>;
+export type FetchStep = (next: FetchCall) => FetchCall;
 
 /** Wraps `inner` in `steps`, the first step outermost. */
-export function compose(inner: Fetch, ...steps: FetchStep[]): Fetch {
-  return steps.reduceRight<Fetch>((next, step, i) => {
+export function compose(inner: FetchCall, ...steps: FetchStep[]): FetchCall {
+  return steps.reduceRight<FetchCall>((next, step, i) => {
     const f = step(next);
     if (typeof f !== 'function') throw new TypeError(`fetch step ${i} did not return a function`);
     return f;
@@ -59,8 +59,8 @@ export function conditionalHeaders(datum: Record<string, unknown>): { ifModified
   return out;
 }
 
-/** The transport as the innermost Fetch: one request through the protocol plugin of the URL's scheme, its status mapped, 2xx bodies kept as content. */
-export function protocolFetch(protocols: Pick<Protocols, 'get'>, signal?: AbortSignal): Fetch {
+/** The transport as the innermost FetchCall: one request through the protocol plugin of the URL's scheme, its status mapped, 2xx bodies kept as content. */
+export function protocolFetch(protocols: Pick<Protocols, 'get'>, signal?: AbortSignal): FetchCall {
   return async (item) => {
     const started = Date.now();
     const hopMeta = item.hop > 0 ? { hop: item.hop, redirectFrom: item.chain[item.chain.length - 2] } : {};
@@ -126,7 +126,7 @@ export function robotsStep(robots: RobotsCache, origin: (url: string) => string,
 }
 
 /** One URL's fetch as the fetcher runs it: robots.txt (unless `robots` is null), the request, the charset. */
-export function fetchSteps(conf: Conf, protocols: Protocols, robots: RobotsCache | null, signal?: AbortSignal): Fetch {
+export function fetchSteps(conf: Conf, protocols: Protocols, robots: RobotsCache | null, signal?: AbortSignal): FetchCall {
   const maxCrawlDelay = conf.getFloat('fetcher.max.crawl.delay');
   const charset = charsetStep(conf.isDeclared('parser.character.encoding.default') ? conf.get('parser.character.encoding.default') : DEFAULT_CHARSET);
   if (!robots) return compose(protocolFetch(protocols, signal), charset);

@@ -9,7 +9,7 @@
  * lock, so a generate or updatedb of another segment may run meanwhile.
  *
  * A segment split into fetch partitions (generate -numFetchers) is fetched a
- * partition at a time under leases (partitions.ts); `-release` frees one.
+ * partition at a time under leases (fetch-partitions.ts); `-release` frees one.
  * With the WebDB on PostgreSQL a fetcher needs no segment directory: on a
  * machine without it, it takes its partitions from the WebDB and ships them
  * back. Each fetcher of a partitioned segment logs to a file of its own.
@@ -22,20 +22,20 @@ import { intOption, parseArgs, type Tool } from '../../shared/command.js';
 import { Segment } from '../../segments/segment.js';
 import { runWithLog } from '../tool-run.js';
 import { segmentCrawlDir, segmentFile } from '../../shared/crawl-dir.js';
-import { isPostgresUrl, openWebDb } from '../webdb/webdb.js';
+import { openWebDb, sharesPartitionsRemotely } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';
-import { fetchPartitions, release } from './partitions.js';
+import { fetchPartitions, release } from './fetch-partitions.js';
 import { crawlWebDb, fetchInto } from './segment-fetch.js';
-import type { FetchOptions } from './settings.js';
-import { summaryLine } from './summary.js';
+import type { FetchOptions } from './fetcher-settings.js';
+import { summaryLine } from './fetch-summary.js';
 
 export type { FetchSummary } from './fetcher.js';
-export { fetchEstimate, fetcherSettings, parseThreads, type FetchEstimate, type FetchOptions } from './settings.js';
-export { addUpFetches, summaryLine } from './summary.js';
+export { fetchEstimate, fetcherSettings, parseThreads, type FetchEstimate, type FetchOptions } from './fetcher-settings.js';
+export { addUpFetches, summaryLine } from './fetch-summary.js';
 
 export async function fetch(conf: Conf, segmentDir: string, opts: FetchOptions = {}): Promise<FetchSummary> {
   // A fetcher on another machine: the segment is not here, its partitions are in the WebDB.
-  if (!fs.existsSync(segmentFile(segmentDir)) && isPostgresUrl(conf.get('webdb.url'))) return fetchPartitions(conf, segmentDir, opts, true);
+  if (!fs.existsSync(segmentFile(segmentDir)) && sharesPartitionsRemotely(conf.get('webdb.url'))) return fetchPartitions(conf, segmentDir, opts, true);
   const whole = Segment.open(segmentDir, { readonly: true });
   let parts: number;
   try {

@@ -6,7 +6,8 @@
  * analysis threads (analysis-pool.ts), so both build the same index;
  * `WriterTerms` turns the numbers into a writer's term ids.
  */
-import { NumberedTokens, NumberList, type Analyzer } from '../../shared/analysis/analyzer.js';
+import type { Analyzer } from '../../shared/analysis/analyzer.js';
+import { NumberedTokens, NumberList } from '../../shared/analysis/term-numbers.js';
 import { analyzeSections, restOf, sectionCuts, sectionsOfStarts, urlText, type TextFields } from '../../shared/index/document.js';
 import type { TermStreams } from '../../shared/index/entries.js';
 import { NO_TERM, type IndexWriter } from '../../shared/index/writer.js';

@@ -19,10 +19,8 @@ import type { IndexInputDoc } from '../../shared/index/types.js';
 import { storedOf } from '../../shared/index/document.js';
 import { IndexWriter } from '../../shared/index/writer.js';
 import type { Log } from '../log.js';
-import type { IndexDocument, IndexingInput } from '../../shared/plugin/extension-points.js';
 import { host } from '../url/keys.js';
 import { parseArgs, type Tool } from '../../shared/command.js';
-import { summaryMeta } from '../../segments/offsets.js';
 import { listSegments, Segment, type SummaryText } from '../../segments/segment.js';
 import { SummariesWriter } from '../../segments/summaries.js';
 import { loadCrawlerPlugins, type CrawlerPlugins } from '../plugin/chains.js';
@@ -30,9 +28,10 @@ import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
 import { segmentIndexDir } from '../../shared/crawl-dir.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
-import { siteTitleSuffixes, stripTitleSuffix } from './title.js';
+import { siteTitleSuffixes } from './title.js';
 import { AnalysisPool, type AnalyzedPage } from './analysis-pool.js';
-import { indexesText, pageTerms, WriterTerms, type PageTerms } from './page-terms.js';
+import { pageTerms, WriterTerms, type PageTerms } from './page-terms.js';
+import { documentOf } from './fetch-document.js';
 
 
 export interface SegmentIndexSummary {
@@ -58,32 +57,6 @@ export interface IndexOptions {
   log?: Log;
   /** Analysis threads started ahead by the caller, who closes them; default: this run's own. */
   threads?: IndexThreads;
-}
-
-/** Turns the filters' field map into the writer's document, with the core fields. */
-function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; boost: number }): IndexInputDoc {
-  const str = (k: string, dflt = '') => (typeof d[k] === 'string' ? (d[k] as string) : dflt);
-  const num = (k: string) => (typeof d[k] === 'number' ? (d[k] as number) : Number(d[k] ?? 0) || 0);
-  const list = (k: string) => (Array.isArray(d[k]) ? (d[k] as string[]) : typeof d[k] === 'string' ? [d[k] as string] : []);
-  return {
-    url: str('url'),
-    title: str('title'),
-    host: str('host'),
-    site: str('site'),
-    domain: str('domain'),
-    type: str('type', 'text/html'),
-    lang: str('lang', 'unknown'),
-    date: str('date'),
-    tstamp: num('tstamp'),
-    digest: core.digest,
-    boost: core.boost,
-    segment: core.segment,
-    contentLength: num('contentLength'),
-    anchors: list('anchor'),
-    ...(d.noarchive === 'true' ? { noarchive: true } : {}),
-    content: str('content'),
-    headings: list('heading'),
-  };
 }
 
 /** Pages sent ahead to each analysis thread: enough to keep it busy, few enough to bound memory. */
@@ -227,48 +200,12 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
       let seen = 0;
       for (const f of seg.fetches()) {
         progress?.update(++seen, { extra: `${writer.docCount} documents` });
-        if (f.status !== 'fetch_success') {
-          sum.notFetched++;
+        const made = documentOf(seg, f, { db, plugins, suffixes });
+        if (typeof made === 'string') {
+          sum[made]++;
           continue;
         }
-        const parse = seg.getParse(f.url);
-        if (!parse || parse.status !== 'success') {
-          sum.notParsed++;
-          continue;
-        }
-        if (parse.meta.noindex) {
-          sum.noindex++;
-          continue;
-        }
-        const page = db.page(f.url);
-        const input: IndexingInput = {
-          url: f.url,
-          segment: seg.name,
-          fetchTime: f.fetchTime,
-          headers: f.headers,
-          contentType: f.contentType ?? null,
-          contentLength: seg.contentSize(f.url) ?? parse.text.length,
-          parse: { title: stripTitleSuffix(parse.title, suffixes.get(host(f.url))), text: parse.text, lang: parse.lang, meta: parse.meta },
-          signature: parse.signature ?? null,
-          inlinks: db.inlinks(f.url, 'source'),
-          linkScore: page?.link_score ?? 0,
-        };
-        let fields: IndexDocument | null = {};
-        for (const filter of plugins.indexingFilters) {
-          fields = filter.filter(fields, input);
-          if (!fields) break;
-        }
-        if (!fields) {
-          sum.filtered++;
-          continue;
-        }
-        const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
-        const doc = toInputDoc(fields, { segment: seg.name, digest: parse.signature ?? '', boost });
-        // The index's positions count the words of the content: they are the text's words only when the content starts with the text.
-        const text = indexesText(doc.content, parse.text) ? parse.text : undefined;
-        // Section offsets are the parse text's: they hold in the content only where it starts with the text.
-        if (text !== undefined && Array.isArray(parse.meta.sections)) doc.sections = parse.meta.sections.map((s) => s.offset);
-        const summaryText = text === undefined ? undefined : { url: f.url, length: text.length, meta: summaryMeta(parse.meta) };
+        const { doc, text, summaryText } = made;
         if (!pool) {
           add(doc, summaryText, pageTerms(analyzer, doc, text, maxTokens));
           continue;

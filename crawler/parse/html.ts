@@ -26,44 +26,12 @@
 import type { Conf } from '../../shared/conf.js';
 import type { ParseInput, ParseOutput, Parser, PluginDescriptor } from '../../shared/plugin/extension-points.js';
 import type { PageSection } from '../../segments/segment.js';
-import { KEPT_CHARS } from '../url/plain.js';
+import { linkResolver, resolveHttp } from './link-resolver.js';
 import { decodePage } from '../encoding.js';
 import { TextPiece, TextSink } from './html-text.js';
 import { NestingCappedParser } from './html-nesting.js';
 import { breathe, LINKS_PER_BREATH, SLICE_CHARS } from './breathe.js';
-
-const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math']);
-const NAV = new Set(['nav', 'header', 'footer']);
-/** Page chrome, when outside the main content. */
-const CHROME = new Set(['header', 'footer']);
-const CONTENT = new Set(['main', 'article']);
-const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'br', 'caption', 'dd', 'details', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'head', 'header',
-  'hr', 'html', 'iframe', 'img', 'input', 'label', 'legend', 'li', 'main', 'nav', 'ol', 'option', 'p', 'pre',
-  'section', 'select', 'summary', 'table', 'td', 'textarea', 'th', 'tr', 'ul', 'button', 'frame', 'title',
-]);
-const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev']);
-const NO_RELS: readonly string[] = [];
-const HEADING = /^h([1-6])$/;
-/**
- * A definition entry (`<dt>` with an id on it or inside it: Sphinx's API
- * entries, DocBook's variable lists) is a section below h6: a hit in a long
- * reference page links to the entry (`#flask.Flask.before_request`), and the
- * entry is scored on its own. Without an id it is no section (a man page's
- * option list, a glossary), as there is nothing to link to.
- */
-const DEFINITION_LEVEL = 7;
-const CONTROLS = new Set(['head', 'button', 'select']);
-/** Blocks that cannot be inside a heading: their start ends one left open. */
-const ENDS_HEADING = new Set(['address', 'article', 'aside', 'blockquote', 'details', 'div', 'dl', 'fieldset', 'figure', 'footer', 'form', 'header', 'hr', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'ul']);
-/** Class or id words of menus, link bars and banners in common documentation generators. */
-const FURNITURE_WORD = /^(?:nav(?:[-_].*)?|docnav|navbar|navheader|navfooter|navigation|menu|mainmenu|submenu|searchmenu|breadcrumbs?|banner|nosearch|toc|masthead|skip-?link|footer|sphinxsidebar(?:wrapper)?|searchbox)$/;
-/** The text of a permalink beside a heading or definition (Sphinx's `¶`, `#`, `§`, 🔗): a mark, not a word of the page. */
-const PERMALINK_MARK = /^\s*(?:[¶#§]|\u{1F517})\s*$/u;
-const isFurniture = (a: Record<string, string>) =>
-  (a.class !== undefined || a.id !== undefined) &&
-  `${a.class ?? ''} ${a.id ?? ''}`.toLowerCase().split(/\s+/).some((w) => w !== '' && FURNITURE_WORD.test(w));
+import { BLOCK, CHROME, CONTENT, CONTROLS, DEFINITION_LEVEL, ENDS_HEADING, HEADING, isFurniture, LINK_RELS, NAV, NO_RELS, PERMALINK_MARK, SKIP } from './html-elements.js';
 
 export interface HtmlLink {
   href: string;
@@ -323,49 +291,6 @@ function meta(out: HtmlExtract, a: Record<string, string>): void {
   else if (name === 'keywords') out.keywords ??= squash(content);
   else if (equiv === 'refresh') out.refresh ??= parseRefresh(content);
   else if (equiv === 'content-language') out.contentLanguage ??= content.trim() || null;
-}
-
-/**
- * An absolute http(s) URL, or null for anything a crawler cannot follow. A
- * page that is itself a local file (protocol-file) may link other files; a
- * web page may not, so no site can point the crawler at the local disk.
- */
-export function resolveHttp(href: string, base: string): string | null {
-  try {
-    const u = new URL(href, base);
-    return u.protocol === 'http:' || u.protocol === 'https:' || (u.protocol === 'file:' && base.startsWith('file:')) ? u.href : null;
-  } catch {
-    return null;
-  }
-}
-
-/** An href that resolves by joining strings: a path of characters the URL parser keeps as they are (no scheme, no `//` start), a query, a fragment. */
-const PLAIN_HREF = new RegExp(`^(?!//)[${KEPT_CHARS}/]*(?:\\?[${KEPT_CHARS}:/?]*)?(?:#[${KEPT_CHARS}:/?]*)?$`);
-/** A `.` or `..` segment, which the parser removes (a false alarm in a query only costs the parse). */
-const DOT_SEGMENT = /(?:^|\/)\.\.?(?:[/?#]|$)/;
-
-/**
- * `resolveHttp` against one base, as a page's links all are. The base is
- * parsed once, and a plain relative link (most of them) is joined to it
- * without the parser; anything else goes through `resolveHttp`.
- */
-export function linkResolver(base: string): (href: string) => string | null {
-  let b: URL | null = null;
-  try {
-    b = new URL(base);
-  } catch {
-    // resolveHttp says what such a base makes of each link
-  }
-  if (!b || (b.protocol !== 'http:' && b.protocol !== 'https:') || b.username !== '' || b.password !== '') return (href) => resolveHttp(href, base);
-  const origin = `${b.protocol}//${b.host}`;
-  const path = origin + b.pathname;
-  const dir = origin + b.pathname.slice(0, b.pathname.lastIndexOf('/') + 1);
-  const query = path + b.search;
-  return (href) => {
-    if (href === '' || !PLAIN_HREF.test(href) || DOT_SEGMENT.test(href)) return resolveHttp(href, base);
-    const first = href.charCodeAt(0);
-    return first === 47 /* / */ ? origin + href : first === 63 /* ? */ ? path + href : first === 35 /* # */ ? query + href : dir + href;
-  };
 }
 
 export class HtmlPageParser implements Parser {

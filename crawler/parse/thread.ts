@@ -1,7 +1,7 @@
 /**
  * @module crawler/parse/thread
  * The fetcher's inline parse as the segment writer's thread runs it
- * (segments/writer.ts): the thread rebuilds the configuration and the
+ * (segments/segment-writer.ts): the thread rebuilds the configuration and the
  * plugins from the fetch's configuration, then parses each page it is
  * handed exactly as the fetch loop would, and gives back what the parse
  * statement stores.

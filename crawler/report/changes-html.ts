@@ -7,8 +7,8 @@
  */
 import { escapeHtml } from '../../shared/escape.js';
 import type { ChangesData, TextDiff } from './changes.js';
-import type { Evaluation } from '../evaluate/score.js';
-import { explainPath } from '../evaluate/score.js';
+import type { Evaluation } from '../evaluate/metrics.js';
+import { explainPath } from '../evaluate/metrics.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
 const link = (u: string) => `<a href="${escapeHtml(u)}">${escapeHtml(u)}</a>`;

@@ -18,7 +18,7 @@ import { host } from '../url/keys.js';
 import { listSegments, Segment, segmentDate, type FetchRecord } from '../../segments/segment.js';
 import type { Conf } from '../../shared/conf.js';
 import { lastEvaluation } from '../evaluate/tool.js';
-import type { Evaluation } from '../evaluate/score.js';
+import type { Evaluation } from '../evaluate/metrics.js';
 import { dueNow, waitingText } from '../waiting.js';
 import { hasWebDb, openWebDb, type PageRow, type WebDb } from '../webdb/webdb.js';
 import { collectChanges, EXAMPLES, linkingPages, type ChangesData } from './changes.js';

@@ -8,7 +8,7 @@
 import { escapeHtml } from '../../shared/escape.js';
 
 const PALETTE = ['#3b6ea8', '#d08c2f', '#4c9a5b', '#b5483f', '#7a5ba6', '#5b8f99', '#a66f3b', '#888888'];
-export const color = (i: number) => PALETTE[i % PALETTE.length]!;
+export const seriesColor = (i: number) => PALETTE[i % PALETTE.length]!;
 
 const fmt = (n: number) => (Number.isInteger(n) ? n.toLocaleString('en-US') : n.toFixed(n < 10 ? 2 : 1));
 
@@ -25,7 +25,7 @@ export function barChart(title: string, rows: { label: string; value: number; co
     const label = r.label.length > 34 ? `${r.label.slice(0, 33)}…` : r.label;
     return (
       `<text x="${labelW - 6}" y="${y + 15}" text-anchor="end">${escapeHtml(label)}</text>` +
-      `<rect x="${labelW}" y="${y + 4}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${r.color ?? color(0)}"/>` +
+      `<rect x="${labelW}" y="${y + 4}" width="${w.toFixed(1)}" height="${rowH - 8}" fill="${r.color ?? seriesColor(0)}"/>` +
       `<text x="${labelW + w + 6}" y="${y + 15}">${fmt(r.value)}</text>`
     );
   });
@@ -54,7 +54,7 @@ export function histogram(title: string, counts: number[], labels: string[], wid
     const bh = (c / max) * (h - top - bottom);
     const x = i * slot;
     return (
-      `<rect x="${(x + 4).toFixed(1)}" y="${(h - bottom - bh).toFixed(1)}" width="${(slot - 8).toFixed(1)}" height="${bh.toFixed(1)}" fill="${color(0)}"/>` +
+      `<rect x="${(x + 4).toFixed(1)}" y="${(h - bottom - bh).toFixed(1)}" width="${(slot - 8).toFixed(1)}" height="${bh.toFixed(1)}" fill="${seriesColor(0)}"/>` +
       `<text x="${(x + slot / 2).toFixed(1)}" y="${(h - bottom - bh - 4).toFixed(1)}" text-anchor="middle">${fmt(c)}</text>` +
       `<text x="${(x + slot / 2).toFixed(1)}" y="${h - bottom + 16}" text-anchor="middle" class="axis">${escapeHtml(labels[i] ?? '')}</text>`
     );
@@ -82,7 +82,7 @@ export function lineChart(title: string, series: { name: string; points: [number
   const lines = series
     .map(
       (s, i) =>
-        `<g class="series" data-series="${i + 1}" fill="${color(i)}" stroke="${color(i)}"><title>${escapeHtml(s.name)}</title><polyline fill="none" stroke-width="2" points="${s.points
+        `<g class="series" data-series="${i + 1}" fill="${seriesColor(i)}" stroke="${seriesColor(i)}"><title>${escapeHtml(s.name)}</title><polyline fill="none" stroke-width="2" points="${s.points
           .map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`)
           .join(' ')}"/>${s.points.map(([x, y]) => `<circle cx="${sx(x).toFixed(1)}" cy="${sy(y).toFixed(1)}" r="${i === 0 ? 4 : 3}" stroke="#fff" stroke-width="1"/>`).join('')}</g>`,
     )

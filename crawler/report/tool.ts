@@ -13,7 +13,7 @@ import { crawlPaths } from '../../shared/crawl-dir.js';
 import { parseArgs, type Tool } from '../../shared/command.js';
 import { parseSince } from './changes.js';
 import { collectReport, type ReportOptions } from './collect.js';
-import { renderReport, sinceOf } from './html.js';
+import { renderReport, sinceOf } from './html-report.js';
 
 /**
  * Writes the report of a crawl directory (atomically: a searcher may be

@@ -13,7 +13,7 @@ import type { FetchStatus } from '../../shared/page-status.js';
 import type { Outlink, ParseLinks, Segment } from '../../segments/segment.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';
 import { memoByUrl } from '../url-memo.js';
-import type { FetchDatum } from './reducer.js';
+import type { FetchDatum } from '../webdb/interface.js';
 
 /** A meta refresh this many seconds or longer counts as a permanent redirect. */
 export const PERM_REFRESH_TIME = 5;

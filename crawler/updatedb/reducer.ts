@@ -24,7 +24,7 @@
 import type { ScoringFilter } from '../../shared/plugin/extension-points.js';
 import type { DbStatus, FetchStatus } from '../../shared/page-status.js';
 import { host } from '../url/keys.js';
-import type { PageRow } from '../webdb/webdb.js';
+import type { FetchDatum, PageRow } from '../webdb/interface.js';
 import {
   forceRefetch,
   initializeSchedule,
@@ -35,24 +35,6 @@ import {
   type ScheduleOptions,
   type ScheduleState,
 } from './schedule.js';
-
-/** One fetch of the page, as a segment recorded it. */
-export interface FetchDatum {
-  status: FetchStatus;
-  /** ms: when the fetch happened */
-  fetchTime: number;
-  /** Signature of the content fetched (from its parse), null without content. */
-  signature: string | null;
-  /** ms from the Last-Modified header, 0 when absent or unparsable. */
-  modifiedTime: number;
-  protocolStatus: string | null;
-  etag: string | null;
-  lastModified: string | null;
-  /** Change to the page's own score from this fetch (OPIC: the cash it handed to its outlinks, negative). */
-  scoreAdjust?: number;
-  /** The row as generate saw it, for a page no longer in the WebDB. */
-  generated?: Partial<Pick<PageRow, 'fetch_interval' | 'retries' | 'score'>>;
-}
 
 export interface MergeOptions {
   /** `db.update.additions.allowed` */

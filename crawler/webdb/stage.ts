@@ -8,7 +8,7 @@
  */
 import Database from 'better-sqlite3';
 import { CACHE_PRAGMA } from '../../shared/sqlite.js';
-import type { FetchDatum } from '../updatedb/reducer.js';
+import type { FetchDatum } from './interface.js';
 import { chunked, insertRows } from './sqlite/rows.js';
 import { statements } from './sqlite/statements.js';
 

@@ -51,6 +51,7 @@ import { identifierWords, isIdentifier } from './identifiers.js';
 import { tokenSpans, UNSPACED_START } from './token-spans.js';
 import { Word, WordCache, type ValueOf } from './word-cache.js';
 import { isEnglishWord } from './words.js';
+import type { NumberedTokens, NumberList } from './term-numbers.js';
 
 export interface AnalyzerOptions {
   /** Stem ASCII terms as English. @default false */
@@ -106,45 +107,6 @@ const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
 
 /** Receives each word that yields terms (with its value when one is asked for); returning false stops the scan. */
 type Emit = (word: Word, start: number, end: number, value: unknown) => unknown;
-
-/** A copy of `a` in a typed array of `size` elements (at least its length), for arrays that grow by doubling. */
-export function grown<A extends Uint32Array | Float64Array>(a: A, size = 2 * a.length): A {
-  const b = new (a.constructor as new (n: number) => A)(size);
-  b.set(a);
-  return b;
-}
-
-/**
- * A text's tokens as numbers: each term's number (`Analyzer.numbered`), its
- * word's span and a number the caller's function gives the word, in arrays
- * reused from one scan to the next.
- */
-export class NumberedTokens {
-  count = 0;
-  terms = new Uint32Array(1024);
-  starts = new Uint32Array(1024);
-  ends = new Uint32Array(1024);
-  values = new Float64Array(1024);
-
-  /** Room for one more token. */
-  grow(): void {
-    this.terms = grown(this.terms);
-    this.starts = grown(this.starts);
-    this.ends = grown(this.ends);
-    this.values = grown(this.values);
-  }
-}
-
-/** Term numbers appended to a growing array (`Analyzer.termNumbers`). */
-export class NumberList {
-  length = 0;
-  array = new Uint32Array(1024);
-
-  push(n: number): void {
-    if (this.length === this.array.length) this.array = grown(this.array);
-    this.array[this.length++] = n;
-  }
-}
 
 /** Where a camelCase word splits: lower→Upper (`readFile`) and before the last capital of a run of three or more (`XMLHttp`, not `IPv6`). */
 const CAMEL_SPLIT = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])/;

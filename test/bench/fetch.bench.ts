@@ -14,7 +14,7 @@ import { fetch } from '../../crawler/fetch/tool.js';
 import { Conf } from '../../shared/conf.js';
 import { Log } from '../../crawler/log.js';
 import { Segment } from '../../segments/segment.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter } from '../../segments/segment-writer.js';
 import { syntheticPaths } from '../fixtures/testweb.js';
 
 const HOSTS = 20;

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { Segment } from '../../segments/segment.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter } from '../../segments/segment-writer.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 import { page, type GrowthPage } from './growth-corpus.js';
 

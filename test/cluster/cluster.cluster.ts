@@ -17,7 +17,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { fetchedIn } from '../../crawler/fetch/partitions.js';
+import { fetchedIn } from '../../crawler/fetch/fetch-partitions.js';
 import { Segment } from '../../segments/segment.js';
 import { shardIndexDir } from '../../shared/crawl-dir.js';
 import { rng } from '../fixtures/rng.js';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { emptySummary, formatSummary, outcomes, phaseTimes, type CrawlSummary } from '../../crawler/crawl.js';
+import { emptySummary, formatSummary, outcomes, phaseTimes, type CrawlSummary } from '../../crawler/crawl-summary.js';
 
 test('each URL is counted once', () => {
   // [byStatus, robotsDenied, deferred, expected]

@@ -9,7 +9,7 @@ import { loadCrawlerPlugins } from '../../crawler/plugin/chains.js';
 import { updatedb } from '../../crawler/updatedb/tool.js';
 import { Conf } from '../../shared/conf.js';
 import { Segment } from '../../segments/segment.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter } from '../../segments/segment-writer.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 
 const H1 = 'http://127.0.4.1';

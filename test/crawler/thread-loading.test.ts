@@ -15,7 +15,7 @@ import * as assert from 'uvu/assert';
 import { parseThreads } from '../../crawler/fetch/tool.js';
 import { AnalysisPool } from '../../crawler/index/analysis-pool.js';
 import { Segment } from '../../segments/segment.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter } from '../../segments/segment-writer.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { Conf } from '../../shared/conf.js';
 

@@ -13,7 +13,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { webDbFile } from '../../shared/crawl-dir.js';
 import { Segment } from '../../segments/segment.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter } from '../../segments/segment-writer.js';
 import { webDbSql } from '../fixtures/webdb-sql.js';
 
 const BIN = path.resolve('crawler/hazelnut.js');

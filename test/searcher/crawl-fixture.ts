@@ -13,7 +13,7 @@ import { publishIndex } from '../../shared/index/publish.js';
 import type { IndexInputDoc } from '../../shared/index/types.js';
 import { IndexWriter } from '../../shared/index/writer.js';
 import { Segment } from '../../segments/segment.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter } from '../../segments/segment-writer.js';
 
 export interface FixturePage {
   url: string;

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { siteTitleSuffixes, stripTitleSuffix } from '../../crawler/index/title.js';
 import { pageRank } from '../../crawler/linkrank.js';
 import { Segment } from '../../segments/segment.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter } from '../../segments/segment-writer.js';
 import { digestOf, judgedHtml, judgedInlinks, judgedPages, pageUrl } from '../judged/corpus.js';
 import { inputDoc, publishDocs } from './crawl-fixture.js';
 

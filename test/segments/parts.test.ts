@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment, type FetchRecord } from '../../segments/segment.js';
-import { SegmentWriter } from '../../segments/writer.js';
+import { SegmentWriter } from '../../segments/segment-writer.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-parts-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));

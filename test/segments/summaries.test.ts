@@ -22,7 +22,7 @@ import { storedText } from '../../segments/summary-text.js';
 import type { SummaryText } from '../../segments/segment.js';
 import { SUMMARIES_FILE, SummariesFile, SummariesWriter, urlHash } from '../../segments/summaries.js';
 import { searchSettings } from '../../searcher/settings.js';
-import { FetchedSegments } from '../../searcher/segments.js';
+import { FetchedSegments } from '../../searcher/fetched-segments.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { makeCrawl, writeSegment, writeWebDb, type Crawl } from '../fixtures/crawlstore.js';
 

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment, type FetchRecord } from '../../segments/segment.js';
-import { SegmentWriter, WriterThreads } from '../../segments/writer.js';
+import { SegmentWriter, WriterThreads } from '../../segments/segment-writer.js';
 
 const rec = (url: string): FetchRecord => ({
   url,

@@ -6,7 +6,7 @@
  * (ops.ts) on one object.
  */
 import { HzError } from '../../../shared/errors.js';
-import type { WebDb } from '../webdb.js';
+import type { WebDb } from '../interface.js';
 import { Connection } from './connection.js';
 import { webDbOps } from './ops.js';
 import { partitionOps } from './partitions.js';

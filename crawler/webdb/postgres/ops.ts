@@ -6,7 +6,7 @@
  * per-row writes are held back by the connection and sent as sets.
  */
 import type { DbStatus } from '../../../shared/page-status.js';
-import type { Inlink, LinkRow, PageRow, PartitionOps, WebDb } from '../webdb.js';
+import type { GenerateOps, HostOps, InjectOps, Inlink, InvertlinksOps, LinkDbReadOps, LinkrankOps, LinkRow, PageRow, PartitionOps, ReaddbOps, UpdatedbOps, WebDb } from '../interface.js';
 import type { Connection } from './connection.js';
 import { PAGE_COLUMNS } from './schema.js';
 import { outlinkRows } from './writes.js';
@@ -29,6 +29,11 @@ function* chunks<T>(items: Iterable<T>, size = CHUNK): Generator<T[]> {
 const count = (r: { rows: { n: number }[] }) => r.rows[0]!.n;
 
 export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'transaction' | 'close'> {
+  return { ...injectOps(c), ...generateOps(c), ...updatedbOps(c), ...invertlinksOps(c), ...linkDbReadOps(c), ...linkrankOps(c), ...readdbOps(c), ...hostOps(c) };
+}
+
+/** Inject and sitemaps: new seeds, and known pages due again by a sitemap's lastmod. */
+function injectOps(c: Connection): InjectOps {
   return {
     inject(seeds, now, overwrite) {
       const n = { injected: 0, overwritten: 0, known: 0 };
@@ -85,7 +90,12 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
       });
       return n;
     },
+  };
+}
 
+/** Generate: the candidates, the marks and what waits. */
+function generateOps(c: Connection): GenerateOps {
+  return {
     generateCandidates(q) {
       return c.cursor<PageRow>(
         'pages',
@@ -110,7 +120,12 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
     nextDue(delayMs, now) {
       return c.query<{ t: number | null }>('pages', 'SELECT MIN(fetch_time) AS t FROM pages WHERE generate_time IS NULL OR generate_time + $1 <= $2', [delayMs, now]).rows[0]!.t;
     },
+  };
+}
 
+/** Updatedb: pages merged and their outlinks, each segment once. */
+function updatedbOps(c: Connection): UpdatedbOps {
+  return {
     isApplied(tool, segment) {
       return c.query('applied', 'SELECT 1 FROM applied WHERE tool = $1 AND segment = $2', [tool, segment]).rowCount > 0;
     },
@@ -132,7 +147,12 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
       c.write({ kind: 'outlinks', source, links: [...outlinks] });
       return outlinkRows(outlinks).length;
     },
+  };
+}
 
+/** Invertlinks: the targets to redo and their links, in sets. */
+function invertlinksOps(c: Connection): InvertlinksOps {
+  return {
     stageLinkTargets(sources) {
       c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS invert_sources (url text COLLATE "C" PRIMARY KEY)');
       c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS invert_targets (url text COLLATE "C" PRIMARY KEY)');
@@ -170,14 +190,24 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
       for (const { source, anchor } of inlinks) c.write({ kind: 'inlink', target, source, anchor });
       return inlinks.length;
     },
+  };
+}
 
+/** The inlinks as the indexer and readlinkdb read them. */
+function linkDbReadOps(c: Connection): LinkDbReadOps {
+  return {
     inlinks(target, order) {
       return c.query<Inlink>('inlinks', `SELECT source, anchor FROM inlinks WHERE target = $1 ORDER BY ${order === 'source' ? 'source' : 'seq'}`, [target]).rows;
     },
     allInlinks() {
       return c.cursor<Inlink & { target: string }>('inlinks', 'SELECT target, source, anchor FROM inlinks ORDER BY target, seq');
     },
+  };
+}
 
+/** Linkrank: the pages numbered, the link graph and the scores written back. */
+function linkrankOps(c: Connection): LinkrankOps {
+  return {
     numberPages() {
       c.query(undefined, 'CREATE TEMP TABLE IF NOT EXISTS rank_ids (id int4 PRIMARY KEY, url text COLLATE "C" NOT NULL UNIQUE)');
       c.query(undefined, 'TRUNCATE rank_ids');
@@ -202,7 +232,12 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
         }
       });
     },
+  };
+}
 
+/** Readdb: a page, the counts and the best scores. */
+function readdbOps(c: Connection): ReaddbOps {
+  return {
     page(url) {
       return c.query<PageRow>('pages', `SELECT ${PAGE_COLUMNS} FROM pages WHERE url = $1`, [url], url).rows[0];
     },
@@ -237,7 +272,12 @@ export function webDbOps(c: Connection): Omit<WebDb, keyof PartitionOps | 'trans
         n,
       ]).rows;
     },
+  };
+}
 
+/** The fetcher's per-host facts: robots.txt and loopback seeds. */
+function hostOps(c: Connection): HostOps {
+  return {
     robots(host) {
       const r = c.query<{ robots_status: string | null; robots_txt: string | null; robots_fetched: number | null; robots_failures: number; crawl_delay: number | null }>(
         'hosts',

@@ -4,7 +4,7 @@
  * partition row with FOR UPDATE SKIP LOCKED, so fetchers on several machines
  * claiming at once each get a different one without waiting on each other.
  */
-import type { Partition, PartitionOps, PartitionProgress } from '../webdb.js';
+import type { Partition, PartitionOps, PartitionProgress } from '../interface.js';
 import type { Connection } from './connection.js';
 
 export function partitionOps(c: Connection): PartitionOps {

@@ -8,7 +8,7 @@
  * write, at the place of that write: SQLite's INSERT OR REPLACE gives a
  * replaced row a new rowid, and `seq` follows it.
  */
-import type { HostRobots, PageRow } from '../webdb.js';
+import type { HostRobots, PageRow } from '../interface.js';
 import { PAGE_COLUMNS } from './schema.js';
 import type { Query } from './sync-client.js';
 

@@ -3,7 +3,7 @@
  * The `hosts` statements: the fetcher's robots.txt cache, and whether a seed
  * is on loopback (a `meta` row), which decides whether the fetcher may connect there.
  */
-import type { HostOps } from '../webdb.js';
+import type { HostOps } from '../interface.js';
 import type { Statements } from './statements.js';
 
 export function hostOps(sql: Statements): HostOps {

@@ -2,7 +2,7 @@
  * @module crawler/webdb/sqlite/inlinks
  * Reading the inlinks invertlinks built (readlinkdb, the indexer's anchors).
  */
-import type { Inlink, LinkDbReadOps } from '../webdb.js';
+import type { Inlink, LinkDbReadOps } from '../interface.js';
 import type { Statements } from './statements.js';
 
 export function inlinkReadOps(sql: Statements): LinkDbReadOps {

@@ -2,7 +2,7 @@
  * @module crawler/webdb/sqlite/invertlinks
  * The statements of invertlinks: the links around a URL and its inlinks.
  */
-import type { InvertlinksOps, LinkRow } from '../webdb.js';
+import type { InvertlinksOps, LinkRow } from '../interface.js';
 import { chunked, insertRows } from './rows.js';
 import type { Statements } from './statements.js';
 

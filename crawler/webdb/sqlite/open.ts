@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { HzError } from '../../../shared/errors.js';
 import { webDbFile } from '../../../shared/crawl-dir.js';
 import { BULK_CACHE_PRAGMA, CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../../../shared/sqlite.js';
-import type { WebDb, WebDbOpenOptions } from '../webdb.js';
+import type { WebDb, WebDbOpenOptions } from '../interface.js';
 import { hostOps } from './hosts.js';
 import { inlinkReadOps } from './inlinks.js';
 import { invertlinksOps } from './invertlinks.js';

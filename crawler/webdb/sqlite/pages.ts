@@ -3,7 +3,7 @@
  * The `pages` statements of inject, generate, linkrank and readdb.
  */
 import type Database from 'better-sqlite3';
-import type { GenerateOps, InjectOps, LinkrankOps, PageRow, ReaddbOps } from '../webdb.js';
+import type { GenerateOps, InjectOps, LinkrankOps, PageRow, ReaddbOps } from '../interface.js';
 import type { Statements } from './statements.js';
 
 export function pageOps(db: Database.Database, sql: Statements): InjectOps & GenerateOps & LinkrankOps & ReaddbOps {

@@ -4,7 +4,7 @@
  * SQLite runs under its write lock: two fetcher processes never both win one
  * partition.
  */
-import type { Partition, PartitionOps, PartitionProgress } from '../webdb.js';
+import type { Partition, PartitionOps, PartitionProgress } from '../interface.js';
 import type { Statements } from './statements.js';
 
 export function partitionOps(sql: Statements): PartitionOps {

@@ -3,7 +3,7 @@
  * The statements of updatedb: page rows, a page's outlinks, and the record
  * of applied segments.
  */
-import type { PageRow, UpdatedbOps } from '../webdb.js';
+import type { PageRow, UpdatedbOps } from '../interface.js';
 import { chunked, insertRows } from './rows.js';
 import type { Statements } from './statements.js';
 

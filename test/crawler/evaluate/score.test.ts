@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseJudgments } from '../../../crawler/evaluate/judgments.js';
-import { explainPath, firstHitChanges, outcome, scores } from '../../../crawler/evaluate/score.js';
+import { explainPath, firstHitChanges, outcome, scores } from '../../../crawler/evaluate/metrics.js';
 
 test('judgments: queries with one or more URLs; comments and blank lines skipped; URLs normalized', () => {
   const text = '# our queries\n\nvacation days\thttp://hr.test/leave\n  # indented comment\nexpense report\thttp://HR.test/expenses\thttp://hr.test/expenses-old\t\n';

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { fetch, parseThreads } from '../../../crawler/fetch/tool.js';
 import { Conf } from '../../../shared/conf.js';
 import { Segment } from '../../../segments/segment.js';
-import { WriterThreads } from '../../../segments/writer.js';
+import { WriterThreads } from '../../../segments/segment-writer.js';
 import { startTestWeb, type TestWeb } from '../../fixtures/testweb.js';
 import { makeSegment, tempCrawl } from './helpers.js';
 

@@ -6,7 +6,7 @@ import { decodeText, detectCharset } from '../../../crawler/encoding.js';
 import { decideRedirect, type RedirectInput } from '../../../crawler/fetch/redirect.js';
 import { chooseAgent, isFresh, robotsStateFor, rulesFor, ROBOTS_MAX_AGE_MS } from '../../../crawler/fetch/robots.js';
 import { httpOutcome } from '../../../crawler/fetch/status.js';
-import { compose, conditionalHeaders, type Fetch } from '../../../crawler/fetch/step.js';
+import { compose, conditionalHeaders, type FetchCall } from '../../../crawler/fetch/step.js';
 import { filterChain } from '../../../crawler/plugin/chains.js';
 
 test('HTTP status → fetch status (reference §4.8)', () => {
@@ -132,11 +132,11 @@ test('robots rules: product token precedence, longest match, Crawl-delay', () =>
 
 test('compose runs steps outermost first and checks them', async () => {
   const seen: string[] = [];
-  const inner: Fetch = async (item) => {
+  const inner: FetchCall = async (item) => {
     seen.push('inner');
     return { record: { url: item.url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: 0, headers: {} } };
   };
-  const step = (name: string) => (next: Fetch): Fetch => async (item) => {
+  const step = (name: string) => (next: FetchCall): FetchCall => async (item) => {
     seen.push(name);
     return next(item);
   };

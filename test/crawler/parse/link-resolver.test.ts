@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { linkResolver, resolveHttp } from '../../../crawler/parse/html.js';
+import { linkResolver, resolveHttp } from '../../../crawler/parse/link-resolver.js';
 import { rng } from '../../fixtures/rng.js';
 
 const BASES = [

@@ -16,7 +16,7 @@ import { loadCrawlerPlugins, type CrawlerPlugins } from '../../../crawler/plugin
 import { Conf } from '../../../shared/conf.js';
 import type { Parser } from '../../../shared/plugin/extension-points.js';
 import { Segment, type ContentRecord, type FetchRecord, type ParseRecord } from '../../../segments/segment.js';
-import { SegmentWriter } from '../../../segments/writer.js';
+import { SegmentWriter } from '../../../segments/segment-writer.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-parse-tool-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parseSince, textDiff, verdicts, type UrlState } from '../../../crawler/report/changes.js';
 import { boundingHost } from '../../../crawler/report/collect.js';
-import { ageUnit } from '../../../crawler/report/html.js';
+import { ageUnit } from '../../../crawler/report/html-report.js';
 
 const SINCE: [value: string, iso: string][] = [
   ['20261203120603', '2026-12-03T12:06:03.000Z'],

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { bucketFor, dueBuckets, rateSeries, Tally } from '../../../crawler/report/collect.js';
-import { formatBytes, quantile } from '../../../crawler/report/html.js';
+import { formatBytes, quantile } from '../../../crawler/report/html-report.js';
 import { binCounts } from '../../../crawler/report/svg.js';
 import { Conf } from '../../../shared/conf.js';
 import { startSearcher } from '../../../searcher/server.js';

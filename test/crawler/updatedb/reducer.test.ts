@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mergePage, modification, modifiedTimeOf, type FetchDatum, type MergeOptions } from '../../../crawler/updatedb/reducer.js';
+import { mergePage, modification, modifiedTimeOf, type MergeOptions } from '../../../crawler/updatedb/reducer.js';
+import type { FetchDatum } from '../../../crawler/webdb/interface.js';
 import { DAY_MS, type ScheduleOptions } from '../../../crawler/updatedb/schedule.js';
 import { opicScoring } from '../../../crawler/scoring/opic.js';
 import type { PageRow } from '../../../crawler/webdb/webdb.js';

@@ -15,7 +15,7 @@ import type { PageRow } from '../../../crawler/webdb/webdb.js';
 import { webDbSql } from '../../fixtures/webdb-sql.js';
 import { Conf } from '../../../shared/conf.js';
 import { Segment, type ParseRecord, type Phase } from '../../../segments/segment.js';
-import { SegmentWriter } from '../../../segments/writer.js';
+import { SegmentWriter } from '../../../segments/segment-writer.js';
 import type { FetchStatus } from '../../../shared/page-status.js';
 import type { Tool } from '../../../shared/command.js';
 

@@ -1,5 +1,5 @@
 /**
- * @module crawler/fetch/partitions
+ * @module crawler/fetch/fetch-partitions
  * A segment split into fetch partitions (generate -numFetchers) is fetched a
  * partition at a time, each into its own file: the fetcher claims a
  * partition's lease in the WebDB, renews it while it fetches (leases.ts), and
@@ -22,13 +22,13 @@ import type { Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
 import { crawlPaths, segmentCrawlDir, segmentFile, segmentPartDir } from '../../shared/crawl-dir.js';
 import { Segment } from '../../segments/segment.js';
-import { openWebDb, shownWebDb } from '../webdb/webdb.js';
+import { openWebDb, shownWebDb, type WebDb } from '../webdb/webdb.js';
 import type { FetchSummary } from './fetcher.js';
 import { freeDeadLocalLeases, keepLease, ownerName, releasePartition, unclaimable } from './leases.js';
 import { crawlWebDb, fetchInto } from './segment-fetch.js';
-import { atLeast, parseThreads, type FetchOptions } from './settings.js';
+import { atLeast, parseThreads, type FetchOptions } from './fetcher-settings.js';
 import { collectShipped, localPartition, shipPartition } from './shipping.js';
-import { addUpFetches } from './summary.js';
+import { addUpFetches } from './fetch-summary.js';
 
 const WAIT_POLL_MS = 1000;
 
@@ -81,43 +81,9 @@ export async function fetchPartitions(conf: Conf, segmentDir: string, opts: Fetc
       }
       fetchedHere.add(part);
       waiting = false;
-      opts.log?.info(`fetch partition ${part} of ${segmentDir}: claimed by ${owner}`);
-      const progress = () => webdb.noteProgress(name, part, owner, fetchedIn(segmentDir, part), Date.now());
-      progress();
-      // Stops this partition's fetch when the fetch is interrupted or the lease is lost.
-      const stop = new AbortController();
-      const onAbort = () => stop.abort();
-      opts.signal?.addEventListener('abort', onAbort);
-      let lost = false;
-      const stopRenewing = keepLease(webdb, { segment: name, part, owner, leaseMs }, opts.log, {
-        renewed: progress,
-        lost: () => {
-          lost = true;
-          stop.abort();
-        },
-      });
-      try {
-        // Never deferred on abort: after a lost lease the partition's file is the new holder's to complete.
-        const s = await fetchInto(conf, whole ? whole.openPart(part) : localPartition(webdb, segmentDir, part), webdb, {
-          ...opts,
-          deferOnAbort: false,
-          signal: stop.signal,
-          writers,
-        });
-        done.push(s);
-        if (!lost) progress();
-        if (s.complete && remote && !lost) {
-          const size = shipPartition(webdb, segmentDir, part, 'fetched');
-          opts.log?.info(`fetch partition ${part} of ${segmentDir}: shipped to the WebDB (${size.raw} bytes, ${size.shipped} gzipped)`);
-        }
-        if (s.complete) webdb.finishPartition(name, part, owner, Date.now());
-        // Interrupted, the lease is given up at once so that a rerun resumes the partition without waiting.
-        else if (!lost) webdb.renewPartition(name, part, owner, 0, Date.now());
-        if (lost) break;
-      } finally {
-        stopRenewing();
-        opts.signal?.removeEventListener('abort', onAbort);
-      }
+      const { summary, lost } = await fetchClaimed(conf, webdb, { segmentDir, whole, remote, part, owner, leaseMs }, { ...opts, writers });
+      done.push(summary);
+      if (lost) break;
       if (opts.part !== undefined) break;
     }
     // What other machines fetched, put in place in the segment.
@@ -132,6 +98,61 @@ export async function fetchPartitions(conf: Conf, segmentDir: string, opts: Fetc
   total.interrupted ||= opts.signal?.aborted ?? false;
   total.complete = opts.part !== undefined || remote ? done.length > 0 && done.every((d) => d.complete) : segmentFetched(segmentDir);
   return total;
+}
+
+/** A partition this fetcher holds, where its fetch list is: in the segment here, or shipped through the WebDB. */
+interface Claimed {
+  segmentDir: string;
+  whole: Segment | undefined;
+  remote: boolean;
+  part: number;
+  owner: string;
+  leaseMs: number;
+}
+
+/**
+ * Fetches a claimed partition while keeping its lease, then finishes it, or
+ * gives the lease up when interrupted; `lost`: another fetcher took the lease,
+ * and the partition's file is now its to complete.
+ */
+async function fetchClaimed(conf: Conf, webdb: WebDb, c: Claimed, opts: FetchOptions): Promise<{ summary: FetchSummary; lost: boolean }> {
+  const { segmentDir, part, owner, leaseMs } = c;
+  const name = path.basename(segmentDir);
+  opts.log?.info(`fetch partition ${part} of ${segmentDir}: claimed by ${owner}`);
+  const progress = () => webdb.noteProgress(name, part, owner, fetchedIn(segmentDir, part), Date.now());
+  progress();
+  // Stops this partition's fetch when the fetch is interrupted or the lease is lost.
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  opts.signal?.addEventListener('abort', onAbort);
+  let lost = false;
+  const stopRenewing = keepLease(webdb, { segment: name, part, owner, leaseMs }, opts.log, {
+    renewed: progress,
+    lost: () => {
+      lost = true;
+      stop.abort();
+    },
+  });
+  try {
+    // Never deferred on abort: after a lost lease the partition's file is the new holder's to complete.
+    const s = await fetchInto(conf, c.whole ? c.whole.openPart(part) : localPartition(webdb, segmentDir, part), webdb, {
+      ...opts,
+      deferOnAbort: false,
+      signal: stop.signal,
+    });
+    if (!lost) progress();
+    if (s.complete && c.remote && !lost) {
+      const size = shipPartition(webdb, segmentDir, part, 'fetched');
+      opts.log?.info(`fetch partition ${part} of ${segmentDir}: shipped to the WebDB (${size.raw} bytes, ${size.shipped} gzipped)`);
+    }
+    if (s.complete) webdb.finishPartition(name, part, owner, Date.now());
+    // Interrupted, the lease is given up at once so that a rerun resumes the partition without waiting.
+    else if (!lost) webdb.renewPartition(name, part, owner, 0, Date.now());
+    return { summary: s, lost };
+  } finally {
+    stopRenewing();
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 function segmentFetched(segmentDir: string): boolean {

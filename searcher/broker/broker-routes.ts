@@ -1,5 +1,5 @@
 /**
- * @module searcher/broker/app
+ * @module searcher/broker/broker-routes
  * The broker's HTTP face: the same pages and JSON as one searcher's
  * (searcher/http/app.ts), made from its shards' answers. A page or JSON
  * missing some shards says so (a notice, and `shards` in the JSON); with no

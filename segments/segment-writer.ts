@@ -1,5 +1,5 @@
 /**
- * @module segments/writer
+ * @module segments/segment-writer
  * The fetcher's write path into a segment. What one turn of the event loop
  * fetched goes to a worker thread as one batch; the worker compresses it and
  * commits it in one transaction with the batches and parses that arrived

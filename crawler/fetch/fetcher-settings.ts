@@ -1,5 +1,5 @@
 /**
- * @module crawler/fetch/settings
+ * @module crawler/fetch/fetcher-settings
  * A fetch's options and the settings it works out from the configuration
  * before it fetches anything (so a bad value stops a crawl early), the
  * threads that parse and store, and the least time a fetch will take.
@@ -9,7 +9,7 @@ import { HzError, UsageError } from '../../shared/errors.js';
 import type { Log } from '../log.js';
 import { politeEta } from '../progress.js';
 import { Segment } from '../../segments/segment.js';
-import { WriterThreads } from '../../segments/writer.js';
+import { WriterThreads } from '../../segments/segment-writer.js';
 import { PARSE_THREAD_MODULE } from '../parse/thread.js';
 import type { FetcherSettings } from './fetcher.js';
 import { FetchQueues } from './queues.js';

@@ -1,5 +1,5 @@
 /**
- * @module crawler/report/html
+ * @module crawler/report/html-report
  * The crawl report as one self-contained HTML file: inline CSS, SVG charts
  * (no script) and the numbers beside each chart, from `collectReport`. The
  * point "What changed" compares from is kept in a meta element, so the
@@ -9,7 +9,7 @@ import type { BoundingHost, ReportData } from './collect.js';
 import { escapeHtml } from '../../shared/escape.js';
 import { typeName } from '../../shared/doc-type.js';
 import { changesSection, evaluationSection } from './changes-html.js';
-import { barChart, binCounts, color, histogram, lineChart } from './svg.js';
+import { barChart, binCounts, histogram, seriesColor, lineChart } from './svg.js';
 
 const SINCE_META = 'hazelnut-since';
 
@@ -50,7 +50,7 @@ function statusSection(d: ReportData): string {
   const statuses = [...new Set([...STATUS_ORDER.filter((s) => d.pages.byStatus[s]), ...Object.keys(d.pages.byStatus)])];
   const byStatus = barChart(
     'WebDB pages per status',
-    statuses.map((s, i) => ({ label: s, value: d.pages.byStatus[s] ?? 0, color: color(i) })),
+    statuses.map((s, i) => ({ label: s, value: d.pages.byStatus[s] ?? 0, color: seriesColor(i) })),
   );
   const hosts = d.pages.byHost.slice(0, 25);
   const byHost = barChart('WebDB pages per host', hosts.map((h) => ({ label: h.host, value: h.total })));
@@ -70,7 +70,7 @@ function rateSection(d: ReportData): string {
   const chart = lineChart('Pages per second over each round', series, 's from the round start', 'pages/s');
   const rows = rounds.map((r, i) => {
     const secs = Math.max(1, r.rate.length * r.bucketSeconds);
-    return [`<span class="key" style="background:${color(i)}"></span> ${i + 1}`, escapeHtml(r.segment), when(r.started), r.pages, `${secs} s`, (r.pages / secs).toFixed(2), boundHtml(r.bound)];
+    return [`<span class="key" style="background:${seriesColor(i)}"></span> ${i + 1}`, escapeHtml(r.segment), when(r.started), r.pages, `${secs} s`, (r.pages / secs).toFixed(2), boundHtml(r.bound)];
   });
   return `<section id="rate"><h2>Fetch rate over time, per round</h2>${chart}${table(['round', 'segment', 'started', 'requests', 'duration', 'pages/s', 'ended by'], rows)}
 <p>A round lasts until its last host is done: "ended by" names that host, its pages in the round and how long it fetched alone at the end (politeness allows one request at a time to a host; <code>fetcher.tail.max.time</code> bounds that tail).</p></section>`;

@@ -1,5 +1,5 @@
 /**
- * @module searcher/segments
+ * @module searcher/fetched-segments
  * Read-only access to a crawl's segments by name (Nutch's FetchedSegments):
  * summaries, cached pages and parse text are looked up by the hit's stored
  * `segment` and `url`. Segments open lazily and stay open; one that has gone

@@ -1,5 +1,5 @@
 /**
- * @module crawler/fetch/summary
+ * @module crawler/fetch/fetch-summary
  * What a fetch reports: one summary for the fetches of a segment's
  * partitions (by one fetcher or many), and its summary line.
  */

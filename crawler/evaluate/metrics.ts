@@ -1,5 +1,5 @@
 /**
- * @module crawler/evaluate/score
+ * @module crawler/evaluate/metrics
  * How well the search answers a team's judged queries: the rank of the
  * first expected URL in each query's first ten hits, MRR@10 and P@1 over
  * all, the misses, and the queries whose first hit is not what it was at
