@@ -35,16 +35,20 @@ export function readLock(crawlDir: string): LockInfo | undefined {
   }
 }
 
+/** Whether process `pid` runs on this machine (one of another user's counts: signalling it is refused, not failed). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** A lock is stale when it was taken on this host by a process that no longer exists. */
 export function isStale(info: LockInfo): boolean {
   if (info.host && info.host !== os.hostname()) return false;
-  if (!info.pid) return true;
-  try {
-    process.kill(info.pid, 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return !info.pid || !processAlive(info.pid);
 }
 
 /** `pid 123 (crawl on host, since …)`. */

@@ -10,6 +10,7 @@
  */
 import os from 'node:os';
 import { HzError, UsageError } from '../../shared/errors.js';
+import { processAlive } from '../../shared/lockfile.js';
 import type { Log } from '../log.js';
 import type { Partition, WebDb } from '../webdb/webdb.js';
 
@@ -24,22 +25,12 @@ export function ownerOf(owner: string | null): { host: string; pid: number } | u
   return m ? { host: m[1]!, pid: Number(m[2]) } : undefined;
 }
 
-/** Whether process `pid` runs on this machine. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The leases of `parts` held, not done and not run out, by a process of this
  * machine (`host`) that is no longer running: a killed fetcher, a crawl's
  * own from before it was killed.
  */
-export function deadLocalHolders(parts: readonly Partition[], host: string, now: number, isAlive: (pid: number) => boolean = alive): Partition[] {
+export function deadLocalHolders(parts: readonly Partition[], host: string, now: number, isAlive: (pid: number) => boolean = processAlive): Partition[] {
   return parts.filter((p) => {
     const o = ownerOf(p.owner);
     return p.done === null && (p.leaseUntil ?? 0) > now && o !== undefined && o.host === host && o.pid !== process.pid && !isAlive(o.pid);

@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { crawlPaths } from '../crawl-dir.js';
+import { processAlive } from '../lockfile.js';
 
 export const CURRENT_FILE = 'CURRENT';
 const TMP_PREFIX = '.tmp-';
@@ -59,21 +60,12 @@ function generations(root: string): string[] {
   return fs.readdirSync(root).filter((n) => GENERATION.test(n)).sort();
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes build directories `<prefix>…-<pid>` left by killed runs (their process is gone). */
 export function removeStaleTmp(dir: string, prefix: string): void {
   if (!fs.existsSync(dir)) return;
   for (const n of fs.readdirSync(dir)) {
     const m = n.startsWith(prefix) ? /-(\d+)$/.exec(n) : null;
-    if (m && !pidAlive(Number(m[1]))) fs.rmSync(path.join(dir, n), { recursive: true, force: true });
+    if (m && !processAlive(Number(m[1]))) fs.rmSync(path.join(dir, n), { recursive: true, force: true });
   }
 }
 
