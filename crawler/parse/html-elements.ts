@@ -18,7 +18,9 @@ export const BLOCK = new Set([
   'section', 'select', 'summary', 'table', 'td', 'textarea', 'th', 'tr', 'ul', 'button', 'frame', 'title',
 ]);
 export const LINK_RELS = new Set(['canonical', 'alternate', 'next', 'prev']);
-export const NO_RELS: readonly string[] = [];
+const NO_RELS: readonly string[] = [];
+/** An element's `rel` words, lower-cased. */
+export const relsOf = (a: Record<string, string>): readonly string[] => (a.rel === undefined ? NO_RELS : a.rel.toLowerCase().split(/\s+/));
 export const HEADING = /^h([1-6])$/;
 /**
  * A definition entry (`<dt>` with an id on it or inside it: Sphinx's API

@@ -9,6 +9,9 @@
  * text: "Prev Up SQL Commands Home Next".
  */
 
+/** Whitespace runs as one space, none at either end: for short strings read whole (a title, an anchor, a meta). */
+export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+
 /** Share of a run's characters that are link text above which the run is a menu. */
 const LINK_DENSITY = 0.8;
 
