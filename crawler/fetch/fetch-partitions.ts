@@ -23,7 +23,7 @@ import { HzError } from '../../shared/errors.js';
 import { crawlPaths, segmentCrawlDir, segmentFile, segmentPartDir } from '../../shared/crawl-dir.js';
 import { Segment } from '../../segments/segment.js';
 import { openWebDb, shownWebDb, type WebDb } from '../webdb/webdb.js';
-import type { FetchSummary } from './fetcher.js';
+import type { FetchSummary } from './fetch-summary.js';
 import { freeDeadLocalLeases, keepLease, ownerName, releasePartition, unclaimable } from './leases.js';
 import { crawlWebDb, fetchInto } from './segment-fetch.js';
 import { atLeast, parseThreads, type FetchOptions } from './fetcher-settings.js';

@@ -4,7 +4,52 @@
  * partitions (by one fetcher or many), and its summary line.
  */
 import type { FetchStatus } from '../../shared/page-status.js';
-import type { FetchSummary } from './fetcher.js';
+
+export interface FetchSummary {
+  segment: string;
+  /** URLs in the fetchlist. */
+  total: number;
+  /** Fetchlist URLs that already had a record when this run started (a resumed fetch). */
+  resumed: number;
+  /** Records written by this run, redirect hops included. */
+  fetched: number;
+  redirectsFollowed: number;
+  byStatus: Partial<Record<FetchStatus, number>>;
+  /** Pages left for a later cycle (Crawl-delay too long, time limit, long tail). */
+  deferred: number;
+  /** Pages robots.txt forbids (recorded as gone). */
+  robotsDenied: number;
+  /** Queues whose rest was left for the next cycle, with why. */
+  deferredQueues: { queue: string; urls: number; reason: string }[];
+  bytes: number;
+  parsed: number;
+  errors: number;
+  /** Every fetchlist URL has a record: the segment is marked fetched. */
+  complete: boolean;
+  interrupted: boolean;
+  elapsedMs: number;
+}
+
+/** The summary of a fetch of `total` fetchlist URLs before it has fetched any. */
+export function emptyFetchSummary(segment: string, total: number): FetchSummary {
+  return {
+    segment,
+    total,
+    resumed: 0,
+    fetched: 0,
+    redirectsFollowed: 0,
+    byStatus: {},
+    deferred: 0,
+    robotsDenied: 0,
+    deferredQueues: [],
+    bytes: 0,
+    parsed: 0,
+    errors: 0,
+    complete: false,
+    interrupted: false,
+    elapsedMs: 0,
+  };
+}
 
 /** One summary for several fetches of one segment's partitions. */
 export function addUpFetches(segment: string, list: readonly FetchSummary[]): FetchSummary {

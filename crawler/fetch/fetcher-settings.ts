@@ -11,8 +11,31 @@ import { politeEta } from '../progress.js';
 import { Segment } from '../../segments/segment.js';
 import { WriterThreads } from '../../segments/segment-writer.js';
 import { PARSE_THREAD_MODULE } from '../parse/thread.js';
-import type { FetcherSettings } from './fetcher.js';
 import { FetchQueues } from './queues.js';
+
+export interface FetcherSettings {
+  threads: number;
+  perHost: number;
+  byIp: boolean;
+  delayMs: number;
+  minDelayMs: number;
+  maxRedirects: number;
+  ignoreExternal: boolean;
+  /** fetcher.timelimit.mins in ms; negative: none. */
+  timeLimitMs: number;
+  /** fetcher.max.exceptions.per.queue; negative: none. */
+  maxExceptions: number;
+  /** fetcher.tail.max.time in ms; negative: none. */
+  tailMaxMs: number;
+  parse: boolean;
+  storeContent: boolean;
+  /**
+   * On an interrupt, record the URLs not fetched as deferred (as the time
+   * limit does), so the segment is complete and what was fetched can be
+   * indexed at once; otherwise they stay unrecorded for a rerun to fetch.
+   */
+  deferOnAbort?: boolean;
+}
 
 export interface FetchOptions {
   /** -threads: concurrent requests in all (fetcher.threads.fetch). */

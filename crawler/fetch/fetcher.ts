@@ -10,7 +10,6 @@
  * done) and the time limit by leaving the remaining URLs for the next cycle,
  * recorded as deferred.
  */
-import dns from 'node:dns/promises';
 import type { Conf } from '../../shared/conf.js';
 import type { Log } from '../log.js';
 import { fetchEta, politeEta, progressLine, ratePerSec, RecentRate } from '../progress.js';
@@ -19,61 +18,14 @@ import type { ContentRecord, FetchRecord, ParseRecord, Segment } from '../../seg
 import { parseContent } from '../parse/parse-content.js';
 import type { CrawlerPlugins } from '../plugin/chains.js';
 import { SegmentWriter, type WriterThreads } from '../../segments/segment-writer.js';
-import { unbracket } from './address.js';
+import { emptyFetchSummary, type FetchSummary } from './fetch-summary.js';
+import type { FetcherSettings } from './fetcher-settings.js';
+import { QueueIds } from './queue-id.js';
 import { FetchQueues, type Lease } from './queues.js';
 import { decideRedirect } from './redirect.js';
 import { hasRobotsTxt, type RobotsCache } from './robots.js';
 import { deferredOutcome, exceptionOutcome, redirectExceededOutcome } from './status.js';
 import type { FetchCall, FetchItem, FetchOutcome } from './step.js';
-
-export interface FetcherSettings {
-  threads: number;
-  perHost: number;
-  byIp: boolean;
-  delayMs: number;
-  minDelayMs: number;
-  maxRedirects: number;
-  ignoreExternal: boolean;
-  /** fetcher.timelimit.mins in ms; negative: none. */
-  timeLimitMs: number;
-  /** fetcher.max.exceptions.per.queue; negative: none. */
-  maxExceptions: number;
-  /** fetcher.tail.max.time in ms; negative: none. */
-  tailMaxMs: number;
-  parse: boolean;
-  storeContent: boolean;
-  /**
-   * On an interrupt, record the URLs not fetched as deferred (as the time
-   * limit does), so the segment is complete and what was fetched can be
-   * indexed at once; otherwise they stay unrecorded for a rerun to fetch.
-   */
-  deferOnAbort?: boolean;
-}
-
-export interface FetchSummary {
-  segment: string;
-  /** URLs in the fetchlist. */
-  total: number;
-  /** Fetchlist URLs that already had a record when this run started (a resumed fetch). */
-  resumed: number;
-  /** Records written by this run, redirect hops included. */
-  fetched: number;
-  redirectsFollowed: number;
-  byStatus: Partial<Record<FetchStatus, number>>;
-  /** Pages left for a later cycle (Crawl-delay too long, time limit, long tail). */
-  deferred: number;
-  /** Pages robots.txt forbids (recorded as gone). */
-  robotsDenied: number;
-  /** Queues whose rest was left for the next cycle, with why. */
-  deferredQueues: { queue: string; urls: number; reason: string }[];
-  bytes: number;
-  parsed: number;
-  errors: number;
-  /** Every fetchlist URL has a record: the segment is marked fetched. */
-  complete: boolean;
-  interrupted: boolean;
-  elapsedMs: number;
-}
 
 const INTERRUPTED = 'the fetch was interrupted';
 
@@ -82,9 +34,9 @@ const isRedirect = (s: FetchStatus) => s === 'fetch_redir_perm' || s === 'fetch_
 export class Fetcher {
   readonly summary: FetchSummary;
   private readonly queues: FetchQueues<FetchItem>;
+  private readonly queueIds: QueueIds;
   /** URLs that are in the fetchlist, already recorded or queued as a redirect hop: never queued twice. */
   private readonly known = new Set<string>();
-  private readonly ipOf = new Map<string, Promise<string | undefined>>();
   private readonly started = Date.now();
   private tailSince: number | undefined;
   /** Per-URL log lines, written in one go by the monitor. */
@@ -110,23 +62,8 @@ export class Fetcher {
     private readonly writers?: WriterThreads,
   ) {
     this.queues = new FetchQueues({ maxPerQueue: s.perHost, delayMs: s.delayMs, minDelayMs: s.minDelayMs });
-    this.summary = {
-      segment: segment.name,
-      total: segment.count('fetchlist'),
-      resumed: 0,
-      fetched: 0,
-      redirectsFollowed: 0,
-      byStatus: {},
-      deferred: 0,
-      robotsDenied: 0,
-      deferredQueues: [],
-      bytes: 0,
-      parsed: 0,
-      errors: 0,
-      complete: false,
-      interrupted: false,
-      elapsedMs: 0,
-    };
+    this.queueIds = new QueueIds(s.byIp);
+    this.summary = emptyFetchSummary(segment.name, segment.count('fetchlist'));
   }
 
   async run(): Promise<FetchSummary> {
@@ -176,22 +113,8 @@ export class Fetcher {
     }
   }
 
-  private async queueKey(url: string): Promise<string | undefined> {
-    const u = new URL(url);
-    // file: URLs have no host to look up: they share one queue.
-    if (!u.hostname) return u.protocol;
-    if (!this.s.byIp) return u.origin;
-    let ip = this.ipOf.get(u.hostname);
-    if (!ip) {
-      ip = dns.lookup(unbracket(u.hostname)).then((a) => a.address, () => undefined);
-      this.ipOf.set(u.hostname, ip);
-    }
-    const addr = await ip;
-    return addr && `${u.protocol}//${addr}`;
-  }
-
   private async enqueue(item: FetchItem): Promise<void> {
-    const key = await this.queueKey(item.url);
+    const key = await this.queueIds.of(item.url);
     if (key) this.queues.add(key, item);
     else this.store({ record: { ...this.bare(item.url, exceptionOutcome()), message: 'unknown host (DNS lookup failed)' }, exception: true });
   }

@@ -13,7 +13,7 @@ import { DEFAULT_FILE, type Conf } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';
 import type { Log } from '../log.js';
 import { Segment } from '../../segments/segment.js';
-import type { FetchSummary } from './fetcher.js';
+import type { FetchSummary } from './fetch-summary.js';
 import { addUpFetches } from './fetch-summary.js';
 
 const HAZELNUT = path.resolve(import.meta.dirname, '..', 'hazelnut.js');

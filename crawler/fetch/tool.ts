@@ -23,13 +23,13 @@ import { Segment } from '../../segments/segment.js';
 import { runWithLog } from '../tool-run.js';
 import { segmentCrawlDir, segmentFile } from '../../shared/crawl-dir.js';
 import { openWebDb, sharesPartitionsRemotely } from '../webdb/webdb.js';
-import type { FetchSummary } from './fetcher.js';
+import type { FetchSummary } from './fetch-summary.js';
 import { fetchPartitions, release } from './fetch-partitions.js';
 import { crawlWebDb, fetchInto } from './segment-fetch.js';
 import type { FetchOptions } from './fetcher-settings.js';
 import { summaryLine } from './fetch-summary.js';
 
-export type { FetchSummary } from './fetcher.js';
+export type { FetchSummary } from './fetch-summary.js';
 export { fetchEstimate, fetcherSettings, parseThreads, type FetchEstimate, type FetchOptions } from './fetcher-settings.js';
 export { addUpFetches, summaryLine } from './fetch-summary.js';
 
