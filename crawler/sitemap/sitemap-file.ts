@@ -2,11 +2,12 @@
  * @module crawler/sitemap/sitemap-file
  * Reading one sitemap file per the sitemaps.org protocol: a `<urlset>` of
  * `<url>` entries (loc, lastmod, changefreq, priority), a `<sitemapindex>`
- * of further sitemaps, or a plain-text list of URLs. htmlparser2 reads the
- * XML as a stream in XML mode, so a huge file costs no tree; entries past
- * the bound are counted, not kept. Nothing in a file makes this throw.
+ * of further sitemaps, or a plain-text list of URLs. The XML reader of the
+ * configuration reads it as a stream of events, forgivingly, so a huge file
+ * costs no tree and a broken one gives the entries it has; entries past the
+ * bound are counted, not kept. Nothing in a file makes this throw.
  */
-import { Parser } from 'htmlparser2';
+import { readXml } from '../../shared/xml.js';
 
 export type ChangeFreq = 'always' | 'hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'never';
 const CHANGEFREQS = new Set<string>(['always', 'hourly', 'daily', 'weekly', 'monthly', 'yearly', 'never']);
@@ -71,18 +72,19 @@ export function parseSitemap(text: string, maxEntries: number): ParsedSitemap {
     if (e.priority?.trim() && Number.isFinite(p) && p >= 0 && p <= 1) x.priority = p;
     list.push(x);
   };
-  const parser = new Parser(
+  readXml(
+    body,
     {
-      onopentag(name) {
+      open(name) {
         const n = localName(name);
         if (out.kind === 'unknown' && (n === 'urlset' || n === 'sitemapindex')) out.kind = n;
         else if ((n === 'url' && out.kind === 'urlset') || (n === 'sitemap' && out.kind === 'sitemapindex')) entry = {};
         else if (entry && ['loc', 'lastmod', 'changefreq', 'priority'].includes(n)) (field = n), (entry[n] = '');
       },
-      ontext(t) {
+      text(t) {
         if (entry && field) entry[field] += t;
       },
-      onclosetag(name, implied) {
+      close(name, implied) {
         const n = localName(name);
         if (n === field) field = null;
         // A file cut off mid-entry closes it implicitly: its loc may be cut too.
@@ -92,10 +94,8 @@ export function parseSitemap(text: string, maxEntries: number): ParsedSitemap {
         }
       },
     },
-    { xmlMode: true, decodeEntities: true },
+    false,
   );
-  parser.write(body);
-  parser.end();
   return out;
 }
 
