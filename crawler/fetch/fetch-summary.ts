@@ -1,6 +1,7 @@
 /**
  * @module crawler/fetch/fetch-summary
- * What a fetch reports: one summary for the fetches of a segment's
+ * What a fetch reports (FetchSummary, kept up by the fetch loop as it
+ * stores each record): one summary for the fetches of a segment's
  * partitions (by one fetcher or many), and its summary line.
  */
 import type { FetchStatus } from '../../shared/page-status.js';
