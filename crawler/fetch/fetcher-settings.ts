@@ -2,8 +2,8 @@
  * @module crawler/fetch/fetcher-settings
  * A fetch's options and the settings the fetch loop runs by, worked out
  * from the configuration before it fetches anything (so a bad value stops a
- * crawl early), the
- * threads that parse and store, and the least time a fetch will take.
+ * crawl early), the threads that parse and store, and the least time a
+ * fetch will take.
  */
 import type { Conf } from '../../shared/conf.js';
 import { HzError, UsageError } from '../../shared/errors.js';
