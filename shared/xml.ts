@@ -71,14 +71,15 @@ export interface XmlHandler {
 
 /**
  * Reads a document as a stream of events, with no tree. Strict: anything
- * XML refuses throws an XmlSyntaxError on its line. Forgiving (`strict`
- * false), as what comes off the web must be read: a bad reference stays as
+ * XML refuses throws an XmlSyntaxError on its line. With `forgiving`, as
+ * what comes off the web must be read: a bad reference stays as
  * written, an end tag closes the elements left open inside it and one that
  * closes nothing open is passed over, a malformed tag is text, an
  * unterminated comment or section ends the document, and what is open at
  * the end is closed there.
  */
-export function readXml(src: string, h: XmlHandler, strict = true): void {
+export function readXml(src: string, h: XmlHandler, opts: { forgiving?: boolean } = {}): void {
+  const strict = !opts.forgiving;
   let i = 0;
   let line = 1;
   const open: { name: string; line: number }[] = [];

@@ -94,7 +94,7 @@ export function parseSitemap(text: string, maxEntries: number): ParsedSitemap {
         }
       },
     },
-    false,
+    { forgiving: true },
   );
   return out;
 }
