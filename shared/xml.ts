@@ -7,8 +7,9 @@
  * a silently ignored property. Forgivingly for sitemaps, which come off the
  * web broken or cut off: it reads what it can. Every command reads its
  * configuration, so a general parser here (htmlparser2) would cost every
- * command's start the 35–85 ms of importing it; pages are HTML and stay
- * with htmlparser2 in the parse-html plugin.
+ * command's start the CPU of importing it (`npm run bench -- sitemap`
+ * measures both); pages are HTML and stay with htmlparser2 in the
+ * parse-html plugin.
  */
 import { HzError } from './errors.js';
 
@@ -109,30 +110,13 @@ export function readXml(src: string, h: XmlHandler, opts: { forgiving?: boolean 
       advance(textEnd);
       continue;
     }
-    if (src.startsWith('<!--', i)) {
-      const end = endOf('-->', 'comment');
-      if (end < 0) break;
-      advance(end + 3);
-    } else if (src.startsWith('<![CDATA[', i)) {
-      const end = endOf(']]>', 'CDATA section');
-      if (end < 0) break;
-      if (open.length === 0 && strict) throw new XmlSyntaxError('CDATA outside the root element', line);
-      h.text(src.slice(i + 9, end));
-      advance(end + 3);
-    } else if (src.startsWith('<?', i)) {
-      const end = endOf('?>', 'processing instruction');
-      if (end < 0) break;
-      advance(end + 2);
-    } else if (src.startsWith('<!', i)) {
-      const end = endOf('>', 'declaration');
-      if (end < 0) break;
-      advance(end + 1);
-    } else if (src.startsWith('</', i)) {
+    const next = src.charCodeAt(i + 1);
+    if (next === 47 /* </ */) {
       const end = endOf('>', 'closing tag');
       if (end < 0) break;
       closeTag(src.slice(i + 2, end).trim());
       advance(end + 1);
-    } else {
+    } else if (next !== 33 /* <! */ && next !== 63 /* <? */) {
       TAG.lastIndex = i;
       const m = TAG.exec(src);
       if (m) {
@@ -150,6 +134,22 @@ export function readXml(src: string, h: XmlHandler, opts: { forgiving?: boolean 
         text('<');
         advance(i + 1);
       }
+    } else if (src.startsWith('<!--', i)) {
+      const end = endOf('-->', 'comment');
+      if (end < 0) break;
+      advance(end + 3);
+    } else if (src.startsWith('<![CDATA[', i)) {
+      const end = endOf(']]>', 'CDATA section');
+      if (end < 0) break;
+      if (open.length === 0 && strict) throw new XmlSyntaxError('CDATA outside the root element', line);
+      h.text(src.slice(i + 9, end));
+      advance(end + 3);
+    } else {
+      // A processing instruction or a declaration (<!DOCTYPE …>).
+      const pi = next === 63;
+      const end = pi ? endOf('?>', 'processing instruction') : endOf('>', 'declaration');
+      if (end < 0) break;
+      advance(end + (pi ? 2 : 1));
     }
   }
   if (strict && open.length) {
@@ -161,7 +161,7 @@ export function readXml(src: string, h: XmlHandler, opts: { forgiving?: boolean 
 
   function startTag(name: string, rawAttrs: string, selfClosing: boolean): void {
     const attrs: Record<string, string> = {};
-    for (const a of rawAttrs.matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attrs[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '', line, strict);
+    if (rawAttrs) for (const a of rawAttrs.matchAll(/([A-Za-z_][\w.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) attrs[a[1]!] = decodeEntities(a[2] ?? a[3] ?? '', line, strict);
     if (open.length === 0 && rooted && strict) throw new XmlSyntaxError('a second root element', line);
     rooted = true;
     h.open(name, attrs, line);
