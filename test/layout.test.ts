@@ -288,8 +288,6 @@ const TO_SPLIT = [
   'crawler/fetch/fetcher.ts',
   'searcher/broker/broker.ts',
   'searcher/summary.ts',
-  'segments/segment.ts',
-  'segments/segment-writer.ts',
   'shared/index/reader.ts',
 ];
 
