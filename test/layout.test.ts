@@ -287,7 +287,6 @@ const ONE_TABLE_OR_FORMAT: Record<string, string> = {
 const TO_SPLIT = [
   'crawler/fetch/fetcher.ts',
   'searcher/broker/broker.ts',
-  'searcher/summary.ts',
   'shared/index/reader.ts',
 ];
 
