@@ -20,7 +20,9 @@
  * runs of links, a heading repeating the title) as ranges the summarizer
  * passes over; a heading inside furniture ("Navigation", "Quick search" in
  * a sidebar) is no section. A permalink mark (`¶` in a link to `#id`) is not
- * text: it leaked into snippets and ran into the words around it.
+ * text: it leaked into snippets and ran into the words around it. Code
+ * (`<pre>`) keeps its line breaks in the text, each one character as a space
+ * would be (html-text's LINE_BREAK), so a snippet can show its lines.
  * htmlparser2 is used only here and in `html-nesting`.
  */
 import type { Conf } from '../../shared/conf.js';
@@ -109,6 +111,7 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
   let contentAt = -1; // outermost main/article
   let titleAt = -1;
   let furnitureAt = -1; // outermost element whose class or id names a menu
+  let preAt = -1; // outermost <pre>: code, whose line breaks the text keeps
   const title: string[] = [];
   /** Headings with their start in both texts; `end` once closed. */
   const headings: { level: number; id?: string; parts: string[]; at: number; text: [number, number]; content: [number, number] }[] = [];
@@ -140,9 +143,10 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
       onopentag(name, a) {
         depth++;
         if (BLOCK.has(name)) {
-          text.boundary();
-          content.boundary();
+          text.boundary(name === 'pre');
+          content.boundary(name === 'pre');
         }
+        if (preAt < 0 && name === 'pre') preAt = depth;
         if (skipAt >= 0) return;
         if (SKIP.has(name)) {
           skipAt = depth;
@@ -207,7 +211,7 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
         }
         if (anchor?.href.startsWith('#') && PERMALINK_MARK.test(t)) return;
         const furniture = furnitureAt >= 0;
-        piece.set(t);
+        piece.set(t, preAt >= 0);
         text.push(piece, anchor !== null, furniture);
         if (chromeAt < 0) content.push(piece, anchor !== null, furniture);
         anchor?.parts.push(t);
@@ -217,10 +221,11 @@ function extractor(skipNavigationText: boolean): { parser: NestingCappedParser; 
       onclosetag(name) {
         if (heading && depth === heading.at) endHeading();
         if (BLOCK.has(name)) {
-          text.boundary();
-          content.boundary();
+          text.boundary(name === 'pre');
+          content.boundary(name === 'pre');
         }
         if (depth === furnitureAt) furnitureAt = -1;
+        if (depth === preAt) preAt = -1;
         while (sectionIds.length && sectionIds[sectionIds.length - 1]!.at >= depth) sectionIds.pop();
         if (depth === skipAt) skipAt = -1;
         if (depth === navAt) navAt = -1;
