@@ -19,7 +19,8 @@ import { KeptWords, tokenColumns, type TextToken, type TokenColumns, type WordRa
 export { Furniture, tokenColumns, type TextToken, type TokenColumns, type WordRanges } from './summary-words.js';
 export { summaryToHtml, summaryToText } from './summary-markup.js';
 
-export type SummaryPart = { text: string; highlight?: boolean } | { ellipsis: true };
+/** A piece of the page's text (a hit to mark, or not), an ellipsis where text was left out, or a break: the end of a heading, a line break of code. */
+export type SummaryPart = { text: string; highlight?: boolean } | { ellipsis: true } | { break: 'heading' | 'line' };
 export type Summary = SummaryPart[];
 
 export interface PlacedSummary {
@@ -44,6 +45,8 @@ export interface SummaryPlan {
   accept?: (word: string, term: string) => boolean;
   /** Content words follow the last token: the tokens are parts of the page (searcher/summary-tokens). */
   more?: boolean;
+  /** The page's headings: where each starts in the text, and where heading k ends (asked only of the headings a window shows). A heading's end is shown as a break. */
+  headings?: { readonly starts: readonly number[]; end(k: number): number };
 }
 
 /** Only the start of a long page is looked at (Nutch: 2000 tokens); it bounds the work per hit. */
@@ -85,7 +88,7 @@ export function summarizeRanges(text: SummaryText, src: WordRanges, opts: Summar
   const out: Summary = [];
   if (windows === 0) {
     const to = Math.min(kept.runEnd(0), length - 1);
-    render(text, starts, ends, kept, 0, to, out);
+    render(text, starts, ends, kept, 0, to, out, plan.headings);
     if (moreAfter(to)) out.push({ ellipsis: true });
     return { parts: out };
   }
@@ -106,7 +109,7 @@ export function summarizeRanges(text: SummaryText, src: WordRanges, opts: Summar
   chosen.sort((a, b) => a - b);
   for (const w of chosen) {
     if (win.from[w]! > 0 && !endsInEllipsis(out)) out.push({ ellipsis: true });
-    render(text, starts, ends, kept, win.from[w]!, win.to[w]!, out);
+    render(text, starts, ends, kept, win.from[w]!, win.to[w]!, out, plan.headings);
   }
   if (moreAfter(win.to[chosen[chosen.length - 1]!]!) && !endsInEllipsis(out)) out.push({ ellipsis: true });
   return { parts: out, offset: starts[kept.token(best)]! };
