@@ -8,12 +8,11 @@
  * lines. A window without either gives exactly the parts it always gave.
  */
 import { lowerBound } from '../shared/bisect.js';
+import { LINE_BREAK } from '../segments/records.js';
 import type { Summary, SummaryPlan, SummaryText } from './summary.js';
 import { win } from './summary-windows.js';
 import type { KeptWords } from './summary-words.js';
 
-/** U+2028 LINE SEPARATOR: a line break of preformatted text in the parse text (crawler/parse/html-text). */
-const LINE_BREAK = '\u2028';
 
 /** The original text of kept words from..to, split into plain and highlighted parts and breaks, added to `out`. */
 export function render(text: SummaryText, starts: ArrayLike<number>, ends: ArrayLike<number>, kept: KeptWords, from: number, to: number, out: Summary, headings?: SummaryPlan['headings']): void {

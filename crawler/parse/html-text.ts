@@ -9,14 +9,14 @@
  * text: "Prev Up SQL Commands Home Next".
  *
  * In preformatted text (code) a whitespace run that holds a line break is
- * LINE_BREAK instead of a space: one character still, so no offset moves,
+ * LINE_BREAK (segments/records.ts) instead of a space: one character still, so no offset moves,
  * and a character no other text holds, so a summary can show code's lines
  * where a PDF's hard line breaks stay spaces.
  */
 
-/** U+2028 LINE SEPARATOR: whitespace to every reader of the text, a line break to a summary. */
-export const LINE_BREAK = '\u2028';
-const LINE_BREAK_CODE = 0x2028;
+import { LINE_BREAK } from '../../segments/records.js';
+
+const LINE_BREAK_CODE = LINE_BREAK.charCodeAt(0);
 const HAS_NEWLINE = /[\n\r\u2028]/;
 
 /** Share of a run's characters that are link text above which the run is a menu. */

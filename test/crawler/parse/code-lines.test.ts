@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { extractHtml } from '../../../crawler/parse/html.js';
-import { LINE_BREAK } from '../../../crawler/parse/html-text.js';
+import { LINE_BREAK } from '../../../segments/records.js';
 
 const shown = (html: string) => extractHtml(html).text.split(LINE_BREAK).join('⏎');
 
