@@ -24,7 +24,8 @@ export function render(text: SummaryText, starts: ArrayLike<number>, ends: Array
     return stretchToken[k]! + i - stretchWord[k]!;
   };
   let pos = starts[token(from)]!;
-  const last = ends[token(to)]!;
+  // Looked up apart: `token` walks forward only.
+  const last = ends[kept.token(to)]!;
   const plain = new Plain(text, headings ? headingEnds(headings, pos, last) : [], out);
   // Hits in the window, in order: one pointer walks them.
   let h = lowerBound(win.hitWords.subarray(0, win.hitCount), from);
