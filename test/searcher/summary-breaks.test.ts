@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
-import { summarize, summaryToHtml, summaryToText, type SummaryPlan } from '../../searcher/summary.js';
+import { summarize, summarizeRanges, summaryToHtml, summaryToText, tokenColumns, type SummaryPlan } from '../../searcher/summary.js';
 
 const analyzer = new Analyzer();
 const LB = '\u2028';
@@ -44,6 +44,14 @@ test('HTML: the heading end and the line breaks are marked up, the text around t
   const text = `Use <b> tags Call f(a<b)${LB}return a&b`;
   const html = summaryToHtml(S(text, [[0, 'Use <b> tags']], 'call', 10));
   assert.is(html, 'Use &lt;b&gt; tags<span class="heading-end"> — </span><mark>Call</mark> f(a&lt;b)<br>return a&amp;b');
+});
+
+test('a window over two ranges of tokens marks each hit where it stands, the heading apart', () => {
+  const text = 'Intro a b c d skip skip e f key g h';
+  const cols = tokenColumns(analyzer.tokens(text));
+  const words = { starts: cols.starts, ends: cols.ends, ranges: [[0, 5], [7, 12]] as const, hits: [2, 9], terms: ['b', 'key'] };
+  const parts = summarizeRanges(text, words, { context: 10, length: 20 }, plan([[0, 'Intro']])).parts;
+  assert.is(summaryToHtml(parts), 'Intro<span class="heading-end"> — </span>a <mark>b</mark> c d skip skip e f <mark>key</mark> g h');
 });
 
 test.run();
