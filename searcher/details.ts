@@ -13,7 +13,7 @@ import type { SearchResult } from './search.js';
 import type { Snapshot } from './snapshot.js';
 import { readOffsets, sectionOf, SUMMARY_TEXT_CHARS } from '../segments/offsets.js';
 import { WholeText } from '../segments/summary-text.js';
-import { MAX_SUMMARY_TOKENS, summarize, summarizeRanges, type PlacedSummary, type Summary } from './summary.js';
+import { MAX_SUMMARY_TOKENS, summarize, summarizeRanges, type PlacedSummary, type Summary, type SummaryPlan } from './summary.js';
 import { indexedHits, indexedTerms, markedHits, offsetWords, type IndexedTerms } from './summary-offsets.js';
 import { summaryTokens } from './summary-tokens.js';
 
@@ -76,7 +76,7 @@ function storedSummary(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: S
   if (!marked) return undefined;
   const opt = snap.settings.summary;
   const stored = offsetWords(offsets, hits, opt, furniture, limit, marked);
-  return summarizeRanges(text, stored.words, opt, { furniture, sections: mergeSorted(sections, stored.cuts), more: stored.more || src.length > SUMMARY_TEXT_CHARS });
+  return summarizeRanges(text, stored.words, opt, { furniture, sections: mergeSorted(sections, stored.cuts), more: stored.more || src.length > SUMMARY_TEXT_CHARS, headings: headingsOf(src) });
 }
 
 /**
@@ -100,7 +100,7 @@ function detailsOf(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: Summa
   let offsets = src.meta.sections;
   if (offsets.some((o, i) => i > 0 && o < offsets[i - 1]!)) offsets = [...offsets].sort((a, b) => a - b);
   const words = opts.words ?? 'stored';
-  const plan = { furniture, accept: sharedFor(snap, q).accept };
+  const plan = { furniture, accept: sharedFor(snap, q).accept, headings: headingsOf(src) };
   const opt = snap.settings.summary;
   const stored = words === 'stored' ? storedSummary(snap, hit, src, q, furniture, offsets) : undefined;
   const text = stored ? '' : src.text.whole();
@@ -117,6 +117,12 @@ function detailsOf(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: Summa
   let k = -1;
   if (at !== undefined) src.meta.sections.forEach((o, i) => o <= at && (k = i));
   return { summary: placed.parts, ...(k >= 0 ? { section: sectionOf(src.meta, k) } : {}) };
+}
+
+/** Where the page's headings start and end: a heading's text starts its section, and its end is read only for the headings a summary shows. */
+function headingsOf(src: SummarySource): SummaryPlan['headings'] {
+  const { meta } = src;
+  return { starts: meta.sections, end: (k) => meta.sections[k]! + sectionOf(meta, k).heading.length };
 }
 
 /** Two ascending lists as one. */

@@ -10,6 +10,13 @@ import type { FetchStatus, ProtocolStatus } from '../shared/page-status.js';
 import type { SummaryMeta } from './offsets.js';
 import type { PageText } from './summary-text.js';
 
+/**
+ * A line break of preformatted text (code) in a parse text: U+2028 LINE
+ * SEPARATOR, whitespace to every reader of the text, where any other line
+ * break is a space, so a summary can show code's lines.
+ */
+export const LINE_BREAK = '\u2028';
+
 export interface FetchlistEntry {
   url: string;
   host: string;

@@ -15,6 +15,11 @@
  * directory, see openPart). Opened as a whole, the segment reads its own file
  * and every partition's as one: lookups try each, iterations chain them
  * (segments/segment-files.ts).
+ *
+ * This module is the directory, its phases and its partitions; each part's
+ * records are read and written by a module of its own
+ * (segments/fetchlist-records.ts, fetch-records.ts, parse-records.ts),
+ * behind the one Segment a caller opens.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,20 +30,10 @@ import type { ProtocolStatus } from '../shared/page-status.js';
 import { makeSegmentDir } from './names.js';
 import type { ContentRecord, FetchlistEntry, FetchRecord, FetchUpdate, ParseLinks, ParseRecord, SummarySource } from './records.js';
 import { fetchUpdates } from './fetch-updates.js';
-import {
-  contentFromRow,
-  fetchFromRow,
-  fetchlistFromRow,
-  parseFromRow,
-  parseLinksFromRow,
-  parseParams,
-  type ContentRow,
-  type FetchlistRow,
-  type FetchRow,
-  type ParseLinksRow,
-  type ParseRow,
-} from './rows.js';
-import { makeFile, makePartFile, WRITE_SQL, WRITER_PRAGMAS } from './schema.js';
+import { FetchlistRecords } from './fetchlist-records.js';
+import { FetchRecords } from './fetch-records.js';
+import { ParseRecords } from './parse-records.js';
+import { makeFile, makePartFile, WRITER_PRAGMAS } from './schema.js';
 import { SegmentFiles } from './segment-files.js';
 import { SummarySources } from './summary-source.js';
 
@@ -53,8 +48,10 @@ export type Phase = (typeof PHASES)[number];
 
 export class Segment {
   readonly name: string;
-  private readonly stmts: ReturnType<Segment['prepare']>;
   private readonly files: SegmentFiles;
+  private readonly fetchlistRecords: FetchlistRecords;
+  private readonly fetchRecords: FetchRecords;
+  private readonly parseRecords: ParseRecords;
   private readonly summarySources: SummarySources;
 
   private constructor(
@@ -63,8 +60,10 @@ export class Segment {
     private readonly parts: Database.Database[] = [],
   ) {
     this.name = path.basename(dir);
-    this.stmts = this.prepare();
     this.files = new SegmentFiles(db, parts);
+    this.fetchlistRecords = new FetchlistRecords(this.files);
+    this.fetchRecords = new FetchRecords(this.files);
+    this.parseRecords = new ParseRecords(this.files);
     this.summarySources = new SummarySources(dir, this.files);
   }
 
@@ -91,26 +90,23 @@ export class Segment {
     return new Segment(dir, files.db, files.parts);
   }
 
-  private prepare() {
-    const db = this.db;
-    const sql = WRITE_SQL;
-    return {
-      phase: db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)'),
-      clearPhase: db.prepare('DELETE FROM meta WHERE key = ?'),
-      getMeta: db.prepare('SELECT value FROM meta WHERE key = ?'),
-      addFetchlist: db.prepare('INSERT OR IGNORE INTO fetchlist (url, pos, host, score, datum) VALUES (?, ?, ?, ?, ?)'),
-      putParse: db.prepare(sql.parse),
-    };
+  /** A meta value of the segment's own file. */
+  private meta(key: string): string | undefined {
+    return (this.files.q(this.db, 'SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  }
+
+  private setMeta(key: string, value: string): void {
+    this.files.q(this.db, 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
   }
 
   // ---- phases ------------------------------------------------------------
 
   markPhase(phase: Phase, at = Date.now()): void {
-    this.stmts.phase.run(`phase.${phase}`, String(at));
+    this.setMeta(`phase.${phase}`, String(at));
   }
 
   clearPhase(phase: Phase): void {
-    this.stmts.clearPhase.run(`phase.${phase}`);
+    this.files.q(this.db, 'DELETE FROM meta WHERE key = ?').run(`phase.${phase}`);
   }
 
   /**
@@ -118,8 +114,8 @@ export class Segment {
    * segment is fetched (or parsed) when every partition is, as of the last one.
    */
   phase(phase: Phase): number | undefined {
-    const own = this.stmts.getMeta.get(`phase.${phase}`) as { value: string } | undefined;
-    if (own || this.parts.length === 0 || this.parts.length < this.partCount()) return own ? Number(own.value) : undefined;
+    const own = this.meta(`phase.${phase}`);
+    if (own !== undefined || this.parts.length === 0 || this.parts.length < this.partCount()) return own !== undefined ? Number(own) : undefined;
     let at = 0;
     for (const p of this.parts) {
       const r = this.files.q(p, 'SELECT value FROM meta WHERE key = ?').get(`phase.${phase}`) as { value: string } | undefined;
@@ -140,14 +136,14 @@ export class Segment {
     this.db.transaction(() => {
       const add = this.db.prepare('INSERT OR REPLACE INTO partition_hosts (host, part) VALUES (?, ?)');
       for (const [host, part] of hostParts) add.run(host, part);
-      this.stmts.phase.run('parts', String(count));
+      this.setMeta('parts', String(count));
     })();
   }
 
   /** The number of fetch partitions; 0 for a segment fetched as a whole. */
   partCount(): number {
-    const r = this.stmts.getMeta.get('parts') as { value: string } | undefined;
-    return r ? Number(r.value) : 0;
+    const n = this.meta('parts');
+    return n !== undefined ? Number(n) : 0;
   }
 
   /** The fetch partition of each fetchlist host. */
@@ -169,47 +165,10 @@ export class Segment {
     return Segment.open(dir);
   }
 
-  // ---- fetchlist ---------------------------------------------------------
-
-  addFetchlist(entries: Iterable<FetchlistEntry>): number {
-    let pos = (this.db.prepare('SELECT COALESCE(MAX(pos), -1) AS m FROM fetchlist').get() as { m: number }).m + 1;
-    let n = 0;
-    this.db.transaction(() => {
-      for (const e of entries) n += this.stmts.addFetchlist.run(e.url, pos++, e.host, e.score, JSON.stringify(e.datum)).changes;
-    })();
-    return n;
-  }
-
-  *fetchlist(): IterableIterator<FetchlistEntry> {
-    for (const r of this.db.prepare('SELECT * FROM fetchlist ORDER BY pos').iterate() as Iterable<{
-      url: string;
-      host: string;
-      score: number;
-      datum: string;
-    }>)
-      yield { url: r.url, host: r.host, score: r.score, datum: JSON.parse(r.datum) };
-  }
-
   /** Records in a table; the fetchlist is this segment's own (its partitions hold copies). */
   count(table: 'fetchlist' | 'fetch' | 'content' | 'parse'): number {
-    if (table === 'fetchlist') return (this.db.prepare('SELECT COUNT(*) AS n FROM fetchlist').get() as { n: number }).n;
+    if (table === 'fetchlist') return this.fetchlistRecords.count();
     return this.files.sum(`SELECT COUNT(*) FROM ${table}`);
-  }
-
-  /** The fetchlist entry of a URL with its position in fetch order. */
-  fetchlistEntry(url: string): (FetchlistEntry & { pos: number }) | undefined {
-    const r = this.files.q(this.db, 'SELECT * FROM fetchlist WHERE url = ?').get(url) as FetchlistRow | undefined;
-    return r && fetchlistFromRow(r);
-  }
-
-  /** Fetchlist entries without a fetch record. */
-  unfetchedCount(): number {
-    if (this.parts.length === 0 && this.partCount() === 0)
-      return (this.db.prepare('SELECT COUNT(*) AS n FROM fetchlist f LEFT JOIN fetch r ON r.url = f.url WHERE r.url IS NULL').get() as { n: number }).n;
-    const fetched = this.fetchedUrls();
-    let n = 0;
-    for (const url of this.db.prepare('SELECT url FROM fetchlist').pluck().iterate() as Iterable<string>) if (!fetched.has(url)) n++;
-    return n;
   }
 
   /** Every URL the segment has a record of, in URL order. */
@@ -221,60 +180,50 @@ export class Segment {
     return keyed.sort((a, b) => Buffer.compare(a[0], b[0])).map(([, u]) => u);
   }
 
-  // ---- fetch records and content -------------------------------------------
+  // ---- the parts' records (segments/fetchlist-records.ts, fetch-records.ts, parse-records.ts) ----
 
-  /** The first and last fetch time, null when nothing was fetched. */
+  addFetchlist(entries: Iterable<FetchlistEntry>): number {
+    return this.fetchlistRecords.add(entries);
+  }
+
+  fetchlist(): IterableIterator<FetchlistEntry> {
+    return this.fetchlistRecords.entries();
+  }
+
+  fetchlistEntry(url: string): (FetchlistEntry & { pos: number }) | undefined {
+    return this.fetchlistRecords.entry(url);
+  }
+
+  unfetchedCount(): number {
+    return this.fetchlistRecords.unfetchedCount(this.parts.length > 0 || this.partCount() > 0, () => this.fetchedUrls());
+  }
+
   fetchTimes(): { first: number | null; last: number | null } {
-    let first: number | null = null;
-    let last: number | null = null;
-    for (const db of this.files.all) {
-      const t = this.files.q(db, 'SELECT MIN(fetch_time) AS a, MAX(fetch_time) AS b FROM fetch').get() as { a: number | null; b: number | null };
-      if (t.a !== null && (first === null || t.a < first)) first = t.a;
-      if (t.b !== null && (last === null || t.b > last)) last = t.b;
-    }
-    return { first, last };
+    return this.fetchRecords.fetchTimes();
   }
 
-  /** Fetch records that ended with this protocol status. */
   countFetches(status: ProtocolStatus): number {
-    return this.files.sum('SELECT COUNT(*) FROM fetch WHERE protocol_status = ?', status);
+    return this.fetchRecords.countFetches(status);
   }
 
-  /** The size of a URL's stored content before compression. */
   contentSize(url: string): number | undefined {
-    return this.files.lookup<{ size: number }>('SELECT size FROM content WHERE url = ?', url)?.size;
+    return this.fetchRecords.contentSize(url);
   }
 
-  /** Content without a parse record (a fetch run with -noParsing, or interrupted before parsing). */
-  *unparsedContents(): IterableIterator<ContentRecord> {
-    if (this.parts.length === 0) {
-      for (const r of this.db
-        .prepare('SELECT c.* FROM content c LEFT JOIN parse p ON p.url = c.url WHERE p.url IS NULL ORDER BY c.rowid')
-        .iterate() as Iterable<ContentRow>)
-        yield contentFromRow(r);
-      return;
-    }
-    // A partition's content may be parsed in its own file (inline) or in this one (the parse tool).
-    for (const r of this.files.rows<ContentRow>('SELECT * FROM content ORDER BY rowid', this.parsedUrls())) yield contentFromRow(r);
+  unparsedContents(): IterableIterator<ContentRecord> {
+    return this.fetchRecords.unparsedContents(() => this.parsedUrls());
   }
 
   getFetch(url: string): FetchRecord | undefined {
-    const r = this.files.lookup<FetchRow>('SELECT * FROM fetch WHERE url = ?', url);
-    return r && fetchFromRow(r);
+    return this.fetchRecords.getFetch(url);
   }
 
-  *fetches(): IterableIterator<FetchRecord> {
-    for (const r of this.files.rows<FetchRow>('SELECT * FROM fetch ORDER BY rowid')) yield fetchFromRow(r);
+  fetches(): IterableIterator<FetchRecord> {
+    return this.fetchRecords.fetches();
   }
 
-  /**
-   * The fetch records in the order fetches() gives them, `size` at a time.
-   * Each batch is read whole before it is handed over, so memory stays
-   * bounded and the caller may write to the segment between batches (a
-   * connection cannot write while one of its reads is open).
-   */
-  *fetchBatches(size: number): IterableIterator<FetchRecord[]> {
-    for (const rows of this.files.batches<FetchRow>('fetch', size)) yield rows.map(fetchFromRow);
+  fetchBatches(size: number): IterableIterator<FetchRecord[]> {
+    return this.fetchRecords.fetchBatches(size);
   }
 
   /**
@@ -288,47 +237,52 @@ export class Segment {
     yield* fetchUpdates(this.files, (url) => this.getParseLinks(url), (url) => this.fetchlistEntry(url));
   }
 
-  /** URLs that already have a fetch record (a resumed fetch skips them). */
   fetchedUrls(): Set<string> {
-    return this.files.urlSet('SELECT url FROM fetch');
+    return this.fetchRecords.fetchedUrls();
   }
 
   getContent(url: string): ContentRecord | undefined {
-    const r = this.files.lookup<ContentRow>('SELECT * FROM content WHERE url = ?', url);
-    return r && contentFromRow(r);
+    return this.fetchRecords.getContent(url);
   }
 
-  *contents(): IterableIterator<ContentRecord> {
-    for (const r of this.files.rows<ContentRow>('SELECT * FROM content ORDER BY rowid')) yield contentFromRow(r);
+  contents(): IterableIterator<ContentRecord> {
+    return this.fetchRecords.contents();
   }
 
-  // ---- parse -----------------------------------------------------------------
-
-  /** The sums over every parse record of numeric parse-meta fields, named by dotted paths. */
   sumParseMeta(paths: readonly string[]): number[] {
-    if (paths.some((p) => !/^[A-Za-z_][\w.]*$/.test(p))) throw new Error(`not a parse-meta path: ${paths.join(', ')}`);
-    const cols = paths.map((p, i) => `COALESCE(SUM(json_extract(meta, '$.${p}')), 0) AS s${i}`);
-    const sums = paths.map(() => 0);
-    for (const db of this.files.all) (this.files.q(db, `SELECT ${cols.join(', ')} FROM parse`).raw().get() as number[]).forEach((v, i) => (sums[i]! += v));
-    return sums;
+    return this.parseRecords.sumParseMeta(paths);
   }
 
-  /** True when the URL has a parse record. */
   hasParse(url: string): boolean {
-    return this.files.lookup('SELECT 1 FROM parse WHERE url = ?', url) !== undefined;
+    return this.parseRecords.hasParse(url);
   }
 
-  /** URLs that already have a parse record. */
   parsedUrls(): Set<string> {
-    return this.files.urlSet('SELECT url FROM parse');
+    return this.parseRecords.parsedUrls();
   }
 
   /** Stores parse records in one transaction (fetch records, content and inline parses go through segments/segment-writer.ts). */
   putParses(recs: Iterable<ParseRecord>): void {
-    this.db.transaction(() => {
-      for (const r of recs) this.stmts.putParse.run(parseParams(r));
-    })();
+    this.parseRecords.putParses(recs);
   }
+
+  getParseLinks(url: string): ParseLinks | undefined {
+    return this.parseRecords.getParseLinks(url);
+  }
+
+  getParse(url: string): ParseRecord | undefined {
+    return this.parseRecords.getParse(url);
+  }
+
+  parses(): IterableIterator<ParseRecord> {
+    return this.parseRecords.parses();
+  }
+
+  parseTitles(): IterableIterator<Pick<ParseRecord, 'url' | 'status' | 'title'>> {
+    return this.parseRecords.parseTitles();
+  }
+
+  // ---- summaries (segments/summary-source.ts) ------------------------------------
 
   /**
    * Empties the summary tables older hazelnut wrote into the segment file,
@@ -348,26 +302,6 @@ export class Segment {
     return this.summarySources.problem;
   }
 
-
-  /** What updatedb reads of a parse: its links and meta, without inflating its text. */
-  getParseLinks(url: string): ParseLinks | undefined {
-    const r = this.files.lookup<ParseLinksRow>('SELECT status, signature, outlinks, meta FROM parse WHERE url = ?', url);
-    return r && parseLinksFromRow(r);
-  }
-
-  getParse(url: string): ParseRecord | undefined {
-    const r = this.files.lookup<ParseRow>('SELECT * FROM parse WHERE url = ?', url);
-    return r && parseFromRow(r);
-  }
-
-  *parses(): IterableIterator<ParseRecord> {
-    for (const r of this.files.rows<ParseRow>('SELECT * FROM parse ORDER BY rowid')) yield parseFromRow(r);
-  }
-
-  /** Each parse's URL, status and title, without reading its text (the indexer's site-wide title suffixes). */
-  *parseTitles(): IterableIterator<Pick<ParseRecord, 'url' | 'status' | 'title'>> {
-    yield* this.files.rows<Pick<ParseRecord, 'url' | 'status' | 'title'>>('SELECT url, status, title FROM parse ORDER BY rowid');
-  }
   /** Reads the summaries file anew at the next summary (the segment has been indexed again since it was opened). */
   reopenSummaries(): void {
     this.summarySources.reopen();

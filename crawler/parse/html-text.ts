@@ -7,7 +7,17 @@
  * be located in the stored parse text without a second pass. A run is
  * furniture when it sits inside a menu-like element or is (almost) all link
  * text: "Prev Up SQL Commands Home Next".
+ *
+ * In preformatted text (code) a whitespace run that holds a line break is
+ * LINE_BREAK (segments/records.ts) instead of a space: one character still, so no offset moves,
+ * and a character no other text holds, so a summary can show code's lines
+ * where a PDF's hard line breaks stay spaces.
  */
+
+import { LINE_BREAK } from '../../segments/records.js';
+
+const LINE_BREAK_CODE = LINE_BREAK.charCodeAt(0);
+const HAS_NEWLINE = /[\n\r\u2028]/;
 
 /** Whitespace runs as one space, none at either end: for short strings read whole (a title, an anchor, a meta). */
 export const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -38,7 +48,13 @@ export class TextPiece {
   text = '';
   visible = false;
 
-  set(t: string): void {
+  /** Takes the next piece; `lines` in preformatted text, whose line breaks are kept. */
+  set(t: string, lines = false): void {
+    if (lines && HAS_NEWLINE.test(t)) {
+      this.text = t.replace(/\s+/g, (run) => (HAS_NEWLINE.test(run) ? LINE_BREAK : ' '));
+      this.visible = VISIBLE.test(this.text);
+      return;
+    }
     if (t.length > SHORT_PIECE) {
       this.text = UNSQUEEZED.test(t) ? t.replace(/\s+/g, ' ') : t;
       this.visible = VISIBLE.test(this.text);
@@ -65,7 +81,7 @@ export class TextPiece {
 /** Characters of a squeezed piece that are not spaces. */
 function visibleChars(s: string): number {
   let n = 0;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) !== 32) n++;
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) !== 32 && s.charCodeAt(i) !== LINE_BREAK_CODE) n++;
   return n;
 }
 
@@ -75,6 +91,8 @@ export class TextSink {
   private length = 0;
   /** A space is due before the next word. */
   private space = false;
+  /** The space due is a line break of preformatted text. */
+  private lineBreak = false;
   private runStart = 0;
   private runVisible = false;
   private runLinkChars = 0;
@@ -94,10 +112,11 @@ export class TextSink {
     if (furniture) this.runFurniture = true;
   }
 
-  /** A block element opens or closes: the words on either side stay apart, and a run ends. */
-  boundary(): void {
+  /** A block element opens or closes: the words on either side stay apart (on lines of their own around code, `lineBreak`), and a run ends. */
+  boundary(lineBreak = false): void {
     this.endRun();
     this.space = true;
+    this.lineBreak ||= lineBreak;
     this.runStart = this.mark();
   }
 
@@ -130,23 +149,27 @@ export class TextSink {
     return { text: out, offsets: marks.map(clamp), furniture: merged };
   }
 
-  /** A squeezed piece: its words after a single space where one is due, none at the start. */
+  /** A squeezed piece: its words after a single space (or line break) where one is due, none at the start. */
   private append(part: string): void {
     if (part === '') return;
-    if (part === ' ') {
+    if (part === ' ' || part === LINE_BREAK) {
       this.space = true;
+      this.lineBreak ||= part === LINE_BREAK;
       return;
     }
-    const lead = part.charCodeAt(0) === 32;
-    const trail = part.charCodeAt(part.length - 1) === 32;
+    const first = part.charCodeAt(0);
+    const last = part.charCodeAt(part.length - 1);
+    const lead = first === 32 || first === LINE_BREAK_CODE;
+    const trail = last === 32 || last === LINE_BREAK_CODE;
     if ((this.space || lead) && this.length > 0) {
-      this.pieces.push(' ');
+      this.pieces.push(this.lineBreak || first === LINE_BREAK_CODE ? LINE_BREAK : ' ');
       this.length++;
     }
     const core = lead || trail ? part.slice(lead ? 1 : 0, trail ? part.length - 1 : part.length) : part;
     this.pieces.push(core);
     this.length += core.length;
     this.space = trail;
+    this.lineBreak = last === LINE_BREAK_CODE;
   }
 
   private endRun(): void {

@@ -14,6 +14,8 @@
  * ranking and fills summaries; a page that is all navigation keeps it. Text
  * inside page furniture (menus and sidebars by class name, controls, stray
  * text in `<head>`) is marked as such for the summarizer to pass over.
+ * Code (`<pre>`) keeps its line breaks in the text, each one character as
+ * a space would be (html-text's LINE_BREAK), so a snippet can show its lines.
  */
 import type { Handler } from 'htmlparser2';
 import type { PageSection } from '../../segments/segment.js';
@@ -48,6 +50,8 @@ export class HtmlWalk implements Partial<Handler> {
   private titleAt = -1;
   /** Its class or id names a menu, or it is a control or the head. */
   private furnitureAt = -1;
+  /** The outermost <pre>: code, whose line breaks the text keeps. */
+  private preAt = -1;
 
   private readonly title: string[] = [];
   private readonly head = emptyHead();
@@ -62,7 +66,8 @@ export class HtmlWalk implements Partial<Handler> {
 
   onopentag(name: string, a: Record<string, string>): void {
     this.depth++;
-    if (BLOCK.has(name)) this.boundary();
+    if (BLOCK.has(name)) this.boundary(name === 'pre');
+    if (this.preAt < 0 && name === 'pre') this.preAt = this.depth;
     if (this.skipAt >= 0) return;
     if (SKIP.has(name)) {
       this.skipAt = this.depth;
@@ -85,7 +90,7 @@ export class HtmlWalk implements Partial<Handler> {
     const { piece } = this;
     const link = this.outlinks.inAnchor;
     const furniture = this.furnitureAt >= 0;
-    piece.set(t);
+    piece.set(t, this.preAt >= 0);
     this.text.push(piece, link, furniture);
     if (this.chromeAt < 0) this.content.push(piece, link, furniture);
     this.outlinks.addText(t);
@@ -95,7 +100,7 @@ export class HtmlWalk implements Partial<Handler> {
   onclosetag(name: string): void {
     const { depth } = this;
     this.headings.close(depth);
-    if (BLOCK.has(name)) this.boundary();
+    if (BLOCK.has(name)) this.boundary(name === 'pre');
     this.leaveRegions(depth);
     this.outlinks.close(depth);
     this.depth--;
@@ -146,10 +151,10 @@ export class HtmlWalk implements Partial<Handler> {
     }
   }
 
-  /** A block element opens or closes: words on either side stay apart in both texts. */
-  private boundary(): void {
-    this.text.boundary();
-    this.content.boundary();
+  /** A block element opens or closes: words on either side stay apart in both texts (on lines of their own around code, `lineBreak`). */
+  private boundary(lineBreak: boolean): void {
+    this.text.boundary(lineBreak);
+    this.content.boundary(lineBreak);
   }
 
   private enterRegions(name: string, a: Record<string, string>): void {
@@ -161,6 +166,7 @@ export class HtmlWalk implements Partial<Handler> {
 
   private leaveRegions(depth: number): void {
     if (depth === this.furnitureAt) this.furnitureAt = -1;
+    if (depth === this.preAt) this.preAt = -1;
     if (depth === this.skipAt) this.skipAt = -1;
     if (depth === this.navAt) this.navAt = -1;
     if (depth === this.chromeAt) this.chromeAt = -1;

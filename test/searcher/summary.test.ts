@@ -114,7 +114,7 @@ function manyHits() {
   const at = (w: number) => words.slice(0, w).join(' ').length + (w ? 1 : 0);
   return { text, furniture: [[at(100), at(130)], [at(300), at(302)], [at(560) - 1, at(600)]] as [number, number][], sections: [0, at(250), at(251), at(420), at(700)] };
 }
-const shown = (parts: Summary) => parts.map((p) => ('ellipsis' in p ? ' … ' : p.highlight ? `[${p.text}]` : p.text)).join('');
+const shown = (parts: Summary) => parts.map((p) => ('ellipsis' in p ? ' … ' : 'break' in p ? (p.break === 'line' ? '⏎' : ' — ') : p.highlight ? `[${p.text}]` : p.text)).join('');
 
 test('windows over a page of many hits: the best few, cut by furniture and sections, the same whatever was summarized before', () => {
   const { text, furniture, sections } = manyHits();

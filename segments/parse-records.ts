@@ -1,0 +1,62 @@
+/**
+ * @module segments/parse-records
+ * A segment's parse records (Nutch's parse_text and parse_data in one row a
+ * URL), read across the segment's own file and its fetch partitions'. The
+ * parse tool stores them here; a fetch that parses inline stores them
+ * through segments/segment-writer.ts.
+ */
+import type { ParseLinks, ParseRecord } from './records.js';
+import { parseFromRow, parseLinksFromRow, parseParams, type ParseLinksRow, type ParseRow } from './rows.js';
+import { WRITE_SQL } from './schema.js';
+import type { SegmentFiles } from './segment-files.js';
+
+export class ParseRecords {
+  constructor(private readonly files: SegmentFiles) {}
+
+  /** The sums over every parse record of numeric parse-meta fields, named by dotted paths. */
+  sumParseMeta(paths: readonly string[]): number[] {
+    if (paths.some((p) => !/^[A-Za-z_][\w.]*$/.test(p))) throw new Error(`not a parse-meta path: ${paths.join(', ')}`);
+    const cols = paths.map((p, i) => `COALESCE(SUM(json_extract(meta, '$.${p}')), 0) AS s${i}`);
+    const sums = paths.map(() => 0);
+    for (const db of this.files.all) (this.files.q(db, `SELECT ${cols.join(', ')} FROM parse`).raw().get() as number[]).forEach((v, i) => (sums[i]! += v));
+    return sums;
+  }
+
+  /** True when the URL has a parse record. */
+  hasParse(url: string): boolean {
+    return this.files.lookup('SELECT 1 FROM parse WHERE url = ?', url) !== undefined;
+  }
+
+  /** URLs that already have a parse record. */
+  parsedUrls(): Set<string> {
+    return this.files.urlSet('SELECT url FROM parse');
+  }
+
+  /** Stores parse records in the segment's own file, in one transaction. */
+  putParses(recs: Iterable<ParseRecord>): void {
+    const put = this.files.q(this.files.db, WRITE_SQL.parse);
+    this.files.db.transaction(() => {
+      for (const r of recs) put.run(parseParams(r));
+    })();
+  }
+
+  /** What updatedb reads of a parse: its links and meta, without inflating its text. */
+  getParseLinks(url: string): ParseLinks | undefined {
+    const r = this.files.lookup<ParseLinksRow>('SELECT status, signature, outlinks, meta FROM parse WHERE url = ?', url);
+    return r && parseLinksFromRow(r);
+  }
+
+  getParse(url: string): ParseRecord | undefined {
+    const r = this.files.lookup<ParseRow>('SELECT * FROM parse WHERE url = ?', url);
+    return r && parseFromRow(r);
+  }
+
+  *parses(): IterableIterator<ParseRecord> {
+    for (const r of this.files.rows<ParseRow>('SELECT * FROM parse ORDER BY rowid')) yield parseFromRow(r);
+  }
+
+  /** Each parse's URL, status and title, without reading its text (the indexer's site-wide title suffixes). */
+  *parseTitles(): IterableIterator<Pick<ParseRecord, 'url' | 'status' | 'title'>> {
+    yield* this.files.rows<Pick<ParseRecord, 'url' | 'status' | 'title'>>('SELECT url, status, title FROM parse ORDER BY rowid');
+  }
+}
