@@ -18,6 +18,7 @@
 import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { Bm25fQuery } from './bm25f.js';
 import type { DocTerms } from './docterms.js';
+import { lowerBound } from '../../shared/bisect.js';
 
 const CONTENT = FIELDS.indexOf('content');
 const HEADING = FIELDS.indexOf('heading');
@@ -49,12 +50,19 @@ export interface LongPage {
  * sorted lists of stream positions, those before `from` (the title's) left out.
  */
 export function mergeOccurrences(lists: readonly (readonly number[])[], from: number): { at: Float64Array; term: Int32Array } {
-  const pairs: [number, number][] = [];
-  lists.forEach((l, t) => {
-    for (const p of l) if (p >= from) pairs.push([p - from, t]);
-  });
-  pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  return { at: Float64Array.from(pairs, (p) => p[0]), term: Int32Array.from(pairs, (p) => p[1]) };
+  const next = lists.map((l) => lowerBound(l, from));
+  let n = 0;
+  lists.forEach((l, t) => (n += l.length - next[t]!));
+  const at = new Float64Array(n);
+  const term = new Int32Array(n);
+  // A merge of the sorted lists (a query has a few terms: the least head found by a scan); ties by term.
+  for (let i = 0; i < n; i++) {
+    let least = -1;
+    for (let t = 0; t < lists.length; t++) if (next[t]! < lists[t]!.length && (least < 0 || lists[t]![next[t]!]! < lists[least]![next[least]!]!)) least = t;
+    at[i] = lists[least]![next[least]!++]! - from;
+    term[i] = least;
+  }
+  return { at, term };
 }
 
 /**
