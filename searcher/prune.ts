@@ -45,7 +45,7 @@ const units = new WeakMap<IndexReader, { params: RankParams; units: UnitScores }
 export function unitScores(reader: IndexReader, params: RankParams): UnitScores {
   const known = units.get(reader);
   if (known?.params === params) return known.units;
-  const query = new Bm25fQuery([1], readerStats(reader), params.bm25f.k1, params.bm25f.fields);
+  const query = new Bm25fQuery([1], readerStats(reader, params), params.bm25f.k1, params.bm25f.fields);
   let shares: Float64Array | undefined;
   const kept = new Map<number, Float32Array>();
   let held = 0;

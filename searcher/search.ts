@@ -153,7 +153,7 @@ function distinctSorted(lists: readonly number[][]): Uint32Array {
  * the candidate pool holds gets those of the highest bounds among the
  * documents holding as many of its terms.
  */
-function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader)): Pick<CandidateOptions, 'weigh' | 'docWeight'> {
+function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader, snap.settings.rank)): Pick<CandidateOptions, 'weigh' | 'docWeight'> {
   const { reader, settings } = snap;
   const units = unitScores(reader, settings.rank);
   const idfOf = new Map(query.terms.map((t) => [reader.termId(t), idf(stats.docCount, stats.docFreq(t)) * (query.weights.get(t) ?? 1)]));

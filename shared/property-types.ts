@@ -102,6 +102,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'urlnormalizer.regex.timeout': 'duration',
   'file.content.limit': 'int',
   'searcher.bm25f.k1': 'float',
+  'searcher.bm25f.content.window': 'int',
   'searcher.proximity.weight': 'float',
   'searcher.link.weight': 'float',
 };

@@ -7,6 +7,7 @@
  * `WriterTerms` turns the numbers into a writer's term ids.
  */
 import type { Analyzer } from '../../shared/analysis/analyzer.js';
+import type { Conf } from '../../shared/conf.js';
 import { NumberedTokens, NumberList } from '../../shared/analysis/term-numbers.js';
 import { analyzeSections, restOf, sectionCuts, sectionsOfStarts, urlText, type TextFields } from '../../shared/index/document.js';
 import type { TermStreams } from '../../shared/index/entries.js';
@@ -29,12 +30,22 @@ export function indexesText(content: string, text: string): boolean {
   return content.startsWith(text) && (content.length === text.length || /\s/.test(content[text.length]!));
 }
 
+/**
+ * indexer.max.tokens: how many content terms of a page are indexed; 0 or
+ * less (the default, -1) indexes every one, so any word of any page can be
+ * found (the searcher keeps long pages honest: searcher/rank/windows).
+ */
+export function tokenCap(conf: Conf): number {
+  const n = conf.getInt('indexer.max.tokens');
+  return n > 0 ? n : Infinity;
+}
+
 /** A page's numbers, the content's tokens and, for a page in sections, its whole content's numbers, reused from one page to the next. */
 const ids = new NumberList();
 const tokens = new NumberedTokens();
 const whole = new NumberList();
 
-/** A page's terms; `text`: the parse text whose offsets summaries need (none when undefined). Content beyond `maxTokens` terms is dropped (Nutch's indexer.max.tokens). */
+/** A page's terms; `text`: the parse text whose offsets summaries need (none when undefined). Content beyond `maxTokens` terms (tokenCap) is dropped. */
 export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | undefined, maxTokens: number): PageTerms {
   ids.length = 0;
   analyzer.termNumbers(page.title, ids);

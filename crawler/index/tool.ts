@@ -30,7 +30,7 @@ import { segmentIndexDir } from '../../shared/crawl-dir.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
 import { siteTitleSuffixes } from './title.js';
 import { AnalysisPool, type AnalyzedPage } from './analysis-pool.js';
-import { pageTerms, WriterTerms, type PageTerms } from './page-terms.js';
+import { pageTerms, tokenCap, WriterTerms, type PageTerms } from './page-terms.js';
 import { documentOf } from './fetch-document.js';
 
 
@@ -93,7 +93,7 @@ export class IndexThreads {
     const set = conf.getInt('indexer.threads');
     this.always = set >= 0;
     this.n = set >= 0 ? set : os.availableParallelism() - 1;
-    this.maxTokens = conf.getInt('indexer.max.tokens');
+    this.maxTokens = tokenCap(conf);
     this.youngGenerationMb = conf.getInt('worker.young.generation.mb');
   }
 
@@ -170,7 +170,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const sum: SegmentIndexSummary = { segment: seg.name, indexed: 0, notFetched: 0, notParsed: 0, noindex: 0, filtered: 0 };
     // One analyzer for every segment of the run: its cache of words' terms carries over.
     const analyzer = threads.analyzer;
-    const maxTokens = conf.getInt('indexer.max.tokens');
+    const maxTokens = tokenCap(conf);
     const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
     const records = threads.recordsOf(dir, seg);
     const pool = threads.pool(records);

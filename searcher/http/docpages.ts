@@ -101,12 +101,23 @@ function termsTable(caption: string, terms: readonly TermScore[]): string {
   return `<table><caption>${caption}</caption><tr><th scope="col">term</th><th scope="col">idf</th><th scope="col">fields</th><th scope="col">weighted tf</th><th scope="col">score</th></tr>${rows.join('')}</table>`;
 }
 
-/** The best section's factors, when it scores above the page (searcher/rank/sections). */
+/** The best section's factors, when it scores above the page (searcher/rank/sections), and a long page's windows (searcher/rank/windows). */
 function sectionHtml(e: Explanation): string {
   const s = e.section;
-  if (!s) return '<p>Section lift: 0 (the page has fewer than two sections, or none scores above the page as a whole).</p>';
-  return `<p>Section lift: section ${s.index + 1} of the page (${s.length} terms, the average section ${s.avgLength.toFixed(1)}) scores BM25F ${n4(s.bm25f)} with the page's title, anchors and URL and its own body, ${n4(e.sectionLift)} above the page.</p>
-${termsTable("BM25F of the section per query term: the page's fields with the section as the content (its length against the average section), no headings", s.terms)}`;
+  const w = e.windows;
+  const parts = [`<p>Section lift: ${n4(e.sectionLift)}, the best of the page's parts above the page as a whole.</p>`];
+  if (!s && !w) parts.push('<p>The page has fewer than two sections, or none scores above the page as a whole, and it fits the body window.</p>');
+  if (s)
+    parts.push(`<p>Section ${s.index + 1} of the page (${s.length} terms, the average section ${s.avgLength.toFixed(1)}) scores BM25F ${n4(s.bm25f)} with the page's title, anchors and URL and its own body.</p>
+${termsTable("BM25F of the section per query term: the page's fields with the section as the content (its length against the average section), no headings", s.terms)}`);
+  if (w) {
+    const tf = Object.entries(w.best.tf).map(([t, n]) => `${escapeHtml(t)} ${n}`).join(', ');
+    parts.push(
+      `<p>The page is longer than the body window (${w.best.length} terms): its words count at the window's share in the BM25F above. ` +
+        `Its opening window scores BM25F ${n4(w.opening)}; its best window (from body term ${w.best.start}: ${tf}) ${n4(w.best.bm25f)}, of which half the gain over the page counts.</p>`,
+    );
+  }
+  return parts.join('\n');
 }
 
 export function explainPage(doc: StoredDoc, query: string, e: Explanation | undefined, match: MatchKind, partialBelow = 0): string {

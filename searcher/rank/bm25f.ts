@@ -15,6 +15,13 @@ export interface FieldParams {
   weight: number;
   /** Length normalisation, 0 (none) … 1 (full). */
   b: number;
+  /**
+   * Length past which the field's length counts in full (as b = 1): a body
+   * longer than this many terms is taken for several texts side by side, not
+   * one wordy text, so an occurrence in it weighs what it would in a window
+   * of this length holding its share of the occurrences. Infinity when absent.
+   */
+  window?: number;
 }
 
 export interface Bm25fParams {
@@ -57,9 +64,15 @@ export function idf(docCount: number, df: number): number {
   return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
 
-/** A field's length normalisation: a raw tf is divided by this (1 at average length). */
-export function lengthNorm(length: number, avgLength: number, b: number): number {
-  return 1 - b + (b * length) / avgLength;
+/**
+ * A field's length normalisation: a raw tf is divided by this (1 at average
+ * length). Past `window` terms it grows in proportion to the length: the tf
+ * is scaled to the window's share of the field, then normalised at the
+ * window's length.
+ */
+export function lengthNorm(length: number, avgLength: number, b: number, window = Infinity): number {
+  if (length <= window) return 1 - b + (b * length) / avgLength;
+  return ((1 - b + (b * window) / avgLength) * length) / window;
 }
 
 const saturate = (tf: number, idfValue: number, k1: number) => (tf === 0 ? 0 : (idfValue * tf * (k1 + 1)) / (tf + k1));
@@ -94,6 +107,7 @@ export interface DocVector {
 export class Bm25fQuery {
   private readonly weight: Float64Array;
   private readonly b: Float64Array;
+  private readonly window: Float64Array;
   private readonly avg: Float64Array;
   private readonly norms = new Float64Array(F);
 
@@ -107,6 +121,7 @@ export class Bm25fQuery {
   ) {
     this.weight = Float64Array.from(FIELDS, (f) => fields[f].weight);
     this.b = Float64Array.from(FIELDS, (f) => fields[f].b);
+    this.window = Float64Array.from(FIELDS, (f) => fields[f].window ?? Infinity);
     this.avg = Float64Array.from(FIELDS, (f) => stats.avgFieldLength(f) || 1);
   }
 
@@ -150,7 +165,7 @@ export class Bm25fQuery {
 
   /** Field f's weight over its length norm at `length`: one occurrence's share of a term's weighted tf. */
   unitTf(f: number, length: number): number {
-    return this.weight[f]! / lengthNorm(length, this.avg[f]!, this.b[f]!);
+    return this.weight[f]! / lengthNorm(length, this.avg[f]!, this.b[f]!, this.window[f]!);
   }
 
   /** Term t's score at weighted tf `w`. */
@@ -159,7 +174,7 @@ export class Bm25fQuery {
   }
 
   private setNorms(doc: DocVector): void {
-    for (let f = 0; f < F; f++) this.norms[f] = lengthNorm(doc.lengths[f]!, this.avg[f]!, this.b[f]!);
+    for (let f = 0; f < F; f++) this.norms[f] = lengthNorm(doc.lengths[f]!, this.avg[f]!, this.b[f]!, this.window[f]!);
   }
 
   /** The weighted, length-normalised frequency summed over fields; fills `out` with each field's factors when given. */

@@ -23,6 +23,7 @@ export function rankParams(conf: Conf): RankParams {
   for (const f of FIELDS) {
     fields[f] = { weight: nonNegative(conf, `searcher.bm25f.${f}.weight`), b: unit(conf, `searcher.bm25f.${f}.b`) };
   }
+  fields.content.window = bodyWindow(conf);
   return {
     bm25f: { k1: nonNegative(conf, 'searcher.bm25f.k1'), fields },
     proximity: {
@@ -37,7 +38,7 @@ export function rankParams(conf: Conf): RankParams {
 /** A copy with some numbers changed; used to try variants on the judged set. */
 export function withParams(p: RankParams, change: { k1?: number; linkWeight?: number; proximityWeight?: number; weights?: Partial<Record<Field, number>>; b?: Partial<Record<Field, number>> }): RankParams {
   const fields = {} as Bm25fParams['fields'];
-  for (const f of FIELDS) fields[f] = { weight: change.weights?.[f] ?? p.bm25f.fields[f].weight, b: change.b?.[f] ?? p.bm25f.fields[f].b };
+  for (const f of FIELDS) fields[f] = { ...p.bm25f.fields[f], weight: change.weights?.[f] ?? p.bm25f.fields[f].weight, b: change.b?.[f] ?? p.bm25f.fields[f].b };
   return {
     bm25f: { k1: change.k1 ?? p.bm25f.k1, fields },
     proximity: { ...p.proximity, weight: change.proximityWeight ?? p.proximity.weight },
@@ -49,6 +50,12 @@ function nonNegative(conf: Conf, name: string): number {
   const v = conf.getFloat(name);
   if (v < 0) throw new HzError('HZ_ERR_CONF_PROPERTY', `property ${name} must not be negative, not ${v}`);
   return v;
+}
+
+/** searcher.bm25f.content.window: a positive number of terms; 0 or less, no window. */
+function bodyWindow(conf: Conf): number {
+  const v = conf.getInt('searcher.bm25f.content.window');
+  return v > 0 ? v : Infinity;
 }
 
 function unit(conf: Conf, name: string): number {

@@ -1,8 +1,9 @@
 /**
  * @module searcher/rank/score
  * The score of a document for a query: BM25F over title, anchor, url and
- * content, plus the proximity bonus, plus the section lift (its best
- * section's BM25F above the page's, searcher/rank/sections), plus a small
+ * content, plus the proximity bonus, plus the section lift (what its best
+ * section, searcher/rank/sections, or for a page longer than the body
+ * window its windows, searcher/rank/windows, score above the page), plus a small
  * saturating link prior `linkWeight · boost/(boost+1)` from the link score
  * the indexer stored.
  * IDFs, term ids and field constants are fixed once per query; a document
@@ -13,8 +14,10 @@ import { FIELDS, type Field, type IndexReader } from '../../shared/index/types.j
 import { Bm25fQuery, idf, termBound, type TermScore, type TermStats } from './bm25f.js';
 import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
+import { bodyPivot } from './pivot.js';
 import { proximity, queryWords, unionPositions, type PairProximity } from './proximity.js';
 import { sectionScorer, sectionVector } from './sections.js';
+import { windowScorer, windowText, type LongPage } from './windows.js';
 
 export interface Explanation {
   score: number;
@@ -24,8 +27,11 @@ export interface Explanation {
   alternatives: readonly (readonly (readonly string[])[])[];
   proximity: number;
   pairs: PairProximity[];
-  /** The page's best section, when it scores above the page: the lift is its BM25F less the page's. */
+  /** The page's best section, when it scores above the page. */
   section: { index: number; length: number; avgLength: number; bm25f: number; terms: TermScore[] } | undefined;
+  /** A page longer than the body window (searcher/rank/windows): its opening's BM25F and its best window's. */
+  windows: { opening: number; best: { start: number; length: number; bm25f: number; tf: Record<string, number> } } | undefined;
+  /** What the page's parts add to its BM25F: the best of its best section's and its windows' text scores, less the page's (0 when none is above it). */
   sectionLift: number;
   linkBoost: number;
   linkPrior: number;
@@ -44,16 +50,26 @@ export interface Scorer {
   bound(id: number, units: ArrayLike<number>): number;
   /** The proximity bonus: positions are decoded, so only for the best candidates. */
   proximity(id: number): number;
-  /** The best section's BM25F above the page's (0 when none is above): section runs are decoded, so only for the best candidates. */
+  /**
+   * What the page's parts add to its BM25F: its best section's and (for a
+   * page longer than the body window) its windows' text scores above the
+   * page's, 0 when none is above: section runs and positions are decoded, so
+   * only for the best candidates.
+   */
   sectionLift(id: number): number;
   explain(id: number): Explanation;
 }
 
-/** Collection statistics of a reader; a term's document frequency is its largest per-field one. */
-export function readerStats(reader: IndexReader): TermStats {
+/**
+ * Collection statistics of a reader; a term's document frequency is its
+ * largest per-field one, the body's average length that of bodies cut at the
+ * body window of `params` (searcher/rank/pivot).
+ */
+export function readerStats(reader: IndexReader, params?: Pick<RankParams, 'bm25f'>): TermStats {
+  const body = bodyPivot(reader, params?.bm25f.fields.content.window ?? Infinity);
   return {
     docCount: reader.meta.docCount,
-    avgFieldLength: (f: Field) => reader.meta.avgFieldLength[f],
+    avgFieldLength: (f: Field) => (f === 'content' ? body : reader.meta.avgFieldLength[f]),
     docFreq: (term: string) => Math.max(...FIELDS.map((f) => reader.docFreq(f, term))),
     avgSectionLength: reader.meta.avgSectionLength,
   };
@@ -85,6 +101,12 @@ export function combiner(termCount: number, groups: readonly (readonly (readonly
   };
 }
 
+/** A long page's windows as /explain shows them: each query term's count in the best window. */
+function windowFactors(long: LongPage, terms: readonly string[]): NonNullable<Explanation['windows']> {
+  const { start, length, score, tf } = long.best;
+  return { opening: long.opening, best: { start, length, bm25f: score, tf: Object.fromEntries(terms.map((t, i) => [t, tf[i]!])) } };
+}
+
 /** Saturating link prior: grows with the link score but never past `weight`. */
 export function linkPrior(boost: number, weight: number): number {
   const b = Number.isFinite(boost) && boost > 0 ? boost : 0;
@@ -106,7 +128,7 @@ export function makeScorer(
   /** Words with synonyms: the terms of each alternative (AnalyzedQuery.alternatives). */
   alternatives: readonly (readonly (readonly string[])[])[] = [],
   /** Collection statistics: the reader's own, or a broker's over every shard (global IDF and field lengths). */
-  stats: TermStats = readerStats(reader),
+  stats: TermStats = readerStats(reader, params),
 ): Scorer {
   const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)) * (weights.get(t) ?? 1));
   const slots = terms.map((t) => docTerms.slot(t));
@@ -121,6 +143,14 @@ export function makeScorer(
   const sectionQuery = new Bm25fQuery(idfs, sectionStats, params.bm25f.k1, params.bm25f.fields, slots);
   /** The best section above the page's own BM25F `page` of the document loaded in docTerms. */
   const best = sectionScorer(reader, docTerms, sectionQuery, slots, combine);
+  const window = params.bm25f.fields.content.window ?? Infinity;
+  const windows = windowScorer(reader, docTerms, query, slots, combine, window);
+  /** The best section and, for a page longer than the window, its windows, of the document loaded, whose BM25F is `page`; the lift above it. */
+  const parts = (id: number, page: number) => {
+    const section = best(id, page);
+    const long = windows(id);
+    return { section, long, lift: Math.max(section ? section.score : page, long ? windowText(page, long) : page) - page };
+  };
   const words = queryWords(terms.length, groups);
   const wordNames = words.map((w) => w.map((t) => terms[t]).join('|'));
   const wordIdfs = words.map((w) => Math.max(...w.map((t) => idfs[t]!)));
@@ -145,18 +175,15 @@ export function makeScorer(
       return bonus(params.proximity.maxPositions).bonus;
     },
     sectionLift(id) {
-      // Most pages have one section: no lift, so their BM25F is not needed.
-      if (reader.sectionLengths(id).length < 2) return 0;
-      const page = bm25(docTerms.load(id));
-      const section = best(id, page);
-      return section ? section.score - page : 0;
+      // Most pages have one section and fit the window: no lift, so their BM25F is not needed.
+      if (reader.sectionLengths(id).length < 2 && !(reader.fieldLength(id, 'content') > window)) return 0;
+      return parts(id, bm25(docTerms.load(id))).lift;
     },
     explain(id) {
       docTerms.load(id);
       const termScores = terms.map((t, i) => query.explainTerm(t, i, docTerms));
       const base = combine(termScores.map((t) => t.score));
-      const section = best(id, base);
-      const lift = section ? section.score - base : 0;
+      const { section, long, lift } = parts(id, base);
       const asDoc = section && sectionVector(docTerms, slots, section);
       const sectionTerms = asDoc ? terms.map((t, i) => sectionQuery.explainTerm(t, i, asDoc)) : [];
       const prox = bonus();
@@ -170,6 +197,7 @@ export function makeScorer(
         proximity: prox.bonus,
         pairs: prox.pairs,
         section: section && asDoc ? { index: section.index, length: section.length, avgLength: avgSection, bm25f: section.score, terms: sectionTerms } : undefined,
+        windows: long && windowFactors(long, terms),
         sectionLift: lift,
         linkBoost: boost,
         linkPrior: prior,

@@ -13,6 +13,7 @@ import { docByUrl, hitDetails } from '../details.js';
 import { explainHtml } from '../explain.js';
 import type { LeaseEnv } from '../http/lease.js';
 import { messagePage } from '../http/layout.js';
+import { readerStats } from '../rank/score.js';
 import { readQuery } from '../search.js';
 import { homeTitle } from '../sites.js';
 import { didYouMean } from '../suggest.js';
@@ -42,7 +43,8 @@ export function shardStats(snap: Snapshot): ShardStats {
     loadedAt: snap.loadedAt,
     indexSegments: m.segments,
     segments: snap.segments.names().length,
-    avgFieldLength: m.avgFieldLength,
+    // The body's as this searcher ranks it (searcher/rank/pivot), so the broker's global statistics rank alike.
+    avgFieldLength: { ...m.avgFieldLength, content: readerStats(snap.reader, snap.settings.rank).avgFieldLength('content') },
     avgSectionLength: m.avgSectionLength,
     sectionCount: m.sectionCount,
     analyzer: m.analyzer,
