@@ -116,6 +116,18 @@ function nearTerms(reader: IndexReader, analyzer: Analyzer, word: string, term: 
   return near;
 }
 
+/**
+ * A typed word the index knows only by its stem, that is no English word but
+ * one edit from an English word of the same stem (`inheritence`,
+ * inheritance): the stemmer forgave the misspelling, and the pages write
+ * the word the other way.
+ */
+export function forgivenMisspelling(analyzer: Analyzer, word: string, term: string): boolean {
+  if (word.length < MIN_LENGTH || word === term || !/^[a-z]+$/.test(word) || isEnglishWord(word)) return false;
+  for (const v of oneEdit(word)) if (isEnglishWord(v) && analyzer.terms(v)[0] === term) return true;
+  return false;
+}
+
 /** Documents the query's known words point at: a correction that appears among them fits the query. */
 const CONTEXT_DOCS = 200;
 /** A context document holding the term counts this many times its plain document frequency. */
