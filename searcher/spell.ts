@@ -72,11 +72,11 @@ function vocabulary(reader: IndexReader): Map<number, string[]> {
   return v;
 }
 
-/** One edit away from `word`: deletions, swaps of neighbours, replacements and insertions of a-z. */
-function oneEdit(word: string): Set<string> {
+/** One edit away from `word`, at or after character `from`: deletions, swaps of neighbours, replacements and insertions of a-z. */
+function oneEdit(word: string, from = 0): Set<string> {
   const out = new Set<string>();
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  for (let i = 0; i <= word.length; i++) {
+  for (let i = from; i <= word.length; i++) {
     const a = word.slice(0, i);
     const b = word.slice(i);
     if (b) out.add(a + b.slice(1));
@@ -124,7 +124,8 @@ function nearTerms(reader: IndexReader, analyzer: Analyzer, word: string, term: 
  */
 export function forgivenMisspelling(analyzer: Analyzer, word: string, term: string): boolean {
   if (word.length < MIN_LENGTH || word === term || !/^[a-z]+$/.test(word) || isEnglishWord(word)) return false;
-  for (const v of oneEdit(word)) if (isEnglishWord(v) && analyzer.terms(v)[0] === term) return true;
+  // A stemmer changes a word's end only, its last kept letter at most (y → i): a word of the same stem keeps the rest.
+  for (const v of oneEdit(word, Math.max(0, term.length - 1))) if (analyzer.terms(v)[0] === term && isEnglishWord(v)) return true;
   return false;
 }
 
