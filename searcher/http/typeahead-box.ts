@@ -6,7 +6,8 @@
  * makes the box an ARIA combobox: suggestions under it as the user types,
  * chosen with the arrow keys and Enter or a click, closed with Escape,
  * counted for screen readers. The list floats over the page, so nothing
- * moves when it opens; without script the box is a plain search form.
+ * moves when it opens; without script, or on a server that does not
+ * suggest (a broker answers 404), the box is a plain search form.
  */
 import type { Context } from 'hono';
 import type { Snapshot } from '../snapshot.js';
@@ -93,13 +94,16 @@ const SCRIPT = `(() => {
     input.removeAttribute('aria-activedescendant');
     status.textContent = suggestions.length ? suggestions.length + (suggestions.length === 1 ? ' suggestion' : ' suggestions') + ', arrow keys to choose' : '';
   };
+  let off = false;
   const ask = async () => {
     const q = input.value;
-    if (q.trim().length < 2) return close();
+    if (off || q.trim().length < 2) return close();
     ctrl?.abort();
     ctrl = new AbortController();
     try {
       const r = await fetch('/api/suggest?q=' + encodeURIComponent(q), { signal: ctrl.signal });
+      // A server that does not suggest (a broker) leaves the box plain.
+      if (r.status === 404) off = true;
       if (!r.ok) return;
       const body = await r.json();
       if (input.value === q && document.activeElement === input) show(body.suggestions);
