@@ -24,10 +24,10 @@ export interface TypeAheadEntry {
 const SLICE = 500;
 /** A heading longer than this is a sentence or a signature, not something typed. */
 const MAX_TEXT = 120;
-/** Matches flexsearch is asked for, before those starting with the typed text are put first. */
+/** Matches flexsearch is asked for (its best by where the words stand), before they are ordered here. */
 const CANDIDATES = 50;
 
-/** The typed text in a query: what flexsearch matches (a prefix of the last word included). */
+/** The typed text as matched: each word a word of the entry or the start of one. */
 const cleaned = (q: string) => q.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT);
 
 export class TypeAhead {
@@ -55,16 +55,17 @@ export class TypeAhead {
     return this.entries.length;
   }
 
-  /** Up to `limit` entries matching the typed text: those starting with it first, then by link score of their page. */
+  /** Up to `limit` entries matching the typed text: those starting with it first, then titles before headings, each by link score of its page. */
   suggest(q: string, limit: number): TypeAheadEntry[] {
     const text = cleaned(q);
     if (!text) return [];
-    const ids = (this.index.search(text, { limit: CANDIDATES }) as number[]).slice().sort((a, b) => a - b);
+    const ids = this.index.search(text, { limit: CANDIDATES }) as number[];
     const lower = text.toLowerCase();
     const starts = (id: number) => (this.entries[id]!.text.toLowerCase().startsWith(lower) ? 0 : 1);
     const out: TypeAheadEntry[] = [];
     const shown = new Set<string>();
-    for (const id of ids.sort((a, b) => starts(a) - starts(b) || a - b)) {
+    // Entries were added in that order: titles, then headings, best pages first.
+    for (const id of [...ids].sort((a, b) => starts(a) - starts(b) || a - b)) {
       const e = this.entries[id]!;
       // The same heading on many pages (Syntax, Examples) is one suggestion, of the best page.
       if (shown.has(e.text.toLowerCase())) continue;
