@@ -193,7 +193,9 @@ export function respell(analyzer: Analyzer, raw: string, fixes: ReadonlyMap<stri
     if (t.part || t.start < pos) continue;
     if (t.start > pos) parts.push({ text: raw.slice(pos, t.start), corrected: false });
     const typed = raw.slice(t.start, t.end);
-    const text = spell(fix, typed.toLowerCase());
+    const written = spell(fix, typed.toLowerCase());
+    // A word typed with a capital (a query's first word) keeps it when the pages write the word in lower case.
+    const text = /^\p{Lu}\p{Ll}+$/u.test(typed) && written === written.toLowerCase() ? written.charAt(0).toUpperCase() + written.slice(1) : written;
     parts.push({ text: text.toLowerCase() === typed.toLowerCase() ? typed : text, corrected: text.toLowerCase() !== typed.toLowerCase() });
     pos = t.end;
   }

@@ -27,6 +27,7 @@ test('respell: corrected words replaced in place; operators, quotes and other wo
   assert.is(r?.query, 'site:handbook.test "expense report" -travel');
   assert.equal(r?.parts.filter((p) => p.corrected).map((p) => p.text), ['expense', 'report']);
   assert.is(respell(analyzer, 'nothing to fix', fixes, spell), undefined);
+  assert.is(respell(analyzer, 'Expnse reprt', fixes, spell)?.query, 'Expense report', 'a capital typed is kept');
 });
 
 const FORGIVEN: [word: string, forgiven: boolean][] = [
