@@ -22,9 +22,9 @@ export function suggestJson(snap: Snapshot, q: string, limit = DEFAULT_LIMIT) {
   return { query: q, suggestions: ta.suggest(q, Math.min(MAX_LIMIT, Math.max(1, limit))), complete: ta.complete };
 }
 
-/** The box's markup inside the search form: the input, the list it controls, and a status line read out on change. */
+/** The box's markup inside the search form: the input, the list it controls, and a live line read out on change (not a status role: the page's own notices are its status). */
 export function typeAheadInput(inputHtml: string): string {
-  return `<div class="ta">${inputHtml}<ul id="q-suggestions" role="listbox" aria-label="Suggestions" hidden></ul></div><span id="q-status" class="sr" role="status" aria-live="polite"></span>`;
+  return `<div class="ta">${inputHtml}<ul id="q-suggestions" role="listbox" aria-label="Suggestions" hidden></ul></div><span id="q-status" class="sr" aria-live="polite"></span>`;
 }
 
 /** The input's combobox attributes. */
