@@ -7,6 +7,7 @@
  */
 import { Segment, segmentDate, listSegments, type ContentRecord, type FetchRecord, type ParseRecord, type SummarySource } from '../segments/segment.js';
 import { segmentDir } from '../shared/crawl-dir.js';
+import type { ParseMeta } from '../shared/plugin/extension-points.js';
 
 export class FetchedSegments {
   private readonly open = new Map<string, Segment | null>();
@@ -39,6 +40,11 @@ export class FetchedSegments {
 
   getParse(segment: string, url: string): ParseRecord | undefined {
     return this.get(segment)?.getParse(url);
+  }
+
+  /** A parse's meta (its sections), without inflating its text. */
+  getParseMeta(segment: string, url: string): ParseMeta | undefined {
+    return this.get(segment)?.getParseLinks(url)?.meta;
   }
 
   /** Segment.withSummarySource of the named segment (undefined when it is absent). */

@@ -22,6 +22,8 @@ export interface SearchSettings {
   pollInterval: number;
   /** file.url.map: where people open a hit from a file share. */
   fileUrlMap: FileUrlPrefix[];
+  /** Titles and headings a worker holds for type-ahead (searcher/typeahead); 0 none. */
+  typeAheadEntries: number;
 }
 
 export function searchSettings(conf: Conf): SearchSettings {
@@ -39,5 +41,6 @@ export function searchSettings(conf: Conf): SearchSettings {
     summary: { context: conf.getInt('searcher.summary.context'), length: conf.getInt('searcher.summary.length') },
     pollInterval: Math.max(100, conf.getDuration('searcher.index.poll.interval', 's')),
     fileUrlMap: parseFileUrlMap(conf.get('file.url.map')),
+    typeAheadEntries: Math.max(0, conf.getInt('searcher.typeahead.entries')),
   };
 }

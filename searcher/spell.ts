@@ -72,11 +72,11 @@ function vocabulary(reader: IndexReader): Map<number, string[]> {
   return v;
 }
 
-/** One edit away from `word`: deletions, swaps of neighbours, replacements and insertions of a-z. */
-function oneEdit(word: string): Set<string> {
+/** One edit away from `word`, at or after character `from`: deletions, swaps of neighbours, replacements and insertions of a-z. */
+function oneEdit(word: string, from = 0): Set<string> {
   const out = new Set<string>();
   const letters = 'abcdefghijklmnopqrstuvwxyz';
-  for (let i = 0; i <= word.length; i++) {
+  for (let i = from; i <= word.length; i++) {
     const a = word.slice(0, i);
     const b = word.slice(i);
     if (b) out.add(a + b.slice(1));
@@ -114,6 +114,19 @@ function nearTerms(reader: IndexReader, analyzer: Analyzer, word: string, term: 
       if (t !== undefined && t !== term && t.length >= STEM_SHARE * word.length && documentFrequency(reader, t) > 0) near.set(t, 1);
     }
   return near;
+}
+
+/**
+ * A typed word the index knows only by its stem, that is no English word but
+ * one edit from an English word of the same stem (`inheritence`,
+ * inheritance): the stemmer forgave the misspelling, and the pages write
+ * the word the other way.
+ */
+export function forgivenMisspelling(analyzer: Analyzer, word: string, term: string): boolean {
+  if (word.length < MIN_LENGTH || word === term || !/^[a-z]+$/.test(word) || isEnglishWord(word)) return false;
+  // A stemmer changes a word's end only, its last kept letter at most (y → i): a word of the same stem keeps the rest.
+  for (const v of oneEdit(word, Math.max(0, term.length - 1))) if (analyzer.terms(v)[0] === term && isEnglishWord(v)) return true;
+  return false;
 }
 
 /** Documents the query's known words point at: a correction that appears among them fits the query. */
@@ -180,7 +193,9 @@ export function respell(analyzer: Analyzer, raw: string, fixes: ReadonlyMap<stri
     if (t.part || t.start < pos) continue;
     if (t.start > pos) parts.push({ text: raw.slice(pos, t.start), corrected: false });
     const typed = raw.slice(t.start, t.end);
-    const text = spell(fix, typed.toLowerCase());
+    const written = spell(fix, typed.toLowerCase());
+    // A word typed with a capital (a query's first word) keeps it when the pages write the word in lower case.
+    const text = /^\p{Lu}\p{Ll}+$/u.test(typed) && written === written.toLowerCase() ? written.charAt(0).toUpperCase() + written.slice(1) : written;
     parts.push({ text: text.toLowerCase() === typed.toLowerCase() ? typed : text, corrected: text.toLowerCase() !== typed.toLowerCase() });
     pos = t.end;
   }

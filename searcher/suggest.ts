@@ -6,8 +6,7 @@
  */
 import { parseText } from './details.js';
 import type { SearchResult } from './search.js';
-import { isEnglishWord } from '../shared/analysis/words.js';
-import { corrections, editDistance, respell, writtenForm, type Respelled } from './spell.js';
+import { corrections, editDistance, forgivenMisspelling, respell, writtenForm, type Respelled } from './spell.js';
 import type { Snapshot } from './snapshot.js';
 import { MAX_SUMMARY_TOKENS } from './summary.js';
 
@@ -34,9 +33,10 @@ function spelled(snap: Snapshot, term: string, typed: string, context: readonly 
 
 /**
  * A corrected query when some query word is in no document and a near index
- * term exists. Every word of it is written as the pages of the corrected
- * query write it: a misspelt word whose term the index knows all the same
- * (`inheritence`, stemmed as inheritance is) is respelt beside the unknown one.
+ * term exists, or when the stemmer forgave a misspelt word. Every word of it
+ * is written as the pages of the corrected query write it: a misspelt word
+ * whose term the index knows all the same (`inheritence`, stemmed as
+ * inheritance is) is respelt, beside an unknown word or alone.
  */
 export function didYouMean(snap: Snapshot, r: Pick<SearchResult, 'raw' | 'query'>): Respelled | undefined {
   // Synonyms were never typed, and a typed word with synonyms finds pages through them: nothing to correct.
@@ -44,15 +44,25 @@ export function didYouMean(snap: Snapshot, r: Pick<SearchResult, 'raw' | 'query'
   const withSynonyms = new Set(r.query.alternatives.flat(2));
   const typed = r.query.terms.filter((t) => !r.query.weights.has(t) && !withSynonyms.has(t));
   const fixes = corrections(snap.reader, snap.analyzer, r.raw, typed);
-  if (fixes.size === 0) return undefined;
+  const forgiven = new Set(forgivenWords(snap, r.raw, typed));
+  if (fixes.size === 0 && forgiven.size === 0) return undefined;
   const context = typed.map((t) => fixes.get(t) ?? t);
-  const unknown = new Set(fixes.keys());
+  const replacements = new Set(fixes.values());
   for (const t of typed) if (!fixes.has(t)) fixes.set(t, t);
-  return respell(snap.analyzer, r.raw, fixes, (t, word) => (unknown.has(t) ? (spelled(snap, t, word, context) ?? t) : misspelt(word) ? nearForm(spelled(snap, t, word, context), word) : word));
+  return respell(snap.analyzer, r.raw, fixes, (t, word) =>
+    replacements.has(t) ? (spelled(snap, t, word, context) ?? t) : forgiven.has(word) ? nearForm(spelled(snap, t, word, context), word) : word,
+  );
+}
+
+/** The typed words, in lower case, whose misspelling the stemmer forgave (searcher/spell's forgivenMisspelling). */
+function forgivenWords(snap: Snapshot, raw: string, typed: readonly string[]): string[] {
+  return snap.analyzer
+    .tokens(raw)
+    .filter((t) => !t.part && typed.includes(t.term))
+    .map((t) => raw.slice(t.start, t.end).toLowerCase())
+    .filter((w, i, all) => all.indexOf(w) === i && forgivenMisspelling(snap.analyzer, w, snap.analyzer.terms(w)[0] ?? ''));
 }
 
 /** A page's form of a misspelt known word when it is within two edits of it (`inheritence` → inheritance, not inherited); else the word. */
 const nearForm = (form: string | undefined, word: string) => (form && editDistance(word, form.toLowerCase(), 2) <= 2 ? form : word);
 
-/** A typed word in lower-case letters that is no English word: the pages' own spelling of its term may be the word meant. */
-const misspelt = (word: string) => /^[a-z]+$/.test(word) && !isEnglishWord(word);

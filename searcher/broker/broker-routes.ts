@@ -12,6 +12,7 @@ import { resultJson } from '../http/api.js';
 import { answerError, baseUrl, defaultsOf, notFound, searchRequest, securityHeaders, urlParam } from '../http/app.js';
 import { homePage, statsPage } from '../http/docpages.js';
 import { logoResponse } from '../http/brand.js';
+import { typeAheadScript } from '../http/typeahead-box.js';
 import { messagePage } from '../http/layout.js';
 import { openSearchDescription, openSearchRss } from '../http/opensearch.js';
 import { resultsPage } from '../http/results.js';
@@ -56,6 +57,8 @@ export function createBrokerApp(b: Broker): Hono {
   app.use('*', securityHeaders);
   app.get('/healthz', (c) => c.text('ok\n'));
   app.get('/logo', logoResponse);
+  // The pages load the search box's script; a broker has no titles to suggest, and its /api/suggest is not found.
+  app.get('/typeahead.js', typeAheadScript);
   app.get('/report', (c) => c.html(messagePage('No crawl report', 'A broker holds no crawl directory: see the report where the crawl ran.'), 404));
   app.get('/opensearch.xml', (c) => c.body(openSearchDescription(baseUrl(c)), 200, { 'Content-Type': 'application/opensearchdescription+xml; charset=utf-8' }));
 

@@ -3,8 +3,8 @@
  * The searcher's HTTP face, a thin hono app made by a factory: every route
  * leases the current snapshot, calls plain functions in searcher/, and
  * renders. Bad input answers 400 with a message, an unknown URL 404; a 500
- * is a bug. Our pages forbid all script (PAGE_CSP); a cached page is
- * served under `sandbox`, so its own scripts cannot run either.
+ * is a bug. Our pages forbid all script but the type-ahead's own (PAGE_CSP);
+ * a cached page is served under `sandbox`, so its own scripts cannot run.
  */
 import fs from 'node:fs/promises';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
@@ -34,6 +34,7 @@ import { searchJson } from './api.js';
 import { snapshotLease, type LeaseEnv } from './lease.js';
 import { openSearchDescription, openSearchRss } from './opensearch.js';
 import { resultsPage } from './results.js';
+import { suggestJson, typeAheadScript } from './typeahead-box.js';
 
 export interface AppOptions {
   snapshots: SnapshotProvider;
@@ -143,6 +144,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
   app.use('*', securityHeaders);
   app.get('/healthz', (c) => c.text('ok\n'));
   app.get('/logo', logoResponse);
+  app.get('/typeahead.js', typeAheadScript);
   app.get('/report', async (c) => {
     const html = opts.reportFile ? await fs.readFile(opts.reportFile, 'utf8').catch(() => undefined) : undefined;
     if (html === undefined)
@@ -162,6 +164,7 @@ export function createApp(opts: AppOptions): Hono<LeaseEnv> {
   });
 
   app.get('/api/search', (c) => c.json(searchJson(c.get('snapshot'), runSearch(c))));
+  app.get('/api/suggest', (c) => c.json(suggestJson(c.get('snapshot'), c.req.query('q') ?? '', intParam(c, 'limit'))));
 
   app.get('/opensearch', (c) => {
     const snap = c.get('snapshot');

@@ -5,13 +5,15 @@
  * JavaScript, visible keyboard focus, and a layout that reads on a phone
  * (a word longer than the screen, an identifier or a URL, wraps rather than
  * pushing the page sideways).
- * No script is ever sent; `SECURITY_HEADERS` forbids any.
+ * The one script is our own type-ahead (searcher/http/typeahead-box), loaded
+ * from this server; `PAGE_CSP` forbids any other, inline script included.
  */
 import { escapeHtml } from '../../shared/escape.js';
 import { brand } from './brand.js';
+import { COMBOBOX_ATTRS, TYPEAHEAD_CSS, typeAheadInput } from './typeahead-box.js';
 
-/** Our own pages run no script and load nothing from elsewhere. */
-export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** Our own pages run no script but the type-ahead's, from this server, and load nothing from elsewhere. */
+export const PAGE_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 const CSS = `
 :root{color-scheme:light dark;--fg:#1b1b1b;--bg:#fff;--muted:#555;--link:#0b57d0;--visited:#6a3ea1;--mark:#fff3a3;--line:#ddd;--focus:#ff8c00}
@@ -55,7 +57,7 @@ table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border:1px solid
 export function searchForm(query = ''): string {
   return `<search role="search"><form action="/search" method="get">
 <label for="q">Search</label>
-<input type="search" id="q" name="query" value="${escapeHtml(query)}" autocomplete="off" spellcheck="false">
+${typeAheadInput(`<input type="search" id="q" name="query" value="${escapeHtml(query)}" autocomplete="off" spellcheck="false" ${COMBOBOX_ATTRS}>`)}
 <button type="submit">Search</button>
 </form></search>`;
 }
@@ -70,7 +72,8 @@ export function page(title: string, body: string, opts: { query?: string; head?:
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
 <link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml" title="hazelnut">
-${opts.head ?? ''}<style>${CSS}</style>
+${opts.head ?? ''}<style>${CSS}${TYPEAHEAD_CSS}</style>
+<script src="/typeahead.js" defer></script>
 </head>
 <body>
 <a class="skip" href="#main">Skip to ${escapeHtml(opts.skip ?? 'content')}</a>

@@ -50,13 +50,13 @@ async function timed(base: string, q: string): Promise<number> {
   return performance.now() - t0;
 }
 
-function rssAnonMB(pid: number): number {
+export function rssAnonMB(pid: number): number {
   const m = /RssAnon:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
 /** The worker processes of the searcher `pid` (its children), or itself when it serves alone. */
-function workers(pid: number): number[] {
+export function workers(pid: number): number[] {
   const kids = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   return kids.length ? kids : [pid];
 }

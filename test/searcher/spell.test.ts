@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
-import { editDistance, respell, writtenForm } from '../../searcher/spell.js';
+import { editDistance, forgivenMisspelling, respell, writtenForm } from '../../searcher/spell.js';
 
 const DISTANCES: [a: string, b: string, max: number, d: number][] = [
   ['expense', 'expense', 2, 0],
@@ -27,6 +27,19 @@ test('respell: corrected words replaced in place; operators, quotes and other wo
   assert.is(r?.query, 'site:handbook.test "expense report" -travel');
   assert.equal(r?.parts.filter((p) => p.corrected).map((p) => p.text), ['expense', 'report']);
   assert.is(respell(analyzer, 'nothing to fix', fixes, spell), undefined);
+  assert.is(respell(analyzer, 'Expnse reprt', fixes, spell)?.query, 'Expense report', 'a capital typed is kept');
+});
+
+const FORGIVEN: [word: string, forgiven: boolean][] = [
+  ['inheritence', true], // inheritance, of the same stem
+  ['existance', true], // existence
+  ['inheritance', false], // an English word
+  ['jsonify', false], // no English word of its stem one edit away: an identifier the pages write
+  ['asyncio', false], // the stemmer left it whole
+  ['occurence', false], // occurrence stems otherwise (occurr): not found by its stem, so corrected as an unknown word
+];
+test('a misspelling the stemmer forgave: no English word, one edit from an English word of the same stem', () => {
+  for (const [word, forgiven] of FORGIVEN) assert.is(forgivenMisspelling(analyzer, word, analyzer.terms(word)[0]!), forgiven, word);
 });
 
 test('the written form nearest to what was typed wins, then the commonest', () => {
