@@ -1,7 +1,7 @@
 /**
  * @module crawler/parse/breathe
  * Parsing runs inline on the fetcher's event loop. A page at the content
- * limit (4 MiB of markup, or 100,000 links) takes up to a second to parse on
+ * limit (8 MiB of markup, or 100,000 links) takes a second or two to parse on
  * a loaded machine, and the other hosts' requests, timers and robots.txt
  * timeouts must not wait that long: long loops of the parse hand the event
  * loop back every so often. The sizes keep one stretch to a few milliseconds.

@@ -48,12 +48,12 @@ test.after(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Crawls the site into `<tmp>/<name>` with the properties given (http.content.limit above the 5 MB page). */
+/** Crawls the site into `<tmp>/<name>` with the shipped settings and the properties given. */
 async function crawl(name: string, props: string[]): Promise<string> {
   const seeds = path.join(tmp, 'seeds.txt');
   fs.writeFileSync(seeds, `${web.url('docs', '/')}\n`);
   const dir = path.join(tmp, name);
-  const d = ['http.agent.name=hzTest', 'fetcher.server.delay=0', 'http.content.limit=8388608', ...props].flatMap((p) => ['-D', p]);
+  const d = ['http.agent.name=hzTest', 'fetcher.server.delay=0', ...props].flatMap((p) => ['-D', p]);
   const r = await hz([...d, 'crawl', seeds, '-dir', dir, '-depth', '2'], { confDir: conf.dir });
   assert.is(r.code, 0, r.err);
   assert.match(r.out, /documents indexed\s+3/);
