@@ -290,7 +290,6 @@ const TO_SPLIT = [
   'searcher/summary.ts',
   'segments/segment.ts',
   'segments/segment-writer.ts',
-  'shared/index/reader.ts',
 ];
 
 test(`no source file over ${MAX_LINES} lines but one table or one format, and those listed to be split`, () => {
