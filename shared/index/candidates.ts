@@ -86,7 +86,6 @@ export function selectCandidates(lists: readonly CandidateList[], limit: number,
     if (!top.full || top.beats(inWindow.length, sum + priorBound(boost))) collect(inWindow, cur, end, top, accept, docWeight, stats);
     cur = end + 1;
   }
-  for (const c of cursors) if (stats) stats.skipped += c.blocks.blocks - c.block - (c.n < 0 ? 0 : 1);
   return top.sorted();
 }
 
