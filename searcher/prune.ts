@@ -38,6 +38,8 @@ export interface UnitScores {
   block(termId: number, b: number): Float32Array;
   /** At least every unit score of block `b`. */
   bound(termId: number, b: number): number;
+  /** Per block, room for the candidate stage's largest weight at `weight` plus prior (BlockWeights.withOwn), kept for the last `weight` asked. */
+  withOwn(termId: number, weight: number): Float64Array;
 }
 
 /** A term's unit scores: a block's at `b * BLOCK`, `done[b]` once worked out; `bounds[b]`, NaN until asked. */
@@ -45,6 +47,7 @@ interface TermUnits {
   units: Float32Array;
   done: Uint8Array;
   bounds: Float32Array;
+  withOwn?: { weight: number; max: Float64Array };
 }
 
 const units = new WeakMap<IndexReader, { params: RankParams; units: UnitScores }>();
@@ -118,6 +121,11 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
       for (let f = 0; f < F; f++) if (maxTf[f]![b]) w += maxTf[f]![b]! * query.unitTf(f, minLength[f]![b]!);
       // Above the unit scores' own margin and their rounding to a float32 (stored rounded up past it).
       return (u.bounds[b] = query.termScore(0, w) * (1 + 1e-5));
+    },
+    withOwn(termId, weight) {
+      const u = termUnits(termId);
+      if (u.withOwn?.weight !== weight) u.withOwn = { weight, max: new Float64Array(u.done.length).fill(NaN) };
+      return u.withOwn.max;
     },
   };
   units.set(reader, { params, units: made });

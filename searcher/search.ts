@@ -165,6 +165,7 @@ function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = r
       const out = new Float64Array(BLOCK);
       return {
         bound: (b) => (w >= 0 ? termBound(units.bound(termId, b), w) : 0),
+        withOwn: units.withOwn(termId, w),
         of: (b) => {
           const u = units.block(termId, b);
           for (let i = 0; i < u.length; i++) out[i] = termBound(u[i]!, w);

@@ -83,10 +83,29 @@ export function selectCandidates(lists: readonly CandidateList[], limit: number,
       sum += c.weights ? c.weights.bound(b) : 0;
       boost = Math.max(boost, c.blocks.maxBoost[b]!);
     }
-    if (!top.full || top.beats(inWindow.length, sum + priorBound(boost))) collect(inWindow, cur, end, top, accept, docWeight, stats);
+    if (!top.full || top.beats(inWindow.length, Math.min(sum + priorBound(boost), boundWithOwn(inWindow, sum, docWeight))))
+      collect(inWindow, cur, end, top, accept, docWeight, stats);
     cur = end + 1;
   }
   return top.sorted();
+}
+
+/**
+ * A bound of the window's documents' weight by a list whose block's largest
+ * posting weight plus own weight is known (`withOwn`): that, plus the other
+ * lists' bounds, widened past the rounding of a sum taken in another order;
+ * Infinity when no list knows it.
+ */
+function boundWithOwn(inWindow: Cursor[], sum: number, docWeight: CandidateRules['docWeight']): number {
+  let best = Infinity;
+  if (!docWeight) return best;
+  for (const c of inWindow) {
+    const own = c.weights?.withOwn?.[c.block];
+    if (own === undefined || Number.isNaN(own)) continue;
+    const v = sum - c.weights!.bound(c.block) + own;
+    best = Math.min(best, v + (Math.abs(v) + Math.abs(sum)) * 1e-9);
+  }
+  return best;
 }
 
 /** Every document of the window cur..end in the lists at hand, counted and weighed as the exhaustive pass would, offered to `top`. */
@@ -97,6 +116,12 @@ function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept
       c.pos = 0;
       c.w = c.weights?.of(c.block);
       if (stats) stats.decoded++;
+      const withOwn = c.weights?.withOwn;
+      if (withOwn && docWeight && Number.isNaN(withOwn[c.block])) {
+        let m = -Infinity;
+        for (let i = 0; i < c.n; i++) m = Math.max(m, c.w![i]! + docWeight(c.buf.docs[i]!));
+        withOwn[c.block] = m;
+      }
     }
     while (c.pos < c.n && c.buf.docs[c.pos]! < cur) c.pos++;
   }

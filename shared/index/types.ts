@@ -84,6 +84,13 @@ export interface BlockWeights {
   bound(b: number): number;
   /** The weights of block `b`'s postings, in its order; valid until the next call. */
   of(b: number): ArrayLike<number>;
+  /**
+   * Kept from one query to the next, when given: the largest posting weight
+   * plus its document's own in each block seen decoded (NaN for the others),
+   * a bound far below `bound` plus the block's largest own weight when the
+   * two largest are not one document's.
+   */
+  withOwn?: Float64Array;
 }
 
 /**
