@@ -2,11 +2,11 @@
  * @module searcher/prune
  * Ranking a query's matches without scoring every one (MaxScore over the
  * index's own postings). Each posting of a query's terms has its term's score at
- * idf 1 in its document worked out when the term is first asked for, and kept
- * (`unitScores`), so a match's upper bound is a few multiplications
- * (Scorer.bound). They lie in postings order: a query reads each term's
- * scores in one pass beside its matches (`matchUnits`), not one scattered
- * read a match and term. Matches are scored in full in the order of their
+ * idf 1 in its document worked out, a block at a time, when its block is first
+ * asked for, and kept (`unitScores`), so a match's upper bound is a few
+ * multiplications (Scorer.bound), and a block's bound needs none of its
+ * postings decoded (the candidate stage skips by it). A query reads each
+ * term's scores beside its matches a block at a time (`matchUnits`). Matches are scored in full in the order of their
  * bounds until the ones scored above
  * every remaining bound decide the page: the proximity block, the page, and
  * what grouping by site reads from the rest of the list (which sites have
@@ -18,7 +18,7 @@ import { FIELDS, type IndexReader } from '../shared/index/types.js';
 import { Bm25fQuery } from './rank/bm25f.js';
 import type { RankParams } from './rank/params.js';
 import { readerStats } from './rank/score.js';
-import { gatherBeside } from './sorted.js';
+import { BLOCK, blockBuffers } from '../shared/index/postings-codec.js';
 
 const F = FIELDS.length;
 
@@ -26,20 +26,35 @@ const F = FIELDS.length;
 const CACHED_UNITS = 4_000_000;
 
 /**
- * Each posting's term score at idf 1 in its document, beside the term's
- * postings (`reader.postings(termId).docs`), worked out when a query first
- * needs the term and kept, the most recently used, per index and ranking
- * parameters.
+ * Each posting's term score at idf 1 in its document, by the term's blocks
+ * (`reader.postingBlocks`): a block's are worked out when a query first
+ * needs them and kept, the most recently used terms', per index and ranking
+ * parameters. A block's bound is the largest of them once they are known,
+ * else the score of its largest frequency in each field at its shortest
+ * length there (BM25F rises with the one and falls with the other).
  */
 export interface UnitScores {
-  of(termId: number): Float32Array;
+  /** Block `b`'s postings' unit scores, in its order. */
+  block(termId: number, b: number): Float32Array;
+  /** At least every unit score of block `b`. */
+  bound(termId: number, b: number): number;
+  /** Per block, room for the candidate stage's largest weight at `weight` plus prior (BlockWeights.withOwn), kept for the last `weight` asked. */
+  withOwn(termId: number, weight: number): Float64Array;
+}
+
+/** A term's unit scores: a block's at `b * BLOCK`, `done[b]` once worked out; `bounds[b]`, NaN until asked. */
+interface TermUnits {
+  units: Float32Array;
+  done: Uint8Array;
+  bounds: Float32Array;
+  withOwn?: { weight: number; max: Float64Array };
 }
 
 const units = new WeakMap<IndexReader, { params: RankParams; units: UnitScores }>();
 
 /**
  * The unit scores of an index and ranking parameters, by the rank module's
- * own BM25F (rounded up to a float32): a term's are computed from its
+ * own BM25F (rounded up to a float32): a block's are computed from its
  * postings' frequencies and its documents' field lengths in one pass.
  */
 export function unitScores(reader: IndexReader, params: RankParams): UnitScores {
@@ -47,43 +62,70 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
   if (known?.params === params) return known.units;
   const query = new Bm25fQuery([1], readerStats(reader, params), params.bm25f.k1, params.bm25f.fields);
   let shares: Float64Array | undefined;
-  const kept = new Map<number, Float32Array>();
+  const kept = new Map<number, TermUnits>();
   let held = 0;
-  const compute = (termId: number): Float32Array => {
+  const buf = blockBuffers();
+  const termUnits = (termId: number): TermUnits => {
+    let u = kept.get(termId);
+    if (u) {
+      kept.delete(termId);
+      kept.set(termId, u);
+      return u;
+    }
+    const { count, blocks } = reader.postingBlocks(termId);
+    kept.set(termId, (u = { units: new Float32Array(count), done: new Uint8Array(blocks), bounds: new Float32Array(blocks).fill(NaN) }));
+    held += count;
+    for (const [t, old] of kept) {
+      if (held <= CACHED_UNITS || kept.size === 1) break;
+      kept.delete(t);
+      held -= old.units.length;
+    }
+    return u;
+  };
+  const compute = (termId: number, u: TermUnits, b: number): void => {
     // One occurrence's weighted share in each field of each document (8 bytes a document and field), made once.
     if (!shares) {
       shares = new Float64Array(reader.meta.docCount * F);
       for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) shares[d * F + f] = query.unitTf(f, reader.fieldLength(d, FIELDS[f]!));
     }
     const share = shares;
-    const { docs } = reader.postings(termId);
-    const tfs = FIELDS.map((_, f) => reader.postingTf(termId, f));
-    const scores = new Float32Array(docs.length);
-    for (let i = 0; i < docs.length; i++) {
+    const n = reader.postingBlocks(termId).decode(b, buf);
+    const { docs, tf } = buf;
+    const at0 = b * BLOCK;
+    for (let i = 0; i < n; i++) {
       const at = docs[i]! * F;
       let w = 0;
-      for (let f = 0; f < F; f++) w += tfs[f]![i]! * share[at + f]!;
+      for (let f = 0; f < F; f++) w += tf[f]![i]! * share[at + f]!;
       // float32 keeps about 7 digits, and the shares are rounded otherwise than the scorer's sum: scaled up past both, the stored score stays a bound.
-      scores[i] = query.termScore(0, w) * (1 + 1e-6);
+      u.units[at0 + i] = query.termScore(0, w) * (1 + 1e-6);
     }
-    return scores;
+    u.done[b] = 1;
+    u.bounds[b] = NaN;
   };
   const made: UnitScores = {
-    of(termId) {
-      let s = kept.get(termId);
-      if (s) {
-        kept.delete(termId);
-        kept.set(termId, s);
-        return s;
+    block(termId, b) {
+      const u = termUnits(termId);
+      if (!u.done[b]) compute(termId, u, b);
+      return u.units.subarray(b * BLOCK, Math.min(u.units.length, (b + 1) * BLOCK));
+    },
+    bound(termId, b) {
+      const u = termUnits(termId);
+      if (!Number.isNaN(u.bounds[b])) return u.bounds[b]!;
+      if (u.done[b]) {
+        let m = 0;
+        for (let i = b * BLOCK, end = Math.min(u.units.length, i + BLOCK); i < end; i++) m = Math.max(m, u.units[i]!);
+        return (u.bounds[b] = m);
       }
-      kept.set(termId, (s = compute(termId)));
-      held += s.length;
-      for (const [t, old] of kept) {
-        if (held <= CACHED_UNITS || kept.size === 1) break;
-        kept.delete(t);
-        held -= old.length;
-      }
-      return s;
+      const { maxTf, minLength } = reader.postingBlocks(termId);
+      let w = 0;
+      for (let f = 0; f < F; f++) if (maxTf[f]![b]) w += maxTf[f]![b]! * query.unitTf(f, minLength[f]![b]!);
+      // Above the unit scores' own margin and their rounding to a float32 (stored rounded up past it).
+      return (u.bounds[b] = query.termScore(0, w) * (1 + 1e-5));
+    },
+    withOwn(termId, weight) {
+      const u = termUnits(termId);
+      if (u.withOwn?.weight !== weight) u.withOwn = { weight, max: new Float64Array(u.done.length).fill(NaN) };
+      return u.withOwn.max;
     },
   };
   units.set(reader, { params, units: made });
@@ -93,18 +135,40 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
 /**
  * The unit score of each term (`termIds[t]`, -1 for a term not in the
  * index) in each of documents `ids` (ascending): `[i * termIds.length + t]`,
- * 0 when the document lacks it.
+ * 0 when the document lacks it. Only the blocks holding one of `ids` are
+ * decoded and scored.
  */
 export function matchUnits(reader: IndexReader, units: UnitScores, termIds: readonly number[], ids: Uint32Array): Float64Array {
   const S = termIds.length;
   const out = new Float64Array(ids.length * S);
   for (let t = 0; t < S; t++) {
-    const id = termIds[t]!;
-    if (id < 0) continue;
-    gatherBeside(reader.postings(id).docs, units.of(id), ids, out, S, t);
+    const term = termIds[t]!;
+    if (term < 0) continue;
+    const { blocks, last, decode } = reader.postingBlocks(term);
+    let b = -1;
+    let n = 0;
+    let pos = 0;
+    let u: Float32Array | undefined;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      if (b < 0 || last[b]! < id) {
+        let next = b < 0 ? 0 : b;
+        while (next < blocks && last[next]! < id) next++;
+        if (next === blocks) break;
+        b = next;
+        n = decode(b, buf, false);
+        pos = 0;
+        u = units.block(term, b);
+      }
+      while (pos < n && buf.docs[pos]! < id) pos++;
+      if (pos < n && buf.docs[pos] === id) out[i * S + t] = u![pos]!;
+    }
   }
   return out;
 }
+
+/** A block decoded by matchUnits. */
+const buf = blockBuffers();
 
 /** The matches as pruning sees them, one index a match. */
 export interface Pool {

@@ -9,6 +9,7 @@
  * held every match, and says "about" when it filled up.
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
+import { BLOCK } from '../shared/index/postings-codec.js';
 import type { CandidateOptions, StoredDoc } from '../shared/index/types.js';
 import { analyzeQuery, type AnalyzedQuery } from './query/analyze.js';
 import { browsable, Matcher, matchTerms } from './query/match.js';
@@ -153,16 +154,28 @@ function distinctSorted(lists: readonly number[][]): Uint32Array {
  * the candidate pool holds gets those of the highest bounds among the
  * documents holding as many of its terms.
  */
-function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader, snap.settings.rank)): Pick<CandidateOptions, 'weigh' | 'docWeight'> {
+function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader, snap.settings.rank)): Pick<CandidateOptions, 'weigh' | 'docWeight' | 'docWeightBound'> {
   const { reader, settings } = snap;
   const units = unitScores(reader, settings.rank);
   const idfOf = new Map(query.terms.map((t) => [reader.termId(t), idf(stats.docCount, stats.docFreq(t)) * (query.weights.get(t) ?? 1)]));
+  const linkWeight = settings.rank.linkWeight;
   return {
     weigh: (termId) => {
       const w = idfOf.get(termId) ?? 1;
-      return Float64Array.from(units.of(termId), (v) => termBound(v, w));
+      const out = new Float64Array(BLOCK);
+      return {
+        bound: (b) => (w >= 0 ? termBound(units.bound(termId, b), w) : 0),
+        withOwn: units.withOwn(termId, w),
+        of: (b) => {
+          const u = units.block(termId, b);
+          for (let i = 0; i < u.length; i++) out[i] = termBound(u[i]!, w);
+          return out;
+        },
+      };
     },
-    docWeight: (id) => linkPrior(reader.boost(id), settings.rank.linkWeight),
+    docWeight: (id) => linkPrior(reader.boost(id), linkWeight),
+    // The prior rises with the boost (falls, below zero, with a negative weight).
+    docWeightBound: (boost) => (linkWeight >= 0 ? linkPrior(boost, linkWeight) : 0),
   };
 }
 

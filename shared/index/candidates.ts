@@ -3,100 +3,215 @@
  * The candidate stage of a search, over the postings read from disk: the
  * documents holding the most of the query's terms first (all of them, then
  * the best partial matches), and among as many terms the best by a weight a
- * posting is given (the searcher's bound of the score), up to a limit. A
- * pass over each term's postings counts its documents in arrays kept from
- * one query to the next, and only the level that overflows the limit is
- * sorted: the cost is the postings read, not the documents in the index.
+ * posting is given (the searcher's bound of the score) plus the document's
+ * own, up to a limit. The terms' blocks are walked together in document
+ * order, a window at a time (up to the nearest block end): a window whose
+ * blocks' bounds cannot beat the worst document kept is passed over without
+ * being decoded (block-max skipping, as Lucene's and tantivy's top-k
+ * collectors do), so a query of common words decodes the blocks that can
+ * still rank, not every posting. The documents taken are exactly those an
+ * exhaustive pass would take, ties going to the lowest ids.
  */
+import { blockBuffers, type DecodedBlock } from './postings-codec.js';
+import type { BlockWeights, TermBlocks } from './types.js';
 
 export const TAG_FIELDS = ['host', 'site', 'type', 'lang'] as const;
 export type TagField = (typeof TAG_FIELDS)[number];
 export type Tags = Record<TagField, string>;
 
-/** One term's postings as the candidate stage reads them: its documents (ascending) and, optionally, a weight each. */
+/** One term's postings as the candidate stage reads them: its blocks and, optionally, a weight each. */
 export interface CandidateList {
-  docs: Uint32Array;
-  weights?: ArrayLike<number>;
+  blocks: TermBlocks;
+  weights?: BlockWeights;
 }
 
-/** Per document counts and weight sums, zero between queries; `touched` lists the documents a query counted. */
-export class CandidateScratch {
-  readonly counts: Uint8Array;
-  readonly sums: Float64Array;
-  readonly touched: Uint32Array;
-
-  constructor(docCount: number) {
-    this.counts = new Uint8Array(docCount);
-    this.sums = new Float64Array(docCount);
-    this.touched = new Uint32Array(docCount);
-  }
-}
-
-/**
- * Up to `limit` documents of the lists that `accept` takes (all when given
- * none): by how many lists hold them, most first, then by the sum of their
- * weights and their own, highest first, then by id. The order returned
- * carries no score.
- */
-export function selectCandidates(
-  lists: readonly CandidateList[],
-  limit: number,
-  scratch: CandidateScratch,
-  accept?: (id: number) => boolean,
+/** What decides between documents, and how the stage fared. */
+export interface CandidateRules {
+  accept?: (id: number) => boolean;
   /** A weight of the document's own, added to its postings' (a prior). */
-  docWeight?: (id: number) => number,
-): number[] {
-  const { counts, sums, touched } = scratch;
-  let n = 0;
-  // More than 255 lists would overflow a count; a query's terms are far fewer.
-  const used = lists.slice(0, 255);
-  for (const { docs, weights } of used)
-    for (let p = 0; p < docs.length; p++) {
-      const d = docs[p]!;
-      if (counts[d]!++ === 0) touched[n++] = d;
-      if (weights) sums[d]! += weights[p]!;
-    }
-  try {
-    const byCount: number[][] = Array.from({ length: used.length + 1 }, () => []);
-    for (let i = 0; i < n; i++) {
-      const d = touched[i]!;
-      if (!accept || accept(d)) byCount[counts[d]!]!.push(d);
-    }
-    const out: number[] = [];
-    for (let c = used.length; c > 0 && out.length < limit; c--) {
-      const level = byCount[c]!;
-      if (out.length + level.length <= limit) {
-        for (const d of level) out.push(d);
-        continue;
-      }
-      takeBest(level, limit - out.length, sums, docWeight, out);
-    }
-    return out;
-  } finally {
-    for (let i = 0; i < n; i++) {
-      counts[touched[i]!] = 0;
-      sums[touched[i]!] = 0;
-    }
-  }
+  docWeight?: (id: number) => number;
+  /** The largest docWeight of a document whose boost is at most the given one. */
+  docWeightBound?: (boost: number) => number;
+  /** Counts the blocks decoded and passed over, when given. */
+  stats?: { decoded: number; skipped: number };
+}
+
+/** A term's place in the walk: its block at hand, decoded or not, and the next posting in it. */
+interface Cursor {
+  blocks: TermBlocks;
+  weights: BlockWeights | undefined;
+  block: number;
+  /** The block decoded (its postings), or -1. */
+  n: number;
+  pos: number;
+  buf: DecodedBlock;
+  w: ArrayLike<number> | undefined;
 }
 
 /**
- * Appends to `out` the `k` documents of `level` of the highest weight (their
- * postings' sum, plus their own), the lowest ids among equals. The k-th
- * weight is found by a native sort of the weights alone: a comparator sort of
- * the whole level costs ten times as much on a word in every page.
+ * Up to `limit` documents of the lists that `rules.accept` takes (all when
+ * it is not given): by how many lists hold them, most first, then by the sum
+ * of their postings' weights and their own, highest first, then by id.
  */
-function takeBest(level: number[], k: number, sums: Float64Array, docWeight: ((id: number) => number) | undefined, out: number[]): void {
-  const keys = new Float64Array(level.length);
-  for (let i = 0; i < level.length; i++) keys[i] = sums[level[i]!]! + (docWeight ? docWeight(level[i]!) : 0);
-  const kth = keys.slice().sort()[level.length - k]!;
-  const ties: number[] = [];
-  let above = 0;
-  for (let i = 0; i < level.length; i++)
-    if (keys[i]! > kth) {
-      out.push(level[i]!);
-      above++;
-    } else if (keys[i] === kth) ties.push(level[i]!);
-  ties.sort((a, b) => a - b);
-  for (let i = 0; i < k - above; i++) out.push(ties[i]!);
+export function selectCandidates(lists: readonly CandidateList[], limit: number, rules: CandidateRules = {}): number[] {
+  if (limit <= 0 || !lists.length) return [];
+  const { accept, docWeight, stats } = rules;
+  const priorBound = docWeight ? (rules.docWeightBound ?? (() => Infinity)) : () => 0;
+  const cursors: Cursor[] = lists.map((l) => ({ blocks: l.blocks, weights: l.weights, block: 0, n: -1, pos: 0, buf: blockBuffers(), w: undefined }));
+  const top = new TopK(limit);
+  const inWindow: Cursor[] = [];
+  for (let cur = 0; ; ) {
+    let end = Infinity;
+    for (const c of cursors) {
+      const { blocks } = c;
+      while (c.block < blocks.blocks && blocks.last[c.block]! < cur) {
+        if (c.n < 0 && stats) stats.skipped++;
+        c.block++;
+        c.n = -1;
+      }
+      if (c.block < blocks.blocks) end = Math.min(end, blocks.last[c.block]!);
+    }
+    if (end === Infinity) break;
+    // The lists whose block at hand may hold a document of the window cur..end, and the best any could score.
+    inWindow.length = 0;
+    let sum = 0;
+    let boost = 0;
+    for (const c of cursors) {
+      const b = c.block;
+      if (b >= c.blocks.blocks || (b ? c.blocks.last[b - 1]! + 1 : 0) > end) continue;
+      inWindow.push(c);
+      sum += c.weights ? c.weights.bound(b) : 0;
+      boost = Math.max(boost, c.blocks.maxBoost[b]!);
+    }
+    if (!top.full || top.beats(inWindow.length, Math.min(sum + priorBound(boost), boundWithOwn(inWindow, sum, docWeight))))
+      collect(inWindow, cur, end, top, accept, docWeight, stats);
+    cur = end + 1;
+  }
+  return top.sorted();
+}
+
+/**
+ * A bound of the window's documents' weight by a list whose block's largest
+ * posting weight plus own weight is known (`withOwn`): that, plus the other
+ * lists' bounds, widened past the rounding of a sum taken in another order;
+ * Infinity when no list knows it.
+ */
+function boundWithOwn(inWindow: Cursor[], sum: number, docWeight: CandidateRules['docWeight']): number {
+  let best = Infinity;
+  if (!docWeight) return best;
+  for (const c of inWindow) {
+    const own = c.weights?.withOwn?.[c.block];
+    if (own === undefined || Number.isNaN(own)) continue;
+    const v = sum - c.weights!.bound(c.block) + own;
+    best = Math.min(best, v + (Math.abs(v) + Math.abs(sum)) * 1e-9);
+  }
+  return best;
+}
+
+/** Every document of the window cur..end in the lists at hand, counted and weighed as the exhaustive pass would, offered to `top`. */
+function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept: CandidateRules['accept'], docWeight: CandidateRules['docWeight'], stats: CandidateRules['stats']): void {
+  for (const c of inWindow) {
+    if (c.n < 0) {
+      c.n = c.blocks.decode(c.block, c.buf, false);
+      c.pos = 0;
+      c.w = c.weights?.of(c.block);
+      if (stats) stats.decoded++;
+      const withOwn = c.weights?.withOwn;
+      if (withOwn && docWeight && Number.isNaN(withOwn[c.block])) {
+        let m = -Infinity;
+        for (let i = 0; i < c.n; i++) m = Math.max(m, c.w![i]! + docWeight(c.buf.docs[i]!));
+        withOwn[c.block] = m;
+      }
+    }
+    while (c.pos < c.n && c.buf.docs[c.pos]! < cur) c.pos++;
+  }
+  for (;;) {
+    let d = Infinity;
+    for (const c of inWindow) if (c.pos < c.n && c.buf.docs[c.pos]! < d) d = c.buf.docs[c.pos]!;
+    if (d > end) return;
+    let count = 0;
+    // Summed in the lists' order from 0, then the document's own: the exhaustive pass's arithmetic, so its ties are these.
+    let sum = 0;
+    for (const c of inWindow)
+      if (c.pos < c.n && c.buf.docs[c.pos] === d) {
+        count++;
+        if (c.w) sum += c.w[c.pos]!;
+        c.pos++;
+      }
+    if (accept && !accept(d)) continue;
+    top.offer(count, sum + (docWeight ? docWeight(d) : 0), d);
+  }
+}
+
+/** The best `k` documents offered, by count, then weight, then the lowest id: a heap whose root is the worst kept. */
+class TopK {
+  private readonly count: Int32Array;
+  private readonly weight: Float64Array;
+  private readonly id: Float64Array;
+  private size = 0;
+
+  constructor(private readonly k: number) {
+    this.count = new Int32Array(k);
+    this.weight = new Float64Array(k);
+    this.id = new Float64Array(k);
+  }
+
+  get full(): boolean {
+    return this.size === this.k;
+  }
+
+  /** Whether a document of `count` and `weight`, offered after every one kept (a higher id), would be kept. */
+  beats(count: number, weight: number): boolean {
+    return count > this.count[0]! || (count === this.count[0]! && weight > this.weight[0]!);
+  }
+
+  /** i ranks below j. */
+  private worse(i: number, j: number): boolean {
+    const { count, weight, id } = this;
+    return count[i]! < count[j]! || (count[i] === count[j] && (weight[i]! < weight[j]! || (weight[i] === weight[j] && id[i]! > id[j]!)));
+  }
+
+  /** Offers documents in ascending id order. */
+  offer(count: number, weight: number, id: number): void {
+    if (this.size < this.k) {
+      let i = this.size++;
+      this.set(i, count, weight, id);
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.worse(i, p)) break;
+        this.swap(i, p);
+        i = p;
+      }
+      return;
+    }
+    if (!this.beats(count, weight)) return;
+    this.set(0, count, weight, id);
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      if (l >= this.size) return;
+      const c = l + 1 < this.size && this.worse(l + 1, l) ? l + 1 : l;
+      if (!this.worse(c, i)) return;
+      this.swap(i, c);
+      i = c;
+    }
+  }
+
+  private set(i: number, count: number, weight: number, id: number): void {
+    this.count[i] = count;
+    this.weight[i] = weight;
+    this.id[i] = id;
+  }
+
+  private swap(i: number, j: number): void {
+    const [c, w, d] = [this.count[i]!, this.weight[i]!, this.id[i]!];
+    this.set(i, this.count[j]!, this.weight[j]!, this.id[j]!);
+    this.set(j, c, w, d);
+  }
+
+  /** The documents kept, best first. */
+  sorted(): number[] {
+    const order = Array.from({ length: this.size }, (_, i) => i);
+    order.sort((i, j) => (this.worse(j, i) ? -1 : this.worse(i, j) ? 1 : 0));
+    return order.map((i) => this.id[i]!);
+  }
 }

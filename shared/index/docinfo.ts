@@ -51,6 +51,11 @@ export class DocInfoBuilder {
     });
   }
 
+  /** Each document's link score, by id. */
+  get boosts(): Float64Array {
+    return this.boost.done();
+  }
+
   write(dir: string): void {
     const hashes = this.hash.done();
     const byHash = Uint32Array.from({ length: hashes.length }, (_, i) => i).sort((a, b) => hashes[a]! - hashes[b]! || a - b);

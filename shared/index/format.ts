@@ -19,12 +19,13 @@ import { HzError } from '../errors.js';
  * 3: a heading field (df, tf and length columns). 4: a camelCase word is followed by its parts' terms.
  * 5: the sections file. 6: CRC-32 checksums (the checksum of a version 5 file is still checked as it was written).
  * 7: the index is read from disk, not loaded: the postings and docinfo files; no flexsearch candidates file.
+ * 8: postings in compressed blocks of 128 with skip data and a score bound a block (shared/index/postings-codec).
  * An index of an older version is refused by the reader (readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
-export const INDEX_FORMAT_VERSION = 7;
+export const INDEX_FORMAT_VERSION = 8;
 /** The oldest version of an index (meta, postings, …) the reader opens. */
-export const OLDEST_INDEX = 7;
+export const OLDEST_INDEX = 8;
 /** The oldest version this code still reads. */
 export const OLDEST_SUPPORTED = 5;
 
@@ -42,7 +43,7 @@ export const INDEX_FILES = {
   positions: 'positions',
   /** Per document: its sections' lengths (two or more, else none); per (document, term): the sections it occurs in, with its count in each. */
   sections: 'sections',
-  /** Per term: the documents holding it, ascending, each with its forward-index entry and frequency per field. */
+  /** Per term: the documents holding it, ascending, each with its forward-index entry and frequency per field, in compressed blocks with skip data and a score bound each. */
   postings: 'postings',
   /** Per document: the link score, the filter tags (host, site, type, lang) as value ids, and the URL's hash (URLs by hash). */
   docinfo: 'docinfo',

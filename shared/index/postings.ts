@@ -4,8 +4,9 @@
  * searcher reads a term's documents from disk instead of inverting the whole
  * forward index in its heap. Per term its documents ascending, each with its
  * forward-index entry (where positions and section runs are addressed from)
- * and its frequency in each field, side by side in columns: the scores a
- * query needs for its terms' postings are read in one pass per column.
+ * and its frequency in each field, in compressed blocks of 128
+ * (shared/index/postings-codec) with skip data and a score bound a block,
+ * so a query can pass over the blocks that cannot rank without decoding them.
  * Documents come in id order; a batch of postings is sorted by term (a
  * counting sort keeps each term's documents ascending) and written to a run
  * file, and `write` takes each term's slices from the runs in order: memory
@@ -14,15 +15,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { INDEX_FILES, PackedColumnsWriter } from './format.js';
+import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns } from './format.js';
+import { BLOCK, blockBuffers, encodeBlock } from './postings-codec.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS } from './types.js';
 
 /** Postings held before a batch is written to a run (18 bytes each, and as many for the sort). */
 const BATCH_POSTINGS = 2_000_000;
 const F = FIELDS.length;
-
-const bytesOf = (a: Uint16Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 export class PostingsBuilder {
   /** The batch, grown by doubling up to `batch` postings. */
@@ -112,23 +112,20 @@ export class PostingsBuilder {
     this.held = 0;
   }
 
-  /** Writes `<dir>/postings`; `counts[t]` is term t's number of postings, over every document added. */
-  write(dir: string, counts: Uint32Array): void {
+  /**
+   * Writes `<dir>/postings` (shared/index/postings-codec): `counts[t]` is
+   * term t's number of postings, over every document added; `lengths` each
+   * document's field lengths (`[doc * F + f]`) and `boosts` its link score,
+   * from which each block's bound is kept beside its skip data.
+   */
+  write(dir: string, counts: Uint32Array, lengths: Uint32Array, boosts: Float64Array): void {
     this.spill();
     const T = counts.length;
     const start = new Uint32Array(T + 1);
     for (let t = 0; t < T; t++) start[t + 1] = start[t]! + counts[t]!;
-    const total = start[T]!;
-    const out = new PackedColumnsWriter(dir, INDEX_FILES.postings, [
-      { name: 'start', type: 'u32', length: T + 1 },
-      { name: 'docs', type: 'u32', length: total },
-      { name: 'entries', type: 'u32', length: total },
-      ...FIELDS.map((f) => ({ name: `tf.${f}`, type: 'u16' as const, length: total })),
-    ]);
-    const [START, DOCS, ENTRIES, TF] = [0, 1, 2, 3];
+    const blocks = new BlockWriter(this.spillDir, lengths, boosts);
     const sources = this.runs.map((f) => new SpillSource(f));
     try {
-      out.append(START, bytesOf(start));
       const heads = sources.map((s) => (s.more() ? s.u32() : -1));
       for (;;) {
         let term = -1;
@@ -138,19 +135,136 @@ export class PostingsBuilder {
         sources.forEach((s, k) => {
           if (heads[k] !== term) return;
           const n = s.u32();
-          out.append(DOCS, s.bytes(4 * n));
-          out.append(ENTRIES, s.bytes(4 * n));
-          for (let f = 0; f < F; f++) out.append(TF + f, s.bytes(2 * n));
+          blocks.add(s.u32s(n), s.u32s(n), FIELDS.map(() => s.u16s(n)));
           heads[k] = s.more() ? s.u32() : -1;
         });
+        blocks.endTerm();
       }
-    } catch (e) {
-      out.abandon();
-      throw e;
+      blocks.write(dir, start);
     } finally {
       for (const s of sources) s.close();
       for (const f of this.runs) fs.rmSync(f, { force: true });
+      blocks.remove();
     }
-    out.close();
+  }
+}
+
+/** Per-block columns, kept in spill files as blocks are made: their names and types in the postings file. */
+const BLOCK_COLUMNS = [
+  { name: 'block.last', type: 'u32' },
+  ...FIELDS.map((f) => ({ name: `block.maxtf.${f}`, type: 'u16' as const })),
+  ...FIELDS.map((f) => ({ name: `block.minlen.${f}`, type: 'u32' as const })),
+  { name: 'block.boost', type: 'f64' },
+] as const;
+const [LAST, MAX_TF, MIN_LEN, BOOST] = [0, 1, 1 + F, 1 + 2 * F];
+
+/**
+ * Cuts each term's postings into blocks as they come from the runs and
+ * spills each block's words and its skip data and bound: its last document,
+ * where its words start, and per field the largest frequency and the
+ * shortest length among its documents holding the term there (BM25F rises
+ * with the one and falls with the other, so the pair bounds the block's
+ * score whatever k1, b and field weights a searcher ranks with), and its
+ * documents' largest link score.
+ */
+class BlockWriter {
+  private readonly b = blockBuffers();
+  private prevDoc = -1;
+  private words = 0;
+  private count = 0;
+  private readonly data: SpillSink;
+  private readonly cols: SpillSink[];
+  private readonly at: SpillSink;
+  /** A block's skip data and bound, spilled a value at a time through these views. */
+  private readonly u16 = new Uint16Array(1);
+  private readonly f64 = new Float64Array(1);
+
+  constructor(
+    spillDir: string,
+    private readonly lengths: Uint32Array,
+    private readonly boosts: Float64Array,
+  ) {
+    this.data = new SpillSink(path.join(spillDir, 'postings-data'));
+    this.at = new SpillSink(path.join(spillDir, 'postings-block-at'));
+    this.cols = BLOCK_COLUMNS.map((c) => new SpillSink(path.join(spillDir, `postings-${c.name}`)));
+  }
+
+  /** Appends postings of the term at hand (continuing its documents in ascending order). */
+  add(docs: Uint32Array, entries: Uint32Array, tf: Uint16Array[]): void {
+    const b = this.b;
+    for (let i = 0; i < docs.length; i++) {
+      b.docs[b.n] = docs[i]!;
+      b.entries[b.n] = entries[i]!;
+      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[f]![i]!;
+      if (++b.n === BLOCK) this.flush();
+    }
+  }
+
+  endTerm(): void {
+    this.flush();
+    this.prevDoc = -1;
+  }
+
+  private flush(): void {
+    const b = this.b;
+    if (!b.n) return;
+    const words = encodeBlock(b, this.prevDoc);
+    this.at.u32(this.words);
+    this.data.u32s(words);
+    this.words += words.length;
+    this.count++;
+    const last = b.docs[b.n - 1]!;
+    this.cols[LAST]!.u32(last);
+    let boost = 0;
+    for (let i = 0; i < b.n; i++) {
+      // As the prior reads a boost: one not finite counts as none.
+      const v = this.boosts[b.docs[i]!]!;
+      if (Number.isFinite(v) && v > boost) boost = v;
+    }
+    for (let f = 0; f < F; f++) {
+      let maxTf = 0;
+      let minLen = 0xffffffff;
+      for (let i = 0; i < b.n; i++)
+        if (b.tf[f]![i]) {
+          maxTf = Math.max(maxTf, b.tf[f]![i]!);
+          minLen = Math.min(minLen, this.lengths[b.docs[i]! * F + f]!);
+        }
+      this.u16[0] = maxTf;
+      this.cols[MAX_TF + f]!.u16s(this.u16);
+      this.cols[MIN_LEN + f]!.u32(minLen);
+    }
+    this.f64[0] = boost;
+    this.cols[BOOST]!.raw(new Uint8Array(this.f64.buffer));
+    this.prevDoc = last;
+    b.n = 0;
+  }
+
+  /** Writes the postings file: each term's first posting (`start`), the blocks' columns, and their words. */
+  write(dir: string, start: Uint32Array): void {
+    this.at.u32(this.words);
+    this.close();
+    const B = this.count;
+    writeIndexFileWith(dir, INDEX_FILES.postings, (w) =>
+      writePackedColumns(w, [
+        columnSource('start', start),
+        this.at.column('block.at', 'u32', B + 1),
+        ...BLOCK_COLUMNS.map((c, k) => this.cols[k]!.column(c.name, c.type, B)),
+        this.data.column('data', 'u32', this.words),
+      ]),
+    );
+  }
+
+  private closed = false;
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const s of [this.data, this.at, ...this.cols]) s.close();
+  }
+
+  /** Closes and removes the spill files. */
+  remove(): void {
+    this.close();
+    for (const s of [this.data, this.at, ...this.cols]) fs.rmSync(s.file, { force: true });
   }
 }

@@ -15,15 +15,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError, isHzError } from '../errors.js';
-import { CandidateScratch, selectCandidates } from './candidates.js';
+import { selectCandidates } from './candidates.js';
 import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, OLDEST_INDEX, readIndexFile, unpackColumns } from './format.js';
 import { ForwardFiles, inconsistent } from './forward.js';
+import { Lru } from './lru.js';
 import { PageCache, PagedFile, type PagedColumn } from './paged.js';
+import { PostingsFile } from './postings-file.js';
 import { currentIndex } from './publish.js';
-import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc } from './types.js';
+import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc, type TermBlocks } from './types.js';
 
 const FIELD_INDEX = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
 
@@ -63,42 +65,8 @@ const PAGED_FILES = [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sec
 
 /** Pages of index files a reader keeps (4 KiB each, the operating system's: a scattered read costs one): 16 MiB. */
 const CACHE_PAGES = 4096;
-/** Postings a reader keeps read (8 bytes each, the commonest terms' stay): 16 MiB. */
-const CACHED_POSTINGS = 2_000_000;
 /** Stored documents a reader keeps parsed. */
 const CACHED_DOCS = 4096;
-
-/** A least-recently-used map whose values weigh `weigh` each, kept under `budget` in all. */
-class Lru<K, V> {
-  private readonly m = new Map<K, V>();
-  private held = 0;
-  constructor(
-    private readonly budget: number,
-    private readonly weigh: (v: V) => number,
-  ) {}
-  get(k: K): V | undefined {
-    const v = this.m.get(k);
-    if (v !== undefined) {
-      this.m.delete(k);
-      this.m.set(k, v);
-    }
-    return v;
-  }
-  set(k: K, v: V): V {
-    this.m.set(k, v);
-    this.held += this.weigh(v);
-    for (const [old, ov] of this.m) {
-      if (this.held <= this.budget || this.m.size === 1) break;
-      this.m.delete(old);
-      this.held -= this.weigh(ov);
-    }
-    return v;
-  }
-  clear(): void {
-    this.m.clear();
-    this.held = 0;
-  }
-}
 
 class SegmentedIndexReader implements IndexReader {
   readonly analyzer: Analyzer;
@@ -111,13 +79,9 @@ class SegmentedIndexReader implements IndexReader {
   private readonly storedJson: PagedColumn;
   private docOffsets: Uint32Array | undefined;
   private readonly storedCache = new Lru<number, StoredDoc>(CACHED_DOCS, () => 1);
-  private readonly post: PagedFile;
-  private readonly postStart: Uint32Array;
-  private readonly postCols: { docs: PagedColumn; entries: PagedColumn; tf: PagedColumn[] };
-  private readonly postCache = new Lru<number, Postings>(CACHED_POSTINGS, (p) => p.docs.length || 1);
+  private readonly post: PostingsFile;
   private readonly infoFile: PagedFile;
   private info: DocInfo | undefined;
-  private scratch: CandidateScratch | undefined;
 
   constructor(
     readonly dir: string,
@@ -138,12 +102,10 @@ class SegmentedIndexReader implements IndexReader {
     try {
       opened.push((this.fwd = new ForwardFiles(dir, meta.docCount, this.cache)));
       opened.push((this.stored = new PagedFile(dir, INDEX_FILES.docs, this.cache)));
-      opened.push((this.post = new PagedFile(dir, INDEX_FILES.postings, this.cache)));
+      opened.push((this.post = new PostingsFile(dir, this.cache, meta.termCount, () => inconsistent(dir))));
       opened.push((this.infoFile = new PagedFile(dir, INDEX_FILES.docinfo, this.cache)));
       this.storedJson = this.stored.column('json', 'u8');
-      this.postStart = this.post.all('start', Uint32Array);
-      this.postCols = { docs: this.post.column('docs', 'u32'), entries: this.post.column('entries', 'u32'), tf: FIELDS.map((f) => this.post.column(`tf.${f}`, 'u16')) };
-      if (this.stored.column('offsets', 'u32').length !== meta.docCount + 1 || this.postStart.length !== meta.termCount + 1) throw inconsistent(dir);
+      if (this.stored.column('offsets', 'u32').length !== meta.docCount + 1) throw inconsistent(dir);
     } catch (e) {
       for (const f of opened) f.close();
       throw e;
@@ -197,8 +159,8 @@ class SegmentedIndexReader implements IndexReader {
       return out;
     }
     const ids = [...new Set(terms.map((t) => this.termId(t)).filter((t) => t >= 0))];
-    const lists = ids.map((t) => ({ docs: this.postings(t).docs, ...(opts.weigh ? { weights: opts.weigh(t) } : {}) }));
-    return selectCandidates(lists, opts.limit, (this.scratch ??= new CandidateScratch(this.meta.docCount)), accept, opts.docWeight);
+    const lists = ids.map((t) => ({ blocks: this.post.blocks(t), ...(opts.weigh ? { weights: opts.weigh(t) } : {}) }));
+    return selectCandidates(lists, opts.limit, { accept, docWeight: opts.docWeight, docWeightBound: opts.docWeightBound });
   }
 
   docFreq(field: Field, term: string): number {
@@ -231,18 +193,17 @@ class SegmentedIndexReader implements IndexReader {
     return this.fwd.sections(entry, out);
   }
 
-  /** Read from the postings file, the most recently used kept. */
+  /** Decoded from the postings file, the most recently used kept. */
   postings(termId: number): Postings {
-    if (!(termId >= 0 && termId < this.meta.termCount)) return { docs: new Uint32Array(0), entries: new Uint32Array(0) };
-    const known = this.postCache.get(termId);
-    if (known) return known;
-    const [a, b] = [this.postStart[termId]!, this.postStart[termId + 1]!];
-    return this.postCache.set(termId, { docs: this.post.read(this.postCols.docs, Uint32Array, a, b), entries: this.post.read(this.postCols.entries, Uint32Array, a, b) });
+    return this.post.postings(termId);
   }
 
   postingTf(termId: number, field: number): Uint16Array {
-    if (!(termId >= 0 && termId < this.meta.termCount)) return new Uint16Array(0);
-    return this.post.read(this.postCols.tf[field]!, Uint16Array, this.postStart[termId]!, this.postStart[termId + 1]!);
+    return this.post.tf(termId, field);
+  }
+
+  postingBlocks(termId: number): TermBlocks {
+    return this.post.blocks(termId);
   }
 
   termFreq(id: number, field: Field, term: string): number {
@@ -340,7 +301,6 @@ class SegmentedIndexReader implements IndexReader {
 
   close(): void {
     this.storedCache.clear();
-    this.postCache.clear();
     this.cache.clear();
     this.fwd.close();
     this.stored.close();
@@ -369,7 +329,7 @@ export function readIndexMeta(dir: string): { indexDir: string; meta: IndexMeta 
   if (!(meta.version >= OLDEST_INDEX))
     throw new HzError(
       'HZ_ERR_INDEX_FORMAT',
-      `index ${indexDir} has format version ${meta.version}, which loaded the whole index into memory; this hazelnut reads it from disk (version ${OLDEST_INDEX}): ` +
+      `index ${indexDir} has format version ${meta.version}, ${meta.version < 7 ? 'which loaded the whole index into memory' : 'whose postings have no blocks to skip'}; this hazelnut reads version ${OLDEST_INDEX}: ` +
         `rebuild it with 'hazelnut index <crawl>/webdb -dir <crawl>/segments', 'hazelnut dedup -dir <crawl>/segments' and 'hazelnut merge <crawl>/index -dir <crawl>/segments'`,
     );
   return { indexDir, meta };

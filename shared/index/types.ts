@@ -5,6 +5,7 @@
  * the merged index share one format; the searcher only ever reads.
  */
 import type { Analyzer, AnalyzerOptions } from '../analysis/analyzer.js';
+import type { DecodedBlock } from './postings-codec.js';
 
 /** The fields BM25F scores, each with its own length statistics. */
 export const FIELDS = ['title', 'anchor', 'url', 'heading', 'content'] as const;
@@ -66,13 +67,49 @@ export interface CandidateOptions {
   /** Filters on exact tag values (`site:`, `type:`, `lang:`). */
   tags?: Partial<Record<'host' | 'site' | 'type' | 'lang', string>>;
   /**
-   * A weight for each posting of a term (beside `postings(termId).docs`):
-   * among documents holding as many of the terms, those of the highest sum
-   * are taken first. Without it, the lowest ids.
+   * A weight for each posting of a term, a block at a time: among documents
+   * holding as many of the terms, those of the highest sum are taken first.
+   * Without it, the lowest ids.
    */
-  weigh?: (termId: number) => ArrayLike<number>;
+  weigh?: (termId: number) => BlockWeights;
   /** A weight of a document's own, added to its postings' weights (the link prior). */
   docWeight?: (id: number) => number;
+  /** The largest `docWeight` of a document whose boost is at most `boost` (a block keeps its documents' largest); without it, none is passed over. */
+  docWeightBound?: (boost: number) => number;
+}
+
+/** A term's posting weights by block (`TermBlocks`): a bound of a block's, and each of its postings' when it is decoded. */
+export interface BlockWeights {
+  /** At least every weight in block `b`. */
+  bound(b: number): number;
+  /** The weights of block `b`'s postings, in its order; valid until the next call. */
+  of(b: number): ArrayLike<number>;
+  /**
+   * Kept from one query to the next, when given: the largest posting weight
+   * plus its document's own in each block seen decoded (NaN for the others),
+   * a bound far below `bound` plus the block's largest own weight when the
+   * two largest are not one document's.
+   */
+  withOwn?: Float64Array;
+}
+
+/**
+ * A term's postings in blocks of 128 (shared/index/postings-codec) with
+ * skip data and a bound of the score of each: a query decodes only the
+ * blocks whose bound can still rank.
+ */
+export interface TermBlocks {
+  count: number;
+  blocks: number;
+  /** Each block's last document. */
+  last: Uint32Array;
+  /** Per field: each block's largest frequency, and the shortest length of a field holding the term (0xffffffff when none). */
+  maxTf: Uint16Array[];
+  minLength: Uint32Array[];
+  /** Each block's documents' largest link score. */
+  maxBoost: Float64Array;
+  /** Decodes block `b` into `out` (its frequencies only with `withTf`, the default); returns its postings. */
+  decode(b: number, out: DecodedBlock, withTf?: boolean): number;
 }
 
 /** A term's documents, ascending, and the forward-index entry of each (`entries[i]` belongs to `docs[i]`). */
@@ -129,5 +166,7 @@ export interface IndexReader {
   postings(termId: number): Postings;
   /** A term's frequency in a field (an index into FIELDS) in each of its postings, beside `postings(termId).docs`. */
   postingTf(termId: number, field: number): Uint16Array;
+  /** A term's postings in blocks, each decoded when asked. */
+  postingBlocks(termId: number): TermBlocks;
   close(): void;
 }

@@ -302,7 +302,7 @@ export class IndexWriter {
         src.close();
       }
       start[this.docs] = at;
-      postings.write(dir, postingCounts);
+      postings.write(dir, postingCounts, lengths, this.info.boosts);
       positions.append(POS_START, bytesOf(Uint32Array.of(posAt)));
       secDoc[this.docs] = secCount;
       sections.append(SEC_DOC, bytesOf(secDoc));

@@ -144,7 +144,7 @@ test('readindex -stats', async () => {
     assert.match(o.out, /documents: 3\n/);
     assert.match(o.out, /deleted documents: 0\n/);
     assert.match(o.out, /segments covered: 3 /);
-    assert.match(o.out, /format version: 7\n/);
+    assert.match(o.out, /format version: 8\n/);
     assert.match(o.out, /bytes on disk: [1-9]\d* \(.*postings [1-9]\d*.*\)\n/);
     const seg = listSegments(crawl.segments)[0]!;
     const { o: o2, io: cli2 } = io();

@@ -5,6 +5,8 @@
  * misspellings), at several pages and hits per site, the same hits, scores,
  * totals, grouping and facets. Every match's bound is at least its score,
  * so a bound made too low fails here even where the pages happen to agree.
+ * Then every query of the ranking benches over the judged crawl, and each
+ * block's bound against its postings' unit scores.
  */
 import fs from 'node:fs';
 import { test } from 'uvu';
@@ -17,7 +19,11 @@ import { pageOfRanked, search, type SearchResult } from '../../searcher/search.j
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { rng } from '../fixtures/rng.js';
+import { devwebDir, devwebQueries } from '../bench/ranking/devweb.js';
+import { REALWEB_SETS, realwebDir, realwebQueries } from '../bench/ranking/realweb.js';
+import { JUDGED_QUERIES } from '../judged/queries.js';
 import { buildCrawl, tempCrawlDir, type FixturePage } from './crawl-fixture.js';
+import { buildJudgedCrawl } from './judged-crawl.js';
 
 const WORDS = ('vacuum journal index table column trigger commit branch rebase merge stash remote socket stream buffer ' +
   'event loop worker thread module package install upgrade kernel network firewall mount volume backup restore query ' +
@@ -121,6 +127,57 @@ test('a candidate pool smaller than the matches holds the best-scoring ones: the
   } finally {
     small.close();
   }
+});
+
+/** Every query of the ranking benches: the judged set's, devweb's and realweb's (keyword and question files). */
+function benchQueries(): string[] {
+  const dev = devwebDir();
+  const real = realwebDir();
+  if (!dev || !real) throw new Error('the devweb and realweb query files are not found: set DEVWEB_DIR and REALWEB_DIR');
+  return [
+    ...JUDGED_QUERIES.map((q) => q.q),
+    ...devwebQueries(dev).map((q) => q.q),
+    ...REALWEB_SETS.flatMap((set) => realwebQueries(real, set.file).map((q) => q.q)),
+  ];
+}
+
+test('every query of the ranking benches over the judged crawl: the pruned ranking shows what scoring every match shows, at the default pool and a small one', async () => {
+  const judged = tempCrawlDir();
+  await buildJudgedCrawl(judged);
+  const small = Conf.load();
+  small.set('searcher.candidates', '20');
+  const opened = [await CrawlSnapshots.open(judged, searchSettings(Conf.load())), await CrawlSnapshots.open(judged, searchSettings(small))];
+  try {
+    const queries = benchQueries();
+    assert.ok(queries.length > 150, `${queries.length} queries`);
+    let filled = 0;
+    for (const s of opened)
+      for (const query of queries)
+        for (const page of [{}, { hitsPerSite: 0 }, { start: 10 }]) {
+          const req = { query, ...page };
+          const exhaustive = search(s.current, req, { exhaustive: true });
+          if (!exhaustive.exact) filled++;
+          assert.equal(shown(search(s.current, req)), shown(exhaustive), JSON.stringify(req));
+        }
+    assert.ok(filled > 100, `only ${filled} result pages whose pool filled`);
+  } finally {
+    for (const s of opened) s.close();
+    fs.rmSync(judged, { recursive: true, force: true });
+  }
+});
+
+test('a block\'s bound, before any of its postings is scored, is at least each one\'s unit score', () => {
+  const { reader, settings } = snaps.current;
+  // Fresh parameters: no block is scored yet, so each bound comes from the block's largest tfs and shortest lengths.
+  const fresh = unitScores(reader, { ...settings.rank });
+  const scored = unitScores(reader, { ...settings.rank });
+  let blocks = 0;
+  for (let t = 0; t < reader.meta.termCount; t++)
+    for (let b = 0; b < reader.postingBlocks(t).blocks; b++, blocks++) {
+      const bound = fresh.bound(t, b);
+      for (const u of scored.block(t, b)) assert.ok(u <= bound, `${reader.terms()[t]} block ${b}: ${u} over ${bound}`);
+    }
+  assert.ok(blocks > 1000, `${blocks} blocks`);
 });
 
 test('rankPruned: the shown part of the ranking as a full sort gives it, with fewer scored', () => {

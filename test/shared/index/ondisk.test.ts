@@ -11,11 +11,14 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
-import { CandidateScratch, selectCandidates } from '../../../shared/index/candidates.js';
+import { selectCandidates } from '../../../shared/index/candidates.js';
 import { INDEX_FILES, OLDEST_INDEX, packColumns, readIndexFile, writeIndexFile } from '../../../shared/index/format.js';
 import { PageCache, PagedFile, PAGE_BYTES } from '../../../shared/index/paged.js';
+import { BLOCK, blockBuffers, decodeBlock, encodeBlock } from '../../../shared/index/postings-codec.js';
+import { PostingsFile } from '../../../shared/index/postings-file.js';
+import { PostingsBuilder } from '../../../shared/index/postings.js';
 import { openIndex } from '../../../shared/index/reader.js';
-import { FIELDS, type IndexInputDoc } from '../../../shared/index/types.js';
+import { FIELDS, type IndexInputDoc, type TermBlocks } from '../../../shared/index/types.js';
 import { IndexWriter } from '../../../shared/index/writer.js';
 import { rng } from '../../fixtures/rng.js';
 
@@ -114,23 +117,165 @@ test('paged: columns read through a cache of two pages are the bytes written, el
   f.close();
 });
 
+/** A term's blocks of `size` postings held in arrays, with `boosts[doc]` the documents' link scores. */
+function blocksOf(docs: number[], size: number, boosts: ArrayLike<number> = []): TermBlocks {
+  const n = Math.ceil(docs.length / size);
+  const part = (b: number) => docs.slice(b * size, (b + 1) * size);
+  return {
+    count: docs.length,
+    blocks: n,
+    last: Uint32Array.from({ length: n }, (_, b) => part(b).at(-1)!),
+    maxTf: [],
+    minLength: [],
+    maxBoost: Float64Array.from({ length: n }, (_, b) => Math.max(0, ...part(b).map((d) => boosts[d] ?? 0))),
+    decode: (b, out) => (out.docs.set(part(b)), part(b).length),
+  };
+}
+
+/** A list for selectCandidates, in blocks of `size`, each block's bound its largest weight (or `loose` above it). */
+function listOf(docs: number[], weights?: number[], size = 2, boosts?: ArrayLike<number>, loose = 0) {
+  const blocks = blocksOf(docs, size, boosts);
+  if (!weights) return { blocks };
+  const part = (b: number) => weights.slice(b * size, (b + 1) * size);
+  return { blocks, weights: { bound: (b: number) => Math.max(...part(b)) + loose, of: part, withOwn: new Float64Array(blocks.blocks).fill(NaN) } };
+}
+
+/** The candidate stage's rule, the plain way: every posting counted and weighed, then sorted. */
+function exhaustive(lists: { docs: number[]; weights?: number[] }[], limit: number, accept?: (id: number) => boolean, docWeight?: (id: number) => number): number[] {
+  const count = new Map<number, number>();
+  const sum = new Map<number, number>();
+  for (const { docs, weights } of lists)
+    docs.forEach((d, i) => {
+      count.set(d, (count.get(d) ?? 0) + 1);
+      sum.set(d, (sum.get(d) ?? 0) + (weights ? weights[i]! : 0));
+    });
+  const key = (d: number) => sum.get(d)! + (docWeight ? docWeight(d) : 0);
+  return [...count.keys()]
+    .filter((d) => !accept || accept(d))
+    .sort((a, b) => count.get(b)! - count.get(a)! || key(b) - key(a) || a - b)
+    .slice(0, limit);
+}
+
 test('candidates: the most terms first, then the highest weights, then the lowest ids; only what accept takes', () => {
-  const scratch = new CandidateScratch(20);
-  const L = (docs: number[], weights?: number[]) => ({ docs: Uint32Array.from(docs), ...(weights ? { weights } : {}) });
-  const cases: [string, Parameters<typeof selectCandidates>[0], number, ((id: number) => boolean) | undefined, number[]][] = [
-    ['one list under the limit: all', [L([3, 5, 9])], 10, undefined, [3, 5, 9]],
-    ['one list over the limit, no weights: lowest ids', [L([3, 5, 9])], 2, undefined, [3, 5]],
-    ['one list over the limit: highest weights', [L([3, 5, 9], [1, 3, 2])], 2, undefined, [5, 9]],
-    ['both terms before either', [L([1, 2, 7]), L([2, 4, 7])], 2, undefined, [2, 7]],
-    ['then the partial matches of the highest weights', [L([1, 2, 7], [5, 0, 0]), L([2, 4, 7], [0, 9, 0])], 3, undefined, [2, 7, 4]],
-    ['accept filters', [L([1, 2, 7]), L([2, 4, 7])], 10, (id) => id !== 2, [7, 1, 4]],
+  const cases: [string, { docs: number[]; weights?: number[] }[], number, ((id: number) => boolean) | undefined, number[]][] = [
+    ['one list under the limit: all', [{ docs: [3, 5, 9] }], 10, undefined, [3, 5, 9]],
+    ['one list over the limit, no weights: lowest ids', [{ docs: [3, 5, 9] }], 2, undefined, [3, 5]],
+    ['one list over the limit: highest weights', [{ docs: [3, 5, 9], weights: [1, 3, 2] }], 2, undefined, [5, 9]],
+    ['both terms before either', [{ docs: [1, 2, 7] }, { docs: [2, 4, 7] }], 2, undefined, [2, 7]],
+    ['then the partial matches of the highest weights', [{ docs: [1, 2, 7], weights: [5, 0, 0] }, { docs: [2, 4, 7], weights: [0, 9, 0] }], 3, undefined, [2, 7, 4]],
+    ['accept filters', [{ docs: [1, 2, 7] }, { docs: [2, 4, 7] }], 10, (id) => id !== 2, [7, 1, 4]],
     ['no lists: none', [], 10, undefined, []],
   ];
   for (const [name, lists, limit, accept, want] of cases) {
-    assert.equal(selectCandidates(lists, limit, scratch, accept), want, name);
-    assert.ok(scratch.counts.every((c) => c === 0) && scratch.sums.every((s) => s === 0), `${name}: scratch left clean`);
+    const got = selectCandidates(lists.map((l) => listOf(l.docs, l.weights)), limit, { accept });
+    assert.equal(got.slice().sort((a, b) => a - b), want.slice().sort((a, b) => a - b), name);
   }
-  assert.equal(selectCandidates([L([3, 5, 9], [1, 3, 2])], 2, scratch, undefined, (id) => (id === 3 ? 5 : 0)), [3, 5], 'a document\'s own weight counts too');
+  const weighed = selectCandidates([listOf([3, 5, 9], [1, 3, 2])], 2, { docWeight: (id) => (id === 3 ? 5 : 0), docWeightBound: () => 5 });
+  assert.equal(weighed.sort(), [3, 5], "a document's own weight counts too");
+});
+
+test('candidates: block-max skipping takes exactly what an exhaustive pass takes, and passes over blocks that cannot rank', () => {
+  const rnd = rng(11);
+  let skipped = 0;
+  let decoded = 0;
+  for (let round = 0; round < 300; round++) {
+    const docCount = 20 + Math.floor(rnd() * 400);
+    const boosts = Float64Array.from({ length: docCount }, () => (rnd() < 0.3 ? rnd() * 4 : 0));
+    const terms = 1 + Math.floor(rnd() * 3);
+    const lists = Array.from({ length: terms }, () => {
+      const density = rnd();
+      const docs = Array.from({ length: docCount }, (_, d) => d).filter(() => rnd() < density);
+      // Ties are common: weights from a few values.
+      return { docs, weights: docs.map(() => Math.floor(rnd() * 5) / 4) };
+    });
+    const limit = 1 + Math.floor(rnd() * 40);
+    const accept = round % 3 ? undefined : (id: number) => id % 7 !== 0;
+    const prior = round % 2 ? (id: number) => boosts[id]! / 2 : undefined;
+    const stats = { decoded: 0, skipped: 0 };
+    const size = 1 + Math.floor(rnd() * 8);
+    const blockLists = lists.map((l) => listOf(l.docs, l.weights, size, boosts, round % 5 ? 0 : 0.25));
+    const want = exhaustive(lists, limit, accept, prior);
+    // Twice: the second time with the largest weight plus prior of each block the first decoded (withOwn).
+    for (const pass of [1, 2]) assert.equal(selectCandidates(blockLists, limit, { accept, docWeight: prior, docWeightBound: (b) => b / 2, stats }), want, `round ${round}, pass ${pass}`);
+    skipped += stats.skipped;
+    decoded += stats.decoded;
+  }
+  assert.ok(skipped > decoded / 10, `${skipped} blocks passed over, ${decoded} decoded`);
+});
+
+test('postings codec: a block of extreme values decodes to what was encoded', () => {
+  const b = blockBuffers();
+  const rnd = rng(5);
+  const cases: [string, number[], number][] = [
+    ['one posting, the largest id', [0xffffffff], -1],
+    ['gaps of 31 bits and more', [0, 0x7fffffff, 0xfffffffe, 0xffffffff], -1],
+    ['after a previous block', Array.from({ length: BLOCK }, (_, i) => 1000 + 3 * i), 999],
+    ['dense', Array.from({ length: BLOCK }, (_, i) => 5 + i), 4],
+    ['random', [...new Set(Array.from({ length: 200 }, () => Math.floor(rnd() * 2 ** 32)))].sort((x, y) => x - y).slice(0, 127), -1],
+  ];
+  for (const [name, docs, prev] of cases) {
+    b.n = docs.length;
+    b.docs.set(docs);
+    const entries = docs.map((_, i) => (i === docs.length - 1 ? 0xffffffff : i * 33_000_000));
+    b.entries.set(entries);
+    b.tf.forEach((col, f) => col.set(docs.map((_, i) => (f === 1 ? 0 : (i * 7919 * (f + 1)) % 65536))));
+    const words = encodeBlock(b, prev);
+    const out = blockBuffers();
+    const framed = Uint32Array.of(7, ...words);
+    assert.is(decodeBlock(framed, 1, prev, out), docs.length, name);
+    assert.equal([...out.docs.subarray(0, docs.length)], docs, name);
+    assert.equal([...out.entries.subarray(0, docs.length)], entries, name);
+    for (let f = 0; f < FIELDS.length; f++) assert.equal(out.tf[f]!.subarray(0, docs.length), b.tf[f]!.subarray(0, docs.length), `${name}: ${FIELDS[f]}`);
+  }
+});
+
+test('postings file: random postings of 1, 127, 128, 129 and more documents round-trip, with skip data and bounds that hold every posting', () => {
+  const dir = fs.mkdtempSync(path.join(tmp, 'blocks-'));
+  const rnd = rng(9);
+  const docCount = 3000;
+  const sizes = [1, 127, 128, 129, 256, 257, 2999, 3000, 0, 1];
+  const T = sizes.length;
+  const holds = sizes.map((n) => new Set([...Array.from({ length: docCount }, (_, d) => d)].sort(() => rnd() - 0.5).slice(0, n)));
+  const lengths = Uint32Array.from({ length: docCount * FIELDS.length }, () => Math.floor(rnd() * 5000));
+  const boosts = Float64Array.from({ length: docCount }, () => rnd() * 10);
+  const want = Array.from({ length: T }, () => ({ docs: [] as number[], entries: [] as number[], tf: FIELDS.map(() => [] as number[]) }));
+  const builder = new PostingsBuilder(dir, 500);
+  let entry = 0;
+  for (let d = 0; d < docCount; d++) {
+    const terms = Uint32Array.from(holds.flatMap((h, t) => (h.has(d) ? [t] : [])));
+    const tf = FIELDS.map(() => Uint16Array.from(terms, () => (rnd() < 0.5 ? 0 : rnd() < 0.01 ? 65535 : Math.floor(rnd() * 40))));
+    terms.forEach((t, j) => {
+      want[t]!.docs.push(d);
+      want[t]!.entries.push(entry + j);
+      FIELDS.forEach((_, f) => want[t]!.tf[f]!.push(tf[f]![j]!));
+    });
+    builder.add(d, terms, entry, (f) => tf[f]!);
+    entry += terms.length;
+  }
+  builder.write(dir, Uint32Array.from(sizes), lengths, boosts);
+  const file = new PostingsFile(dir, new PageCache(4), T, () => new Error('inconsistent') as never);
+  const out = blockBuffers();
+  for (let t = 0; t < T; t++) {
+    const { docs, entries } = file.postings(t);
+    assert.equal([...docs], want[t]!.docs, `term ${t}: docs`);
+    assert.equal([...entries], want[t]!.entries, `term ${t}: entries`);
+    FIELDS.forEach((_, f) => assert.equal([...file.tf(t, f)], want[t]!.tf[f], `term ${t}: tf ${f}`));
+    const tb = file.blocks(t);
+    assert.is(tb.blocks, Math.ceil(sizes[t]! / BLOCK));
+    for (let b = 0; b < tb.blocks; b++) {
+      const n = tb.decode(b, out);
+      assert.is(tb.last[b], out.docs[n - 1]);
+      for (let i = 0; i < n; i++) {
+        const d = out.docs[i]!;
+        assert.ok(boosts[d]! <= tb.maxBoost[b]!);
+        for (let f = 0; f < FIELDS.length; f++) {
+          assert.ok(out.tf[f]![i]! <= tb.maxTf[f]![b]!);
+          if (out.tf[f]![i]) assert.ok(lengths[d * FIELDS.length + f]! >= tb.minLength[f]![b]!);
+        }
+      }
+    }
+  }
+  file.close();
 });
 
 test('an index of no documents (a segment whose pages all failed) is written and opens, its checksums whole', async () => {
@@ -179,13 +324,13 @@ test('format: a damaged byte is found by a verifying open (merge, dedup), not by
   );
 });
 
-test('format: an index of the format loaded whole (version 6) is refused with the commands that rebuild it', async () => {
+test('format: an index of an older format (7: postings without blocks) is refused with the commands that rebuild it', async () => {
   const dir = path.join(tmp, 'v6');
   fs.cpSync(path.join(tmp, 'one'), dir, { recursive: true });
   const meta = JSON.parse(readIndexFile(dir, INDEX_FILES.meta).toString('utf8'));
   writeIndexFile(dir, INDEX_FILES.meta, Buffer.from(JSON.stringify({ ...meta, version: OLDEST_INDEX - 1 })));
   await openIndex(dir).then(
-    () => assert.unreachable('opened a version 6 index'),
+    () => assert.unreachable('opened a version 7 index'),
     (e: Error & { code?: string }) => {
       assert.is(e.code, 'HZ_ERR_INDEX_FORMAT');
       assert.ok(e.message.includes(dir) && e.message.includes(`format version ${OLDEST_INDEX - 1}`), e.message);
