@@ -19,12 +19,13 @@ import { HzError } from '../errors.js';
  * 3: a heading field (df, tf and length columns). 4: a camelCase word is followed by its parts' terms.
  * 5: the sections file. 6: CRC-32 checksums (the checksum of a version 5 file is still checked as it was written).
  * 7: the index is read from disk, not loaded: the postings and docinfo files; no flexsearch candidates file.
+ * 8: the forward index's frequencies in three bytes an entry (shared/index/tf-codes).
  * An index of an older version is refused by the reader (readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
-export const INDEX_FORMAT_VERSION = 7;
+export const INDEX_FORMAT_VERSION = 8;
 /** The oldest version of an index (meta, postings, …) the reader opens. */
-export const OLDEST_INDEX = 7;
+export const OLDEST_INDEX = 8;
 /** The oldest version this code still reads. */
 export const OLDEST_SUPPORTED = 5;
 
@@ -36,7 +37,7 @@ export const INDEX_FILES = {
   docs: 'docs',
   /** Term dictionary (sorted) and document frequencies per field. */
   terms: 'terms',
-  /** Per document: sorted term ids, term frequency per field, field lengths. */
+  /** Per document: sorted term ids, term frequency per field (tf-codes), field lengths. */
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints. */
   positions: 'positions',

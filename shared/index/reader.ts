@@ -21,6 +21,7 @@ import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, OLDEST_INDEX, readIndexFile, unpackColumns } from './format.js';
 import { ForwardFiles, inconsistent } from './forward.js';
+import { decodeTfs } from './tf-codes.js';
 import { PageCache, PagedFile, type PagedColumn } from './paged.js';
 import { currentIndex } from './publish.js';
 import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc } from './types.js';
@@ -297,7 +298,8 @@ class SegmentedIndexReader implements IndexReader {
           const e0 = start[0]!;
           const e1 = start[last - first]!;
           const term = fwd.read('term', Uint32Array, e0, e1);
-          const tfs = FIELDS.map((f) => fwd.read(`tf.${f}`, Uint16Array, e0, e1));
+          const tfBytes = fwd.read('tf.byte', Uint8Array, e0, e1);
+          const tfCodes = fwd.read('tf.code', Uint16Array, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
           const positions = readRuns(pos, e0, e1);
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
@@ -307,9 +309,7 @@ class SegmentedIndexReader implements IndexReader {
             if (!keep(id)) continue;
             const a = start[id - first]! - e0;
             const b = start[id - first + 1]! - e0;
-            const m = b - a;
-            const tf = new Uint16Array(m * FIELDS.length);
-            tfs.forEach((col, f) => tf.set(col.subarray(a, b), f * m));
+            const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, (entry, f) => this.fwd.overflowTf(entry, f));
             const p = entryRuns(positions, a, b);
             const s = entryRuns(sectionRuns, a, b);
             const e = {
@@ -369,7 +369,7 @@ export function readIndexMeta(dir: string): { indexDir: string; meta: IndexMeta 
   if (!(meta.version >= OLDEST_INDEX))
     throw new HzError(
       'HZ_ERR_INDEX_FORMAT',
-      `index ${indexDir} has format version ${meta.version}, which loaded the whole index into memory; this hazelnut reads it from disk (version ${OLDEST_INDEX}): ` +
+      `index ${indexDir} has format version ${meta.version}; this hazelnut reads versions ${OLDEST_INDEX} and later: ` +
         `rebuild it with 'hazelnut index <crawl>/webdb -dir <crawl>/segments', 'hazelnut dedup -dir <crawl>/segments' and 'hazelnut merge <crawl>/index -dir <crawl>/segments'`,
     );
   return { indexDir, meta };

@@ -179,13 +179,13 @@ test('format: a damaged byte is found by a verifying open (merge, dedup), not by
   );
 });
 
-test('format: an index of the format loaded whole (version 6) is refused with the commands that rebuild it', async () => {
-  const dir = path.join(tmp, 'v6');
+test('format: an index of an older format (version 7: ten bytes of frequencies an entry) is refused with the commands that rebuild it', async () => {
+  const dir = path.join(tmp, 'v7');
   fs.cpSync(path.join(tmp, 'one'), dir, { recursive: true });
   const meta = JSON.parse(readIndexFile(dir, INDEX_FILES.meta).toString('utf8'));
   writeIndexFile(dir, INDEX_FILES.meta, Buffer.from(JSON.stringify({ ...meta, version: OLDEST_INDEX - 1 })));
   await openIndex(dir).then(
-    () => assert.unreachable('opened a version 6 index'),
+    () => assert.unreachable('opened a version 7 index'),
     (e: Error & { code?: string }) => {
       assert.is(e.code, 'HZ_ERR_INDEX_FORMAT');
       assert.ok(e.message.includes(dir) && e.message.includes(`format version ${OLDEST_INDEX - 1}`), e.message);
