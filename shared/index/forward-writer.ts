@@ -11,6 +11,7 @@
 import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import type { SpillSink, SpillSource } from './spill.js';
+import { startColumns, StartsWriter } from './run-starts.js';
 import { BYTE_ESCAPE, BYTE_FIELD, escapes, overKey, tfByte, tfCode, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
@@ -48,6 +49,9 @@ export interface ForwardShape {
   posBytes: number;
   sectionCount: number;
   secBytes: number;
+  /** Whether 16-bit offsets hold the positions' and the section runs' starts (run-starts). */
+  posOffsets: boolean;
+  secOffsets: boolean;
 }
 
 const bytesOf = (a: Uint16Array | Uint32Array | Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -61,6 +65,11 @@ export class ForwardWriter {
   private readonly forward: PackedColumnsWriter;
   private readonly positions: PackedColumnsWriter;
   private readonly sections: PackedColumnsWriter;
+  private readonly posStarts: StartsWriter;
+  private readonly secStarts: StartsWriter;
+  /** The data column of the positions and sections files. */
+  private readonly posDataCol: number;
+  private readonly secDataCol: number;
   private readonly start: Uint32Array;
   private readonly lengths: Uint32Array;
   private readonly secDoc: Uint32Array;
@@ -104,25 +113,26 @@ export class ForwardWriter {
           { name: 'lengths', type: 'u32', length: s.docs * F },
         ]),
       );
-      files.push(
-        new PackedColumnsWriter(dir, INDEX_FILES.positions, [
-          { name: 'start', type: 'u32', length: s.entries + 1 },
-          { name: 'data', type: 'u8', length: s.posBytes },
-        ]),
-      );
+      const posStarts = startColumns(s.entries, s.posOffsets);
+      files.push(new PackedColumnsWriter(dir, INDEX_FILES.positions, [...posStarts, { name: 'data', type: 'u8', length: s.posBytes }]));
+      const secStarts = startColumns(s.entries, s.secOffsets);
       files.push(
         new PackedColumnsWriter(dir, INDEX_FILES.sections, [
           { name: 'doc', type: 'u32', length: s.docs + 1 },
           { name: 'length', type: 'u32', length: s.sectionCount },
-          { name: 'start', type: 'u32', length: s.entries + 1 },
+          ...secStarts,
           { name: 'data', type: 'u8', length: s.secBytes },
         ]),
       );
+      this.posDataCol = posStarts.length;
+      this.secDataCol = 2 + secStarts.length;
     } catch (e) {
       for (const f of files) f.abandon();
       throw e;
     }
     [this.forward, this.positions, this.sections] = files as [PackedColumnsWriter, PackedColumnsWriter, PackedColumnsWriter];
+    this.posStarts = new StartsWriter(this.positions, 0, s.entries, s.posOffsets);
+    this.secStarts = new StartsWriter(this.sections, 2, s.entries, s.secOffsets);
   }
 
   /**
@@ -201,11 +211,11 @@ export class ForwardWriter {
       secStart[j] = this.secAt + sb;
       for (let p = k ? secEnd[k - 1]! : 0, end = secEnd[k]!; p < end; p++) secOut[sb++] = secData[p]!;
     }
-    this.positions.append(1, posOut.subarray(0, b));
-    this.positions.append(0, bytesOf(posStart.subarray(0, n)));
+    this.positions.append(this.posDataCol, posOut.subarray(0, b));
+    this.posStarts.append(posStart.subarray(0, n));
     this.posAt += b;
-    this.sections.append(3, secOut.subarray(0, sb));
-    this.sections.append(2, bytesOf(secStart.subarray(0, n)));
+    this.sections.append(this.secDataCol, secOut.subarray(0, sb));
+    this.secStarts.append(secStart.subarray(0, n));
     this.secAt += sb;
   }
 
@@ -237,9 +247,9 @@ export class ForwardWriter {
   close(): void {
     this.start[this.doc] = this.at;
     this.secDoc[this.doc] = this.secCount;
-    this.positions.append(0, bytesOf(Uint32Array.of(this.posAt)));
+    this.posStarts.close(this.posAt);
     this.sections.append(0, bytesOf(this.secDoc));
-    this.sections.append(2, bytesOf(Uint32Array.of(this.secAt)));
+    this.secStarts.close(this.secAt);
     this.forward.append(0, bytesOf(this.start));
     this.forward.append(4, bytesOf(this.overKeys));
     this.forward.append(5, bytesOf(this.overTfs));

@@ -11,6 +11,7 @@ import { HzError } from '../errors.js';
 import { INDEX_FILES } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
+import { PagedStarts } from './run-starts.js';
 import { overKey, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
@@ -53,23 +54,23 @@ function decodeSections(data: Uint8Array, from: number, to: number, out: number[
 
 /** A file of byte runs an entry (positions, sections): where each run starts, and the bytes. */
 class Runs {
-  private readonly start: PagedColumn;
+  private readonly start: PagedStarts;
   private readonly data: PagedColumn;
   private scratch = new Uint8Array(256);
 
   constructor(private readonly f: PagedFile) {
-    this.start = f.column('start', 'u32');
+    this.start = new PagedStarts(f);
     this.data = f.column('data', 'u8');
   }
 
   get entries(): number {
-    return this.start.length - 1;
+    return this.start.entries;
   }
 
   /** Entry e's bytes, copied into a scratch array valid until the next call: [bytes, length]. */
   run(e: number): [Uint8Array, number] {
-    const from = this.f.u32(this.start, e);
-    const n = this.f.u32(this.start, e + 1) - from;
+    const from = this.start.at(e);
+    const n = this.start.at(e + 1) - from;
     if (this.scratch.length < n) this.scratch = new Uint8Array(2 * n);
     const s = this.scratch;
     for (let i = 0; i < n; i++) s[i] = this.f.u8(this.data, from + i);

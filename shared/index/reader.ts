@@ -21,6 +21,7 @@ import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, OLDEST_INDEX, readIndexFile, unpackColumns } from './format.js';
 import { ForwardFiles, inconsistent } from './forward.js';
+import { readStarts } from './run-starts.js';
 import { decodeTfs } from './tf-codes.js';
 import { PageCache, PagedFile, type PagedColumn } from './paged.js';
 import { currentIndex } from './publish.js';
@@ -46,7 +47,7 @@ const WINDOW_DOCS = 512;
 
 /** A window's entries e0..e1 of a file of byte runs an entry (positions, sections): where each starts, and their bytes. */
 function readRuns(cols: IndexFileColumns, e0: number, e1: number): { start: Uint32Array; data: Uint8Array } {
-  const start = cols.read('start', Uint32Array, e0, e1 + 1);
+  const start = readStarts(cols, e0, e1);
   return { start, data: cols.read('data', Uint8Array, start[0]!, start[e1 - e0]!) };
 }
 

@@ -25,6 +25,7 @@ import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile, writeIndexFileWith, writePackedColumns } from './format.js';
 import { entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
 import { removeStaleTmp } from './publish.js';
+import { BlockBound } from './run-starts.js';
 import { PostingsBuilder } from './postings.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
@@ -83,6 +84,9 @@ export class IndexWriter {
   private secBytes = 0;
   /** Frequencies too large for their place in the forward index (tf-codes). */
   private overflow = 0;
+  /** Bounds on the bytes a block of positions and of section runs spans (run-starts). */
+  private readonly posBound = new BlockBound();
+  private readonly secBound = new BlockBound();
 
   constructor(private readonly opts: IndexWriterOptions) {
     const parent = opts.spillDir ?? os.tmpdir();
@@ -135,6 +139,8 @@ export class IndexWriter {
     this.overflow += entryOverflows(e);
     this.entries += n;
     this.posBytes += e.posData.length;
+    this.posBound.add(n, e.posData.length);
+    this.secBound.add(n, e.secData.length);
     this.sectionCount += e.sections.length;
     for (let i = 0; i < e.sections.length; i++) this.sectionTerms += e.sections[i]!;
     this.secBytes += e.secData.length;
@@ -194,7 +200,7 @@ export class IndexWriter {
     const T = rank.length;
     const dfs = FIELDS.map(() => new Uint32Array(T));
     const postingCounts = new Uint32Array(T);
-    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes };
+    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, posOffsets: this.posBound.fits, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);
