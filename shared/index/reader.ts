@@ -22,6 +22,7 @@ import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, OLDEST_INDEX, readIndexFile, unpackColumns } from './format.js';
 import { ForwardFiles, inconsistent } from './forward.js';
 import { readStarts } from './run-starts.js';
+import { StoredFieldsReader } from './stored-fields.js';
 import { decodeTfs } from './tf-codes.js';
 import { PageCache, PagedFile, type PagedColumn } from './paged.js';
 import { currentIndex } from './publish.js';
@@ -110,8 +111,7 @@ class SegmentedIndexReader implements IndexReader {
   private readonly cache = new PageCache(CACHE_PAGES);
   private readonly fwd: ForwardFiles;
   private readonly stored: PagedFile;
-  private readonly storedJson: PagedColumn;
-  private docOffsets: Uint32Array | undefined;
+  private readonly storedFields: StoredFieldsReader;
   private readonly storedCache = new Lru<number, StoredDoc>(CACHED_DOCS, () => 1);
   private readonly post: PagedFile;
   private readonly postStart: Uint32Array;
@@ -142,10 +142,10 @@ class SegmentedIndexReader implements IndexReader {
       opened.push((this.stored = new PagedFile(dir, INDEX_FILES.docs, this.cache)));
       opened.push((this.post = new PagedFile(dir, INDEX_FILES.postings, this.cache)));
       opened.push((this.infoFile = new PagedFile(dir, INDEX_FILES.docinfo, this.cache)));
-      this.storedJson = this.stored.column('json', 'u8');
+      this.storedFields = new StoredFieldsReader(this.stored, meta.docCount);
       this.postStart = this.post.all('start', Uint32Array);
       this.postCols = { docs: this.post.column('docs', 'u32'), entries: this.post.column('entries', 'u32'), tf: FIELDS.map((f) => this.post.column(`tf.${f}`, 'u16')) };
-      if (this.stored.column('offsets', 'u32').length !== meta.docCount + 1 || this.postStart.length !== meta.termCount + 1) throw inconsistent(dir);
+      if (this.postStart.length !== meta.termCount + 1) throw inconsistent(dir);
     } catch (e) {
       for (const f of opened) f.close();
       throw e;
@@ -161,7 +161,7 @@ class SegmentedIndexReader implements IndexReader {
   warm(): this {
     this.docInfo;
     this.fwd.warm();
-    this.docOffsets ??= this.stored.all('offsets', Uint32Array);
+    this.storedFields.warm();
     return this;
   }
 
@@ -171,9 +171,7 @@ class SegmentedIndexReader implements IndexReader {
 
   private parseStored(id: number): StoredDoc {
     if (!(id >= 0 && id < this.meta.docCount)) throw new RangeError(`no document ${id} in ${this.dir}`);
-    const offsets = (this.docOffsets ??= this.stored.all('offsets', Uint32Array));
-    const bytes = this.stored.read(this.storedJson, Uint8Array, offsets[id]!, offsets[id + 1]!);
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as StoredDoc;
+    return JSON.parse(this.storedFields.json(id)) as StoredDoc;
   }
 
   idOf(url: string): number | undefined {
@@ -341,6 +339,7 @@ class SegmentedIndexReader implements IndexReader {
 
   close(): void {
     this.storedCache.clear();
+    this.storedFields.clear();
     this.postCache.clear();
     this.cache.clear();
     this.fwd.close();

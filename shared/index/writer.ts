@@ -22,12 +22,13 @@ import type { Analyzer } from '../analysis/analyzer.js';
 import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
-import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile, writeIndexFileWith, writePackedColumns } from './format.js';
+import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from './format.js';
 import { entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
 import { PostingsBuilder } from './postings.js';
 import { SpillSink, SpillSource } from './spill.js';
+import { StoredFieldsWriter } from './stored-fields.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
 
 /** Nutch's indexer.max.tokens default. */
@@ -35,22 +36,6 @@ export const DEFAULT_MAX_TOKENS = 10_000;
 const SPILL_PREFIX = 'hz-spill-';
 /** A blank past the cap (AnalyzedDoc.rest) among term ids: no term. */
 export const NO_TERM = 0xffffffff;
-
-class Grow {
-  len = 0;
-  arr = new Uint32Array(1024);
-  push(v: number): void {
-    if (this.len === this.arr.length) {
-      const next = new Uint32Array(this.arr.length * 2);
-      next.set(this.arr);
-      this.arr = next;
-    }
-    this.arr[this.len++] = v;
-  }
-  done(): Uint32Array {
-    return this.arr.subarray(0, this.len);
-  }
-}
 
 export interface IndexWriterOptions {
   analyzer: Analyzer;
@@ -70,8 +55,7 @@ export class IndexWriter {
   private readonly lengthSums = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
   private readonly spill: string;
   private readonly terms: SpillSink;
-  private readonly stored: SpillSink;
-  private readonly storedOffsets = new Grow();
+  private readonly stored: StoredFieldsWriter;
   private readonly info = new DocInfoBuilder();
   private readonly builder = new EntryBuilder();
   private docs = 0;
@@ -95,8 +79,7 @@ export class IndexWriter {
     this.spill = path.join(parent, `${SPILL_PREFIX}${crypto.randomBytes(4).toString('hex')}-${process.pid}`);
     fs.mkdirSync(this.spill, { recursive: true });
     this.terms = new SpillSink(path.join(this.spill, 'terms'));
-    this.stored = new SpillSink(path.join(this.spill, 'stored'));
-    this.storedOffsets.push(0);
+    this.stored = new StoredFieldsWriter(new SpillSink(path.join(this.spill, 'stored')));
   }
 
   get docCount(): number {
@@ -144,8 +127,7 @@ export class IndexWriter {
     this.sectionCount += e.sections.length;
     for (let i = 0; i < e.sections.length; i++) this.sectionTerms += e.sections[i]!;
     this.secBytes += e.secData.length;
-    this.stored.raw(Buffer.from(JSON.stringify(s)));
-    this.storedOffsets.push(this.stored.bytes);
+    this.stored.add(s);
     return id;
   }
 
@@ -177,7 +159,6 @@ export class IndexWriter {
   private writeFiles(dir: string): IndexMeta {
     fs.mkdirSync(dir, { recursive: true });
     this.terms.close();
-    this.stored.close();
     const { byWord, rank } = this.sortDictionary();
     return this.writeRest(dir, byWord, this.writeDocuments(dir, rank));
   }
@@ -239,9 +220,7 @@ export class IndexWriter {
       sectionCount: this.sectionCount,
       analyzer: { ...this.opts.analyzer.options },
     };
-    writeIndexFileWith(dir, INDEX_FILES.docs, (w) =>
-      writePackedColumns(w, [columnSource('offsets', this.storedOffsets.done()), this.stored.column('json', 'u8', this.stored.bytes)]),
-    );
+    this.stored.write(dir);
     writeIndexFile(
       dir,
       INDEX_FILES.terms,
