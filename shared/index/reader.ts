@@ -231,8 +231,15 @@ class SegmentedIndexReader implements IndexReader {
     return this.fwd.sections(entry, out);
   }
 
+  /** Refuses a query of an index kept without postings (IndexMeta.postings). */
+  private searchable(): void {
+    if (this.meta.postings === false)
+      throw new HzError('HZ_ERR_INDEX_FORMAT', `index ${this.dir} is a segment's own index, kept without postings for merge: search the merged index ('hazelnut merge <crawl>/index -dir <crawl>/segments')`);
+  }
+
   /** Read from the postings file, the most recently used kept. */
   postings(termId: number): Postings {
+    this.searchable();
     if (!(termId >= 0 && termId < this.meta.termCount)) return { docs: new Uint32Array(0), entries: new Uint32Array(0) };
     const known = this.postCache.get(termId);
     if (known) return known;
@@ -241,6 +248,7 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   postingTf(termId: number, field: number): Uint16Array {
+    this.searchable();
     if (!(termId >= 0 && termId < this.meta.termCount)) return new Uint16Array(0);
     return this.post.read(this.postCols.tf[field]!, Uint16Array, this.postStart[termId]!, this.postStart[termId + 1]!);
   }

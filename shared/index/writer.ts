@@ -47,6 +47,8 @@ export interface IndexWriterOptions {
   spillDir?: string;
   /** Postings sorted in memory a batch, smaller only to test several runs on a small index. */
   postingsBatch?: number;
+  /** Whether the index holds postings: false for a segment's own index (IndexMeta.postings), whose postings file is then empty. @default true */
+  postings?: boolean;
 }
 
 export class IndexWriter {
@@ -80,6 +82,10 @@ export class IndexWriter {
     fs.mkdirSync(this.spill, { recursive: true });
     this.terms = new SpillSink(path.join(this.spill, 'terms'));
     this.stored = new StoredFieldsWriter(new SpillSink(path.join(this.spill, 'stored')));
+  }
+
+  private get withPostings(): boolean {
+    return this.opts.postings ?? true;
   }
 
   get docCount(): number {
@@ -190,12 +196,12 @@ export class IndexWriter {
         for (let id = 0; id < this.docs; id++) {
           const { sorted, tf, firstEntry } = fw.add(src, rank);
           countTerms(sorted, tf, dfs, postingCounts);
-          postings.add(id, sorted, firstEntry, tf);
+          if (this.withPostings) postings.add(id, sorted, firstEntry, tf);
         }
       } finally {
         src.close();
       }
-      postings.write(dir, postingCounts);
+      postings.write(dir, this.withPostings ? postingCounts : new Uint32Array(T));
     } catch (e) {
       fw.abandon();
       throw e;
@@ -219,6 +225,7 @@ export class IndexWriter {
       avgSectionLength: this.sectionCount ? this.sectionTerms / this.sectionCount : 0,
       sectionCount: this.sectionCount,
       analyzer: { ...this.opts.analyzer.options },
+      postings: this.withPostings,
     };
     this.stored.write(dir);
     writeIndexFile(
