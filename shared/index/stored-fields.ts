@@ -22,6 +22,13 @@ import type { StoredDoc } from './types.js';
 export const BLOCK_CHARS = 16 * 1024;
 /** Decoded blocks a reader keeps. */
 const CACHED_BLOCKS = 16;
+const NEWLINE = 0x0a;
+
+/** A block's bytes inflated, and where each record starts in them (then one past the last's end). */
+interface DecodedBlock {
+  bytes: Buffer;
+  at: Uint32Array;
+}
 
 /** A growing array of u32. */
 class Grow {
@@ -85,7 +92,7 @@ export class StoredFieldsReader {
   private readonly data: PagedColumn;
   private readonly firstCol: PagedColumn;
   private blocks: { first: Uint32Array; start: Uint32Array } | undefined;
-  private readonly decoded = new Map<number, string[]>();
+  private readonly decoded = new Map<number, DecodedBlock>();
 
   constructor(
     private readonly f: PagedFile,
@@ -116,11 +123,13 @@ export class StoredFieldsReader {
       if (first[mid]! <= id) lo = mid;
       else hi = mid - 1;
     }
-    return this.block(lo)[id - first[lo]!]!;
+    const { bytes, at } = this.block(lo);
+    const i = id - first[lo]!;
+    return bytes.toString('utf8', at[i]!, at[i + 1]! - 1);
   }
 
   /** A block's records, decoded or from the cache of the last ones. */
-  private block(b: number): string[] {
+  private block(b: number): DecodedBlock {
     const known = this.decoded.get(b);
     if (known) {
       this.decoded.delete(b);
@@ -128,17 +137,23 @@ export class StoredFieldsReader {
       return known;
     }
     const { first, start } = this.warm();
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = zlib.inflateRawSync(this.f.read(this.data, Uint8Array, start[b]!, start[b + 1]!)).toString('utf8');
+      bytes = zlib.inflateRawSync(this.f.read(this.data, Uint8Array, start[b]!, start[b + 1]!));
     } catch (e) {
       throw this.bad(`has a damaged block ${b}: ${(e as Error).message}`);
     }
-    const records = text.split('\n');
-    if (records.length !== first[b + 1]! - first[b]!) throw this.bad(`block ${b} holds ${records.length} records, not ${first[b + 1]! - first[b]!}`);
+    // Where each record starts (and one past the last's end), found in the bytes: a record is made a string only when asked for.
+    const count = first[b + 1]! - first[b]!;
+    const at = new Uint32Array(count + 1);
+    let k = 1;
+    for (let nl = bytes.indexOf(NEWLINE); nl >= 0 && k <= count; nl = bytes.indexOf(NEWLINE, nl + 1)) at[k++] = nl + 1;
+    if (k !== count) throw this.bad(`block ${b} holds ${k} records, not ${count}`);
+    at[count] = bytes.length + 1;
+    const block = { bytes, at };
     if (this.decoded.size >= CACHED_BLOCKS) this.decoded.delete(this.decoded.keys().next().value!);
-    this.decoded.set(b, records);
-    return records;
+    this.decoded.set(b, block);
+    return block;
   }
 
   clear(): void {
