@@ -171,7 +171,8 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     // One analyzer for every segment of the run: its cache of words' terms carries over.
     const analyzer = threads.analyzer;
     const maxTokens = tokenCap(conf);
-    const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
+    // Merge reads a segment's documents and inverts them again: the postings are the merged index's alone.
+    const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens, postings: false });
     const records = threads.recordsOf(dir, seg);
     const pool = threads.pool(records);
     // Pages sent to the analysis threads (or analyzed here while they are behind), taken back in order.

@@ -19,8 +19,10 @@ import { HzError } from '../errors.js';
  * 3: a heading field (df, tf and length columns). 4: a camelCase word is followed by its parts' terms.
  * 5: the sections file. 6: CRC-32 checksums (the checksum of a version 5 file is still checked as it was written).
  * 7: the index is read from disk, not loaded: the postings and docinfo files; no flexsearch candidates file.
- * 8: postings in compressed blocks of 128 with skip data and a score bound a block (shared/index/postings-codec).
- * An index of an older version is refused by the reader (readIndexMeta) with the commands that rebuild it;
+ * 8: postings in compressed blocks of 128 with skip data and a score bound a block (shared/index/postings-codec);
+ * the forward index's frequencies in three bytes an entry (shared/index/tf-codes), 16-bit run starts
+ * (shared/index/run-starts), stored fields in deflated blocks (shared/index/stored-fields).
+ * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
 export const INDEX_FORMAT_VERSION = 8;
@@ -33,11 +35,11 @@ export const OLDEST_SUPPORTED = 5;
 export const INDEX_FILES = {
   /** JSON: IndexMeta. */
   meta: 'meta',
-  /** Stored fields: one JSON record per document. */
+  /** Stored fields: documents' JSON records in deflated blocks (stored-fields). */
   docs: 'docs',
   /** Term dictionary (sorted) and document frequencies per field. */
   terms: 'terms',
-  /** Per document: sorted term ids, term frequency per field, field lengths. */
+  /** Per document: sorted term ids, term frequency per field (tf-codes), field lengths. */
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints. */
   positions: 'positions',

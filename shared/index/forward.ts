@@ -11,6 +11,8 @@ import { HzError } from '../errors.js';
 import { INDEX_FILES } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
+import { PagedStarts } from './run-starts.js';
+import { overKey, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
@@ -52,23 +54,23 @@ function decodeSections(data: Uint8Array, from: number, to: number, out: number[
 
 /** A file of byte runs an entry (positions, sections): where each run starts, and the bytes. */
 class Runs {
-  private readonly start: PagedColumn;
+  private readonly start: PagedStarts;
   private readonly data: PagedColumn;
   private scratch = new Uint8Array(256);
 
   constructor(private readonly f: PagedFile) {
-    this.start = f.column('start', 'u32');
+    this.start = new PagedStarts(f);
     this.data = f.column('data', 'u8');
   }
 
   get entries(): number {
-    return this.start.length - 1;
+    return this.start.entries;
   }
 
   /** Entry e's bytes, copied into a scratch array valid until the next call: [bytes, length]. */
   run(e: number): [Uint8Array, number] {
-    const from = this.f.u32(this.start, e);
-    const n = this.f.u32(this.start, e + 1) - from;
+    const from = this.start.at(e);
+    const n = this.start.at(e + 1) - from;
     if (this.scratch.length < n) this.scratch = new Uint8Array(2 * n);
     const s = this.scratch;
     for (let i = 0; i < n; i++) s[i] = this.f.u8(this.data, from + i);
@@ -86,7 +88,10 @@ export class ForwardFiles {
   private readonly secRuns: Runs;
   private readonly sec: PagedFile;
   private readonly term: PagedColumn;
-  private readonly tfCols: PagedColumn[];
+  private readonly tfBytes: PagedColumn;
+  private readonly tfCodes: PagedColumn;
+  /** The frequencies too large for their place (tf-codes), read on first need. */
+  private overflow: Map<number, number> | undefined;
   private perDoc: { start: Uint32Array; lengths: Uint32Array; secDoc: Uint32Array; secLength: Uint32Array } | undefined;
 
   constructor(
@@ -105,7 +110,8 @@ export class ForwardFiles {
     this.pos = new Runs(files[1]!);
     this.secRuns = new Runs(this.sec);
     this.term = this.fwd.column('term', 'u32');
-    this.tfCols = FIELDS.map((f) => this.fwd.column(`tf.${f}`, 'u16'));
+    this.tfBytes = this.fwd.column('tf.byte', 'u8');
+    this.tfCodes = this.fwd.column('tf.code', 'u16');
     if (this.fwd.column('start', 'u32').length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
     if (this.pos.entries !== this.term.length || this.secRuns.entries !== this.term.length) throw inconsistent(dir);
   }
@@ -151,7 +157,22 @@ export class ForwardFiles {
   }
 
   tf(entry: number, field: number): number {
-    return this.fwd.u16(this.tfCols[field]!, entry);
+    const v = tfOf(this.fwd.u8(this.tfBytes, entry), this.fwd.u16(this.tfCodes, entry), field);
+    return v >= 0 ? v : this.overflowTf(entry, field);
+  }
+
+  /** A frequency from the overflow list; the list is read whole the first time. */
+  overflowTf(entry: number, field: number): number {
+    if (!this.overflow) {
+      const keys = this.fwd.all('over.key', Float64Array);
+      const tfs = this.fwd.all('over.tf', Uint32Array);
+      if (keys.length !== tfs.length) throw inconsistent(this.dir);
+      this.overflow = new Map();
+      for (let i = 0; i < keys.length; i++) this.overflow.set(keys[i]!, tfs[i]!);
+    }
+    const v = this.overflow.get(overKey(entry, field));
+    if (v === undefined) throw inconsistent(this.dir);
+    return v;
   }
 
   fieldLength(id: number, field: number): number {

@@ -113,6 +113,11 @@ export class PagedFile {
 
   readonly file: string;
 
+  /** Whether the file has a column (one of two layouts a file may have). */
+  has(name: string): boolean {
+    return this.cols.has(name);
+  }
+
   /** A column by name and type, or a format error naming the file. */
   column(name: string, type: ColumnType): PagedColumn {
     const c = this.cols.get(name);

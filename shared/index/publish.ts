@@ -10,11 +10,15 @@
  * serving one can finish; the searcher notices a new index when
  * `currentIndex()` returns another generation.
  * A per-segment index (`segments/<name>/index/`) is replaced whole the same way.
+ * `readIndexMeta` finds the live generation's meta and refuses an older format.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { crawlPaths } from '../crawl-dir.js';
+import { HzError, isHzError } from '../errors.js';
 import { processAlive } from '../lockfile.js';
+import { INDEX_FILES, OLDEST_INDEX, readIndexFile } from './format.js';
+import type { IndexMeta } from './types.js';
 
 export const CURRENT_FILE = 'CURRENT';
 const TMP_PREFIX = '.tmp-';
@@ -152,4 +156,28 @@ export async function replaceDir(final: string, build: (dir: string) => Promise<
   fs.renameSync(tmp, final);
   fsyncDir(parent);
   fs.rmSync(old, { recursive: true, force: true });
+}
+
+/** The meta of an index directory, or of an index root's CURRENT generation, without loading the index. */
+export function readIndexMeta(dir: string): { indexDir: string; meta: IndexMeta } {
+  const cur = currentIndex(dir);
+  const indexDir = cur ? cur.dir : dir;
+  // A merge killed before its first publish leaves only a build directory.
+  if (!cur && !fs.existsSync(path.join(indexDir, INDEX_FILES.meta))) {
+    throw new HzError('HZ_ERR_NOT_FOUND', `${dir} holds no index yet (no CURRENT generation and no ${INDEX_FILES.meta} file); run 'hazelnut index' and 'hazelnut merge'`);
+  }
+  let meta: IndexMeta;
+  try {
+    meta = JSON.parse(readIndexFile(indexDir, INDEX_FILES.meta).toString('utf8')) as IndexMeta;
+  } catch (e) {
+    if (isHzError(e)) throw e;
+    throw new HzError('HZ_ERR_INDEX_FORMAT', `index meta ${path.join(indexDir, INDEX_FILES.meta)} is not valid JSON`);
+  }
+  if (!(meta.version >= OLDEST_INDEX))
+    throw new HzError(
+      'HZ_ERR_INDEX_FORMAT',
+      `index ${indexDir} has format version ${meta.version}; this hazelnut reads versions ${OLDEST_INDEX} and later: ` +
+        `rebuild it with 'hazelnut index <crawl>/webdb -dir <crawl>/segments', 'hazelnut dedup -dir <crawl>/segments' and 'hazelnut merge <crawl>/index -dir <crawl>/segments'`,
+    );
+  return { indexDir, meta };
 }

@@ -14,17 +14,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
-import { HzError, isHzError } from '../errors.js';
+import { HzError } from '../errors.js';
 import { selectCandidates } from './candidates.js';
 import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
-import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, OLDEST_INDEX, readIndexFile, unpackColumns } from './format.js';
+import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
 import { ForwardFiles, inconsistent } from './forward.js';
 import { Lru } from './lru.js';
-import { PageCache, PagedFile, type PagedColumn } from './paged.js';
+import { readStarts } from './run-starts.js';
+import { StoredFieldsReader } from './stored-fields.js';
+import { decodeTfs } from './tf-codes.js';
+import { PageCache, PagedFile } from './paged.js';
 import { PostingsFile } from './postings-file.js';
-import { currentIndex } from './publish.js';
+import { readIndexMeta } from './publish.js';
 import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc, type TermBlocks } from './types.js';
 
 const FIELD_INDEX = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
@@ -47,7 +50,7 @@ const WINDOW_DOCS = 512;
 
 /** A window's entries e0..e1 of a file of byte runs an entry (positions, sections): where each starts, and their bytes. */
 function readRuns(cols: IndexFileColumns, e0: number, e1: number): { start: Uint32Array; data: Uint8Array } {
-  const start = cols.read('start', Uint32Array, e0, e1 + 1);
+  const start = readStarts(cols, e0, e1);
   return { start, data: cols.read('data', Uint8Array, start[0]!, start[e1 - e0]!) };
 }
 
@@ -76,8 +79,7 @@ class SegmentedIndexReader implements IndexReader {
   private readonly cache = new PageCache(CACHE_PAGES);
   private readonly fwd: ForwardFiles;
   private readonly stored: PagedFile;
-  private readonly storedJson: PagedColumn;
-  private docOffsets: Uint32Array | undefined;
+  private readonly storedFields: StoredFieldsReader;
   private readonly storedCache = new Lru<number, StoredDoc>(CACHED_DOCS, () => 1);
   private readonly post: PostingsFile;
   private readonly infoFile: PagedFile;
@@ -104,8 +106,7 @@ class SegmentedIndexReader implements IndexReader {
       opened.push((this.stored = new PagedFile(dir, INDEX_FILES.docs, this.cache)));
       opened.push((this.post = new PostingsFile(dir, this.cache, meta.termCount, () => inconsistent(dir))));
       opened.push((this.infoFile = new PagedFile(dir, INDEX_FILES.docinfo, this.cache)));
-      this.storedJson = this.stored.column('json', 'u8');
-      if (this.stored.column('offsets', 'u32').length !== meta.docCount + 1) throw inconsistent(dir);
+      this.storedFields = new StoredFieldsReader(this.stored, meta.docCount);
     } catch (e) {
       for (const f of opened) f.close();
       throw e;
@@ -121,7 +122,7 @@ class SegmentedIndexReader implements IndexReader {
   warm(): this {
     this.docInfo;
     this.fwd.warm();
-    this.docOffsets ??= this.stored.all('offsets', Uint32Array);
+    this.storedFields.warm();
     return this;
   }
 
@@ -131,9 +132,7 @@ class SegmentedIndexReader implements IndexReader {
 
   private parseStored(id: number): StoredDoc {
     if (!(id >= 0 && id < this.meta.docCount)) throw new RangeError(`no document ${id} in ${this.dir}`);
-    const offsets = (this.docOffsets ??= this.stored.all('offsets', Uint32Array));
-    const bytes = this.stored.read(this.storedJson, Uint8Array, offsets[id]!, offsets[id + 1]!);
-    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as StoredDoc;
+    return JSON.parse(this.storedFields.json(id)) as StoredDoc;
   }
 
   idOf(url: string): number | undefined {
@@ -193,16 +192,25 @@ class SegmentedIndexReader implements IndexReader {
     return this.fwd.sections(entry, out);
   }
 
+  /** Refuses a query of an index kept without postings (IndexMeta.postings). */
+  private searchable(): void {
+    if (this.meta.postings === false)
+      throw new HzError('HZ_ERR_INDEX_FORMAT', `index ${this.dir} is a segment's own index, kept without postings for merge: search the merged index ('hazelnut merge <crawl>/index -dir <crawl>/segments')`);
+  }
+
   /** Decoded from the postings file, the most recently used kept. */
   postings(termId: number): Postings {
+    this.searchable();
     return this.post.postings(termId);
   }
 
   postingTf(termId: number, field: number): Uint16Array {
+    this.searchable();
     return this.post.tf(termId, field);
   }
 
   postingBlocks(termId: number): TermBlocks {
+    this.searchable();
     return this.post.blocks(termId);
   }
 
@@ -258,7 +266,8 @@ class SegmentedIndexReader implements IndexReader {
           const e0 = start[0]!;
           const e1 = start[last - first]!;
           const term = fwd.read('term', Uint32Array, e0, e1);
-          const tfs = FIELDS.map((f) => fwd.read(`tf.${f}`, Uint16Array, e0, e1));
+          const tfBytes = fwd.read('tf.byte', Uint8Array, e0, e1);
+          const tfCodes = fwd.read('tf.code', Uint16Array, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
           const positions = readRuns(pos, e0, e1);
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
@@ -268,9 +277,7 @@ class SegmentedIndexReader implements IndexReader {
             if (!keep(id)) continue;
             const a = start[id - first]! - e0;
             const b = start[id - first + 1]! - e0;
-            const m = b - a;
-            const tf = new Uint16Array(m * FIELDS.length);
-            tfs.forEach((col, f) => tf.set(col.subarray(a, b), f * m));
+            const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, (entry, f) => this.fwd.overflowTf(entry, f));
             const p = entryRuns(positions, a, b);
             const s = entryRuns(sectionRuns, a, b);
             const e = {
@@ -301,6 +308,7 @@ class SegmentedIndexReader implements IndexReader {
 
   close(): void {
     this.storedCache.clear();
+    this.storedFields.clear();
     this.cache.clear();
     this.fwd.close();
     this.stored.close();
@@ -310,30 +318,6 @@ class SegmentedIndexReader implements IndexReader {
 }
 
 export type LoadedIndex = SegmentedIndexReader;
-
-/** The meta of an index directory, or of an index root's CURRENT generation, without loading the index. */
-export function readIndexMeta(dir: string): { indexDir: string; meta: IndexMeta } {
-  const cur = currentIndex(dir);
-  const indexDir = cur ? cur.dir : dir;
-  // A merge killed before its first publish leaves only a build directory.
-  if (!cur && !fs.existsSync(path.join(indexDir, INDEX_FILES.meta))) {
-    throw new HzError('HZ_ERR_NOT_FOUND', `${dir} holds no index yet (no CURRENT generation and no ${INDEX_FILES.meta} file); run 'hazelnut index' and 'hazelnut merge'`);
-  }
-  let meta: IndexMeta;
-  try {
-    meta = JSON.parse(readIndexFile(indexDir, INDEX_FILES.meta).toString('utf8')) as IndexMeta;
-  } catch (e) {
-    if (isHzError(e)) throw e;
-    throw new HzError('HZ_ERR_INDEX_FORMAT', `index meta ${path.join(indexDir, INDEX_FILES.meta)} is not valid JSON`);
-  }
-  if (!(meta.version >= OLDEST_INDEX))
-    throw new HzError(
-      'HZ_ERR_INDEX_FORMAT',
-      `index ${indexDir} has format version ${meta.version}, ${meta.version < 7 ? 'which loaded the whole index into memory' : 'whose postings have no blocks to skip'}; this hazelnut reads version ${OLDEST_INDEX}: ` +
-        `rebuild it with 'hazelnut index <crawl>/webdb -dir <crawl>/segments', 'hazelnut dedup -dir <crawl>/segments' and 'hazelnut merge <crawl>/index -dir <crawl>/segments'`,
-    );
-  return { indexDir, meta };
-}
 
 /**
  * Opens an index directory, or an index root (`<crawl>/index`, or the crawl

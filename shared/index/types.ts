@@ -60,6 +60,12 @@ export interface IndexMeta {
   sectionCount: number;
   /** How the index was analyzed; queries must be analyzed the same way (IndexReader.analyzer). */
   analyzer: AnalyzerOptions;
+  /**
+   * False for a segment's own index: what merge reads documents from, kept
+   * without postings (merge inverts the documents again, so they are the
+   * merged index's alone, not kept twice); no query searches it.
+   */
+  postings: boolean;
 }
 
 export interface CandidateOptions {

@@ -22,10 +22,13 @@ import type { Analyzer } from '../analysis/analyzer.js';
 import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
-import { columnSource, INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, PackedColumnsWriter, writeIndexFile, writeIndexFileWith, writePackedColumns } from './format.js';
+import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from './format.js';
+import { entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
 import { removeStaleTmp } from './publish.js';
+import { BlockBound } from './run-starts.js';
 import { PostingsBuilder } from './postings.js';
 import { SpillSink, SpillSource } from './spill.js';
+import { StoredFieldsWriter } from './stored-fields.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
 
 /** Nutch's indexer.max.tokens default. */
@@ -33,22 +36,6 @@ export const DEFAULT_MAX_TOKENS = 10_000;
 const SPILL_PREFIX = 'hz-spill-';
 /** A blank past the cap (AnalyzedDoc.rest) among term ids: no term. */
 export const NO_TERM = 0xffffffff;
-
-class Grow {
-  len = 0;
-  arr = new Uint32Array(1024);
-  push(v: number): void {
-    if (this.len === this.arr.length) {
-      const next = new Uint32Array(this.arr.length * 2);
-      next.set(this.arr);
-      this.arr = next;
-    }
-    this.arr[this.len++] = v;
-  }
-  done(): Uint32Array {
-    return this.arr.subarray(0, this.len);
-  }
-}
 
 export interface IndexWriterOptions {
   analyzer: Analyzer;
@@ -60,6 +47,8 @@ export interface IndexWriterOptions {
   spillDir?: string;
   /** Postings sorted in memory a batch, smaller only to test several runs on a small index. */
   postingsBatch?: number;
+  /** Whether the index holds postings: false for a segment's own index (IndexMeta.postings), whose postings file is then empty. @default true */
+  postings?: boolean;
 }
 
 export class IndexWriter {
@@ -68,8 +57,7 @@ export class IndexWriter {
   private readonly lengthSums = Object.fromEntries(FIELDS.map((f) => [f, 0])) as Record<Field, number>;
   private readonly spill: string;
   private readonly terms: SpillSink;
-  private readonly stored: SpillSink;
-  private readonly storedOffsets = new Grow();
+  private readonly stored: StoredFieldsWriter;
   private readonly info = new DocInfoBuilder();
   private readonly builder = new EntryBuilder();
   private docs = 0;
@@ -80,6 +68,11 @@ export class IndexWriter {
   private sectionCount = 0;
   private sectionTerms = 0;
   private secBytes = 0;
+  /** Frequencies too large for their place in the forward index (tf-codes). */
+  private overflow = 0;
+  /** Bounds on the bytes a block of positions and of section runs spans (run-starts). */
+  private readonly posBound = new BlockBound();
+  private readonly secBound = new BlockBound();
 
   constructor(private readonly opts: IndexWriterOptions) {
     const parent = opts.spillDir ?? os.tmpdir();
@@ -88,8 +81,11 @@ export class IndexWriter {
     this.spill = path.join(parent, `${SPILL_PREFIX}${crypto.randomBytes(4).toString('hex')}-${process.pid}`);
     fs.mkdirSync(this.spill, { recursive: true });
     this.terms = new SpillSink(path.join(this.spill, 'terms'));
-    this.stored = new SpillSink(path.join(this.spill, 'stored'));
-    this.storedOffsets.push(0);
+    this.stored = new StoredFieldsWriter(new SpillSink(path.join(this.spill, 'stored')));
+  }
+
+  private get withPostings(): boolean {
+    return this.opts.postings ?? true;
   }
 
   get docCount(): number {
@@ -128,24 +124,16 @@ export class IndexWriter {
     const n = e.terms.length;
     this.info.add(s);
     FIELDS.forEach((f, k) => (this.lengthSums[f] += e.lengths[k]!));
-    const t = this.terms;
-    t.u32(n);
-    t.u32s(e.lengths);
-    t.u32s(e.terms);
-    t.u16s(e.tf);
-    t.u32s(e.posEnd);
-    t.u32(e.sections.length);
-    t.u32s(e.sections);
-    t.u32s(e.secEnd);
-    t.raw(e.secData);
-    t.raw(e.posData);
+    spillEntries(this.terms, e);
+    this.overflow += entryOverflows(e);
     this.entries += n;
     this.posBytes += e.posData.length;
+    this.posBound.add(n, e.posData.length);
+    this.secBound.add(n, e.secData.length);
     this.sectionCount += e.sections.length;
     for (let i = 0; i < e.sections.length; i++) this.sectionTerms += e.sections[i]!;
     this.secBytes += e.secData.length;
-    this.stored.raw(Buffer.from(JSON.stringify(s)));
-    this.storedOffsets.push(this.stored.bytes);
+    this.stored.add(s);
     return id;
   }
 
@@ -177,148 +165,54 @@ export class IndexWriter {
   private writeFiles(dir: string): IndexMeta {
     fs.mkdirSync(dir, { recursive: true });
     this.terms.close();
-    this.stored.close();
+    const { byWord, rank } = this.sortDictionary();
+    return this.writeRest(dir, byWord, this.writeDocuments(dir, rank));
+  }
+
+  /** The term ids in dictionary order, and each one's place in it. */
+  private sortDictionary(): { byWord: number[]; rank: Uint32Array } {
     const T = this.words.length;
     const byWord = Array.from({ length: T }, (_, i) => i).sort((a, b) => (this.words[a]! < this.words[b]! ? -1 : 1));
     const rank = new Uint32Array(T);
     byWord.forEach((tmp, r) => (rank[tmp] = r));
+    return { byWord, rank };
+  }
 
+  /**
+   * Reads the spilled documents back once, writing the forward index,
+   * positions, sections and postings; returns each term's document
+   * frequency per field (by rank).
+   */
+  private writeDocuments(dir: string, rank: Uint32Array): Uint32Array[] {
+    const T = rank.length;
     const dfs = FIELDS.map(() => new Uint32Array(T));
-    /** Postings of each term (by rank): the documents holding it in any field. */
     const postingCounts = new Uint32Array(T);
-    const entries = this.entries;
-    // Every column's length is known from the documents added: the forward index and positions are written
-    // in place as the spilled documents are read, the columns side by side.
-    const forward = new PackedColumnsWriter(dir, INDEX_FILES.forward, [
-      { name: 'start', type: 'u32', length: this.docs + 1 },
-      { name: 'term', type: 'u32', length: entries },
-      ...FIELDS.map((f) => ({ name: `tf.${f}`, type: 'u16' as const, length: entries })),
-      { name: 'lengths', type: 'u32', length: this.docs * FIELDS.length },
-    ]);
-    const [START, TERM, TF, LENGTHS] = [0, 1, 2, 2 + FIELDS.length];
-    let positions: PackedColumnsWriter | undefined;
-    let sections: PackedColumnsWriter | undefined;
+    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, posOffsets: this.posBound.fits, secOffsets: this.secBound.fits };
+    const fw = new ForwardWriter(dir, shape, T);
     try {
-      positions = new PackedColumnsWriter(dir, INDEX_FILES.positions, [
-        { name: 'start', type: 'u32', length: entries + 1 },
-        { name: 'data', type: 'u8', length: this.posBytes },
-      ]);
-      const [POS_START, POS_DATA] = [0, 1];
-      sections = new PackedColumnsWriter(dir, INDEX_FILES.sections, [
-        { name: 'doc', type: 'u32', length: this.docs + 1 },
-        { name: 'length', type: 'u32', length: this.sectionCount },
-        { name: 'start', type: 'u32', length: entries + 1 },
-        { name: 'data', type: 'u8', length: this.secBytes },
-      ]);
-      const [SEC_DOC, SEC_LENGTH, SEC_START, SEC_DATA] = [0, 1, 2, 3];
-      const secDoc = new Uint32Array(this.docs + 1);
-      let docSecStart = new Uint32Array(1024);
-      let secIn = new Uint8Array(1024);
-      let secOut = new Uint8Array(1024);
-      let secAt = 0;
-      let secCount = 0;
-      const bytesOf = (a: Uint16Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-      const start = new Uint32Array(this.docs + 1);
-      const lengths = new Uint32Array(this.docs * FIELDS.length);
-      // The entry of each rank in the document at hand, and of each sorted entry.
-      const slot = new Uint32Array(T);
-      let ranks = new Uint32Array(1024);
-      let entryOf = new Uint32Array(1024);
-      let docTf = FIELDS.map(() => new Uint16Array(1024));
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);
-      let docPosStart = new Uint32Array(1024);
-      let bytes = new Uint8Array(4096);
-      let at = 0;
-      let posAt = 0;
-
       const src = new SpillSource(this.terms.file);
       try {
         for (let id = 0; id < this.docs; id++) {
-          const n = src.u32();
-          lengths.set(src.u32s(FIELDS.length), id * FIELDS.length);
-          const terms = src.u32s(n);
-          const tf = src.u16s(n * FIELDS.length);
-          const posEnd = src.u32s(n);
-          const docSections = src.u32s(src.u32());
-          const secEnd = src.u32s(n);
-          // Spilled bytes are a view until the next read: the section runs are copied before the positions are read.
-          const secBytes = n ? secEnd[n - 1]! : 0;
-          if (secIn.length < secBytes) secIn = new Uint8Array(2 * secBytes);
-          secIn.set(src.bytes(secBytes));
-          const secData = secIn;
-          const data = src.bytes(n ? posEnd[n - 1]! : 0);
-          secDoc[id] = secCount;
-          secCount += docSections.length;
-          sections.append(SEC_LENGTH, bytesOf(docSections));
-          if (secOut.length < secBytes) secOut = new Uint8Array(2 * secBytes);
-          start[id] = at;
-          if (ranks.length < n) {
-            ranks = new Uint32Array(2 * n);
-            entryOf = new Uint32Array(2 * n);
-            docTf = FIELDS.map(() => new Uint16Array(2 * n));
-            docPosStart = new Uint32Array(2 * n);
-            docSecStart = new Uint32Array(2 * n);
-          }
-          if (bytes.length < data.length) bytes = new Uint8Array(2 * data.length);
-          for (let k = 0; k < n; k++) {
-            const r = rank[terms[k]!]!;
-            ranks[k] = r;
-            slot[r] = k;
-          }
-          // Entries in dictionary order: a native numeric sort of the ranks.
-          const sorted = ranks.subarray(0, n).sort();
-          let b = 0;
-          let sb = 0;
-          for (let j = 0; j < n; j++) {
-            const k = (entryOf[j] = slot[sorted[j]!]!);
-            docPosStart[j] = posAt + b;
-            for (let p = k ? posEnd[k - 1]! : 0, end = posEnd[k]!; p < end; p++) bytes[b++] = data[p]!;
-            docSecStart[j] = secAt + sb;
-            for (let p = k ? secEnd[k - 1]! : 0, end = secEnd[k]!; p < end; p++) secOut[sb++] = secData[p]!;
-          }
-          positions.append(POS_DATA, bytes.subarray(0, b));
-          posAt += b;
-          sections.append(SEC_DATA, secOut.subarray(0, sb));
-          sections.append(SEC_START, bytesOf(docSecStart.subarray(0, n)));
-          secAt += sb;
-          forward.append(TERM, bytesOf(sorted));
-          for (let j = 0; j < n; j++) postingCounts[sorted[j]!]!++;
-          positions.append(POS_START, bytesOf(docPosStart.subarray(0, n)));
-          for (let f = 0; f < FIELDS.length; f++) {
-            const d = dfs[f]!;
-            const fieldTf = tf.subarray(f * n, f * n + n);
-            const out = docTf[f]!;
-            for (let j = 0; j < n; j++) {
-              const v = fieldTf[entryOf[j]!]!;
-              if (v > 0) d[sorted[j]!]!++;
-              out[j] = v;
-            }
-            forward.append(TF + f, bytesOf(out.subarray(0, n)));
-          }
-          postings.add(id, sorted, at, (f) => docTf[f]!);
-          at += n;
+          const { sorted, tf, firstEntry } = fw.add(src, rank);
+          countTerms(sorted, tf, dfs, postingCounts);
+          if (this.withPostings) postings.add(id, sorted, firstEntry, tf);
         }
       } finally {
         src.close();
       }
-      start[this.docs] = at;
-      postings.write(dir, postingCounts, lengths, this.info.boosts);
-      positions.append(POS_START, bytesOf(Uint32Array.of(posAt)));
-      secDoc[this.docs] = secCount;
-      sections.append(SEC_DOC, bytesOf(secDoc));
-      sections.append(SEC_START, bytesOf(Uint32Array.of(secAt)));
-      forward.append(START, bytesOf(start));
-      forward.append(LENGTHS, bytesOf(lengths));
+      postings.write(dir, this.withPostings ? postingCounts : new Uint32Array(T), fw.lengths, this.info.boosts);
     } catch (e) {
-      forward.abandon();
-      positions?.abandon();
-      sections?.abandon();
+      fw.abandon();
       throw e;
     }
-    forward.close();
-    positions.close();
-    sections.close();
+    fw.close();
+    return dfs;
+  }
 
+  /** The meta, stored fields, term dictionary and docinfo files. */
+  private writeRest(dir: string, byWord: number[], dfs: Uint32Array[]): IndexMeta {
+    const T = byWord.length;
     const n = Math.max(this.docs, 1);
     const meta: IndexMeta = {
       version: INDEX_FORMAT_VERSION,
@@ -331,10 +225,9 @@ export class IndexWriter {
       avgSectionLength: this.sectionCount ? this.sectionTerms / this.sectionCount : 0,
       sectionCount: this.sectionCount,
       analyzer: { ...this.opts.analyzer.options },
+      postings: this.withPostings,
     };
-    writeIndexFileWith(dir, INDEX_FILES.docs, (w) =>
-      writePackedColumns(w, [columnSource('offsets', this.storedOffsets.done()), this.stored.column('json', 'u8', this.stored.bytes)]),
-    );
+    this.stored.write(dir);
     writeIndexFile(
       dir,
       INDEX_FILES.terms,
@@ -346,5 +239,16 @@ export class IndexWriter {
     this.info.write(dir);
     writeIndexFile(dir, INDEX_FILES.meta, Buffer.from(JSON.stringify(meta)));
     return meta;
+  }
+}
+
+/** Adds a document's entries (ranks ascending, frequencies in that order) to the document frequencies per field and the postings counts. */
+function countTerms(sorted: Uint32Array, tf: (field: number) => Uint16Array, dfs: Uint32Array[], postingCounts: Uint32Array): void {
+  const n = sorted.length;
+  for (let j = 0; j < n; j++) postingCounts[sorted[j]!]!++;
+  for (let f = 0; f < FIELDS.length; f++) {
+    const d = dfs[f]!;
+    const fieldTf = tf(f);
+    for (let j = 0; j < n; j++) if (fieldTf[j]! > 0) d[sorted[j]!]!++;
   }
 }

@@ -6,6 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import '../../crawler/builtins.js';
 import { indexSegments } from '../../crawler/index/tool.js';
+import { merge } from '../../crawler/merge.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { NumberedTokens } from '../../shared/analysis/term-numbers.js';
 import { openIndex } from '../../shared/index/reader.js';
@@ -384,7 +385,9 @@ test('index stores word offsets beside the parse; the searcher summarizes from t
       assert.is(src.length, p.text.length);
     }
     seg.close();
-    const reader = await openIndex(path.join(dir, 'index'));
+    // Queries go to the merged index: a segment's own index keeps no postings.
+    await merge(crawl.conf, { index: crawl.index, segments: [dir] });
+    const reader = await openIndex(crawl.index);
     const segments = new FetchedSegments(crawl.segments);
     const snap = { crawlDir: crawl.dir, reader, analyzer: reader.analyzer, segments, settings: searchSettings(crawl.conf), loadedAt: 0, version: 'test' };
     try {

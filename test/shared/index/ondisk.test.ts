@@ -324,8 +324,8 @@ test('format: a damaged byte is found by a verifying open (merge, dedup), not by
   );
 });
 
-test('format: an index of an older format (7: postings without blocks) is refused with the commands that rebuild it', async () => {
-  const dir = path.join(tmp, 'v6');
+test('format: an index of an older format (version 7: postings without blocks, ten bytes of frequencies an entry) is refused with the commands that rebuild it', async () => {
+  const dir = path.join(tmp, 'v7');
   fs.cpSync(path.join(tmp, 'one'), dir, { recursive: true });
   const meta = JSON.parse(readIndexFile(dir, INDEX_FILES.meta).toString('utf8'));
   writeIndexFile(dir, INDEX_FILES.meta, Buffer.from(JSON.stringify({ ...meta, version: OLDEST_INDEX - 1 })));

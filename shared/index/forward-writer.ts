@@ -1,0 +1,269 @@
+/**
+ * @module shared/index/forward-writer
+ * The per-document files of an index written as the writer reads its
+ * spilled documents back: each document's entries put in dictionary order,
+ * then its term ids and frequencies appended to the forward index, its
+ * positions and section runs to their files, each column in place
+ * (format.PackedColumnsWriter), since every column's length is known from
+ * the documents added. Also the spill format of a document's entries, so
+ * what the writer spills and what it reads back are defined side by side.
+ */
+import type { DocEntries } from './entries.js';
+import { INDEX_FILES, PackedColumnsWriter } from './format.js';
+import type { SpillSink, SpillSource } from './spill.js';
+import { startColumns, StartsWriter } from './run-starts.js';
+import { BYTE_ESCAPE, BYTE_FIELD, escapes, overKey, tfByte, tfCode, tfOf } from './tf-codes.js';
+import { FIELDS } from './types.js';
+
+const F = FIELDS.length;
+
+/** Spills a document's entries. */
+export function spillEntries(t: SpillSink, e: DocEntries): void {
+  t.u32(e.terms.length);
+  t.u32s(e.lengths);
+  t.u32s(e.terms);
+  t.u16s(e.tf);
+  t.u32s(e.posEnd);
+  t.u32(e.sections.length);
+  t.u32s(e.sections);
+  t.u32s(e.secEnd);
+  t.raw(e.secData);
+  t.raw(e.posData);
+}
+
+/** The overflowing frequencies of a document's entries (tf-codes), counted when it is added, before the files' columns are laid out. */
+export function entryOverflows(e: DocEntries): number {
+  const n = e.terms.length;
+  const tfs = FIELDS.map((_, f) => e.tf.subarray(f * n, f * n + n));
+  let over = 0;
+  for (let k = 0; k < n; k++) over += escapes(tfByte(tfs[BYTE_FIELD]![k]!), tfCode(tfs, k));
+  return over;
+}
+
+/** What the files hold in all: every column's length follows from it. */
+export interface ForwardShape {
+  docs: number;
+  entries: number;
+  /** Overflowing frequencies (tf-codes). */
+  overflow: number;
+  posBytes: number;
+  sectionCount: number;
+  secBytes: number;
+  /** Whether 16-bit offsets hold the positions' and the section runs' starts (run-starts). */
+  posOffsets: boolean;
+  secOffsets: boolean;
+}
+
+const bytesOf = (a: Uint16Array | Uint32Array | Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** Grows a scratch array to hold `n`, its contents dropped. */
+function room<A extends Uint8Array | Uint16Array | Uint32Array>(a: A, n: number, ctor: new (n: number) => A): A {
+  return a.length >= n ? a : new ctor(2 * n);
+}
+
+export class ForwardWriter {
+  private readonly forward: PackedColumnsWriter;
+  private readonly positions: PackedColumnsWriter;
+  private readonly sections: PackedColumnsWriter;
+  private readonly posStarts: StartsWriter;
+  private readonly secStarts: StartsWriter;
+  /** The data column of the positions and sections files. */
+  private readonly posDataCol: number;
+  private readonly secDataCol: number;
+  private readonly start: Uint32Array;
+  /** Each document's field lengths (`[doc * F + f]`), which the postings' block bounds are taken from. */
+  readonly lengths: Uint32Array;
+  private readonly secDoc: Uint32Array;
+  private readonly overKeys: Float64Array;
+  private readonly overTfs: Uint32Array;
+  private overAt = 0;
+  /** The entry of each rank in the document at hand. */
+  private readonly slot: Uint32Array;
+  private ranks = new Uint32Array(1024);
+  private entryOf = new Uint32Array(1024);
+  private docTf = FIELDS.map(() => new Uint16Array(1024));
+  private tfBytes = new Uint8Array(1024);
+  private tfCodes = new Uint16Array(1024);
+  private posStart = new Uint32Array(1024);
+  private secStart = new Uint32Array(1024);
+  private posOut = new Uint8Array(4096);
+  private secOut = new Uint8Array(1024);
+  private doc = 0;
+  private at = 0;
+  private posAt = 0;
+  private secAt = 0;
+  private secCount = 0;
+
+  constructor(dir: string, s: ForwardShape, terms: number) {
+    this.start = new Uint32Array(s.docs + 1);
+    this.lengths = new Uint32Array(s.docs * F);
+    this.secDoc = new Uint32Array(s.docs + 1);
+    this.overKeys = new Float64Array(s.overflow);
+    this.overTfs = new Uint32Array(s.overflow);
+    this.slot = new Uint32Array(terms);
+    const files: PackedColumnsWriter[] = [];
+    try {
+      files.push(
+        new PackedColumnsWriter(dir, INDEX_FILES.forward, [
+          { name: 'start', type: 'u32', length: s.docs + 1 },
+          { name: 'term', type: 'u32', length: s.entries },
+          { name: 'tf.byte', type: 'u8', length: s.entries },
+          { name: 'tf.code', type: 'u16', length: s.entries },
+          { name: 'over.key', type: 'f64', length: s.overflow },
+          { name: 'over.tf', type: 'u32', length: s.overflow },
+          { name: 'lengths', type: 'u32', length: s.docs * F },
+        ]),
+      );
+      const posStarts = startColumns(s.entries, s.posOffsets);
+      files.push(new PackedColumnsWriter(dir, INDEX_FILES.positions, [...posStarts, { name: 'data', type: 'u8', length: s.posBytes }]));
+      const secStarts = startColumns(s.entries, s.secOffsets);
+      files.push(
+        new PackedColumnsWriter(dir, INDEX_FILES.sections, [
+          { name: 'doc', type: 'u32', length: s.docs + 1 },
+          { name: 'length', type: 'u32', length: s.sectionCount },
+          ...secStarts,
+          { name: 'data', type: 'u8', length: s.secBytes },
+        ]),
+      );
+      this.posDataCol = posStarts.length;
+      this.secDataCol = 2 + secStarts.length;
+    } catch (e) {
+      for (const f of files) f.abandon();
+      throw e;
+    }
+    [this.forward, this.positions, this.sections] = files as [PackedColumnsWriter, PackedColumnsWriter, PackedColumnsWriter];
+    this.posStarts = new StartsWriter(this.positions, 0, s.entries, s.posOffsets);
+    this.secStarts = new StartsWriter(this.sections, 2, s.entries, s.secOffsets);
+  }
+
+  /**
+   * Reads the next spilled document and appends it, its entries in the order
+   * of `rank` (each term id's place in the sorted dictionary); returns its
+   * entries' ranks, ascending, and their frequencies in that order, both
+   * valid until the next call.
+   */
+  add(src: SpillSource, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array; firstEntry: number } {
+    const n = src.u32();
+    this.lengths.set(src.u32s(F), this.doc * F);
+    const terms = src.u32s(n);
+    const tf = src.u16s(n * F);
+    const posEnd = src.u32s(n);
+    const docSections = src.u32s(src.u32());
+    const secEnd = src.u32s(n);
+    // Spilled bytes are a view until the next read: the section runs are copied out before the positions are read.
+    const secData = this.sectionRuns(src.bytes(n ? secEnd[n - 1]! : 0), docSections);
+    const posData = src.bytes(n ? posEnd[n - 1]! : 0);
+    this.roomFor(n, posData.length);
+    const sorted = this.sortEntries(terms, rank);
+    this.appendRuns(n, posEnd, posData, secEnd, secData);
+    this.appendTerms(n, sorted, tf);
+    const firstEntry = (this.start[this.doc++] = this.at);
+    this.at += n;
+    return { sorted, tf: (f) => this.docTf[f]!.subarray(0, n), firstEntry };
+  }
+
+  /** Copies a document's section runs (read as a view) aside and appends its section lengths. */
+  private sectionRuns(runs: Uint8Array, docSections: Uint32Array): Uint8Array {
+    this.secDoc[this.doc] = this.secCount;
+    this.secCount += docSections.length;
+    this.sections.append(1, bytesOf(docSections));
+    this.secOut = room(this.secOut, 2 * runs.length, Uint8Array);
+    // The copy goes in the second half: the first receives the runs reordered.
+    const copy = this.secOut.subarray(this.secOut.length - runs.length);
+    copy.set(runs);
+    return copy;
+  }
+
+  private roomFor(n: number, posBytes: number): void {
+    if (this.ranks.length < n) {
+      this.ranks = new Uint32Array(2 * n);
+      this.entryOf = new Uint32Array(2 * n);
+      this.docTf = FIELDS.map(() => new Uint16Array(2 * n));
+      this.tfBytes = new Uint8Array(2 * n);
+      this.tfCodes = new Uint16Array(2 * n);
+      this.posStart = new Uint32Array(2 * n);
+      this.secStart = new Uint32Array(2 * n);
+    }
+    this.posOut = room(this.posOut, posBytes, Uint8Array);
+  }
+
+  /** The document's entry ranks in dictionary order (a native numeric sort), with `entryOf` mapping each back to its spilled entry. */
+  private sortEntries(terms: Uint32Array, rank: Uint32Array): Uint32Array {
+    const n = terms.length;
+    for (let k = 0; k < n; k++) {
+      const r = rank[terms[k]!]!;
+      this.ranks[k] = r;
+      this.slot[r] = k;
+    }
+    const sorted = this.ranks.subarray(0, n).sort();
+    for (let j = 0; j < n; j++) this.entryOf[j] = this.slot[sorted[j]!]!;
+    return sorted;
+  }
+
+  /** Appends the positions and section runs of the entries in sorted order, with where each starts. */
+  private appendRuns(n: number, posEnd: Uint32Array, posData: Uint8Array, secEnd: Uint32Array, secData: Uint8Array): void {
+    const { posOut, secOut, posStart, secStart, entryOf } = this;
+    let b = 0;
+    let sb = 0;
+    for (let j = 0; j < n; j++) {
+      const k = entryOf[j]!;
+      posStart[j] = this.posAt + b;
+      for (let p = k ? posEnd[k - 1]! : 0, end = posEnd[k]!; p < end; p++) posOut[b++] = posData[p]!;
+      secStart[j] = this.secAt + sb;
+      for (let p = k ? secEnd[k - 1]! : 0, end = secEnd[k]!; p < end; p++) secOut[sb++] = secData[p]!;
+    }
+    this.positions.append(this.posDataCol, posOut.subarray(0, b));
+    this.posStarts.append(posStart.subarray(0, n));
+    this.posAt += b;
+    this.sections.append(this.secDataCol, secOut.subarray(0, sb));
+    this.secStarts.append(secStart.subarray(0, n));
+    this.secAt += sb;
+  }
+
+  /** Appends the term ids and the frequencies of the entries in sorted order, each field's kept aside in that order for the postings. */
+  private appendTerms(n: number, sorted: Uint32Array, tf: Uint16Array): void {
+    const { entryOf, docTf, tfBytes, tfCodes } = this;
+    this.forward.append(1, bytesOf(sorted));
+    for (let f = 0; f < F; f++) {
+      const out = docTf[f]!;
+      for (let j = 0; j < n; j++) out[j] = tf[f * n + entryOf[j]!]!;
+    }
+    const byteTf = docTf[BYTE_FIELD]!;
+    for (let j = 0; j < n; j++) {
+      const byte = (tfBytes[j] = tfByte(byteTf[j]!));
+      const code = (tfCodes[j] = tfCode(docTf, j));
+      // Most entries have no other field and a small count: no overflow to look for.
+      if ((code !== 0 || byte === BYTE_ESCAPE) && escapes(byte, code))
+        for (let f = 0; f < F; f++)
+          if (tfOf(byte, code, f) < 0) {
+            this.overKeys[this.overAt] = overKey(this.at + j, f);
+            this.overTfs[this.overAt++] = docTf[f]![j]!;
+          }
+    }
+    this.forward.append(2, tfBytes.subarray(0, n));
+    this.forward.append(3, bytesOf(tfCodes.subarray(0, n)));
+  }
+
+  /** Appends what is known once every document is in, and closes the files. */
+  close(): void {
+    this.start[this.doc] = this.at;
+    this.secDoc[this.doc] = this.secCount;
+    this.posStarts.close(this.posAt);
+    this.sections.append(0, bytesOf(this.secDoc));
+    this.secStarts.close(this.secAt);
+    this.forward.append(0, bytesOf(this.start));
+    this.forward.append(4, bytesOf(this.overKeys));
+    this.forward.append(5, bytesOf(this.overTfs));
+    this.forward.append(6, bytesOf(this.lengths));
+    this.forward.close();
+    this.positions.close();
+    this.sections.close();
+  }
+
+  /** Leaves the files unreadable (a build that failed). */
+  abandon(): void {
+    this.forward.abandon();
+    this.positions.abandon();
+    this.sections.abandon();
+  }
+}

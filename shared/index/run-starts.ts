@@ -1,0 +1,140 @@
+/**
+ * @module shared/index/run-starts
+ * Where each entry's byte run starts in a positions or sections file, in
+ * two bytes an entry rather than four: the start of every BLOCK-th run as
+ * a 32-bit `base`, and each run's start as a 16-bit `offset` from its
+ * block's base. A run is a few bytes, so a block of runs spans far less
+ * than 64 KiB; an index where a block could span more (a page with a
+ * term tens of thousands of times) keeps 32-bit starts, as a `start`
+ * column, and the reader takes whichever columns the file has.
+ */
+import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
+import type { PagedColumn, PagedFile } from './paged.js';
+
+const BLOCK_SHIFT = 8;
+const BLOCK = 1 << BLOCK_SHIFT;
+const OFFSET_LIMIT = 0x10000;
+
+/**
+ * An upper bound on the bytes a block of runs spans, counted as documents
+ * are added, before their entries are put in order: every document a block
+ * overlaps counts whole, so the bound holds for any order of entries
+ * within a document.
+ */
+export class BlockBound {
+  private block = -1;
+  private sum = 0;
+  private most = 0;
+  private entries = 0;
+
+  /** A document of `n` entries whose runs take `bytes`. */
+  add(n: number, bytes: number): void {
+    if (n === 0) return;
+    const first = this.entries >>> BLOCK_SHIFT;
+    const last = (this.entries + n - 1) >>> BLOCK_SHIFT;
+    this.entries += n;
+    if (first !== this.block) this.open(first);
+    this.sum += bytes;
+    if (last !== first) {
+      this.open(last);
+      this.sum = bytes;
+    }
+    this.most = Math.max(this.most, this.sum);
+  }
+
+  private open(block: number): void {
+    this.most = Math.max(this.most, this.sum);
+    this.block = block;
+    this.sum = 0;
+  }
+
+  /** Whether 16-bit offsets hold every block's starts. */
+  get fits(): boolean {
+    return this.most < OFFSET_LIMIT;
+  }
+}
+
+/** The columns that hold the starts of `entries` runs (the end of the last as one more). */
+export function startColumns(entries: number, offsets: boolean): ColumnShape[] {
+  const n = entries + 1;
+  return offsets
+    ? [
+        { name: 'base', type: 'u32', length: (n + BLOCK - 1) >>> BLOCK_SHIFT },
+        { name: 'offset', type: 'u16', length: n },
+      ]
+    : [{ name: 'start', type: 'u32', length: n }];
+}
+
+const bytesOf = (a: Uint16Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** Appends run starts, in entry order, to the columns startColumns laid out at `col` (and the one after) of a file being written. */
+export class StartsWriter {
+  private entry = 0;
+  private base = 0;
+  private offsets = new Uint16Array(1024);
+  private readonly bases: Uint32Array;
+
+  constructor(
+    private readonly w: PackedColumnsWriter,
+    private readonly col: number,
+    entries: number,
+    private readonly asOffsets: boolean,
+  ) {
+    this.bases = new Uint32Array(asOffsets ? (entries + BLOCK) >>> BLOCK_SHIFT : 0);
+  }
+
+  /** The next runs' starts (absolute). */
+  append(starts: Uint32Array): void {
+    if (!this.asOffsets) {
+      this.w.append(this.col, bytesOf(starts));
+      return;
+    }
+    if (this.offsets.length < starts.length) this.offsets = new Uint16Array(2 * starts.length);
+    for (let k = 0; k < starts.length; k++, this.entry++) {
+      if ((this.entry & (BLOCK - 1)) === 0) this.bases[this.entry >>> BLOCK_SHIFT] = this.base = starts[k]!;
+      const off = starts[k]! - this.base;
+      if (off >= OFFSET_LIMIT) throw new Error(`run start ${starts[k]} is ${off} bytes past its block's base`);
+      this.offsets[k] = off;
+    }
+    this.w.append(this.col + 1, bytesOf(this.offsets.subarray(0, starts.length)));
+  }
+
+  /** Appends the end of the last run, and the bases. */
+  close(end: number): void {
+    this.append(Uint32Array.of(end));
+    if (this.asOffsets) this.w.append(this.col, bytesOf(this.bases));
+  }
+}
+
+/** Reads run starts from a paged file, whichever columns it has. */
+export class PagedStarts {
+  private readonly start: PagedColumn | undefined;
+  private readonly base: PagedColumn | undefined;
+  private readonly offset: PagedColumn | undefined;
+
+  constructor(private readonly f: PagedFile) {
+    if (f.has('offset')) {
+      this.base = f.column('base', 'u32');
+      this.offset = f.column('offset', 'u16');
+    } else this.start = f.column('start', 'u32');
+  }
+
+  /** Runs in the file. */
+  get entries(): number {
+    return (this.start ?? this.offset)!.length - 1;
+  }
+
+  at(e: number): number {
+    return this.start ? this.f.u32(this.start, e) : this.f.u32(this.base!, e >>> BLOCK_SHIFT) + this.f.u16(this.offset!, e);
+  }
+}
+
+/** The starts of runs `e0..e1` and the end of the last, read from an index file being walked. */
+export function readStarts(cols: IndexFileColumns, e0: number, e1: number): Uint32Array {
+  if (!cols.length('offset')) return cols.read('start', Uint32Array, e0, e1 + 1);
+  const base = cols.read('base', Uint32Array, e0 >>> BLOCK_SHIFT, (e1 >>> BLOCK_SHIFT) + 1);
+  const offset = cols.read('offset', Uint16Array, e0, e1 + 1);
+  const out = new Uint32Array(offset.length);
+  for (let e = e0; e <= e1; e++) out[e - e0] = base[(e >>> BLOCK_SHIFT) - (e0 >>> BLOCK_SHIFT)]! + offset[e - e0]!;
+  return out;
+}

@@ -1,0 +1,64 @@
+/**
+ * @module shared/index/tf-codes
+ * A forward-index entry's frequencies in three bytes rather than ten: the
+ * content frequency in a byte, the title, anchor, url and heading
+ * frequencies in a nibble each of a 16-bit code (they are zero for most
+ * entries and small for the rest). A value too large for its place is
+ * stored as the escape (all ones) and its frequency in an overflow list,
+ * keyed by entry and field, that a reader holds whole: few entries need it.
+ */
+import { FIELDS } from './types.js';
+
+const F = FIELDS.length;
+/** The field whose frequency has a byte of its own; the others share the 16-bit code. */
+export const BYTE_FIELD = FIELDS.indexOf('content');
+const NIBBLE_FIELDS = FIELDS.map((_, f) => f).filter((f) => f !== BYTE_FIELD);
+/** Each field's shift in the 16-bit code (-1: the byte field). */
+const SHIFT = FIELDS.map((_, f) => (f === BYTE_FIELD ? -1 : 4 * NIBBLE_FIELDS.indexOf(f)));
+export const BYTE_ESCAPE = 0xff;
+export const NIBBLE_ESCAPE = 0xf;
+
+/** The overflow key of an entry's field (exact as a double far past any entry count). */
+export const overKey = (entry: number, field: number): number => entry * F + field;
+
+/** The byte of an entry's content frequency. */
+export const tfByte = (v: number): number => (v < BYTE_ESCAPE ? v : BYTE_ESCAPE);
+
+/** The 16-bit code of entry `j`'s other frequencies, `tfs` holding each field's (FIELDS order). */
+export function tfCode(tfs: readonly ArrayLike<number>[], j: number): number {
+  let code = 0;
+  for (const f of NIBBLE_FIELDS) {
+    const v = tfs[f]![j]!;
+    code |= (v < NIBBLE_ESCAPE ? v : NIBBLE_ESCAPE) << SHIFT[f]!;
+  }
+  return code;
+}
+
+/** How many of an entry's frequencies its byte and code leave to the overflow list. */
+export function escapes(byte: number, code: number): number {
+  let n = byte === BYTE_ESCAPE ? 1 : 0;
+  for (const f of NIBBLE_FIELDS) if (((code >>> SHIFT[f]!) & NIBBLE_ESCAPE) === NIBBLE_ESCAPE) n++;
+  return n;
+}
+
+/** A field's frequency from an entry's byte and code; -1 when it is in the overflow list. */
+export function tfOf(byte: number, code: number, field: number): number {
+  if (field === BYTE_FIELD) return byte === BYTE_ESCAPE ? -1 : byte;
+  const v = (code >>> SHIFT[field]!) & NIBBLE_ESCAPE;
+  return v === NIBBLE_ESCAPE ? -1 : v;
+}
+
+/**
+ * Entries `from..to` of a window's bytes and codes (indexes into them, entry
+ * numbers `first + index`) as a document's field-major frequencies (DocEntries.tf).
+ */
+export function decodeTfs(bytes: Uint8Array, codes: Uint16Array, from: number, to: number, first: number, over: (entry: number, field: number) => number): Uint16Array {
+  const m = to - from;
+  const out = new Uint16Array(m * F);
+  for (let k = 0; k < m; k++)
+    for (let f = 0; f < F; f++) {
+      const v = tfOf(bytes[from + k]!, codes[from + k]!, f);
+      out[f * m + k] = v >= 0 ? v : over(first + from + k, f);
+    }
+  return out;
+}
