@@ -211,7 +211,7 @@ const GOLDEN = {
   positions: '91992d34911ee1d2',
   terms: '3f9a574fc43594ca',
   sections: '18116862365bf53a',
-  postings: '5d470d77efbd322f',
+  postings: 'c8e9ed7f1361e3af',
   docinfo: '725386a99d83fffe',
 };
 
