@@ -158,7 +158,7 @@ class SegmentedIndexReader implements IndexReader {
       return out;
     }
     const ids = [...new Set(terms.map((t) => this.termId(t)).filter((t) => t >= 0))];
-    const lists = ids.map((t) => ({ blocks: this.post.blocks(t), ...(opts.weigh ? { weights: opts.weigh(t) } : {}) }));
+    const lists = ids.map((t) => ({ blocks: this.postingBlocks(t), ...(opts.weigh ? { weights: opts.weigh(t) } : {}) }));
     return selectCandidates(lists, opts.limit, { accept, docWeight: opts.docWeight, docWeightBound: opts.docWeightBound });
   }
 
