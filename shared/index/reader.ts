@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError, isHzError } from '../errors.js';
-import { CandidateScratch, selectCandidates } from './candidates.js';
+import { CandidateScratch, selectCandidates, type TagField } from './candidates.js';
 import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
@@ -185,6 +185,10 @@ class SegmentedIndexReader implements IndexReader {
 
   boost(id: number): number {
     return this.docInfo.boost[id]!;
+  }
+
+  tag(id: number, field: TagField): string {
+    return this.docInfo.tag(id, field);
   }
 
   candidates(terms: string[], opts: CandidateOptions): number[] {

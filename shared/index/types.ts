@@ -92,6 +92,8 @@ export interface IndexReader {
   isDeleted(id: number): boolean;
   /** The link score the indexer stored (StoredDoc.boost), without reading the stored fields. */
   boost(id: number): number;
+  /** A tag the indexer stored (StoredDoc's host, site, type or lang), without reading the stored fields. */
+  tag(id: number, field: 'host' | 'site' | 'type' | 'lang'): string;
   /**
    * Candidate documents for analyzed terms: those holding every term first,
    * then the best partial matches, up to `limit`. Order carries no score.
