@@ -169,7 +169,11 @@ function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = r
   return {
     weigh: (termId) => {
       const w = idfOf.get(termId) ?? 1;
-      return Float64Array.from(units.of(termId), (v) => termBound(v, w));
+      const unit = units.of(termId);
+      // A plain loop: Float64Array.from with a function calls it through the iterator, ten times slower over a common term's postings.
+      const out = new Float64Array(unit.length);
+      for (let i = 0; i < unit.length; i++) out[i] = termBound(unit[i]!, w);
+      return out;
     },
     docWeight: (id) => linkPrior(reader.boost(id), settings.rank.linkWeight),
   };
