@@ -15,13 +15,10 @@ import type { Snapshot } from './snapshot.js';
 
 /** The term in the most documents' text; undefined in an empty index. */
 export function commonestTerm(snap: Pick<Snapshot, 'reader'>): string | undefined {
-  let best: string | undefined;
-  let most = 0;
-  for (const t of snap.reader.terms()) {
-    const df = snap.reader.docFreq('content', t);
-    if (df > most) [best, most] = [t, df];
-  }
-  return best;
+  const df = snap.reader.docFreqs('content');
+  let best = -1;
+  for (let t = 0; t < df.length; t++) if (df[t]! > (best < 0 ? 0 : df[best]!)) best = t;
+  return best < 0 ? undefined : snap.reader.terms()[best];
 }
 
 export function warmUp(snap: Snapshot, opts: { summaries: boolean }): void {

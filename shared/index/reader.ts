@@ -210,6 +210,10 @@ class SegmentedIndexReader implements IndexReader {
     return t === undefined ? 0 : this.df[FIELD_INDEX[field]]![t]!;
   }
 
+  docFreqs(field: Field): ArrayLike<number> {
+    return this.df[FIELD_INDEX[field]]!;
+  }
+
   termId(term: string): number {
     return this.termIds.get(term) ?? -1;
   }

@@ -101,6 +101,8 @@ export interface IndexReader {
   candidates(terms: string[], opts: CandidateOptions): number[];
   /** Documents holding the term in this field. */
   docFreq(field: Field, term: string): number;
+  /** Each term's document frequency in this field, by term id (no lookup by string). */
+  docFreqs(field: Field): ArrayLike<number>;
   /** The term dictionary, sorted: the vocabulary "did you mean" corrects against. */
   terms(): readonly string[];
   termFreq(id: number, field: Field, term: string): number;
