@@ -51,7 +51,8 @@ export class FetchedSegments {
   withSummarySource<T>(segment: string, url: string, use: (src: SummarySource) => T): T | undefined {
     const seg = this.get(segment);
     const r = seg?.withSummarySource(url, use);
-    if (seg?.summariesProblem && !this.told.has(seg)) {
+    // Told once there is someone to tell: a summary made before (the searcher's warm-up) leaves it untold.
+    if (seg?.summariesProblem && this.onProblem && !this.told.has(seg)) {
       this.told.add(seg);
       this.onProblem?.(`segment ${segment}: summaries from the parse text, slower: ${seg.summariesProblem}; 'hazelnut index' of the segment writes it again`);
     }

@@ -14,7 +14,7 @@ import type { CandidateOptions, StoredDoc } from '../shared/index/types.js';
 import { analyzeQuery, type AnalyzedQuery } from './query/analyze.js';
 import { browsable, Matcher, matchTerms } from './query/match.js';
 import { parseQuery, type ParsedQuery } from './query/parse.js';
-import { countFacets, type Facets } from './facets.js';
+import { countFacets, noFacets, type Facets } from './facets.js';
 import { groupBySite, type RankedHit } from './group.js';
 import { idf, termBound, type TermStats } from './rank/bm25f.js';
 import { DocTerms } from './rank/docterms.js';
@@ -31,13 +31,22 @@ export interface SearchRequest {
   hitsPerSite?: number;
 }
 
-export interface Hit {
+/**
+ * A match as ranking, grouping and the facets read it: its tags from the
+ * docinfo, no stored fields (those are read for the hits shown alone).
+ */
+export interface Match {
   id: number;
   score: number;
   site: string;
-  doc: StoredDoc;
+  type: string;
+  lang: string;
   /** Holds every query word (false for a partial match). */
   full: boolean;
+}
+
+export interface Hit extends Match {
+  doc: StoredDoc;
   /** Listed under its site's first hit. */
   grouped: boolean;
   /** Further hits of this site were hidden by grouping. */
@@ -116,9 +125,9 @@ export function clampPaging(req: SearchRequest, maxHitsPerPage: number, defaultH
 /** A query's matches in one index, scored (BM25F + link prior) but not ranked. */
 export interface Matches {
   /** Documents holding every word. */
-  full: Hit[];
+  full: Match[];
   /** Documents holding only some of the words. */
-  some: Hit[];
+  some: Match[];
   /** False when the candidate pool filled up, so more documents may match. */
   exact: boolean;
   scorer: Scorer;
@@ -126,7 +135,7 @@ export interface Matches {
 
 /** The candidate pool's matches, before scoring: each with its row among the located documents. */
 interface PoolMatches {
-  matches: { hit: Hit; row: number }[];
+  matches: { hit: Match; row: number }[];
   /** The located documents, ascending: a match's row is its index here. */
   ids: Uint32Array;
   exact: boolean;
@@ -203,8 +212,8 @@ function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Poo
     docTerms.selectAt(row, id);
     const kind = matcher.matchOf(id);
     if (kind === 'none') continue;
-    const doc = reader.doc(id);
-    matches.push({ hit: { id, score: 0, site: doc.site, doc, full: kind === 'all', grouped: false, moreFromSite: false }, row });
+    const hit = { id, score: 0, site: reader.tag(id, 'site'), type: reader.tag(id, 'type'), lang: reader.tag(id, 'lang'), full: kind === 'all' };
+    matches.push({ hit, row });
   }
   return { matches, ids, exact, scorer, docTerms };
 }
@@ -216,8 +225,8 @@ function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Poo
  */
 export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Matches {
   const { matches, exact, scorer, docTerms } = matchPool(snap, query, stats);
-  const full: Hit[] = [];
-  const some: Hit[] = [];
+  const full: Match[] = [];
+  const some: Match[] = [];
   for (const { hit, row } of matches) {
     docTerms.selectAt(row, hit.id);
     hit.score = scorer.base(hit.id);
@@ -230,7 +239,7 @@ export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermSt
  * The pool's matches ranked with pruning (searcher/prune): only those whose
  * bound can reach what is shown are scored in full.
  */
-function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeof clampPaging>): { ranked: Hit[]; partial: number; exact: boolean; scorer: Scorer } {
+function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeof clampPaging>): { ranked: Match[]; partial: number; exact: boolean; scorer: Scorer } {
   const { matches, ids, exact, scorer, docTerms } = matchPool(snap, query);
   const S = query.terms.length;
   const termUnits = new Float64Array(S);
@@ -294,12 +303,16 @@ export function addProximity<H extends RankedHit>(ranked: H[], bonus: (hit: H, r
   ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
 }
 
-/** The requested page of a ranked list, grouped by site, with what the result page tells about the whole list. */
-export function pageOfRanked<H extends Hit>(ranked: H[], paging: { start: number; hitsPerPage: number; hitsPerSite: number }) {
+/**
+ * The requested page of a ranked list, grouped by site, with what the result
+ * page tells about the whole list. `docOf` gives the stored fields of the
+ * hits shown and of the facets' sample pages, the only ones read.
+ */
+export function pageOfRanked<H extends Match>(ranked: H[], paging: { start: number; hitsPerPage: number; hitsPerSite: number }, docOf: (hit: H) => StoredDoc) {
   // What the plain ranking puts on the first page stays visible: grouping only folds the tail.
   const page = groupBySite(ranked, paging.hitsPerSite, paging.start, paging.hitsPerPage, paging.hitsPerPage);
-  const hits = page.hits.map(({ hit, grouped }) => ({ ...hit, grouped, moreFromSite: page.sitesWithMore.has(hit.site) }));
-  return { hits, hidden: page.hidden, hasNext: page.hasNext, facets: countFacets(ranked), total: ranked.length };
+  const hits = page.hits.map(({ hit, grouped }) => ({ ...hit, doc: docOf(hit), grouped, moreFromSite: page.sitesWithMore.has(hit.site) }));
+  return { hits, hidden: page.hidden, hasNext: page.hasNext, facets: countFacets(ranked, docOf), total: ranked.length };
 }
 
 /** The query as the index reads it: parsed, then analyzed with the index's analyzer and the settings' stop words and synonyms. */
@@ -310,7 +323,7 @@ export function readQuery(raw: string, analyzer: Analyzer, settings: SearchSetti
 
 /** The result of a query that names no word to look for, nor a filter to browse by. */
 export function emptyResult(raw: string, q: { parsed: ParsedQuery; query: AnalyzedQuery }, paging: ReturnType<typeof clampPaging>, ms: number): SearchResult {
-  return { raw, ...q, hits: [], ...paging, total: 0, partial: 0, exact: true, hidden: 0, facets: countFacets([]), hasNext: false, ms };
+  return { raw, ...q, hits: [], ...paging, total: 0, partial: 0, exact: true, hidden: 0, facets: noFacets(), hasNext: false, ms };
 }
 
 /** Whether the query can match anything: it names a word, or a filter to browse by. */
@@ -323,11 +336,12 @@ export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: 
   const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
   const q = readQuery(req.query, snap.analyzer, settings);
   if (!searchable(q.query)) return emptyResult(req.query, q, paging, performance.now() - t0);
-  let m: { ranked: Hit[]; partial: number; exact: boolean; scorer: Scorer };
+  let m: { ranked: Match[]; partial: number; exact: boolean; scorer: Scorer };
   if (opts.exhaustive) {
     const found = findMatches(snap, q.query);
     m = { ...rankByBase(found.full, found.some, settings.partialBelow), exact: found.exact, scorer: found.scorer };
   } else m = rankPool(snap, q.query, paging);
   addProximity(m.ranked, (h, rank) => m.scorer.proximity(h.id) + (rank < SECTION_DEPTH ? m.scorer.sectionLift(h.id) : 0));
-  return { raw: req.query, ...q, ...paging, ...pageOfRanked(m.ranked, paging), partial: m.partial, exact: m.exact, ms: performance.now() - t0 };
+  const docOf = (h: Match) => snap.reader.doc(h.id);
+  return { raw: req.query, ...q, ...paging, ...pageOfRanked(m.ranked, paging, docOf), partial: m.partial, exact: m.exact, ms: performance.now() - t0 };
 }

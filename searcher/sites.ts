@@ -52,6 +52,6 @@ export function hostName(doc: Pick<StoredDoc, 'url' | 'site'>): string {
 }
 
 /** The site's name for people: its home page's title, else the host as written in the URL. */
-export function siteName(reader: IndexReader, doc: StoredDoc): string {
+export function siteName(reader: IndexReader, doc: Pick<StoredDoc, 'url' | 'site'>): string {
   return homeTitle(reader, doc) ?? hostName(doc);
 }

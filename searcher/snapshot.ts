@@ -18,6 +18,7 @@ import { openIndex } from '../shared/index/reader.js';
 import type { IndexReader } from '../shared/index/types.js';
 import { FetchedSegments } from './fetched-segments.js';
 import type { SearchSettings } from './settings.js';
+import { warmUp } from './warm.js';
 import { crawlPaths } from '../shared/crawl-dir.js';
 
 export interface Snapshot {
@@ -123,7 +124,7 @@ export class CrawlSnapshots implements SnapshotProvider {
       );
     }
     const segments = new FetchedSegments(crawlPaths(crawlDir).segments);
-    return new CrawlSnapshots(crawlDir, source, settings, await makeSnapshot(crawlDir, source, settings, segments, found));
+    return new CrawlSnapshots(crawlDir, source, settings, await makeSnapshot(crawlDir, source, settings, segments, found, { summaries: true }));
   }
 
   get current(): Snapshot {
@@ -155,7 +156,7 @@ export class CrawlSnapshots implements SnapshotProvider {
     if (this.closed) return false;
     const found = this.source.locate(this.crawlDir);
     if (!found || found.version === this.slot.snapshot.version) return false;
-    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found);
+    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found, { summaries: false });
     if (this.closed) {
       next.reader.close();
       return false;
@@ -192,7 +193,15 @@ async function makeSnapshot(
   settings: SearchSettings,
   segments: FetchedSegments,
   found: { dir: string; version: string },
+  warm: { summaries: boolean },
 ): Promise<Snapshot> {
   const reader = await source.open(found.dir);
-  return { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version };
+  const snap = { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version };
+  try {
+    warmUp(snap, warm);
+  } catch (e) {
+    reader.close();
+    throw e;
+  }
+  return snap;
 }

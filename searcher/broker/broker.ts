@@ -35,7 +35,7 @@ export interface BrokerResult {
   result: SearchResult;
   views: HitView[];
   suggestion?: Respelled;
-  siteName: (doc: StoredDoc) => string;
+  siteName: (doc: Pick<StoredDoc, 'url' | 'site'>) => string;
   missing: MissingShard[];
   shards: number;
   summariesMs: number;
@@ -146,8 +146,9 @@ export class Broker {
       for (const [local, s, t, l, base, isFull] of r.hits) {
         const site = r.sites[s]!;
         // Until its shard sends the document, a hit knows what ranking, grouping and facets read.
-        const doc = { url: siteUrls.get(site)!, site, type: r.types[t]!, lang: r.langs[l]! } as StoredDoc;
-        (isFull ? full : some).push({ id: full.length + some.length, local, score: base, site, doc, full: isFull === 1, grouped: false, moreFromSite: false, shard: i });
+        const [type, lang] = [r.types[t]!, r.langs[l]!];
+        const doc = { url: siteUrls.get(site)!, site, type, lang } as StoredDoc;
+        (isFull ? full : some).push({ id: full.length + some.length, local, score: base, site, type, lang, doc, full: isFull === 1, grouped: false, moreFromSite: false, shard: i });
       }
     }
     const { ranked, partial } = rankByBase(full, some, this.settings.partialBelow);
@@ -156,7 +157,7 @@ export class Broker {
       const b = rank < depth ? bonuses.get(h.shard)?.get(h.local) : undefined;
       return b ? b[1] + (rank < SECTION_DEPTH ? b[2] : 0) : 0;
     });
-    const page = pageOfRanked(ranked, paging);
+    const page = pageOfRanked(ranked, paging, (h) => h.doc);
     const searchMs = performance.now() - t0;
 
     const t1s = performance.now();

@@ -6,8 +6,8 @@
  * summary, score, site and its name, segment, and whether it is grouped under
  * its site's first hit; the total and whether it is exact; timing.
  */
-import type { StoredDoc } from '../../shared/index/types.js';
 import { hitDetails } from '../details.js';
+import type { SitePage } from '../facets.js';
 import type { SearchResult } from '../search.js';
 import { siteName } from '../sites.js';
 import type { Respelled } from '../spell.js';
@@ -29,7 +29,7 @@ export function searchJson(snap: Snapshot, r: SearchResult) {
 }
 
 /** The JSON of a search whose hits are already summarized and named (one searcher's, or a broker's from its shards). */
-export function resultJson(r: SearchResult, views: HitView[], extras: { suggestion?: Respelled; siteName: (doc: StoredDoc) => string; summariesMs: number; fileUrlMap?: readonly FileUrlPrefix[] }) {
+export function resultJson(r: SearchResult, views: HitView[], extras: { suggestion?: Respelled; siteName: (doc: SitePage) => string; summariesMs: number; fileUrlMap?: readonly FileUrlPrefix[] }) {
   const hits = views.map((v) => {
     const h = v.hit;
     return {

@@ -9,7 +9,7 @@
  * value from a crawled page is escaped here.
  */
 import type { StoredDoc } from '../../shared/index/types.js';
-import { FACET_FIELDS, facetLabel, type FacetField } from '../facets.js';
+import { FACET_FIELDS, facetLabel, type FacetField, type FacetValue, type SitePage } from '../facets.js';
 import type { SearchResult, Hit } from '../search.js';
 import type { Respelled } from '../spell.js';
 import { summaryToHtml, type Summary } from '../summary.js';
@@ -138,7 +138,7 @@ export interface PageExtras {
   /** The query as typed, when it found nothing and the hits are the suggestion's ("Showing results for …"). */
   insteadOf?: string;
   /** A site's name for people, for the site facet. */
-  siteName?: (doc: StoredDoc) => string;
+  siteName?: (doc: SitePage) => string;
   /** Said above the hits, e.g. that some shards did not answer. */
   notices?: string[];
   /** file.url.map: where a file share's hits are opened. */
@@ -148,20 +148,16 @@ export interface PageExtras {
 const FACET_TITLES: Record<FacetField, string> = { site: 'Site', type: 'Type', lang: 'Language' };
 
 /** Each facet value, labelled for people, with the query that narrows to it. */
-export function facetEntries(r: SearchResult, siteName: (doc: StoredDoc) => string) {
+export function facetEntries(r: SearchResult, siteName: (doc: SitePage) => string) {
+  const entry = (field: FacetField, v: FacetValue, label: string) => ({ value: v.value, label, count: v.count, query: `${r.raw.trim()} ${field}:${v.value}` });
   return FACET_FIELDS.map((field) => ({
     field,
-    values: r.facets[field].map((v) => ({
-      value: v.value,
-      label: field === 'site' ? siteName(v.sample) : facetLabel(field, v.value),
-      count: v.count,
-      query: `${r.raw.trim()} ${field}:${v.value}`,
-    })),
+    values: field === 'site' ? r.facets.site.map((v) => entry(field, v, siteName(v.sample))) : r.facets[field].map((v) => entry(field, v, facetLabel(field, v.value))),
   }));
 }
 
 /** Facets with at least two values: a link per value that narrows the query. */
-function facetsHtml(r: SearchResult, siteName: (doc: StoredDoc) => string, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
+function facetsHtml(r: SearchResult, siteName: (doc: SitePage) => string, defaults: { hitsPerPage: number; hitsPerSite: number }): string {
   const groups = facetEntries(r, siteName)
     .filter((f) => f.values.length > 1)
     .map((f) => {

@@ -38,8 +38,11 @@ export function hasPhrase(positions: readonly (readonly number[])[], opts: { fro
   return false;
 }
 
+/** What the filters read of a document. */
+export type FilteredFields = Pick<StoredDoc, 'site' | 'host' | 'type' | 'lang' | 'date'>;
+
 /** Stored-field filters: `site:` (the site exactly, as in Nutch), `host:`, `type:` (full type or either half), `lang:`, `date:`. */
-export function passesFilters(doc: StoredDoc, q: AnalyzedQuery): boolean {
+export function passesFilters(doc: FilteredFields, q: AnalyzedQuery): boolean {
   for (const f of q.filters) {
     let hit: boolean;
     switch (f.field) {
@@ -114,12 +117,19 @@ export class Matcher {
    */
   matchOf(id: number, doc?: StoredDoc): MatchKind {
     if (this.never) return 'none';
-    if (this.filtered && !passesFilters(doc ?? this.reader.doc(id), this.q)) return 'none';
+    if (this.filtered && !passesFilters(doc ?? this.filteredFields(id), this.q)) return 'none';
     this.docTerms.select(id);
     for (const r of this.excluded) if (this.matches(id, r)) return 'none';
     let n = 0;
     for (const g of this.required) if (this.matchesAny(id, g)) n++;
     return n === this.required.length ? 'all' : n > 0 ? 'some' : 'none';
+  }
+
+  /** A candidate's tags from the docinfo; its stored fields are read only for a date filter. */
+  private filteredFields(id: number): FilteredFields {
+    const r = this.reader;
+    if (this.q.dates.length) return r.doc(id);
+    return { site: r.tag(id, 'site'), host: r.tag(id, 'host'), type: r.tag(id, 'type'), lang: r.tag(id, 'lang'), date: '' };
   }
 
   // Plain loops below: these run for every candidate, so they make no closures.

@@ -6,7 +6,10 @@
  * candidate costs one binary search per term, not one per term, field and
  * rule, and no term is looked up by its string per document. A search over
  * many candidates finds all their entries at once from the terms' postings
- * (`locate`), with no search per candidate.
+ * (`locate`), with no search per candidate, and their frequencies beside
+ * them: read in postings order, the pages of the common terms' frequencies
+ * are read again by the next query, where the forward index's of one
+ * document at a time are scattered over the whole file.
  */
 import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { DocVector } from './bm25f.js';
@@ -31,6 +34,10 @@ export class DocTerms implements DocVector {
   private located = new Int32Array(0);
   /** The located documents, ascending. */
   private locatedIds: Uint32Array = new Uint32Array(0);
+  /** Frequencies of the located documents: `locatedTf[(i * terms + slot) * FIELDS.length + f]`. */
+  private locatedTf = new Uint16Array(0);
+  /** The document at hand's index among the located ones, -1 when it is not one of them. */
+  private row = -1;
 
   constructor(
     private readonly reader: IndexReader,
@@ -64,6 +71,7 @@ export class DocTerms implements DocVector {
     if (this.locatedIds[i] === id) return this.selectAt(i, id);
     for (let s = 0; s < this.ids.length; s++) this.entries[s] = this.reader.entry(id, this.ids[s]!);
     this.doc = id;
+    this.row = -1;
     return this;
   }
 
@@ -77,13 +85,17 @@ export class DocTerms implements DocVector {
     const S = this.ids.length;
     const n = ids.length;
     this.located = new Int32Array(n * S).fill(-1);
+    this.locatedTf = new Uint16Array(n * S * F);
     this.locatedIds = ids;
     for (let s = 0; s < S; s++) {
-      if (this.ids[s]! < 0) continue;
-      const { docs, entries } = this.reader.postings(this.ids[s]!);
+      const t = this.ids[s]!;
+      if (t < 0) continue;
+      const { docs, entries } = this.reader.postings(t);
       gatherBeside(docs, entries, ids, this.located, S, s);
+      for (let f = 0; f < F; f++) gatherBeside(docs, this.reader.postingTf(t, f), ids, this.locatedTf, S * F, s * F + f);
     }
     this.doc = -1;
+    this.row = -1;
   }
 
   /** Makes `id`, the i-th document given to `locate`, the document at hand (as `select`). */
@@ -91,6 +103,7 @@ export class DocTerms implements DocVector {
     const S = this.ids.length;
     for (let s = 0; s < S; s++) this.entries[s] = this.located[i * S + s]!;
     this.doc = id;
+    this.row = i;
     return this;
   }
 
@@ -102,10 +115,7 @@ export class DocTerms implements DocVector {
   private fill(): void {
     const r = this.reader;
     for (let f = 0; f < F; f++) this.lengths[f] = r.fieldLength(this.doc, FIELDS[f]!);
-    for (let s = 0; s < this.ids.length; s++) {
-      const e = this.entries[s]!;
-      for (let f = 0; f < F; f++) this.tf[s * F + f] = e < 0 ? 0 : r.entryTf(e, f);
-    }
+    for (let s = 0; s < this.ids.length; s++) for (let f = 0; f < F; f++) this.tf[s * F + f] = this.freq(s, f);
     this.filled = this.doc;
   }
 
@@ -117,7 +127,8 @@ export class DocTerms implements DocVector {
   /** Raw frequency in the document at hand; `field` is an index into FIELDS. */
   freq(slot: number, field: number): number {
     const e = this.entries[slot]!;
-    return e < 0 ? 0 : this.reader.entryTf(e, field);
+    if (e < 0) return 0;
+    return this.row < 0 ? this.reader.entryTf(e, field) : this.locatedTf[(this.row * this.ids.length + slot) * F + field]!;
   }
 
   /** Positions in the document at hand's title + content stream; the first `max` when given. */

@@ -64,8 +64,8 @@ export function shardQuery(snap: Snapshot, req: ShardQueryRequest): ShardQueryRe
   const full: Ranked[] = [];
   const some: Ranked[] = [];
   for (const h of m.full.concat(m.some)) {
-    const site = index(out.sites, sites, h.site, () => out.siteUrls.push(h.doc.url));
-    const k = out.hits.push([h.id, site, index(out.types, types, h.doc.type), index(out.langs, langs, h.doc.lang), h.score, h.full ? 1 : 0]) - 1;
+    const site = index(out.sites, sites, h.site, () => out.siteUrls.push(snap.reader.doc(h.id).url));
+    const k = out.hits.push([h.id, site, index(out.types, types, h.type), index(out.langs, langs, h.lang), h.score, h.full ? 1 : 0]) - 1;
     (h.full ? full : some).push({ id: k, local: h.id, score: h.score, site: h.site, full: h.full });
   }
   out.sites.forEach((site, k) => {

@@ -78,6 +78,8 @@ export class DocInfo {
   private readonly hashes: Uint32Array;
   private readonly hashDocs: Uint32Array;
   private readonly tags: Uint32Array[];
+  /** Each tag's values, by id. */
+  private readonly names: string[][];
   private readonly values: Map<string, number>[];
 
   constructor(f: PagedFile, docCount: number) {
@@ -85,12 +87,19 @@ export class DocInfo {
     this.hashes = f.all('url.hash', Uint32Array);
     this.hashDocs = f.all('url.doc', Uint32Array);
     this.tags = TAG_FIELDS.map((t) => f.all(`tag.${t}`, Uint32Array));
-    this.values = TAG_FIELDS.map((t) => {
+    this.names = TAG_FIELDS.map((t) => {
       const bytes = f.all(`values.${t}`, Uint8Array);
-      return new Map((JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as string[]).map((v, i) => [v, i]));
+      return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as string[];
     });
+    this.values = this.names.map((names) => new Map(names.map((v, i) => [v, i])));
     if (this.boost.length !== docCount || this.hashDocs.length !== docCount || this.tags.some((t) => t.length !== docCount))
       throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${f.file} disagrees with the index's number of documents`);
+  }
+
+  /** A document's value of a tag, as its stored fields have it ('' for none). */
+  tag(doc: number, field: TagField): string {
+    const k = TAG_FIELDS.indexOf(field);
+    return this.names[k]![this.tags[k]![doc]!]!;
   }
 
   /** The documents whose URL hashes as `url` does (check their stored URL: hashes may collide). */

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError } from '../errors.js';
-import { selectCandidates } from './candidates.js';
+import { selectCandidates, type TagField } from './candidates.js';
 import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
@@ -148,6 +148,10 @@ class SegmentedIndexReader implements IndexReader {
     return this.docInfo.boost[id]!;
   }
 
+  tag(id: number, field: TagField): string {
+    return this.docInfo.tag(id, field);
+  }
+
   candidates(terms: string[], opts: CandidateOptions): number[] {
     const tagged = this.docInfo.tagFilter(opts.tags);
     const accept = this.deleted.size ? (id: number) => !this.deleted.has(id) && (!tagged || tagged(id)) : tagged;
@@ -165,6 +169,10 @@ class SegmentedIndexReader implements IndexReader {
   docFreq(field: Field, term: string): number {
     const t = this.termIds.get(term);
     return t === undefined ? 0 : this.df[FIELD_INDEX[field]]![t]!;
+  }
+
+  docFreqs(field: Field): ArrayLike<number> {
+    return this.df[FIELD_INDEX[field]]!;
   }
 
   termId(term: string): number {

@@ -135,6 +135,8 @@ export interface IndexReader {
   isDeleted(id: number): boolean;
   /** The link score the indexer stored (StoredDoc.boost), without reading the stored fields. */
   boost(id: number): number;
+  /** A tag the indexer stored (StoredDoc's host, site, type or lang), without reading the stored fields. */
+  tag(id: number, field: 'host' | 'site' | 'type' | 'lang'): string;
   /**
    * Candidate documents for analyzed terms: those holding every term first,
    * then the best partial matches, up to `limit`. Order carries no score.
@@ -142,6 +144,8 @@ export interface IndexReader {
   candidates(terms: string[], opts: CandidateOptions): number[];
   /** Documents holding the term in this field. */
   docFreq(field: Field, term: string): number;
+  /** Each term's document frequency in this field, by term id (no lookup by string). */
+  docFreqs(field: Field): ArrayLike<number>;
   /** The term dictionary, sorted: the vocabulary "did you mean" corrects against. */
   terms(): readonly string[];
   termFreq(id: number, field: Field, term: string): number;

@@ -15,6 +15,7 @@ import { Conf } from '../../shared/conf.js';
 import { matchUnits, rankPruned, unitScores } from '../../searcher/prune.js';
 import { DocTerms } from '../../searcher/rank/docterms.js';
 import { makeScorer } from '../../searcher/rank/score.js';
+import type { StoredDoc } from '../../shared/index/types.js';
 import { pageOfRanked, search, type SearchResult } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
@@ -64,7 +65,7 @@ const shown = (r: SearchResult) => ({
   exact: r.exact,
   hidden: r.hidden,
   hasNext: r.hasNext,
-  facets: Object.values(r.facets).map((vs) => vs.map((v) => [v.value, v.count, v.sample.url])),
+  facets: [r.facets.site.map((v) => [v.value, v.count, v.sample.url]), ...[r.facets.type, r.facets.lang].map((vs) => vs.map((v) => [v.value, v.count]))],
 });
 
 let dir = '';
@@ -205,7 +206,7 @@ test('rankPruned: the shown part of the ranking as a full sort gives it, with fe
     const ranked = pruned.order.map((i) => hitOf(i, pruned.scores[i]!));
     const full = truth.map((score, i) => hitOf(i, score)).sort((a, b) => b.score - a.score || a.id - b.id);
     const view = (list: typeof full) => {
-      const p = pageOfRanked(list as never, paging);
+      const p = pageOfRanked(list as never, paging, (h) => (h as unknown as { doc: StoredDoc }).doc);
       return { ...p, hits: p.hits.map((h: { id: number; score: number; grouped: boolean; moreFromSite: boolean }) => [h.id, h.score, h.grouped, h.moreFromSite]), facets: undefined };
     };
     assert.equal(view(ranked), view(full), `round ${round}`);

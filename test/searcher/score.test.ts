@@ -9,6 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
 import { openIndex, type LoadedIndex } from '../../shared/index/reader.js';
+import { FIELDS } from '../../shared/index/types.js';
 import { bm25f, idf, type DocStats } from '../../searcher/rank/bm25f.js';
 import { DocTerms } from '../../searcher/rank/docterms.js';
 import { withParams } from '../../searcher/rank/params.js';
@@ -35,16 +36,22 @@ test.after(() => {
 const QUERIES = [['crawler'], ['web', 'crawler'], ['crawler', 'web', 'fetcher', 'absentword'], ['fetcher', 'crawler', 'page']];
 const byName = (id: number): DocStats => ({ termFreq: (f, t) => reader.termFreq(id, f, t), fieldLength: (f) => reader.fieldLength(id, f) });
 
-test('DocTerms: a document selected after locating some finds the entries the reader finds, located or not', () => {
-  const terms = ['crawler', 'web', 'fetcher', 'absentword'];
+test('DocTerms: a document selected after locating some finds the entries and frequencies the reader finds, located or not', () => {
+  const terms = ['crawler', 'web', 'fetcher', 'absentword'].map((w) => reader.analyzer.term(w) ?? w);
   const ids = Array.from({ length: reader.meta.docCount }, (_, i) => i);
   const docTerms = new DocTerms(reader, terms);
   docTerms.locate(Uint32Array.from(ids.filter((id) => id % 3 !== 1)));
+  let held = 0;
   // Backwards, so neither a located document nor another follows the one at hand.
   for (const id of ids.reverse()) {
     docTerms.select(id);
-    terms.forEach((t, s) => assert.is(docTerms.entry(s), reader.entry(id, reader.termId(t)), `document ${id}, ${t}`));
+    terms.forEach((t, s) => {
+      assert.is(docTerms.entry(s), reader.entry(id, reader.termId(t)), `document ${id}, ${t}`);
+      FIELDS.forEach((f, k) => assert.is(docTerms.freq(s, k), reader.termFreq(id, f, t), `document ${id}, ${t} in ${f}`));
+      if (docTerms.has(s)) held++;
+    });
   }
+  assert.ok(held > 10, 'documents holding the terms were compared');
 });
 
 test('base score: BM25F over the entries equals BM25F by name, plus the link prior', () => {
