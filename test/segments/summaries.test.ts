@@ -25,6 +25,7 @@ import { searchSettings } from '../../searcher/settings.js';
 import { FetchedSegments } from '../../searcher/fetched-segments.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { makeCrawl, writeSegment, writeWebDb, type Crawl } from '../fixtures/crawlstore.js';
+import '../../crawler/builtins.js';
 
 /** Pairs of URLs with one hash, found by trying. */
 function collidingPairs(n: number): [string, string][] {

@@ -11,6 +11,7 @@ import { main } from '../../../crawler/cli.js';
 import { openIndex } from '../../../shared/index/reader.js';
 import { Segment } from '../../../segments/segment.js';
 import { makeCrawl, md5, writeSegment, writeWebDb } from '../../fixtures/crawlstore.js';
+import '../../../crawler/builtins.js';
 
 const SUFFIX_CASES: [string, string | undefined][] = [
   ['Install — Acme Docs', 'Acme Docs'],
