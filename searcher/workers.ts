@@ -23,6 +23,9 @@ export function superviseWorkers(n: number, out: NodeJS.WritableStream, log: (li
     const serving = new Set<Worker>();
     let stopping = false;
     let failed = false;
+    const settleWhenNoneLeft = () => {
+      if (Object.keys(cluster.workers ?? {}).length === 0) resolve(failed ? 1 : 0);
+    };
     const stopAll = () => {
       stopping = true;
       // A signal, not a message: a worker still starting has no ear for messages yet, but keeps a signal (stop.ts),
@@ -42,8 +45,11 @@ export function superviseWorkers(n: number, out: NodeJS.WritableStream, log: (li
         if (code !== 0 || signal) failed = true;
         stopAll();
       }
-      if (Object.keys(cluster.workers ?? {}).length === 0) resolve(failed ? 1 : 0);
+      settleWhenNoneLeft();
     });
+    // A worker leaves cluster.workers once it has both exited and lost its channel, in either order: when its
+    // exit comes first, only the disconnect that follows finds the list empty.
+    cluster.on('disconnect', settleWhenNoneLeft);
     const onSignal = (sig: NodeJS.Signals) => {
       if (stopping) return;
       log(`${sig}: stopping ${n} workers after their requests in flight`);
