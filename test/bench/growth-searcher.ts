@@ -65,23 +65,28 @@ const SEARCHER = path.resolve(import.meta.dirname, '..', '..', 'searcher', 'haze
 /** How long a searcher may take to start before the run is given up. */
 const START_MS = 600_000;
 
+/** The address a searcher process says it listens at, within `ms`; its output so far when it exits first or says nothing in time. */
+export function listening(proc: ReturnType<typeof spawn>, ms: number): Promise<string> {
+  let out = '';
+  return new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`the searcher did not say where it listens in ${ms / 1000} s: ${out}`)), ms);
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /(http:\/\/[\d.]+:\d+)\//.exec(out);
+      if (m) (clearTimeout(t), resolve(m[1]!));
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.once('exit', (code) => (clearTimeout(t), reject(new Error(`the searcher exited ${code}: ${out}`))));
+  });
+}
+
 export async function measureSearcher(crawlDir: string, cwd: string): Promise<SearcherFigures> {
   const t0 = performance.now();
   const deadline = Date.now() + START_MS;
   const proc = spawn(process.execPath, [SEARCHER, '-dir', crawlDir, '-port', '0', '-host', '127.0.0.1', '-workers', '2'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    let out = '';
-    const base = await new Promise<string>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`the searcher did not say where it listens in ${START_MS / 1000} s: ${out}`)), START_MS);
-      const onData = (d: Buffer) => {
-        out += d;
-        const m = /(http:\/\/[\d.]+:\d+)\//.exec(out);
-        if (m) (clearTimeout(t), resolve(m[1]!));
-      };
-      proc.stdout.on('data', onData);
-      proc.stderr.on('data', onData);
-      proc.once('exit', (code) => (clearTimeout(t), reject(new Error(`the searcher exited ${code}: ${out}`))));
-    });
+    const base = await listening(proc, START_MS);
     for (;;) {
       const ok = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.status === 200, () => false);
       if (ok) break;

@@ -16,7 +16,7 @@ import { Conf } from '../../shared/conf.js';
 import { currentIndex } from '../../shared/index/publish.js';
 import { openIndex } from '../../shared/index/reader.js';
 import { crawlPaths } from '../../shared/crawl-dir.js';
-import { rssAnonMB, workers } from './growth-searcher.js';
+import { listening, rssAnonMB, workers } from './growth-searcher.js';
 import type { BenchResult } from './run.js';
 
 const SEARCHER = path.resolve(import.meta.dirname, '..', '..', 'searcher', 'hazelnut-searcher.js');
@@ -62,18 +62,7 @@ interface Run {
 async function measure(crawl: string, entries: number, words: string[], prefixes: string[]): Promise<Run> {
   const proc = spawn(process.execPath, [SEARCHER, '-D', `searcher.typeahead.entries=${entries}`, '-dir', crawl, '-port', '0', '-host', '127.0.0.1', '-workers', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
-    const base = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      const t = setTimeout(() => reject(new Error(`no searcher address in 300 s: ${out}`)), 300_000);
-      const onData = (d: Buffer) => {
-        out += d;
-        const m = /(http:\/\/[\d.]+:\d+)\//.exec(out);
-        if (m) (clearTimeout(t), resolve(m[1]!));
-      };
-      proc.stdout.on('data', onData);
-      proc.stderr.on('data', onData);
-      proc.once('exit', (code) => (clearTimeout(t), reject(new Error(`searcher exited ${code}: ${out}`))));
-    });
+    const base = await listening(proc, 300_000);
     const get = async (p: string) => {
       const r = await fetch(base + p, { signal: AbortSignal.timeout(60_000) });
       if (r.status !== 200) throw new Error(`${p}: HTTP ${r.status}`);
