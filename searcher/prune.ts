@@ -19,6 +19,7 @@ import { Bm25fQuery } from './rank/bm25f.js';
 import type { RankParams } from './rank/params.js';
 import { readerStats } from './rank/score.js';
 import { BLOCK, blockBuffers } from '../shared/index/postings-codec.js';
+import { Lru } from '../shared/index/lru.js';
 
 const F = FIELDS.length;
 
@@ -62,25 +63,13 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
   if (known?.params === params) return known.units;
   const query = new Bm25fQuery([1], readerStats(reader, params), params.bm25f.k1, params.bm25f.fields);
   let shares: Float64Array | undefined;
-  const kept = new Map<number, TermUnits>();
-  let held = 0;
+  const kept = new Lru<number, TermUnits>(CACHED_UNITS, (u) => u.units.length);
   const buf = blockBuffers();
   const termUnits = (termId: number): TermUnits => {
-    let u = kept.get(termId);
-    if (u) {
-      kept.delete(termId);
-      kept.set(termId, u);
-      return u;
-    }
+    const known = kept.get(termId);
+    if (known) return known;
     const { count, blocks } = reader.postingBlocks(termId);
-    kept.set(termId, (u = { units: new Float32Array(count), done: new Uint8Array(blocks), bounds: new Float32Array(blocks).fill(NaN) }));
-    held += count;
-    for (const [t, old] of kept) {
-      if (held <= CACHED_UNITS || kept.size === 1) break;
-      kept.delete(t);
-      held -= old.units.length;
-    }
-    return u;
+    return kept.set(termId, { units: new Float32Array(count), done: new Uint8Array(blocks), bounds: new Float32Array(blocks).fill(NaN) });
   };
   const compute = (termId: number, u: TermUnits, b: number): void => {
     // One occurrence's weighted share in each field of each document (8 bytes a document and field), made once.

@@ -2,7 +2,8 @@
  * @module shared/index/lru
  * A least-recently-used map whose values weigh something each, kept under a
  * budget in all: what an index reader keeps read or decoded (stored
- * documents, postings) stays bounded whatever the index's size.
+ * documents, postings, decoded blocks, unit scores) stays bounded whatever
+ * the index's size.
  */
 export class Lru<K, V> {
   private readonly m = new Map<K, V>();
@@ -20,6 +21,11 @@ export class Lru<K, V> {
     return v;
   }
   set(k: K, v: V): V {
+    const was = this.m.get(k);
+    if (was !== undefined) {
+      this.m.delete(k);
+      this.held -= this.weigh(was);
+    }
     this.m.set(k, v);
     this.held += this.weigh(v);
     for (const [old, ov] of this.m) {

@@ -13,6 +13,7 @@
  */
 import zlib from 'node:zlib';
 import { HzError } from '../errors.js';
+import { Lru } from './lru.js';
 import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns } from './format.js';
 import type { PagedColumn, PagedFile } from './paged.js';
 import type { SpillSink } from './spill.js';
@@ -92,7 +93,7 @@ export class StoredFieldsReader {
   private readonly data: PagedColumn;
   private readonly firstCol: PagedColumn;
   private blocks: { first: Uint32Array; start: Uint32Array } | undefined;
-  private readonly decoded = new Map<number, DecodedBlock>();
+  private readonly decoded = new Lru<number, DecodedBlock>(CACHED_BLOCKS, () => 1);
 
   constructor(
     private readonly f: PagedFile,
@@ -131,11 +132,7 @@ export class StoredFieldsReader {
   /** A block's records, decoded or from the cache of the last ones. */
   private block(b: number): DecodedBlock {
     const known = this.decoded.get(b);
-    if (known) {
-      this.decoded.delete(b);
-      this.decoded.set(b, known);
-      return known;
-    }
+    if (known) return known;
     const { first, start } = this.warm();
     let bytes: Buffer;
     try {
@@ -150,10 +147,7 @@ export class StoredFieldsReader {
     for (let nl = bytes.indexOf(NEWLINE); nl >= 0 && k <= count; nl = bytes.indexOf(NEWLINE, nl + 1)) at[k++] = nl + 1;
     if (k !== count) throw this.bad(`block ${b} holds ${k} records, not ${count}`);
     at[count] = bytes.length + 1;
-    const block = { bytes, at };
-    if (this.decoded.size >= CACHED_BLOCKS) this.decoded.delete(this.decoded.keys().next().value!);
-    this.decoded.set(b, block);
-    return block;
+    return this.decoded.set(b, { bytes, at });
   }
 
   clear(): void {
