@@ -92,7 +92,8 @@ export class DocTerms implements DocVector {
       if (t < 0) continue;
       const { docs, entries } = this.reader.postings(t);
       gatherBeside(docs, entries, ids, this.located, S, s);
-      for (let f = 0; f < F; f++) gatherBeside(docs, this.reader.postingTf(t, f), ids, this.locatedTf, S * F, s * F + f);
+      const tfs = this.reader.postingTfs(t);
+      for (let f = 0; f < F; f++) gatherBeside(docs, tfs[f]!, ids, this.locatedTf, S * F, s * F + f);
     }
     this.doc = -1;
     this.row = -1;

@@ -116,12 +116,15 @@ export class PostingsFile {
     return this.decoded.set(termId, { docs, entries });
   }
 
-  /** A term's frequency in field `field` in each of its postings. */
-  tf(termId: number, field: number): Uint16Array {
+  /** A term's frequency in each field in each of its postings, its blocks decoded once for all the fields. */
+  tfs(termId: number): Uint16Array[] {
     const tb = this.blocks(termId);
-    const out = new Uint16Array(tb.count);
+    const out = FIELDS.map(() => new Uint16Array(tb.count));
     const buf = blockBuffers();
-    for (let b = 0; b < tb.blocks; b++) out.set(buf.tf[field]!.subarray(0, tb.decode(b, buf)), b * BLOCK);
+    for (let b = 0; b < tb.blocks; b++) {
+      const n = tb.decode(b, buf);
+      for (let f = 0; f < out.length; f++) out[f]!.set(buf.tf[f]!.subarray(0, n), b * BLOCK);
+    }
     return out;
   }
 

@@ -212,9 +212,9 @@ class SegmentedIndexReader implements IndexReader {
     return this.post.postings(termId);
   }
 
-  postingTf(termId: number, field: number): Uint16Array {
+  postingTfs(termId: number): Uint16Array[] {
     this.searchable();
-    return this.post.tf(termId, field);
+    return this.post.tfs(termId);
   }
 
   postingBlocks(termId: number): TermBlocks {

@@ -174,8 +174,8 @@ export interface IndexReader {
   entrySections(entry: number, out?: number[]): number[];
   /** The documents holding a term (ascending ids) and, beside each, its entry: the forward index inverted. */
   postings(termId: number): Postings;
-  /** A term's frequency in a field (an index into FIELDS) in each of its postings, beside `postings(termId).docs`. */
-  postingTf(termId: number, field: number): Uint16Array;
+  /** A term's frequency in each field (by index into FIELDS) in each of its postings, beside `postings(termId).docs`: every field from one pass over its blocks. */
+  postingTfs(termId: number): Uint16Array[];
   /** A term's postings in blocks, each decoded when asked. */
   postingBlocks(termId: number): TermBlocks;
   close(): void;

@@ -111,7 +111,7 @@ test('index: one document per fetched, parsed, indexable page, with fields from 
     // Merge inverts the documents again: a segment's own index keeps no postings, and refuses a query.
     assert.is(r.meta.postings, false);
     assert.throws(() => r.candidates(r.analyzer.terms('installation'), { limit: 5 }), /segment's own index, kept without postings.*hazelnut merge/);
-    assert.throws(() => r.postingTf(r.termId(r.analyzer.term('installation')!), 0), /without postings/);
+    assert.throws(() => r.postingTfs(r.termId(r.analyzer.term('installation')!)), /without postings/);
     const seg = Segment.open(dir, { readonly: true });
     assert.ok(seg.hasPhase('indexed'));
     seg.close();
