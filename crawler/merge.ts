@@ -5,9 +5,11 @@
  * Documents dedup deleted stay out, and the dedup rule is applied again over
  * what remains, so a re-crawled page is merged only in its newest copy even
  * when dedup was run over fewer segments. Documents are re-added from their
- * segment index's own statistics (a merge of postings is still to come), read a
- * window of documents at a time and written through the spilling IndexWriter,
- * so memory does not grow with the documents; built in a temporary directory
+ * segment index's entries, read a window of documents at a time and written
+ * through the spilling IndexWriter, so memory does not grow with the
+ * documents; the postings are the segment indexes' own, merged
+ * (shared/index/postings-merge), or inverted again when a segment index
+ * holds none (written by an older release); built in a temporary directory
  * and published as a new generation in one rename, so a merge killed at any
  * point leaves the previous index serving.
  * `-shards n` writes n shard indexes instead, split by URL hash, one per
@@ -19,6 +21,7 @@ import type { Conf } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
 import { Analyzer } from '../shared/analysis/analyzer.js';
 import { publishIndex } from '../shared/index/publish.js';
+import type { PostingsInput } from '../shared/index/postings-merge.js';
 import { IndexWriter } from '../shared/index/writer.js';
 import type { Log } from './log.js';
 import { intOption, parseArgs, type Tool } from '../shared/command.js';
@@ -83,7 +86,11 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
     const o = dup.has(i) ? -1 : route(entries[i]!.url);
     if (o >= 0) (dest[k]![id] = o), total++;
   });
-  const writers = outputs.map(() => new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment) }));
+  // Postings merged from the segment indexes' own, unless one was written without them (then every document is inverted again).
+  const bare = indexes.filter((s) => s.reader.meta.postings === false);
+  if (bare.length) log?.info(`${bare.length} segment indexes hold no postings (${bare[0]!.segment}${bare.length > 1 ? ', …' : ''}): inverting their documents again; 'hazelnut index' writes them with postings`);
+  const postingsFrom = bare.length ? undefined : (o: number) => postingInputs(indexes, dest, o);
+  const writers = outputs.map((_, o) => new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment), postingsFrom: postingsFrom?.(o) }));
   const out: MergeSummary[] = [];
   try {
     const progress = log?.step('merge', 'documents', total);
@@ -118,6 +125,12 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
     for (const s of indexes) s.reader.close();
   }
   return out;
+}
+
+/** The segment indexes as inputs of output `o`'s postings: each kept document's id there, numbered in the order the documents are added. */
+function postingInputs(indexes: readonly SegmentIndex[], dest: readonly Int32Array[], o: number): PostingsInput[] {
+  let next = 0;
+  return indexes.map((s, k) => ({ dir: s.reader.dir, words: s.reader.terms(), docOf: dest[k]!.map((to) => (to === o ? next++ : -1)) }));
 }
 
 /** Maps ids of a segment index's dictionary `words` to ids of `writer`'s, each word looked up when first met. */

@@ -171,8 +171,8 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     // One analyzer for every segment of the run: its cache of words' terms carries over.
     const analyzer = threads.analyzer;
     const maxTokens = tokenCap(conf);
-    // Merge reads a segment's documents and inverts them again: the postings are the merged index's alone.
-    const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens, postings: false });
+    // With postings, which merge merges rather than inverting every segment's pages again.
+    const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
     const records = threads.recordsOf(dir, seg);
     const pool = threads.pool(records);
     // Pages sent to the analysis threads (or analyzed here while they are behind), taken back in order.

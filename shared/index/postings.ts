@@ -165,9 +165,10 @@ const [LAST, MAX_TF, MIN_LEN, BOOST] = [0, 1, 1 + F, 1 + 2 * F];
  * shortest length among its documents holding the term there (BM25F rises
  * with the one and falls with the other, so the pair bounds the block's
  * score whatever k1, b and field weights a searcher ranks with), and its
- * documents' largest link score.
+ * documents' largest link score. Merge writes the blocks of postings it
+ * takes from other indexes through it too (shared/index/postings-merge).
  */
-class BlockWriter {
+export class BlockWriter {
   private readonly b = blockBuffers();
   private prevDoc = -1;
   private words = 0;

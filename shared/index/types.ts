@@ -61,9 +61,9 @@ export interface IndexMeta {
   /** How the index was analyzed; queries must be analyzed the same way (IndexReader.analyzer). */
   analyzer: AnalyzerOptions;
   /**
-   * False for a segment's own index: what merge reads documents from, kept
-   * without postings (merge inverts the documents again, so they are the
-   * merged index's alone, not kept twice); no query searches it.
+   * False for an index kept without postings (a segment's own index before
+   * merge merged postings: merge inverts its documents again); no query
+   * searches it.
    */
   postings: boolean;
 }

@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Analyzer } from '../analysis/analyzer.js';
+import { HzError } from '../errors.js';
 import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
@@ -27,6 +28,7 @@ import { entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
 import { PostingsBuilder } from './postings.js';
+import { mergePostings, type PostingsInput } from './postings-merge.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { StoredFieldsWriter } from './stored-fields.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
@@ -47,8 +49,14 @@ export interface IndexWriterOptions {
   spillDir?: string;
   /** Postings sorted in memory a batch, smaller only to test several runs on a small index. */
   postingsBatch?: number;
-  /** Whether the index holds postings: false for a segment's own index (IndexMeta.postings), whose postings file is then empty. @default true */
+  /** Whether the index holds postings: false for an index kept without them (IndexMeta.postings), whose postings file is then empty. @default true */
   postings?: boolean;
+  /**
+   * The indexes whose postings are the merged index's (merge): the documents
+   * added are exactly their kept documents in order, and the postings file
+   * is merged from theirs (shared/index/postings-merge) instead of inverted.
+   */
+  postingsFrom?: readonly PostingsInput[];
 }
 
 export class IndexWriter {
@@ -166,7 +174,7 @@ export class IndexWriter {
     fs.mkdirSync(dir, { recursive: true });
     this.terms.close();
     const { byWord, rank } = this.sortDictionary();
-    return this.writeRest(dir, byWord, this.writeDocuments(dir, rank));
+    return this.writeRest(dir, byWord, this.writeDocuments(dir, rank, byWord));
   }
 
   /** The term ids in dictionary order, and each one's place in it. */
@@ -183,10 +191,14 @@ export class IndexWriter {
    * positions, sections and postings; returns each term's document
    * frequency per field (by rank).
    */
-  private writeDocuments(dir: string, rank: Uint32Array): Uint32Array[] {
+  private writeDocuments(dir: string, rank: Uint32Array, byWord: number[]): Uint32Array[] {
     const T = rank.length;
     const dfs = FIELDS.map(() => new Uint32Array(T));
     const postingCounts = new Uint32Array(T);
+    const from = this.opts.postingsFrom;
+    const invert = this.withPostings && !from;
+    // Where each document's entries start, for postings merged from other indexes.
+    const firstEntries = new Uint32Array(from ? this.docs + 1 : 0);
     const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, posOffsets: this.posBound.fits, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
@@ -196,12 +208,19 @@ export class IndexWriter {
         for (let id = 0; id < this.docs; id++) {
           const { sorted, tf, firstEntry } = fw.add(src, rank);
           countTerms(sorted, tf, dfs, postingCounts);
-          if (this.withPostings) postings.add(id, sorted, firstEntry, tf);
+          if (invert) postings.add(id, sorted, firstEntry, tf);
+          if (from) firstEntries[id] = firstEntry;
         }
       } finally {
         src.close();
       }
-      postings.write(dir, this.withPostings ? postingCounts : new Uint32Array(T), fw.lengths, this.info.boosts);
+      if (from) {
+        firstEntries[this.docs] = this.entries;
+        const words = byWord.map((i) => this.words[i]!);
+        const counts = mergePostings(dir, this.spill, from, { words, firstEntry: firstEntries, lengths: fw.lengths, boosts: this.info.boosts });
+        const t = counts.findIndex((n, r) => n !== postingCounts[r]);
+        if (t >= 0) throw new HzError('HZ_ERR_INDEX_FORMAT', `the postings of '${words[t]}' in the indexes merged (${counts[t]}) disagree with their documents (${postingCounts[t]}): re-index the segments`);
+      } else postings.write(dir, this.withPostings ? postingCounts : new Uint32Array(T), fw.lengths, this.info.boosts);
     } catch (e) {
       fw.abandon();
       throw e;

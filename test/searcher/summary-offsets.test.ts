@@ -385,7 +385,7 @@ test('index stores word offsets beside the parse; the searcher summarizes from t
       assert.is(src.length, p.text.length);
     }
     seg.close();
-    // Queries go to the merged index: a segment's own index keeps no postings.
+    // Queries go to the merged index.
     await merge(crawl.conf, { index: crawl.index, segments: [dir] });
     const reader = await openIndex(crawl.index);
     const segments = new FetchedSegments(crawl.segments);
