@@ -219,7 +219,7 @@ export class IndexWriter {
         const words = byWord.map((i) => this.words[i]!);
         const counts = mergePostings(dir, this.spill, from, { words, firstEntry: firstEntries, lengths: fw.lengths, boosts: this.info.boosts });
         const t = counts.findIndex((n, r) => n !== postingCounts[r]);
-        if (t >= 0) throw new HzError('HZ_ERR_INDEX_FORMAT', `the postings of '${words[t]}' in the indexes merged (${counts[t]}) disagree with their documents (${postingCounts[t]}): re-index the segments`);
+        if (t >= 0) throw new HzError('HZ_ERR_INDEX_FORMAT', `the postings of '${words[t]}' in the indexes merged (${from.map((i) => i.dir).join(', ')}) number ${counts[t]}, their documents' entries ${postingCounts[t]}: index those segments again`);
       } else postings.write(dir, this.withPostings ? postingCounts : new Uint32Array(T), fw.lengths, this.info.boosts);
     } catch (e) {
       fw.abandon();

@@ -12,11 +12,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import '../../crawler/builtins.js';
 import { dedup } from '../../crawler/dedup.js';
+import { indexSegments } from '../../crawler/index/tool.js';
 import { merge, mergeShards } from '../../crawler/merge.js';
 import { Conf } from '../../shared/conf.js';
 import { INDEX_FILES } from '../../shared/index/format.js';
 import { openIndex } from '../../shared/index/reader.js';
 import { IndexWriter } from '../../shared/index/writer.js';
+import { makeCrawl, writeSegment } from '../fixtures/crawlstore.js';
 import { indexFiles } from '../fixtures/index-files.js';
 import { runBin } from '../fixtures/run-bin.js';
 import { startTestWeb, type TestWeb } from '../fixtures/testweb.js';
@@ -112,6 +114,26 @@ test('a crawl merged from its segments\' postings is the index, and the shards, 
     assert.equal(hits, [web.url('a', '/p1')], 'the re-crawled page in its new text only');
   } finally {
     r.close();
+  }
+});
+
+test('a segment index whose postings are not its own is refused, naming it, and nothing is published', async () => {
+  const crawl = makeCrawl();
+  try {
+    const pages = Array.from({ length: 40 }, (_, i) => ({ url: `http://a.test/p${i}`, title: `Page ${i}`, text: prose(i, 50 + i) }));
+    const segments = [await writeSegment(crawl, new Date(Date.UTC(2024, 0, 1)), pages.slice(0, 20)), await writeSegment(crawl, new Date(Date.UTC(2024, 0, 2)), pages.slice(20))];
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments });
+    // A whole, well-framed postings file, but another segment's.
+    fs.copyFileSync(path.join(segments[1]!, 'index', INDEX_FILES.postings), path.join(segments[0]!, 'index', INDEX_FILES.postings));
+    const bad = path.join(segments[0]!, 'index');
+    const refused = await merge(crawl.conf, { index: crawl.index, segments }).then(
+      () => undefined,
+      (e: Error) => e.message,
+    );
+    assert.ok(refused?.includes(bad) && /disagree/.test(refused), refused);
+    assert.not.ok(fs.existsSync(path.join(crawl.index, 'CURRENT')), 'no generation published');
+  } finally {
+    crawl.cleanup();
   }
 });
 
