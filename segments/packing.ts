@@ -25,6 +25,7 @@
  * text that finds too little there is kept in brotli instead.
  */
 import zlib from 'node:zlib';
+import { HzError } from '../shared/errors.js';
 
 const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN, BROTLI_PARAM_SIZE_HINT, BROTLI_PARAM_MODE, BROTLI_MODE_TEXT } = zlib.constants;
 
@@ -60,21 +61,22 @@ export function packText(text: string, body?: Uint8Array): Buffer | string {
 /** Whether a stored blob is deflated against its page's body (a zlib header with FDICT set). */
 const needsBody = (b: Buffer): boolean => !(b[0]! & 1) && b.length > 1 && (b[1]! & 0x20) !== 0;
 
-/** A stored blob, brotli (first byte odd) or zlib (even), and the body it was deflated against if it was. */
-function unpack(b: Buffer, body?: Buffer | null): Buffer {
+/** A stored blob, brotli (first byte odd) or zlib (even), and the body it was deflated against if it was (of the page at `url`). */
+function unpack(b: Buffer, body?: Buffer | null, url?: string): Buffer {
   if (b[0]! & 1) return zlib.brotliDecompressSync(b);
   if (!needsBody(b)) return zlib.inflateSync(b);
-  if (!body) throw new Error('the parse text was stored against the page body, which the segment does not hold');
+  if (!body) throw new HzError('HZ_ERR_SEGMENT_CORRUPT', `the parse text of ${url} was stored against the page body, which the segment does not hold`);
   return zlib.inflateSync(b, { dictionary: dictionaryOf(unpack(body)) });
 }
 
 /**
  * A stored parse text (or outlinks' JSON): compressed, or plain TEXT (short,
  * or in segments written before); `body` is the page's stored body as the
- * segment holds it (compressed), which a text deflated against it needs.
+ * segment holds it (compressed), which a text deflated against it needs,
+ * and `url` the page's, for the message when it is missing.
  */
-export const unpackText = (t: string | Buffer | null, body?: Buffer | null): string =>
-  typeof t === 'string' ? t : t && t.length ? unpack(t, body).toString('utf8') : '';
+export const unpackText = (t: string | Buffer | null, body?: Buffer | null, url?: string): string =>
+  typeof t === 'string' ? t : t && t.length ? unpack(t, body, url).toString('utf8') : '';
 
 /** A stored body (the writer thread compresses it, segments/writer-worker.js). */
 export const unpackBody = (b: Buffer): Buffer => unpack(b);

@@ -122,7 +122,7 @@ export function parseFromRow(r: ParseRowWithBody): ParseRecord {
     status: r.status,
     message: r.message,
     title: r.title,
-    text: unpackText(r.text, r.body),
+    text: unpackText(r.text, r.body, r.url),
     lang: r.lang,
     signature: r.signature,
     outlinks: JSON.parse(unpackText(r.outlinks)),

@@ -69,14 +69,14 @@ export class SummarySources {
     }
     const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'meta' | 'body'>>(`${PARSE_WITH_BODY} WHERE p.url = ?`, url);
     if (!r) return undefined;
-    const text = unpackText(r.text, r.body);
+    const text = unpackText(r.text, r.body, url);
     return use({ text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(JSON.parse(r.meta) as ParseMeta) });
   }
 
   /** The parse text of `url`, undefined without a parse. */
   private parseText(url: string): string | undefined {
     const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'body'>>(TEXT_WITH_BODY, url);
-    return r && unpackText(r.text, r.body);
+    return r && unpackText(r.text, r.body, url);
   }
 
   /** The summaries file, or null; a file that cannot be read is a problem to report, not a failed summary. */

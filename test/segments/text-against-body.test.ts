@@ -15,6 +15,7 @@ import * as assert from 'uvu/assert';
 import { packText, unpackText } from '../../segments/packing.js';
 import { Segment, type FetchRecord } from '../../segments/segment.js';
 import { SegmentWriter } from '../../segments/segment-writer.js';
+import { HzError } from '../../shared/errors.js';
 
 // Words of random letters: text that compresses about as much as prose does, not a repeated phrase deflate alone would shrink to nothing.
 const prose = (n: number) => Array.from({ length: n }, () => crypto.randomBytes(4).toString('hex')).join(' ');
@@ -87,7 +88,8 @@ test('a segment: the text stored against the body reads back from getParse, pars
     db.close();
     const again = Segment.open(path.dirname(file), { readonly: true });
     try {
-      assert.throws(() => again.getParse(urls[0]!), /stored against the page body, which the segment does not hold/);
+      assert.throws(() => again.getParse(urls[0]!), (e: unknown) => e instanceof HzError && e.message === `the parse text of ${urls[0]} was stored against the page body, which the segment does not hold`);
+      assert.throws(() => again.withSummarySource(urls[0]!, (s) => s.text.whole()), /stored against the page body/);
       assert.is(again.getParse(urls[1]!)!.text, TEXT);
     } finally {
       again.close();
