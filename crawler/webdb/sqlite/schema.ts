@@ -36,6 +36,7 @@ CREATE INDEX IF NOT EXISTS pages_host ON pages (host);
 CREATE INDEX IF NOT EXISTS pages_status ON pages (status);
 
 -- Every URL the link tables name, once: they hold its number (a URL is about 46 bytes, a number 3).
+-- A URL no link names any more keeps its row (a few dozen bytes), so a number never changes meaning.
 CREATE TABLE IF NOT EXISTS urls (
   id  INTEGER PRIMARY KEY,
   url TEXT NOT NULL UNIQUE
