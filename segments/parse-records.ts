@@ -6,7 +6,7 @@
  * through segments/segment-writer.ts.
  */
 import type { ParseLinks, ParseRecord } from './records.js';
-import { parseFromRow, parseLinksFromRow, parseParams, type ParseLinksRow, type ParseRow } from './rows.js';
+import { PARSE_WITH_BODY, parseFromRow, parseLinksFromRow, parseParams, type ParseLinksRow, type ParseRowWithBody } from './rows.js';
 import { WRITE_SQL } from './schema.js';
 import type { SegmentFiles } from './segment-files.js';
 
@@ -32,7 +32,7 @@ export class ParseRecords {
     return this.files.urlSet('SELECT url FROM parse');
   }
 
-  /** Stores parse records in the segment's own file, in one transaction. */
+  /** Stores parse records in the segment's own file, in one transaction (their text on its own: parse has not the bodies at hand). */
   putParses(recs: Iterable<ParseRecord>): void {
     const put = this.files.q(this.files.db, WRITE_SQL.parse);
     this.files.db.transaction(() => {
@@ -47,12 +47,12 @@ export class ParseRecords {
   }
 
   getParse(url: string): ParseRecord | undefined {
-    const r = this.files.lookup<ParseRow>('SELECT * FROM parse WHERE url = ?', url);
+    const r = this.files.lookup<ParseRowWithBody>(`${PARSE_WITH_BODY} WHERE p.url = ?`, url);
     return r && parseFromRow(r);
   }
 
   *parses(): IterableIterator<ParseRecord> {
-    for (const r of this.files.rows<ParseRow>('SELECT * FROM parse ORDER BY rowid')) yield parseFromRow(r);
+    for (const r of this.files.rows<ParseRowWithBody>(`${PARSE_WITH_BODY} ORDER BY p.rowid`)) yield parseFromRow(r);
   }
 
   /** Each parse's URL, status and title, without reading its text (the indexer's site-wide title suffixes). */

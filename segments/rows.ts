@@ -33,7 +33,7 @@ export interface ParseRow {
   status: ParseRecord['status'];
   message: string | null;
   title: string;
-  /** Compressed (segments/packing.ts); a string or deflated UTF-8 in segments written before. */
+  /** Compressed (segments/packing.ts), maybe against the page's body; a string or deflated UTF-8 in segments written before. */
   text: string | Buffer | null;
   lang: string | null;
   signature: string | null;
@@ -93,17 +93,16 @@ export function contentFromRow(r: ContentRow): ContentRecord {
 
 /**
  * The parse statement's parameters, the text compressed (segments/packing.ts:
- * brotli at quality 1 costs a quarter of the CPU deflate did, when deflating
- * took an eighth of the fetch phase's; where the parse runs in the writer
- * thread, so does this).
+ * against `body`, the page's body as the segment stores it beside the parse,
+ * when given; where the parse runs in the writer thread, so does this).
  */
-export function parseParams(rec: ParseRecord) {
+export function parseParams(rec: ParseRecord, body?: Uint8Array) {
   return {
     url: rec.url,
     status: rec.status,
     message: rec.message ?? null,
     title: rec.title,
-    text: packText(rec.text),
+    text: packText(rec.text, body),
     lang: rec.lang ?? null,
     signature: rec.signature ?? null,
     outlinks: packText(JSON.stringify(rec.outlinks)),
@@ -111,13 +110,19 @@ export function parseParams(rec: ParseRecord) {
   };
 }
 
-export function parseFromRow(r: ParseRow): ParseRecord {
+/** The columns of a parse row with its page's stored body, which a text deflated against it needs (PARSE_WITH_BODY). */
+export type ParseRowWithBody = ParseRow & { body: Buffer | null };
+
+/** The parse row's columns and its page's body from the same file. */
+export const PARSE_WITH_BODY = 'SELECT p.*, (SELECT c.data FROM content c WHERE c.url = p.url) AS body FROM parse p';
+
+export function parseFromRow(r: ParseRowWithBody): ParseRecord {
   return {
     url: r.url,
     status: r.status,
     message: r.message,
     title: r.title,
-    text: unpackText(r.text),
+    text: unpackText(r.text, r.body, r.url),
     lang: r.lang,
     signature: r.signature,
     outlinks: JSON.parse(unpackText(r.outlinks)),

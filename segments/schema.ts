@@ -10,13 +10,15 @@ import { segmentFile } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
 /**
+ * 4: the parse text deflated with the page's stored body as its dictionary
+ * (segments/packing.ts), which a version 3 reader cannot inflate.
  * 3: parse text and long outlink lists brotli-compressed, which a version 2
  * reader would take for deflate, or JSON, and fail on: it refuses the file
  * by this number instead.
  * 2: bodies in brotli and parse text as TEXT. This code reads all three, and
  * marks an older file it writes to with this version.
  */
-export const SEGMENT_VERSION = 3;
+export const SEGMENT_VERSION = 4;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -52,7 +54,7 @@ CREATE TABLE IF NOT EXISTS parse (
   status    TEXT NOT NULL,         -- success | failed | notparsed
   message   TEXT,
   title     TEXT NOT NULL DEFAULT '',
-  text      BLOB,                  -- the parse text, brotli-compressed UTF-8 (segments/packing.ts; TEXT, or deflated, in segments written before)
+  text      BLOB,                  -- the parse text: deflated against the content's body, or brotli-compressed UTF-8 (segments/packing.ts; TEXT, or deflated, in segments written before)
   lang      TEXT,
   signature TEXT,
   outlinks  BLOB NOT NULL,         -- JSON [{url, anchor}], brotli-compressed when long (TEXT, as it is, in segments written before)

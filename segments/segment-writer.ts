@@ -158,8 +158,9 @@ export class SegmentWriter {
       }
     } else {
       if (content && storeContent) w.content = { params: contentParams(content), bytes: content.bytes };
+      // Packed against the body before the body's memory moves to the thread.
+      if (parse) w.parse = parseParams(parse, w.content?.bytes);
       if (w.content) this.handOver(w.content.bytes);
-      if (parse) w.parse = parseParams(parse);
     }
     this.add(w);
   }
@@ -231,7 +232,8 @@ export class SegmentWriter {
     const job = this.toParse.pop()!;
     try {
       const p = await this.parseHere!(job.record, { ...job.content, bytes: job.bytes });
-      this.add({ fetch: job.fetch, parse: parseParams(p) });
+      // A job bringing its fetch record is a page whose body is not stored: its text is packed on its own.
+      this.add({ fetch: job.fetch, parse: parseParams(p, job.fetch ? undefined : job.bytes) });
     } catch (e) {
       this.error ??= this.failure(e instanceof Error ? e.message : String(e));
     }

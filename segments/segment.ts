@@ -2,7 +2,7 @@
  * @module segments/segment
  * A segment: one directory named by its UTC creation time (`yyyyMMddHHmmss`)
  * holding one SQLite file with the fetchlist, a fetch record per URL, the raw
- * content and the parse text (each compressed on its own, segments/packing.ts),
+ * content and the parse text (compressed, the text against the content, segments/packing.ts),
  * and the parse data — Nutch's crawl_generate,
  * crawl_fetch, content, parse_text and parse_data, with random access by URL.
  * Each write is a transaction, so a killed fetch leaves every stored record

@@ -17,8 +17,8 @@ export interface WriterThreadOptions {
   threads?: number;
   /**
    * Parse pages in the thread: `module` (shared/thread-module.js loads it) exports
-   * `pageParser(data)`, which resolves to a function from a fetch record and
-   * its content to the parse statement's parameters.
+   * `pageParser(data)`, which resolves to a function from a fetch record, its
+   * content and whether the body is stored to the parse statement's parameters.
    */
   parse?: { module: string; data: unknown };
   /** Each thread's young generation in MB (worker.young.generation.mb); 0 or unset: V8's default. */

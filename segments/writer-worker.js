@@ -107,7 +107,8 @@ function serve(port, file) {
       do {
         const job = queue.shift();
         const b = job.bytes;
-        const parse = await parsePage(job.record, { ...job.content, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) });
+        // A job bringing its fetch record is a page whose body is not stored.
+        const parse = await parsePage(job.record, { ...job.content, bytes: Buffer.from(b.buffer, b.byteOffset, b.byteLength) }, !job.fetch);
         parsedBytes += b.byteLength;
         parsed++;
         writes.push({ fetch: job.fetch, parse });

@@ -19,7 +19,8 @@ export const PARSE_THREAD_MODULE = threadModule(import.meta.url).href;
 export async function pageParser(snapshot: ConfSnapshot) {
   const conf = Conf.fromSnapshot(snapshot);
   const plugins = await loadCrawlerPlugins(conf);
-  return async (record: FetchRecord, content: ContentRecord) => {
-    return parseParams(await parseContent(plugins, conf, content, record));
+  // `stored`: the body is stored beside the parse, which packs its text against it.
+  return async (record: FetchRecord, content: ContentRecord, stored: boolean) => {
+    return parseParams(await parseContent(plugins, conf, content, record), stored ? content.bytes : undefined);
   };
 }

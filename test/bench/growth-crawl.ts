@@ -23,12 +23,16 @@ export async function writeGrowthCrawl(dir: string, n: number, progress: (done: 
     `INSERT OR REPLACE INTO pages (url, host, status, fetch_time, fetch_interval, score, link_score, signature, modified_time, last_fetch_time, protocol_status)
      VALUES (?, ?, 'db_fetched', ?, 2592000, 1, ?, ?, ?, ?, 'success')`,
   );
-  const addLink = webdb.prepare('INSERT OR IGNORE INTO links (source, target, anchor, nav) VALUES (?, ?, ?, 0)');
-  const addInlink = webdb.prepare('INSERT OR IGNORE INTO inlinks (target, source, anchor) VALUES (?, ?, ?)');
+  const addUrl = webdb.prepare('INSERT OR IGNORE INTO urls (url) VALUES (?)');
+  const id = '(SELECT id FROM urls WHERE url = ?)';
+  const addLink = webdb.prepare(`INSERT INTO link_rows (source, target, anchor, nav) VALUES (${id}, ${id}, ?, 0)`);
+  const addInlink = webdb.prepare(`INSERT INTO inlink_rows (target, source, anchor) VALUES (${id}, ${id}, ?)`);
   const store = webdb.transaction((pages: GrowthPage[], at: number) => {
     for (const p of pages) {
       addPage.run(p.url, p.host, at + 30 * DAY, 1 + (p.links.length % 7) / 10, String(p.text.length), at, at);
+      addUrl.run(p.url);
       for (const l of p.links) {
+        addUrl.run(l.url);
         addLink.run(p.url, l.url, l.anchor);
         addInlink.run(l.url, p.url, l.anchor);
       }

@@ -76,8 +76,8 @@ const digest = (sql: string) => {
   return h.digest('hex');
 };
 out.pages = digest('SELECT * FROM pages ORDER BY url');
-out.links = digest('SELECT target, source, anchor, nav FROM links ORDER BY target, nav, rowid');
-out.inlinks = digest('SELECT target, source, anchor FROM inlinks ORDER BY target, rowid');
+out.links = digest('SELECT target, source, anchor, nav FROM links ORDER BY target, nav, seq');
+out.inlinks = digest('SELECT target, source, anchor FROM inlinks ORDER BY target, seq');
 db.close();
 const generation = currentIndex(index)!.dir;
 const h = crypto.createHash('md5');

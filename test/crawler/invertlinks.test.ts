@@ -141,7 +141,7 @@ test('links stored under other spellings join their key, however far apart the t
   assert.is(s.targets, 1203);
   const db = webDbSql(own, { readonly: true });
   try {
-    const of = (t: string) => db.prepare('SELECT source, anchor FROM inlinks WHERE target = ? ORDER BY rowid').all(t);
+    const of = (t: string) => db.prepare('SELECT source, anchor FROM inlinks WHERE target = ? ORDER BY seq').all(t);
     // The upper-case spelling is read first, so its link comes first; one anchor text per source host.
     assert.equal(of(`${H1}/t`), [
       { source: `${H2}/x`, anchor: 'upper' },

@@ -1,7 +1,7 @@
 /**
  * Segments written by earlier releases: version 1 (bodies and parse text
- * deflated) and version 2 (bodies in brotli, parse text as TEXT) read as
- * they always did; one this hazelnut writes to is marked with the current
+ * deflated), version 2 (bodies in brotli, parse text as TEXT) and version 3
+ * (parse text in brotli on its own) read as they always did; one this hazelnut writes to is marked with the current
  * version, so a release that cannot read the compressed parse text refuses
  * it by its version instead of misreading it; and a segment of a later
  * format is refused with a message naming it, by `hazelnut readseg` too.
@@ -27,7 +27,7 @@ const BODY = '<html><title>Old</title><p>caf\u00e9 written before</p></html>';
 const TEXT = `caf\u00e9 written before ${'and kept readable '.repeat(50)}`;
 
 /** A segment as release `version` wrote it: its tables (unchanged since), its version, and one page stored its way. */
-function oldSegment(version: 1 | 2): Segment {
+function oldSegment(version: 1 | 2 | 3): Segment {
   const seg = Segment.create(path.join(tmp, `v${version}`));
   const file = seg.file;
   seg.close();
@@ -36,7 +36,8 @@ function oldSegment(version: 1 | 2): Segment {
     db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(version));
     const body = version === 1 ? zlib.deflateSync(BODY) : zlib.brotliCompressSync(BODY, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
     db.prepare('INSERT INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, 0, ?)').run(URL, 'text/html', 'utf-8', Buffer.byteLength(BODY), body);
-    db.prepare("INSERT INTO parse (url, status, title, text, outlinks, meta) VALUES (?, 'success', 'Old', ?, '[]', '{}')").run(URL, version === 1 ? zlib.deflateSync(TEXT) : TEXT);
+    const text = version === 1 ? zlib.deflateSync(TEXT) : version === 2 ? TEXT : zlib.brotliCompressSync(TEXT, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
+    db.prepare("INSERT INTO parse (url, status, title, text, outlinks, meta) VALUES (?, 'success', 'Old', ?, '[]', '{}')").run(URL, text);
   } finally {
     db.close();
   }
@@ -52,7 +53,7 @@ const versionOf = (seg: Segment) => {
   }
 };
 
-for (const version of [1, 2] as const)
+for (const version of [1, 2, 3] as const)
   test(`a version ${version} segment reads: body, parse text, summary source; read-only it stays version ${version}`, () => {
     const seg = oldSegment(version);
     try {
@@ -70,8 +71,8 @@ test('a version 2 segment written to is marked with the current version; its old
   old.close();
   const seg = Segment.open(old.dir);
   try {
-    assert.is(SEGMENT_VERSION, 3);
-    assert.is(versionOf(seg), '3', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
+    assert.is(SEGMENT_VERSION, 4);
+    assert.is(versionOf(seg), '4', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
     seg.putParses([{ url: `${URL}/new`, status: 'success', title: 'New', text: TEXT, outlinks: [], meta: {} }]);
     assert.is(seg.getParse(URL)!.text, TEXT);
     assert.is(seg.getParse(`${URL}/new`)!.text, TEXT);

@@ -2,13 +2,14 @@
  * @module crawler/webdb/sqlite/invertlinks
  * The statements of invertlinks: the links around a URL and its inlinks.
  */
-import type { InvertlinksOps, LinkRow } from '../interface.js';
+import type { Inlink, InvertlinksOps, LinkRow } from '../interface.js';
 import { chunked, insertRows } from './rows.js';
 import type { Statements } from './statements.js';
+import { urlId, urlIds } from './urls.js';
 
-// OR IGNORE, never a conflict (addInlinks' sources are new to their target), spares SQLite a statement journal
+// OR IGNORE, never a conflict (no key but the rowid), spares SQLite a statement journal
 // for each statement of several rows: a plain or OR REPLACE insert of several rows needs one to undo a part done.
-const ADD_INLINKS = chunked('INSERT OR IGNORE INTO inlinks (target, source, anchor) VALUES (?, ?, ?)');
+const ADD_INLINKS = chunked('INSERT OR IGNORE INTO inlink_rows (target, source, anchor) VALUES (?, ?, ?)');
 
 export function invertlinksOps(sql: Statements): InvertlinksOps {
   return {
@@ -19,8 +20,9 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
       const add = sql('INSERT OR IGNORE INTO temp.invert_sources (url) VALUES (?)');
       for (const s of sources) add.run(s);
       const n = sql(
-        `INSERT INTO temp.invert_targets (url) SELECT target FROM links WHERE source IN (SELECT url FROM temp.invert_sources)
-         UNION SELECT target FROM inlinks WHERE source IN (SELECT url FROM temp.invert_sources)`,
+        `WITH ids AS (SELECT u.id FROM temp.invert_sources s JOIN urls u ON u.url = s.url),
+           targets AS (SELECT target FROM link_rows WHERE source IN ids UNION SELECT target FROM inlink_rows WHERE source IN ids)
+         INSERT INTO temp.invert_targets (url) SELECT u.url FROM targets JOIN urls u ON u.id = targets.target`,
       ).run().changes;
       sql('DELETE FROM temp.invert_sources').run();
       return n;
@@ -29,7 +31,10 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
       return sql('SELECT url FROM temp.invert_targets WHERE url > ? ORDER BY url LIMIT ?').pluck().all(after, limit) as string[];
     },
     linksToEach(targets) {
-      const get = sql('SELECT source, anchor, nav FROM links WHERE target = ? ORDER BY nav, rowid');
+      const get = sql(
+        `SELECT s.url AS source, l.anchor, l.nav FROM link_rows l JOIN urls s ON s.id = l.source
+         WHERE l.target = (SELECT id FROM urls WHERE url = ?) ORDER BY l.nav, l.rowid`,
+      );
       const found = new Map<string, LinkRow[]>();
       for (const t of targets) {
         const rows = get.all(t) as LinkRow[];
@@ -38,10 +43,21 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
       return found;
     },
     clearInlinks(target) {
-      sql('DELETE FROM inlinks WHERE target = ?').run(target);
+      const id = urlId(sql, target);
+      if (id !== undefined) sql('DELETE FROM inlink_rows WHERE target = ?').run(id);
     },
     addInlinks(target, inlinks) {
-      return insertRows(sql, ADD_INLINKS, inlinks, (v, i) => v.push(target, i.source, i.anchor));
+      if (inlinks.length === 0) return 0;
+      const ids = urlIds(sql, [target, ...inlinks.map((i) => i.source)], true);
+      const to = ids.get(target)!;
+      // A source once, the first: format 1's key (target, source) kept no more.
+      const seen = new Set<string>();
+      const rows = inlinks.filter((i) => {
+        if (seen.has(i.source)) return false;
+        seen.add(i.source);
+        return true;
+      });
+      return insertRows(sql, ADD_INLINKS, rows, (v: unknown[], i: Inlink) => v.push(to, ids.get(i.source)!, i.anchor));
     },
   };
 }

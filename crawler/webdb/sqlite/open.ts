@@ -14,7 +14,7 @@ import { inlinkReadOps } from './inlinks.js';
 import { invertlinksOps } from './invertlinks.js';
 import { pageOps } from './pages.js';
 import { partitionOps } from './partitions.js';
-import { SCHEMA, WEBDB_VERSION } from './schema.js';
+import { prepareSchema } from './migrate.js';
 import { statements } from './statements.js';
 import { updatedbOps } from './updatedb.js';
 
@@ -29,14 +29,18 @@ export function openSqliteWebDb(dir: string, opts: WebDbOpenOptions): WebDb {
     fs.mkdirSync(dir, { recursive: true });
   }
   const db = new Database(file, { readonly: opts.readonly ?? false });
+  db.pragma('busy_timeout = 5000');
   if (opts.readonly) db.pragma(CACHE_PRAGMA);
   else {
     for (const p of WAL_WRITER_PRAGMAS) db.pragma(p);
     if (opts.bulk) db.pragma(BULK_CACHE_PRAGMA);
-    db.exec(SCHEMA);
-    db.prepare('INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)').run('version', String(WEBDB_VERSION));
   }
-  db.pragma('busy_timeout = 5000');
+  try {
+    prepareSchema(db, file, opts.readonly ?? false);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   const sql = statements(db);
   return {
     ...pageOps(db, sql),

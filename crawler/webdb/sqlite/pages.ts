@@ -61,13 +61,16 @@ export function pageOps(db: Database.Database, sql: Statements): InjectOps & Gen
     },
 
     numberPages() {
-      sql('CREATE TEMP TABLE IF NOT EXISTS rank_ids (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE)').run();
+      // uid: the page's number in the urls table, which the links name it by (linkEdges sets it).
+      sql('CREATE TEMP TABLE IF NOT EXISTS rank_ids (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, uid INTEGER)').run();
+      sql('CREATE INDEX IF NOT EXISTS temp.rank_ids_uid ON rank_ids (uid)').run();
       sql('DELETE FROM temp.rank_ids').run();
       return sql('INSERT INTO temp.rank_ids (id, url) SELECT ROW_NUMBER() OVER (ORDER BY url) - 1, url FROM pages').run().changes;
     },
     linkEdges(opts) {
+      sql('UPDATE temp.rank_ids SET uid = (SELECT id FROM urls WHERE url = rank_ids.url)').run();
       return sql(
-        `SELECT a.id, b.id FROM links l JOIN temp.rank_ids a ON a.url = l.source JOIN temp.rank_ids b ON b.url = l.target${opts.withNavigation ? '' : ' WHERE l.nav = 0'}`,
+        `SELECT a.id, b.id FROM link_rows l JOIN temp.rank_ids a ON a.uid = l.source JOIN temp.rank_ids b ON b.uid = l.target${opts.withNavigation ? '' : ' WHERE l.nav = 0'}`,
       )
         .raw()
         .iterate() as Iterable<[number, number]>;

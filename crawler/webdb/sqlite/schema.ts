@@ -3,7 +3,12 @@
  * The WebDB's SQLite tables: one file (`<crawl>/webdb/webdb.sqlite`, WAL
  * mode). `pages` follows CrawlDatum (webdb.ts's PageRow).
  */
-export const WEBDB_VERSION = 1;
+/**
+ * 2: links and inlinks name their URLs by number (the urls table), a quarter
+ * of the file format 1 took; `links` and `inlinks` are views. A writing open
+ * migrates a format 1 file (sqlite/migrate.ts); a read-only one refuses it.
+ */
+export const WEBDB_VERSION = 2;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -30,25 +35,39 @@ CREATE INDEX IF NOT EXISTS pages_due ON pages (fetch_time);
 CREATE INDEX IF NOT EXISTS pages_host ON pages (host);
 CREATE INDEX IF NOT EXISTS pages_status ON pages (status);
 
--- Outlinks of every parsed page (updatedb replaces a source's rows when it is re-parsed).
-CREATE TABLE IF NOT EXISTS links (
-  source TEXT NOT NULL,
-  target TEXT NOT NULL,
-  anchor TEXT NOT NULL DEFAULT '',
-  nav    INTEGER NOT NULL DEFAULT 0,   -- 1: a navigation link (menu, header, footer), kept out of link scores and anchors
-  PRIMARY KEY (source, target, anchor)
+-- Every URL the link tables name, once: they hold its number (a URL is about 46 bytes, a number 3).
+-- A URL no link names any more keeps its row (a few dozen bytes), so a number never changes meaning.
+CREATE TABLE IF NOT EXISTS urls (
+  id  INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE
 );
-CREATE INDEX IF NOT EXISTS links_target ON links (target);
 
--- Nutch's LinkDb, built by invertlinks: the inlinks and anchors each URL is indexed with.
-CREATE TABLE IF NOT EXISTS inlinks (
-  target TEXT NOT NULL,
-  source TEXT NOT NULL,
+-- Outlinks of every parsed page (updatedb replaces a source's rows when it is re-parsed), in the
+-- order they were stored (rowid): invertlinks reads a target's anchors in that order.
+CREATE TABLE IF NOT EXISTS link_rows (
+  source INTEGER NOT NULL,             -- urls.id
+  target INTEGER NOT NULL,             -- urls.id
   anchor TEXT NOT NULL DEFAULT '',
-  PRIMARY KEY (target, source)
+  nav    INTEGER NOT NULL DEFAULT 0    -- 1: a navigation link (menu, header, footer), kept out of link scores and anchors
 );
+CREATE INDEX IF NOT EXISTS link_rows_source ON link_rows (source);
+CREATE INDEX IF NOT EXISTS link_rows_target ON link_rows (target);
+
+-- Nutch's LinkDb, built by invertlinks: the inlinks and anchors each URL is indexed with, a target's in stored order (rowid).
+CREATE TABLE IF NOT EXISTS inlink_rows (
+  target INTEGER NOT NULL,             -- urls.id
+  source INTEGER NOT NULL,             -- urls.id
+  anchor TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS inlink_rows_target ON inlink_rows (target);
 -- invertlinks finds the inlinks a re-parsed page gave before.
-CREATE INDEX IF NOT EXISTS inlinks_source ON inlinks (source);
+CREATE INDEX IF NOT EXISTS inlink_rows_source ON inlink_rows (source);
+
+-- The links and inlinks by URL, as format 1 stored them, for reading the file with sqlite3; seq: the stored order.
+CREATE VIEW IF NOT EXISTS links AS
+  SELECT s.url AS source, t.url AS target, l.anchor, l.nav, l.rowid AS seq FROM link_rows l JOIN urls s ON s.id = l.source JOIN urls t ON t.id = l.target;
+CREATE VIEW IF NOT EXISTS inlinks AS
+  SELECT t.url AS target, s.url AS source, i.anchor, i.rowid AS seq FROM inlink_rows i JOIN urls t ON t.id = i.target JOIN urls s ON s.id = i.source;
 
 -- Per-host state: robots.txt (cached at most 24 h, RFC 9309 §2.4) and failures.
 CREATE TABLE IF NOT EXISTS hosts (

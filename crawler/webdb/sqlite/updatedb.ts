@@ -6,8 +6,10 @@
 import type { PageRow, UpdatedbOps } from '../interface.js';
 import { chunked, insertRows } from './rows.js';
 import type { Statements } from './statements.js';
+import { urlIds } from './urls.js';
 
-const ADD_LINKS = chunked('INSERT OR IGNORE INTO links (source, target, anchor, nav) VALUES (?, ?, ?, ?)');
+// OR IGNORE, never a conflict (no key but the rowid), spares SQLite a statement journal for each statement of several rows.
+const ADD_LINKS = chunked('INSERT OR IGNORE INTO link_rows (source, target, anchor, nav) VALUES (?, ?, ?, ?)');
 
 export function updatedbOps(sql: Statements): UpdatedbOps {
   return {
@@ -38,8 +40,19 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
       ).run(row);
     },
     replaceOutlinks(source, outlinks) {
-      sql('DELETE FROM links WHERE source = ?').run(source);
-      return insertRows(sql, ADD_LINKS, outlinks, (v, l) => v.push(source, l.url, l.anchor, l.nav ? 1 : 0));
+      const ids = urlIds(sql, [source, ...outlinks.map((l) => l.url)], outlinks.length > 0);
+      const from = ids.get(source);
+      if (from === undefined) return 0;
+      sql('DELETE FROM link_rows WHERE source = ?').run(from);
+      // A (target, anchor) once, the first link's, as format 1's key (source, target, anchor) kept it.
+      const seen = new Set<string>();
+      const rows = outlinks.filter((l) => {
+        const key = `${l.url}\0${l.anchor}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      return insertRows(sql, ADD_LINKS, rows, (v, l) => v.push(from, ids.get(l.url)!, l.anchor, l.nav ? 1 : 0));
     },
   };
 }

@@ -2,10 +2,13 @@
  * The inline parse runs beside the fetch loop, not on its path: while one
  * page of a host is still being parsed, the host's next page is already
  * requested (one at a time, as politeness wants), and what the parse thread
- * produced lands in the segment as the inline parse always did.
+ * produced lands in the segment as the inline parse always did, its text
+ * stored against the page's body.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { fetch, parseThreads } from '../../../crawler/fetch/tool.js';
@@ -35,11 +38,13 @@ export default [{ id: 'parse-wait', point: 'parser', description: 'waits for the
 
 let web: TestWeb;
 let dir: string;
+// Words of random letters, so that only the body can make the stored text small.
+const WORDS = Array.from({ length: 400 }, () => crypto.randomBytes(4).toString('hex')).join(' ');
 
 test.before(async () => {
   web = await startTestWeb({
     block: '127.0.3',
-    hosts: { w: { pages: { '/slow': { body: 'x', contentType: 'text/x-wait' }, '/next': '<title>Next</title><p>the page after</p>' } } },
+    hosts: { w: { pages: { '/slow': { body: 'x', contentType: 'text/x-wait' }, '/next': '<title>Next</title><p>the page after</p>', '/long': `<title>Long</title><p>${WORDS}</p>` } } },
   });
   dir = tempCrawl();
   fs.mkdirSync(path.join(dir, 'conf', 'plugins'), { recursive: true });
@@ -77,6 +82,28 @@ test("a host's next page is requested while its previous page is still being par
     out.close();
   }
   assert.is(web.maxConcurrency('w'), 1);
+});
+
+test("the parse thread stores a page's text deflated against its stored body, and it reads back", async () => {
+  const seg = makeSegment(dir, [web.url('w', '/long')]);
+  const conf = Conf.load({ confDir: path.join(dir, 'conf'), overrides: { 'http.agent.name': 'HzTest', 'fetcher.server.delay': '0' } });
+  assert.ok((await fetch(conf, seg)).complete);
+  const out = Segment.open(seg, { readonly: true });
+  const file = out.file;
+  try {
+    assert.ok(out.getParse(web.url('w', '/long'))!.text.includes(WORDS));
+  } finally {
+    out.close();
+  }
+  const raw = new Database(file, { readonly: true });
+  try {
+    const text = raw.prepare('SELECT text FROM parse WHERE url = ?').pluck().get(web.url('w', '/long')) as Buffer;
+    // A zlib header (even first byte) with FDICT set: deflated against a dictionary, the body.
+    assert.ok(!(text[0]! & 1) && (text[1]! & 0x20) !== 0, `stored form ${text.subarray(0, 2).toString('hex')}`);
+    assert.ok(text.length * 4 < WORDS.length, `${text.length} bytes stored for ${WORDS.length} of text`);
+  } finally {
+    raw.close();
+  }
 });
 
 test('one rule for the parse threads: none without parsing, the ones given, else new ones that parse', async () => {

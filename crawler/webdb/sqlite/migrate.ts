@@ -1,0 +1,63 @@
+/**
+ * @module crawler/webdb/sqlite/migrate
+ * The WebDB file's format on opening: a new file gets the schema, a file of
+ * format 1 is migrated by a writing open (in one transaction, then
+ * vacuumed, so the space it frees leaves the file) and refused by a
+ * read-only one, and a file of a format this hazelnut does not know is
+ * refused either way: never read as something it is not.
+ */
+import type Database from 'better-sqlite3';
+import { HzError } from '../../../shared/errors.js';
+import { SCHEMA, WEBDB_VERSION } from './schema.js';
+
+/** Format 1 kept links and inlinks by URL, in tables of those names: their rows move to the numbered tables, in stored order. */
+const FROM_1 = `
+INSERT INTO urls (url) SELECT source FROM links UNION SELECT target FROM links UNION SELECT target FROM inlinks UNION SELECT source FROM inlinks;
+INSERT INTO link_rows (source, target, anchor, nav)
+  SELECT s.id, t.id, l.anchor, l.nav FROM links l JOIN urls s ON s.url = l.source JOIN urls t ON t.url = l.target ORDER BY l.rowid;
+INSERT INTO inlink_rows (target, source, anchor)
+  SELECT t.id, s.id, i.anchor FROM inlinks i JOIN urls t ON t.url = i.target JOIN urls s ON s.url = i.source ORDER BY i.rowid;
+DROP TABLE links;
+DROP TABLE inlinks;
+`;
+
+function storedVersion(db: Database.Database): number | undefined {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get()) return undefined;
+  const v = db.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get() as string | undefined;
+  return v === undefined ? undefined : Number(v);
+}
+
+function checkKnown(file: string, version: number): void {
+  if (!Number.isInteger(version) || version < 1 || version > WEBDB_VERSION)
+    throw new HzError(
+      'HZ_ERR_WEBDB',
+      `the WebDB ${file} is of format ${version}, which this hazelnut does not know (it reads formats 1 to ${WEBDB_VERSION}); use the hazelnut that wrote it, or a newer one`,
+    );
+}
+
+/** Makes `db` (the WebDB `file`) one of this format, or refuses it. */
+export function prepareSchema(db: Database.Database, file: string, readonly: boolean): void {
+  const version = storedVersion(db);
+  if (version !== undefined) checkKnown(file, version);
+  if (version === WEBDB_VERSION || (readonly && version === undefined)) return;
+  if (readonly)
+    throw new HzError(
+      'HZ_ERR_WEBDB',
+      `the WebDB ${file} is of format ${version}, which this hazelnut reads after migrating it to format ${WEBDB_VERSION}: a tool that writes the WebDB migrates it, such as 'hazelnut updatedb <webdb> -dir <segments>' (segments already applied are skipped)`,
+    );
+  let migrated = false;
+  db.transaction(() => {
+    // Another process may have migrated it while this one waited for the write lock.
+    const now = storedVersion(db);
+    if (now !== undefined) checkKnown(file, now);
+    db.exec(SCHEMA);
+    if (now === 1) {
+      db.exec(FROM_1);
+      // The views of the links by URL take the names the tables had.
+      db.exec(SCHEMA);
+      migrated = true;
+    }
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)").run(String(WEBDB_VERSION));
+  }).immediate();
+  if (migrated) db.exec('VACUUM');
+}
