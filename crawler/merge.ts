@@ -20,6 +20,7 @@ import { HzError, UsageError } from '../shared/errors.js';
 import { Analyzer } from '../shared/analysis/analyzer.js';
 import { publishIndex } from '../shared/index/publish.js';
 import { IndexWriter } from '../shared/index/writer.js';
+import { writeAssociations } from './index/associations.js';
 import type { Log } from './log.js';
 import { intOption, parseArgs, type Tool } from '../shared/command.js';
 import { dedupEntries, duplicates, openSegmentIndexes, type DedupEntry, type DedupReason, type SegmentIndex } from './dedup-rule.js';
@@ -106,6 +107,7 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
         outputs[o]!,
         async (dir) => {
           await writer.write(dir);
+          if (conf.getBoolean('indexer.related.terms')) await writeAssociations(dir);
         },
         { graceMs: conf.getDuration('index.generation.grace', 'ms') },
       );

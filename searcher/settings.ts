@@ -13,6 +13,8 @@ export interface SearchSettings {
   rank: RankParams;
   stopWords: ReadonlySet<string>;
   synonyms: Synonyms;
+  /** What a related term learned from the crawl scores relative to a typed word (searcher/query/expansion); 0 adds none. */
+  relatedWeight: number;
   candidates: number;
   /** Partial matches are added when fewer than this many documents hold every word; 0 never. */
   partialBelow: number;
@@ -34,6 +36,7 @@ export function searchSettings(conf: Conf): SearchSettings {
       conf.get('searcher.synonyms.file') ? conf.resolveFile(conf.get('searcher.synonyms.file')) : undefined,
       conf.getFloat('searcher.synonyms.weight'),
     ),
+    relatedWeight: Math.max(0, conf.getFloat('searcher.related.weight')),
     candidates: Math.max(10, conf.getInt('searcher.candidates')),
     partialBelow: Math.max(0, conf.getInt('searcher.partial.below')),
     hitsPerSite: conf.getInt('searcher.hits.per.site'),
