@@ -23,6 +23,8 @@ import { FIELDS } from '../../shared/index/types.js';
 export const PASSAGE_TOKENS = 12;
 /** Tokens of a page read: its opening bounds the cost a page, as the body window bounds its score. */
 export const OPENING_TOKENS = 2000;
+/** Pages read at most, evenly spread over the index: enough for the statistics, and bounded memory and time in a large crawl. */
+export const SAMPLE_PAGES = 20_000;
 /** Related terms kept of a term, before the mutual ones are chosen. */
 export const RELATED_A_TERM = 5;
 /** G² at p < 0.001 with one degree of freedom. */
@@ -46,33 +48,70 @@ export function g2(ab: number, a: number, b: number, n: number): number {
 /** Whether a term can be associated: a word of three letters or more. */
 export const wordLike = (t: string) => /^\p{L}{3,}$/u.test(t);
 
+/** Units of association, each a list of distinct term ids: unit i is `ids[starts[i]]` up to `ids[starts[i + 1]]`. */
+export interface Units {
+  ids: Uint32Array;
+  /** One more than there are units. */
+  starts: Uint32Array;
+}
+
+/** Units from lists of term ids. */
+export function unitsOf(lists: readonly (readonly number[])[]): Units {
+  const starts = new Uint32Array(lists.length + 1);
+  lists.forEach((l, i) => (starts[i + 1] = starts[i]! + l.length));
+  return { ids: Uint32Array.from(lists.flat()), starts };
+}
+
+/** A growing Units, appended to one unit at a time. */
+class UnitsBuffer {
+  private ids = new Uint32Array(1 << 16);
+  private starts = new Uint32Array(1 << 12);
+  private n = 0;
+
+  add(unit: ArrayLike<number>): void {
+    const end = this.starts[this.n]!;
+    if (end + unit.length > this.ids.length) this.ids = grow(this.ids, end + unit.length);
+    if (this.n + 2 > this.starts.length) this.starts = grow(this.starts, this.n + 2);
+    for (let k = 0; k < unit.length; k++) this.ids[end + k] = unit[k]!;
+    this.starts[++this.n] = end + unit.length;
+  }
+
+  done(): Units {
+    return { ids: this.ids.subarray(0, this.starts[this.n]), starts: this.starts.subarray(0, this.n + 1) };
+  }
+}
+
+function grow(a: Uint32Array, need: number): Uint32Array {
+  const b = new Uint32Array(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
 /**
- * Each term's related terms from `units` (each a list of distinct term ids),
+ * Each term's related terms from `units`,
  * over a vocabulary of `vocab` ids: of the RELATED_A_TERM of highest G²
  * among those significant and shared by MIN_SHARED units or more, those
  * that have the term among theirs too, strongest first.
  */
-export function associate(units: readonly ArrayLike<number>[], vocab: number): Map<number, { id: number; score: number }[]> {
-  const n = units.length;
+export function associate({ ids, starts }: Units, vocab: number): Map<number, { id: number; score: number }[]> {
+  const n = starts.length - 1;
   const count = new Uint32Array(vocab);
-  for (const u of units) for (let i = 0; i < u.length; i++) count[u[i]!]!++;
+  for (let i = 0; i < ids.length; i++) count[ids[i]!]!++;
   // The units of each term, as one array cut at `first`.
   const first = new Uint32Array(vocab + 1);
   for (let t = 0; t < vocab; t++) first[t + 1] = first[t]! + count[t]!;
   const at = first.slice(0, vocab);
   const unitsOf = new Uint32Array(first[vocab]!);
-  units.forEach((u, i) => {
-    for (let k = 0; k < u.length; k++) unitsOf[at[u[k]!]!++] = i;
-  });
+  for (let u = 0; u < n; u++) for (let k = starts[u]!; k < starts[u + 1]!; k++) unitsOf[at[ids[k]!]!++] = u;
   const shared = new Uint32Array(vocab);
   const touched: number[] = [];
   const strongest = new Map<number, { id: number; score: number }[]>();
   for (let a = 0; a < vocab; a++) {
     if (count[a]! < MIN_SHARED) continue;
     for (let j = first[a]!; j < first[a + 1]!; j++) {
-      const u = units[unitsOf[j]!]!;
-      for (let k = 0; k < u.length; k++) {
-        const b = u[k]!;
+      const u = unitsOf[j]!;
+      for (let k = starts[u]!; k < starts[u + 1]!; k++) {
+        const b = ids[k]!;
         if (b !== a && shared[b]!++ === 0) touched.push(b);
       }
     }
@@ -100,7 +139,7 @@ export function associate(units: readonly ArrayLike<number>[], vocab: number): M
  * every PASSAGE_TOKENS, each as its distinct terms that `use` accepts (two
  * or more; a passage of one term pairs nothing).
  */
-export function passages(e: DocEntries, use: (id: number) => boolean): Uint32Array[] {
+export function passages(e: DocEntries, use: (id: number) => boolean, out: { add(unit: ArrayLike<number>): void }): void {
   const stream = new Int32Array(OPENING_TOKENS).fill(-1);
   let length = 0;
   for (let k = 0; k < e.terms.length; k++) {
@@ -119,7 +158,6 @@ export function passages(e: DocEntries, use: (id: number) => boolean): Uint32Arr
       length = Math.max(length, p + 1);
     }
   }
-  const out: Uint32Array[] = [];
   const ids: number[] = [];
   for (let s = 0; s < length; s += PASSAGE_TOKENS) {
     ids.length = 0;
@@ -127,13 +165,12 @@ export function passages(e: DocEntries, use: (id: number) => boolean): Uint32Arr
       const t = stream[p]!;
       if (t >= 0 && !ids.includes(t)) ids.push(t);
     }
-    if (ids.length > 1) out.push(Uint32Array.from(ids));
+    if (ids.length > 1) out.add(ids);
   }
-  return out;
 }
 
-/** The passages of every live page of an index, and its vocabulary. */
-export function indexPassages(reader: LoadedIndex): { units: Uint32Array[]; words: readonly string[] } {
+/** The passages of the live pages of an index (every page, or an even sample of SAMPLE_PAGES), and its vocabulary. */
+export function indexPassages(reader: LoadedIndex): { units: Units; words: readonly string[] } {
   const words = reader.terms();
   const live = reader.meta.docCount - reader.meta.deletedCount;
   const dfs = FIELDS.filter((f) => f !== 'url').map((f) => reader.docFreqs(f));
@@ -143,9 +180,10 @@ export function indexPassages(reader: LoadedIndex): { units: Uint32Array[]; word
     for (const d of dfs) df = Math.max(df, d[t]!);
     use[t] = df >= MIN_DF && df <= live * MAX_DF_SHARE && wordLike(words[t]!) ? 1 : 0;
   }
-  const units: Uint32Array[] = [];
-  for (const [, , e] of reader.docEntries((id) => !reader.isDeleted(id))) units.push(...passages(e, (t) => use[t] === 1));
-  return { units, words };
+  const units = new UnitsBuffer();
+  const stride = Math.ceil(reader.meta.docCount / SAMPLE_PAGES);
+  for (const [, , e] of reader.docEntries((id) => id % stride === 0 && !reader.isDeleted(id))) passages(e, (t) => use[t] === 1, units);
+  return { units: units.done(), words };
 }
 
 /**

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { associate, g2 } from '../../crawler/index/associations.js';
+import { associate, g2, unitsOf } from '../../crawler/index/associations.js';
 import { Conf } from '../../shared/conf.js';
 import { currentIndex } from '../../shared/index/publish.js';
 import { readRelatedTerms, RELATED_FILE } from '../../shared/index/related-terms.js';
@@ -72,7 +72,7 @@ test('G²: positive only for pairs that meet more often than chance', () => {
 test('associate: significant, shared twice or more, and mutual only', () => {
   // Terms 0 and 1 share four units; 2 meets 0 once; 3 is in every unit (a hub); five pairs fill units of their own.
   const units = [...Array.from({ length: 4 }, () => [0, 1, 3]), [0, 2, 3], ...[4, 6, 8, 10, 12].flatMap((t) => Array.from({ length: 5 }, () => [t, t + 1, 3]))];
-  const rel = associate(units, 14);
+  const rel = associate(unitsOf(units), 14);
   const ids = (t: number) => (rel.get(t) ?? []).map((r) => r.id);
   const cases: [number, number[]][] = [
     [0, [1]],
