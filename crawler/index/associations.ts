@@ -64,8 +64,8 @@ export function unitsOf(lists: readonly (readonly number[])[]): Units {
 
 /** A growing Units, appended to one unit at a time. */
 class UnitsBuffer {
-  private ids = new Uint32Array(1 << 16);
-  private starts = new Uint32Array(1 << 12);
+  private ids: Uint32Array<ArrayBuffer> = new Uint32Array(1 << 16);
+  private starts: Uint32Array<ArrayBuffer> = new Uint32Array(1 << 12);
   private n = 0;
 
   add(unit: ArrayLike<number>): void {
@@ -81,7 +81,7 @@ class UnitsBuffer {
   }
 }
 
-function grow(a: Uint32Array, need: number): Uint32Array {
+function grow(a: Uint32Array, need: number): Uint32Array<ArrayBuffer> {
   const b = new Uint32Array(Math.max(need, a.length * 2));
   b.set(a);
   return b;
