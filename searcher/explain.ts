@@ -14,7 +14,7 @@ import type { Snapshot } from './snapshot.js';
 
 /** Every factor of document `id`'s score for an analyzed query, as the searcher ranks it. */
 export function explainScore(snap: Snapshot, id: number, q: AnalyzedQuery, stats?: TermStats): Explanation {
-  const e = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives, stats, new Set(q.related.keys())).explain(id);
+  const e = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives, stats).explain(id);
   return { ...e, related: [...q.related].map(([term, of]) => ({ term, of, weight: q.weights.get(term) ?? 1 })) };
 }
 

@@ -203,7 +203,7 @@ function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Poo
   // Matcher and scorer share the candidate's forward-index entries: found once per term.
   const docTerms = new DocTerms(reader, matchTerms(query));
   const matcher = new Matcher(reader, query, docTerms);
-  const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights, query.alternatives, stats, new Set(query.related.keys()));
+  const scorer = makeScorer(reader, query.terms, settings.rank, docTerms, query.weights, query.alternatives, stats);
   const ids = distinctSorted(found);
   docTerms.locate(ids);
   const matches: PoolMatches['matches'] = [];

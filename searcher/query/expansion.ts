@@ -6,8 +6,8 @@
  * to it, as optional terms: never required, so the pages found are those the
  * words typed find, and scored at `searcher.related.weight` of a typed word
  * as one reading of the word (only the best of a word and its related terms
- * counts, as for synonyms), with no part in the proximity bonus (it stands
- * in for the word, it was not typed there). A related term is taken only
+ * counts, as for synonyms, and for the proximity bonus the word stands
+ * wherever any of them does). A related term is taken only
  * when another word of the question supports it (the index relates it to
  * that word too): a word has several senses and topics, and the rest of the
  * question says which one is meant. Queries of one word are left alone.

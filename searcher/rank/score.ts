@@ -131,8 +131,6 @@ export function makeScorer(
   alternatives: readonly (readonly (readonly string[])[])[] = [],
   /** Collection statistics: the reader's own, or a broker's over every shard (global IDF and field lengths). */
   stats: TermStats = readerStats(reader, params),
-  /** Related terms (searcher/query/expansion): they score, but a word's place for proximity is where it was typed. */
-  related: ReadonlySet<string> = new Set(),
 ): Scorer {
   const idfs = terms.map((t) => idf(stats.docCount, stats.docFreq(t)) * (weights.get(t) ?? 1));
   const slots = terms.map((t) => docTerms.slot(t));
@@ -155,7 +153,7 @@ export function makeScorer(
     const long = windows(id);
     return { section, long, lift: Math.max(section ? section.score : page, long ? windowText(page, long) : page) - page };
   };
-  const words = queryWords(terms.length, groups).map((w) => w.filter((t) => !related.has(terms[t]!)));
+  const words = queryWords(terms.length, groups);
   const wordNames = words.map((w) => w.map((t) => terms[t]).join('|'));
   const wordIdfs = words.map((w) => Math.max(...w.map((t) => idfs[t]!)));
   // Proximity reads at most maxPositions of each word, so no more are decoded.
