@@ -19,6 +19,7 @@ import { currentIndex } from '../../shared/index/publish.js';
 import { readRelatedTerms, RELATED_FILE } from '../../shared/index/related-terms.js';
 import { relatedOf } from '../../searcher/query/expansion.js';
 import { startSearcher } from '../../searcher/server.js';
+import { searchSettings } from '../../searcher/settings.js';
 import { startTestWeb, type TestWeb } from '../fixtures/testweb.js';
 import { hz, tempConf } from '../crawler/checkers/run-cli.js';
 
@@ -112,6 +113,14 @@ test('expansion: a word gains a related term only when another word of the quest
     [['damag', 'file', 'corrupt'], []],
   ];
   for (const [words, want] of cases) assert.equal([...relatedOf(words, related, new Set(words)).added], want, words.join(' '));
+});
+
+test('searcher.related.weight: 0 or more; a negative one is refused at start, naming the property', () => {
+  const weight = (v: string) => searchSettings(Conf.load({ overrides: { 'searcher.related.weight': v } })).relatedWeight;
+  assert.is(weight('0'), 0);
+  assert.is(weight('0.3'), 0.3);
+  assert.is(searchSettings(Conf.load()).relatedWeight, 0.3, 'the shipped weight');
+  assert.throws(() => weight('-0.5'), /searcher\.related\.weight must be 0 or more, not -0\.5/);
 });
 
 /** The first hits for `query` from the real searcher over HTTP with `props`, and the /explain page of the first. */
