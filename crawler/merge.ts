@@ -23,6 +23,7 @@ import { Analyzer } from '../shared/analysis/analyzer.js';
 import { publishIndex } from '../shared/index/publish.js';
 import type { PostingsInput } from '../shared/index/postings-merge.js';
 import { IndexWriter } from '../shared/index/writer.js';
+import { writeAssociations } from './index/associations.js';
 import type { Log } from './log.js';
 import { intOption, parseArgs, type Tool } from '../shared/command.js';
 import { dedupEntries, duplicates, openSegmentIndexes, type DedupEntry, type DedupReason, type SegmentIndex } from './dedup-rule.js';
@@ -113,6 +114,7 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
         outputs[o]!,
         async (dir) => {
           await writer.write(dir);
+          if (conf.getBoolean('indexer.related.terms')) await writeAssociations(dir);
         },
         { graceMs: conf.getDuration('index.generation.grace', 'ms') },
       );

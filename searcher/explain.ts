@@ -14,12 +14,13 @@ import type { Snapshot } from './snapshot.js';
 
 /** Every factor of document `id`'s score for an analyzed query, as the searcher ranks it. */
 export function explainScore(snap: Snapshot, id: number, q: AnalyzedQuery, stats?: TermStats): Explanation {
-  return makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives, stats).explain(id);
+  const e = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives, stats).explain(id);
+  return { ...e, related: [...q.related].map(([term, of]) => ({ term, of, weight: q.weights.get(term) ?? 1 })) };
 }
 
 export function explainHtml(snap: Snapshot, doc: StoredDoc, raw: string, stats?: TermStats): string {
   if (!raw.trim()) return explainPage(doc, raw, undefined, 'none');
-  const { query: q } = readQuery(raw, snap.analyzer, snap.settings);
+  const { query: q } = readQuery(raw, snap.analyzer, snap.settings, snap.related);
   const id = snap.reader.idOf(doc.url)!;
   return explainPage(doc, raw, explainScore(snap, id, q, stats), matchOf(snap.reader, id, doc, q), snap.settings.partialBelow);
 }

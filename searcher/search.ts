@@ -10,6 +10,7 @@
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { BLOCK } from '../shared/index/postings-codec.js';
+import { NO_RELATED, type RelatedTerms } from '../shared/index/related-terms.js';
 import type { CandidateOptions, StoredDoc } from '../shared/index/types.js';
 import { analyzeQuery, type AnalyzedQuery } from './query/analyze.js';
 import { browsable, Matcher, matchTerms } from './query/match.js';
@@ -315,10 +316,10 @@ export function pageOfRanked<H extends Match>(ranked: H[], paging: { start: numb
   return { hits, hidden: page.hidden, hasNext: page.hasNext, facets: countFacets(ranked, docOf), total: ranked.length };
 }
 
-/** The query as the index reads it: parsed, then analyzed with the index's analyzer and the settings' stop words and synonyms. */
-export function readQuery(raw: string, analyzer: Analyzer, settings: SearchSettings): { parsed: ParsedQuery; query: AnalyzedQuery } {
+/** The query as the index reads it: parsed, analyzed with the index's analyzer, the settings' stop words and synonyms, and the index's related terms. */
+export function readQuery(raw: string, analyzer: Analyzer, settings: SearchSettings, related: RelatedTerms = NO_RELATED): { parsed: ParsedQuery; query: AnalyzedQuery } {
   const parsed = parseQuery(raw);
-  return { parsed, query: analyzeQuery(parsed, analyzer, settings.stopWords, settings.synonyms) };
+  return { parsed, query: analyzeQuery(parsed, analyzer, settings.stopWords, settings.synonyms, { terms: related, weight: settings.relatedWeight }) };
 }
 
 /** The result of a query that names no word to look for, nor a filter to browse by. */
@@ -334,7 +335,7 @@ export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: 
   const t0 = performance.now();
   const { settings } = snap;
   const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
-  const q = readQuery(req.query, snap.analyzer, settings);
+  const q = readQuery(req.query, snap.analyzer, settings, snap.related);
   if (!searchable(q.query)) return emptyResult(req.query, q, paging, performance.now() - t0);
   let m: { ranked: Match[]; partial: number; exact: boolean; scorer: Scorer };
   if (opts.exhaustive) {

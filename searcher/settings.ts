@@ -4,6 +4,7 @@
  * at start, so a bad property fails the start rather than a query.
  */
 import type { Conf } from '../shared/conf.js';
+import { HzError } from '../shared/errors.js';
 import { parseFileUrlMap, type FileUrlPrefix } from './file-links.js';
 import { readSynonyms, type Synonyms } from './query/synonyms.js';
 import { rankParams, type RankParams } from './rank/params.js';
@@ -13,6 +14,8 @@ export interface SearchSettings {
   rank: RankParams;
   stopWords: ReadonlySet<string>;
   synonyms: Synonyms;
+  /** What a related term learned from the crawl scores relative to a typed word (searcher/query/expansion); 0 adds none. */
+  relatedWeight: number;
   candidates: number;
   /** Partial matches are added when fewer than this many documents hold every word; 0 never. */
   partialBelow: number;
@@ -34,6 +37,7 @@ export function searchSettings(conf: Conf): SearchSettings {
       conf.get('searcher.synonyms.file') ? conf.resolveFile(conf.get('searcher.synonyms.file')) : undefined,
       conf.getFloat('searcher.synonyms.weight'),
     ),
+    relatedWeight: relatedWeight(conf),
     candidates: Math.max(10, conf.getInt('searcher.candidates')),
     partialBelow: Math.max(0, conf.getInt('searcher.partial.below')),
     hitsPerSite: conf.getInt('searcher.hits.per.site'),
@@ -43,4 +47,11 @@ export function searchSettings(conf: Conf): SearchSettings {
     fileUrlMap: parseFileUrlMap(conf.get('file.url.map')),
     typeAheadEntries: Math.max(0, conf.getInt('searcher.typeahead.entries')),
   };
+}
+
+/** searcher.related.weight: 0 or more; a negative weight would rank a page lower for saying the thing in other words. */
+function relatedWeight(conf: Conf): number {
+  const v = conf.getFloat('searcher.related.weight');
+  if (!(v >= 0)) throw new HzError('HZ_ERR_CONF_PROPERTY', `property searcher.related.weight must be 0 or more, not ${conf.get('searcher.related.weight')}`);
+  return v;
 }

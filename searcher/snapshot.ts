@@ -15,6 +15,7 @@ import { describeLock, isStale, readLock } from '../shared/lockfile.js';
 import { INDEX_FILES } from '../shared/index/format.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { openIndex } from '../shared/index/reader.js';
+import { readRelatedTerms, type RelatedTerms } from '../shared/index/related-terms.js';
 import type { IndexReader } from '../shared/index/types.js';
 import { FetchedSegments } from './fetched-segments.js';
 import type { SearchSettings } from './settings.js';
@@ -27,6 +28,8 @@ export interface Snapshot {
   readonly analyzer: Analyzer;
   readonly segments: FetchedSegments;
   readonly settings: SearchSettings;
+  /** The index's related terms (shared/index/related-terms): none for an index without the file. */
+  readonly related?: RelatedTerms;
   /** When this snapshot became current, ms. */
   readonly loadedAt: number;
   /** Identifies the published index (changes when a new one is installed). */
@@ -196,7 +199,7 @@ async function makeSnapshot(
   warm: { summaries: boolean },
 ): Promise<Snapshot> {
   const reader = await source.open(found.dir);
-  const snap = { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version };
+  const snap = { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version, related: readRelatedTerms(found.dir) };
   try {
     warmUp(snap, warm);
   } catch (e) {

@@ -136,7 +136,9 @@ export function explainPage(doc: StoredDoc, query: string, e: Explanation | unde
     const fw = Object.entries(p.bm25f.fields).map(([f, v]) => `${f} weight ${v.weight}, b ${v.b}`).join('; ');
     parts.push(`<p>BM25F: k1 = ${p.bm25f.k1}; ${escapeHtml(fw)}; ${e.docCount} documents.</p>`);
     for (const g of e.alternatives)
-      parts.push(`<p>One word read in several ways (with its synonyms); BM25F counts only the best of them: ${g.map((a) => escapeHtml(a.join(' '))).join(' · ')}</p>`);
+      parts.push(`<p>One word read in several ways (with its synonyms or related terms); BM25F counts only the best of them: ${g.map((a) => escapeHtml(a.join(' '))).join(' · ')}</p>`);
+    if (e.related?.length)
+      parts.push(`<p>Related terms the index learned from the crawl, added as optional terms: ${e.related.map((r) => `${escapeHtml(r.term)} for ${escapeHtml(r.of)} (weight ${r.weight})`).join(', ')}.</p>`);
     parts.push(termsTable('BM25F per query term: idf × tf·(k1+1)/(tf+k1), tf = Σ weight·tf/(1−b+b·length/avg)', e.terms));
     parts.push(sectionHtml(e));
     const pairs = e.pairs.map((x) => `<tr><td>${escapeHtml(x.a)} · ${escapeHtml(x.b)}</td><td>${Number.isFinite(x.distance) ? x.distance : 'none'}</td><td>${n4(x.score)}</td></tr>`);

@@ -15,6 +15,8 @@
 import type { Analyzer } from '../../shared/analysis/analyzer.js';
 import type { DateClause, FilterClause, ParsedQuery, TextClause, TextField } from './parse.js';
 import { documentType } from '../../shared/mime.js';
+import { NO_RELATED, type RelatedTerms } from '../../shared/index/related-terms.js';
+import { relatedOf } from './expansion.js';
 import { NO_SYNONYMS, type Synonyms } from './synonyms.js';
 
 /** Terms that must occur in a field; with `phrase`, next to each other in this order. */
@@ -33,8 +35,10 @@ export interface AnalyzedQuery {
   dates: DateClause[];
   /** Distinct positive terms in query order: what is scored and highlighted. */
   terms: string[];
-  /** Terms that came from synonyms only, with the weight they score at (others score at 1). */
+  /** Terms that came from synonyms or related words only, with the weight they score at (others score at 1). */
   weights: Map<string, number>;
+  /** Related terms the index added as optional terms (searcher/query/expansion), each with the typed term it reads for. */
+  related: Map<string, string>;
   /**
    * For each word with synonyms, the terms of each of its alternatives (the
    * word first): one meaning, so only its best alternative scores. Terms
@@ -90,8 +94,24 @@ function compoundForms(analyzer: Analyzer, c: TextClause): { whole: string[]; pa
   };
 }
 
-export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: ReadonlySet<string>, synonyms: Synonyms = NO_SYNONYMS): AnalyzedQuery {
-  const out: AnalyzedQuery = { required: [], excluded: [], filters: [], dates: [], terms: [], weights: new Map(), alternatives: [], stopped: [], truncated: q.truncated };
+/** The index's related terms and the weight they score at (0: none added). */
+export interface RelatedWords {
+  terms: RelatedTerms;
+  weight: number;
+}
+
+export const NO_RELATED_WORDS: RelatedWords = { terms: NO_RELATED, weight: 0 };
+
+export function analyzeQuery(
+  q: ParsedQuery,
+  analyzer: Analyzer,
+  stopWords: ReadonlySet<string>,
+  synonyms: Synonyms = NO_SYNONYMS,
+  related: RelatedWords = NO_RELATED_WORDS,
+): AnalyzedQuery {
+  const out: AnalyzedQuery = { required: [], excluded: [], filters: [], dates: [], terms: [], weights: new Map(), related: new Map(), alternatives: [], stopped: [], truncated: q.truncated };
+  /** Words typed plainly as one term, with no synonym: those related terms may be added to. */
+  const plain: string[] = [];
   const fromSynonyms = new Map<string, number>();
   const stops: Match[][] = [];
   const withAlternatives: Match[][] = [];
@@ -118,6 +138,7 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
           const { whole, parts } = forms;
           out.required.push([{ field: c.field, terms: whole, phrase: whole.length > 1 }, { field: c.field, terms: parts, phrase: parts.length > 1 }]);
         } else out.required.push(alts);
+        if (!forms && alts.length === 1 && c.field === 'default' && !c.quoted && m.terms.length === 1 && !plain.includes(m.terms[0]!)) plain.push(m.terms[0]!);
         if (alts.length > 1) withAlternatives.push(alts);
       }
     }
@@ -144,6 +165,15 @@ export function analyzeQuery(q: ParsedQuery, analyzer: Analyzer, stopWords: Read
     const elsewhere = (t: string) => (typedCount.get(t) ?? 0) > (g[0]!.terms.includes(t) ? 1 : 0);
     const alts = g.map((m) => m.terms.filter((t) => !elsewhere(t))).filter((a) => a.length > 0);
     if (alts.length > 1) out.alternatives.push(alts);
+  }
+  if (related.weight > 0) {
+    const expanded = relatedOf(plain, related.terms, new Set(out.terms));
+    for (const [t, w] of expanded.added) {
+      out.terms.push(t);
+      out.weights.set(t, related.weight);
+      out.related.set(t, w);
+    }
+    for (const g of expanded.groups) out.alternatives.push(g.map((t) => [t]));
   }
   return out;
 }

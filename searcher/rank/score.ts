@@ -25,6 +25,8 @@ export interface Explanation {
   terms: TermScore[];
   /** Words with synonyms: each alternative's terms; BM25F counts the best alternative of each. */
   alternatives: readonly (readonly (readonly string[])[])[];
+  /** Related terms added to the query (searcher/query/expansion): each with the typed term it reads for and its weight. */
+  related?: { term: string; of: string; weight: number }[];
   proximity: number;
   pairs: PairProximity[];
   /** The page's best section, when it scores above the page. */
