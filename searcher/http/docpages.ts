@@ -108,7 +108,7 @@ function sectionHtml(e: Explanation): string {
   const parts = [`<p>Section lift: ${n4(e.sectionLift)}, the best of the page's parts above the page as a whole.</p>`];
   if (!s && !w) parts.push('<p>The page has fewer than two sections, or none scores above the page as a whole, and it fits the body window.</p>');
   if (s)
-    parts.push(`<p>Section ${s.index + 1} of the page (${s.length} terms, the average section ${s.avgLength.toFixed(1)}) scores BM25F ${n4(s.bm25f)} with the page's title, anchors and URL and its own body.</p>
+    parts.push(`<p>Section ${s.index + 1} of the page (${s.length} terms${s.scoredLength > s.length ? `, scored as ${s.scoredLength.toFixed(1)}, half the average section` : ''}; the average section ${s.avgLength.toFixed(1)}) scores BM25F ${n4(s.bm25f)} with the page's title, anchors and URL and its own body.</p>
 ${termsTable("BM25F of the section per query term: the page's fields with the section as the content (its length against the average section), no headings", s.terms)}`);
   if (w) {
     const tf = Object.entries(w.best.tf).map(([t, n]) => `${escapeHtml(t)} ${n}`).join(', ');

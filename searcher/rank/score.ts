@@ -28,7 +28,7 @@ export interface Explanation {
   proximity: number;
   pairs: PairProximity[];
   /** The page's best section, when it scores above the page. */
-  section: { index: number; length: number; avgLength: number; bm25f: number; terms: TermScore[] } | undefined;
+  section: { index: number; length: number; scoredLength: number; avgLength: number; bm25f: number; terms: TermScore[] } | undefined;
   /** A page longer than the body window (searcher/rank/windows): its opening's BM25F and its best window's. */
   windows: { opening: number; best: { start: number; length: number; bm25f: number; tf: Record<string, number> } } | undefined;
   /** What the page's parts add to its BM25F: the best of its best section's and its windows' text scores, less the page's (0 when none is above it). */
@@ -142,7 +142,7 @@ export function makeScorer(
   const sectionStats: TermStats = { ...stats, avgFieldLength: (f) => (f === 'content' ? avgSection : stats.avgFieldLength(f)) };
   const sectionQuery = new Bm25fQuery(idfs, sectionStats, params.bm25f.k1, params.bm25f.fields, slots);
   /** The best section above the page's own BM25F `page` of the document loaded in docTerms. */
-  const best = sectionScorer(reader, docTerms, sectionQuery, slots, combine);
+  const best = sectionScorer(reader, docTerms, sectionQuery, slots, combine, avgSection);
   const window = params.bm25f.fields.content.window ?? Infinity;
   const windows = windowScorer(reader, docTerms, query, slots, combine, window);
   /** The best section and, for a page longer than the window, its windows, of the document loaded, whose BM25F is `page`; the lift above it. */
@@ -196,7 +196,7 @@ export function makeScorer(
         alternatives,
         proximity: prox.bonus,
         pairs: prox.pairs,
-        section: section && asDoc ? { index: section.index, length: section.length, avgLength: avgSection, bm25f: section.score, terms: sectionTerms } : undefined,
+        section: section && asDoc ? { index: section.index, length: section.length, scoredLength: section.scoredLength, avgLength: avgSection, bm25f: section.score, terms: sectionTerms } : undefined,
         windows: long && windowFactors(long, terms),
         sectionLift: lift,
         linkBoost: boost,
