@@ -15,6 +15,7 @@ import { host } from '../url/keys.js';
 import type { WebDb } from '../webdb/webdb.js';
 import { indexesText } from './page-terms.js';
 import { stripTitleSuffix } from './title.js';
+import { proseWeight } from '../parse/page-shape.js';
 
 /** Turns the filters' field map into the writer's document, with the core fields. */
 function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; boost: number }): IndexInputDoc {
@@ -84,6 +85,8 @@ export function documentOf(
   if (!fields) return 'filtered';
   const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
   const doc = toInputDoc(fields, { segment: seg.name, digest: parse.signature ?? '', boost });
+  const prose = proseWeight(parse.text.length, parse.meta.furniture);
+  if (prose < 1) doc.prose = prose;
   // The index's positions count the words of the content: they are the text's words only when the content starts with the text.
   const text = indexesText(doc.content, parse.text) ? parse.text : undefined;
   // Section offsets are the parse text's: they hold in the content only where it starts with the text.
