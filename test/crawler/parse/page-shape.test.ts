@@ -3,12 +3,14 @@
  * extractor, their furniture through the rule (crawler/parse/page-shape),
  * with the weight each page's text gets. Indexes, tables of contents, module
  * lists and menus-only pages are navigation pages; pages of prose keep their
- * full weight however large their menus.
+ * full weight however large their menus. An all-in-one page, whose sections
+ * are headed by its site's other pages' titles, is told by those headings.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { extractHtml } from '../../../crawler/parse/html.js';
-import { furnitureChars, LEAST_PROSE, NAVIGATION_SHARE, proseWeight } from '../../../crawler/parse/page-shape.js';
+import { copiedRanges, furnitureChars, LEAST_COPIES, LEAST_PROSE, NAVIGATION_SHARE, proseWeight, titleKey } from '../../../crawler/parse/page-shape.js';
+import type { PageSection } from '../../../shared/plugin/extension-points.js';
 
 const menu = '<div class="menu"><ul><li><a href="/">Home</a></li><li><a href="/docs">Documentation</a></li><li><a href="/download">Download</a></li><li><a href="/support">Support</a></li></ul></div>';
 const prose = (n: number) => Array.from({ length: n }, (_, i) => `<p>The write-ahead log records each change before the database file is touched, so a crash in step ${i} leaves a file that recovery can bring back to a consistent state.</p>`).join('');
@@ -56,6 +58,63 @@ test('prose weight: the rule on lengths and ranges', () => {
     [3, [[0, 2]], 0.33],
   ];
   for (const [length, furniture, weight] of table) assert.is(proseWeight(length, furniture), weight, `${length} characters, furniture ${JSON.stringify(furniture)}`);
+});
+
+test('furniture chars: ranges in any order, overlapping or past the text, each character once', () => {
+  const table: [number, [number, number][], number][] = [
+    [100, [], 0],
+    [100, [[10, 20], [15, 30]], 20],
+    [100, [[50, 60], [0, 10]], 20],
+    [100, [[0, 100], [20, 30]], 100],
+    [100, [[90, 200], [-5, 5]], 15],
+    [100, [[30, 30], [40, 35]], 0],
+  ];
+  for (const [length, ranges, want] of table) assert.is(furnitureChars(length, ranges), want, JSON.stringify(ranges));
+});
+
+test('title keys: case, spacing and a trailing permalink mark aside', () => {
+  const table: [string, string][] = [
+    ['File system', 'file system'],
+    ['  File   system ¶', 'file system'],
+    ['Assert#', 'assert'],
+    ['C# notes', 'c# notes'],
+    ['', ''],
+  ];
+  for (const [s, want] of table) assert.is(titleKey(s), want, JSON.stringify(s));
+});
+
+const sec = (heading: string, level: number, offset: number): PageSection => ({ heading, level, offset });
+
+test('copies: sections headed by another page\'s title, to the next heading of their level or above; none below LEAST_COPIES', () => {
+  assert.is(LEAST_COPIES, 2);
+  const others = new Set(['assert', 'buffer', 'events']);
+  const isOther = (k: string) => others.has(k);
+  const table: [name: string, length: number, sections: PageSection[], want: [number, number][]][] = [
+    ['two pages copied, each to the next h2', 100, [sec('About', 2, 0), sec('Assert', 2, 10), sec('Strict mode', 3, 20), sec('Buffer', 2, 50), sec('Index', 2, 90)], [[10, 50], [50, 90]]],
+    ['the last copy runs to the end of the text', 100, [sec('Assert', 2, 0), sec('Events', 2, 40), sec('Details', 3, 60)], [[0, 40], [40, 100]]],
+    ['one copied section is a quotation, not a concatenation', 100, [sec('Intro', 2, 0), sec('Assert', 2, 10), sec('More', 2, 50)], []],
+    ['a definition entry named like a page is no copy', 100, [sec('Assert', 7, 0), sec('Buffer', 7, 40)], []],
+    ['a copy under a lower heading ends at a higher one', 100, [sec('Assert', 3, 0), sec('Events', 3, 20), sec('Part two', 2, 30)], [[0, 20], [20, 30]]],
+    ['headings compared as title keys', 80, [sec('ASSERT ¶', 2, 0), sec('buffer#', 2, 40)], [[0, 40], [40, 80]]],
+    ['no sections', 80, [], []],
+  ];
+  for (const [name, length, sections, want] of table) assert.equal(copiedRanges(length, sections, isOther), want, name);
+  assert.equal(copiedRanges(10, undefined, isOther), []);
+});
+
+test('an all-in-one page from its markup: its copies and menus leave little of its own; a page with one section named like another page keeps 1', () => {
+  const part = (name: string) => `<h2>${name}</h2>${prose(3)}`;
+  const all = extractHtml(body('Documentation', `${menu}<h1>Documentation</h1><p>Every page of the manual in one.</p>${['Assert', 'Buffer', 'Events'].map(part).join('')}`));
+  const one = extractHtml(body('Recovery', `<h1>Recovery</h1>${prose(4)}${part('Events')}`));
+  const others = new Set(['assert', 'buffer', 'events', 'recovery']);
+  const weigh = (x: ReturnType<typeof extractHtml>, own: string) => {
+    const copies = copiedRanges(x.text.length, x.sections, (k) => k !== titleKey(own) && others.has(k));
+    return proseWeight(x.text.length, [...x.furniture, ...copies]);
+  };
+  const w = weigh(all, 'Documentation');
+  assert.ok(w >= LEAST_PROSE && w < 0.2, `the all-in-one page weighs ${w}`);
+  assert.is(proseWeight(all.text.length, all.furniture), 1, 'by its furniture alone it is an ordinary page');
+  assert.is(weigh(one, 'Recovery'), 1);
 });
 
 test.run();
