@@ -14,7 +14,8 @@ import type { CrawlerPlugins } from '../plugin/chains.js';
 import { host } from '../url/keys.js';
 import type { WebDb } from '../webdb/webdb.js';
 import { indexesText } from './page-terms.js';
-import { stripTitleSuffix } from './title.js';
+import { stripTitleSuffix, type SiteTitles } from './title.js';
+import { copiedRanges, proseWeight, titleKey } from '../parse/page-shape.js';
 
 /** Turns the filters' field map into the writer's document, with the core fields. */
 function toInputDoc(d: IndexDocument, core: { segment: string; digest: string; boost: number }): IndexInputDoc {
@@ -52,13 +53,13 @@ export interface FetchDocument {
   summaryText: Omit<SummaryText, 'offsets'> | undefined;
 }
 
-/** The document of fetch record `f` of `seg`, or why it has none; `suffixes`: each host's site title suffix, stripped from titles. */
+/** The document of fetch record `f` of `seg`, or why it has none; `titles`: each host's site title suffix, stripped from titles, and its pages' titles. */
 export function documentOf(
   seg: Segment,
   f: FetchRecord,
-  ctx: { db: WebDb; plugins: CrawlerPlugins; suffixes: ReadonlyMap<string, string> },
+  ctx: { db: WebDb; plugins: CrawlerPlugins; titles: SiteTitles },
 ): FetchDocument | NoDocument {
-  const { db, plugins, suffixes } = ctx;
+  const { db, plugins, titles } = ctx;
   if (f.status !== 'fetch_success') return 'notFetched';
   const parse = seg.getParse(f.url);
   if (!parse || parse.status !== 'success') return 'notParsed';
@@ -71,7 +72,7 @@ export function documentOf(
     headers: f.headers,
     contentType: f.contentType ?? null,
     contentLength: seg.contentSize(f.url) ?? parse.text.length,
-    parse: { title: stripTitleSuffix(parse.title, suffixes.get(host(f.url))), text: parse.text, lang: parse.lang, meta: parse.meta },
+    parse: { title: stripTitleSuffix(parse.title, titles.suffixes.get(host(f.url))), text: parse.text, lang: parse.lang, meta: parse.meta },
     signature: parse.signature ?? null,
     inlinks: db.inlinks(f.url, 'source'),
     linkScore: page?.link_score ?? 0,
@@ -84,6 +85,12 @@ export function documentOf(
   if (!fields) return 'filtered';
   const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
   const doc = toInputDoc(fields, { segment: seg.name, digest: parse.signature ?? '', boost });
+  // A page's own text: neither furniture nor sections headed by another page's title.
+  const own = titleKey(input.parse.title);
+  const others = titles.keys.get(host(f.url));
+  const copies = copiedRanges(parse.text.length, parse.meta.sections, (k) => k !== own && others?.has(k) === true);
+  const prose = proseWeight(parse.text.length, [...(parse.meta.furniture ?? []), ...copies]);
+  if (prose < 1) doc.prose = prose;
   // The index's positions count the words of the content: they are the text's words only when the content starts with the text.
   const text = indexesText(doc.content, parse.text) ? parse.text : undefined;
   // Section offsets are the parse text's: they hold in the content only where it starts with the text.

@@ -3,8 +3,10 @@
  * Site-wide title suffixes ("Install — Acme Docs"): a host that ends most of
  * its titles with its own name makes that name match every page, which buries
  * the page a query is about (ranking lesson 9). These pure functions find such
- * a suffix per host and strip it.
+ * a suffix per host and strip it, and gather each host's titles, by which an
+ * all-in-one page's sections are known for copies (crawler/parse/page-shape).
  */
+import { titleKey } from '../parse/page-shape.js';
 
 /** A separator with spaces around it, so `e-mail` or `10:30` never split a title. */
 const SEPARATOR = /\s+[-|–—:·»]\s+/g;
@@ -46,4 +48,23 @@ export function stripTitleSuffix(title: string, suffix: string | undefined): str
   if (!suffix || titleSuffix(t) !== suffix) return title;
   const head = t.slice(0, t.length - suffix.length).replace(/\s+[-|–—:·»]\s*$/, '').trim();
   return head || title;
+}
+
+/** What the indexer knows of each host's titles: its suffix (when stripped) and every page's title as titleKey has it, suffix stripped. */
+export interface SiteTitles {
+  suffixes: ReadonlyMap<string, string>;
+  keys: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** The site titles of every page's `{ host, title }`; `strip`: whether suffixes are found and stripped. */
+export function siteTitles(titles: Iterable<{ host: string; title: string }>, strip: boolean): SiteTitles {
+  const all = [...titles];
+  const suffixes = strip ? siteTitleSuffixes(all) : new Map<string, string>();
+  const keys = new Map<string, Set<string>>();
+  for (const { host, title } of all) {
+    let k = keys.get(host);
+    if (!k) keys.set(host, (k = new Set()));
+    k.add(titleKey(stripTitleSuffix(title, suffixes.get(host))));
+  }
+  return { suffixes, keys };
 }

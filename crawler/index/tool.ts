@@ -28,7 +28,7 @@ import { segmentDirs, segmentsCrawlDir } from '../segment-args.js';
 import { runWithLog } from '../tool-run.js';
 import { segmentIndexDir } from '../../shared/crawl-dir.js';
 import { openWebDb, type WebDb } from '../webdb/webdb.js';
-import { siteTitleSuffixes } from './title.js';
+import { siteTitles, type SiteTitles } from './title.js';
 import { AnalysisPool, type AnalyzedPage } from './analysis-pool.js';
 import { pageTerms, tokenCap, WriterTerms, type PageTerms } from './page-terms.js';
 import { documentOf } from './fetch-document.js';
@@ -141,14 +141,15 @@ export class IndexThreads {
 }
 
 /**
- * Each host's title suffix over every parsed segment of the crawl (those
+ * Each host's title suffix and titles over every parsed segment of the crawl (those
  * beside the ones given), not only the segments indexed now: a re-crawl of
  * a few pages strips what the site's other pages end with, so titles stay
- * alike from one crawl round to the next.
+ * alike from one crawl round to the next, and an all-in-one page's copies are
+ * known by the titles of pages fetched before.
  */
-function crawlTitleSuffixes(segments: readonly string[]): Map<string, string> {
+function crawlTitles(segments: readonly string[], strip: boolean): SiteTitles {
   const dirs = new Set(segments.flatMap((d) => [d, ...listSegments(path.dirname(d)).map((n) => path.join(path.dirname(d), n))]));
-  return siteTitleSuffixes(
+  return siteTitles(
     (function* () {
       for (const d of dirs) {
         const seg = Segment.open(d, { readonly: true });
@@ -159,10 +160,11 @@ function crawlTitleSuffixes(segments: readonly string[]): Map<string, string> {
         }
       }
     })(),
+    strip,
   );
 }
 
-async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, threads: IndexThreads, suffixes: ReadonlyMap<string, string>, log?: Log): Promise<SegmentIndexSummary> {
+async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir: string, threads: IndexThreads, titles: SiteTitles, log?: Log): Promise<SegmentIndexSummary> {
   const seg = Segment.open(dir);
   try {
     if (!seg.hasPhase('parsed'))
@@ -201,7 +203,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
       let seen = 0;
       for (const f of seg.fetches()) {
         progress?.update(++seen, { extra: `${writer.docCount} documents` });
-        const made = documentOf(seg, f, { db, plugins, suffixes });
+        const made = documentOf(seg, f, { db, plugins, titles });
         if (typeof made === 'string') {
           sum[made]++;
           continue;
@@ -259,8 +261,8 @@ export async function indexSegments(conf: Conf, opts: IndexOptions): Promise<Ind
   const threads = opts.threads ?? new IndexThreads(conf);
   try {
     const segments: SegmentIndexSummary[] = [];
-    const suffixes = conf.getBoolean('indexer.title.strip.suffix') ? crawlTitleSuffixes(opts.segments) : new Map<string, string>();
-    for (const dir of opts.segments) segments.push(await indexSegment(conf, plugins, db, dir, threads, suffixes, opts.log));
+    const titles = crawlTitles(opts.segments, conf.getBoolean('indexer.title.strip.suffix'));
+    for (const dir of opts.segments) segments.push(await indexSegment(conf, plugins, db, dir, threads, titles, opts.log));
     return { segments, indexed: segments.reduce((n, s) => n + s.indexed, 0) };
   } finally {
     if (threads !== opts.threads) await threads.close();

@@ -108,7 +108,7 @@ function sectionHtml(e: Explanation): string {
   const parts = [`<p>Section lift: ${n4(e.sectionLift)}, the best of the page's parts above the page as a whole.</p>`];
   if (!s && !w) parts.push('<p>The page has fewer than two sections, or none scores above the page as a whole, and it fits the body window.</p>');
   if (s)
-    parts.push(`<p>Section ${s.index + 1} of the page (${s.length} terms, the average section ${s.avgLength.toFixed(1)}) scores BM25F ${n4(s.bm25f)} with the page's title, anchors and URL and its own body.</p>
+    parts.push(`<p>Section ${s.index + 1} of the page (${s.length} terms${s.scoredLength > s.length ? `, scored as ${s.scoredLength.toFixed(1)}, half the average section` : ''}; the average section ${s.avgLength.toFixed(1)}) scores BM25F ${n4(s.bm25f)} with the page's title, anchors and URL and its own body.</p>
 ${termsTable("BM25F of the section per query term: the page's fields with the section as the content (its length against the average section), no headings", s.terms)}`);
   if (w) {
     const tf = Object.entries(w.best.tf).map(([t, n]) => `${escapeHtml(t)} ${n}`).join(', ');
@@ -129,8 +129,9 @@ export function explainPage(doc: StoredDoc, query: string, e: Explanation | unde
     parts.push(`<h2>Score ${n4(e.score)} for <q>${escapeHtml(query)}</q></h2>`);
     const notice = matchNotice(match, partialBelow);
     if (notice) parts.push(`<p class="notice">${notice}</p>`);
+    const text = `BM25F ${n4(e.bm25f)} + section lift ${n4(e.sectionLift)} + proximity ${n4(e.proximity)}`;
     parts.push(
-      `<p>score = BM25F ${n4(e.bm25f)} + section lift ${n4(e.sectionLift)} + proximity ${n4(e.proximity)} + link prior ${n4(e.linkPrior)}; ` +
+      `<p>score = ${e.prose < 1 ? `${e.prose} × (${text})` : text} + link prior ${n4(e.linkPrior)}; ` +
         `a search adds the section lift to its first ${SECTION_DEPTH} pages by BM25F and link prior, and the proximity bonus to its first ${PROXIMITY_DEPTH}.</p>`,
     );
     const fw = Object.entries(p.bm25f.fields).map(([f, v]) => `${f} weight ${v.weight}, b ${v.b}`).join('; ');
@@ -145,6 +146,8 @@ export function explainPage(doc: StoredDoc, query: string, e: Explanation | unde
     parts.push(
       `<table><caption>Proximity: weight ${p.proximity.weight} × min idf × (window ${p.proximity.window} − distance + 1)/window</caption><tr><th scope="col">pair</th><th scope="col">distance</th><th scope="col">bonus</th></tr>${pairs.join('') || '<tr><td colspan="3">one query word: no pairs</td></tr>'}</table>`,
     );
+    if (e.prose < 1)
+      parts.push(`<p>A navigation page: most of its text is links and menus, whose words name other pages; its text counts at ${e.prose}, the share of it that is prose.</p>`);
     parts.push(`<p>Link prior: weight ${p.linkWeight} × boost/(boost+1), boost ${n4(e.linkBoost)} → ${n4(e.linkPrior)}</p>`);
   }
   return page(`Explain: ${doc.title || doc.url}`, parts.join('\n'), { query });

@@ -5,7 +5,10 @@
  * section, searcher/rank/sections, or for a page longer than the body
  * window its windows, searcher/rank/windows, score above the page), plus a small
  * saturating link prior `linkWeight · boost/(boost+1)` from the link score
- * the indexer stored.
+ * the indexer stored. A navigation page's text score (all but the prior)
+ * is multiplied by the weight the indexer gave its text
+ * (crawler/parse/page-shape: the share of it that is prose), 1 for an
+ * ordinary page; never above 1, so every bound of the score stays one.
  * IDFs, term ids and field constants are fixed once per query; a document
  * costs one forward-index lookup per term. `explain` returns every factor,
  * for the /explain page.
@@ -30,11 +33,13 @@ export interface Explanation {
   proximity: number;
   pairs: PairProximity[];
   /** The page's best section, when it scores above the page. */
-  section: { index: number; length: number; avgLength: number; bm25f: number; terms: TermScore[] } | undefined;
+  section: { index: number; length: number; scoredLength: number; avgLength: number; bm25f: number; terms: TermScore[] } | undefined;
   /** A page longer than the body window (searcher/rank/windows): its opening's BM25F and its best window's. */
   windows: { opening: number; best: { start: number; length: number; bm25f: number; tf: Record<string, number> } } | undefined;
   /** What the page's parts add to its BM25F: the best of its best section's and its windows' text scores, less the page's (0 when none is above it). */
   sectionLift: number;
+  /** The weight of the page's text (1, or a navigation page's prose share): BM25F, the section lift and proximity count times it. */
+  prose: number;
   linkBoost: number;
   linkPrior: number;
   params: RankParams;
@@ -144,7 +149,7 @@ export function makeScorer(
   const sectionStats: TermStats = { ...stats, avgFieldLength: (f) => (f === 'content' ? avgSection : stats.avgFieldLength(f)) };
   const sectionQuery = new Bm25fQuery(idfs, sectionStats, params.bm25f.k1, params.bm25f.fields, slots);
   /** The best section above the page's own BM25F `page` of the document loaded in docTerms. */
-  const best = sectionScorer(reader, docTerms, sectionQuery, slots, combine);
+  const best = sectionScorer(reader, docTerms, sectionQuery, slots, combine, avgSection);
   const window = params.bm25f.fields.content.window ?? Infinity;
   const windows = windowScorer(reader, docTerms, query, slots, combine, window);
   /** The best section and, for a page longer than the window, its windows, of the document loaded, whose BM25F is `page`; the lift above it. */
@@ -163,7 +168,7 @@ export function makeScorer(
   const prior = (id: number) => linkPrior(reader.boost(id), params.linkWeight);
   return {
     base(id) {
-      return bm25(docTerms.load(id)) + prior(id);
+      return reader.prose(id) * bm25(docTerms.load(id)) + prior(id);
     },
     bound(id, units) {
       let sum = 0;
@@ -174,12 +179,12 @@ export function makeScorer(
       if (words.length < 2 || params.proximity.weight === 0) return 0;
       // Positions need the entries only, not the frequencies.
       docTerms.select(id);
-      return bonus(params.proximity.maxPositions).bonus;
+      return reader.prose(id) * bonus(params.proximity.maxPositions).bonus;
     },
     sectionLift(id) {
       // Most pages have one section and fit the window: no lift, so their BM25F is not needed.
       if (reader.sectionLengths(id).length < 2 && !(reader.fieldLength(id, 'content') > window)) return 0;
-      return parts(id, bm25(docTerms.load(id))).lift;
+      return reader.prose(id) * parts(id, bm25(docTerms.load(id))).lift;
     },
     explain(id) {
       docTerms.load(id);
@@ -191,16 +196,18 @@ export function makeScorer(
       const prox = bonus();
       const boost = reader.boost(id);
       const prior = linkPrior(boost, params.linkWeight);
+      const prose = reader.prose(id);
       return {
-        score: base + lift + prox.bonus + prior,
+        score: prose * (base + lift + prox.bonus) + prior,
         bm25f: base,
         terms: termScores,
         alternatives,
         proximity: prox.bonus,
         pairs: prox.pairs,
-        section: section && asDoc ? { index: section.index, length: section.length, avgLength: avgSection, bm25f: section.score, terms: sectionTerms } : undefined,
+        section: section && asDoc ? { index: section.index, length: section.length, scoredLength: section.scoredLength, avgLength: avgSection, bm25f: section.score, terms: sectionTerms } : undefined,
         windows: long && windowFactors(long, terms),
         sectionLift: lift,
+        prose,
         linkBoost: boost,
         linkPrior: prior,
         params,

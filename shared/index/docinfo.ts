@@ -2,7 +2,7 @@
  * @module shared/index/docinfo
  * The docinfo file: what a search reads of every matching document before it
  * knows which it will show — the link score (the prior every match's bound
- * adds), the tags filters test (host, site, type, lang, as ids of each tag's
+ * adds), the weight of its text in hundredths (StoredDoc.prose), the tags filters test (host, site, type, lang, as ids of each tag's
  * values) — and each URL's hash, sorted, to find a document by its URL. A few
  * bytes a document in typed arrays, so a searcher never parses stored fields
  * to rank, filter or look up a page.
@@ -37,11 +37,13 @@ class Grow<A extends Uint32Array | Float64Array> {
 export class DocInfoBuilder {
   private readonly boost = new Grow(new Float64Array(1024));
   private readonly hash = new Grow(new Uint32Array(1024));
+  private readonly prose = new Grow(new Uint32Array(1024));
   private readonly tags = TAG_FIELDS.map(() => ({ ids: new Map<string, number>(), of: new Grow(new Uint32Array(1024)) }));
 
   add(s: StoredDoc): void {
     this.boost.push(s.boost);
     this.hash.push(urlHash(s.url));
+    this.prose.push(Math.round((s.prose ?? 1) * 100));
     TAG_FIELDS.forEach((f, k) => {
       const t = this.tags[k]!;
       const v = s[f] ?? '';
@@ -63,6 +65,7 @@ export class DocInfoBuilder {
       boost: this.boost.done(),
       'url.hash': Uint32Array.from(byHash, (i) => hashes[i]!),
       'url.doc': byHash,
+      prose: Uint8Array.from(this.prose.done()),
     };
     TAG_FIELDS.forEach((f, k) => {
       cols[`tag.${f}`] = this.tags[k]!.of.done();
@@ -75,6 +78,8 @@ export class DocInfoBuilder {
 /** A docinfo file as a searcher holds it: every column in memory (a few bytes a document). */
 export class DocInfo {
   readonly boost: Float64Array;
+  /** Each document's text weight in hundredths; undefined in an index written before pages had one (all 1). */
+  private readonly proses: Uint8Array | undefined;
   private readonly hashes: Uint32Array;
   private readonly hashDocs: Uint32Array;
   private readonly tags: Uint32Array[];
@@ -86,14 +91,20 @@ export class DocInfo {
     this.boost = f.all('boost', Float64Array);
     this.hashes = f.all('url.hash', Uint32Array);
     this.hashDocs = f.all('url.doc', Uint32Array);
+    this.proses = f.has('prose') ? f.all('prose', Uint8Array) : undefined;
     this.tags = TAG_FIELDS.map((t) => f.all(`tag.${t}`, Uint32Array));
     this.names = TAG_FIELDS.map((t) => {
       const bytes = f.all(`values.${t}`, Uint8Array);
       return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as string[];
     });
     this.values = this.names.map((names) => new Map(names.map((v, i) => [v, i])));
-    if (this.boost.length !== docCount || this.hashDocs.length !== docCount || this.tags.some((t) => t.length !== docCount))
+    if (this.boost.length !== docCount || this.hashDocs.length !== docCount || (this.proses && this.proses.length !== docCount) || this.tags.some((t) => t.length !== docCount))
       throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${f.file} disagrees with the index's number of documents`);
+  }
+
+  /** A document's text weight (StoredDoc.prose, 1 when it has none). */
+  prose(doc: number): number {
+    return this.proses ? this.proses[doc]! / 100 : 1;
   }
 
   /** A document's value of a tag, as its stored fields have it ('' for none). */

@@ -148,6 +148,10 @@ class SegmentedIndexReader implements IndexReader {
     return this.docInfo.boost[id]!;
   }
 
+  prose(id: number): number {
+    return this.docInfo.prose(id);
+  }
+
   tag(id: number, field: TagField): string {
     return this.docInfo.tag(id, field);
   }

@@ -34,6 +34,8 @@ export interface StoredDoc {
   anchors: string[];
   /** The page asked not to be cached (meta robots noarchive). */
   noarchive?: boolean;
+  /** The weight of a navigation page's text, 0–1 in hundredths (crawler/parse/page-shape); absent for an ordinary page, whose weight is 1. */
+  prose?: number;
 }
 
 /** What the indexer hands the writer: the stored fields plus the text to index. */
@@ -135,6 +137,8 @@ export interface IndexReader {
   isDeleted(id: number): boolean;
   /** The link score the indexer stored (StoredDoc.boost), without reading the stored fields. */
   boost(id: number): number;
+  /** The weight of the document's text (StoredDoc.prose, 1 when absent), without reading the stored fields. */
+  prose(id: number): number;
   /** A tag the indexer stored (StoredDoc's host, site, type or lang), without reading the stored fields. */
   tag(id: number, field: 'host' | 'site' | 'type' | 'lang'): string;
   /**

@@ -55,11 +55,16 @@ test('npm start crawls the demo web, serves search, and stops cleanly on Ctrl-C'
       assert.ok(best.test(urls[0] ?? ''), `${query}: first ${urls[0]}, expected ${best}; all: ${urls.join(' ')}`);
     }
     assert.equal(await hitUrls(base, 'nightjar'), [], 'drafts stay out');
-    // With the shipped hits per site, every page holding both words is on the first page, none behind a partial match.
-    const pg = (await (await fetch(`${base}api/search?query=${encodeURIComponent('postgres disk')}`)).json()) as { total: number; partial: number; hits: { allWords: boolean }[] };
+    // With the shipped hits per site, every page holding both words is on the first page, none behind a partial match,
+    // but the site map: a navigation page, whose words name other pages, counts at its prose share.
+    const found = async (q: string) => (await (await fetch(`${base}api/search?query=${encodeURIComponent('postgres disk')}${q}`)).json()) as { total: number; partial: number; hits: { url: string; allWords: boolean }[] };
+    const pg = await found('');
     const all = pg.hits.map((h) => h.allWords);
-    assert.is(all.filter(Boolean).length, pg.total - pg.partial, 'every full match shown');
-    assert.is(all.indexOf(false), pg.total - pg.partial, 'full matches first');
+    const shown = new Set(pg.hits.map((h) => h.url));
+    const behind = (await found('&hitsPerSite=0&hitsPerPage=50')).hits.filter((h) => h.allWords && !shown.has(h.url)).map((h) => new URL(h.url).pathname);
+    assert.equal(behind, ['/sitemap.html'], 'every full match shown but the site map');
+    assert.is(all.filter(Boolean).length, pg.total - pg.partial - 1, 'every full match shown but the site map');
+    assert.is(all.indexOf(false), pg.total - pg.partial - 1, 'full matches first');
     const page = await fetch(base);
     assert.is(page.status, 200);
 

@@ -16,6 +16,7 @@ import type { IndexInputDoc } from '../../shared/index/types.js';
 import { IndexWriter } from '../../shared/index/writer.js';
 import { bm25f, idf, type DocStats } from '../../searcher/rank/bm25f.js';
 import { makeScorer, readerStats } from '../../searcher/rank/score.js';
+import { scoredLength, SHORTEST_SECTION } from '../../searcher/rank/sections.js';
 import { explainPage } from '../../searcher/http/docpages.js';
 import { PROXIMITY_DEPTH, SECTION_DEPTH } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
@@ -73,17 +74,31 @@ function inSection(id: number, k: number, t: string): number {
   return 0;
 }
 
-/** BM25F of section `k` of document `id` as a document of its own: its body, no headings, the page's other fields. */
+/** BM25F of section `k` of document `id` as a document of its own: its body (at least half the average section long), no headings, the page's other fields. */
 function sectionBm25f(id: number, k: number, terms = TERMS): number {
   const stats = readerStats(reader);
   const lengths = reader.sectionLengths(id);
   const doc: DocStats = {
     termFreq: (f, t) => (f === 'content' ? inSection(id, k, t) : f === 'heading' ? 0 : reader.termFreq(id, f, t)),
-    fieldLength: (f) => (f === 'content' ? lengths[k]! : f === 'heading' ? 0 : reader.fieldLength(id, f)),
+    fieldLength: (f) => (f === 'content' ? Math.max(lengths[k]!, reader.meta.avgSectionLength / 2) : f === 'heading' ? 0 : reader.fieldLength(id, f)),
   };
   const sectionStats = { ...stats, avgFieldLength: (f: Parameters<typeof stats.avgFieldLength>[0]) => (f === 'content' ? reader.meta.avgSectionLength : stats.avgFieldLength(f)) };
   return bm25f(terms, terms.map((t) => idf(stats.docCount, stats.docFreq(t))), doc, sectionStats, params.bm25f);
 }
+
+test('scored length: a section shorter than half the average section is scored as that long, a longer one as it is', () => {
+  assert.is(SHORTEST_SECTION, 0.5);
+  const table: [number, number, number][] = [
+    // length, average section, scored at
+    [10, 180, 90],
+    [89, 180, 90],
+    [90, 180, 90],
+    [91, 180, 91],
+    [400, 180, 400],
+    [3, 0, 3],
+  ];
+  for (const [length, avg, want] of table) assert.is(scoredLength(length, avg), want, `${length} terms, average ${avg}`);
+});
 
 test('section lift: the best section\'s BM25F less the page\'s, for pages of two sections or more only', () => {
   const scorer = makeScorer(reader, terms, params);
@@ -157,11 +172,12 @@ test('explain page: the section\'s table shows every factor of its terms, the pa
   const html = explainPage(reader.doc(id), query.join(' '), e, 'all');
   assert.ok(html.includes(`a search adds the section lift to its first ${SECTION_DEPTH} pages by BM25F and link prior, and the proximity bonus to its first ${PROXIMITY_DEPTH}.`), 'where a search adds them');
   const section = html.slice(html.indexOf('Section lift:'));
-  const { length, avgLength } = e.section!;
+  const { length, scoredLength, avgLength } = e.section!;
+  assert.ok(scoredLength > length && html.includes(`(${length} terms, scored as ${scoredLength.toFixed(1)}, half the average section; the average section`), 'a short section says the length it is scored at');
   const cases: [term: string, field: string][] = [
     ['process', 'title: tf 1, length 2 (avg '],
-    ['exit', `content: tf 2, length ${length} (avg ${avgLength.toFixed(1)})`],
-    ['signal', `content: tf 2, length ${length} (avg ${avgLength.toFixed(1)})`],
+    ['exit', `content: tf 2, length ${scoredLength} (avg ${avgLength.toFixed(1)})`],
+    ['signal', `content: tf 2, length ${scoredLength} (avg ${avgLength.toFixed(1)})`],
   ];
   for (const [term, field] of cases) {
     const row = new RegExp(`<tr><th scope="row">${term}</th><td>([\\d.]+)</td><td>([^<]*(?:<br>[^<]*)*)</td>`).exec(section);

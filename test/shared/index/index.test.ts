@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { analyzeDoc } from '../../../shared/index/document.js';
 import { EntryBuilder, type DocEntries } from '../../../shared/index/entries.js';
-import { DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, OLDEST_SUPPORTED, packColumns, PackedColumnsWriter, readIndexFile, writeIndexFile, writeIndexFileWith } from '../../../shared/index/format.js';
+import { columnSource, DELETED_FILE, INDEX_FILES, INDEX_FORMAT_VERSION, OLDEST_SUPPORTED, packColumns, PackedColumnsWriter, readIndexFile, unpackColumns, writeIndexFile, writeIndexFileWith, writePackedColumns } from '../../../shared/index/format.js';
 import { currentIndex, publishIndex, removeSuperseded } from '../../../shared/index/publish.js';
 import { openIndex } from '../../../shared/index/reader.js';
 import { FIELDS, type IndexInputDoc } from '../../../shared/index/types.js';
@@ -203,7 +203,8 @@ function varied(): IndexInputDoc[] {
  * checksum, is the format tests'), taken when the writer spilled token streams instead of entries (postings
  * and docinfo: when they were added; postings again when they went into compressed blocks, format 8; forward: when its
  * frequencies took three bytes an entry; sections: when its run starts took 16-bit offsets, which the positions,
- * holding a run of 70,000, do not; docs: when stored fields went into deflated blocks).
+ * holding a run of 70,000, do not; docs: when stored fields went into deflated blocks; docinfo again when it kept each
+ * page's text weight).
  */
 const GOLDEN = {
   docs: 'a519ca128521c0ab',
@@ -212,7 +213,7 @@ const GOLDEN = {
   terms: '3f9a574fc43594ca',
   sections: '18116862365bf53a',
   postings: 'c8e9ed7f1361e3af',
-  docinfo: '725386a99d83fffe',
+  docinfo: 'febbfebad67d75dd',
 };
 
 test('writer: the index files of a fixed set of documents keep their bytes', async () => {
@@ -226,6 +227,27 @@ test('writer: the index files of a fixed set of documents keep their bytes', asy
   const r = await openIndex(dir);
   assert.is(r.termFreq(300, 'content', 'spam'), 0xffff, 'a frequency past 16 bits is stored as the largest');
   assert.is(r.positions(300, 'spam').length, 70_002, 'every position is kept');
+});
+
+test('docinfo: each page\'s text weight, 1 for a page without one, and 1 for every page of an index written before pages had one', async () => {
+  const dir = path.join(tmp, 'prose');
+  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'] });
+  w.add(doc('http://p.test/index', 'Index', 'alpha beta gamma', { prose: 0.25 }));
+  w.add(doc('http://p.test/page', 'Page', 'alpha in prose'));
+  await w.write(dir);
+  let r = await openIndex(dir);
+  assert.equal([r.prose(0), r.prose(1)], [0.25, 1]);
+  assert.is(r.doc(0).prose, 0.25);
+  r.close();
+  // The same docinfo without the column, as an index written before it was kept.
+  const cols = unpackColumns(readIndexFile(dir, INDEX_FILES.docinfo), 'docinfo');
+  assert.ok('prose' in cols);
+  delete cols.prose;
+  writeIndexFileWith(dir, INDEX_FILES.docinfo, (out) => writePackedColumns(out, Object.entries(cols).map(([name, c]) => columnSource(name, c))));
+  r = await openIndex(dir);
+  assert.equal([r.prose(0), r.prose(1)], [1, 1]);
+  assert.equal([r.boost(0), r.idOf('http://p.test/page')], [1, 1], 'the other columns read as before');
+  r.close();
 });
 
 test('writer: spill files go when the index is written, and a killed build\'s with the next build', async () => {
