@@ -3,7 +3,7 @@
  * Records to the segment file's rows and back: JSON for the structured
  * columns, bodies and parse text compressed (segments/packing.ts).
  */
-import type { ContentRecord, FetchlistEntry, FetchRecord, ParseLinks, ParseRecord } from './records.js';
+import type { ContentRecord, FetchlistEntry, FetchRecord, ParseLinks, ParseRecord, ParseText } from './records.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/page-status.js';
 import { packText, unpackBody, unpackText } from './packing.js';
 
@@ -112,15 +112,10 @@ export function parseParams(rec: ParseRecord) {
 }
 
 export function parseFromRow(r: ParseRow): ParseRecord {
-  return {
-    url: r.url,
-    status: r.status,
-    message: r.message,
-    title: r.title,
-    text: unpackText(r.text),
-    lang: r.lang,
-    signature: r.signature,
-    outlinks: JSON.parse(unpackText(r.outlinks)),
-    meta: JSON.parse(r.meta),
-  };
+  return { ...parseTextFromRow(r), outlinks: JSON.parse(unpackText(r.outlinks)) };
+}
+
+export type ParseTextRow = Omit<ParseRow, 'outlinks'>;
+export function parseTextFromRow(r: ParseTextRow): ParseText {
+  return { url: r.url, status: r.status, message: r.message, title: r.title, text: unpackText(r.text), lang: r.lang, signature: r.signature, meta: JSON.parse(r.meta) };
 }
