@@ -5,8 +5,8 @@
  * parse tool stores them here; a fetch that parses inline stores them
  * through segments/segment-writer.ts.
  */
-import type { ParseLinks, ParseRecord } from './records.js';
-import { PARSE_WITH_BODY, parseFromRow, parseLinksFromRow, parseParams, type ParseLinksRow, type ParseRowWithBody } from './rows.js';
+import type { ParseLinks, ParseRecord, ParseText } from './records.js';
+import { PARSE_TEXT_WITH_BODY, PARSE_WITH_BODY, parseFromRow, parseLinksFromRow, parseParams, parseTextFromRow, type ParseLinksRow, type ParseRowWithBody, type ParseTextRow } from './rows.js';
 import { WRITE_SQL } from './schema.js';
 import type { SegmentFiles } from './segment-files.js';
 
@@ -49,6 +49,12 @@ export class ParseRecords {
   getParse(url: string): ParseRecord | undefined {
     const r = this.files.lookup<ParseRowWithBody>(`${PARSE_WITH_BODY} WHERE p.url = ?`, url);
     return r && parseFromRow(r);
+  }
+
+  /** What the indexer reads of a parse: all but its outlinks, which it neither reads nor inflates. */
+  getParseText(url: string): ParseText | undefined {
+    const r = this.files.lookup<ParseTextRow>(`${PARSE_TEXT_WITH_BODY} WHERE p.url = ?`, url);
+    return r && parseTextFromRow(r);
   }
 
   *parses(): IterableIterator<ParseRecord> {

@@ -58,6 +58,9 @@ export interface ParseRecord {
   meta: ParseMeta;
 }
 
+/** A parse record without its outlinks: what the indexer reads. */
+export type ParseText = Omit<ParseRecord, 'outlinks'>;
+
 /** A parse record without its text, title and language. */
 export type ParseLinks = Pick<ParseRecord, 'status' | 'signature' | 'outlinks' | 'meta'>;
 

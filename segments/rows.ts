@@ -3,7 +3,7 @@
  * Records to the segment file's rows and back: JSON for the structured
  * columns, bodies and parse text compressed (segments/packing.ts).
  */
-import type { ContentRecord, FetchlistEntry, FetchRecord, ParseLinks, ParseRecord } from './records.js';
+import type { ContentRecord, FetchlistEntry, FetchRecord, ParseLinks, ParseRecord, ParseText } from './records.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/page-status.js';
 import { packText, unpackBody, unpackText } from './packing.js';
 
@@ -113,19 +113,17 @@ export function parseParams(rec: ParseRecord, body?: Uint8Array) {
 /** The columns of a parse row with its page's stored body, which a text deflated against it needs (PARSE_WITH_BODY). */
 export type ParseRowWithBody = ParseRow & { body: Buffer | null };
 
+const BODY = '(SELECT c.data FROM content c WHERE c.url = p.url) AS body';
 /** The parse row's columns and its page's body from the same file. */
-export const PARSE_WITH_BODY = 'SELECT p.*, (SELECT c.data FROM content c WHERE c.url = p.url) AS body FROM parse p';
+export const PARSE_WITH_BODY = `SELECT p.*, ${BODY} FROM parse p`;
+/** The same without the outlinks, which the indexer neither reads nor inflates. */
+export const PARSE_TEXT_WITH_BODY = `SELECT p.url, p.status, p.message, p.title, p.text, p.lang, p.signature, p.meta, ${BODY} FROM parse p`;
 
 export function parseFromRow(r: ParseRowWithBody): ParseRecord {
-  return {
-    url: r.url,
-    status: r.status,
-    message: r.message,
-    title: r.title,
-    text: unpackText(r.text, r.body, r.url),
-    lang: r.lang,
-    signature: r.signature,
-    outlinks: JSON.parse(unpackText(r.outlinks)),
-    meta: JSON.parse(r.meta),
-  };
+  return { ...parseTextFromRow(r), outlinks: JSON.parse(unpackText(r.outlinks)) };
+}
+
+export type ParseTextRow = Omit<ParseRowWithBody, 'outlinks'>;
+export function parseTextFromRow(r: ParseTextRow): ParseText {
+  return { url: r.url, status: r.status, message: r.message, title: r.title, text: unpackText(r.text, r.body, r.url), lang: r.lang, signature: r.signature, meta: JSON.parse(r.meta) };
 }

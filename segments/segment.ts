@@ -28,7 +28,7 @@ import { HzError } from '../shared/errors.js';
 import { segmentFile, segmentPartDir } from '../shared/crawl-dir.js';
 import type { ProtocolStatus } from '../shared/page-status.js';
 import { makeSegmentDir } from './names.js';
-import type { ContentRecord, FetchlistEntry, FetchRecord, FetchUpdate, ParseLinks, ParseRecord, SummarySource } from './records.js';
+import type { ContentRecord, FetchlistEntry, FetchRecord, FetchUpdate, ParseLinks, ParseRecord, ParseText, SummarySource } from './records.js';
 import { fetchUpdates } from './fetch-updates.js';
 import { FetchlistRecords } from './fetchlist-records.js';
 import { FetchRecords } from './fetch-records.js';
@@ -272,6 +272,10 @@ export class Segment {
 
   getParse(url: string): ParseRecord | undefined {
     return this.parseRecords.getParse(url);
+  }
+
+  getParseText(url: string): ParseText | undefined {
+    return this.parseRecords.getParseText(url);
   }
 
   parses(): IterableIterator<ParseRecord> {

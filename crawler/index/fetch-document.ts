@@ -61,7 +61,7 @@ export function documentOf(
 ): FetchDocument | NoDocument {
   const { db, plugins, titles } = ctx;
   if (f.status !== 'fetch_success') return 'notFetched';
-  const parse = seg.getParse(f.url);
+  const parse = seg.getParseText(f.url);
   if (!parse || parse.status !== 'success') return 'notParsed';
   if (parse.meta.noindex) return 'noindex';
   const page = db.page(f.url);

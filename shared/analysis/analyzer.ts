@@ -100,6 +100,9 @@ export interface ValuedToken<V> extends Token {
   value: V;
 }
 
+/** Folded words whose stems an analyzer remembers; full, it starts afresh. */
+const STEMS = 100_000;
+
 /** Longer "words" are base64, hashes or minified code: never worth a term. */
 export const MAX_TERM_LENGTH = 64;
 
@@ -116,6 +119,7 @@ export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
   private readonly words = new WordCache();
   private readonly stem: ((word: string) => string) | undefined;
+  private readonly stems = new Map<string, string>();
   private numberOf: Map<string, number> | undefined;
   /**
    * Every term the numbered scans met, by number (its index), for the
@@ -304,11 +308,25 @@ export class Analyzer {
     return parts.length === 0 ? whole : [whole, ...parts];
   }
 
+  /**
+   * The stem of a folded word, remembered apart from the words: the same
+   * folded word comes of several (`Crawl`, `crawl`, `CRAWL`, the parts of
+   * compounds), and stemming costs more than the rest of deriving a word.
+   */
+  private stemmed(w: string): string {
+    let s = this.stems.get(w);
+    if (s === undefined) {
+      if (this.stems.size === STEMS) this.stems.clear();
+      this.stems.set(w, (s = this.stem!(w)));
+    }
+    return s;
+  }
+
   /** The term of one word, or null when it yields none. */
   private wordTerm(raw: string): string | null {
     const w = foldWord(raw);
     if (w.length === 0 || w.length > MAX_TERM_LENGTH) return null;
-    if (this.stem && ASCII_LETTERS.test(w)) return this.stem(w);
+    if (this.stem && ASCII_LETTERS.test(w)) return this.stemmed(w);
     if (HANGUL.test(w)) return stripJosa(w);
     return w;
   }

@@ -35,6 +35,14 @@ const NON_ASCII_G = /[^\x00-\x7f]/g;
 const ALNUM = new Uint8Array(128);
 for (const [a, z] of ['09', 'AZ', 'az']) for (let c = a!.charCodeAt(0); c <= z!.charCodeAt(0); c++) ALNUM[c] = 1;
 const isAlnum = (c: number) => c < 128 && ALNUM[c] === 1;
+/**
+ * ASCII characters after a run of letters and digits where ASCII_TOKEN's
+ * match at the run's start ends with the run: none of its alternatives
+ * continues a run over them (a number over `.` or `,`, a one-letter prefix
+ * over `-`, a word over `'`, `.`, `=` or `_`).
+ */
+const ENDS_WORD = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ENDS_WORD[c] = !isAlnum(c) && !"-'.=_,".includes(String.fromCharCode(c)) ? 1 : 0;
 /** Where an ASCII token can start: a letter or digit, underscores before one, or `--` before one; neither of the last two after a word. */
 function startsToken(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
@@ -94,12 +102,18 @@ function scanSpans(text: string, each: (start: number, end: number) => boolean, 
       let start = from;
       while (start < next && !startsToken(text, start)) start++;
       if (start < next) {
-        fast.lastIndex = start;
-        fast.test(text);
+        // Most words are a run of letters and digits that no separator continues: it ends where the run does.
+        let end = start;
+        while (isAlnum(text.charCodeAt(end))) end++;
+        if (end === start || !ENDS_WORD[text.charCodeAt(end)]) {
+          fast.lastIndex = start;
+          fast.test(text);
+          end = fast.lastIndex;
+        }
         // Safe when everything from `from` through the two characters after the match is ASCII:
         // TOKEN can extend a match by a separator (-, ', ’, ., ,) and one more word character.
-        if (fast.lastIndex + 1 < next) {
-          from = fast.lastIndex;
+        if (end + 1 < next) {
+          from = end;
           if (!each(start, from)) return;
           continue;
         }

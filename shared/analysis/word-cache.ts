@@ -5,10 +5,14 @@
  */
 
 /**
- * Words remembered with their terms per analyzer: a page's words repeat, and
- * folding, stemming and the compound test dominate analysis. Full, the cache
- * starts afresh and derives every word again: the manuals of a few programs
- * (identifiers, option names, numbers) hold well over 100,000 word forms.
+ * Words remembered with their terms per analyzer, in each of two
+ * generations: a page's words repeat, and folding, stemming and the compound
+ * test dominate analysis. The manuals of a few programs (identifiers, option
+ * names, numbers) hold well over 100,000 word forms, a web of generated
+ * pages 240,000: when the current generation is full it becomes the old one
+ * and the one before is dropped, and a word found only in the old one moves
+ * to the current one as it is. So the words still in use outlive a full
+ * cache, and only those unused for a generation are derived again.
  */
 const WORD_CACHE = 200_000;
 
@@ -29,26 +33,19 @@ export class Word {
 }
 
 /**
- * Remembered words, found by the characters of a span of text: a word met
- * again is not first copied out of the text as a string, as a Map's key
- * would need. Open addressing over at least twice as many slots as it holds
- * words, grown as it fills (an analyzer that meets few words, as a query's,
- * holds a small table); full, it starts afresh.
+ * One generation: open addressing over at least twice as many slots as it
+ * holds words, grown as it fills (an analyzer that meets few words, as a
+ * query's, holds a small table).
  */
-export class WordCache {
+class Generation {
   private slots = new Int32Array(1 << 10).fill(-1);
   private hashes = new Int32Array(1 << 9);
   readonly keys: string[] = [];
   /** null: a word that yields no term. */
   readonly words: (Word | null)[] = [];
-  /** The hash of the span `find` last looked for, which `add` files its word under. */
-  private hash = 0;
 
-  /** The entry of `src`'s characters from `from` to `to`, or -1. */
-  find(src: string, from: number, to: number): number {
-    let h = 0x811c9dc5;
-    for (let i = from; i < to; i++) h = Math.imul(h ^ src.charCodeAt(i), 0x01000193);
-    this.hash = h;
+  /** The entry of `src`'s characters from `from` to `to`, whose hash is `h`, or -1. */
+  find(h: number, src: string, from: number, to: number): number {
     const { slots, hashes, keys } = this;
     const mask = slots.length - 1;
     for (let at = h & mask; ; at = (at + 1) & mask) {
@@ -63,19 +60,18 @@ export class WordCache {
     }
   }
 
-  /** Adds the word `find` just looked for in vain; returns its entry. */
-  add(key: string, word: Word | null): number {
-    const { keys } = this;
-    if (keys.length === WORD_CACHE) {
-      this.slots.fill(-1);
-      keys.length = 0;
-      this.words.length = 0;
-    } else if (keys.length === this.hashes.length) this.grow();
-    const e = keys.push(key) - 1;
+  /** Adds a word this generation lacks, whose hash is `h`; returns its entry. */
+  add(h: number, key: string, word: Word | null): number {
+    if (this.keys.length === this.hashes.length) this.grow();
+    const e = this.keys.push(key) - 1;
     this.words.push(word);
-    this.hashes[e] = this.hash;
+    this.hashes[e] = h;
     this.file(e);
     return e;
+  }
+
+  get size(): number {
+    return this.keys.length;
   }
 
   private file(e: number): void {
@@ -93,5 +89,49 @@ export class WordCache {
     this.hashes = hashes;
     this.slots = new Int32Array(2 * this.slots.length).fill(-1);
     for (let e = 0; e < this.keys.length; e++) this.file(e);
+  }
+}
+
+/**
+ * Remembered words, found by the characters of a span of text: a word met
+ * again is not first copied out of the text as a string, as a Map's key
+ * would need.
+ */
+export class WordCache {
+  private current = new Generation();
+  private old: Generation | undefined;
+  /** The hash of the span `find` last looked for, which `add` files its word under. */
+  private hash = 0;
+
+  /** `capacity`: words a generation holds. */
+  constructor(private readonly capacity = WORD_CACHE) {}
+
+  /** The current generation's keys and words, by entry (as `find` and `add` return them). */
+  get keys(): readonly string[] {
+    return this.current.keys;
+  }
+
+  get words(): readonly (Word | null)[] {
+    return this.current.words;
+  }
+
+  /** The entry of `src`'s characters from `from` to `to`, or -1; a word of the old generation moves to the current one. */
+  find(src: string, from: number, to: number): number {
+    let h = 0x811c9dc5;
+    for (let i = from; i < to; i++) h = Math.imul(h ^ src.charCodeAt(i), 0x01000193);
+    this.hash = h;
+    const e = this.current.find(h, src, from, to);
+    if (e >= 0 || !this.old) return e;
+    const o = this.old.find(h, src, from, to);
+    return o < 0 ? -1 : this.add(this.old.keys[o]!, this.old.words[o]!);
+  }
+
+  /** Adds the word `find` just looked for in vain; returns its entry. */
+  add(key: string, word: Word | null): number {
+    if (this.current.size === this.capacity) {
+      this.old = this.current;
+      this.current = new Generation();
+    }
+    return this.current.add(this.hash, key, word);
   }
 }

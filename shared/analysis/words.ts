@@ -32,12 +32,23 @@ export function inSortedList(sorted: string, word: string): boolean {
       continue;
     }
     const end = sorted.indexOf('"', at + 2);
-    const w = sorted.slice(at + 2, end);
-    if (w === word) return true;
-    if (w < word) lo = end + 1;
+    // Compared in place: a copy of each word on the way costs more than the comparison.
+    const c = compareAt(sorted, at + 2, end, word);
+    if (c === 0) return true;
+    if (c < 0) lo = end + 1;
     else hi = at;
   }
   return false;
+}
+
+/** `text`'s characters from `start` to `end` against `word`, by code unit as `<` compares strings: negative, zero or positive. */
+function compareAt(text: string, start: number, end: number, word: string): number {
+  const m = Math.min(end - start, word.length);
+  for (let i = 0; i < m; i++) {
+    const d = text.charCodeAt(start + i) - word.charCodeAt(i);
+    if (d !== 0) return d;
+  }
+  return end - start - word.length;
 }
 
 /** Whether a lower-case word is English. */

@@ -12,7 +12,7 @@ import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import type { SpillSink, SpillSource } from './spill.js';
 import { startColumns, StartsWriter } from './run-starts.js';
-import { BYTE_ESCAPE, BYTE_FIELD, escapes, overKey, tfByte, tfCode, tfOf } from './tf-codes.js';
+import { BYTE_ESCAPE, BYTE_FIELD, escapes, overflows, overKey, tfByte, tfCode, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
@@ -33,11 +33,7 @@ export function spillEntries(t: SpillSink, e: DocEntries): void {
 
 /** The overflowing frequencies of a document's entries (tf-codes), counted when it is added, before the files' columns are laid out. */
 export function entryOverflows(e: DocEntries): number {
-  const n = e.terms.length;
-  const tfs = FIELDS.map((_, f) => e.tf.subarray(f * n, f * n + n));
-  let over = 0;
-  for (let k = 0; k < n; k++) over += escapes(tfByte(tfs[BYTE_FIELD]![k]!), tfCode(tfs, k));
-  return over;
+  return overflows(e.tf, e.terms.length);
 }
 
 /** What the files hold in all: every column's length follows from it. */

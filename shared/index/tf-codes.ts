@@ -41,6 +41,16 @@ export function escapes(byte: number, code: number): number {
   return n;
 }
 
+/** How many of a document's field-major frequencies (DocEntries.tf, `n` entries) their bytes and codes leave to the overflow list: each entry's `escapes`, summed. */
+export function overflows(tf: ArrayLike<number>, n: number): number {
+  let over = 0;
+  for (let f = 0; f < F; f++) {
+    const limit = f === BYTE_FIELD ? BYTE_ESCAPE : NIBBLE_ESCAPE;
+    for (let i = f * n, end = i + n; i < end; i++) if (tf[i]! >= limit) over++;
+  }
+  return over;
+}
+
 /** A field's frequency from an entry's byte and code; -1 when it is in the overflow list. */
 export function tfOf(byte: number, code: number, field: number): number {
   if (field === BYTE_FIELD) return byte === BYTE_ESCAPE ? -1 : byte;

@@ -79,6 +79,12 @@ test('parse text and long outlink lists are stored brotli-compressed; text store
     raw.prepare('UPDATE parse SET text = ? WHERE url = ?').run(parse(1).text, url(1));
     raw.close();
     for (let i = 0; i < 4; i++) assert.is(seg.getParse(url(i))!.text, parse(i).text);
+    // What the indexer reads: the same record, its outlinks left out.
+    for (let i = 0; i < 4; i++) {
+      const { outlinks: _, ...text } = seg.getParse(url(i))!;
+      assert.equal(seg.getParseText(url(i)), text);
+    }
+    assert.is(seg.getParseText('http://127.0.0.9/none'), undefined);
     for (let i = 0; i < 4; i++) assert.equal([seg.getParse(url(i))!.outlinks, seg.getParseLinks(url(i))!.outlinks], [links(i), links(i)]);
     assert.equal([...seg.fetchUpdates()].map((u) => u.parse?.outlinks.length), [0, 1, 2], 'the joined read of updatedb');
     assert.is(seg.withSummarySource(url(2), (s) => s.text.whole()), parse(2).text);

@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { openIndex } from '../../../shared/index/reader.js';
-import { BYTE_ESCAPE, decodeTfs, escapes, NIBBLE_ESCAPE, overKey, tfByte, tfCode, tfOf } from '../../../shared/index/tf-codes.js';
+import { BYTE_ESCAPE, decodeTfs, escapes, NIBBLE_ESCAPE, overflows, overKey, tfByte, tfCode, tfOf } from '../../../shared/index/tf-codes.js';
 import { FIELDS, type IndexInputDoc } from '../../../shared/index/types.js';
 import { IndexWriter } from '../../../shared/index/writer.js';
 
@@ -42,6 +42,15 @@ test('tf-codes: each field read back from the byte and code, or left to the over
     const limit = (f: number) => (f === 4 ? BYTE_ESCAPE : NIBBLE_ESCAPE);
     tf.forEach((v, f) => assert.is(tfOf(byte, code, f), v < limit(f) ? v : -1, `${tf} field ${f}`));
   }
+});
+
+test("tf-codes: a document's overflows are its entries' escapes, summed", () => {
+  // The cases as one document's entries, field-major.
+  const n = CASES.length;
+  const tf = new Uint16Array(FIELDS.length * n);
+  CASES.forEach(([v], k) => v.forEach((x, f) => (tf[f * n + k] = x)));
+  assert.is(overflows(tf, n), CASES.reduce((s, [, over]) => s + over, 0));
+  assert.is(overflows(tf.subarray(0, 0), 0), 0);
 });
 
 test('tf-codes: a window decoded field-major, the overflowing values asked for by entry and field', () => {

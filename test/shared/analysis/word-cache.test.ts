@@ -1,0 +1,49 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { Word, WordCache } from '../../../shared/analysis/word-cache.js';
+
+/** Looks a word up as the analyzer does, adding it when missing; returns whether it was found and its Word. */
+function lookUp(cache: WordCache, word: string): { found: boolean; word: Word | null } {
+  // Found inside a longer text, as the analyzer finds a span.
+  const text = `(${word})`;
+  let e = cache.find(text, 1, 1 + word.length);
+  const found = e >= 0;
+  if (!found) e = cache.add(word, new Word(word.toUpperCase()));
+  assert.is(cache.keys[e], word);
+  return { found, word: cache.words[e]! };
+}
+
+test('a word is found again by the characters of its span, with the same Word', () => {
+  const cache = new WordCache();
+  const first = lookUp(cache, 'crawl');
+  assert.is(first.found, false);
+  const again = lookUp(cache, 'crawl');
+  assert.is(again.found, true);
+  assert.is(again.word, first.word);
+  assert.is(lookUp(cache, 'crawler').found, false);
+  assert.is(lookUp(cache, 'craw').found, false);
+});
+
+test('a word still in use outlives a full generation; one unused for two is derived again', () => {
+  const cache = new WordCache(3);
+  const kept = lookUp(cache, 'kept').word;
+  for (const w of ['a1', 'a2']) lookUp(cache, w);
+  // The first generation is full: `b1` starts the next, and `kept` moves there as it is.
+  lookUp(cache, 'b1');
+  const moved = lookUp(cache, 'kept');
+  assert.equal([moved.found, moved.word], [true, kept]);
+  assert.is(lookUp(cache, 'a1').found, true);
+  // `a2` was not met in the second generation, which is now the old one: it is gone when the third starts.
+  for (const w of ['c1', 'c2', 'c3']) lookUp(cache, w);
+  assert.is(lookUp(cache, 'a2').found, false);
+});
+
+test('many words: each found again, whatever the table grew to', () => {
+  const cache = new WordCache(1000);
+  const words = Array.from({ length: 1500 }, (_, i) => `w${i.toString(36)}`);
+  for (const w of words) assert.is(lookUp(cache, w).found, false);
+  // The last 500 are in the current generation, the 1000 before in the old one.
+  for (const w of words.slice(-700)) assert.is(lookUp(cache, w).found, true, w);
+});
+
+test.run();
