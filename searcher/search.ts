@@ -192,11 +192,11 @@ function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = r
  * Candidates from the index and the query's rules checked on each; every
  * candidate's entries are found at once from the terms' postings.
  */
-function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): PoolMatches {
+function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats, blocks?: CandidateOptions['stats']): PoolMatches {
   const { reader, settings } = snap;
   const tags = candidateTags(query);
   const weights = boundWeights(snap, query, stats);
-  const found = expansions(query).map((terms) => reader.candidates(terms, { limit: settings.candidates, tags, ...weights }));
+  const found = expansions(query).map((terms) => reader.candidates(terms, { limit: settings.candidates, tags, ...weights, stats: blocks }));
   const exact = found.every((ids) => ids.length < settings.candidates);
 
   // Matcher and scorer share the candidate's forward-index entries: found once per term.
@@ -239,8 +239,8 @@ export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermSt
  * The pool's matches ranked with pruning (searcher/prune): only those whose
  * bound can reach what is shown are scored in full.
  */
-function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeof clampPaging>): { ranked: Match[]; partial: number; exact: boolean; scorer: Scorer } {
-  const { matches, ids, exact, scorer, docTerms } = matchPool(snap, query);
+function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeof clampPaging>, blocks?: CandidateOptions['stats']): { ranked: Match[]; partial: number; exact: boolean; scorer: Scorer } {
+  const { matches, ids, exact, scorer, docTerms } = matchPool(snap, query, undefined, blocks);
   const S = query.terms.length;
   const termUnits = new Float64Array(S);
   const units = matchUnits(snap.reader, unitScores(snap.reader, snap.settings.rank), query.terms.map((t) => snap.reader.termId(t)), ids);
@@ -329,8 +329,12 @@ export function emptyResult(raw: string, q: { parsed: ParsedQuery; query: Analyz
 /** Whether the query can match anything: it names a word, or a filter to browse by. */
 export const searchable = (query: AnalyzedQuery) => query.required.length > 0 || browsable(query);
 
-/** `exhaustive` scores every match (the reference the pruned ranking is tested against). */
-export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: boolean } = {}): SearchResult {
+/**
+ * `exhaustive` scores every match (the reference the pruned ranking is
+ * tested against); `blocks` counts the postings blocks the candidate stage
+ * decoded and passed over (the benchmarks report them).
+ */
+export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: boolean; blocks?: CandidateOptions['stats'] } = {}): SearchResult {
   const t0 = performance.now();
   const { settings } = snap;
   const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
@@ -340,7 +344,7 @@ export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: 
   if (opts.exhaustive) {
     const found = findMatches(snap, q.query);
     m = { ...rankByBase(found.full, found.some, settings.partialBelow), exact: found.exact, scorer: found.scorer };
-  } else m = rankPool(snap, q.query, paging);
+  } else m = rankPool(snap, q.query, paging, opts.blocks);
   addProximity(m.ranked, (h, rank) => m.scorer.proximity(h.id) + (rank < SECTION_DEPTH ? m.scorer.sectionLift(h.id) : 0));
   const docOf = (h: Match) => snap.reader.doc(h.id);
   return { raw: req.query, ...q, ...paging, ...pageOfRanked(m.ranked, paging, docOf), partial: m.partial, exact: m.exact, ms: performance.now() - t0 };
