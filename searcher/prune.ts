@@ -6,7 +6,8 @@
  * asked for, and kept (`unitScores`), so a match's upper bound is a few
  * multiplications (Scorer.bound), and a block's bound needs none of its
  * postings decoded (the candidate stage skips by it). A query reads each
- * term's scores beside its matches a block at a time (`matchUnits`). Matches are scored in full in the order of their
+ * term's scores at its matches' postings, found when their entries were
+ * (DocTerms.locate). Matches are scored in full in the order of their
  * bounds until the ones scored above
  * every remaining bound decide the page: the proximity block, the page, and
  * what grouping by site reads from the rest of the list (which sites have
@@ -37,6 +38,8 @@ const CACHED_UNITS = 4_000_000;
 export interface UnitScores {
   /** Block `b`'s postings' unit scores, in its order. */
   block(termId: number, b: number): Float32Array;
+  /** The unit score of each of a term's postings by its place in the list (`block * BLOCK + place`, as DocTerms.postingAt gives it); 0 for every place of a term not in the index. */
+  of(termId: number): (at: number) => number;
   /** At least every unit score of block `b`. */
   bound(termId: number, b: number): number;
   /** Per block, room for the candidate stage's largest weight at `weight` plus prior (BlockWeights.withOwn), kept for the last `weight` asked. */
@@ -97,6 +100,15 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
       if (!u.done[b]) compute(termId, u, b);
       return u.units.subarray(b * BLOCK, Math.min(u.units.length, (b + 1) * BLOCK));
     },
+    of(termId) {
+      if (termId < 0) return () => 0;
+      const u = termUnits(termId);
+      return (at) => {
+        const b = Math.floor(at / BLOCK);
+        if (!u.done[b]) compute(termId, u, b);
+        return u.units[at]!;
+      };
+    },
     bound(termId, b) {
       const u = termUnits(termId);
       if (!Number.isNaN(u.bounds[b])) return u.bounds[b]!;
@@ -120,44 +132,6 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
   units.set(reader, { params, units: made });
   return made;
 }
-
-/**
- * The unit score of each term (`termIds[t]`, -1 for a term not in the
- * index) in each of documents `ids` (ascending): `[i * termIds.length + t]`,
- * 0 when the document lacks it. Only the blocks holding one of `ids` are
- * decoded and scored.
- */
-export function matchUnits(reader: IndexReader, units: UnitScores, termIds: readonly number[], ids: Uint32Array): Float64Array {
-  const S = termIds.length;
-  const out = new Float64Array(ids.length * S);
-  for (let t = 0; t < S; t++) {
-    const term = termIds[t]!;
-    if (term < 0) continue;
-    const { blocks, last, decode } = reader.postingBlocks(term);
-    let b = -1;
-    let n = 0;
-    let pos = 0;
-    let u: Float32Array | undefined;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      if (b < 0 || last[b]! < id) {
-        let next = b < 0 ? 0 : b;
-        while (next < blocks && last[next]! < id) next++;
-        if (next === blocks) break;
-        b = next;
-        n = decode(b, buf, false);
-        pos = 0;
-        u = units.block(term, b);
-      }
-      while (pos < n && buf.docs[pos]! < id) pos++;
-      if (pos < n && buf.docs[pos] === id) out[i * S + t] = u![pos]!;
-    }
-  }
-  return out;
-}
-
-/** A block decoded by matchUnits. */
-const buf = blockBuffers();
 
 /** The matches as pruning sees them, one index a match. */
 export interface Pool {

@@ -19,7 +19,7 @@ import { groupBySite, type RankedHit } from './group.js';
 import { idf, termBound, type TermStats } from './rank/bm25f.js';
 import { DocTerms } from './rank/docterms.js';
 import { linkPrior, makeScorer, readerStats, type Scorer } from './rank/score.js';
-import { matchUnits, rankPruned, unitScores } from './prune.js';
+import { rankPruned, unitScores } from './prune.js';
 import type { SearchSettings } from './settings.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -136,8 +136,6 @@ export interface Matches {
 /** The candidate pool's matches, before scoring: each with its row among the located documents. */
 interface PoolMatches {
   matches: { hit: Match; row: number }[];
-  /** The located documents, ascending: a match's row is its index here. */
-  ids: Uint32Array;
   exact: boolean;
   scorer: Scorer;
   docTerms: DocTerms;
@@ -215,7 +213,7 @@ function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats, bloc
     const hit = { id, score: 0, site: reader.tag(id, 'site'), type: reader.tag(id, 'type'), lang: reader.tag(id, 'lang'), full: kind === 'all' };
     matches.push({ hit, row });
   }
-  return { matches, ids, exact, scorer, docTerms };
+  return { matches, exact, scorer, docTerms };
 }
 
 /**
@@ -240,10 +238,12 @@ export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermSt
  * bound can reach what is shown are scored in full.
  */
 function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeof clampPaging>, blocks?: CandidateOptions['stats']): { ranked: Match[]; partial: number; exact: boolean; scorer: Scorer } {
-  const { matches, ids, exact, scorer, docTerms } = matchPool(snap, query, undefined, blocks);
+  const { matches, exact, scorer, docTerms } = matchPool(snap, query, undefined, blocks);
   const S = query.terms.length;
   const termUnits = new Float64Array(S);
-  const units = matchUnits(snap.reader, unitScores(snap.reader, snap.settings.rank), query.terms.map((t) => snap.reader.termId(t)), ids);
+  const units = unitScores(snap.reader, snap.settings.rank);
+  const unitOf = query.terms.map((t) => units.of(snap.reader.termId(t)));
+  const slots = query.terms.map((t) => docTerms.slot(t));
   let full = 0;
   for (const m of matches) if (m.hit.full) full++;
   const ranked = partialsJoin(full, snap.settings.partialBelow) ? matches : matches.filter((m) => m.hit.full);
@@ -252,7 +252,10 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
   const siteIndex = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const { hit, row } = ranked[i]!;
-    for (let t = 0; t < S; t++) termUnits[t] = units[row * S + t]!;
+    for (let t = 0; t < S; t++) {
+      const at = docTerms.postingAt(row, slots[t]!);
+      termUnits[t] = at < 0 ? 0 : unitOf[t]!(at);
+    }
     pool.bound[i] = scorer.bound(hit.id, termUnits);
     pool.id[i] = hit.id;
     let site = siteIndex.get(hit.site);

@@ -15,7 +15,7 @@
 import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { DocVector } from './bm25f.js';
 import { lowerBound } from '../../shared/bisect.js';
-import { blockBuffers } from '../../shared/index/postings-codec.js';
+import { BLOCK, blockBuffers } from '../../shared/index/postings-codec.js';
 
 const F = FIELDS.length;
 /** A block decoded by `locate`. */
@@ -35,6 +35,8 @@ export class DocTerms implements DocVector {
   private filled = -1;
   /** Entries of the located documents: `located[i * terms + slot]`. */
   private located = new Int32Array(0);
+  /** Where each located entry's posting stands in its term's list (`block * BLOCK + place`), -1 for none: as `located`. */
+  private locatedAt = new Int32Array(0);
   /** The located documents, ascending. */
   private locatedIds: Uint32Array = new Uint32Array(0);
   /** Frequencies of the located documents: `locatedTf[(i * terms + slot) * FIELDS.length + f]`. */
@@ -89,6 +91,7 @@ export class DocTerms implements DocVector {
     const S = this.ids.length;
     const n = ids.length;
     const located = (this.located = new Int32Array(n * S).fill(-1));
+    const locatedAt = (this.locatedAt = new Int32Array(n * S).fill(-1));
     const locatedTf = (this.locatedTf = new Uint16Array(n * S * F));
     this.locatedIds = ids;
     for (let s = 0; s < S; s++) {
@@ -109,6 +112,7 @@ export class DocTerms implements DocVector {
         while (pos < count && block.docs[pos]! < id) pos++;
         if (pos === count || block.docs[pos] !== id) continue;
         located[i * S + s] = block.entries[pos]!;
+        locatedAt[i * S + s] = b * BLOCK + pos;
         for (let f = 0; f < F; f++) locatedTf[(i * S + s) * F + f] = block.tf[f]![pos]!;
       }
     }
@@ -123,6 +127,11 @@ export class DocTerms implements DocVector {
     this.doc = id;
     this.row = i;
     return this;
+  }
+
+  /** Where the i-th located document's posting of a slot stands in its term's list (`block * BLOCK + place`); -1 when it lacks the term. */
+  postingAt(i: number, slot: number): number {
+    return this.locatedAt[i * this.ids.length + slot]!;
   }
 
   /** The forward-index entry of a slot in the document at hand; -1 when it lacks the term. */
