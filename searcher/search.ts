@@ -170,11 +170,12 @@ function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = r
     weigh: (termId) => {
       const w = idfOf.get(termId) ?? 1;
       const out = new Float64Array(BLOCK);
+      const term = units.term(termId);
       return {
-        bound: (b) => (w >= 0 ? termBound(units.bound(termId, b), w) : 0),
-        withOwn: units.withOwn(termId, w),
+        bound: (b) => (w >= 0 ? termBound(term.bound(b), w) : 0),
+        withOwn: term.withOwn(w),
         of: (b) => {
-          const u = units.block(termId, b);
+          const u = term.block(b);
           for (let i = 0; i < u.length; i++) out[i] = termBound(u[i]!, w);
           return out;
         },
@@ -242,7 +243,7 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
   const S = query.terms.length;
   const termUnits = new Float64Array(S);
   const units = unitScores(snap.reader, snap.settings.rank);
-  const unitOf = query.terms.map((t) => units.of(snap.reader.termId(t)));
+  const unitOf = query.terms.map((t) => units.term(snap.reader.termId(t)));
   const slots = query.terms.map((t) => docTerms.slot(t));
   let full = 0;
   for (const m of matches) if (m.hit.full) full++;
@@ -254,7 +255,7 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
     const { hit, row } = ranked[i]!;
     for (let t = 0; t < S; t++) {
       const at = docTerms.postingAt(row, slots[t]!);
-      termUnits[t] = at < 0 ? 0 : unitOf[t]!(at);
+      termUnits[t] = at < 0 ? 0 : unitOf[t]!.at(at);
     }
     pool.bound[i] = scorer.bound(hit.id, termUnits);
     pool.id[i] = hit.id;

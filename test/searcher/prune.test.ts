@@ -105,11 +105,11 @@ test('every document holding a query term has a bound at least its score', () =>
     const scorer = makeScorer(reader, q.terms, snap.settings.rank, docTerms, q.weights, q.alternatives);
     const docs = Uint32Array.from(new Set(q.terms.flatMap((t) => [...reader.postings(reader.termId(t)).docs]))).sort();
     docTerms.locate(docs);
-    const unitOf = q.terms.map((t) => units.of(reader.termId(t)));
+    const unitOf = q.terms.map((t) => units.term(reader.termId(t)));
     docs.forEach((id, i) => {
       const termUnits = q.terms.map((t, k) => {
         const at = docTerms.postingAt(i, docTerms.slot(t));
-        return at < 0 ? 0 : unitOf[k]!(at);
+        return at < 0 ? 0 : unitOf[k]!.at(at);
       });
       assert.ok(termUnits.some((u) => u > 0), `${query}: document ${id} has no unit score`);
       const base = scorer.base(id);
@@ -187,8 +187,8 @@ test('a block\'s bound, before any of its postings is scored, is at least each o
   let blocks = 0;
   for (let t = 0; t < reader.meta.termCount; t++)
     for (let b = 0; b < reader.postingBlocks(t).blocks; b++, blocks++) {
-      const bound = fresh.bound(t, b);
-      for (const u of scored.block(t, b)) assert.ok(u <= bound, `${reader.terms()[t]} block ${b}: ${u} over ${bound}`);
+      const bound = fresh.term(t).bound(b);
+      for (const u of scored.term(t).block(b)) assert.ok(u <= bound, `${reader.terms()[t]} block ${b}: ${u} over ${bound}`);
     }
   assert.ok(blocks > 1000, `${blocks} blocks`);
 });
