@@ -44,7 +44,7 @@ export interface UnitScores {
 export interface TermUnitScores {
   /** Block `b`'s postings' unit scores, in its order. */
   block(b: number): Float32Array;
-  /** The unit score of the posting at a place in the list (`block * BLOCK + place`, as DocTerms.postingAt gives it). */
+  /** The unit score of the posting at a place in the list (`block * BLOCK + place`, as DocTerms.postingAt gives it); 0 at -1 (no posting). */
   at(place: number): number;
   /** At least every unit score of block `b`. */
   bound(b: number): number;
@@ -110,6 +110,7 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
           return u.units.subarray(b * BLOCK, Math.min(u.units.length, (b + 1) * BLOCK));
         },
         at(place) {
+          if (place < 0) return 0;
           const b = Math.floor(place / BLOCK);
           if (!u.done[b]) compute(blocks, u, b);
           return u.units[place]!;

@@ -253,10 +253,7 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
   const siteIndex = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const { hit, row } = ranked[i]!;
-    for (let t = 0; t < S; t++) {
-      const at = docTerms.postingAt(row, slots[t]!);
-      termUnits[t] = at < 0 ? 0 : unitOf[t]!.at(at);
-    }
+    for (let t = 0; t < S; t++) termUnits[t] = unitOf[t]!.at(docTerms.postingAt(row, slots[t]!));
     pool.bound[i] = scorer.bound(hit.id, termUnits);
     pool.id[i] = hit.id;
     let site = siteIndex.get(hit.site);
@@ -333,11 +330,7 @@ export function emptyResult(raw: string, q: { parsed: ParsedQuery; query: Analyz
 /** Whether the query can match anything: it names a word, or a filter to browse by. */
 export const searchable = (query: AnalyzedQuery) => query.required.length > 0 || browsable(query);
 
-/**
- * `exhaustive` scores every match (the reference the pruned ranking is
- * tested against); `blocks` counts the postings blocks the candidate stage
- * decoded and passed over (the benchmarks report them).
- */
+/** `exhaustive` scores every match (the pruned ranking's reference in tests); `blocks` counts the postings blocks the candidate stage decoded and passed over. */
 export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: boolean; blocks?: CandidateOptions['stats'] } = {}): SearchResult {
   const t0 = performance.now();
   const { settings } = snap;
