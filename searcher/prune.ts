@@ -6,7 +6,8 @@
  * asked for, and kept (`unitScores`), so a match's upper bound is a few
  * multiplications (Scorer.bound), and a block's bound needs none of its
  * postings decoded (the candidate stage skips by it). A query reads each
- * term's scores beside its matches a block at a time (`matchUnits`). Matches are scored in full in the order of their
+ * term's scores at its matches' postings, found when their entries were
+ * (DocTerms.locate). Matches are scored in full in the order of their
  * bounds until the ones scored above
  * every remaining bound decide the page: the proximity block, the page, and
  * what grouping by site reads from the rest of the list (which sites have
@@ -14,7 +15,7 @@
  * arbitrary order below; nothing shown depends on them. The result is the
  * exhaustive ranking's, hit for hit and score for score (test/searcher/prune.test.ts).
  */
-import { FIELDS, type IndexReader } from '../shared/index/types.js';
+import { FIELDS, type IndexReader, type TermBlocks } from '../shared/index/types.js';
 import { Bm25fQuery } from './rank/bm25f.js';
 import type { RankParams } from './rank/params.js';
 import { readerStats } from './rank/score.js';
@@ -35,12 +36,20 @@ const CACHED_UNITS = 4_000_000;
  * length there (BM25F rises with the one and falls with the other).
  */
 export interface UnitScores {
+  /** A term's: looked up once for all the blocks a query asks of it. */
+  term(termId: number): TermUnitScores;
+}
+
+/** One term's unit scores (UnitScores). */
+export interface TermUnitScores {
   /** Block `b`'s postings' unit scores, in its order. */
-  block(termId: number, b: number): Float32Array;
+  block(b: number): Float32Array;
+  /** The unit score of the posting at a place in the list (`block * BLOCK + place`, as DocTerms.postingAt gives it); 0 at -1 (no posting). */
+  at(place: number): number;
   /** At least every unit score of block `b`. */
-  bound(termId: number, b: number): number;
+  bound(b: number): number;
   /** Per block, room for the candidate stage's largest weight at `weight` plus prior (BlockWeights.withOwn), kept for the last `weight` asked. */
-  withOwn(termId: number, weight: number): Float64Array;
+  withOwn(weight: number): Float64Array;
 }
 
 /** A term's unit scores: a block's at `b * BLOCK`, `done[b]` once worked out; `bounds[b]`, NaN until asked. */
@@ -65,20 +74,20 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
   let shares: Float64Array | undefined;
   const kept = new Lru<number, TermUnits>(CACHED_UNITS, (u) => u.units.length);
   const buf = blockBuffers();
-  const termUnits = (termId: number): TermUnits => {
-    const known = kept.get(termId);
+  const termUnits = (termId: number, blocks: TermBlocks): TermUnits => {
+    const known = termId >= 0 ? kept.get(termId) : undefined;
     if (known) return known;
-    const { count, blocks } = reader.postingBlocks(termId);
-    return kept.set(termId, { units: new Float32Array(count), done: new Uint8Array(blocks), bounds: new Float32Array(blocks).fill(NaN) });
+    const u = { units: new Float32Array(blocks.count), done: new Uint8Array(blocks.blocks), bounds: new Float32Array(blocks.blocks).fill(NaN) };
+    return termId >= 0 ? kept.set(termId, u) : u;
   };
-  const compute = (termId: number, u: TermUnits, b: number): void => {
+  const compute = (blocks: TermBlocks, u: TermUnits, b: number): void => {
     // One occurrence's weighted share in each field of each document (8 bytes a document and field), made once.
     if (!shares) {
       shares = new Float64Array(reader.meta.docCount * F);
       for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) shares[d * F + f] = query.unitTf(f, reader.fieldLength(d, FIELDS[f]!));
     }
     const share = shares;
-    const n = reader.postingBlocks(termId).decode(b, buf);
+    const n = blocks.decode(b, buf);
     const { docs, tf } = buf;
     const at0 = b * BLOCK;
     for (let i = 0; i < n; i++) {
@@ -92,72 +101,43 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
     u.bounds[b] = NaN;
   };
   const made: UnitScores = {
-    block(termId, b) {
-      const u = termUnits(termId);
-      if (!u.done[b]) compute(termId, u, b);
-      return u.units.subarray(b * BLOCK, Math.min(u.units.length, (b + 1) * BLOCK));
-    },
-    bound(termId, b) {
-      const u = termUnits(termId);
-      if (!Number.isNaN(u.bounds[b])) return u.bounds[b]!;
-      if (u.done[b]) {
-        let m = 0;
-        for (let i = b * BLOCK, end = Math.min(u.units.length, i + BLOCK); i < end; i++) m = Math.max(m, u.units[i]!);
-        return (u.bounds[b] = m);
-      }
-      const { maxTf, minLength } = reader.postingBlocks(termId);
-      let w = 0;
-      for (let f = 0; f < F; f++) if (maxTf[f]![b]) w += maxTf[f]![b]! * query.unitTf(f, minLength[f]![b]!);
-      // Above the unit scores' own margin and their rounding to a float32 (stored rounded up past it).
-      return (u.bounds[b] = query.termScore(0, w) * (1 + 1e-5));
-    },
-    withOwn(termId, weight) {
-      const u = termUnits(termId);
-      if (u.withOwn?.weight !== weight) u.withOwn = { weight, max: new Float64Array(u.done.length).fill(NaN) };
-      return u.withOwn.max;
+    term(termId) {
+      const blocks = reader.postingBlocks(termId);
+      const u = termUnits(termId, blocks);
+      return {
+        block(b) {
+          if (!u.done[b]) compute(blocks, u, b);
+          return u.units.subarray(b * BLOCK, Math.min(u.units.length, (b + 1) * BLOCK));
+        },
+        at(place) {
+          if (place < 0) return 0;
+          const b = Math.floor(place / BLOCK);
+          if (!u.done[b]) compute(blocks, u, b);
+          return u.units[place]!;
+        },
+        bound(b) {
+          if (!Number.isNaN(u.bounds[b])) return u.bounds[b]!;
+          if (u.done[b]) {
+            let m = 0;
+            for (let i = b * BLOCK, end = Math.min(u.units.length, i + BLOCK); i < end; i++) m = Math.max(m, u.units[i]!);
+            return (u.bounds[b] = m);
+          }
+          const { maxTf, minLength } = blocks;
+          let w = 0;
+          for (let f = 0; f < F; f++) if (maxTf[f]![b]) w += maxTf[f]![b]! * query.unitTf(f, minLength[f]![b]!);
+          // Above the unit scores' own margin and their rounding to a float32 (stored rounded up past it).
+          return (u.bounds[b] = query.termScore(0, w) * (1 + 1e-5));
+        },
+        withOwn(weight) {
+          if (u.withOwn?.weight !== weight) u.withOwn = { weight, max: new Float64Array(u.done.length).fill(NaN) };
+          return u.withOwn.max;
+        },
+      };
     },
   };
   units.set(reader, { params, units: made });
   return made;
 }
-
-/**
- * The unit score of each term (`termIds[t]`, -1 for a term not in the
- * index) in each of documents `ids` (ascending): `[i * termIds.length + t]`,
- * 0 when the document lacks it. Only the blocks holding one of `ids` are
- * decoded and scored.
- */
-export function matchUnits(reader: IndexReader, units: UnitScores, termIds: readonly number[], ids: Uint32Array): Float64Array {
-  const S = termIds.length;
-  const out = new Float64Array(ids.length * S);
-  for (let t = 0; t < S; t++) {
-    const term = termIds[t]!;
-    if (term < 0) continue;
-    const { blocks, last, decode } = reader.postingBlocks(term);
-    let b = -1;
-    let n = 0;
-    let pos = 0;
-    let u: Float32Array | undefined;
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      if (b < 0 || last[b]! < id) {
-        let next = b < 0 ? 0 : b;
-        while (next < blocks && last[next]! < id) next++;
-        if (next === blocks) break;
-        b = next;
-        n = decode(b, buf, false);
-        pos = 0;
-        u = units.block(term, b);
-      }
-      while (pos < n && buf.docs[pos]! < id) pos++;
-      if (pos < n && buf.docs[pos] === id) out[i * S + t] = u![pos]!;
-    }
-  }
-  return out;
-}
-
-/** A block decoded by matchUnits. */
-const buf = blockBuffers();
 
 /** The matches as pruning sees them, one index a match. */
 export interface Pool {

@@ -20,7 +20,7 @@ import { groupBySite, type RankedHit } from './group.js';
 import { idf, termBound, type TermStats } from './rank/bm25f.js';
 import { DocTerms } from './rank/docterms.js';
 import { linkPrior, makeScorer, readerStats, type Scorer } from './rank/score.js';
-import { matchUnits, rankPruned, unitScores } from './prune.js';
+import { rankPruned, unitScores } from './prune.js';
 import type { SearchSettings } from './settings.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -137,8 +137,6 @@ export interface Matches {
 /** The candidate pool's matches, before scoring: each with its row among the located documents. */
 interface PoolMatches {
   matches: { hit: Match; row: number }[];
-  /** The located documents, ascending: a match's row is its index here. */
-  ids: Uint32Array;
   exact: boolean;
   scorer: Scorer;
   docTerms: DocTerms;
@@ -173,11 +171,12 @@ function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = r
     weigh: (termId) => {
       const w = idfOf.get(termId) ?? 1;
       const out = new Float64Array(BLOCK);
+      const term = units.term(termId);
       return {
-        bound: (b) => (w >= 0 ? termBound(units.bound(termId, b), w) : 0),
-        withOwn: units.withOwn(termId, w),
+        bound: (b) => (w >= 0 ? termBound(term.bound(b), w) : 0),
+        withOwn: term.withOwn(w),
         of: (b) => {
-          const u = units.block(termId, b);
+          const u = term.block(b);
           for (let i = 0; i < u.length; i++) out[i] = termBound(u[i]!, w);
           return out;
         },
@@ -193,11 +192,11 @@ function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = r
  * Candidates from the index and the query's rules checked on each; every
  * candidate's entries are found at once from the terms' postings.
  */
-function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): PoolMatches {
+function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats, blocks?: CandidateOptions['stats']): PoolMatches {
   const { reader, settings } = snap;
   const tags = candidateTags(query);
   const weights = boundWeights(snap, query, stats);
-  const found = expansions(query).map((terms) => reader.candidates(terms, { limit: settings.candidates, tags, ...weights }));
+  const found = expansions(query).map((terms) => reader.candidates(terms, { limit: settings.candidates, tags, ...weights, stats: blocks }));
   const exact = found.every((ids) => ids.length < settings.candidates);
 
   // Matcher and scorer share the candidate's forward-index entries: found once per term.
@@ -216,7 +215,7 @@ function matchPool(snap: Snapshot, query: AnalyzedQuery, stats?: TermStats): Poo
     const hit = { id, score: 0, site: reader.tag(id, 'site'), type: reader.tag(id, 'type'), lang: reader.tag(id, 'lang'), full: kind === 'all' };
     matches.push({ hit, row });
   }
-  return { matches, ids, exact, scorer, docTerms };
+  return { matches, exact, scorer, docTerms };
 }
 
 /**
@@ -240,11 +239,13 @@ export function findMatches(snap: Snapshot, query: AnalyzedQuery, stats?: TermSt
  * The pool's matches ranked with pruning (searcher/prune): only those whose
  * bound can reach what is shown are scored in full.
  */
-function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeof clampPaging>): { ranked: Match[]; partial: number; exact: boolean; scorer: Scorer } {
-  const { matches, ids, exact, scorer, docTerms } = matchPool(snap, query);
+function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeof clampPaging>, blocks?: CandidateOptions['stats']): { ranked: Match[]; partial: number; exact: boolean; scorer: Scorer } {
+  const { matches, exact, scorer, docTerms } = matchPool(snap, query, undefined, blocks);
   const S = query.terms.length;
   const termUnits = new Float64Array(S);
-  const units = matchUnits(snap.reader, unitScores(snap.reader, snap.settings.rank), query.terms.map((t) => snap.reader.termId(t)), ids);
+  const units = unitScores(snap.reader, snap.settings.rank);
+  const unitOf = query.terms.map((t) => units.term(snap.reader.termId(t)));
+  const slots = query.terms.map((t) => docTerms.slot(t));
   let full = 0;
   for (const m of matches) if (m.hit.full) full++;
   const ranked = partialsJoin(full, snap.settings.partialBelow) ? matches : matches.filter((m) => m.hit.full);
@@ -253,7 +254,7 @@ function rankPool(snap: Snapshot, query: AnalyzedQuery, paging: ReturnType<typeo
   const siteIndex = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const { hit, row } = ranked[i]!;
-    for (let t = 0; t < S; t++) termUnits[t] = units[row * S + t]!;
+    for (let t = 0; t < S; t++) termUnits[t] = unitOf[t]!.at(docTerms.postingAt(row, slots[t]!));
     pool.bound[i] = scorer.bound(hit.id, termUnits);
     pool.id[i] = hit.id;
     let site = siteIndex.get(hit.site);
@@ -330,8 +331,8 @@ export function emptyResult(raw: string, q: { parsed: ParsedQuery; query: Analyz
 /** Whether the query can match anything: it names a word, or a filter to browse by. */
 export const searchable = (query: AnalyzedQuery) => query.required.length > 0 || browsable(query);
 
-/** `exhaustive` scores every match (the reference the pruned ranking is tested against). */
-export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: boolean } = {}): SearchResult {
+/** `exhaustive` scores every match (the pruned ranking's reference in tests); `blocks` counts the postings blocks the candidate stage decoded and passed over. */
+export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: boolean; blocks?: CandidateOptions['stats'] } = {}): SearchResult {
   const t0 = performance.now();
   const { settings } = snap;
   const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
@@ -341,7 +342,7 @@ export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: 
   if (opts.exhaustive) {
     const found = findMatches(snap, q.query);
     m = { ...rankByBase(found.full, found.some, settings.partialBelow), exact: found.exact, scorer: found.scorer };
-  } else m = rankPool(snap, q.query, paging);
+  } else m = rankPool(snap, q.query, paging, opts.blocks);
   addProximity(m.ranked, (h, rank) => m.scorer.proximity(h.id) + (rank < SECTION_DEPTH ? m.scorer.sectionLift(h.id) : 0));
   const docOf = (h: Match) => snap.reader.doc(h.id);
   return { raw: req.query, ...q, ...paging, ...pageOfRanked(m.ranked, paging, docOf), partial: m.partial, exact: m.exact, ms: performance.now() - t0 };

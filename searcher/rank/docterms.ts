@@ -7,16 +7,19 @@
  * rule, and no term is looked up by its string per document. A search over
  * many candidates finds all their entries at once from the terms' postings
  * (`locate`), with no search per candidate, and their frequencies beside
- * them: read in postings order, the pages of the common terms' frequencies
- * are read again by the next query, where the forward index's of one
- * document at a time are scattered over the whole file.
+ * them, from the blocks that hold them: read in postings order, the pages of
+ * the common terms' blocks are read again by the next query, where the
+ * forward index's of one document at a time are scattered over the whole
+ * file.
  */
 import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { DocVector } from './bm25f.js';
 import { lowerBound } from '../../shared/bisect.js';
-import { gatherBeside } from '../sorted.js';
+import { BLOCK, blockBuffers } from '../../shared/index/postings-codec.js';
 
 const F = FIELDS.length;
+/** A block decoded by `locate`. */
+const block = blockBuffers();
 
 /** Also the BM25F view of the document at hand: its field lengths and each slot's frequencies. */
 export class DocTerms implements DocVector {
@@ -32,6 +35,8 @@ export class DocTerms implements DocVector {
   private filled = -1;
   /** Entries of the located documents: `located[i * terms + slot]`. */
   private located = new Int32Array(0);
+  /** Where each located entry's posting stands in its term's list (`block * BLOCK + place`), -1 for none: as `located`. */
+  private locatedAt = new Int32Array(0);
   /** The located documents, ascending. */
   private locatedIds: Uint32Array = new Uint32Array(0);
   /** Frequencies of the located documents: `locatedTf[(i * terms + slot) * FIELDS.length + f]`. */
@@ -76,24 +81,40 @@ export class DocTerms implements DocVector {
   }
 
   /**
-   * Finds the entries of documents `ids` (ascending) by walking each term's
-   * postings beside them, or, for a term in far more documents than `ids`,
-   * by a binary search in its postings; `selectAt(i, ids[i])` then makes
-   * `ids[i]` the document at hand without a search.
+   * Finds the entries and frequencies of documents `ids` (ascending) by
+   * walking each term's blocks beside them: only the blocks holding one of
+   * `ids` are decoded, so a common term costs the blocks its candidates are
+   * in, not its whole list. `selectAt(i, ids[i])` then makes `ids[i]` the
+   * document at hand without a search.
    */
   locate(ids: Uint32Array): void {
     const S = this.ids.length;
     const n = ids.length;
-    this.located = new Int32Array(n * S).fill(-1);
-    this.locatedTf = new Uint16Array(n * S * F);
+    const located = (this.located = new Int32Array(n * S).fill(-1));
+    const locatedAt = (this.locatedAt = new Int32Array(n * S).fill(-1));
+    const locatedTf = (this.locatedTf = new Uint16Array(n * S * F));
     this.locatedIds = ids;
     for (let s = 0; s < S; s++) {
       const t = this.ids[s]!;
       if (t < 0) continue;
-      const { docs, entries } = this.reader.postings(t);
-      gatherBeside(docs, entries, ids, this.located, S, s);
-      const tfs = this.reader.postingTfs(t);
-      for (let f = 0; f < F; f++) gatherBeside(docs, tfs[f]!, ids, this.locatedTf, S * F, s * F + f);
+      const { blocks, last, decode } = this.reader.postingBlocks(t);
+      let b = -1;
+      let count = 0;
+      let pos = 0;
+      for (let i = 0; i < n; i++) {
+        const id = ids[i]!;
+        if (b < 0 || last[b]! < id) {
+          b = lowerBound(last, id, b < 0 ? 0 : b);
+          if (b === blocks) break;
+          count = decode(b, block);
+          pos = 0;
+        }
+        while (pos < count && block.docs[pos]! < id) pos++;
+        if (pos === count || block.docs[pos] !== id) continue;
+        located[i * S + s] = block.entries[pos]!;
+        locatedAt[i * S + s] = b * BLOCK + pos;
+        for (let f = 0; f < F; f++) locatedTf[(i * S + s) * F + f] = block.tf[f]![pos]!;
+      }
     }
     this.doc = -1;
     this.row = -1;
@@ -106,6 +127,11 @@ export class DocTerms implements DocVector {
     this.doc = id;
     this.row = i;
     return this;
+  }
+
+  /** Where the i-th located document's posting of a slot stands in its term's list (`block * BLOCK + place`); -1 when it lacks the term. */
+  postingAt(i: number, slot: number): number {
+    return this.locatedAt[i * this.ids.length + slot]!;
   }
 
   /** The forward-index entry of a slot in the document at hand; -1 when it lacks the term. */

@@ -125,6 +125,7 @@ function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept
     }
     while (c.pos < c.n && c.buf.docs[c.pos]! < cur) c.pos++;
   }
+  if (inWindow.length === 1) return collectOne(inWindow[0]!, end, top, accept, docWeight);
   for (;;) {
     let d = Infinity;
     for (const c of inWindow) if (c.pos < c.n && c.buf.docs[c.pos]! < d) d = c.buf.docs[c.pos]!;
@@ -140,6 +141,17 @@ function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept
       }
     if (accept && !accept(d)) continue;
     top.offer(count, sum + (docWeight ? docWeight(d) : 0), d);
+  }
+}
+
+/** collect() of a window one list alone may hold documents of (a one-word query's every window): its postings in order, no merge. */
+function collectOne(c: Cursor, end: number, top: TopK, accept: CandidateRules['accept'], docWeight: CandidateRules['docWeight']): void {
+  const { docs } = c.buf;
+  const w = c.w;
+  for (; c.pos < c.n && docs[c.pos]! <= end; c.pos++) {
+    const d = docs[c.pos]!;
+    if (accept && !accept(d)) continue;
+    top.offer(1, (w ? w[c.pos]! : 0) + (docWeight ? docWeight(d) : 0), d);
   }
 }
 

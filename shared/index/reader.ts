@@ -167,7 +167,7 @@ class SegmentedIndexReader implements IndexReader {
     }
     const ids = [...new Set(terms.map((t) => this.termId(t)).filter((t) => t >= 0))];
     const lists = ids.map((t) => ({ blocks: this.postingBlocks(t), ...(opts.weigh ? { weights: opts.weigh(t) } : {}) }));
-    return selectCandidates(lists, opts.limit, { accept, docWeight: opts.docWeight, docWeightBound: opts.docWeightBound });
+    return selectCandidates(lists, opts.limit, { accept, docWeight: opts.docWeight, docWeightBound: opts.docWeightBound, stats: opts.stats });
   }
 
   docFreq(field: Field, term: string): number {

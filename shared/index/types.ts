@@ -84,6 +84,8 @@ export interface CandidateOptions {
   docWeight?: (id: number) => number;
   /** The largest `docWeight` of a document whose boost is at most `boost` (a block keeps its documents' largest); without it, none is passed over. */
   docWeightBound?: (boost: number) => number;
+  /** Counts the postings blocks decoded and passed over, when given. */
+  stats?: { decoded: number; skipped: number };
 }
 
 /** A term's posting weights by block (`TermBlocks`): a bound of a block's, and each of its postings' when it is decoded. */

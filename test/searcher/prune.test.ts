@@ -13,7 +13,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
-import { matchUnits, rankPruned, unitScores } from '../../searcher/prune.js';
+import { rankPruned, unitScores } from '../../searcher/prune.js';
 import { DocTerms } from '../../searcher/rank/docterms.js';
 import { makeScorer } from '../../searcher/rank/score.js';
 import type { StoredDoc } from '../../shared/index/types.js';
@@ -103,12 +103,17 @@ test('every document holding a query term has a bound at least its score', () =>
     const { query: q } = search(snap, { query });
     const docTerms = new DocTerms(reader, q.terms);
     const scorer = makeScorer(reader, q.terms, snap.settings.rank, docTerms, q.weights, q.alternatives);
-    const S = q.terms.length;
     const docs = Uint32Array.from(new Set(q.terms.flatMap((t) => [...reader.postings(reader.termId(t)).docs]))).sort();
-    const termUnits = matchUnits(reader, units, q.terms.map((t) => reader.termId(t)), docs);
+    docTerms.locate(docs);
+    const unitOf = q.terms.map((t) => units.term(reader.termId(t)));
     docs.forEach((id, i) => {
+      const termUnits = q.terms.map((t, k) => {
+        const at = docTerms.postingAt(i, docTerms.slot(t));
+        return at < 0 ? 0 : unitOf[k]!.at(at);
+      });
+      assert.ok(termUnits.some((u) => u > 0), `${query}: document ${id} has no unit score`);
       const base = scorer.base(id);
-      assert.ok(scorer.bound(id, termUnits.subarray(i * S, i * S + S)) >= base, `${query}: document ${id} scores ${base} over its bound`);
+      assert.ok(scorer.bound(id, termUnits) >= base, `${query}: document ${id} scores ${base} over its bound`);
     });
   }
 });
@@ -182,8 +187,8 @@ test('a block\'s bound, before any of its postings is scored, is at least each o
   let blocks = 0;
   for (let t = 0; t < reader.meta.termCount; t++)
     for (let b = 0; b < reader.postingBlocks(t).blocks; b++, blocks++) {
-      const bound = fresh.bound(t, b);
-      for (const u of scored.block(t, b)) assert.ok(u <= bound, `${reader.terms()[t]} block ${b}: ${u} over ${bound}`);
+      const bound = fresh.term(t).bound(b);
+      for (const u of scored.term(t).block(b)) assert.ok(u <= bound, `${reader.terms()[t]} block ${b}: ${u} over ${bound}`);
     }
   assert.ok(blocks > 1000, `${blocks} blocks`);
 });
