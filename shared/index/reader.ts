@@ -7,6 +7,7 @@
  * offsets through a bounded cache of pages (shared/index/paged), so memory
  * grows with the vocabulary and the number of documents, never with the
  * text, and every worker of a searcher shares the operating system's cache.
+ * The dictionary is held as the terms file's bytes (shared/index/dictionary).
  * Every file's header and length is checked on open; the files read whole
  * have their checksum verified. Used by the searcher and by merge, dedup,
  * prune and readindex.
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError } from '../errors.js';
 import { selectCandidates, type TagField } from './candidates.js';
+import { TermDictionary } from './dictionary.js';
 import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
@@ -73,8 +75,7 @@ const CACHED_DOCS = 4096;
 
 class SegmentedIndexReader implements IndexReader {
   readonly analyzer: Analyzer;
-  private readonly words: string[];
-  private readonly termIds = new Map<string, number>();
+  private readonly dict: TermDictionary;
   private readonly df: Uint32Array[];
   private readonly cache = new PageCache(CACHE_PAGES);
   private readonly fwd: ForwardFiles;
@@ -94,11 +95,9 @@ class SegmentedIndexReader implements IndexReader {
     this.analyzer = Analyzer.ofIndex(meta.analyzer);
     if (verify) for (const name of PAGED_FILES) new IndexFileColumns(dir, name).close();
     const terms = load(dir, INDEX_FILES.terms);
-    const words = column(terms.cols, 'words', Uint8Array, terms.file);
-    this.words = words.length ? Buffer.from(words.buffer, words.byteOffset, words.length).toString('utf8').split('\n') : [];
-    this.words.forEach((w, i) => this.termIds.set(w, i));
+    this.dict = new TermDictionary(column(terms.cols, 'words', Uint8Array, terms.file));
     this.df = FIELDS.map((f) => column(terms.cols, `df.${f}`, Uint32Array, terms.file));
-    if (this.words.length !== meta.termCount) throw inconsistent(dir);
+    if (this.dict.size !== meta.termCount) throw inconsistent(dir);
     // Every file is opened now: a torn or missing one is refused before the first query.
     const opened: { close(): void }[] = [];
     try {
@@ -167,8 +166,8 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   docFreq(field: Field, term: string): number {
-    const t = this.termIds.get(term);
-    return t === undefined ? 0 : this.df[FIELD_INDEX[field]]![t]!;
+    const t = this.dict.id(term);
+    return t < 0 ? 0 : this.df[FIELD_INDEX[field]]![t]!;
   }
 
   docFreqs(field: Field): ArrayLike<number> {
@@ -176,7 +175,7 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   termId(term: string): number {
-    return this.termIds.get(term) ?? -1;
+    return this.dict.id(term);
   }
 
   entry(id: number, termId: number): number {
@@ -244,7 +243,7 @@ class SegmentedIndexReader implements IndexReader {
     const lists = { anchor: [] as string[], url: [] as string[], heading: [] as string[] };
     const [first, end] = this.fwd.entries(id);
     for (let e = first; e < end; e++) {
-      const w = this.words[this.fwd.termOf(e)]!;
+      const w = this.dict.term(this.fwd.termOf(e));
       for (const p of this.fwd.positions(e)) stream[p] = w;
       for (const field of ['anchor', 'url', 'heading'] as const) for (let k = this.fwd.tf(e, FIELD_INDEX[field]); k > 0; k--) lists[field].push(w);
     }
@@ -309,9 +308,13 @@ class SegmentedIndexReader implements IndexReader {
     }
   }
 
-  /** The term dictionary, sorted. */
+  /** The term dictionary, sorted, as strings made anew each call (merge's walk of a whole segment index). */
   terms(): readonly string[] {
-    return this.words;
+    return this.dict.all();
+  }
+
+  term(termId: number): string {
+    return this.dict.term(termId);
   }
 
   close(): void {

@@ -146,8 +146,10 @@ export interface IndexReader {
   docFreq(field: Field, term: string): number;
   /** Each term's document frequency in this field, by term id (no lookup by string). */
   docFreqs(field: Field): ArrayLike<number>;
-  /** The term dictionary, sorted: the vocabulary "did you mean" corrects against. */
+  /** The term dictionary, sorted, made into strings on each call: for walks of a whole index (merge), not for queries. */
   terms(): readonly string[];
+  /** The term of a dictionary id (0 ≤ id < meta.termCount): the vocabulary "did you mean" corrects against, read a term at a time. */
+  term(termId: number): string;
   termFreq(id: number, field: Field, term: string): number;
   /** Number of tokens in the field. */
   fieldLength(id: number, field: Field): number;
