@@ -49,7 +49,8 @@ export interface SnapshotProvider {
 export interface IndexSource {
   /** The directory and version of the index currently published in the crawl dir, if any. */
   locate(crawlDir: string): { dir: string; version: string } | undefined;
-  open(dir: string): Promise<IndexReader>;
+  /** Opens an index, its caches within `cacheMb` (searcher.cache.mb). */
+  open(dir: string, cacheMb: number): Promise<IndexReader>;
 }
 
 /**
@@ -71,7 +72,7 @@ export function indexSource(indexDir?: string): IndexSource {
       }
     },
     // What every query reads is read before the index is current, so no query waits for it.
-    open: async (dir) => (await openIndex(dir, { verify: false })).warm(),
+    open: async (dir, cacheMb) => (await openIndex(dir, { verify: false, cacheMb })).warm(),
   };
 }
 
@@ -195,7 +196,7 @@ async function makeSnapshot(
   found: { dir: string; version: string },
   warm: { summaries: boolean },
 ): Promise<Snapshot> {
-  const reader = await source.open(found.dir);
+  const reader = await source.open(found.dir, settings.cacheMb);
   const snap = { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version };
   try {
     warmUp(snap, warm);

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError } from '../errors.js';
 import { selectCandidates, type TagField } from './candidates.js';
+import { cacheBudget, type CacheBudget } from './cache-budget.js';
 import { TermDictionary } from './dictionary.js';
 import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
@@ -27,7 +28,7 @@ import { Lru } from './lru.js';
 import { readStarts } from './run-starts.js';
 import { StoredFieldsReader } from './stored-fields.js';
 import { decodeTfs } from './tf-codes.js';
-import { PageCache, PagedFile } from './paged.js';
+import { PAGE_BYTES, PageCache, PagedFile } from './paged.js';
 import { PostingsFile } from './postings-file.js';
 import { readIndexMeta } from './publish.js';
 import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc, type TermBlocks } from './types.js';
@@ -68,20 +69,16 @@ function entryRuns(runs: { start: Uint32Array; data: Uint8Array }, a: number, b:
 /** The files read where they lie: their checksums are verified on open only when asked (openIndex). */
 const PAGED_FILES = [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections, INDEX_FILES.docs, INDEX_FILES.postings, INDEX_FILES.docinfo];
 
-/** Pages of index files a reader keeps (4 KiB each, the operating system's: a scattered read costs one): 16 MiB. */
-const CACHE_PAGES = 4096;
-/** Stored documents a reader keeps parsed. */
-const CACHED_DOCS = 4096;
-
 class SegmentedIndexReader implements IndexReader {
   readonly analyzer: Analyzer;
   private readonly dict: TermDictionary;
   private readonly df: Uint32Array[];
-  private readonly cache = new PageCache(CACHE_PAGES);
+  private readonly cache: PageCache;
   private readonly fwd: ForwardFiles;
   private readonly stored: PagedFile;
   private readonly storedFields: StoredFieldsReader;
-  private readonly storedCache = new Lru<number, StoredDoc>(CACHED_DOCS, () => 1);
+  /** Parsed stored documents, weighed by their JSON's length (two bytes a character, about what the parsed strings take). */
+  private readonly storedCache: Lru<number, { doc: StoredDoc; bytes: number }>;
   private readonly post: PostingsFile;
   private readonly infoFile: PagedFile;
   private info: DocInfo | undefined;
@@ -91,8 +88,12 @@ class SegmentedIndexReader implements IndexReader {
     readonly meta: IndexMeta,
     private readonly deleted: Set<number>,
     verify: boolean,
+    readonly cacheBudget: CacheBudget,
   ) {
     this.analyzer = Analyzer.ofIndex(meta.analyzer);
+    // Pages of 4 KiB, the operating system's: a scattered read costs one.
+    this.cache = new PageCache(Math.max(1, Math.floor(cacheBudget.pages / PAGE_BYTES)));
+    this.storedCache = new Lru(cacheBudget.stored, (d) => d.bytes);
     if (verify) for (const name of PAGED_FILES) new IndexFileColumns(dir, name).close();
     const terms = load(dir, INDEX_FILES.terms);
     this.dict = new TermDictionary(column(terms.cols, 'words', Uint8Array, terms.file));
@@ -103,7 +104,7 @@ class SegmentedIndexReader implements IndexReader {
     try {
       opened.push((this.fwd = new ForwardFiles(dir, meta.docCount, this.cache)));
       opened.push((this.stored = new PagedFile(dir, INDEX_FILES.docs, this.cache)));
-      opened.push((this.post = new PostingsFile(dir, this.cache, meta.termCount, () => inconsistent(dir))));
+      opened.push((this.post = new PostingsFile(dir, this.cache, meta.termCount, () => inconsistent(dir), cacheBudget)));
       opened.push((this.infoFile = new PagedFile(dir, INDEX_FILES.docinfo, this.cache)));
       this.storedFields = new StoredFieldsReader(this.stored, meta.docCount);
     } catch (e) {
@@ -126,12 +127,13 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   doc(id: number): StoredDoc {
-    return this.storedCache.get(id) ?? this.storedCache.set(id, this.parseStored(id));
+    return (this.storedCache.get(id) ?? this.storedCache.set(id, this.parseStored(id))).doc;
   }
 
-  private parseStored(id: number): StoredDoc {
+  private parseStored(id: number): { doc: StoredDoc; bytes: number } {
     if (!(id >= 0 && id < this.meta.docCount)) throw new RangeError(`no document ${id} in ${this.dir}`);
-    return JSON.parse(this.storedFields.json(id)) as StoredDoc;
+    const json = this.storedFields.json(id);
+    return { doc: JSON.parse(json) as StoredDoc, bytes: 2 * json.length };
   }
 
   idOf(url: string): number | undefined {
@@ -296,7 +298,7 @@ class SegmentedIndexReader implements IndexReader {
               secEnd: s.end,
               secData: s.data,
             };
-            yield [id, this.parseStored(id), { ...e, terms: term.subarray(a, b) }];
+            yield [id, this.parseStored(id).doc, { ...e, terms: term.subarray(a, b) }];
           }
         }
       } finally {
@@ -337,9 +339,10 @@ export type LoadedIndex = SegmentedIndexReader;
  * which reads all of it: a searcher, which must be ready in a moment
  * whatever the index's size, opens without, as Lucene verifies large files'
  * checksums only when it merges them (merge here verifies each file it reads).
+ * `cacheMb` bounds what the reader keeps read or decoded (shared/index/cache-budget).
  */
-export async function openIndex(dir: string, opts: { verify?: boolean } = {}): Promise<LoadedIndex> {
+export async function openIndex(dir: string, opts: { verify?: boolean; cacheMb?: number } = {}): Promise<LoadedIndex> {
   const { indexDir, meta } = readIndexMeta(dir);
   const deleted = readDeleted(indexDir);
-  return new SegmentedIndexReader(indexDir, { ...meta, deletedCount: deleted.size }, deleted, opts.verify ?? true);
+  return new SegmentedIndexReader(indexDir, { ...meta, deletedCount: deleted.size }, deleted, opts.verify ?? true, cacheBudget(opts.cacheMb));
 }

@@ -6,6 +6,7 @@
  */
 import type { Analyzer, AnalyzerOptions } from '../analysis/analyzer.js';
 import type { DecodedBlock } from './postings-codec.js';
+import type { CacheBudget } from './cache-budget.js';
 
 /** The fields BM25F scores, each with its own length statistics. */
 export const FIELDS = ['title', 'anchor', 'url', 'heading', 'content'] as const;
@@ -129,6 +130,8 @@ export interface IndexReader {
   readonly meta: IndexMeta;
   /** The analyzer the index was built with: analyze queries with this one. */
   readonly analyzer: Analyzer;
+  /** What the reader and the searcher's caches of it may keep, in bytes each (searcher.cache.mb). */
+  readonly cacheBudget: CacheBudget;
   /** Document ids are 0..meta.docCount-1. */
   doc(id: number): StoredDoc;
   idOf(url: string): number | undefined;
