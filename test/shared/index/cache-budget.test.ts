@@ -32,7 +32,7 @@ test('cache budget: a reader in a budget far smaller than its index answers as o
     w.add({ url: `http://h${d % 17}.test/p${d}`, title: `page ${word(d)} common`, content: `common ${content}`, host: `h${d % 17}.test`, site: `h${d % 17}.test`, domain: 'test', type: 'text/html', lang: 'en', date: '20240101', tstamp: 1_700_000_000_000, digest: `d${d}`, boost: 1 + (d % 5), segment: '20240101000000', contentLength: content.length, anchors: [] });
   }
   await w.write(dir);
-  const small = await openIndex(dir, { cacheMb: 0.05 });
+  const small = await openIndex(dir, { cacheMb: 0.03 });
   const large = await openIndex(dir, { cacheMb: 64 });
   try {
     assert.ok(small.cacheBudget.pages < 4 * 4096 && large.cacheBudget.pages > 1000 * 4096);
