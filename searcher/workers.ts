@@ -21,7 +21,7 @@ import os from 'node:os';
  * more mapped on its own, so a freed one goes back to the system (its
  * threshold otherwise rises to the largest buffer freed, and the index's
  * read and decoded buffers stayed in the process once freed). Measured at
- * 100k pages: 130–140 MB a worker after 1,000 queries, 215 MB without.
+ * 100k pages: 130–146 MB a worker after 1,000 queries, 215 MB without.
  */
 export function workerMemory(env: NodeJS.ProcessEnv, execArgv: readonly string[]): { execArgv: string[]; env: NodeJS.ProcessEnv } {
   const setByOperator = `${env.NODE_OPTIONS ?? ''} ${execArgv.join(' ')}`.includes('--max-semi-space-size');
