@@ -24,9 +24,6 @@ import { Lru } from '../shared/index/lru.js';
 
 const F = FIELDS.length;
 
-/** Unit scores a reader keeps (4 bytes each), the commonest terms' among them: 16 MiB. */
-const CACHED_UNITS = 4_000_000;
-
 /**
  * Each posting's term score at idf 1 in its document, by the term's blocks
  * (`reader.postingBlocks`): a block's are worked out when a query first
@@ -72,7 +69,8 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
   if (known?.params === params) return known.units;
   const query = new Bm25fQuery([1], readerStats(reader, params), params.bm25f.k1, params.bm25f.fields);
   let shares: Float64Array | undefined;
-  const kept = new Lru<number, TermUnits>(CACHED_UNITS, (u) => u.units.length);
+  // The commonest terms' stay, within the reader's budget for them.
+  const kept = new Lru<number, TermUnits>(reader.cacheBudget.units, (u) => u.units.byteLength + u.bounds.byteLength + u.done.byteLength);
   const buf = blockBuffers();
   const termUnits = (termId: number, blocks: TermBlocks): TermUnits => {
     const known = termId >= 0 ? kept.get(termId) : undefined;

@@ -27,6 +27,8 @@ export interface SearchSettings {
   fileUrlMap: FileUrlPrefix[];
   /** Titles and headings a worker holds for type-ahead (searcher/typeahead); 0 none. */
   typeAheadEntries: number;
+  /** MiB an index reader keeps read or decoded, all its caches together (shared/index/cache-budget). */
+  cacheMb: number;
 }
 
 export function searchSettings(conf: Conf): SearchSettings {
@@ -46,6 +48,7 @@ export function searchSettings(conf: Conf): SearchSettings {
     pollInterval: Math.max(100, conf.getDuration('searcher.index.poll.interval', 's')),
     fileUrlMap: parseFileUrlMap(conf.get('file.url.map')),
     typeAheadEntries: Math.max(0, conf.getInt('searcher.typeahead.entries')),
+    cacheMb: Math.max(1, conf.getInt('searcher.cache.mb')),
   };
 }
 

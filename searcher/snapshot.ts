@@ -52,7 +52,8 @@ export interface SnapshotProvider {
 export interface IndexSource {
   /** The directory and version of the index currently published in the crawl dir, if any. */
   locate(crawlDir: string): { dir: string; version: string } | undefined;
-  open(dir: string): Promise<IndexReader>;
+  /** Opens an index, its caches within `cacheMb` (searcher.cache.mb). */
+  open(dir: string, cacheMb: number): Promise<IndexReader>;
 }
 
 /**
@@ -74,7 +75,7 @@ export function indexSource(indexDir?: string): IndexSource {
       }
     },
     // What every query reads is read before the index is current, so no query waits for it.
-    open: async (dir) => (await openIndex(dir, { verify: false })).warm(),
+    open: async (dir, cacheMb) => (await openIndex(dir, { verify: false, cacheMb })).warm(),
   };
 }
 
@@ -198,7 +199,7 @@ async function makeSnapshot(
   found: { dir: string; version: string },
   warm: { summaries: boolean },
 ): Promise<Snapshot> {
-  const reader = await source.open(found.dir);
+  const reader = await source.open(found.dir, settings.cacheMb);
   const snap = { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version, related: readRelatedTerms(found.dir) };
   try {
     warmUp(snap, warm);

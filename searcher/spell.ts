@@ -55,19 +55,23 @@ export function documentFrequency(reader: IndexReader, term: string): number {
   return df;
 }
 
-/** The vocabulary by term length, built once per index. */
-const byLength = new WeakMap<IndexReader, Map<number, string[]>>();
+/** The vocabulary's term ids by term length, built once per index: the terms themselves stay in the dictionary's bytes. */
+const byLength = new WeakMap<IndexReader, Uint32Array[]>();
 
-function vocabulary(reader: IndexReader): Map<number, string[]> {
+function vocabulary(reader: IndexReader): Uint32Array[] {
   let v = byLength.get(reader);
   if (!v) {
-    v = new Map();
-    for (const t of reader.terms()) {
-      let list = v.get(t.length);
-      if (!list) v.set(t.length, (list = []));
-      list.push(t);
+    const n = reader.meta.termCount;
+    const length = new Uint32Array(n);
+    const count: number[] = [];
+    for (let id = 0; id < n; id++) {
+      const len = (length[id] = reader.term(id).length);
+      count[len] = (count[len] ?? 0) + 1;
     }
-    byLength.set(reader, v);
+    const lists = Array.from(count, (c) => new Uint32Array(c ?? 0));
+    const filled = lists.map(() => 0);
+    for (let id = 0; id < n; id++) lists[length[id]!]![filled[length[id]!]!++] = id;
+    byLength.set(reader, (v = lists));
   }
   return v;
 }
@@ -100,8 +104,9 @@ function nearTerms(reader: IndexReader, analyzer: Analyzer, word: string, term: 
   const near = new Map<string, number>();
   const max = term.length < ONE_EDIT_BELOW ? 1 : 2;
   const vocab = vocabulary(reader);
-  for (let len = term.length - max; len <= term.length + max; len++)
-    for (const t of vocab.get(len) ?? []) {
+  for (let len = Math.max(0, term.length - max); len <= term.length + max; len++)
+    for (const id of vocab[len] ?? []) {
+      const t = reader.term(id);
       const d = editDistance(term, t, max);
       if (d > 0 && d <= max) near.set(t, d);
     }

@@ -18,7 +18,7 @@ export function commonestTerm(snap: Pick<Snapshot, 'reader'>): string | undefine
   const df = snap.reader.docFreqs('content');
   let best = -1;
   for (let t = 0; t < df.length; t++) if (df[t]! > (best < 0 ? 0 : df[best]!)) best = t;
-  return best < 0 ? undefined : snap.reader.terms()[best];
+  return best < 0 ? undefined : snap.reader.term(best);
 }
 
 export function warmUp(snap: Snapshot, opts: { summaries: boolean }): void {

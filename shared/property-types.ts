@@ -90,6 +90,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'searcher.summary.length': 'int',
   'searcher.synonyms.weight': 'float',
   'searcher.typeahead.entries': 'int',
+  'searcher.cache.mb': 'int',
   'searcher.workers': 'int',
   'sitemap.max.count': 'int',
   'sitemap.max.size': 'int',

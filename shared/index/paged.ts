@@ -24,10 +24,20 @@ interface Page {
 
 /**
  * Pages of the files of one index, least recently used dropped past a
- * budget. A hit on the page read last costs no map operation.
+ * budget. A hit on the page read last costs no map operation. The pages
+ * are slots of one buffer, a page read into the slot of the one it drops:
+ * a page a read made and dropped soon after was garbage outside the heap,
+ * which piled up between two collections and left the process's memory
+ * fragmented and larger than the cache.
  */
 export class PageCache {
-  private readonly pages = new Map<number, Page>();
+  /** Slot of each page held, least recently used first. */
+  private readonly slots = new Map<number, number>();
+  private readonly views: Page[] = [];
+  private slab: ArrayBuffer | undefined;
+  /** Slots never used yet start here; slots a failed read left empty wait in `free`. */
+  private fresh = 0;
+  private readonly free: number[] = [];
   private lastKey = -1;
   private last: Page | undefined;
   private files = 0;
@@ -40,32 +50,53 @@ export class PageCache {
   }
 
   get size(): number {
-    return this.pages.size;
+    return this.slots.size;
   }
 
   page(fd: number, file: number, n: number, fileBytes: number): Page {
     const key = file * 2 ** 32 + n;
     if (key === this.lastKey) return this.last!;
-    let p = this.pages.get(key);
-    if (p) {
-      this.pages.delete(key);
-      this.pages.set(key, p);
+    let slot = this.slots.get(key);
+    if (slot !== undefined) {
+      this.slots.delete(key);
     } else {
-      const buf = new ArrayBuffer(PAGE_BYTES);
-      const u8 = new Uint8Array(buf);
+      slot = this.emptySlot();
+      const p = this.views[slot]!;
       const at = n * PAGE_BYTES;
-      fs.readSync(fd, u8, 0, Math.min(PAGE_BYTES, fileBytes - at), at);
-      p = { u8, u16: new Uint16Array(buf), u32: new Uint32Array(buf) };
-      this.pages.set(key, p);
-      if (this.pages.size > this.maxPages) this.pages.delete(this.pages.keys().next().value!);
+      try {
+        const got = fs.readSync(fd, p.u8, 0, Math.min(PAGE_BYTES, fileBytes - at), at);
+        p.u8.fill(0, got);
+      } catch (e) {
+        this.free.push(slot);
+        throw e;
+      }
     }
+    this.slots.set(key, slot);
     this.lastKey = key;
-    this.last = p;
-    return p;
+    return (this.last = this.views[slot]!);
+  }
+
+  /** A slot to read a page into: a free one, or the least recently used page's. */
+  private emptySlot(): number {
+    const free = this.free.pop();
+    if (free !== undefined) return free;
+    if (this.fresh < this.maxPages) {
+      // The buffer is reserved whole on first use; the operating system backs only the pages written.
+      this.slab ??= new ArrayBuffer(this.maxPages * PAGE_BYTES);
+      const at = this.fresh * PAGE_BYTES;
+      this.views.push({ u8: new Uint8Array(this.slab, at, PAGE_BYTES), u16: new Uint16Array(this.slab, at, PAGE_BYTES / 2), u32: new Uint32Array(this.slab, at, PAGE_BYTES / 4) });
+      return this.fresh++;
+    }
+    const [key, slot] = this.slots.entries().next().value!;
+    this.slots.delete(key);
+    if (key === this.lastKey) (this.lastKey = -1), (this.last = undefined);
+    return slot;
   }
 
   clear(): void {
-    this.pages.clear();
+    this.slots.clear();
+    this.free.length = 0;
+    for (let s = 0; s < this.fresh; s++) this.free.push(s);
     this.lastKey = -1;
     this.last = undefined;
   }

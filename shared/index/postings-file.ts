@@ -2,12 +2,13 @@
  * @module shared/index/postings-file
  * The postings file (shared/index/postings) as a reader reads it: a term's
  * blocks with their skip data and bounds, each decoded only when asked
- * (`blocks`), or the term's postings decoded whole (`postings`, `tf`) for
+ * (`blocks`), or the term's postings decoded whole (`postings`, `tfs`) for
  * the callers that walk all of them. A term's compressed words and skip
  * data are read in one piece and kept, the most recently used, as are the
- * whole terms decoded.
+ * whole terms decoded, their frequencies with them (a query asks for both).
  */
 import { HzError } from '../errors.js';
+import type { CacheBudget } from './cache-budget.js';
 import { INDEX_FILES } from './format.js';
 import { Lru } from './lru.js';
 import { PageCache, PagedFile, type PagedColumn } from './paged.js';
@@ -15,12 +16,8 @@ import { BLOCK, blockBuffers, decodeBlock, type DecodedBlock } from './postings-
 import { FIELDS, type Postings, type TermBlocks } from './types.js';
 
 const F = FIELDS.length;
-/** Compressed words and skip data a reader keeps read (4 bytes each): 16 MiB. */
-const CACHED_WORDS = 4_000_000;
-/** Postings a reader keeps decoded whole (8 bytes each, the commonest terms' stay): 16 MiB. */
-const CACHED_POSTINGS = 2_000_000;
-/** Words of skip data and bounds a block: last, where it starts, a largest tf and a shortest length a field, the largest boost. */
-const BLOCK_WORDS = 3 + 2 * F + 2;
+/** Bytes of skip data and bounds a block: last and where it starts (4 each), a largest tf (2) and a shortest length (4) a field, the largest boost (8). */
+const BLOCK_BYTES = 4 + 4 + 6 * F + 8;
 
 const EMPTY: TermBlocks = {
   count: 0,
@@ -38,11 +35,15 @@ export class PostingsFile {
   private readonly start: Uint32Array;
   private readonly firstBlock: Uint32Array;
   private readonly cols: { at: PagedColumn; last: PagedColumn; maxTf: PagedColumn[]; minLen: PagedColumn[]; boost: PagedColumn; data: PagedColumn };
-  private readonly read = new Lru<number, TermBlocks>(CACHED_WORDS, (b) => b.blocks * BLOCK_WORDS + b.count / 4 + 1);
-  private readonly decoded = new Lru<number, Postings>(CACHED_POSTINGS, (p) => p.docs.length || 1);
+  /** Terms' blocks as read, with their bytes (the compressed words and the skip data). */
+  private readonly read: Lru<number, { blocks: TermBlocks; bytes: number }>;
+  /** The commonest terms' postings and frequencies decoded whole stay (8 + 2 a field bytes a posting). */
+  private readonly decoded: Lru<number, Postings & { tfs: Uint16Array[] }>;
 
   /** Opens `<dir>/postings` of an index of `termCount` terms; a file of other terms or blocks is refused by `inconsistent`. */
-  constructor(dir: string, cache: PageCache, termCount: number, inconsistent: () => HzError) {
+  constructor(dir: string, cache: PageCache, termCount: number, inconsistent: () => HzError, budget: Pick<CacheBudget, 'postings' | 'decoded'>) {
+    this.read = new Lru(budget.postings, (b) => b.bytes);
+    this.decoded = new Lru(budget.decoded, (p) => p.docs.byteLength * (2 + F / 2) || 1);
     this.file = new PagedFile(dir, INDEX_FILES.postings, cache);
     try {
       const f = this.file;
@@ -75,7 +76,7 @@ export class PostingsFile {
   blocks(termId: number): TermBlocks {
     if (!this.has(termId)) return EMPTY;
     const known = this.read.get(termId);
-    if (known) return known;
+    if (known) return known.blocks;
     const b0 = this.firstBlock[termId]!;
     const b1 = this.firstBlock[termId + 1]!;
     const f = this.file;
@@ -88,7 +89,7 @@ export class PostingsFile {
       if (n !== Math.min(BLOCK, count - b * BLOCK)) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${f.file}: block ${b0 + b} holds ${n} postings, not ${Math.min(BLOCK, count - b * BLOCK)}`);
       return n;
     };
-    return this.read.set(termId, {
+    const blocks = {
       count,
       blocks: b1 - b0,
       last,
@@ -96,36 +97,37 @@ export class PostingsFile {
       minLength: this.cols.minLen.map((c) => f.read(c, Uint32Array, b0, b1)),
       maxBoost: f.read(this.cols.boost, Float64Array, b0, b1),
       decode,
-    });
+    };
+    return this.read.set(termId, { blocks, bytes: words.byteLength + (b1 - b0) * BLOCK_BYTES + 4 }).blocks;
   }
 
   /** A term's postings decoded whole, the most recently used kept. */
   postings(termId: number): Postings {
-    if (!this.has(termId)) return { docs: new Uint32Array(0), entries: new Uint32Array(0) };
+    return this.whole(termId);
+  }
+
+  /** A term's frequency in each field in each of its postings (not to be written to: the arrays are kept). */
+  tfs(termId: number): Uint16Array[] {
+    return this.whole(termId).tfs;
+  }
+
+  /** A term's postings and frequencies, its blocks decoded once for all, the most recently used kept. */
+  private whole(termId: number): Postings & { tfs: Uint16Array[] } {
     const known = this.decoded.get(termId);
     if (known) return known;
     const tb = this.blocks(termId);
     const docs = new Uint32Array(tb.count);
     const entries = new Uint32Array(tb.count);
-    const buf = blockBuffers();
-    for (let b = 0; b < tb.blocks; b++) {
-      const n = tb.decode(b, buf, false);
-      docs.set(buf.docs.subarray(0, n), b * BLOCK);
-      entries.set(buf.entries.subarray(0, n), b * BLOCK);
-    }
-    return this.decoded.set(termId, { docs, entries });
-  }
-
-  /** A term's frequency in each field in each of its postings, its blocks decoded once for all the fields. */
-  tfs(termId: number): Uint16Array[] {
-    const tb = this.blocks(termId);
-    const out = FIELDS.map(() => new Uint16Array(tb.count));
+    const tfs = FIELDS.map(() => new Uint16Array(tb.count));
     const buf = blockBuffers();
     for (let b = 0; b < tb.blocks; b++) {
       const n = tb.decode(b, buf);
-      for (let f = 0; f < out.length; f++) out[f]!.set(buf.tf[f]!.subarray(0, n), b * BLOCK);
+      docs.set(buf.docs.subarray(0, n), b * BLOCK);
+      entries.set(buf.entries.subarray(0, n), b * BLOCK);
+      for (let f = 0; f < F; f++) tfs[f]!.set(buf.tf[f]!.subarray(0, n), b * BLOCK);
     }
-    return out;
+    const p = { docs, entries, tfs };
+    return this.has(termId) ? this.decoded.set(termId, p) : p;
   }
 
   clear(): void {

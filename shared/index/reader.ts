@@ -7,6 +7,7 @@
  * offsets through a bounded cache of pages (shared/index/paged), so memory
  * grows with the vocabulary and the number of documents, never with the
  * text, and every worker of a searcher shares the operating system's cache.
+ * The dictionary is held as the terms file's bytes (shared/index/dictionary).
  * Every file's header and length is checked on open; the files read whole
  * have their checksum verified. Used by the searcher and by merge, dedup,
  * prune and readindex.
@@ -16,6 +17,8 @@ import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError } from '../errors.js';
 import { selectCandidates, type TagField } from './candidates.js';
+import { cacheBudget, type CacheBudget } from './cache-budget.js';
+import { TermDictionary } from './dictionary.js';
 import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
@@ -25,7 +28,7 @@ import { Lru } from './lru.js';
 import { readStarts } from './run-starts.js';
 import { StoredFieldsReader } from './stored-fields.js';
 import { decodeTfs } from './tf-codes.js';
-import { PageCache, PagedFile } from './paged.js';
+import { PAGE_BYTES, PageCache, PagedFile } from './paged.js';
 import { PostingsFile } from './postings-file.js';
 import { readIndexMeta } from './publish.js';
 import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc, type TermBlocks } from './types.js';
@@ -66,21 +69,16 @@ function entryRuns(runs: { start: Uint32Array; data: Uint8Array }, a: number, b:
 /** The files read where they lie: their checksums are verified on open only when asked (openIndex). */
 const PAGED_FILES = [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections, INDEX_FILES.docs, INDEX_FILES.postings, INDEX_FILES.docinfo];
 
-/** Pages of index files a reader keeps (4 KiB each, the operating system's: a scattered read costs one): 16 MiB. */
-const CACHE_PAGES = 4096;
-/** Stored documents a reader keeps parsed. */
-const CACHED_DOCS = 4096;
-
 class SegmentedIndexReader implements IndexReader {
   readonly analyzer: Analyzer;
-  private readonly words: string[];
-  private readonly termIds = new Map<string, number>();
+  private readonly dict: TermDictionary;
   private readonly df: Uint32Array[];
-  private readonly cache = new PageCache(CACHE_PAGES);
+  private readonly cache: PageCache;
   private readonly fwd: ForwardFiles;
   private readonly stored: PagedFile;
   private readonly storedFields: StoredFieldsReader;
-  private readonly storedCache = new Lru<number, StoredDoc>(CACHED_DOCS, () => 1);
+  /** Parsed stored documents, weighed by their JSON's length (two bytes a character, about what the parsed strings take). */
+  private readonly storedCache: Lru<number, { doc: StoredDoc; bytes: number }>;
   private readonly post: PostingsFile;
   private readonly infoFile: PagedFile;
   private info: DocInfo | undefined;
@@ -90,21 +88,23 @@ class SegmentedIndexReader implements IndexReader {
     readonly meta: IndexMeta,
     private readonly deleted: Set<number>,
     verify: boolean,
+    readonly cacheBudget: CacheBudget,
   ) {
     this.analyzer = Analyzer.ofIndex(meta.analyzer);
+    // Pages of 4 KiB, the operating system's: a scattered read costs one.
+    this.cache = new PageCache(Math.max(1, Math.floor(cacheBudget.pages / PAGE_BYTES)));
+    this.storedCache = new Lru(cacheBudget.stored, (d) => d.bytes);
     if (verify) for (const name of PAGED_FILES) new IndexFileColumns(dir, name).close();
     const terms = load(dir, INDEX_FILES.terms);
-    const words = column(terms.cols, 'words', Uint8Array, terms.file);
-    this.words = words.length ? Buffer.from(words.buffer, words.byteOffset, words.length).toString('utf8').split('\n') : [];
-    this.words.forEach((w, i) => this.termIds.set(w, i));
+    this.dict = new TermDictionary(column(terms.cols, 'words', Uint8Array, terms.file));
     this.df = FIELDS.map((f) => column(terms.cols, `df.${f}`, Uint32Array, terms.file));
-    if (this.words.length !== meta.termCount) throw inconsistent(dir);
+    if (this.dict.size !== meta.termCount) throw inconsistent(dir);
     // Every file is opened now: a torn or missing one is refused before the first query.
     const opened: { close(): void }[] = [];
     try {
       opened.push((this.fwd = new ForwardFiles(dir, meta.docCount, this.cache)));
       opened.push((this.stored = new PagedFile(dir, INDEX_FILES.docs, this.cache)));
-      opened.push((this.post = new PostingsFile(dir, this.cache, meta.termCount, () => inconsistent(dir))));
+      opened.push((this.post = new PostingsFile(dir, this.cache, meta.termCount, () => inconsistent(dir), cacheBudget)));
       opened.push((this.infoFile = new PagedFile(dir, INDEX_FILES.docinfo, this.cache)));
       this.storedFields = new StoredFieldsReader(this.stored, meta.docCount);
     } catch (e) {
@@ -127,12 +127,13 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   doc(id: number): StoredDoc {
-    return this.storedCache.get(id) ?? this.storedCache.set(id, this.parseStored(id));
+    return (this.storedCache.get(id) ?? this.storedCache.set(id, this.parseStored(id))).doc;
   }
 
-  private parseStored(id: number): StoredDoc {
+  private parseStored(id: number): { doc: StoredDoc; bytes: number } {
     if (!(id >= 0 && id < this.meta.docCount)) throw new RangeError(`no document ${id} in ${this.dir}`);
-    return JSON.parse(this.storedFields.json(id)) as StoredDoc;
+    const json = this.storedFields.json(id);
+    return { doc: JSON.parse(json) as StoredDoc, bytes: 2 * json.length };
   }
 
   idOf(url: string): number | undefined {
@@ -171,8 +172,8 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   docFreq(field: Field, term: string): number {
-    const t = this.termIds.get(term);
-    return t === undefined ? 0 : this.df[FIELD_INDEX[field]]![t]!;
+    const t = this.dict.id(term);
+    return t < 0 ? 0 : this.df[FIELD_INDEX[field]]![t]!;
   }
 
   docFreqs(field: Field): ArrayLike<number> {
@@ -180,7 +181,7 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   termId(term: string): number {
-    return this.termIds.get(term) ?? -1;
+    return this.dict.id(term);
   }
 
   entry(id: number, termId: number): number {
@@ -248,7 +249,7 @@ class SegmentedIndexReader implements IndexReader {
     const lists = { anchor: [] as string[], url: [] as string[], heading: [] as string[] };
     const [first, end] = this.fwd.entries(id);
     for (let e = first; e < end; e++) {
-      const w = this.words[this.fwd.termOf(e)]!;
+      const w = this.dict.term(this.fwd.termOf(e));
       for (const p of this.fwd.positions(e)) stream[p] = w;
       for (const field of ['anchor', 'url', 'heading'] as const) for (let k = this.fwd.tf(e, FIELD_INDEX[field]); k > 0; k--) lists[field].push(w);
     }
@@ -301,7 +302,7 @@ class SegmentedIndexReader implements IndexReader {
               secEnd: s.end,
               secData: s.data,
             };
-            yield [id, this.parseStored(id), { ...e, terms: term.subarray(a, b) }];
+            yield [id, this.parseStored(id).doc, { ...e, terms: term.subarray(a, b) }];
           }
         }
       } finally {
@@ -313,9 +314,13 @@ class SegmentedIndexReader implements IndexReader {
     }
   }
 
-  /** The term dictionary, sorted. */
+  /** The term dictionary, sorted, as strings made anew each call (merge's walk of a whole segment index). */
   terms(): readonly string[] {
-    return this.words;
+    return this.dict.all();
+  }
+
+  term(termId: number): string {
+    return this.dict.term(termId);
   }
 
   close(): void {
@@ -338,9 +343,10 @@ export type LoadedIndex = SegmentedIndexReader;
  * which reads all of it: a searcher, which must be ready in a moment
  * whatever the index's size, opens without, as Lucene verifies large files'
  * checksums only when it merges them (merge here verifies each file it reads).
+ * `cacheMb` bounds what the reader keeps read or decoded (shared/index/cache-budget).
  */
-export async function openIndex(dir: string, opts: { verify?: boolean } = {}): Promise<LoadedIndex> {
+export async function openIndex(dir: string, opts: { verify?: boolean; cacheMb?: number } = {}): Promise<LoadedIndex> {
   const { indexDir, meta } = readIndexMeta(dir);
   const deleted = readDeleted(indexDir);
-  return new SegmentedIndexReader(indexDir, { ...meta, deletedCount: deleted.size }, deleted, opts.verify ?? true);
+  return new SegmentedIndexReader(indexDir, { ...meta, deletedCount: deleted.size }, deleted, opts.verify ?? true, cacheBudget(opts.cacheMb));
 }

@@ -6,6 +6,7 @@
  */
 import type { Analyzer, AnalyzerOptions } from '../analysis/analyzer.js';
 import type { DecodedBlock } from './postings-codec.js';
+import type { CacheBudget } from './cache-budget.js';
 
 /** The fields BM25F scores, each with its own length statistics. */
 export const FIELDS = ['title', 'anchor', 'url', 'heading', 'content'] as const;
@@ -133,6 +134,8 @@ export interface IndexReader {
   readonly meta: IndexMeta;
   /** The analyzer the index was built with: analyze queries with this one. */
   readonly analyzer: Analyzer;
+  /** What the reader and the searcher's caches of it may keep, in bytes each (searcher.cache.mb). */
+  readonly cacheBudget: CacheBudget;
   /** Document ids are 0..meta.docCount-1. */
   doc(id: number): StoredDoc;
   idOf(url: string): number | undefined;
@@ -152,8 +155,10 @@ export interface IndexReader {
   docFreq(field: Field, term: string): number;
   /** Each term's document frequency in this field, by term id (no lookup by string). */
   docFreqs(field: Field): ArrayLike<number>;
-  /** The term dictionary, sorted: the vocabulary "did you mean" corrects against. */
+  /** The term dictionary, sorted, made into strings on each call: for walks of a whole index (merge), not for queries. */
   terms(): readonly string[];
+  /** The term of a dictionary id (0 ≤ id < meta.termCount): the vocabulary "did you mean" corrects against, read a term at a time. */
+  term(termId: number): string;
   termFreq(id: number, field: Field, term: string): number;
   /** Number of tokens in the field. */
   fieldLength(id: number, field: Field): number;

@@ -37,8 +37,8 @@ test('a lease keeps its snapshot open across a switch; the old reader closes aft
   const closed: string[] = [];
   const source = {
     locate: crawlIndexSource.locate,
-    open: async (d: string): Promise<IndexReader> => {
-      const r = await crawlIndexSource.open(d);
+    open: async (d: string, cacheMb: number): Promise<IndexReader> => {
+      const r = await crawlIndexSource.open(d, cacheMb);
       const close = r.close.bind(r);
       r.close = () => (closed.push(d), close());
       return r;

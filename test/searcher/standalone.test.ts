@@ -14,7 +14,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
 import { searchTool } from '../../searcher/tools.js';
-import { workerCount } from '../../searcher/workers.js';
+import { workerCount, workerMemory } from '../../searcher/workers.js';
 import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
 import { PAGES } from './pages.js';
 import { workersOf } from '../fixtures/searcher-process.js';
@@ -98,12 +98,29 @@ test('workerCount: -workers or searcher.workers as given, one a core for 0', () 
   for (const [asked, cores, want] of cases) assert.is(workerCount(asked, cores), want, `${asked} on ${cores} cores`);
 });
 
+test('workerMemory: workers start with a small young generation and malloc giving large buffers back, unless the operator set either', () => {
+  const TUNED = 'glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=2';
+  const cases: [env: NodeJS.ProcessEnv, execArgv: string[], want: ReturnType<typeof workerMemory>][] = [
+    [{}, [], { execArgv: ['--max-semi-space-size=1'], env: { GLIBC_TUNABLES: TUNED } }],
+    [{}, ['--enable-source-maps'], { execArgv: ['--enable-source-maps', '--max-semi-space-size=1'], env: { GLIBC_TUNABLES: TUNED } }],
+    [{ NODE_OPTIONS: '--max-semi-space-size=8' }, [], { execArgv: [], env: { GLIBC_TUNABLES: TUNED } }],
+    [{}, ['--max-semi-space-size=4'], { execArgv: ['--max-semi-space-size=4'], env: { GLIBC_TUNABLES: TUNED } }],
+    [{ GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' }, [], { execArgv: ['--max-semi-space-size=1'], env: {} }],
+    [{ GLIBC_TUNABLES: '' }, [], { execArgv: ['--max-semi-space-size=1'], env: {} }],
+  ];
+  for (const [env, execArgv, want] of cases) assert.equal(workerMemory(env, execArgv), want, JSON.stringify([env, execArgv]));
+});
+
 test('hazelnut-searcher with searcher.workers 2, then -workers 2: two processes behind one port, stopped together by SIGTERM; one that dies stops the server', async () => {
   const ask = async (base: string) => ((await (await fetch(`${base}/api/search?query=crawler`)).json()) as { total: number }).total;
   const p = run(['-D', 'searcher.workers=2', '-dir', copy, '-port', '0', '-host', HOST]);
   const m = await until(() => p.out().match(/serving 9 documents from .* at (http:\/\/[\d.]+:\d+)\/ \(2 worker processes\)/), 30_000, p);
   const workers = workersOf(p.child.pid!);
   assert.is(workers.length, 2);
+  for (const w of workers) {
+    assert.ok(fs.readFileSync(`/proc/${w}/cmdline`, 'utf8').split('\0').includes('--max-semi-space-size=1'), `worker ${w}: its young generation`);
+    assert.ok(fs.readFileSync(`/proc/${w}/environ`, 'utf8').split('\0').some((v) => v.startsWith('GLIBC_TUNABLES=')), `worker ${w}: its malloc`);
+  }
   for (let i = 0; i < 4; i++) assert.ok((await ask(m[1]!)) > 0);
   p.child.kill('SIGTERM');
   assert.is(await p.exit, 0);

@@ -91,7 +91,7 @@ test('reader: stored fields, tags, link scores and URLs from the docinfo and doc
   r.close();
 });
 
-test('paged: columns read through a cache of two pages are the bytes written, element by element and in runs', () => {
+test('paged: columns read through a cache of two pages (or one) are the bytes written, element by element and in runs, after the cache is emptied too', () => {
   const dir = fs.mkdtempSync(path.join(tmp, 'paged-'));
   const a = Uint32Array.from({ length: 100_003 }, (_, i) => (i * 2654435761) >>> 0);
   const b = Uint16Array.from({ length: 70_001 }, (_, i) => i * 7);
@@ -110,6 +110,18 @@ test('paged: columns read through a cache of two pages are the bytes written, el
     assert.is(f.u8(cc, m), c[m]);
   }
   assert.ok(cache.size <= 2);
+  // Emptied, its slots are read into again; one of a single page reads every element into the same slot.
+  cache.clear();
+  assert.is(cache.size, 0);
+  const one = new PagedFile(dir, 'forward', new PageCache(1));
+  for (let k = 0; k < 2_000; k++) {
+    const i = Math.floor(rnd() * a.length);
+    assert.is(f.u32(ca, i), a[i]);
+    assert.is(one.u32(ca, i), a[i]);
+    const m = Math.floor(rnd() * c.length);
+    assert.is(one.u8(cc, m), c[m]);
+  }
+  one.close();
   assert.equal(f.read(ca, Uint32Array, 99_000, 100_003), a.subarray(99_000));
   assert.equal(f.all('c', Uint8Array), c);
   assert.throws(() => f.read(ca, Uint32Array, 0, a.length + 1), /out of range/);
@@ -253,7 +265,7 @@ test('postings file: random postings of 1, 127, 128, 129 and more documents roun
     entry += terms.length;
   }
   builder.write(dir, Uint32Array.from(sizes), lengths, boosts);
-  const file = new PostingsFile(dir, new PageCache(4), T, () => new Error('inconsistent') as never);
+  const file = new PostingsFile(dir, new PageCache(4), T, () => new Error('inconsistent') as never, { postings: 4096, decoded: 4096 });
   const out = blockBuffers();
   for (let t = 0; t < T; t++) {
     const { docs, entries } = file.postings(t);

@@ -1,0 +1,36 @@
+/**
+ * @module shared/index/cache-budget
+ * One budget for all an index reader keeps read or decoded
+ * (`searcher.cache.mb`), split between its caches: pages of the index
+ * files, the compressed postings and skip data of the terms queried, the
+ * commonest terms' postings decoded whole, their unit scores (searcher/prune)
+ * and parsed stored documents. The shares follow what a miss costs: a page
+ * or a term's compressed postings is a `pread` from the operating system's
+ * cache, a decoded list or its scores the CPU of decoding them again.
+ */
+
+export interface CacheBudget {
+  /** Bytes of 4 KiB pages of the index files (shared/index/paged). */
+  pages: number;
+  /** Bytes of terms' compressed postings and skip data (shared/index/postings-file). */
+  postings: number;
+  /** Bytes of terms' postings decoded whole (documents and entries). */
+  decoded: number;
+  /** Bytes of unit scores (searcher/prune). */
+  units: number;
+  /** Bytes of stored documents parsed, reckoned from their JSON's length. */
+  stored: number;
+}
+
+/** Pages weigh most: long documents' positions and sections are read a page at a time (realweb's queries waited on them at a fifth). */
+const SHARES: CacheBudget = { pages: 0.35, postings: 0.2, decoded: 0.15, units: 0.2, stored: 0.1 };
+
+/** What a reader keeps when not told (the tools that open an index: merge, dedup, readindex, prune). */
+export const DEFAULT_CACHE_MB = 32;
+
+/** `mb` megabytes (MiB) split between a reader's caches. */
+export function cacheBudget(mb: number = DEFAULT_CACHE_MB): CacheBudget {
+  if (!(mb > 0)) throw new RangeError(`a cache budget must be more than 0 MB, not ${mb}`);
+  const bytes = mb * 2 ** 20;
+  return Object.fromEntries(Object.entries(SHARES).map(([k, share]) => [k, Math.floor(bytes * share)])) as unknown as CacheBudget;
+}
