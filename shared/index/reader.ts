@@ -2,12 +2,11 @@
  * @module shared/index/reader
  * Opens an index directory (or an index root with a CURRENT pointer) and
  * answers the IndexReader contract from the files where they lie: the term
- * dictionary and a few numbers a document are in memory; postings, the
- * forward index, positions, sections and stored fields are read at their
- * offsets through a bounded cache of pages (shared/index/paged), so memory
- * grows with the vocabulary and the number of documents, never with the
- * text, and every worker of a searcher shares the operating system's cache.
- * The dictionary is held as the terms file's bytes (shared/index/dictionary).
+ * dictionary (the terms file's bytes, shared/index/dictionary) and a few
+ * numbers a document are in memory; postings, the forward index, positions,
+ * sections and stored fields are read at their offsets through a bounded
+ * cache (shared/index/paged): memory grows with the vocabulary and the
+ * document count, never the text, and workers share the system's cache.
  * Every file's header and length is checked on open; the files read whole
  * have their checksum verified. Used by the searcher and by merge, dedup,
  * prune and readindex.
@@ -46,7 +45,6 @@ export function readDeleted(dir: string): Set<number> {
   const { file, cols } = load(dir, DELETED_FILE);
   return new Set(column(cols, 'ids', Uint32Array, file));
 }
-
 
 /** Documents read at a time by `docEntries`. */
 const WINDOW_DOCS = 512;
