@@ -1,8 +1,9 @@
 /**
  * updatedb killed in the middle of a large segment: the real CLI applies a
- * segment of 20,000 pages (200,000 links) and gets SIGKILL once its
- * transaction has begun spilling pages into the WebDB's WAL, that is while
- * it writes. The WebDB must then hold nothing of the segment, and a rerun
+ * segment of 20,000 pages (800,000 links: enough that its transaction
+ * outgrows updatedb's 16 MB page cache even with links stored as URL ids)
+ * and gets SIGKILL once the transaction has begun spilling pages into the
+ * WebDB's WAL, that is while it writes. The WebDB must then hold nothing of the segment, and a rerun
  * must leave it as an uninterrupted run does.
  */
 import { spawn } from 'node:child_process';
@@ -18,7 +19,7 @@ import { webDbSql } from '../fixtures/webdb-sql.js';
 
 const BIN = path.resolve('crawler/hazelnut.js');
 const N = 20_000;
-const LINKS = 10;
+const LINKS = 40;
 const NOW = Date.UTC(2024, 0, 10);
 const url = (i: number) => `http://127.0.13.${1 + (i % 4)}/p/${i % N}`;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-updatedb-kill-'));
