@@ -10,7 +10,6 @@
  * half furniture is a navigation page, and its words weigh as much as its
  * text is prose. An ordinary page, menus and all, keeps its full weight.
  *
- *
  * An all-in-one page (Node's `api/all.html`, a single-page manual) is the
  * concatenation of its site's pages: its sections are headed by their titles.
  * The text under such headings is a copy, which the pages themselves answer
