@@ -85,11 +85,11 @@ export function documentOf(
   if (!fields) return 'filtered';
   const boost = plugins.scoring.indexerScore(f.url, page?.score ?? 1, input.linkScore);
   const doc = toInputDoc(fields, { segment: seg.name, digest: parse.signature ?? '', boost });
-  // A page's own text: neither furniture nor sections headed by another page's title.
+  // A page's own text: neither furniture, nor sections headed by another page's title, nor a source listing's code.
   const own = titleKey(input.parse.title);
   const others = titles.keys.get(host(f.url));
   const copies = copiedRanges(parse.text.length, parse.meta.sections, (k) => k !== own && others?.has(k) === true);
-  const prose = proseWeight(parse.text.length, [...(parse.meta.furniture ?? []), ...copies]);
+  const prose = proseWeight(parse.text.length, [...(parse.meta.furniture ?? []), ...copies, ...(parse.meta.listing ?? [])]);
   if (prose < 1) doc.prose = prose;
   // The index's positions count the words of the content: they are the text's words only when the content starts with the text.
   const text = indexesText(doc.content, parse.text) ? parse.text : undefined;

@@ -82,9 +82,9 @@ export class Headings {
 
   /**
    * The page text — without navigation when `withoutNavigation` and there is
-   * content left — its sections and its furniture, once the page has ended.
+   * content left — its sections, its furniture and its code, once the page has ended.
    */
-  finishText(title: string, withoutNavigation: boolean): { text: string; furniture: [number, number][]; sections: PageSection[] } {
+  finishText(title: string, withoutNavigation: boolean): { text: string; furniture: [number, number][]; code: [number, number][]; sections: PageSection[] } {
     this.end();
     let built = withoutNavigation ? this.build(this.content, (h) => h.content, title) : null;
     if (!built?.text) built = this.build(this.text, (h) => h.text, title);
@@ -95,7 +95,7 @@ export class Headings {
       if (h.id) s.id = h.id;
       return [s];
     });
-    return { text: built.text, furniture: built.furniture, sections };
+    return { text: built.text, furniture: built.furniture, code: built.code, sections };
   }
 
   private build(sink: TextSink, span: (h: Heading) => [number, number], title: string) {

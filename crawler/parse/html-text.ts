@@ -85,6 +85,21 @@ function visibleChars(s: string): number {
   return n;
 }
 
+/** Ranges cut to a text of `length`, sorted, those touching or apart by a space only made one. */
+function mergeRanges(ranges: readonly [number, number][], length: number): [number, number][] {
+  const sorted = ranges
+    .map(([a, b]): [number, number] => [Math.min(a, length), Math.min(b, length)])
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  const merged: [number, number][] = [];
+  for (const r of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+    else merged.push(r);
+  }
+  return merged;
+}
+
 export class TextSink {
   /** The text so far, in pieces: no space at its start, single spaces between words. */
   private readonly pieces: string[] = [];
@@ -101,6 +116,8 @@ export class TextSink {
   private runFurniture = false;
   /** Ranges of text offsets, [from, to), possibly past its end. */
   private readonly furniture: [number, number][] = [];
+  /** Ranges of code (`<pre>`), likewise. */
+  private readonly code: [number, number][] = [];
 
   /** A piece of text as the parser streams it. */
   push(piece: TextPiece, link: boolean, furniture: boolean): void {
@@ -125,28 +142,22 @@ export class TextSink {
     if (to > from) this.furniture.push([from, to]);
   }
 
+  /** Marks the code range [from, to) of marks: a `<pre>` block. */
+  addCode(from: number, to: number): void {
+    if (to > from) this.code.push([from, to]);
+  }
+
   /** Where the next word will start in the text (past its end if none follows). */
   mark(): number {
     return this.length + (this.space && this.length > 0 ? 1 : 0);
   }
 
-  /** The squeezed, trimmed text; `marks` as offsets into it; furniture as merged offset ranges. */
-  build(marks: readonly number[]): { text: string; offsets: number[]; furniture: [number, number][] } {
+  /** The squeezed, trimmed text; `marks` as offsets into it; furniture and code as merged offset ranges. */
+  build(marks: readonly number[]): { text: string; offsets: number[]; furniture: [number, number][]; code: [number, number][] } {
     this.endRun();
     const out = this.pieces.join('');
     const clamp = (i: number) => Math.min(i, out.length);
-    const ranges = this.furniture
-      .map(([a, b]): [number, number] => [clamp(a), clamp(b)])
-      .filter(([a, b]) => b > a)
-      .sort((x, y) => x[0] - y[0]);
-    const merged: [number, number][] = [];
-    for (const r of ranges) {
-      const last = merged[merged.length - 1];
-      // Furniture separated by a space only is one range.
-      if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
-      else merged.push(r);
-    }
-    return { text: out, offsets: marks.map(clamp), furniture: merged };
+    return { text: out, offsets: marks.map(clamp), furniture: mergeRanges(this.furniture, out.length), code: mergeRanges(this.code, out.length) };
   }
 
   /** A squeezed piece: its words after a single space (or line break) where one is due, none at the start. */

@@ -15,7 +15,8 @@
  * inside page furniture (menus and sidebars by class name, controls, stray
  * text in `<head>`) is marked as such for the summarizer to pass over.
  * Code (`<pre>`) keeps its line breaks in the text, each one character as
- * a space would be (html-text's LINE_BREAK), so a snippet can show its lines.
+ * a space would be (html-text's LINE_BREAK), so a snippet can show its lines,
+ * and its ranges are marked, so a source listing is told by its shape.
  */
 import type { Handler } from 'htmlparser2';
 import type { PageSection } from '../../segments/segment.js';
@@ -24,6 +25,7 @@ import { Headings } from './html-headings.js';
 import { emptyHead, readMeta, type HtmlHead } from './html-meta.js';
 import { Outlinks, type HtmlLink } from './html-outlinks.js';
 import { squash, TextPiece, TextSink } from './html-text.js';
+import type { CodeShape } from './page-shape.js';
 
 /** What one pass over an HTML document finds; URLs still as written in the page. */
 export interface HtmlExtract extends HtmlHead {
@@ -33,6 +35,17 @@ export interface HtmlExtract extends HtmlHead {
   sections: PageSection[];
   /** Ranges of `text` that are page furniture. */
   furniture: [number, number][];
+  /** Ranges of `text` that are code (`<pre>`). */
+  code: [number, number][];
+  /** The code's line breaks, and its links to other pages (not to a place in the page itself). */
+  codeShape: CodeShape;
+}
+
+/** Line breaks in a piece of text. */
+function lineCount(t: string): number {
+  let n = 0;
+  for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) n++;
+  return n;
 }
 
 /** The handler htmlparser2 calls as it reads a page; `finish` once the parser has ended. */
@@ -52,6 +65,10 @@ export class HtmlWalk implements Partial<Handler> {
   private furnitureAt = -1;
   /** The outermost <pre>: code, whose line breaks the text keeps. */
   private preAt = -1;
+  /** Where the open <pre> starts in each text. */
+  private preFrom: [number, number] = [0, 0];
+  /** Code's lines and its links to other pages (html-text's code ranges hold the rest of its shape). */
+  private readonly codeShape = { lines: 0, links: 0 };
 
   private readonly title: string[] = [];
   private readonly head = emptyHead();
@@ -67,7 +84,10 @@ export class HtmlWalk implements Partial<Handler> {
   onopentag(name: string, a: Record<string, string>): void {
     this.depth++;
     if (BLOCK.has(name)) this.boundary(name === 'pre');
-    if (this.preAt < 0 && name === 'pre') this.preAt = this.depth;
+    if (this.preAt < 0 && name === 'pre') {
+      this.preAt = this.depth;
+      this.preFrom = [this.text.mark(), this.content.mark()];
+    }
     if (this.skipAt >= 0) return;
     if (SKIP.has(name)) {
       this.skipAt = this.depth;
@@ -91,6 +111,7 @@ export class HtmlWalk implements Partial<Handler> {
     const link = this.outlinks.inAnchor;
     const furniture = this.furnitureAt >= 0;
     piece.set(t, this.preAt >= 0);
+    if (this.preAt >= 0) this.codeShape.lines += lineCount(t);
     this.text.push(piece, link, furniture);
     if (this.chromeAt < 0) this.content.push(piece, link, furniture);
     this.outlinks.addText(t);
@@ -109,8 +130,8 @@ export class HtmlWalk implements Partial<Handler> {
   finish(): HtmlExtract {
     this.outlinks.finish();
     const title = squash(this.title.join(''));
-    const { text, furniture, sections } = this.headings.finishText(title, this.skipNavigationText);
-    return { title, text, ...this.head, links: this.outlinks.list, sections, furniture };
+    const { text, furniture, code, sections } = this.headings.finishText(title, this.skipNavigationText);
+    return { title, text, ...this.head, links: this.outlinks.list, sections, furniture, code, codeShape: this.codeShape };
   }
 
   /** The handlers of the elements that carry more than text. */
@@ -130,6 +151,7 @@ export class HtmlWalk implements Partial<Handler> {
         readMeta(this.head, a);
         break;
       case 'a':
+        if (this.preAt >= 0 && a.href && !a.href.trim().startsWith('#')) this.codeShape.links++;
         this.outlinks.openAnchor(a, this.depth, nav);
         break;
       case 'img':
@@ -166,7 +188,11 @@ export class HtmlWalk implements Partial<Handler> {
 
   private leaveRegions(depth: number): void {
     if (depth === this.furnitureAt) this.furnitureAt = -1;
-    if (depth === this.preAt) this.preAt = -1;
+    if (depth === this.preAt) {
+      this.preAt = -1;
+      this.text.addCode(this.preFrom[0], this.text.mark());
+      this.content.addCode(this.preFrom[1], this.content.mark());
+    }
     if (depth === this.skipAt) this.skipAt = -1;
     if (depth === this.navAt) this.navAt = -1;
     if (depth === this.chromeAt) this.chromeAt = -1;

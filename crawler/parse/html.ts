@@ -17,6 +17,7 @@ import { decodePage } from '../encoding.js';
 import { NestingCappedParser } from './html-nesting.js';
 import { breathe, LINKS_PER_BREATH, SLICE_CHARS } from './breathe.js';
 import { HtmlWalk, type HtmlExtract } from './html-walk.js';
+import { listingRanges } from './page-shape.js';
 
 /** Runs the extractor over a decoded document; `skipNavigationText` leaves navigation out of `text`. */
 export function extractHtml(html: string, skipNavigationText = false): HtmlExtract {
@@ -75,6 +76,8 @@ export class HtmlPageParser implements Parser {
     if (x.contentLanguage) meta.contentLanguage = x.contentLanguage;
     if (x.sections.length) meta.sections = x.sections;
     if (x.furniture.length) meta.furniture = x.furniture;
+    const listing = listingRanges(x.text.length, x.code, x.furniture, x.codeShape);
+    if (listing.length) meta.listing = listing;
     return { status: 'success', title: x.title, text: x.text, lang: x.lang, outlinks, meta };
   }
 }

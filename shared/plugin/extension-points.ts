@@ -66,6 +66,8 @@ export interface ParseMeta {
   sections?: PageSection[];
   /** Parse-text ranges [start, end) that are page furniture (menus, link lists, the title repeated): not summary material. */
   furniture?: [number, number][];
+  /** Parse-text ranges of code on a page that is almost all code (crawler/parse/page-shape's source listing). */
+  listing?: [number, number][];
   noindex?: boolean;
   nofollow?: boolean;
   noarchive?: boolean;
