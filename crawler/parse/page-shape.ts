@@ -3,9 +3,10 @@
  * Navigation pages, all-in-one pages and source listings told by their
  * shape, not their address. A table of contents, a general index, a module
  * list or a site map is made of links: its words are the names of other
- * pages (which their anchors already give those pages) and say little about itself, yet a long list of names matches
- * every query that names one of them, and the hub that every page links to
- * has a high link score besides. The parse marks such text as furniture
+ * pages (which their anchors already give those pages) and say little
+ * about itself, yet a long list of names matches every query that names
+ * one of them, and the hub that every page links to has a high link score
+ * besides. The parse marks such text as furniture
  * (runs that are almost all link text, menus); a page whose text is more than
  * half furniture is a navigation page, and its words weigh as much as its
  * text is prose. An ordinary page, menus and all, keeps its full weight.
