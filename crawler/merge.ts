@@ -30,7 +30,7 @@ import { writeAssociations } from './index/associations.js';
 import type { Log } from './log.js';
 import { intOption, parseArgs, type Tool } from '../shared/command.js';
 import { dedupEntries, duplicates, openSegmentIndexes, segmentNames, type DedupEntry, type DedupReason, type SegmentIndex } from './dedup-rule.js';
-import { checkNoneLeftOut, foldingIndex, foldSegmentIndexes, isFolded } from './folded-index.js';
+import { checkNoneLeftOut, foldingIndex, foldSegmentIndexes } from './folded-index.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf, shardIndexDir } from '../shared/crawl-dir.js';
@@ -51,8 +51,8 @@ export interface MergeOptions {
 }
 
 export async function merge(conf: Conf, opts: MergeOptions): Promise<MergeSummary> {
-  // Into the crawl's own index, the segment indexes merged are folded once it is published; elsewhere they stay.
-  const folding = opts.segments.filter((d) => path.resolve(foldingIndex(d)) === path.resolve(opts.index) && !isFolded(d));
+  // Into the crawl's own index, the segment indexes merged are folded once it is published (those folded already lose what a killed fold left); elsewhere they stay.
+  const folding = opts.segments.filter((d) => path.resolve(foldingIndex(d)) === path.resolve(opts.index));
   checkNoneLeftOut(opts.segments, opts.index);
   const [s] = await mergeDeduped(conf, opts.log, await dedupSegments(conf, opts), [opts.index], () => 0);
   foldSegmentIndexes(folding, opts.index, s!.generation, opts.log);
