@@ -4,7 +4,8 @@
  * over segment indexes. Among documents with the same URL the newest fetch
  * stays; among the rest, documents with the same content digest keep the one
  * with the highest boost, then the shortest URL. Deletions go to a `deleted`
- * file beside each segment index; segment data is never rewritten. The
+ * file beside each segment index (a folded segment's pages, in the merged
+ * index, get none); segment data is never rewritten. The
  * decision is recomputed from all given documents each run, so running it
  * twice changes nothing. Merge applies the same rule to what it merges.
  */
@@ -16,7 +17,7 @@ import { DELETED_FILE, packColumns, writeIndexFile } from '../shared/index/forma
 import { readDeleted } from '../shared/index/reader.js';
 import type { Log } from './log.js';
 import { parseArgs, type Tool } from '../shared/command.js';
-import { dedupEntries, duplicates, openSegmentIndexes, type SegmentIndex } from './dedup-rule.js';
+import { dedupEntries, duplicates, openSegmentIndexes, segmentNames, type SegmentIndex } from './dedup-rule.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
 import { segmentCrawlDir, segmentIndexDir } from '../shared/crawl-dir.js';
@@ -47,6 +48,8 @@ function writeDeletions(conf: Conf, indexes: SegmentIndex[], log: Log | undefine
   for (const i of dup.keys()) perSegment[where[i]![0]]!.push(where[i]![1]);
   let changed = 0;
   indexes.forEach((s, k) => {
+    // The merged index of folded segments keeps no deletions: merge applies the rule to its pages again.
+    if (s.folded) return;
     const ids = perSegment[k]!.sort((a, b) => a - b);
     const dir = s.reader.dir;
     const before = [...readDeleted(dir)].sort((a, b) => a - b);
@@ -62,7 +65,7 @@ function writeDeletions(conf: Conf, indexes: SegmentIndex[], log: Log | undefine
   });
   let byUrl = 0;
   for (const r of dup.values()) if (r === 'url') byUrl++;
-  return { segments: indexes.length, documents: entries.length, byUrl, byDigest: dup.size - byUrl, changed };
+  return { segments: segmentNames(indexes).length, documents: entries.length, byUrl, byDigest: dup.size - byUrl, changed };
 }
 
 const tool: Tool = {

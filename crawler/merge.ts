@@ -11,7 +11,10 @@
  * (shared/index/postings-merge), or inverted again when a segment index
  * holds none (written by an older release); built in a temporary directory
  * and published as a new generation in one rename, so a merge killed at any
- * point leaves the previous index serving.
+ * point leaves the previous index serving. A merge into the crawl's own
+ * index then folds the segment indexes it merged (crawler/folded-index):
+ * the next merge takes their pages, minus those of segments deleted since,
+ * from the index it replaces, whose postings merge as a segment index's do.
  * `-shards n` writes n shard indexes instead, split by URL hash, one per
  * searcher behind a broker (hazelnut-searcher -shard / -shards).
  */
@@ -26,7 +29,8 @@ import { IndexWriter } from '../shared/index/writer.js';
 import { writeAssociations } from './index/associations.js';
 import type { Log } from './log.js';
 import { intOption, parseArgs, type Tool } from '../shared/command.js';
-import { dedupEntries, duplicates, openSegmentIndexes, type DedupEntry, type DedupReason, type SegmentIndex } from './dedup-rule.js';
+import { dedupEntries, duplicates, openSegmentIndexes, segmentNames, type DedupEntry, type DedupReason, type SegmentIndex } from './dedup-rule.js';
+import { checkNoneLeftOut, foldingIndex, foldSegmentIndexes } from './folded-index.js';
 import { segmentDirs } from './segment-args.js';
 import { runWithLog } from './tool-run.js';
 import { crawlDirOf, shardIndexDir } from '../shared/crawl-dir.js';
@@ -47,7 +51,11 @@ export interface MergeOptions {
 }
 
 export async function merge(conf: Conf, opts: MergeOptions): Promise<MergeSummary> {
+  // Into the crawl's own index, the segment indexes merged are folded once it is published (those folded already lose what a killed fold left); elsewhere they stay.
+  const folding = opts.segments.filter((d) => path.resolve(foldingIndex(d)) === path.resolve(opts.index));
+  checkNoneLeftOut(opts.segments, opts.index);
   const [s] = await mergeDeduped(conf, opts.log, await dedupSegments(conf, opts), [opts.index], () => 0);
+  foldSegmentIndexes(folding, opts.index, s!.generation, opts.log);
   return s!;
 }
 
@@ -91,7 +99,8 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
   const bare = indexes.filter((s) => s.reader.meta.postings === false);
   if (bare.length) log?.info(`${bare.length} segment indexes hold no postings (${bare[0]!.segment}${bare.length > 1 ? ', …' : ''}): inverting their documents again; 'hazelnut index' writes them with postings`);
   const postingsFrom = bare.length ? undefined : (o: number) => postingInputs(indexes, dest, o);
-  const writers = outputs.map((_, o) => new IndexWriter({ analyzer, segments: indexes.map((s) => s.segment), postingsFrom: postingsFrom?.(o) }));
+  const segments = segmentNames(indexes);
+  const writers = outputs.map((_, o) => new IndexWriter({ analyzer, segments, postingsFrom: postingsFrom?.(o) }));
   const out: MergeSummary[] = [];
   try {
     const progress = log?.step('merge', 'documents', total);
@@ -103,7 +112,7 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
       const to = dest[k]!;
       for (const [id, stored, e] of s.reader.docEntries((id) => to[id]! >= 0)) {
         const o = to[id]!;
-        progress?.update(++done, { extra: `${indexes.length} segment indexes` });
+        progress?.update(++done, { extra: `${segments.length} segments` });
         const writer = writers[o]!;
         const toMerged = (toOutput[o] ??= termMap(words, writer));
         writer.addEntries(stored, { ...e, terms: toMerged(e.terms) });
@@ -119,8 +128,8 @@ async function mergeDeduped(conf: Conf, log: Log | undefined, { indexes, analyze
         { graceMs: conf.getDuration('index.generation.grace', 'ms') },
       );
       log?.clearProgress();
-      log?.info(`published generation ${published.generation}: ${writer.docCount} documents from ${indexes.length} segments`);
-      out.push({ documents: writer.docCount, segments: indexes.length, duplicates: dup.size, generation: published.generation, dir: published.dir });
+      log?.info(`published generation ${published.generation}: ${writer.docCount} documents from ${segments.length} segments`);
+      out.push({ documents: writer.docCount, segments: segments.length, duplicates: dup.size, generation: published.generation, dir: published.dir });
     }
   } finally {
     for (const w of writers) w.discard();

@@ -7,11 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../shared/errors.js';
+import { HzError, UsageError } from '../shared/errors.js';
 import { currentIndex } from '../shared/index/publish.js';
 import { openIndex } from '../shared/index/reader.js';
 import { parseArgs, type Tool } from '../shared/command.js';
 import { segmentIndexDir } from '../shared/crawl-dir.js';
+import { foldingIndex, isFolded } from './folded-index.js';
 
 export interface IndexStats {
   dir: string;
@@ -30,6 +31,11 @@ export interface IndexStats {
 export async function indexStats(target: string): Promise<IndexStats> {
   const cur = currentIndex(target);
   const inSegment = segmentIndexDir(target);
+  if (isFolded(target))
+    throw new HzError(
+      'HZ_ERR_NOT_FOUND',
+      `segment ${target}: its own index was folded into the crawl's merged index after a merge, which holds its pages now: read that ('hazelnut readindex ${foldingIndex(target)} -stats')`,
+    );
   const dir = cur ? cur.dir : !fs.existsSync(path.join(target, 'meta')) && fs.existsSync(inSegment) ? inSegment : target;
   const r = await openIndex(dir);
   const files = Object.fromEntries(fs.readdirSync(dir).map((f) => [f, fs.statSync(path.join(dir, f)).size]));

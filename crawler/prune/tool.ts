@@ -56,13 +56,14 @@ function du(p: string): number {
 /** Pages whose newest live copy is in each segment: what the next merge would take from it. */
 async function holders(segmentsDir: string, names: string[], log?: Log): Promise<Map<string, string[]>> {
   const indexes = await openSegmentIndexes(names.map((n) => path.join(segmentsDir, n)), log);
-  const { entries, where } = dedupEntries(indexes, { skipDeleted: true });
+  const { entries } = dedupEntries(indexes, { skipDeleted: true });
   const dup = duplicates(entries, true);
   const out = new Map<string, string[]>();
   entries.forEach((e, i) => {
     if (dup.has(i)) return;
-    const seg = indexes[where[i]![0]]!.segment;
-    out.set(seg, [...(out.get(seg) ?? []), e.url]);
+    const urls = out.get(e.segment);
+    if (urls) urls.push(e.url);
+    else out.set(e.segment, [e.url]);
   });
   for (const s of indexes) s.reader.close();
   return out;

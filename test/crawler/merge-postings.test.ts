@@ -91,6 +91,8 @@ test('a crawl merged from its segments\' postings is the index, and the shards, 
   const segments = fs.readdirSync(segDir).sort().map((s) => path.join(segDir, s));
   assert.ok(segments.length >= 3, `${segments.length} segments`);
   const conf = Conf.load();
+  // Each crawl's merge folded the segment indexes; indexed again, they are whole, copies under a second URL included.
+  await indexSegments(conf, { webdb: path.join(dir, 'webdb'), segments });
   // Dedup's deletions over the first segments only: merge applies the rule again over all of them.
   const d = await dedup(conf, { segments: segments.slice(0, 3) });
   assert.ok(d.byDigest > 0, 'the copies under a second URL are deleted');

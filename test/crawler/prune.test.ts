@@ -147,10 +147,15 @@ test('readindex -stats', async () => {
     assert.match(o.out, /segments covered: 3 /);
     assert.match(o.out, new RegExp(`format version: ${INDEX_FORMAT_VERSION}\n`));
     assert.match(o.out, /bytes on disk: [1-9]\d* \(.*postings [1-9]\d*.*\)\n/);
-    const seg = listSegments(crawl.segments)[0]!;
+    const seg = path.join(crawl.segments, listSegments(crawl.segments)[0]!);
     const { o: o2, io: cli2 } = io();
-    assert.is(await main(['readindex', path.join(crawl.segments, seg), '-stats'], cli2), 0);
-    assert.match(o2.out, /documents: 2\ndeleted documents: 1\n/, 'the oldest segment: a superseded, b live');
+    assert.is(await main(['readindex', seg, '-stats'], cli2), 1, 'the merge folded the segment\'s own index');
+    assert.match(o2.err, /folded into the crawl's merged index .*hazelnut readindex \S+index -stats/);
+    await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [seg] });
+    await dedup(crawl.conf, { segments: listSegments(crawl.segments).map((n) => path.join(crawl.segments, n)) });
+    const { o: o4, io: cli4 } = io();
+    assert.is(await main(['readindex', seg, '-stats'], cli4), 0, 'indexed again');
+    assert.match(o4.out, /documents: 2\ndeleted documents: 1\n/, 'the oldest segment: a superseded, b live');
     const { o: o3, io: cli3 } = io();
     assert.is(await main(['readindex', crawl.index], cli3), 2);
     assert.match(o3.err, /give -stats/);

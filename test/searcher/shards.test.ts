@@ -17,6 +17,7 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { chromium } from 'playwright-core';
+import { FOLDED_FILE } from '../../crawler/folded-index.js';
 import { merge, shardOf } from '../../crawler/merge.js';
 import { Conf } from '../../shared/conf.js';
 import { currentIndex } from '../../shared/index/publish.js';
@@ -31,6 +32,7 @@ import { buildJudgedCrawl } from './judged-crawl.js';
 
 const HOST = '127.0.6.60';
 let dir = '';
+let wholeSegmentIndex = '';
 const procs: ChildProcess[] = [];
 let single = '';
 let broker = '';
@@ -70,7 +72,12 @@ test.before(async () => {
   // The published index as the crawl's one segment index, so merge reads it as the crawler leaves it.
   const seg = fs.readdirSync(path.join(dir, 'segments'))[0]!;
   const segDir = path.join(dir, 'segments', seg);
-  fs.cpSync(currentIndex(path.join(dir, 'index'))!.dir, segmentIndexDir(segDir), { recursive: true });
+  const segIndex = segmentIndexDir(segDir);
+  fs.cpSync(currentIndex(path.join(dir, 'index'))!.dir, segIndex, { recursive: true });
+  // The crawl's merge folded the segment's index: whole again, and kept so, since the merges below fold it.
+  fs.rmSync(path.join(segIndex, FOLDED_FILE), { force: true });
+  wholeSegmentIndex = path.join(dir, 'whole-segment-index');
+  fs.cpSync(segIndex, wholeSegmentIndex, { recursive: true });
   const conf = Conf.load();
   await merge(conf, { index: path.join(dir, 'index'), segments: [segDir] });
   single = (await start(['-dir', dir])).base;
@@ -256,6 +263,11 @@ test('a shard that switches to a new index generation is picked up, with statist
   // Pages deleted in the segment index as dedup deletes them are left out by merge: the single index without
   // the gone pages, then shard 0 alone, merged from the segment with every other shard's page deleted too.
   const segIndex = segmentIndexDir(segDir);
+  const restore = () => {
+    fs.rmSync(segIndex, { recursive: true });
+    fs.cpSync(wholeSegmentIndex, segIndex, { recursive: true });
+  };
+  restore();
   const seg = await openIndex(segIndex);
   const urls = Array.from({ length: seg.meta.docCount }, (_, id) => seg.doc(id).url);
   seg.close();
@@ -266,6 +278,7 @@ test('a shard that switches to a new index generation is picked up, with statist
   };
   deleteAlso(gone);
   await merge(conf, { index: path.join(dir, 'index'), segments: [segDir] });
+  restore();
   deleteAlso((url) => gone(url) || shardOf(url, 2) !== 0);
   await merge(conf, { index: shardIndexDir(path.join(dir, 'shards'), 0), segments: [segDir] });
   deleteAlso(gone);
