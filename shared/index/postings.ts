@@ -20,8 +20,16 @@ import { BLOCK, blockBuffers, encodeBlock } from './postings-codec.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS } from './types.js';
 
-/** Postings held before a batch is written to a run (18 bytes each, and as many for the sort). */
-const BATCH_POSTINGS = 2_000_000;
+/**
+ * Postings held before a batch is written to a run (18 bytes each, and as
+ * many for the sort): at 2 million the batch and its sort took 80 MB, the
+ * peak of a crawl's memory; at half a million, 20 MB, for four times the runs,
+ * each read back through a small buffer (RUN_READ_BYTES) so the runs of a
+ * large index hold little too.
+ */
+const BATCH_POSTINGS = 500_000;
+/** The read-ahead of each run while the runs are merged. */
+const RUN_READ_BYTES = 64 << 10;
 const F = FIELDS.length;
 
 export class PostingsBuilder {
@@ -124,7 +132,7 @@ export class PostingsBuilder {
     const start = new Uint32Array(T + 1);
     for (let t = 0; t < T; t++) start[t + 1] = start[t]! + counts[t]!;
     const blocks = new BlockWriter(this.spillDir, lengths, boosts);
-    const sources = this.runs.map((f) => new SpillSource(f));
+    const sources = this.runs.map((f) => new SpillSource(f, RUN_READ_BYTES));
     try {
       const heads = sources.map((s) => (s.more() ? s.u32() : -1));
       for (;;) {

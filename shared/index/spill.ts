@@ -76,13 +76,18 @@ function* fileChunks(file: string): Generator<Uint8Array> {
 
 export class SpillSource {
   private readonly fd: number;
-  private buf = Buffer.allocUnsafe(BUFFER_BYTES);
+  private buf: Buffer;
   private at = 0;
   private end = 0;
   private eof = false;
 
-  constructor(readonly file: string) {
+  /** `bufferBytes`: read ahead this much; smaller where many sources are read at once (postings runs). */
+  constructor(
+    readonly file: string,
+    private readonly bufferBytes = BUFFER_BYTES,
+  ) {
     this.fd = fs.openSync(file, 'r');
+    this.buf = Buffer.allocUnsafe(bufferBytes);
   }
 
   /** Makes `n` bytes readable at `at`; false at the end of the file. */
@@ -90,7 +95,7 @@ export class SpillSource {
     if (this.end - this.at >= n) return true;
     if (this.eof) return false;
     const left = this.end - this.at;
-    const next = n > this.buf.length ? Buffer.allocUnsafe(n + BUFFER_BYTES) : this.buf;
+    const next = n > this.buf.length ? Buffer.allocUnsafe(n + this.bufferBytes) : this.buf;
     this.buf.copy(next, 0, this.at, this.end);
     this.buf = next;
     this.at = 0;
