@@ -34,6 +34,20 @@ export interface CandidateRules {
   docWeightBound?: (boost: number) => number;
   /** Counts the blocks decoded and passed over, when given. */
   stats?: { decoded: number; skipped: number };
+  /** Ranks by weight alone, however many lists hold a document (a pool whose matches all compete on score). */
+  byWeight?: boolean;
+  /** Set to the worst document kept when `limit` were kept: no document left out ranks above it. */
+  floor?: { count: number; weight: number };
+}
+
+/** The distinct ids of `terms` that the index holds (`termId` −1 for the others). */
+export const termIds = (terms: readonly string[], termId: (term: string) => number) => [...new Set(terms.map(termId).filter((t) => t >= 0))];
+
+/** Browsing by tags: the first `limit` documents `accept` takes. */
+export function browse(docCount: number, limit: number, accept: (id: number) => boolean): number[] {
+  const out: number[] = [];
+  for (let id = 0; id < docCount && out.length < limit; id++) if (accept(id)) out.push(id);
+  return out;
 }
 
 /** A term's place in the walk: its block at hand, decoded or not, and the next posting in it. */
@@ -55,7 +69,7 @@ interface Cursor {
  */
 export function selectCandidates(lists: readonly CandidateList[], limit: number, rules: CandidateRules = {}): number[] {
   if (limit <= 0 || !lists.length) return [];
-  const { accept, docWeight, stats } = rules;
+  const { accept, docWeight, stats, byWeight } = rules;
   const priorBound = docWeight ? (rules.docWeightBound ?? (() => Infinity)) : () => 0;
   const cursors: Cursor[] = lists.map((l) => ({ blocks: l.blocks, weights: l.weights, block: 0, n: -1, pos: 0, buf: blockBuffers(), w: undefined }));
   const top = new TopK(limit);
@@ -83,10 +97,11 @@ export function selectCandidates(lists: readonly CandidateList[], limit: number,
       sum += c.weights ? c.weights.bound(b) : 0;
       boost = Math.max(boost, c.blocks.maxBoost[b]!);
     }
-    if (!top.full || top.beats(inWindow.length, Math.min(sum + priorBound(boost), boundWithOwn(inWindow, sum, docWeight))))
-      collect(inWindow, cur, end, top, accept, docWeight, stats);
+    if (!top.full || top.beats(byWeight ? 0 : inWindow.length, Math.min(sum + priorBound(boost), boundWithOwn(inWindow, sum, docWeight))))
+      collect(inWindow, cur, end, top, accept, docWeight, stats, byWeight);
     cur = end + 1;
   }
+  if (top.full && rules.floor) Object.assign(rules.floor, top.worst());
   return top.sorted();
 }
 
@@ -109,7 +124,7 @@ function boundWithOwn(inWindow: Cursor[], sum: number, docWeight: CandidateRules
 }
 
 /** Every document of the window cur..end in the lists at hand, counted and weighed as the exhaustive pass would, offered to `top`. */
-function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept: CandidateRules['accept'], docWeight: CandidateRules['docWeight'], stats: CandidateRules['stats']): void {
+function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept: CandidateRules['accept'], docWeight: CandidateRules['docWeight'], stats: CandidateRules['stats'], byWeight = false): void {
   for (const c of inWindow) {
     if (c.n < 0) {
       c.n = c.blocks.decode(c.block, c.buf, false);
@@ -125,7 +140,7 @@ function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept
     }
     while (c.pos < c.n && c.buf.docs[c.pos]! < cur) c.pos++;
   }
-  if (inWindow.length === 1) return collectOne(inWindow[0]!, end, top, accept, docWeight);
+  if (inWindow.length === 1) return collectOne(inWindow[0]!, end, top, accept, docWeight, byWeight ? 0 : 1);
   for (;;) {
     let d = Infinity;
     for (const c of inWindow) if (c.pos < c.n && c.buf.docs[c.pos]! < d) d = c.buf.docs[c.pos]!;
@@ -140,18 +155,18 @@ function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept
         c.pos++;
       }
     if (accept && !accept(d)) continue;
-    top.offer(count, sum + (docWeight ? docWeight(d) : 0), d);
+    top.offer(byWeight ? 0 : count, sum + (docWeight ? docWeight(d) : 0), d);
   }
 }
 
 /** collect() of a window one list alone may hold documents of (a one-word query's every window): its postings in order, no merge. */
-function collectOne(c: Cursor, end: number, top: TopK, accept: CandidateRules['accept'], docWeight: CandidateRules['docWeight']): void {
+function collectOne(c: Cursor, end: number, top: TopK, accept: CandidateRules['accept'], docWeight: CandidateRules['docWeight'], count: number): void {
   const { docs } = c.buf;
   const w = c.w;
   for (; c.pos < c.n && docs[c.pos]! <= end; c.pos++) {
     const d = docs[c.pos]!;
     if (accept && !accept(d)) continue;
-    top.offer(1, (w ? w[c.pos]! : 0) + (docWeight ? docWeight(d) : 0), d);
+    top.offer(count, (w ? w[c.pos]! : 0) + (docWeight ? docWeight(d) : 0), d);
   }
 }
 
@@ -175,6 +190,11 @@ class TopK {
   /** Whether a document of `count` and `weight`, offered after every one kept (a higher id), would be kept. */
   beats(count: number, weight: number): boolean {
     return count > this.count[0]! || (count === this.count[0]! && weight > this.weight[0]!);
+  }
+
+  /** The worst document kept: its count and weight. */
+  worst(): { count: number; weight: number } {
+    return { count: this.count[0]!, weight: this.weight[0]! };
   }
 
   /** i ranks below j. */
