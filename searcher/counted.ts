@@ -14,7 +14,7 @@ import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js'
 import type { CandidateOptions } from '../shared/index/types.js';
 import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
 import { groupHead, type GroupedPage, type SiteCount } from './group.js';
-import { boundPool, matchPool } from './pool.js';
+import { boundPool, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
 import type { AnalyzedQuery } from './query/analyze.js';
 import { addProximity, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH, SECTION_DEPTH } from './ranking.js';

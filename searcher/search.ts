@@ -4,7 +4,7 @@
  * query's rules checked on each, the BM25F re-rank, then hits per site and
  * the page. A query of plain words is counted and ranked exactly however
  * many documents match (searcher/counted); any other takes a candidate
- * pool `searcher.candidates` deep (searcher/pool), and its total says
+ * pool `searcher.candidates` deep (searcher/candidate-pool), and its total says
  * "about" when the pool filled up.
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
@@ -18,7 +18,7 @@ import { countFacets, noFacets, type Facets } from './facets.js';
 import { groupBySite } from './group.js';
 import type { TermStats } from './rank/bm25f.js';
 import type { Scorer } from './rank/score.js';
-import { boundPool, matchPool } from './pool.js';
+import { boundPool, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
 import { addProximity, pageHits, partialsJoin, PROXIMITY_DEPTH, rankByBase, SECTION_DEPTH } from './ranking.js';
 import type { SearchSettings } from './settings.js';

@@ -1,5 +1,5 @@
 /**
- * @module searcher/pool
+ * @module searcher/candidate-pool
  * The candidate pool of a search: candidates from the index (every word
  * first, then the best partial matches, or by score bound alone; the
  * highest score bounds first, as deep as asked), the query's rules checked
