@@ -60,11 +60,12 @@ function distinctSorted(lists: readonly number[][]): Uint32Array {
 
 /**
  * Each posting's share of its document's score bound (its unit score times
- * its term's idf, as Scorer.bound adds them, with the document's link prior): a query with more matches than
+ * its term's idf, as Scorer.bound adds them, scaled by the page's text
+ * weight, with the document's link prior): a query with more matches than
  * the candidate pool holds gets those of the highest bounds among the
  * documents holding as many of its terms.
  */
-function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader, snap.settings.rank)): Pick<CandidateOptions, 'weigh' | 'docWeight' | 'docWeightBound'> {
+function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader, snap.settings.rank)): Pick<CandidateOptions, 'weigh' | 'docWeight' | 'docWeightBound' | 'docScale'> {
   const { reader, settings } = snap;
   const units = unitScores(reader, settings.rank);
   const idfOf = new Map(query.terms.map((t) => [reader.termId(t), idf(stats.docCount, stats.docFreq(t)) * (query.weights.get(t) ?? 1)]));
@@ -85,6 +86,8 @@ function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = r
       };
     },
     docWeight: (id) => linkPrior(reader.boost(id), linkWeight),
+    // The page's text weight scales its BM25F (Scorer.base).
+    docScale: (id) => reader.prose(id),
     // The prior rises with the boost (falls, below zero, with a negative weight).
     docWeightBound: (boost) => (linkWeight >= 0 ? linkPrior(boost, linkWeight) : 0),
   };
@@ -147,7 +150,10 @@ export function boundPool(snap: Snapshot, query: AnalyzedQuery, ranked: PoolMatc
   for (let i = 0; i < n; i++) {
     const { hit, row } = ranked[i]!;
     for (let t = 0; t < S; t++) termUnits[t] = unitOf[t]!.at(docTerms.postingAt(row, slots[t]!));
-    pool.bound[i] = scorer.bound(hit.id, termUnits);
+    // Scorer.bound leaves out the text weight (at most 1) that scales the BM25F part, above the link prior.
+    const bound = scorer.bound(hit.id, termUnits);
+    const prior = linkPrior(snap.reader.boost(hit.id), snap.settings.rank.linkWeight);
+    pool.bound[i] = bound > prior ? Math.min(bound, prior + snap.reader.prose(hit.id) * (bound - prior) + Math.abs(bound) * 1e-12) : bound;
     pool.id[i] = hit.id;
     let site = siteIndex.get(hit.site);
     if (site === undefined) siteIndex.set(hit.site, (site = siteIndex.size));

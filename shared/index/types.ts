@@ -86,6 +86,8 @@ export interface CandidateOptions {
   docWeight?: (id: number) => number;
   /** The largest `docWeight` of a document whose boost is at most `boost` (a block keeps its documents' largest); without it, none is passed over. */
   docWeightBound?: (boost: number) => number;
+  /** A factor of a document's own, at most 1, on its postings' weights' sum when positive (the text weight). */
+  docScale?: (id: number) => number;
   /** Counts the postings blocks decoded and passed over, when given. */
   stats?: { decoded: number; skipped: number };
   /** Ranks by weight alone, however many of the terms a document holds. */
