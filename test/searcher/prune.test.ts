@@ -130,6 +130,9 @@ test('a candidate pool smaller than the matches holds the best-scoring ones: the
       const wide = search(snaps.current, { query, hitsPerSite: 0 });
       if (wide.total > 40) filled++;
       assert.equal(narrow.hits.map((h) => [h.doc.url, h.score]), wide.hits.map((h) => [h.doc.url, h.score]), query);
+      // Plain words are counted, not drawn from the pool: the total is every match's.
+      if (countableTerms(narrow.query)) assert.equal([narrow.total, narrow.exact], [wide.total, true], query);
+      else if (wide.total > 40) assert.ok(!narrow.exact && narrow.total <= 40, `${query}: ${narrow.total} of the pool's matches, exact ${narrow.exact}`);
     }
     assert.ok(filled >= 4, `only ${filled} queries with more matches than the pool`);
   } finally {
