@@ -40,39 +40,34 @@ export const MAX_FACET_VALUES = 8;
 
 export const noFacets = (): Facets => ({ site: [], type: [], lang: [] });
 
-interface Counted<H> extends FacetValue {
-  /** The first match with the value. */
-  first: H;
+/** The most frequent values of a facet's counts (by value; the empty value is none), most first, then by value. */
+export function topValues(counts: ReadonlyMap<string, number>): FacetValue[] {
+  const out: FacetValue[] = [];
+  for (const [value, count] of counts) if (value && count > 0) out.push({ value, count });
+  return out.sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, MAX_FACET_VALUES);
 }
 
-function count<H>(counts: Map<string, Counted<H>>, value: string, hit: H): void {
-  if (!value) return;
-  const v = counts.get(value);
-  if (v) v.count++;
-  else counts.set(value, { value, count: 1, first: hit });
+/** The facets of counts made already; each site shown is sampled by `sampleOf`, called only for them. */
+export function facetsOf(counts: Record<FacetField, ReadonlyMap<string, number>>, sampleOf: (site: string) => SitePage): Facets {
+  return {
+    site: topValues(counts.site).map((v) => ({ ...v, sample: sampleOf(v.value) })),
+    type: topValues(counts.type),
+    lang: topValues(counts.lang),
+  };
 }
-
-const top = <H>(counts: Map<string, Counted<H>>) => [...counts.values()].sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : 1)).slice(0, MAX_FACET_VALUES);
 
 /**
  * One pass over the matches, in rank order; each site shown is sampled by
  * its first match (`pageOf`, called only for them).
  */
 export function countFacets<H extends FacetTags>(hits: readonly H[], pageOf: (hit: H) => SitePage): Facets {
-  const site = new Map<string, Counted<H>>();
-  const type = new Map<string, Counted<H>>();
-  const lang = new Map<string, Counted<H>>();
+  const counts = { site: new Map<string, number>(), type: new Map<string, number>(), lang: new Map<string, number>() };
+  const first = new Map<string, H>();
   for (const h of hits) {
-    count(site, h.site, h);
-    count(type, h.type, h);
-    count(lang, h.lang, h);
+    for (const f of FACET_FIELDS) counts[f].set(h[f], (counts[f].get(h[f]) ?? 0) + 1);
+    if (!first.has(h.site)) first.set(h.site, h);
   }
-  const plain = ({ value, count }: Counted<H>): FacetValue => ({ value, count });
-  return {
-    site: top(site).map((v) => ({ ...plain(v), sample: pageOf(v.first) })),
-    type: top(type).map(plain),
-    lang: top(lang).map(plain),
-  };
+  return facetsOf(counts, (site) => pageOf(first.get(site)!));
 }
 
 const languages = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });

@@ -9,8 +9,10 @@
  * every query word behind one holding only some: such a page is not hidden
  * while partial matches rank below it, and a partial match is not lifted
  * under its site's first hit over a full match of another site.
- * hazelnut ranks the whole candidate pool, so one walk suffices where Nutch
- * re-queried with `-site:` clauses. Pure over plain data.
+ * One walk suffices where Nutch re-queried with `-site:` clauses: over the
+ * whole ranked list, or over its exact head with each site's number of
+ * matches below it (`groupHead`), when that decides the page. Pure over
+ * plain data.
  */
 
 export interface RankedHit {
@@ -45,24 +47,85 @@ interface Entry<H> {
   items: PlacedHit<H>[];
 }
 
+/** A site's matches in a ranked list: holding every word, and only some. */
+export interface SiteCount {
+  full: number;
+  partial: number;
+}
+
 /** `hitsPerSite` ≤ 0 shows every hit, in rank order; the best `keepTop` hits are never hidden. */
 export function groupBySite<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, start: number, count: number, keepTop = 0): GroupedPage<H> {
   const severalSites = ranked.some((h) => h.site !== ranked[0]!.site);
-  const flat =
-    hitsPerSite > 0 && severalSites
-      ? group(ranked, hitsPerSite, keepTop, start, count)
-      : { page: ranked.slice(start, start + count).map((hit) => ({ hit, grouped: false })), shown: ranked.length, hidden: 0, sitesWithMore: new Set<string>() };
-  const hits = flat.page;
-  // The first hit of a page stands on its own: its site's first hit is on the page before.
-  if (hits[0]?.grouped) hits[0] = { hit: hits[0].hit, grouped: false };
-  return { hits, shown: flat.shown, hidden: flat.hidden, sitesWithMore: flat.sitesWithMore, hasNext: flat.shown > start + count };
+  if (!(hitsPerSite > 0 && severalSites)) return flat(ranked, ranked.length, start, count);
+  const w = walk(ranked, hitsPerSite, keepTop, false);
+  return paged(w.entries, w.hidden, w.sitesWithMore, start, count);
 }
 
-/** The hits listed in places `start` to `start + count` once grouped, how many are listed in all, and what is hidden. */
-function group<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, keepTop: number, start: number, count: number) {
+/**
+ * groupBySite of a ranked list of which only the head is known, in order,
+ * with how many matches each site has in the whole list (`sites`: every
+ * site with a match) and so below the head; undefined when what lies below
+ * can change the page (a site on it may list a hit from below) or the
+ * counts (a full match below may have a partial one below it).
+ */
+export function groupHead<H extends RankedHit>(head: readonly H[], sites: ReadonlyMap<string, SiteCount>, hitsPerSite: number, start: number, count: number, keepTop = 0): GroupedPage<H> | undefined {
+  let total = 0;
+  let partial = 0;
+  for (const c of sites.values()) (total += c.full + c.partial), (partial += c.partial);
+  if (!(hitsPerSite > 0 && sites.size > 1)) return head.length >= Math.min(total, start + count) ? flat(head, total, start, count) : undefined;
+  if (head.length < Math.min(total, keepTop)) return undefined;
+  for (const h of head) if (!h.full) partial--;
+  const w = walk(head, hitsPerSite, keepTop, partial > 0);
+  const open = new Set<Entry<H>>();
+  let listedBelow = 0;
+  let hidden = w.hidden;
+  const inHead = new Map<string, SiteCount>();
+  for (const h of head) {
+    const c = inHead.get(h.site) ?? inHead.set(h.site, { full: 0, partial: 0 }).get(h.site)!;
+    if (h.full) c.full++;
+    else c.partial++;
+  }
+  for (const [site, c] of sites) {
+    const seen = inHead.get(site) ?? { full: 0, partial: 0 };
+    const below = c.full + c.partial - seen.full - seen.partial;
+    if (below <= 0) continue;
+    // A full match below with a partial one below it is never hidden: whether one has depends on their order.
+    if (c.full > seen.full && partial > 0) return undefined;
+    const known = w.bySite.get(site);
+    const listed = Math.min(below, Math.max(0, hitsPerSite - (known?.count ?? 0)));
+    listedBelow += listed;
+    hidden += below - listed;
+    if (below > listed) w.sitesWithMore.add(site);
+    // A hit from below joins its site's entry (or its own, after the head's).
+    if (listed > 0 && known) open.add(known.entry);
+  }
+  // The page must end before the first entry a hit from below may join, and below it nothing new may be listed.
+  let shown = 0;
+  for (const e of w.entries) {
+    shown += e.items.length;
+    if (shown >= start + count) break;
+    if (open.has(e)) return undefined;
+  }
+  if (shown < start + count && listedBelow > 0) return undefined;
+  const page = paged(w.entries, hidden, w.sitesWithMore, start, count);
+  return { ...page, shown: page.shown + listedBelow, hasNext: page.shown + listedBelow > start + count };
+}
+
+/** Every hit listed in rank order, none hidden. */
+function flat<H extends RankedHit>(ranked: readonly H[], total: number, start: number, count: number): GroupedPage<H> {
+  const hits = ranked.slice(start, start + count).map((hit) => ({ hit, grouped: false }));
+  return { hits, shown: total, hidden: 0, sitesWithMore: new Set<string>(), hasNext: total > start + count };
+}
+
+/**
+ * The entries (a site's first hit and those listed under it) of the hits
+ * grouped, and what is hidden. `partialAfter`: a partial match ranks after
+ * the last of them.
+ */
+function walk<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, keepTop: number, partialAfter: boolean) {
   // partialBelow[i]: a partial match ranks below hit i.
   const partialBelow: boolean[] = new Array(ranked.length);
-  for (let i = ranked.length - 1, seen = false; i >= 0; i--) {
+  for (let i = ranked.length - 1, seen = partialAfter; i >= 0; i--) {
     partialBelow[i] = seen;
     seen ||= !ranked[i]!.full;
   }
@@ -95,12 +158,19 @@ function group<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, k
     site.entry.items.push({ hit, grouped: true });
     if (hit.full) lastFullHead = Math.max(lastFullHead, site.entry.head);
   });
-  const page: PlacedHit<H>[] = [];
+  return { entries, bySite, sitesWithMore, hidden };
+}
+
+/** The hits listed in places `start` to `start + count` of the entries, how many are listed in all, and what is hidden. */
+function paged<H extends RankedHit>(entries: readonly Entry<H>[], hidden: number, sitesWithMore: Set<string>, start: number, count: number): GroupedPage<H> {
+  const hits: PlacedHit<H>[] = [];
   let shown = 0;
   for (const e of entries)
     for (const item of e.items) {
-      if (shown >= start && shown < start + count) page.push(item);
+      if (shown >= start && shown < start + count) hits.push(item);
       shown++;
     }
-  return { page, shown, hidden, sitesWithMore };
+  // The first hit of a page stands on its own: its site's first hit is on the page before.
+  if (hits[0]?.grouped) hits[0] = { hit: hits[0].hit, grouped: false };
+  return { hits, shown, hidden, sitesWithMore, hasNext: shown > start + count };
 }

@@ -156,47 +156,54 @@ export interface PageNeeds {
   hitsPerSite: number;
   /** Hits grouping never hides (groupBySite's keepTop). */
   keepTop: number;
+  /** At least the score of every match left out of the pool; the pool holds every match when not given. */
+  outside?: number;
+  /** Whether an exact prefix (matches scoring above every other, in no order) decides what is shown; by the pool alone (`decided`) when not given. */
+  decide?: (exact: readonly number[], scores: Float64Array) => boolean;
 }
 
 /**
  * The matches ranked as the exhaustive ranking would rank them, as far as
  * anything shown depends on it: scores `score(i)` in the order of the bounds
  * (a heap: only those scored are ordered), and stops when the exact prefix
- * (matches scoring above every bound left) decides what `needs` says.
- * Returns the ranking as match indexes, each match's score (its bound when
- * not scored), and how many were scored.
+ * (matches scoring above every bound left, in the pool and outside it)
+ * decides what `needs` says. Returns the ranking as match indexes, each
+ * match's score (its bound when not scored), how many were scored, and
+ * whether it was decided: never, when matches left out of the pool may
+ * still count and scoring the whole pool did not decide.
  */
-export function rankPruned(pool: Pool, score: (i: number) => number, needs: PageNeeds): { order: number[]; scores: Float64Array; scored: number } {
+export function rankPruned(pool: Pool, score: (i: number) => number, needs: PageNeeds): { order: number[]; scores: Float64Array; scored: number; decided: boolean } {
   const { bound, id } = pool;
   const n = bound.length;
+  const outside = needs.outside ?? -Infinity;
   const scores = Float64Array.from(bound);
   const grouped = needs.hitsPerSite > 0 && pool.sites > 1;
   const top = Math.min(n, grouped ? Math.max(needs.top, needs.keepTop) : needs.top);
+  const decide = needs.decide ?? ((exact: readonly number[]) => exact.length >= top && decided(pool, exact, inExact, grouped, needs.hitsPerSite));
   const heap = new BoundHeap(bound);
   const scored: number[] = [];
   const inExact = new Uint8Array(n);
+  const byScore = (a: number, b: number) => scores[b]! - scores[a]! || id[a]! - id[b]!;
   let next = top;
   while (heap.size > 0) {
     const i = heap.pop();
     scores[i] = score(i);
     scored.push(i);
     if (scored.length < next && heap.size > 0) continue;
-    const rest = heap.size > 0 ? bound[heap.peek()]! : -Infinity;
+    const rest = Math.max(outside, heap.size > 0 ? bound[heap.peek()]! : -Infinity);
     const exact = scored.filter((j) => scores[j]! > rest);
-    if (exact.length >= top) {
-      for (const j of exact) inExact[j] = 1;
-      if (decided(pool, exact, inExact, grouped, needs.hitsPerSite)) {
-        exact.sort((a, b) => scores[b]! - scores[a]! || id[a]! - id[b]!);
-        for (let j = 0; j < n; j++) if (!inExact[j]) exact.push(j);
-        return { order: exact, scores, scored: scored.length };
-      }
-      inExact.fill(0);
+    for (const j of exact) inExact[j] = 1;
+    if (decide(exact, scores)) {
+      exact.sort(byScore);
+      for (let j = 0; j < n; j++) if (!inExact[j]) exact.push(j);
+      return { order: exact, scores, scored: scored.length, decided: true };
     }
+    inExact.fill(0);
     // Checked again once a quarter more are scored: the checks cost O(n) each.
     next = Math.max(scored.length + 1, Math.ceil(scored.length * 1.25));
   }
-  const order = Array.from({ length: n }, (_, j) => j).sort((a, b) => scores[b]! - scores[a]! || id[a]! - id[b]!);
-  return { order, scores, scored: n };
+  const order = Array.from({ length: n }, (_, j) => j).sort(byScore);
+  return { order, scores, scored: n, decided: needs.outside === undefined };
 }
 
 /**

@@ -32,8 +32,24 @@ export interface CandidateRules {
   docWeight?: (id: number) => number;
   /** The largest docWeight of a document whose boost is at most the given one. */
   docWeightBound?: (boost: number) => number;
+  /** A factor of the document's own, at most 1, on the sum of its postings' weights when positive (a bound without it stays one). */
+  docScale?: (id: number) => number;
   /** Counts the blocks decoded and passed over, when given. */
   stats?: { decoded: number; skipped: number };
+  /** Ranks by weight alone, however many lists hold a document (a pool whose matches all compete on score). */
+  byWeight?: boolean;
+  /** Set to the worst document kept when `limit` were kept: no document left out ranks above it. */
+  floor?: { count: number; weight: number };
+}
+
+/** The distinct ids of `terms` that the index holds (`termId` −1 for the others). */
+export const termIds = (terms: readonly string[], termId: (term: string) => number) => [...new Set(terms.map(termId).filter((t) => t >= 0))];
+
+/** Browsing by tags: the first `limit` documents `accept` takes. */
+export function browse(docCount: number, limit: number, accept: (id: number) => boolean): number[] {
+  const out: number[] = [];
+  for (let id = 0; id < docCount && out.length < limit; id++) if (accept(id)) out.push(id);
+  return out;
 }
 
 /** A term's place in the walk: its block at hand, decoded or not, and the next posting in it. */
@@ -55,8 +71,11 @@ interface Cursor {
  */
 export function selectCandidates(lists: readonly CandidateList[], limit: number, rules: CandidateRules = {}): number[] {
   if (limit <= 0 || !lists.length) return [];
-  const { accept, docWeight, stats } = rules;
+  const { accept, docWeight, stats, byWeight } = rules;
   const priorBound = docWeight ? (rules.docWeightBound ?? (() => Infinity)) : () => 0;
+  const scale = rules.docScale;
+  // A document's weight: the exhaustive pass's arithmetic, so its ties are these.
+  const total = (d: number, sum: number) => (scale && sum > 0 ? scale(d) * sum : sum) + (docWeight ? docWeight(d) : 0);
   const cursors: Cursor[] = lists.map((l) => ({ blocks: l.blocks, weights: l.weights, block: 0, n: -1, pos: 0, buf: blockBuffers(), w: undefined }));
   const top = new TopK(limit);
   const inWindow: Cursor[] = [];
@@ -68,6 +87,7 @@ export function selectCandidates(lists: readonly CandidateList[], limit: number,
         if (c.n < 0 && stats) stats.skipped++;
         c.block++;
         c.n = -1;
+        c.w = undefined;
       }
       if (c.block < blocks.blocks) end = Math.min(end, blocks.last[c.block]!);
     }
@@ -83,10 +103,13 @@ export function selectCandidates(lists: readonly CandidateList[], limit: number,
       sum += c.weights ? c.weights.bound(b) : 0;
       boost = Math.max(boost, c.blocks.maxBoost[b]!);
     }
-    if (!top.full || top.beats(inWindow.length, Math.min(sum + priorBound(boost), boundWithOwn(inWindow, sum, docWeight))))
-      collect(inWindow, cur, end, top, accept, docWeight, stats);
+    // A list's largest weight with own bounds the documents of the window only when each is in every list (by count, as many as the worst kept).
+    const own = byWeight && inWindow.length > 1 ? Infinity : boundWithOwn(inWindow, sum, docWeight);
+    if (!top.full || (top.beats(byWeight ? 0 : inWindow.length, Math.min(sum + priorBound(boost), own)) && mayHold(inWindow, cur, end, top, byWeight ? priorBound(boost) : undefined, lists.length, stats)))
+      collect(inWindow, cur, end, top, { accept, docWeight, stats, byWeight }, total);
     cur = end + 1;
   }
+  if (top.full && rules.floor) Object.assign(rules.floor, top.worst());
   return top.sorted();
 }
 
@@ -108,30 +131,62 @@ function boundWithOwn(inWindow: Cursor[], sum: number, docWeight: CandidateRules
   return best;
 }
 
+/** Decodes a cursor's block (its document ids) unless it is, and moves it to the first document from `cur`. */
+function load(c: Cursor, cur: number, stats: CandidateRules['stats']): void {
+  if (c.n < 0) {
+    c.n = c.blocks.decode(c.block, c.buf, false);
+    c.pos = 0;
+    if (stats) stats.decoded++;
+  }
+  while (c.pos < c.n && c.buf.docs[c.pos]! < cur) c.pos++;
+}
+
+const boundOf = (c: Cursor) => (c.weights ? c.weights.bound(c.block) : 0);
+
+/**
+ * Whether the window cur..end of a full `top` may hold a document to keep,
+ * told from the lists such a document must be in, their blocks decoded
+ * (document ids only) and no other's. By weight (`prior`, the bound of the
+ * documents' own): in one of the lists whose bound, with those of all the
+ * lists of smaller bounds and the prior, beats the worst kept (MaxScore's
+ * essential lists; the window's documents come after every one kept). By
+ * count, when the worst kept is in every list: in each list, told from
+ * those decoded already.
+ */
+function mayHold(inWindow: Cursor[], cur: number, end: number, top: TopK, prior: number | undefined, lists: number, stats: CandidateRules['stats']): boolean {
+  const holds = (c: Cursor) => (load(c, cur, stats), c.pos < c.n && c.buf.docs[c.pos]! <= end);
+  if (prior === undefined) return top.worst().count < lists || inWindow.every((c) => c.n < 0 || holds(c));
+  const byBound = [...inWindow].sort((a, b) => boundOf(a) - boundOf(b));
+  let rest = prior;
+  let k = 0;
+  let v = 0;
+  // Widened past the rounding of the documents' sums, taken in another order.
+  while (k < byBound.length && !top.beats(0, (v = rest + boundOf(byBound[k]!)) + Math.abs(v) * 1e-9)) rest = v, k++;
+  return byBound.slice(k).some(holds);
+}
+
 /** Every document of the window cur..end in the lists at hand, counted and weighed as the exhaustive pass would, offered to `top`. */
-function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept: CandidateRules['accept'], docWeight: CandidateRules['docWeight'], stats: CandidateRules['stats']): void {
+function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, rules: CandidateRules, total: (d: number, sum: number) => number): void {
+  const { accept, docWeight, stats, byWeight } = rules;
   for (const c of inWindow) {
-    if (c.n < 0) {
-      c.n = c.blocks.decode(c.block, c.buf, false);
-      c.pos = 0;
-      c.w = c.weights?.of(c.block);
-      if (stats) stats.decoded++;
-      const withOwn = c.weights?.withOwn;
+    load(c, cur, stats);
+    if (c.weights && !c.w) {
+      c.w = c.weights.of(c.block);
+      const withOwn = c.weights.withOwn;
       if (withOwn && docWeight && Number.isNaN(withOwn[c.block])) {
         let m = -Infinity;
-        for (let i = 0; i < c.n; i++) m = Math.max(m, c.w![i]! + docWeight(c.buf.docs[i]!));
+        for (let i = 0; i < c.n; i++) m = Math.max(m, c.w[i]! + docWeight(c.buf.docs[i]!));
         withOwn[c.block] = m;
       }
     }
-    while (c.pos < c.n && c.buf.docs[c.pos]! < cur) c.pos++;
   }
-  if (inWindow.length === 1) return collectOne(inWindow[0]!, end, top, accept, docWeight);
+  if (inWindow.length === 1) return collectOne(inWindow[0]!, end, top, accept, total, byWeight ? 0 : 1);
   for (;;) {
     let d = Infinity;
     for (const c of inWindow) if (c.pos < c.n && c.buf.docs[c.pos]! < d) d = c.buf.docs[c.pos]!;
     if (d > end) return;
     let count = 0;
-    // Summed in the lists' order from 0, then the document's own: the exhaustive pass's arithmetic, so its ties are these.
+    // Summed in the lists' order from 0, then the document's own.
     let sum = 0;
     for (const c of inWindow)
       if (c.pos < c.n && c.buf.docs[c.pos] === d) {
@@ -140,18 +195,18 @@ function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, accept
         c.pos++;
       }
     if (accept && !accept(d)) continue;
-    top.offer(count, sum + (docWeight ? docWeight(d) : 0), d);
+    top.offer(byWeight ? 0 : count, total(d, sum), d);
   }
 }
 
 /** collect() of a window one list alone may hold documents of (a one-word query's every window): its postings in order, no merge. */
-function collectOne(c: Cursor, end: number, top: TopK, accept: CandidateRules['accept'], docWeight: CandidateRules['docWeight']): void {
+function collectOne(c: Cursor, end: number, top: TopK, accept: CandidateRules['accept'], total: (d: number, sum: number) => number, count: number): void {
   const { docs } = c.buf;
   const w = c.w;
   for (; c.pos < c.n && docs[c.pos]! <= end; c.pos++) {
     const d = docs[c.pos]!;
     if (accept && !accept(d)) continue;
-    top.offer(1, (w ? w[c.pos]! : 0) + (docWeight ? docWeight(d) : 0), d);
+    top.offer(count, total(d, w ? w[c.pos]! : 0), d);
   }
 }
 
@@ -175,6 +230,11 @@ class TopK {
   /** Whether a document of `count` and `weight`, offered after every one kept (a higher id), would be kept. */
   beats(count: number, weight: number): boolean {
     return count > this.count[0]! || (count === this.count[0]! && weight > this.weight[0]!);
+  }
+
+  /** The worst document kept: its count and weight. */
+  worst(): { count: number; weight: number } {
+    return { count: this.count[0]!, weight: this.weight[0]! };
   }
 
   /** i ranks below j. */

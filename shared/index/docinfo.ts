@@ -113,6 +113,12 @@ export class DocInfo {
     return this.names[k]![this.tags[k]![doc]!]!;
   }
 
+  /** A tag's value id of each document, and the values by id. */
+  column(field: TagField): { ids: Uint32Array; values: readonly string[] } {
+    const k = TAG_FIELDS.indexOf(field);
+    return { ids: this.tags[k]!, values: this.names[k]! };
+  }
+
   /** The documents whose URL hashes as `url` does (check their stored URL: hashes may collide). */
   *withUrlHash(url: string): Generator<number> {
     const h = urlHash(url);

@@ -15,7 +15,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError } from '../errors.js';
-import { selectCandidates, type TagField } from './candidates.js';
+import { browse, selectCandidates, termIds, type TagField } from './candidates.js';
+import { countMatches, type MatchCounts } from './match-counts.js';
 import { cacheBudget, type CacheBudget } from './cache-budget.js';
 import { TermDictionary } from './dictionary.js';
 import { DocInfo } from './docinfo.js';
@@ -158,15 +159,14 @@ class SegmentedIndexReader implements IndexReader {
   candidates(terms: string[], opts: CandidateOptions): number[] {
     const tagged = this.docInfo.tagFilter(opts.tags);
     const accept = this.deleted.size ? (id: number) => !this.deleted.has(id) && (!tagged || tagged(id)) : tagged;
-    if (!terms.length) {
-      // Browsing by tags: the first documents that have them.
-      const out: number[] = [];
-      if (tagged) for (let id = 0; id < this.meta.docCount && out.length < opts.limit; id++) if (accept!(id)) out.push(id);
-      return out;
-    }
-    const ids = [...new Set(terms.map((t) => this.termId(t)).filter((t) => t >= 0))];
-    const lists = ids.map((t) => ({ blocks: this.postingBlocks(t), ...(opts.weigh ? { weights: opts.weigh(t) } : {}) }));
-    return selectCandidates(lists, opts.limit, { accept, docWeight: opts.docWeight, docWeightBound: opts.docWeightBound, stats: opts.stats });
+    if (!terms.length) return tagged ? browse(this.meta.docCount, opts.limit, accept!) : [];
+    const lists = termIds(terms, (t) => this.termId(t)).map((t) => ({ blocks: this.postingBlocks(t), ...(opts.weigh ? { weights: opts.weigh(t) } : {}) }));
+    return selectCandidates(lists, opts.limit, { accept, ...opts });
+  }
+
+  countMatches(terms: string[]): MatchCounts {
+    const lists = termIds(terms, (t) => this.termId(t)).map((t) => this.postingBlocks(t));
+    return countMatches(lists, new Set(terms).size, this.meta.docCount, (f) => this.docInfo.column(f), this.deleted);
   }
 
   docFreq(field: Field, term: string): number {

@@ -7,6 +7,7 @@
 import type { Analyzer, AnalyzerOptions } from '../analysis/analyzer.js';
 import type { DecodedBlock } from './postings-codec.js';
 import type { CacheBudget } from './cache-budget.js';
+import type { MatchCounts } from './match-counts.js';
 
 /** The fields BM25F scores, each with its own length statistics. */
 export const FIELDS = ['title', 'anchor', 'url', 'heading', 'content'] as const;
@@ -85,8 +86,14 @@ export interface CandidateOptions {
   docWeight?: (id: number) => number;
   /** The largest `docWeight` of a document whose boost is at most `boost` (a block keeps its documents' largest); without it, none is passed over. */
   docWeightBound?: (boost: number) => number;
+  /** A factor of a document's own, at most 1, on its postings' weights' sum when positive (the text weight). */
+  docScale?: (id: number) => number;
   /** Counts the postings blocks decoded and passed over, when given. */
   stats?: { decoded: number; skipped: number };
+  /** Ranks by weight alone, however many of the terms a document holds. */
+  byWeight?: boolean;
+  /** Set, when `limit` documents were taken, to the worst taken: none left out ranks above it. */
+  floor?: { count: number; weight: number };
 }
 
 /** A term's posting weights by block (`TermBlocks`): a bound of a block's, and each of its postings' when it is decoded. */
@@ -151,6 +158,8 @@ export interface IndexReader {
    * then the best partial matches, up to `limit`. Order carries no score.
    */
   candidates(terms: string[], opts: CandidateOptions): number[];
+  /** How many documents hold every one of `terms` and how many some, by site, type and language, none scored. */
+  countMatches(terms: string[]): MatchCounts;
   /** Documents holding the term in this field. */
   docFreq(field: Field, term: string): number;
   /** Each term's document frequency in this field, by term id (no lookup by string). */

@@ -1,7 +1,8 @@
 /** Hits per site: a table over ranked lists (upper case: holds every word; lower case: a partial match). */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { groupBySite } from '../../searcher/group.js';
+import { groupBySite, groupHead, type SiteCount } from '../../searcher/group.js';
+import { rng } from '../fixtures/rng.js';
 
 const ranked = (sites: string) => [...sites].map((s, i) => ({ id: i, score: 100 - i, site: s.toLowerCase(), full: s !== s.toLowerCase() }));
 /** Display order; `>` marks a hit listed under its site's first hit. */
@@ -39,5 +40,46 @@ for (const [name, sites, perSite, start, count, page, total, hidden, more, next]
     assert.equal([...g.sitesWithMore].sort().join(''), more);
     assert.is(g.hasNext, next);
   });
+
+/** Each site's full and partial matches in a ranked list. */
+function siteCounts(list: ReturnType<typeof ranked>): Map<string, SiteCount> {
+  const m = new Map<string, SiteCount>();
+  for (const h of list) {
+    const c = m.get(h.site) ?? m.set(h.site, { full: 0, partial: 0 }).get(h.site)!;
+    if (h.full) c.full++;
+    else c.partial++;
+  }
+  return m;
+}
+
+test('grouping the head of a list with its sites counts: the whole list\'s page, or undecided', () => {
+  const rand = rng(5);
+  let decidedEarly = 0;
+  let undecided = 0;
+  for (let round = 0; round < 3000; round++) {
+    const n = 1 + Math.floor(rand() * 30);
+    const letters = 'abcde'.slice(0, 1 + Math.floor(rand() * 5));
+    const partialShare = rand() < 0.4 ? 0 : rand();
+    const sites = Array.from({ length: n }, () => {
+      const s = letters[Math.floor(rand() * letters.length)]!;
+      return rand() < partialShare ? s : s.toUpperCase();
+    }).join('');
+    const list = ranked(sites);
+    const [perSite, start, count, keepTop] = [Math.floor(rand() * 3), Math.floor(rand() * 6), 1 + Math.floor(rand() * 5), Math.floor(rand() * 4)];
+    const whole = groupBySite(list, perSite, start, count, keepTop);
+    const show = (g: NonNullable<ReturnType<typeof groupHead>>) => [shown(g.hits), g.shown, g.hidden, [...g.sitesWithMore].sort().join(''), g.hasNext];
+    for (let k = 0; k <= n; k++) {
+      const g = groupHead(list.slice(0, k), siteCounts(list), perSite, start, count, keepTop);
+      if (k === n) assert.ok(g, `${sites}: the whole list decides`);
+      if (!g) {
+        undecided++;
+        continue;
+      }
+      if (k < n) decidedEarly++;
+      assert.equal(show(g), show(whole), `${sites} head ${k} perSite ${perSite} start ${start} count ${count} keepTop ${keepTop}`);
+    }
+  }
+  assert.ok(decidedEarly > 1000 && undecided > 1000, `${decidedEarly} heads decided before the end, ${undecided} not`);
+});
 
 test.run();

@@ -153,15 +153,17 @@ function listOf(docs: number[], weights?: number[], size = 2, boosts?: ArrayLike
 }
 
 /** The candidate stage's rule, the plain way: every posting counted and weighed, then sorted. */
-function exhaustive(lists: { docs: number[]; weights?: number[] }[], limit: number, accept?: (id: number) => boolean, docWeight?: (id: number) => number): number[] {
+function exhaustive(lists: { docs: number[]; weights?: number[] }[], limit: number, accept?: (id: number) => boolean, docWeight?: (id: number) => number, opts: { byWeight?: boolean; docScale?: (id: number) => number } = {}): number[] {
+  const { byWeight, docScale } = opts;
   const count = new Map<number, number>();
   const sum = new Map<number, number>();
   for (const { docs, weights } of lists)
     docs.forEach((d, i) => {
-      count.set(d, (count.get(d) ?? 0) + 1);
+      count.set(d, byWeight ? 0 : (count.get(d) ?? 0) + 1);
       sum.set(d, (sum.get(d) ?? 0) + (weights ? weights[i]! : 0));
     });
-  const key = (d: number) => sum.get(d)! + (docWeight ? docWeight(d) : 0);
+  const scaled = (d: number) => (docScale && sum.get(d)! > 0 ? docScale(d) * sum.get(d)! : sum.get(d)!);
+  const key = (d: number) => scaled(d) + (docWeight ? docWeight(d) : 0);
   return [...count.keys()]
     .filter((d) => !accept || accept(d))
     .sort((a, b) => count.get(b)! - count.get(a)! || key(b) - key(a) || a - b)
@@ -206,9 +208,12 @@ test('candidates: block-max skipping takes exactly what an exhaustive pass takes
     const stats = { decoded: 0, skipped: 0 };
     const size = 1 + Math.floor(rnd() * 8);
     const blockLists = lists.map((l) => listOf(l.docs, l.weights, size, boosts, round % 5 ? 0 : 0.25));
-    const want = exhaustive(lists, limit, accept, prior);
+    // By weight alone (MaxScore's essential lists), and with a factor of each document's own on its postings' sum.
+    const byWeight = round % 4 === 1;
+    const docScale = round % 3 === 2 ? (id: number) => ((id * 37) % 10) / 10 : undefined;
+    const want = exhaustive(lists, limit, accept, prior, { byWeight, docScale });
     // Twice: the second time with the largest weight plus prior of each block the first decoded (withOwn).
-    for (const pass of [1, 2]) assert.equal(selectCandidates(blockLists, limit, { accept, docWeight: prior, docWeightBound: (b) => b / 2, stats }), want, `round ${round}, pass ${pass}`);
+    for (const pass of [1, 2]) assert.equal(selectCandidates(blockLists, limit, { accept, docWeight: prior, docWeightBound: (b) => b / 2, stats, byWeight, docScale }), want, `round ${round}, pass ${pass}`);
     skipped += stats.skipped;
     decoded += stats.decoded;
   }

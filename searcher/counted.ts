@@ -1,0 +1,109 @@
+/**
+ * @module searcher/counted
+ * A search of plain words (no phrase, OR, exclusion, field or filter):
+ * its matches are the documents holding any of its words, so the total,
+ * the partial matches, the facets and each site's matches are counted from
+ * the postings' document ids (shared/index/match-counts) with nothing
+ * scored, and only as deep a pool as the page needs is ranked: the best by
+ * score bound, scored until the exact head of the ranking decides the page
+ * (searcher/prune, group.groupHead), grown fourfold when it cannot (a site
+ * on the page with its other hits far below, say). What is shown is the
+ * ranking of every match (test/searcher/prune.test.ts).
+ */
+import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
+import type { CandidateOptions } from '../shared/index/types.js';
+import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
+import { groupHead, type GroupedPage, type SiteCount } from './group.js';
+import { boundPool, matchPool } from './candidate-pool.js';
+import { rankPruned } from './prune.js';
+import type { AnalyzedQuery } from './query/analyze.js';
+import { addProximity, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH, SECTION_DEPTH } from './ranking.js';
+import type { Match, Paging } from './search.js';
+import type { Snapshot } from './snapshot.js';
+
+/** The distinct terms of a query of plain words, each a required word; undefined for any other query. */
+export function countableTerms(q: AnalyzedQuery): string[] | undefined {
+  if (q.excluded.length || q.filters.length || q.dates.length || q.related.size || q.weights.size || q.alternatives.length) return undefined;
+  const words = new Set<string>();
+  for (const [m, ...more] of q.required) {
+    if (!m || more.length || m.field !== 'default' || m.terms.length !== 1) return undefined;
+    words.add(m.terms[0]!);
+  }
+  return words.size === q.terms.length && q.terms.every((t) => words.has(t)) ? q.terms : undefined;
+}
+
+/**
+ * The first pool: this many times the hits that must be ranked exactly.
+ * Grouping by site reads each shown site's second hit, often a few hundred
+ * deep: at 100k pages on 100 sites, a first pool of twice the proximity
+ * block was taken again for most queries, and cost a third more CPU than
+ * this depth.
+ */
+const FIRST_DEPTH = 8;
+/** A pool that cannot decide the page is taken again this many times deeper. */
+const GROWTH = 4;
+
+/** The counts of the matches ranked (partial ones only when they join): by facet value, and by site. */
+function tallies(counts: MatchCounts, joined: boolean) {
+  const byValue = {} as Record<FacetField, Map<string, number>>;
+  const sites = new Map<string, SiteCount>();
+  for (const f of COUNTED_TAGS) {
+    const { values, full, some } = counts.tags[f];
+    const m = (byValue[f] = new Map());
+    for (let v = 0; v < values.length; v++) {
+      const partial = joined ? some[v]! : 0;
+      if (full[v]! + partial === 0) continue;
+      m.set(values[v]!, full[v]! + partial);
+      if (f === 'site') sites.set(values[v]!, { full: full[v]!, partial });
+    }
+  }
+  return { byValue, sites };
+}
+
+/** A page of a query of plain words (`terms`, countableTerms), exact; `blocks` counts the postings blocks its pools decoded and passed over. */
+export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats']) {
+  const { reader, settings } = snap;
+  const counts = reader.countMatches(terms);
+  const joined = partialsJoin(counts.full, settings.partialBelow);
+  const partial = joined ? counts.some : 0;
+  const total = counts.full + partial;
+  if (total === 0) return { hits: [], total, partial, hidden: 0, hasNext: false, facets: noFacets() };
+  const { byValue, sites } = tallies(counts, joined);
+  const facetSites = topValues(byValue.site).map((v) => v.value);
+  const need = Math.min(total, Math.max(PROXIMITY_DEPTH, paging.start + paging.hitsPerPage));
+  const docOf = (h: Match) => reader.doc(h.id);
+  for (let limit = Math.ceil(need * FIRST_DEPTH); ; limit *= GROWTH) {
+    // Not filled, the pool holds every match; filled, none left out scores above the worst taken.
+    const floor = { count: -1, weight: 0 };
+    const pm = matchPool(snap, query, { limit, byWeight: joined, floor, blocks });
+    const ranked = joined ? pm.matches : pm.matches.filter((m) => m.hit.full);
+    const outside = floor.count < 0 || (!joined && floor.count < terms.length) ? undefined : floor.weight + Math.abs(floor.weight) * 1e-9;
+    const pool = boundPool(snap, query, ranked, pm);
+    const bonuses = new Map<number, number>();
+    const bonus = (id: number, rank: number) => {
+      let b = bonuses.get(id);
+      if (b === undefined) bonuses.set(id, (b = pm.scorer.proximity(id) + (rank < SECTION_DEPTH ? pm.scorer.sectionLift(id) : 0)));
+      return b;
+    };
+    let done: { page: GroupedPage<Match>; first: Map<string, Match> } | undefined;
+    // The exact head ranked as the whole list would be: decided when it holds the proximity block, each facet's site and the grouped page.
+    const decide = (exact: readonly number[], scores: Float64Array) => {
+      if (exact.length < need) return false;
+      const hits = exact.map((i) => ({ ...ranked[i]!.hit, score: scores[i]! })).sort(byScore);
+      addProximity(hits, (h, rank) => bonus(h.id, rank));
+      const first = new Map<string, Match>();
+      for (const h of hits) if (!first.has(h.site)) first.set(h.site, h);
+      if (facetSites.some((s) => !first.has(s))) return false;
+      const page = groupHead(hits, sites, paging.hitsPerSite, paging.start, paging.hitsPerPage, paging.hitsPerPage);
+      if (page) done = { page, first };
+      return page !== undefined;
+    };
+    const score = (i: number) => (pm.docTerms.selectAt(ranked[i]!.row, pool.id[i]!), pm.scorer.base(pool.id[i]!));
+    const r = rankPruned(pool, score, { top: need, hitsPerSite: paging.hitsPerSite, keepTop: paging.hitsPerPage, outside, decide });
+    if (r.decided && done) {
+      const { page, first } = done;
+      return { hits: pageHits(page, docOf), total, partial, hidden: page.hidden, hasNext: page.hasNext, facets: facetsOf(byValue, (site) => docOf(first.get(site)!)) };
+    }
+    if (outside === undefined) throw new Error(`the ranking of every match of "${terms.join(' ')}" did not decide its page`);
+  }
+}

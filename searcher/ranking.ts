@@ -1,0 +1,56 @@
+/**
+ * @module searcher/ranking
+ * The rules a ranked list follows wherever it is made (one index, a pool
+ * grown on demand, a broker's merge of shards): full matches first unless
+ * too few, the proximity and section bonuses for the best by base score,
+ * and the hits of a grouped page.
+ */
+import type { GroupedPage, RankedHit } from './group.js';
+
+/** Candidates (by BM25F + link prior) that get the proximity bonus (reference/ranking.md: over the top 100). */
+export const PROXIMITY_DEPTH = 100;
+
+/**
+ * Candidates (by BM25F + link prior) whose best section can lift them
+ * (searcher/rank/sections): a lift raises a page, so the first pages' worth
+ * are where it can change what is shown; scoring every section of the top
+ * 100 cost a third of a search on devweb and moved no first hit more there.
+ */
+export const SECTION_DEPTH = 20;
+
+export const byScore = (a: RankedHit, b: RankedHit) => b.score - a.score || a.id - b.id;
+
+/**
+ * Whether partial matches are ranked with the full ones: when too few pages
+ * hold every word, ranked together (a strict "all words first" order
+ * measured worse on questions), and the page says so.
+ */
+export const partialsJoin = (full: number, partialBelow: number) => full < partialBelow;
+
+/**
+ * Full matches ranked by base score, partial ones among them when too few
+ * pages hold every word.
+ */
+export function rankByBase<H extends RankedHit>(full: H[], some: H[], partialBelow: number): { ranked: H[]; partial: number } {
+  const partial = partialsJoin(full.length, partialBelow) ? some : [];
+  const ranked = partial.length ? full.concat(partial) : full.slice();
+  ranked.sort(byScore);
+  return { ranked, partial: partial.length };
+}
+
+/**
+ * Adds the bonuses (proximity; the section lift for the first SECTION_DEPTH)
+ * to the best PROXIMITY_DEPTH of a list ranked by base score (in place):
+ * decoding positions and section runs dominates the cost. A bonus is never
+ * negative, so they stay ahead of the rest and only they need sorting again.
+ */
+export function addProximity<H extends RankedHit>(ranked: H[], bonus: (hit: H, rank: number) => number): void {
+  const top = Math.min(PROXIMITY_DEPTH, ranked.length);
+  for (let i = 0; i < top; i++) ranked[i]!.score += bonus(ranked[i]!, i);
+  ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
+}
+
+/** A grouped page's hits with their stored fields (`docOf`, read for these alone) and where they stand. */
+export function pageHits<H extends RankedHit, D>(page: GroupedPage<H>, docOf: (hit: H) => D) {
+  return page.hits.map(({ hit, grouped }) => ({ ...hit, doc: docOf(hit), grouped, moreFromSite: page.sitesWithMore.has(hit.site) }));
+}
