@@ -21,7 +21,8 @@ import { HzError } from '../errors.js';
  * 7: the index is read from disk, not loaded: the postings and docinfo files; no flexsearch candidates file.
  * 8: postings in compressed blocks of 128 with skip data and a score bound a block (shared/index/postings-codec);
  * the forward index's frequencies in three bytes an entry (shared/index/tf-codes), 16-bit run starts
- * (shared/index/run-starts), stored fields in deflated blocks (shared/index/stored-fields).
+ * (shared/index/run-starts), stored fields in deflated blocks (shared/index/stored-fields). Within version 8,
+ * the forward index's term ids bit-packed (shared/index/term-ids): a file with plain 32-bit ids still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */

@@ -12,6 +12,7 @@ import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import type { SpillSink, SpillSource } from './spill.js';
 import { startColumns, StartsWriter } from './run-starts.js';
+import { termBits, termColumns, TermPacker } from './term-ids.js';
 import { BYTE_ESCAPE, BYTE_FIELD, escapes, overflows, overKey, tfByte, tfCode, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
@@ -63,6 +64,8 @@ export class ForwardWriter {
   private readonly sections: PackedColumnsWriter;
   private readonly posStarts: StartsWriter;
   private readonly secStarts: StartsWriter;
+  private readonly termIds: TermPacker;
+  private readonly bits: number;
   /** The data column of the positions and sections files. */
   private readonly posDataCol: number;
   private readonly secDataCol: number;
@@ -97,12 +100,13 @@ export class ForwardWriter {
     this.overKeys = new Float64Array(s.overflow);
     this.overTfs = new Uint32Array(s.overflow);
     this.slot = new Uint32Array(terms);
+    this.bits = termBits(terms);
     const files: PackedColumnsWriter[] = [];
     try {
       files.push(
         new PackedColumnsWriter(dir, INDEX_FILES.forward, [
           { name: 'start', type: 'u32', length: s.docs + 1 },
-          { name: 'term', type: 'u32', length: s.entries },
+          ...termColumns(s.entries, this.bits),
           { name: 'tf.byte', type: 'u8', length: s.entries },
           { name: 'tf.code', type: 'u16', length: s.entries },
           { name: 'over.key', type: 'f64', length: s.overflow },
@@ -130,6 +134,7 @@ export class ForwardWriter {
     [this.forward, this.positions, this.sections] = files as [PackedColumnsWriter, PackedColumnsWriter, PackedColumnsWriter];
     this.posStarts = new StartsWriter(this.positions, 0, s.entries, s.posOffsets);
     this.secStarts = new StartsWriter(this.sections, 2, s.entries, s.secOffsets);
+    this.termIds = new TermPacker(this.bits, (words) => this.forward.append(2, bytesOf(words)));
   }
 
   /**
@@ -219,7 +224,7 @@ export class ForwardWriter {
   /** Appends the term ids and the frequencies of the entries in sorted order, each field's kept aside in that order for the postings. */
   private appendTerms(n: number, sorted: Uint32Array, tf: Uint16Array): void {
     const { entryOf, docTf, tfBytes, tfCodes } = this;
-    this.forward.append(1, bytesOf(sorted));
+    this.termIds.append(sorted);
     for (let f = 0; f < F; f++) {
       const out = docTf[f]!;
       for (let j = 0; j < n; j++) out[j] = tf[f * n + entryOf[j]!]!;
@@ -236,8 +241,8 @@ export class ForwardWriter {
             this.overTfs[this.overAt++] = docTf[f]![j]!;
           }
     }
-    this.forward.append(2, tfBytes.subarray(0, n));
-    this.forward.append(3, bytesOf(tfCodes.subarray(0, n)));
+    this.forward.append(3, tfBytes.subarray(0, n));
+    this.forward.append(4, bytesOf(tfCodes.subarray(0, n)));
   }
 
   /** Appends what is known once every document is in, and closes the files. */
@@ -248,9 +253,11 @@ export class ForwardWriter {
     this.sections.append(0, bytesOf(this.secDoc));
     this.secStarts.close(this.secAt);
     this.forward.append(0, bytesOf(this.start));
-    this.forward.append(4, bytesOf(this.overKeys));
-    this.forward.append(5, bytesOf(this.overTfs));
-    this.forward.append(6, bytesOf(this.lengths));
+    this.forward.append(1, Uint8Array.of(this.bits));
+    this.termIds.close();
+    this.forward.append(5, bytesOf(this.overKeys));
+    this.forward.append(6, bytesOf(this.overTfs));
+    this.forward.append(7, bytesOf(this.lengths));
     this.forward.close();
     this.positions.close();
     this.sections.close();

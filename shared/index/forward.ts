@@ -12,6 +12,7 @@ import { INDEX_FILES } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
 import { PagedStarts } from './run-starts.js';
+import { packedId } from './term-ids.js';
 import { overKey, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
@@ -87,7 +88,10 @@ export class ForwardFiles {
   private readonly pos: Runs;
   private readonly secRuns: Runs;
   private readonly sec: PagedFile;
+  /** The term ids: plain 32-bit (an older index) or packed `bits` wide (term-ids). */
   private readonly term: PagedColumn;
+  private readonly bits: number;
+  private readonly word = (i: number) => this.fwd.u32(this.term, i);
   private readonly tfBytes: PagedColumn;
   private readonly tfCodes: PagedColumn;
   /** The frequencies too large for their place (tf-codes), read on first need. */
@@ -109,11 +113,14 @@ export class ForwardFiles {
     [this.fwd, , this.sec] = files as [PagedFile, PagedFile, PagedFile];
     this.pos = new Runs(files[1]!);
     this.secRuns = new Runs(this.sec);
-    this.term = this.fwd.column('term', 'u32');
+    const packed = this.fwd.has('term.packed');
+    this.term = this.fwd.column(packed ? 'term.packed' : 'term', 'u32');
+    this.bits = packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
     this.tfBytes = this.fwd.column('tf.byte', 'u8');
     this.tfCodes = this.fwd.column('tf.code', 'u16');
     if (this.fwd.column('start', 'u32').length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
-    if (this.pos.entries !== this.term.length || this.secRuns.entries !== this.term.length) throw inconsistent(dir);
+    const entries = this.tfBytes.length;
+    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || this.pos.entries !== entries || this.secRuns.entries !== entries) throw inconsistent(dir);
   }
 
   /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */
@@ -137,7 +144,7 @@ export class ForwardFiles {
     let hi = start[id + 1]! - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const v = this.fwd.u32(this.term, mid);
+      const v = this.termOf(mid);
       if (v === termId) return mid;
       if (v < termId) lo = mid + 1;
       else hi = mid - 1;
@@ -147,7 +154,7 @@ export class ForwardFiles {
 
   /** The term id of an entry. */
   termOf(entry: number): number {
-    return this.fwd.u32(this.term, entry);
+    return this.bits === 32 ? this.fwd.u32(this.term, entry) : packedId(this.word, entry, this.bits);
   }
 
   /** A document's entries: [first, end). */
