@@ -46,6 +46,8 @@ export interface ForwardShape {
   posBytes: number;
   sectionCount: number;
   secBytes: number;
+  /** Entries of the documents with section runs: a document whose runs are all empty has no starts in the sections file. */
+  secRuns: number;
   /** Whether 16-bit offsets hold the positions' and the section runs' starts (run-starts). */
   posOffsets: boolean;
   secOffsets: boolean;
@@ -73,6 +75,9 @@ export class ForwardWriter {
   /** Each document's field lengths (`[doc * F + f]`), which the postings' block bounds are taken from. */
   readonly lengths: Uint32Array;
   private readonly secDoc: Uint32Array;
+  /** Each document's first run in the sections file. */
+  private readonly secEntry: Uint32Array;
+  private secRunAt = 0;
   private readonly overKeys: Float64Array;
   private readonly overTfs: Uint32Array;
   private overAt = 0;
@@ -97,6 +102,7 @@ export class ForwardWriter {
     this.start = new Uint32Array(s.docs + 1);
     this.lengths = new Uint32Array(s.docs * F);
     this.secDoc = new Uint32Array(s.docs + 1);
+    this.secEntry = new Uint32Array(s.docs + 1);
     this.overKeys = new Float64Array(s.overflow);
     this.overTfs = new Uint32Array(s.overflow);
     this.slot = new Uint32Array(terms);
@@ -116,24 +122,25 @@ export class ForwardWriter {
       );
       const posStarts = startColumns(s.entries, s.posOffsets);
       files.push(new PackedColumnsWriter(dir, INDEX_FILES.positions, [...posStarts, { name: 'data', type: 'u8', length: s.posBytes }]));
-      const secStarts = startColumns(s.entries, s.secOffsets);
+      const secStarts = startColumns(s.secRuns, s.secOffsets);
       files.push(
         new PackedColumnsWriter(dir, INDEX_FILES.sections, [
           { name: 'doc', type: 'u32', length: s.docs + 1 },
           { name: 'length', type: 'u32', length: s.sectionCount },
+          { name: 'entry', type: 'u32', length: s.docs + 1 },
           ...secStarts,
           { name: 'data', type: 'u8', length: s.secBytes },
         ]),
       );
       this.posDataCol = posStarts.length;
-      this.secDataCol = 2 + secStarts.length;
+      this.secDataCol = 3 + secStarts.length;
     } catch (e) {
       for (const f of files) f.abandon();
       throw e;
     }
     [this.forward, this.positions, this.sections] = files as [PackedColumnsWriter, PackedColumnsWriter, PackedColumnsWriter];
     this.posStarts = new StartsWriter(this.positions, 0, s.entries, s.posOffsets);
-    this.secStarts = new StartsWriter(this.sections, 2, s.entries, s.secOffsets);
+    this.secStarts = new StartsWriter(this.sections, 3, s.secRuns, s.secOffsets);
     this.termIds = new TermPacker(this.bits, (words) => this.forward.append(2, bytesOf(words)));
   }
 
@@ -216,9 +223,13 @@ export class ForwardWriter {
     this.positions.append(this.posDataCol, posOut.subarray(0, b));
     this.posStarts.append(posStart.subarray(0, n));
     this.posAt += b;
-    this.sections.append(this.secDataCol, secOut.subarray(0, sb));
-    this.secStarts.append(secStart.subarray(0, n));
-    this.secAt += sb;
+    this.secEntry[this.doc] = this.secRunAt;
+    if (sb) {
+      this.sections.append(this.secDataCol, secOut.subarray(0, sb));
+      this.secStarts.append(secStart.subarray(0, n));
+      this.secAt += sb;
+      this.secRunAt += n;
+    }
   }
 
   /** Appends the term ids and the frequencies of the entries in sorted order, each field's kept aside in that order for the postings. */
@@ -251,6 +262,8 @@ export class ForwardWriter {
     this.secDoc[this.doc] = this.secCount;
     this.posStarts.close(this.posAt);
     this.sections.append(0, bytesOf(this.secDoc));
+    this.secEntry[this.doc] = this.secRunAt;
+    this.sections.append(2, bytesOf(this.secEntry));
     this.secStarts.close(this.secAt);
     this.forward.append(0, bytesOf(this.start));
     this.forward.append(1, Uint8Array.of(this.bits));

@@ -96,7 +96,7 @@ export class ForwardFiles {
   private readonly tfCodes: PagedColumn;
   /** The frequencies too large for their place (tf-codes), read on first need. */
   private overflow: Map<number, number> | undefined;
-  private perDoc: { start: Uint32Array; lengths: Uint32Array; secDoc: Uint32Array; secLength: Uint32Array } | undefined;
+  private perDoc: { start: Uint32Array; lengths: Uint32Array; secDoc: Uint32Array; secLength: Uint32Array; secEntry: Uint32Array | undefined } | undefined;
 
   constructor(
     private readonly dir: string,
@@ -120,7 +120,9 @@ export class ForwardFiles {
     this.tfCodes = this.fwd.column('tf.code', 'u16');
     if (this.fwd.column('start', 'u32').length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
     const entries = this.tfBytes.length;
-    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || this.pos.entries !== entries || this.secRuns.entries !== entries) throw inconsistent(dir);
+    // Documents without section runs have none in the sections file (its `entry` column); an older index has a run for every entry.
+    const secRuns = this.sec.has('entry') ? this.sec.u32(this.sec.column('entry', 'u32'), docCount) : entries;
+    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || this.pos.entries !== entries || this.secRuns.entries !== secRuns) throw inconsistent(dir);
   }
 
   /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */
@@ -130,6 +132,7 @@ export class ForwardFiles {
       lengths: this.fwd.all('lengths', Uint32Array),
       secDoc: this.sec.all('doc', Uint32Array),
       secLength: this.sec.all('length', Uint32Array),
+      secEntry: this.sec.has('entry') ? this.sec.all('entry', Uint32Array) : undefined,
     });
   }
 
@@ -197,7 +200,17 @@ export class ForwardFiles {
   }
 
   sections(entry: number, out: number[]): number[] {
-    const [bytes, n] = this.secRuns.run(entry);
+    const { start, secEntry } = this.docs;
+    let run = entry;
+    if (secEntry) {
+      const id = docOfEntry(start, entry);
+      if (secEntry[id] === secEntry[id + 1]) {
+        out.length = 0;
+        return out;
+      }
+      run = secEntry[id]! + entry - start[id]!;
+    }
+    const [bytes, n] = this.secRuns.run(run);
     return decodeSections(bytes, 0, n, out);
   }
 
@@ -206,6 +219,18 @@ export class ForwardFiles {
     this.pos.close();
     this.secRuns.close();
   }
+}
+
+/** The document an entry is of: the last whose first entry is at or before it. */
+function docOfEntry(start: Uint32Array, entry: number): number {
+  let lo = 0;
+  let hi = start.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (start[mid]! <= entry) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 export const inconsistent = (dir: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);

@@ -269,14 +269,17 @@ class SegmentedIndexReader implements IndexReader {
           const positions = readRuns(pos, e0, e1);
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
           const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
-          const sectionRuns = readRuns(sec, e0, e1);
+          // Each document's first section run (an index without the column has one for every entry).
+          const secEntry = sec.length('entry') ? sec.read('entry', Uint32Array, first, last + 1) : start;
+          const sectionRuns = readRuns(sec, secEntry[0]!, secEntry[last - first]!);
           for (let id = first; id < last; id++) {
             if (!keep(id)) continue;
             const a = start[id - first]! - e0;
             const b = start[id - first + 1]! - e0;
             const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, (entry, f) => this.fwd.overflowTf(entry, f));
             const p = entryRuns(positions, a, b);
-            const s = entryRuns(sectionRuns, a, b);
+            const r = secEntry[id - first]! - secEntry[0]!;
+            const s = secEntry[id - first + 1]! - secEntry[0]! > r ? entryRuns(sectionRuns, r, r + b - a) : { end: new Uint32Array(b - a), data: new Uint8Array(0) };
             const e = {
               tf,
               posEnd: p.end,
