@@ -12,7 +12,7 @@ import { INDEX_FILES } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
 import { PagedStarts } from './run-starts.js';
-import { packedId } from './term-ids.js';
+import { packedId, TERM_PACKED } from './term-ids.js';
 import { overKey, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
@@ -113,8 +113,8 @@ export class ForwardFiles {
     [this.fwd, , this.sec] = files as [PagedFile, PagedFile, PagedFile];
     this.pos = new Runs(files[1]!);
     this.secRuns = new Runs(this.sec);
-    const packed = this.fwd.has('term.packed');
-    this.term = this.fwd.column(packed ? 'term.packed' : 'term', 'u32');
+    const packed = this.fwd.has(TERM_PACKED);
+    this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
     this.bits = packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
     this.tfBytes = this.fwd.column('tf.byte', 'u8');
     this.tfCodes = this.fwd.column('tf.code', 'u16');

@@ -11,6 +11,9 @@
  */
 import type { ColumnShape, IndexFileColumns } from './format.js';
 
+/** The column of packed ids: an index without it has a plain `term` column. */
+export const TERM_PACKED = 'term.packed';
+
 /** The bits an id of a dictionary of `terms` terms needs (at least one). */
 export function termBits(terms: number): number {
   return Math.max(1, 32 - Math.clz32(Math.max(0, terms - 1)));
@@ -23,7 +26,7 @@ const wordsFor = (entries: number, bits: number) => Math.ceil((entries * bits) /
 export function termColumns(entries: number, bits: number): ColumnShape[] {
   return [
     { name: 'term.bits', type: 'u8', length: 1 },
-    { name: 'term.packed', type: 'u32', length: wordsFor(entries, bits) },
+    { name: TERM_PACKED, type: 'u32', length: wordsFor(entries, bits) },
   ];
 }
 
@@ -81,7 +84,7 @@ export function readTermIds(cols: IndexFileColumns, e0: number, e1: number): Uin
   if (!cols.length('term.bits')) return cols.read('term', Uint32Array, e0, e1);
   const bits = cols.read('term.bits', Uint8Array, 0, 1)[0]!;
   const w0 = Math.floor((e0 * bits) / 32);
-  const words = cols.read('term.packed', Uint32Array, w0, wordsFor(e1, bits));
+  const words = cols.read(TERM_PACKED, Uint32Array, w0, wordsFor(e1, bits));
   const out = new Uint32Array(e1 - e0);
   const word = (i: number) => words[i - w0]!;
   for (let e = e0; e < e1; e++) out[e - e0] = packedId(word, e, bits);
