@@ -21,7 +21,9 @@ import { HzError } from '../errors.js';
  * 7: the index is read from disk, not loaded: the postings and docinfo files; no flexsearch candidates file.
  * 8: postings in compressed blocks of 128 with skip data and a score bound a block (shared/index/postings-codec);
  * the forward index's frequencies in three bytes an entry (shared/index/tf-codes), 16-bit run starts
- * (shared/index/run-starts), stored fields in deflated blocks (shared/index/stored-fields).
+ * (shared/index/run-starts), stored fields in deflated blocks (shared/index/stored-fields). Within version 8,
+ * the forward index's term ids bit-packed (shared/index/term-ids), and no section run starts for a document
+ * without section runs (the sections file's `entry` column): files without either still read.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
@@ -43,7 +45,7 @@ export const INDEX_FILES = {
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints. */
   positions: 'positions',
-  /** Per document: its sections' lengths (two or more, else none); per (document, term): the sections it occurs in, with its count in each. */
+  /** Per document: its sections' lengths (two or more, else none) and its first section run; per (document, term) of a document with any: the sections it occurs in, with its count in each. */
   sections: 'sections',
   /** Per term: the documents holding it, ascending, each with its forward-index entry and frequency per field, in compressed blocks with skip data and a score bound each. */
   postings: 'postings',

@@ -12,6 +12,7 @@ import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import type { SpillSink, SpillSource } from './spill.js';
 import { startColumns, StartsWriter } from './run-starts.js';
+import { termBits, termColumns, TermPacker } from './term-ids.js';
 import { BYTE_ESCAPE, BYTE_FIELD, escapes, overflows, overKey, tfByte, tfCode, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
@@ -45,6 +46,8 @@ export interface ForwardShape {
   posBytes: number;
   sectionCount: number;
   secBytes: number;
+  /** Entries of the documents with section runs: a document whose runs are all empty has no starts in the sections file. */
+  secRuns: number;
   /** Whether 16-bit offsets hold the positions' and the section runs' starts (run-starts). */
   posOffsets: boolean;
   secOffsets: boolean;
@@ -63,6 +66,8 @@ export class ForwardWriter {
   private readonly sections: PackedColumnsWriter;
   private readonly posStarts: StartsWriter;
   private readonly secStarts: StartsWriter;
+  private readonly termIds: TermPacker;
+  private readonly bits: number;
   /** The data column of the positions and sections files. */
   private readonly posDataCol: number;
   private readonly secDataCol: number;
@@ -70,6 +75,9 @@ export class ForwardWriter {
   /** Each document's field lengths (`[doc * F + f]`), which the postings' block bounds are taken from. */
   readonly lengths: Uint32Array;
   private readonly secDoc: Uint32Array;
+  /** Each document's first run in the sections file. */
+  private readonly secEntry: Uint32Array;
+  private secRunAt = 0;
   private readonly overKeys: Float64Array;
   private readonly overTfs: Uint32Array;
   private overAt = 0;
@@ -94,15 +102,17 @@ export class ForwardWriter {
     this.start = new Uint32Array(s.docs + 1);
     this.lengths = new Uint32Array(s.docs * F);
     this.secDoc = new Uint32Array(s.docs + 1);
+    this.secEntry = new Uint32Array(s.docs + 1);
     this.overKeys = new Float64Array(s.overflow);
     this.overTfs = new Uint32Array(s.overflow);
     this.slot = new Uint32Array(terms);
+    this.bits = termBits(terms);
     const files: PackedColumnsWriter[] = [];
     try {
       files.push(
         new PackedColumnsWriter(dir, INDEX_FILES.forward, [
           { name: 'start', type: 'u32', length: s.docs + 1 },
-          { name: 'term', type: 'u32', length: s.entries },
+          ...termColumns(s.entries, this.bits),
           { name: 'tf.byte', type: 'u8', length: s.entries },
           { name: 'tf.code', type: 'u16', length: s.entries },
           { name: 'over.key', type: 'f64', length: s.overflow },
@@ -112,24 +122,26 @@ export class ForwardWriter {
       );
       const posStarts = startColumns(s.entries, s.posOffsets);
       files.push(new PackedColumnsWriter(dir, INDEX_FILES.positions, [...posStarts, { name: 'data', type: 'u8', length: s.posBytes }]));
-      const secStarts = startColumns(s.entries, s.secOffsets);
+      const secStarts = startColumns(s.secRuns, s.secOffsets);
       files.push(
         new PackedColumnsWriter(dir, INDEX_FILES.sections, [
           { name: 'doc', type: 'u32', length: s.docs + 1 },
           { name: 'length', type: 'u32', length: s.sectionCount },
+          { name: 'entry', type: 'u32', length: s.docs + 1 },
           ...secStarts,
           { name: 'data', type: 'u8', length: s.secBytes },
         ]),
       );
       this.posDataCol = posStarts.length;
-      this.secDataCol = 2 + secStarts.length;
+      this.secDataCol = 3 + secStarts.length;
     } catch (e) {
       for (const f of files) f.abandon();
       throw e;
     }
     [this.forward, this.positions, this.sections] = files as [PackedColumnsWriter, PackedColumnsWriter, PackedColumnsWriter];
     this.posStarts = new StartsWriter(this.positions, 0, s.entries, s.posOffsets);
-    this.secStarts = new StartsWriter(this.sections, 2, s.entries, s.secOffsets);
+    this.secStarts = new StartsWriter(this.sections, 3, s.secRuns, s.secOffsets);
+    this.termIds = new TermPacker(this.bits, (words) => this.forward.append(2, bytesOf(words)));
   }
 
   /**
@@ -211,15 +223,19 @@ export class ForwardWriter {
     this.positions.append(this.posDataCol, posOut.subarray(0, b));
     this.posStarts.append(posStart.subarray(0, n));
     this.posAt += b;
-    this.sections.append(this.secDataCol, secOut.subarray(0, sb));
-    this.secStarts.append(secStart.subarray(0, n));
-    this.secAt += sb;
+    this.secEntry[this.doc] = this.secRunAt;
+    if (sb) {
+      this.sections.append(this.secDataCol, secOut.subarray(0, sb));
+      this.secStarts.append(secStart.subarray(0, n));
+      this.secAt += sb;
+      this.secRunAt += n;
+    }
   }
 
   /** Appends the term ids and the frequencies of the entries in sorted order, each field's kept aside in that order for the postings. */
   private appendTerms(n: number, sorted: Uint32Array, tf: Uint16Array): void {
     const { entryOf, docTf, tfBytes, tfCodes } = this;
-    this.forward.append(1, bytesOf(sorted));
+    this.termIds.append(sorted);
     for (let f = 0; f < F; f++) {
       const out = docTf[f]!;
       for (let j = 0; j < n; j++) out[j] = tf[f * n + entryOf[j]!]!;
@@ -236,8 +252,8 @@ export class ForwardWriter {
             this.overTfs[this.overAt++] = docTf[f]![j]!;
           }
     }
-    this.forward.append(2, tfBytes.subarray(0, n));
-    this.forward.append(3, bytesOf(tfCodes.subarray(0, n)));
+    this.forward.append(3, tfBytes.subarray(0, n));
+    this.forward.append(4, bytesOf(tfCodes.subarray(0, n)));
   }
 
   /** Appends what is known once every document is in, and closes the files. */
@@ -246,11 +262,15 @@ export class ForwardWriter {
     this.secDoc[this.doc] = this.secCount;
     this.posStarts.close(this.posAt);
     this.sections.append(0, bytesOf(this.secDoc));
+    this.secEntry[this.doc] = this.secRunAt;
+    this.sections.append(2, bytesOf(this.secEntry));
     this.secStarts.close(this.secAt);
     this.forward.append(0, bytesOf(this.start));
-    this.forward.append(4, bytesOf(this.overKeys));
-    this.forward.append(5, bytesOf(this.overTfs));
-    this.forward.append(6, bytesOf(this.lengths));
+    this.forward.append(1, Uint8Array.of(this.bits));
+    this.termIds.close();
+    this.forward.append(5, bytesOf(this.overKeys));
+    this.forward.append(6, bytesOf(this.overTfs));
+    this.forward.append(7, bytesOf(this.lengths));
     this.forward.close();
     this.positions.close();
     this.sections.close();

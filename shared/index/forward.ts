@@ -12,6 +12,7 @@ import { INDEX_FILES } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
 import { PagedStarts } from './run-starts.js';
+import { packedId, TERM_PACKED } from './term-ids.js';
 import { overKey, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
@@ -87,12 +88,15 @@ export class ForwardFiles {
   private readonly pos: Runs;
   private readonly secRuns: Runs;
   private readonly sec: PagedFile;
+  /** The term ids: plain 32-bit (an older index) or packed `bits` wide (term-ids). */
   private readonly term: PagedColumn;
+  private readonly bits: number;
+  private readonly word = (i: number) => this.fwd.u32(this.term, i);
   private readonly tfBytes: PagedColumn;
   private readonly tfCodes: PagedColumn;
   /** The frequencies too large for their place (tf-codes), read on first need. */
   private overflow: Map<number, number> | undefined;
-  private perDoc: { start: Uint32Array; lengths: Uint32Array; secDoc: Uint32Array; secLength: Uint32Array } | undefined;
+  private perDoc: { start: Uint32Array; lengths: Uint32Array; secDoc: Uint32Array; secLength: Uint32Array; secEntry: Uint32Array | undefined } | undefined;
 
   constructor(
     private readonly dir: string,
@@ -109,11 +113,16 @@ export class ForwardFiles {
     [this.fwd, , this.sec] = files as [PagedFile, PagedFile, PagedFile];
     this.pos = new Runs(files[1]!);
     this.secRuns = new Runs(this.sec);
-    this.term = this.fwd.column('term', 'u32');
+    const packed = this.fwd.has(TERM_PACKED);
+    this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
+    this.bits = packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
     this.tfBytes = this.fwd.column('tf.byte', 'u8');
     this.tfCodes = this.fwd.column('tf.code', 'u16');
     if (this.fwd.column('start', 'u32').length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
-    if (this.pos.entries !== this.term.length || this.secRuns.entries !== this.term.length) throw inconsistent(dir);
+    const entries = this.tfBytes.length;
+    // Documents without section runs have none in the sections file (its `entry` column); an older index has a run for every entry.
+    const secRuns = this.sec.has('entry') ? this.sec.u32(this.sec.column('entry', 'u32'), docCount) : entries;
+    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || this.pos.entries !== entries || this.secRuns.entries !== secRuns) throw inconsistent(dir);
   }
 
   /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */
@@ -123,6 +132,7 @@ export class ForwardFiles {
       lengths: this.fwd.all('lengths', Uint32Array),
       secDoc: this.sec.all('doc', Uint32Array),
       secLength: this.sec.all('length', Uint32Array),
+      secEntry: this.sec.has('entry') ? this.sec.all('entry', Uint32Array) : undefined,
     });
   }
 
@@ -137,7 +147,7 @@ export class ForwardFiles {
     let hi = start[id + 1]! - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const v = this.fwd.u32(this.term, mid);
+      const v = this.termOf(mid);
       if (v === termId) return mid;
       if (v < termId) lo = mid + 1;
       else hi = mid - 1;
@@ -147,7 +157,7 @@ export class ForwardFiles {
 
   /** The term id of an entry. */
   termOf(entry: number): number {
-    return this.fwd.u32(this.term, entry);
+    return this.bits === 32 ? this.fwd.u32(this.term, entry) : packedId(this.word, entry, this.bits);
   }
 
   /** A document's entries: [first, end). */
@@ -190,7 +200,17 @@ export class ForwardFiles {
   }
 
   sections(entry: number, out: number[]): number[] {
-    const [bytes, n] = this.secRuns.run(entry);
+    const { start, secEntry } = this.docs;
+    let run = entry;
+    if (secEntry) {
+      const id = docOfEntry(start, entry);
+      if (secEntry[id] === secEntry[id + 1]) {
+        out.length = 0;
+        return out;
+      }
+      run = secEntry[id]! + entry - start[id]!;
+    }
+    const [bytes, n] = this.secRuns.run(run);
     return decodeSections(bytes, 0, n, out);
   }
 
@@ -199,6 +219,18 @@ export class ForwardFiles {
     this.pos.close();
     this.secRuns.close();
   }
+}
+
+/** The document an entry is of: the last whose first entry is at or before it. */
+function docOfEntry(start: Uint32Array, entry: number): number {
+  let lo = 0;
+  let hi = start.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (start[mid]! <= entry) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 export const inconsistent = (dir: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);

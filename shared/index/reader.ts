@@ -25,8 +25,9 @@ import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
 import { ForwardFiles, inconsistent } from './forward.js';
 import { Lru } from './lru.js';
-import { readStarts } from './run-starts.js';
+import { entryRuns, readRuns } from './run-starts.js';
 import { StoredFieldsReader } from './stored-fields.js';
+import { readTermIds } from './term-ids.js';
 import { decodeTfs } from './tf-codes.js';
 import { PAGE_BYTES, PageCache, PagedFile } from './paged.js';
 import { PostingsFile } from './postings-file.js';
@@ -49,21 +50,6 @@ export function readDeleted(dir: string): Set<number> {
 
 /** Documents read at a time by `docEntries`. */
 const WINDOW_DOCS = 512;
-
-/** A window's entries e0..e1 of a file of byte runs an entry (positions, sections): where each starts, and their bytes. */
-function readRuns(cols: IndexFileColumns, e0: number, e1: number): { start: Uint32Array; data: Uint8Array } {
-  const start = readStarts(cols, e0, e1);
-  return { start, data: cols.read('data', Uint8Array, start[0]!, start[e1 - e0]!) };
-}
-
-/** Entries a..b of a window's runs as a document's entries carry them: each one's end from the first one's start, and their bytes. */
-function entryRuns(runs: { start: Uint32Array; data: Uint8Array }, a: number, b: number): { end: Uint32Array; data: Uint8Array } {
-  const { start, data } = runs;
-  const s0 = start[a]!;
-  const end = new Uint32Array(b - a);
-  for (let k = 0; k < b - a; k++) end[k] = start[a + k + 1]! - s0;
-  return { end, data: data.subarray(s0 - start[0]!, start[b]! - start[0]!) };
-}
 
 /** The files read where they lie: their checksums are verified on open only when asked (openIndex). */
 const PAGED_FILES = [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections, INDEX_FILES.docs, INDEX_FILES.postings, INDEX_FILES.docinfo];
@@ -276,21 +262,24 @@ class SegmentedIndexReader implements IndexReader {
           const start = fwd.read('start', Uint32Array, first, last + 1);
           const e0 = start[0]!;
           const e1 = start[last - first]!;
-          const term = fwd.read('term', Uint32Array, e0, e1);
+          const term = readTermIds(fwd, e0, e1);
           const tfBytes = fwd.read('tf.byte', Uint8Array, e0, e1);
           const tfCodes = fwd.read('tf.code', Uint16Array, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
           const positions = readRuns(pos, e0, e1);
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
           const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
-          const sectionRuns = readRuns(sec, e0, e1);
+          // Each document's first section run (an index without the column has one for every entry).
+          const secEntry = sec.length('entry') ? sec.read('entry', Uint32Array, first, last + 1) : start;
+          const sectionRuns = readRuns(sec, secEntry[0]!, secEntry[last - first]!);
           for (let id = first; id < last; id++) {
             if (!keep(id)) continue;
             const a = start[id - first]! - e0;
             const b = start[id - first + 1]! - e0;
             const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, (entry, f) => this.fwd.overflowTf(entry, f));
             const p = entryRuns(positions, a, b);
-            const s = entryRuns(sectionRuns, a, b);
+            const r = secEntry[id - first]! - secEntry[0]!;
+            const s = secEntry[id - first + 1]! - secEntry[0]! > r ? entryRuns(sectionRuns, r, r + b - a) : { end: new Uint32Array(b - a), data: new Uint8Array(0) };
             const e = {
               tf,
               posEnd: p.end,

@@ -6,7 +6,8 @@
  * block's base. A run is a few bytes, so a block of runs spans far less
  * than 64 KiB; an index where a block could span more (a page with a
  * term tens of thousands of times) keeps 32-bit starts, as a `start`
- * column, and the reader takes whichever columns the file has.
+ * column, and the reader takes whichever columns the file has. Also a
+ * window of runs read whole, as merge walks an index's documents.
  */
 import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
 import type { PagedColumn, PagedFile } from './paged.js';
@@ -137,4 +138,19 @@ export function readStarts(cols: IndexFileColumns, e0: number, e1: number): Uint
   const out = new Uint32Array(offset.length);
   for (let e = e0; e <= e1; e++) out[e - e0] = base[(e >>> BLOCK_SHIFT) - (e0 >>> BLOCK_SHIFT)]! + offset[e - e0]!;
   return out;
+}
+
+/** A window's entries e0..e1 of a file of byte runs an entry (positions, sections): where each starts, and their bytes. */
+export function readRuns(cols: IndexFileColumns, e0: number, e1: number): { start: Uint32Array; data: Uint8Array } {
+  const start = readStarts(cols, e0, e1);
+  return { start, data: cols.read('data', Uint8Array, start[0]!, start[e1 - e0]!) };
+}
+
+/** Entries a..b of a window's runs as a document's entries carry them: each one's end from the first one's start, and their bytes. */
+export function entryRuns(runs: { start: Uint32Array; data: Uint8Array }, a: number, b: number): { end: Uint32Array; data: Uint8Array } {
+  const { start, data } = runs;
+  const s0 = start[a]!;
+  const end = new Uint32Array(b - a);
+  for (let k = 0; k < b - a; k++) end[k] = start[a + k + 1]! - s0;
+  return { end, data: data.subarray(s0 - start[0]!, start[b]! - start[0]!) };
 }

@@ -76,6 +76,7 @@ export class IndexWriter {
   private sectionCount = 0;
   private sectionTerms = 0;
   private secBytes = 0;
+  private secRuns = 0;
   /** Frequencies too large for their place in the forward index (tf-codes). */
   private overflow = 0;
   /** Bounds on the bytes a block of positions and of section runs spans (run-starts). */
@@ -137,7 +138,10 @@ export class IndexWriter {
     this.entries += n;
     this.posBytes += e.posData.length;
     this.posBound.add(n, e.posData.length);
-    this.secBound.add(n, e.secData.length);
+    // A document without section runs has no starts in the sections file (forward-writer).
+    const runs = e.secData.length ? n : 0;
+    this.secRuns += runs;
+    this.secBound.add(runs, e.secData.length);
     this.sectionCount += e.sections.length;
     for (let i = 0; i < e.sections.length; i++) this.sectionTerms += e.sections[i]!;
     this.secBytes += e.secData.length;
@@ -199,7 +203,7 @@ export class IndexWriter {
     const invert = this.withPostings && !from;
     // Where each document's entries start, for postings merged from other indexes.
     const firstEntries = new Uint32Array(from ? this.docs + 1 : 0);
-    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, posOffsets: this.posBound.fits, secOffsets: this.secBound.fits };
+    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, posOffsets: this.posBound.fits, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);

@@ -208,10 +208,10 @@ function varied(): IndexInputDoc[] {
  */
 const GOLDEN = {
   docs: 'a519ca128521c0ab',
-  forward: 'd31f58a71c0af990',
+  forward: '25b5ada15dc819ff',
   positions: '91992d34911ee1d2',
   terms: '3f9a574fc43594ca',
-  sections: '18116862365bf53a',
+  sections: '7c09eac9d0192d19',
   postings: 'c8e9ed7f1361e3af',
   docinfo: 'febbfebad67d75dd',
 };

@@ -12,12 +12,13 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { selectCandidates } from '../../../shared/index/candidates.js';
-import { INDEX_FILES, OLDEST_INDEX, packColumns, readIndexFile, writeIndexFile } from '../../../shared/index/format.js';
+import { INDEX_FILES, OLDEST_INDEX, packColumns, readIndexFile, unpackColumns, writeIndexFile } from '../../../shared/index/format.js';
 import { PageCache, PagedFile, PAGE_BYTES } from '../../../shared/index/paged.js';
 import { BLOCK, blockBuffers, decodeBlock, encodeBlock } from '../../../shared/index/postings-codec.js';
 import { PostingsFile } from '../../../shared/index/postings-file.js';
 import { PostingsBuilder } from '../../../shared/index/postings.js';
 import { openIndex } from '../../../shared/index/reader.js';
+import { packedId } from '../../../shared/index/term-ids.js';
 import { FIELDS, type IndexInputDoc, type TermBlocks } from '../../../shared/index/types.js';
 import { IndexWriter } from '../../../shared/index/writer.js';
 import { rng } from '../../fixtures/rng.js';
@@ -354,6 +355,33 @@ test('format: an index of an older format (version 7: postings without blocks, t
       assert.match(e.message, /hazelnut index .*hazelnut dedup .*hazelnut merge/);
     },
   );
+});
+
+test('format: an index of the previous layout (plain 32-bit term ids, a section start for every entry) reads as the new one does, by search and by merge\'s walk', async () => {
+  const dir = path.join(tmp, 'plain-terms');
+  fs.cpSync(path.join(tmp, 'one'), dir, { recursive: true });
+  const cols = unpackColumns(readIndexFile(dir, INDEX_FILES.forward), INDEX_FILES.forward);
+  const { 'term.bits': bits, 'term.packed': packed, ...rest } = cols;
+  assert.ok(bits && packed, 'the index is written with packed term ids');
+  const words = packed as Uint32Array;
+  const term = Uint32Array.from({ length: cols['tf.byte']!.length }, (_, e) => packedId((i) => words[i]!, e, bits[0]!));
+  writeIndexFile(dir, INDEX_FILES.forward, packColumns({ start: rest.start!, term, ...rest }));
+  const sec = unpackColumns(readIndexFile(dir, INDEX_FILES.sections), INDEX_FILES.sections);
+  assert.equal(Array.from(sec.entry!), new Array(sec.entry!.length).fill(0), 'no page has section runs: none has starts');
+  const plainSec = { doc: sec.doc!, length: sec.length!, start: new Uint32Array(term.length + 1), data: new Uint8Array(0) };
+  writeIndexFile(dir, INDEX_FILES.sections, packColumns(plainSec));
+  const [a, b] = [await openIndex(path.join(tmp, 'one')), await openIndex(dir)];
+  assert.ok(a.meta.docCount > 200);
+  for (let id = 0; id < a.meta.docCount; id++) {
+    assert.equal(b.analyzed(id), a.analyzed(id), `document ${id}`);
+    for (const w of WORDS) assert.is(b.termFreq(id, 'content', w), a.termFreq(id, 'content', w), `${w} in ${id}`);
+    const e = b.entry(id, b.termId('alpha'));
+    if (e >= 0) assert.equal(b.entrySections(e, [9]), [], `alpha's sections in ${id}`);
+  }
+  const walked = (r: typeof a) => [...r.docEntries()].map(([id, , e]) => [id, Array.from(e.terms), Array.from(e.posData), Array.from(e.secEnd)]);
+  assert.equal(walked(b), walked(a));
+  a.close();
+  b.close();
 });
 
 test.run();
