@@ -7,8 +7,7 @@
  * analyzer's term numbers (the terms it numbered since its last answer come
  * with the answer), which `docTerms` maps into the writer's dictionary once
  * per term. The index is the same as one analyzed on the main thread
- * (page-terms.ts does the work in both), or partly there: the indexer
- * analyzes pages itself while the threads are behind.
+ * (page-terms.ts does the work in both).
  */
 import { Worker } from 'node:worker_threads';
 import type { AnalyzerOptions } from '../../shared/analysis/analyzer.js';
