@@ -48,6 +48,8 @@ interface Thread {
 export class AnalysisPool {
   private readonly threads: Thread[];
   private next = 0;
+  /** Whether a flush is to come once the event loop turns. */
+  private flushing = false;
 
   /** `youngGenerationMb`: each thread's young generation (worker.young.generation.mb; 0: V8's default). */
   constructor(n: number, analyzer: Readonly<AnalyzerOptions>, maxTokens: number, youngGenerationMb = 0) {
@@ -78,8 +80,9 @@ export class AnalysisPool {
 
   /**
    * Analyzes a page in the next thread; `text`: the parse text whose offsets
-   * summaries need. The page goes with the thread's next batch: `flush` sends
-   * it sooner, and must before its answer is awaited.
+   * summaries need. The page goes with the thread's next batch, sent when
+   * full or once the caller lets the event loop turn (it waits for an
+   * answer), whichever comes first.
    */
   analyze(page: TextFields, text: string | undefined): Promise<AnalyzedPage> {
     const t = this.threads[this.next]!;
@@ -90,13 +93,17 @@ export class AnalysisPool {
       t.batch.push({ page: { title, content, anchors, url, headings, sections }, text: text === content ? true : text });
     });
     if (t.batch.length === BATCH) this.send(t);
+    else if (!this.flushing) {
+      this.flushing = true;
+      setImmediate(() => ((this.flushing = false), this.flush()));
+    }
     // When a thread fails, the indexer stops at the first answer it awaits; the others are never awaited.
     answer.catch(() => {});
     return answer;
   }
 
   /** Sends every page asked for and not sent yet. */
-  flush(): void {
+  private flush(): void {
     for (const t of this.threads) if (t.batch.length > 0) this.send(t);
   }
 

@@ -194,10 +194,7 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     };
     const takeNext = async () => {
       const p = inFlight.shift()!;
-      if (!(p.analyzed instanceof Promise)) return add(p.doc, p.summaryText, p.analyzed);
-      // The page may wait in a thread's batch: sent now, as the pages before it were.
-      pool!.flush();
-      add(p.doc, p.summaryText, await p.analyzed);
+      add(p.doc, p.summaryText, p.analyzed instanceof Promise ? await p.analyzed : p.analyzed);
     };
     // Built in the index's new directory, which replaces the old one only once it is whole.
     const build = async (tmp: string) => {
