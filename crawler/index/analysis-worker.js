@@ -1,6 +1,6 @@
-// An analysis thread of crawler/index/analysis-pool.ts: analyzes the pages it is sent, in order, and
-// answers each with its terms as its analyzer's term numbers (the terms numbered since the last answer go
-// along) and its summary offsets.
+// An analysis thread of crawler/index/analysis-pool.ts: analyzes the pages it is sent, a batch at a time and
+// in order, and answers each batch with its pages' terms as its analyzer's term numbers (the terms numbered
+// since the last answer go along) and their summary offsets.
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModule, threadModule } from '../../shared/thread-module.js';
 
@@ -10,10 +10,17 @@ const { pageTerms } = await loadModule(threadModule(new URL('./page-terms.ts', i
 const analyzer = new Analyzer(workerData.analyzer);
 let sent = 0;
 
-parentPort.on('message', ({ page, text }) => {
-  const { ids, lengths, sections, offsets } = pageTerms(analyzer, page, text === true ? page.content : text, workerData.maxTokens);
+parentPort.on('message', (batch) => {
+  const pages = [];
+  const buffers = [];
+  for (const { page, text } of batch) {
+    const { ids, lengths, sections, offsets } = pageTerms(analyzer, page, text === true ? page.content : text, workerData.maxTokens);
+    const off = offsets && new Uint8Array(offsets);
+    pages.push({ ids, lengths, sections, offsets: off });
+    buffers.push(ids.buffer);
+    if (off) buffers.push(off.buffer);
+  }
   const words = analyzer.numbered.slice(sent);
   sent = analyzer.numbered.length;
-  const off = offsets && new Uint8Array(offsets);
-  parentPort.postMessage({ words, ids, lengths, sections, offsets: off }, off ? [ids.buffer, off.buffer] : [ids.buffer]);
+  parentPort.postMessage({ words, pages }, buffers);
 });

@@ -177,9 +177,9 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const writer = new IndexWriter({ analyzer, segments: [seg.name], maxTokens });
     const records = threads.recordsOf(dir, seg);
     const pool = threads.pool(records);
-    // Pages sent to the analysis threads (or analyzed here while they are behind), taken back in order.
-    // `analyzed` is the page's terms once known: a thread's answer replaces the promise of it as it comes.
-    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> | AnalyzedPage | PageTerms }[] = [];
+    // Pages sent to the analysis threads, taken back in order. `analyzed` is the page's terms once known:
+    // a thread's answer replaces the promise of it as it comes.
+    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> | AnalyzedPage }[] = [];
     // Of those, the pages the threads have not answered yet.
     let unanswered = 0;
     // Where each indexed page's words stand, for summaries of its parse text: the segment index's summaries file.
@@ -213,17 +213,10 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
           add(doc, summaryText, pageTerms(analyzer, doc, text, maxTokens));
           continue;
         }
-        const full = IN_FLIGHT * pool.size;
-        // The threads' answers are events: this loop sees those that came while it worked only once it lets them in.
-        if (unanswered >= full) await new Promise((r) => setImmediate(r));
         while (inFlight.length > 0 && !(inFlight[0]!.analyzed instanceof Promise)) await takeNext();
-        if (unanswered >= full && inFlight.length < 2 * full) {
-          // The threads are a full queue behind (long pages): this thread analyzes the page rather than wait. The
-          // writer numbers terms in the order pages are taken, whoever analyzed them, so the index is the same.
-          inFlight.push({ doc, summaryText, analyzed: pageTerms(analyzer, doc, text, maxTokens) });
-          continue;
-        }
-        if (unanswered >= full) await takeNext();
+        // The threads a full queue behind (long pages), this thread waits rather than analyze the page itself:
+        // here, beside the writer's memory and with an analyzer of its own to warm up, analysis costs more CPU.
+        if (unanswered >= IN_FLIGHT * pool.size) await takeNext();
         const answer = pool.analyze(doc, text);
         const entry: (typeof inFlight)[number] = { doc, summaryText, analyzed: answer };
         unanswered++;

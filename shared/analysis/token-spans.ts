@@ -103,9 +103,11 @@ function scanSpans(text: string, each: (start: number, end: number) => boolean, 
       while (start < next && !startsToken(text, start)) start++;
       if (start < next) {
         // Most words are a run of letters and digits that no separator continues: it ends where the run does.
+        // So does one before a separator other than `_` that no letter or digit follows (the end of a sentence).
         let end = start;
         while (isAlnum(text.charCodeAt(end))) end++;
-        if (end === start || !ENDS_WORD[text.charCodeAt(end)]) {
+        const c = text.charCodeAt(end);
+        if (end === start || (!ENDS_WORD[c] && (c >= 128 || c === 95 /* _ */ || isAlnum(text.charCodeAt(end + 1))))) {
           fast.lastIndex = start;
           fast.test(text);
           end = fast.lastIndex;

@@ -35,38 +35,53 @@ export class Word {
 /**
  * One generation: open addressing over at least twice as many slots as it
  * holds words, grown as it fills (an analyzer that meets few words, as a
- * query's, holds a small table).
+ * query's, holds a small table). A slot holds a word's hash beside its entry
+ * and the words' characters are kept in one array, so a lookup reads two or
+ * three places in memory rather than chase a string per word it compares:
+ * with a web's vocabulary the table outgrows the processor's caches, and
+ * every place read is a likely miss.
  */
 class Generation {
-  private slots = new Int32Array(1 << 10).fill(-1);
-  private hashes = new Int32Array(1 << 9);
+  /** Per slot, the hash of its word and its entry + 1 (0: empty). */
+  private slots = new Int32Array(2 << 10);
+  /** Where each entry's characters start in `chars` (and the next entry's, where they end). */
+  private starts = new Int32Array((1 << 9) + 1);
+  private chars = new Uint16Array(1 << 12);
   readonly keys: string[] = [];
   /** null: a word that yields no term. */
   readonly words: (Word | null)[] = [];
 
   /** The entry of `src`'s characters from `from` to `to`, whose hash is `h`, or -1. */
   find(h: number, src: string, from: number, to: number): number {
-    const { slots, hashes, keys } = this;
-    const mask = slots.length - 1;
+    const { slots, starts, chars } = this;
+    const mask = (slots.length >> 1) - 1;
+    const n = to - from;
     for (let at = h & mask; ; at = (at + 1) & mask) {
-      const e = slots[at]!;
+      const e = slots[2 * at + 1]! - 1;
       if (e < 0) return -1;
-      if (hashes[e] !== h) continue;
-      const k = keys[e]!;
-      if (k.length !== to - from) continue;
+      if (slots[2 * at] !== h) continue;
+      const p = starts[e]!;
+      if (starts[e + 1]! - p !== n) continue;
       let i = 0;
-      while (i < k.length && k.charCodeAt(i) === src.charCodeAt(from + i)) i++;
-      if (i === k.length) return e;
+      while (i < n && chars[p + i] === src.charCodeAt(from + i)) i++;
+      if (i === n) return e;
     }
   }
 
   /** Adds a word this generation lacks, whose hash is `h`; returns its entry. */
   add(h: number, key: string, word: Word | null): number {
-    if (this.keys.length === this.hashes.length) this.grow();
+    if (this.keys.length + 1 === this.starts.length) this.grow();
     const e = this.keys.push(key) - 1;
     this.words.push(word);
-    this.hashes[e] = h;
-    this.file(e);
+    const p = this.starts[e]!;
+    if (p + key.length > this.chars.length) {
+      const chars = new Uint16Array(Math.max(2 * this.chars.length, p + key.length));
+      chars.set(this.chars);
+      this.chars = chars;
+    }
+    for (let i = 0; i < key.length; i++) this.chars[p + i] = key.charCodeAt(i);
+    this.starts[e + 1] = p + key.length;
+    this.file(h, e);
     return e;
   }
 
@@ -74,21 +89,23 @@ class Generation {
     return this.keys.length;
   }
 
-  private file(e: number): void {
+  private file(h: number, e: number): void {
     const { slots } = this;
-    const mask = slots.length - 1;
-    let at = this.hashes[e]! & mask;
-    while (slots[at]! >= 0) at = (at + 1) & mask;
-    slots[at] = e;
+    const mask = (slots.length >> 1) - 1;
+    let at = h & mask;
+    while (slots[2 * at + 1]! !== 0) at = (at + 1) & mask;
+    slots[2 * at] = h;
+    slots[2 * at + 1] = e + 1;
   }
 
   /** Twice the room, every entry filed again in twice the slots. */
   private grow(): void {
-    const hashes = new Int32Array(2 * this.hashes.length);
-    hashes.set(this.hashes);
-    this.hashes = hashes;
-    this.slots = new Int32Array(2 * this.slots.length).fill(-1);
-    for (let e = 0; e < this.keys.length; e++) this.file(e);
+    const starts = new Int32Array(2 * (this.starts.length - 1) + 1);
+    starts.set(this.starts);
+    this.starts = starts;
+    const old = this.slots;
+    this.slots = new Int32Array(2 * old.length);
+    for (let at = 0; at < old.length; at += 2) if (old[at + 1] !== 0) this.file(old[at]!, old[at + 1]! - 1);
   }
 }
 

@@ -46,4 +46,11 @@ test('many words: each found again, whatever the table grew to', () => {
   for (const w of words.slice(-700)) assert.is(lookUp(cache, w).found, true, w);
 });
 
+test('words of other scripts, astral characters and words of one length are told apart by every code unit', () => {
+  const cache = new WordCache();
+  const words = ['東京', '東都', 'naïve', 'naive', '𝒳y', '𝒴y', 'ab', 'ba', 'x'];
+  for (const w of words) assert.is(lookUp(cache, w).found, false, w);
+  for (const w of words) assert.is(lookUp(cache, w).word!.terms, w.toUpperCase(), w);
+});
+
 test.run();
