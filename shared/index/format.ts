@@ -294,7 +294,8 @@ function typeOf(c: Column): ColumnType {
   return 'f64';
 }
 
-const align8 = (n: number) => (n + 7) & ~7;
+/** `n` rounded up to a multiple of 8; in arithmetic, not bitwise (32-bit) operations, as a file of a million pages runs past 2 GiB. */
+export const align8 = (n: number) => Math.ceil(n / 8) * 8;
 
 interface TocEntry {
   name: string;
