@@ -8,6 +8,7 @@
  * the documents added. Also the spill format of a document's entries, so
  * what the writer spills and what it reads back are defined side by side.
  */
+import { HzError } from '../errors.js';
 import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import type { SpillSink, SpillSource } from './spill.js';
@@ -51,6 +52,21 @@ export interface ForwardShape {
   /** Whether 16-bit offsets hold the positions' and the section runs' starts (run-starts). */
   posOffsets: boolean;
   secOffsets: boolean;
+}
+
+/** The most a 32-bit column (entry numbers, run starts) can address. */
+const U32_LIMIT = 2 ** 32;
+
+/**
+ * Refuses an index whose entries or positions' or sections' bytes a 32-bit
+ * column cannot address (about four million pages of documentation, or a
+ * million long ones), rather than writing starts that wrap: such a crawl is
+ * served as shards.
+ */
+export function checkShape(s: Pick<ForwardShape, 'entries' | 'posBytes' | 'secBytes'>, dir: string): void {
+  const over = (['entries', 'posBytes', 'secBytes'] as const).find((k) => s[k] >= U32_LIMIT);
+  if (over)
+    throw new HzError('HZ_ERR_USAGE', `${dir}: ${s[over]} ${over === 'entries' ? 'entries' : over === 'posBytes' ? 'bytes of positions' : 'bytes of sections'} are more than one index's 32-bit columns address (${U32_LIMIT}): merge into shards (-shards n)`);
 }
 
 const bytesOf = (a: Uint16Array | Uint32Array | Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -99,6 +115,7 @@ export class ForwardWriter {
   private secCount = 0;
 
   constructor(dir: string, s: ForwardShape, terms: number) {
+    checkShape(s, dir);
     this.start = new Uint32Array(s.docs + 1);
     this.lengths = new Uint32Array(s.docs * F);
     this.secDoc = new Uint32Array(s.docs + 1);
