@@ -17,7 +17,7 @@ import { groupHead, type GroupedPage, type SiteCount } from './group.js';
 import { boundPool, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
 import type { AnalyzedQuery } from './query/analyze.js';
-import { addProximity, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH, SECTION_DEPTH } from './ranking.js';
+import { addProximity, bonusOf, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH } from './ranking.js';
 import type { Match, Paging } from './search.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -79,18 +79,13 @@ export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: strin
     const ranked = joined ? pm.matches : pm.matches.filter((m) => m.hit.full);
     const outside = floor.count < 0 || (!joined && floor.count < terms.length) ? undefined : floor.weight + Math.abs(floor.weight) * 1e-9;
     const pool = boundPool(snap, query, ranked, pm);
-    const bonuses = new Map<number, number>();
-    const bonus = (id: number, rank: number) => {
-      let b = bonuses.get(id);
-      if (b === undefined) bonuses.set(id, (b = pm.scorer.proximity(id) + (rank < SECTION_DEPTH ? pm.scorer.sectionLift(id) : 0)));
-      return b;
-    };
+    const bonus = bonusOf(pm.scorer);
     let done: { page: GroupedPage<Match>; first: Map<string, Match> } | undefined;
     // The exact head ranked as the whole list would be: decided when it holds the proximity block, each facet's site and the grouped page.
     const decide = (exact: readonly number[], scores: Float64Array) => {
       if (exact.length < need) return false;
       const hits = exact.map((i) => ({ ...ranked[i]!.hit, score: scores[i]! })).sort(byScore);
-      addProximity(hits, (h, rank) => bonus(h.id, rank));
+      addProximity(hits, bonus);
       const first = new Map<string, Match>();
       for (const h of hits) if (!first.has(h.site)) first.set(h.site, h);
       if (facetSites.some((s) => !first.has(s))) return false;

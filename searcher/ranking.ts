@@ -6,6 +6,7 @@
  * and the hits of a grouped page.
  */
 import type { GroupedPage, RankedHit } from './group.js';
+import type { Scorer } from './rank/score.js';
 
 /** Candidates (by BM25F + link prior) that get the proximity bonus (reference/ranking.md: over the top 100). */
 export const PROXIMITY_DEPTH = 100;
@@ -48,6 +49,23 @@ export function addProximity<H extends RankedHit>(ranked: H[], bonus: (hit: H, r
   const top = Math.min(PROXIMITY_DEPTH, ranked.length);
   for (let i = 0; i < top; i++) ranked[i]!.score += bonus(ranked[i]!, i);
   ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
+}
+
+/**
+ * The bonus addProximity adds to a hit at `rank`: its proximity, and its
+ * section lift when it ranks in the first SECTION_DEPTH. Each is computed
+ * once a page, and the rank applied at every call, as a pool grown on
+ * demand asks again after a page's rank has moved.
+ */
+export function bonusOf(scorer: Pick<Scorer, 'proximity' | 'sectionLift'>): (hit: RankedHit, rank: number) => number {
+  const proximity = new Map<number, number>();
+  const lift = new Map<number, number>();
+  const once = (seen: Map<number, number>, id: number, of: (id: number) => number) => {
+    let v = seen.get(id);
+    if (v === undefined) seen.set(id, (v = of(id)));
+    return v;
+  };
+  return (hit, rank) => once(proximity, hit.id, (id) => scorer.proximity(id)) + (rank < SECTION_DEPTH ? once(lift, hit.id, (id) => scorer.sectionLift(id)) : 0);
 }
 
 /** A grouped page's hits with their stored fields (`docOf`, read for these alone) and where they stand. */

@@ -20,7 +20,7 @@ import type { TermStats } from './rank/bm25f.js';
 import type { Scorer } from './rank/score.js';
 import { boundPool, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
-import { addProximity, pageHits, partialsJoin, PROXIMITY_DEPTH, rankByBase, SECTION_DEPTH } from './ranking.js';
+import { addProximity, bonusOf, pageHits, partialsJoin, PROXIMITY_DEPTH, rankByBase, SECTION_DEPTH } from './ranking.js';
 import type { SearchSettings } from './settings.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -183,7 +183,7 @@ export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: 
     const found = findMatches(snap, q.query, undefined, snap.reader.meta.docCount + 1);
     m = { ...rankByBase(found.full, found.some, settings.partialBelow), exact: found.exact, scorer: found.scorer };
   } else m = rankPool(snap, q.query, paging, opts.blocks);
-  addProximity(m.ranked, (h, rank) => m.scorer.proximity(h.id) + (rank < SECTION_DEPTH ? m.scorer.sectionLift(h.id) : 0));
+  addProximity(m.ranked, bonusOf(m.scorer));
   const docOf = (h: Match) => snap.reader.doc(h.id);
   return { raw: req.query, ...q, ...paging, ...pageOfRanked(m.ranked, paging, docOf), partial: m.partial, exact: m.exact, ms: performance.now() - t0 };
 }
