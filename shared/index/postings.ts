@@ -111,9 +111,9 @@ export class PostingsBuilder {
       }
       sink.u32(t);
       sink.u32(b - a);
-      sink.u32s(docs.subarray(a, b));
-      sink.u32s(entries.subarray(a, b));
-      for (let f = 0; f < F; f++) sink.u16s(tfs.subarray(f * n + a, f * n + b));
+      sink.u32Range(docs, a, b);
+      sink.u32Range(entries, a, b);
+      for (let f = 0; f < F; f++) sink.u16Range(tfs, f * n + a, f * n + b);
     }
     sink.close();
     this.runs.push(sink.file);
@@ -133,6 +133,10 @@ export class PostingsBuilder {
     for (let t = 0; t < T; t++) start[t + 1] = start[t]! + counts[t]!;
     const blocks = new BlockWriter(this.spillDir, lengths, boosts);
     const sources = this.runs.map((f) => new SpillSource(f, RUN_READ_BYTES));
+    // A term's postings from a run, read into arrays reused from one term to the next (most terms have a few a run).
+    let docs = new Uint32Array(1024);
+    let entries = new Uint32Array(1024);
+    let tf = FIELDS.map(() => new Uint16Array(1024));
     try {
       const heads = sources.map((s) => (s.more() ? s.u32() : -1));
       for (;;) {
@@ -143,7 +147,11 @@ export class PostingsBuilder {
         sources.forEach((s, k) => {
           if (heads[k] !== term) return;
           const n = s.u32();
-          blocks.add(s.u32s(n), s.u32s(n), FIELDS.map(() => s.u16s(n)));
+          if (n > docs.length) [docs, entries, tf] = [new Uint32Array(n), new Uint32Array(n), FIELDS.map(() => new Uint16Array(n))];
+          s.u32sInto(n, docs);
+          s.u32sInto(n, entries);
+          for (const t of tf) s.u16sInto(n, t);
+          blocks.add(docs, entries, tf, n);
           heads[k] = s.more() ? s.u32() : -1;
         });
         blocks.endTerm();
@@ -184,9 +192,6 @@ export class BlockWriter {
   private readonly data: SpillSink;
   private readonly cols: SpillSink[];
   private readonly at: SpillSink;
-  /** A block's skip data and bound, spilled a value at a time through these views. */
-  private readonly u16 = new Uint16Array(1);
-  private readonly f64 = new Float64Array(1);
 
   constructor(
     spillDir: string,
@@ -198,10 +203,10 @@ export class BlockWriter {
     this.cols = BLOCK_COLUMNS.map((c) => new SpillSink(path.join(spillDir, `postings-${c.name}`)));
   }
 
-  /** Appends postings of the term at hand (continuing its documents in ascending order). */
-  add(docs: Uint32Array, entries: Uint32Array, tf: Uint16Array[]): void {
+  /** Appends the first `n` postings of the term at hand (continuing its documents in ascending order). */
+  add(docs: Uint32Array, entries: Uint32Array, tf: Uint16Array[], n = docs.length): void {
     const b = this.b;
-    for (let i = 0; i < docs.length; i++) {
+    for (let i = 0; i < n; i++) {
       b.docs[b.n] = docs[i]!;
       b.entries[b.n] = entries[i]!;
       for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[f]![i]!;
@@ -238,12 +243,10 @@ export class BlockWriter {
           maxTf = Math.max(maxTf, b.tf[f]![i]!);
           minLen = Math.min(minLen, this.lengths[b.docs[i]! * F + f]!);
         }
-      this.u16[0] = maxTf;
-      this.cols[MAX_TF + f]!.u16s(this.u16);
+      this.cols[MAX_TF + f]!.u16(maxTf);
       this.cols[MIN_LEN + f]!.u32(minLen);
     }
-    this.f64[0] = boost;
-    this.cols[BOOST]!.raw(new Uint8Array(this.f64.buffer));
+    this.cols[BOOST]!.f64(boost);
     this.prevDoc = last;
     b.n = 0;
   }

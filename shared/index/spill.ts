@@ -9,6 +9,12 @@ import fs from 'node:fs';
 import type { ColumnSource } from './format.js';
 
 const BUFFER_BYTES = 1 << 20;
+/**
+ * Arrays this short are copied an element at a time: a postings run holds a
+ * few postings a term, and viewing such a slice as bytes to copy it whole
+ * costs more than the copy.
+ */
+const SHORT = 16;
 
 export class SpillSink {
   private readonly fd: number;
@@ -32,12 +38,58 @@ export class SpillSink {
     this.bytes += 4;
   }
 
+  u16(v: number): void {
+    this.room(2);
+    this.at = this.buf.writeUInt16LE(v, this.at);
+    this.bytes += 2;
+  }
+
+  f64(v: number): void {
+    this.room(8);
+    this.at = this.buf.writeDoubleLE(v, this.at);
+    this.bytes += 8;
+  }
+
   u16s(a: Uint16Array): void {
     this.raw(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   }
 
   u32s(a: Uint32Array): void {
     this.raw(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+  }
+
+  /** `a[from..to)`, without a view of the slice. */
+  u32Range(a: Uint32Array, from: number, to: number): void {
+    if (to - from > SHORT) return this.u32s(a.subarray(from, to));
+    const n = 4 * (to - from);
+    this.room(n);
+    const b = this.buf;
+    let at = this.at;
+    for (let i = from; i < to; i++, at += 4) {
+      const v = a[i]!;
+      b[at] = v;
+      b[at + 1] = v >>> 8;
+      b[at + 2] = v >>> 16;
+      b[at + 3] = v >>> 24;
+    }
+    this.at = at;
+    this.bytes += n;
+  }
+
+  /** `a[from..to)`, without a view of the slice. */
+  u16Range(a: Uint16Array, from: number, to: number): void {
+    if (to - from > SHORT) return this.u16s(a.subarray(from, to));
+    const n = 2 * (to - from);
+    this.room(n);
+    const b = this.buf;
+    let at = this.at;
+    for (let i = from; i < to; i++, at += 2) {
+      const v = a[i]!;
+      b[at] = v;
+      b[at + 1] = v >>> 8;
+    }
+    this.at = at;
+    this.bytes += n;
   }
 
   raw(b: Uint8Array): void {
@@ -134,11 +186,39 @@ export class SpillSource {
   }
 
   private array<A extends Uint16Array | Uint32Array>(ctor: { new (n: number): A; BYTES_PER_ELEMENT: number }, n: number): A {
-    const bytes = n * ctor.BYTES_PER_ELEMENT;
-    if (!this.need(bytes)) throw new Error(`spill file ${this.file} ended early`);
     const out = new ctor(n);
-    new Uint8Array(out.buffer).set(this.buf.subarray(this.at, this.at + bytes));
+    this.into(out, n);
+    return out;
+  }
+
+  /** `n` u32 values into `out` from its start (it has room), which is returned. */
+  u32sInto(n: number, out: Uint32Array): Uint32Array {
+    if (n > SHORT) return this.into(out, n);
+    const b = this.take(4 * n);
+    for (let i = 0, at = this.at - 4 * n; i < n; i++, at += 4) out[i] = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+    return out;
+  }
+
+  /** `n` u16 values into `out` from its start (it has room), which is returned. */
+  u16sInto(n: number, out: Uint16Array): Uint16Array {
+    if (n > SHORT) return this.into(out, n);
+    const b = this.take(2 * n);
+    for (let i = 0, at = this.at - 2 * n; i < n; i++, at += 2) out[i] = b[at]! | (b[at + 1]! << 8);
+    return out;
+  }
+
+  /** Passes over `bytes` bytes, which the buffer holds before `at` after the call; returns the buffer. */
+  private take(bytes: number): Buffer {
+    if (!this.need(bytes)) throw new Error(`spill file ${this.file} ended early`);
     this.at += bytes;
+    return this.buf;
+  }
+
+  /** Copies `n` elements into `out` whole, through views of the bytes rather than a Buffer's slice. */
+  private into<A extends Uint16Array | Uint32Array>(out: A, n: number): A {
+    const bytes = n * out.BYTES_PER_ELEMENT;
+    const b = this.take(bytes);
+    new Uint8Array(out.buffer, out.byteOffset, bytes).set(new Uint8Array(b.buffer, b.byteOffset + this.at - bytes, bytes));
     return out;
   }
 
