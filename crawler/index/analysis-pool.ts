@@ -25,6 +25,19 @@ export interface AnalyzedPage extends PageTerms {
   from: Thread;
 }
 
+/**
+ * A thread's answer to a batch (analysis-worker.js): the terms it numbered
+ * since its last answer, then its pages' numbers and offsets one page after
+ * the other in one array each; per page its fields' lengths (which add up
+ * to its numbers) and its offsets' bytes (-1: none asked for).
+ */
+interface BatchAnswer {
+  words: string[];
+  ids: Uint32Array;
+  offsets: Uint8Array;
+  pages: { lengths: PageTerms['lengths']; sections?: number[]; offsets: number }[];
+}
+
 /** Pages a message to a thread carries, and its answer. */
 const BATCH = 8;
 
@@ -68,10 +81,16 @@ export class AnalysisPool {
       t.failed ??= e;
       for (const q of t.waiting.splice(0)) q.reject(t.failed);
     };
-    t.w.on('message', (m: { words: string[]; pages: PageTerms[] }) => {
+    t.w.on('message', (m: BatchAnswer) => {
       for (const w of m.words) t.words.push(w);
-      for (const p of m.pages)
-        t.waiting.shift()?.resolve({ from: t, ids: p.ids, lengths: p.lengths, ...(p.sections ? { sections: p.sections } : {}), ...(p.offsets ? { offsets: p.offsets } : {}) });
+      let i = 0;
+      let o = 0;
+      for (const p of m.pages) {
+        const n = p.lengths.reduce((a, b) => a + b, 0);
+        const ids = m.ids.subarray(i, (i += n));
+        const offsets = p.offsets >= 0 ? m.offsets.subarray(o, (o += p.offsets)) : undefined;
+        t.waiting.shift()?.resolve({ from: t, ids, lengths: p.lengths, ...(p.sections ? { sections: p.sections } : {}), ...(offsets ? { offsets } : {}) });
+      }
     });
     t.w.on('error', (e) => fail(new Error(`index analysis thread: ${e.message}`)));
     t.w.on('exit', () => fail(new Error('index analysis thread stopped')));

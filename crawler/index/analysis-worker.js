@@ -1,6 +1,7 @@
 // An analysis thread of crawler/index/analysis-pool.ts: analyzes the pages it is sent, a batch at a time and
 // in order, and answers each batch with its pages' terms as its analyzer's term numbers (the terms numbered
-// since the last answer go along) and their summary offsets.
+// since the last answer go along) and their summary offsets. The batch's numbers and offsets go in one array
+// each, moved rather than copied: each array a message moves costs more than copying a page's few kilobytes.
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadModule, threadModule } from '../../shared/thread-module.js';
 
@@ -12,15 +13,26 @@ let sent = 0;
 
 parentPort.on('message', (batch) => {
   const pages = [];
-  const buffers = [];
+  const analyzed = [];
+  let idCount = 0;
+  let offsetBytes = 0;
   for (const { page, text } of batch) {
-    const { ids, lengths, sections, offsets } = pageTerms(analyzer, page, text === true ? page.content : text, workerData.maxTokens);
-    const off = offsets && new Uint8Array(offsets);
-    pages.push({ ids, lengths, sections, offsets: off });
-    buffers.push(ids.buffer);
-    if (off) buffers.push(off.buffer);
+    const a = pageTerms(analyzer, page, text === true ? page.content : text, workerData.maxTokens);
+    analyzed.push(a);
+    idCount += a.ids.length;
+    offsetBytes += a.offsets ? a.offsets.length : 0;
+  }
+  const ids = new Uint32Array(idCount);
+  const offsets = new Uint8Array(offsetBytes);
+  let i = 0;
+  let o = 0;
+  for (const { ids: pageIds, lengths, sections, offsets: off } of analyzed) {
+    ids.set(pageIds, i);
+    i += pageIds.length;
+    if (off) offsets.set(off, o), (o += off.length);
+    pages.push({ lengths, sections, offsets: off ? off.length : -1 });
   }
   const words = analyzer.numbered.slice(sent);
   sent = analyzer.numbered.length;
-  parentPort.postMessage({ words, pages }, buffers);
+  parentPort.postMessage({ words, ids, offsets, pages }, [ids.buffer, offsets.buffer]);
 });
