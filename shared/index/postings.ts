@@ -31,14 +31,18 @@ const BATCH_POSTINGS = 500_000;
 /** The read-ahead of each run while the runs are merged. */
 const RUN_READ_BYTES = 64 << 10;
 const F = FIELDS.length;
+/**
+ * A posting in the batch: its document, its entry, then its frequencies by
+ * field two to a 32-bit word. Kept together, a posting is one read where the
+ * sort gathers the batch by term in an order all over it.
+ */
+const W = 2 + Math.ceil(F / 2);
 
 export class PostingsBuilder {
-  /** The batch, grown by doubling up to `batch` postings. */
+  /** The batch's postings' terms, and the postings (W words each, `tf` their frequencies' view), grown by doubling up to `batch` postings. */
   private term = new Uint32Array(1024);
-  private doc = new Uint32Array(1024);
-  private entry = new Uint32Array(1024);
-  /** Field f of posting i at `tf[i * F + f]`. */
-  private tf = new Uint16Array(1024 * F);
+  private rec = new Uint32Array(1024 * W);
+  private tf = new Uint16Array(this.rec.buffer);
   private held = 0;
   private readonly runs: string[] = [];
 
@@ -52,12 +56,11 @@ export class PostingsBuilder {
   private room(n: number): void {
     if (this.held + n <= this.term.length) return;
     const size = Math.min(this.batch, Math.max(2 * this.term.length, this.held + n));
-    const grow = <A extends Uint16Array | Uint32Array>(a: A, k: number): A => {
-      const b = new (a.constructor as new (n: number) => A)(size * k);
-      b.set(a.subarray(0, this.held * k));
-      return b;
-    };
-    [this.term, this.doc, this.entry, this.tf] = [grow(this.term, 1), grow(this.doc, 1), grow(this.entry, 1), grow(this.tf, F)];
+    const term = new Uint32Array(size);
+    term.set(this.term.subarray(0, this.held));
+    const rec = new Uint32Array(size * W);
+    rec.set(this.rec.subarray(0, this.held * W));
+    [this.term, this.rec, this.tf] = [term, rec, new Uint16Array(rec.buffer)];
   }
 
   /**
@@ -70,12 +73,15 @@ export class PostingsBuilder {
       const n = Math.min(terms.length - from, this.batch - this.held);
       this.room(n);
       const h = this.held;
+      const rec = this.rec;
       this.term.set(terms.subarray(from, from + n), h);
-      this.doc.fill(doc, h, h + n);
-      for (let j = 0; j < n; j++) this.entry[h + j] = firstEntry + from + j;
+      for (let j = 0; j < n; j++) {
+        rec[(h + j) * W] = doc;
+        rec[(h + j) * W + 1] = firstEntry + from + j;
+      }
       for (let f = 0; f < F; f++) {
         const col = tf(f);
-        for (let j = 0; j < n; j++) this.tf[(h + j) * F + f] = col[from + j]!;
+        for (let j = 0; j < n; j++) this.tf[2 * ((h + j) * W + 2) + f] = col[from + j]!;
       }
       this.held += n;
       from += n;
@@ -104,10 +110,10 @@ export class PostingsBuilder {
       const b = start[t + 1]!;
       if (a === b) continue;
       for (let k = a; k < b; k++) {
-        const i = order[k]!;
-        docs[k] = this.doc[i]!;
-        entries[k] = this.entry[i]!;
-        for (let f = 0; f < F; f++) tfs[f * n + k] = this.tf[i * F + f]!;
+        const r = order[k]! * W;
+        docs[k] = this.rec[r]!;
+        entries[k] = this.rec[r + 1]!;
+        for (let f = 0; f < F; f++) tfs[f * n + k] = this.tf[2 * (r + 2) + f]!;
       }
       sink.u32(t);
       sink.u32(b - a);
