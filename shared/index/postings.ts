@@ -21,9 +21,9 @@ import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS } from './types.js';
 
 /**
- * Postings held before a batch is written to a run (18 bytes each, and as
- * many for the sort): at 2 million the batch and its sort took 80 MB, the
- * peak of a crawl's memory; at half a million, 20 MB, for four times the runs,
+ * Postings held before a batch is written to a run (24 bytes each, and
+ * about as many for the sort): at 2 million the batch and its sort took 80 MB,
+ * the peak of a crawl's memory; at half a million, about 23 MB, for four times the runs,
  * each read back through a small buffer (RUN_READ_BYTES) so the runs of a
  * large index hold little too.
  */
