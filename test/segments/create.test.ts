@@ -31,7 +31,7 @@ function fileState(file: string) {
   }
 }
 
-const TABLES = ['content', 'fetch', 'fetchlist', 'meta', 'parse', 'partition_hosts', 'summary'];
+const TABLES = ['content', 'dictionary', 'fetch', 'fetchlist', 'meta', 'parse', 'partition_hosts', 'summary'];
 
 test('Segment.create: 4 KiB pages, WAL, the schema and version, nothing of the build left beside it', () => {
   const seg = Segment.create(path.join(tmp, 'a'), new Date(Date.UTC(2024, 0, 1)));
