@@ -6,7 +6,7 @@
  */
 import type { ProtocolStatus } from '../shared/page-status.js';
 import type { ContentRecord, FetchRecord } from './records.js';
-import { contentFromRow, fetchFromRow, type ContentRow, type FetchRow } from './rows.js';
+import { CONTENT, contentFromRow, fetchFromRow, type ContentRow, type FetchRow } from './rows.js';
 import type { SegmentFiles } from './segment-files.js';
 
 export class FetchRecords {
@@ -38,13 +38,13 @@ export class FetchRecords {
   *unparsedContents(parsedUrls: () => Set<string>): IterableIterator<ContentRecord> {
     if (this.files.parts.length === 0) {
       for (const r of this.files.db
-        .prepare('SELECT c.* FROM content c LEFT JOIN parse p ON p.url = c.url WHERE p.url IS NULL ORDER BY c.rowid')
+        .prepare(`${CONTENT} LEFT JOIN parse p ON p.url = c.url WHERE p.url IS NULL ORDER BY c.rowid`)
         .iterate() as Iterable<ContentRow>)
         yield contentFromRow(r);
       return;
     }
     // A partition's content may be parsed in its own file (inline) or in this one (the parse tool).
-    for (const r of this.files.rows<ContentRow>('SELECT * FROM content ORDER BY rowid', parsedUrls())) yield contentFromRow(r);
+    for (const r of this.files.rows<ContentRow>(`${CONTENT} ORDER BY c.rowid`, parsedUrls())) yield contentFromRow(r);
   }
 
   getFetch(url: string): FetchRecord | undefined {
@@ -72,11 +72,11 @@ export class FetchRecords {
   }
 
   getContent(url: string): ContentRecord | undefined {
-    const r = this.files.lookup<ContentRow>('SELECT * FROM content WHERE url = ?', url);
+    const r = this.files.lookup<ContentRow>(`${CONTENT} WHERE c.url = ?`, url);
     return r && contentFromRow(r);
   }
 
   *contents(): IterableIterator<ContentRecord> {
-    for (const r of this.files.rows<ContentRow>('SELECT * FROM content ORDER BY rowid')) yield contentFromRow(r);
+    for (const r of this.files.rows<ContentRow>(`${CONTENT} ORDER BY c.rowid`)) yield contentFromRow(r);
   }
 }

@@ -8,8 +8,9 @@
  * 6 kept 29 % for 17.8 and 3.4, deflate at level 1 33 % for 9.3 and 3.7,
  * brotli at quality 4 29 % for 15.2 and 3.7, and fflate read four times
  * slower than node:zlib. A brotli stream with a 4 MB window starts with an
- * odd byte and a zlib stream (segments written before) with an even one,
- * which is how a stored blob tells its kind; older segments also hold the
+ * odd byte and a zlib stream (deflated against a dictionary, or written
+ * before) with an even one, which is how a stored blob tells its kind;
+ * older segments also hold the
  * parse text as plain TEXT. A parse's outlinks (JSON: twenty links of one
  * host are 2 KB) are stored the same way, and a short text or outlink list
  * stays plain TEXT, which compressing would not make smaller.
@@ -23,6 +24,10 @@
  * 124; reading it inflates the body first, 117 µs a page against 84.
  * Deflate's window is 32 KB, so a body's last 32 KB are the dictionary; a
  * text that finds too little there is kept in brotli instead.
+ *
+ * A body itself is deflated against a dictionary of its host (the writer
+ * thread makes them, segments/writer-worker.js), which its reader is given
+ * with it: the segment's dictionary row named by the stream's header.
  */
 import zlib from 'node:zlib';
 import { HzError } from '../shared/errors.js';
@@ -58,25 +63,59 @@ export function packText(text: string, body?: Uint8Array): Buffer | string {
   return alone.length < against.length ? alone : against;
 }
 
-/** Whether a stored blob is deflated against its page's body (a zlib header with FDICT set). */
-const needsBody = (b: Buffer): boolean => !(b[0]! & 1) && b.length > 1 && (b[1]! & 0x20) !== 0;
+/** Whether a stored zlib blob is deflated against a dictionary (a zlib header with FDICT set): a text against its page's body, a body against its host's. */
+const needsDictionary = (b: Buffer): boolean => !(b[0]! & 1) && b.length > 1 && (b[1]! & 0x20) !== 0;
 
-/** A stored blob, brotli (first byte odd) or zlib (even), and the body it was deflated against if it was (of the page at `url`). */
-function unpack(b: Buffer, body?: Buffer | null, url?: string): Buffer {
+/** A page's body as the segment holds it, and its host's dictionary (brotli-compressed) when it was deflated against one. */
+export interface StoredBody {
+  body: Buffer | null;
+  dict?: Buffer | null;
+}
+
+/**
+ * Dictionaries inflated lately, by their stored bytes: reading a segment's
+ * pages in order meets the same few hosts' again and again.
+ */
+const inflated = new Map<string, Buffer>();
+const INFLATED_KEPT = 32;
+
+function hostDictionary(dict: Buffer): Buffer {
+  const key = dict.toString('latin1');
+  let d = inflated.get(key);
+  if (!d) {
+    if (inflated.size >= INFLATED_KEPT) inflated.delete(inflated.keys().next().value!);
+    inflated.set(key, (d = zlib.brotliDecompressSync(dict)));
+  }
+  return d;
+}
+
+/**
+ * A stored body (the writer thread compresses it, segments/writer-worker.js):
+ * brotli (first byte odd), zlib (even; segments written before), or zlib
+ * against `dict`, its host's dictionary, which the segment stores beside it;
+ * `url` is the page's, for the message when it is missing.
+ */
+export function unpackBody(b: Buffer, dict?: Buffer | null, url?: string): Buffer {
   if (b[0]! & 1) return zlib.brotliDecompressSync(b);
-  if (!needsBody(b)) return zlib.inflateSync(b);
-  if (!body) throw new HzError('HZ_ERR_SEGMENT_CORRUPT', `the parse text of ${url} was stored against the page body, which the segment does not hold`);
-  return zlib.inflateSync(b, { dictionary: dictionaryOf(unpack(body)) });
+  if (!needsDictionary(b)) return zlib.inflateSync(b);
+  if (!dict) throw new HzError('HZ_ERR_SEGMENT_CORRUPT', `the body of ${url} was stored against its host's dictionary, which the segment does not hold`);
+  return zlib.inflateSync(b, { dictionary: hostDictionary(dict) });
+}
+
+/** A stored text, brotli or zlib, and the page's body it was deflated against if it was. */
+function unpack(b: Buffer, page?: StoredBody | null, url?: string): Buffer {
+  if (b[0]! & 1) return zlib.brotliDecompressSync(b);
+  if (!needsDictionary(b)) return zlib.inflateSync(b);
+  if (!page?.body) throw new HzError('HZ_ERR_SEGMENT_CORRUPT', `the parse text of ${url} was stored against the page body, which the segment does not hold`);
+  return zlib.inflateSync(b, { dictionary: dictionaryOf(unpackBody(page.body, page.dict, url)) });
 }
 
 /**
  * A stored parse text (or outlinks' JSON): compressed, or plain TEXT (short,
- * or in segments written before); `body` is the page's stored body as the
- * segment holds it (compressed), which a text deflated against it needs,
- * and `url` the page's, for the message when it is missing.
+ * or in segments written before); `page` holds the page's stored body as
+ * the segment holds it (compressed) and its host's dictionary, which a text
+ * deflated against the body needs, and `url` is the page's, for the message
+ * when it is missing.
  */
-export const unpackText = (t: string | Buffer | null, body?: Buffer | null, url?: string): string =>
-  typeof t === 'string' ? t : t && t.length ? unpack(t, body, url).toString('utf8') : '';
-
-/** A stored body (the writer thread compresses it, segments/writer-worker.js). */
-export const unpackBody = (b: Buffer): Buffer => unpack(b);
+export const unpackText = (t: string | Buffer | null, page?: StoredBody | null, url?: string): string =>
+  typeof t === 'string' ? t : t && t.length ? unpack(t, page, url).toString('utf8') : '';

@@ -5,7 +5,7 @@
  */
 import type { ContentRecord, FetchlistEntry, FetchRecord, ParseLinks, ParseRecord, ParseText } from './records.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/page-status.js';
-import { packText, unpackBody, unpackText } from './packing.js';
+import { packText, unpackBody, unpackText, type StoredBody } from './packing.js';
 
 
 export interface FetchRow {
@@ -27,6 +27,8 @@ export interface ContentRow {
   size: number;
   truncated: number;
   data: Buffer;
+  /** The host's dictionary the body was deflated against (CONTENT), else null. */
+  dict: Buffer | null;
 }
 export interface ParseRow {
   url: string;
@@ -88,8 +90,18 @@ export function fetchFromRow(r: FetchRow): FetchRecord {
 }
 
 export function contentFromRow(r: ContentRow): ContentRecord {
-  return { url: r.url, contentType: r.content_type, charset: r.charset, truncated: r.truncated === 1, bytes: unpackBody(r.data) };
+  return { url: r.url, contentType: r.content_type, charset: r.charset, truncated: r.truncated === 1, bytes: unpackBody(r.data, r.dict, r.url) };
 }
+
+/**
+ * The dictionary a stored body `data` was deflated against: the row its zlib
+ * header names (bytes 2–5: SQL counts from 1); null for other bodies, and
+ * harmless when the first bytes of a brotli stream happen to match one.
+ */
+const dictOf = (data: string) => `(SELECT d.data FROM dictionary d WHERE d.id = substr(${data}, 3, 4))`;
+
+/** The content row's columns (as `c`) and its body's dictionary. */
+export const CONTENT = `SELECT c.*, ${dictOf('c.data')} AS dict FROM content c`;
 
 /**
  * The parse statement's parameters, the text compressed (segments/packing.ts:
@@ -110,10 +122,11 @@ export function parseParams(rec: ParseRecord, body?: Uint8Array) {
   };
 }
 
-/** The columns of a parse row with its page's stored body, which a text deflated against it needs (PARSE_WITH_BODY). */
-export type ParseRowWithBody = ParseRow & { body: Buffer | null };
+/** The columns of a parse row with its page's stored body and the body's dictionary, which a text deflated against the body needs (PARSE_WITH_BODY). */
+export type ParseRowWithBody = ParseRow & StoredBody;
 
-const BODY = '(SELECT c.data FROM content c WHERE c.url = p.url) AS body';
+/** The stored body (and its dictionary) of the parse row `p`'s page, from the same file. */
+export const BODY = `(SELECT c.data FROM content c WHERE c.url = p.url) AS body, (SELECT ${dictOf('c.data')} FROM content c WHERE c.url = p.url) AS dict`;
 /** The parse row's columns and its page's body from the same file. */
 export const PARSE_WITH_BODY = `SELECT p.*, ${BODY} FROM parse p`;
 /** The same without the outlinks, which the indexer neither reads nor inflates. */
@@ -125,5 +138,5 @@ export function parseFromRow(r: ParseRowWithBody): ParseRecord {
 
 export type ParseTextRow = Omit<ParseRowWithBody, 'outlinks'>;
 export function parseTextFromRow(r: ParseTextRow): ParseText {
-  return { url: r.url, status: r.status, message: r.message, title: r.title, text: unpackText(r.text, r.body, r.url), lang: r.lang, signature: r.signature, meta: JSON.parse(r.meta) };
+  return { url: r.url, status: r.status, message: r.message, title: r.title, text: unpackText(r.text, r, r.url), lang: r.lang, signature: r.signature, meta: JSON.parse(r.meta) };
 }

@@ -12,6 +12,16 @@ import { segmentFile, segmentPartDir } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA } from '../shared/sqlite.js';
 import { SCHEMA, SEGMENT_VERSION, WRITER_PRAGMAS } from './schema.js';
 
+/**
+ * A read-only connection to a file written before bodies had dictionaries
+ * (version 4 and older) is given an empty dictionary table of its own, a
+ * temporary one, so the content's queries (segments/rows.ts) read every file alike.
+ */
+function withDictionaries(db: Database.Database): void {
+  if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'dictionary'").get())
+    db.exec('CREATE TEMP TABLE dictionary (id BLOB PRIMARY KEY, host TEXT NOT NULL, data BLOB NOT NULL)');
+}
+
 export class SegmentFiles {
   /** This segment's file, then its partitions' files (read-only). */
   readonly all: Database.Database[];
@@ -31,8 +41,10 @@ export class SegmentFiles {
     let db: Database.Database;
     try {
       db = new Database(file, { readonly, fileMustExist: true });
-      if (readonly) db.pragma(CACHE_PRAGMA);
-      else {
+      if (readonly) {
+        db.pragma(CACHE_PRAGMA);
+        withDictionaries(db);
+      } else {
         for (const p of WRITER_PRAGMAS) db.pragma(p);
         db.exec(SCHEMA);
       }
@@ -54,6 +66,7 @@ export class SegmentFiles {
         const part = new Database(file, { readonly: true, fileMustExist: true });
         parts.push(part);
         part.pragma(CACHE_PRAGMA);
+        withDictionaries(part);
       }
     } catch (e) {
       for (const p of parts) p.close();

@@ -10,13 +10,13 @@ import type { ParseMeta } from '../shared/plugin/extension-points.js';
 import { metaForSummary, readSummaryMeta, summaryPart } from './offsets.js';
 import type { SummarySource } from './records.js';
 import { unpackText } from './packing.js';
-import { PARSE_WITH_BODY, type ParseRowWithBody } from './rows.js';
+import { BODY, PARSE_WITH_BODY, type ParseRowWithBody } from './rows.js';
 import type { SegmentFiles } from './segment-files.js';
 import { SummariesFile } from './summaries.js';
 import { StoredText, WholeText, type TextForm } from './summary-text.js';
 
 /** A page's parse text and its body, which a text deflated against it needs, from the same file. */
-const TEXT_WITH_BODY = 'SELECT p.text, (SELECT c.data FROM content c WHERE c.url = p.url) AS body FROM parse p WHERE p.url = ?';
+const TEXT_WITH_BODY = `SELECT p.text, ${BODY} FROM parse p WHERE p.url = ?`;
 
 export class SummarySources {
   /** The tables summaries are read from, newest first (the summary table, then the summary_text of older hazelnut), as the segment holds them. */
@@ -67,16 +67,16 @@ export class SummarySources {
         | undefined;
       if (s) return use({ text: new StoredText(s.text, s.form), length: s.length, meta: readSummaryMeta(s.meta), offsets: s.offsets });
     }
-    const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'meta' | 'body'>>(`${PARSE_WITH_BODY} WHERE p.url = ?`, url);
+    const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'meta' | 'body' | 'dict'>>(`${PARSE_WITH_BODY} WHERE p.url = ?`, url);
     if (!r) return undefined;
-    const text = unpackText(r.text, r.body, url);
+    const text = unpackText(r.text, r, url);
     return use({ text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(JSON.parse(r.meta) as ParseMeta) });
   }
 
   /** The parse text of `url`, undefined without a parse. */
   private parseText(url: string): string | undefined {
-    const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'body'>>(TEXT_WITH_BODY, url);
-    return r && unpackText(r.text, r.body, url);
+    const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'body' | 'dict'>>(TEXT_WITH_BODY, url);
+    return r && unpackText(r.text, r, url);
   }
 
   /** The summaries file, or null; a file that cannot be read is a problem to report, not a failed summary. */

@@ -1,7 +1,8 @@
 /**
  * Segments written by earlier releases: version 1 (bodies and parse text
- * deflated), version 2 (bodies in brotli, parse text as TEXT) and version 3
- * (parse text in brotli on its own) read as they always did; one this hazelnut writes to is marked with the current
+ * deflated), version 2 (bodies in brotli, parse text as TEXT), version 3
+ * (parse text in brotli on its own) and version 4 (no dictionary table)
+ * read as they always did; one this hazelnut writes to is marked with the current
  * version, so a release that cannot read the compressed parse text refuses
  * it by its version instead of misreading it; and a segment of a later
  * format is refused with a message naming it, by `hazelnut readseg` too.
@@ -27,13 +28,14 @@ const BODY = '<html><title>Old</title><p>caf\u00e9 written before</p></html>';
 const TEXT = `caf\u00e9 written before ${'and kept readable '.repeat(50)}`;
 
 /** A segment as release `version` wrote it: its tables (unchanged since), its version, and one page stored its way. */
-function oldSegment(version: 1 | 2 | 3): Segment {
+function oldSegment(version: 1 | 2 | 3 | 4): Segment {
   const seg = Segment.create(path.join(tmp, `v${version}`));
   const file = seg.file;
   seg.close();
   const db = new Database(file);
   try {
     db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(version));
+    db.exec('DROP TABLE dictionary');
     const body = version === 1 ? zlib.deflateSync(BODY) : zlib.brotliCompressSync(BODY, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
     db.prepare('INSERT INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, 0, ?)').run(URL, 'text/html', 'utf-8', Buffer.byteLength(BODY), body);
     const text = version === 1 ? zlib.deflateSync(TEXT) : version === 2 ? TEXT : zlib.brotliCompressSync(TEXT, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
@@ -53,7 +55,7 @@ const versionOf = (seg: Segment) => {
   }
 };
 
-for (const version of [1, 2, 3] as const)
+for (const version of [1, 2, 3, 4] as const)
   test(`a version ${version} segment reads: body, parse text, summary source; read-only it stays version ${version}`, () => {
     const seg = oldSegment(version);
     try {
@@ -71,11 +73,12 @@ test('a version 2 segment written to is marked with the current version; its old
   old.close();
   const seg = Segment.open(old.dir);
   try {
-    assert.is(SEGMENT_VERSION, 4);
-    assert.is(versionOf(seg), '4', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
+    assert.is(SEGMENT_VERSION, 5);
+    assert.is(versionOf(seg), '5', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
     seg.putParses([{ url: `${URL}/new`, status: 'success', title: 'New', text: TEXT, outlinks: [], meta: {} }]);
     assert.is(seg.getParse(URL)!.text, TEXT);
     assert.is(seg.getParse(`${URL}/new`)!.text, TEXT);
+    assert.is(seg.getContent(URL)!.bytes.toString('utf8'), BODY);
   } finally {
     seg.close();
   }

@@ -37,7 +37,7 @@ for (const [name, text, body, form] of cases)
     const packed = packText(text, body);
     assert.is(formOf(packed), form);
     const stored = body?.length ? zlib.brotliCompressSync(body) : null;
-    assert.is(unpackText(packed, stored), text);
+    assert.is(unpackText(packed, { body: stored }), text);
   });
 
 test('packText: against the body, the text takes a fraction of what brotli keeps of it alone', () => {
@@ -51,7 +51,7 @@ test('packText: a body past 32 KB is read from its end, where deflate looks', ()
   assert.ok(body.length > 65_536);
   const packed = packText(TEXT, body);
   assert.is(formOf(packed), 'against the body');
-  assert.is(unpackText(packed, zlib.brotliCompressSync(body)), TEXT);
+  assert.is(unpackText(packed, { body: zlib.brotliCompressSync(body) }), TEXT);
 });
 
 const rec = (url: string): FetchRecord => ({ url, status: 'fetch_success', protocolStatus: 'success', httpStatus: 200, fetchTime: 1_700_000_000_000, headers: {}, contentType: 'text/html' });

@@ -94,21 +94,47 @@ test('parse text and long outlink lists are stored brotli-compressed; text store
   }
 });
 
-test('bodies are stored in brotli streams whose first byte is odd; a zlib body of a segment written before still reads', async () => {
+test("bodies: deflated against their host's dictionary, one a host made from its first body of 1 KB or more, smaller than brotli alone; shorter ones before it in brotli; a zlib body of a segment written before still reads; a body whose dictionary is gone is refused", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
   try {
     const seg = Segment.create(dir);
     const w = new SegmentWriter(seg);
-    const url = (i: number) => `http://127.0.0.9/b${i}`;
     const random = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 2654435761) >>> 24));
-    const bodies = [Buffer.alloc(0), Buffer.from('a'), Buffer.from('<p>caf\u00e9</p>'.repeat(1000)), random(70_000), Buffer.alloc(3 << 20, 'x'), random(300)];
-    bodies.forEach((b, i) => w.put(rec(url(i)), { url: url(i), contentType: 'text/html', charset: null, bytes: Buffer.from(b), truncated: false }));
+    // Pages of one site: a template of random words around words of their own.
+    const words = (seed: number, n: number) => Array.from({ length: n }, (_, i) => ((i + 1) * (seed + 7) * 2654435761).toString(36).slice(-6)).join(' ');
+    const template = words(1, 800);
+    const page = (i: number) => Buffer.from(`<html><nav>${template}</nav><main>${words(i + 100, 300)}</main></html>`);
+    const pages: [string, Buffer][] = [
+      ['http://a.test/empty', Buffer.alloc(0)],
+      ['http://a.test/short', Buffer.from('a')],
+      ['http://a.test/1', page(1)],
+      ['http://a.test/2', page(2)],
+      ['http://a.test/random', random(70_000)],
+      ['http://a.test/big', Buffer.alloc(3 << 20, 'x')],
+      ['http://a.test/random-short', random(300)],
+      ['http://b.test/only', page(3)],
+    ];
+    for (const [url, b] of pages) w.put(rec(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from(b), truncated: false });
     await w.close();
     const raw = new Database(seg.file);
-    for (const d of raw.prepare('SELECT data FROM content').pluck().all() as Buffer[]) assert.is(d[0]! & 1, 1);
-    raw.prepare('UPDATE content SET data = ? WHERE url = ?').run(zlib.deflateSync(bodies[2]!, { level: 1 }), url(2));
+    const stored = new Map((raw.prepare('SELECT url, data FROM content').all() as { url: string; data: Buffer }[]).map((r) => [r.url, r.data]));
+    const form = (d: Buffer) => (d[0]! & 1 ? 'brotli' : d[1]! & 0x20 ? 'against a dictionary' : 'zlib');
+    assert.equal(
+      pages.map(([url]) => [url, form(stored.get(url)!)]),
+      pages.map(([url], i) => [url, i < 2 ? 'brotli' : 'against a dictionary']),
+    );
+    assert.equal(raw.prepare('SELECT host FROM dictionary ORDER BY host').pluck().all(), ['a.test', 'b.test']);
+    const alone = zlib.brotliCompressSync(page(2), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+    assert.ok(stored.get('http://a.test/2')!.length * 2 < alone, `${stored.get('http://a.test/2')!.length} bytes against the dictionary, ${alone} in brotli alone`);
+    assert.equal([...seg.contents()].map((c) => c.bytes), pages.map(([, b]) => b));
+    raw.prepare('UPDATE content SET data = ? WHERE url = ?').run(zlib.deflateSync(page(1), { level: 1 }), 'http://a.test/1');
+    raw.prepare("DELETE FROM dictionary WHERE host = 'b.test'").run();
     raw.close();
-    bodies.forEach((b, i) => assert.equal(seg.getContent(url(i))!.bytes, b));
+    for (const [url, b] of pages.slice(0, -1)) assert.equal(seg.getContent(url)!.bytes, b, url);
+    assert.throws(
+      () => seg.getContent('http://b.test/only'),
+      (e: unknown) => e instanceof Error && e.message === "the body of http://b.test/only was stored against its host's dictionary, which the segment does not hold",
+    );
     seg.close();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
