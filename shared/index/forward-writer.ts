@@ -13,6 +13,7 @@ import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import type { SpillSink, SpillSource } from './spill.js';
 import { startColumns, StartsWriter } from './run-starts.js';
+import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { termBits, termColumns, TermPacker } from './term-ids.js';
 import { BYTE_ESCAPE, BYTE_FIELD, escapes, overflows, overKey, tfByte, tfCode, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
@@ -147,6 +148,7 @@ export class ForwardWriter {
           { name: 'entry', type: 'u32', length: s.docs + 1 },
           ...secStarts,
           { name: 'data', type: 'u8', length: s.secBytes },
+          { name: RUNS_FROM_POSITIONS, type: 'u8', length: 0 },
         ]),
       );
       this.posDataCol = posStarts.length;
