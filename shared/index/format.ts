@@ -25,8 +25,9 @@ import { HzError } from '../errors.js';
  * the forward index's term ids bit-packed (shared/index/term-ids), and no section run starts for a document
  * without section runs (the sections file's `entry` column): files without either still read.
  * 9: a page indexed whole keeps no section runs, its entries' runs taken from their positions
- * (shared/index/section-runs; the sections file's `from.positions` column); a version 8 index, which stores
- * every page's runs, still reads.
+ * (shared/index/section-runs; the sections file's `from.positions` column), and run starts of a file of 4 GiB
+ * of runs or more in two 32-bit words (shared/index/run-starts); a version 8 index, which stores every page's
+ * runs, still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
