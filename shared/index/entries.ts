@@ -3,11 +3,13 @@
  * A document's terms in the form an index stores them: each distinct term
  * once, with its frequency in each field and its positions in the
  * title+content stream as delta varints (the bytes of the positions file),
- * and, for a page of two sections or more, the sections it occurs in.
+ * and, for a page of two sections or more that indexer.max.tokens cut, the
+ * sections it occurs in (a page indexed whole has them in its positions).
  * The writer spills documents in this form; the indexer builds it from the
  * analyzed token streams, merge reads it straight out of a segment index, so
  * a merge neither rebuilds token streams nor decodes and re-encodes positions.
  */
+import { runsFromPositions } from './section-runs.js';
 import { FIELDS } from './types.js';
 
 /** Field indexes in FIELDS. */
@@ -38,7 +40,10 @@ export interface DocEntries {
   sections: Uint32Array;
   /** Where entry k's section run ends in `secData` (it starts where entry k − 1's ends). */
   secEnd: Uint32Array;
-  /** Each entry's sections, ascending, as LEB128 varint pairs: the gap from the previous section (from 0), the count there. */
+  /**
+   * Each entry's sections, ascending, as LEB128 varint pairs: the gap from the previous section (from 0), the count there.
+   * Empty for a page whose runs follow from its positions (section-runs).
+   */
   secData: Uint8Array;
 }
 
@@ -172,6 +177,8 @@ export class EntryBuilder {
    */
   private sectionRuns(s: TermStreams, n: number): Uint32Array | undefined {
     if (!s.sections || s.sections.length < 2) return undefined;
+    // A page indexed whole has its runs in its positions: none to count.
+    if (runsFromPositions(s.sections, s.content.length)) return this.noRuns(n);
     const rest = s.rest ?? NO_IDS;
     const total = s.content.length + rest.length;
     if (this.runSec.length < n) (this.runSec = new Int32Array(2 * n)), (this.runTf = new Uint32Array(2 * n)), (this.runEnd = new Uint32Array(2 * n));

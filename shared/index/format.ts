@@ -24,10 +24,14 @@ import { HzError } from '../errors.js';
  * (shared/index/run-starts), stored fields in deflated blocks (shared/index/stored-fields). Within version 8,
  * the forward index's term ids bit-packed (shared/index/term-ids), and no section run starts for a document
  * without section runs (the sections file's `entry` column): files without either still read.
+ * 9: a page indexed whole keeps no section runs, its entries' runs taken from their positions
+ * (shared/index/section-runs; the sections file's `from.positions` column), and run starts of a file of 4 GiB
+ * of runs or more in two 32-bit words (shared/index/run-starts); a version 8 index, which stores every page's
+ * runs, still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
-export const INDEX_FORMAT_VERSION = 8;
+export const INDEX_FORMAT_VERSION = 9;
 /** The oldest version of an index (meta, postings, …) the reader opens. */
 export const OLDEST_INDEX = 8;
 /** The oldest version this code still reads. */
@@ -45,7 +49,7 @@ export const INDEX_FILES = {
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints. */
   positions: 'positions',
-  /** Per document: its sections' lengths (two or more, else none) and its first section run; per (document, term) of a document with any: the sections it occurs in, with its count in each. */
+  /** Per document: its sections' lengths (two or more, else none) and its first section run; per (document, term) of a document whose runs its positions do not give (section-runs): the sections it occurs in, with its count in each. */
   sections: 'sections',
   /** Per term: the documents holding it, ascending, each with its forward-index entry and frequency per field, in compressed blocks with skip data and a score bound each. */
   postings: 'postings',

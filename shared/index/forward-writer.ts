@@ -13,6 +13,7 @@ import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import type { SpillSink, SpillSource } from './spill.js';
 import { startColumns, StartsWriter } from './run-starts.js';
+import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { termBits, termColumns, TermPacker } from './term-ids.js';
 import { BYTE_ESCAPE, BYTE_FIELD, escapes, overflows, overKey, tfByte, tfCode, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
@@ -54,19 +55,20 @@ export interface ForwardShape {
   secOffsets: boolean;
 }
 
-/** The most a 32-bit column (entry numbers, run starts) can address. */
+/** The most a 32-bit column (entry numbers) can address. */
 const U32_LIMIT = 2 ** 32;
 
 /**
- * Refuses an index whose entries or positions' or sections' bytes a 32-bit
- * column cannot address (about four million pages of documentation, or a
- * million long ones), rather than writing starts that wrap: such a crawl is
- * served as shards.
+ * Refuses an index of more entries or sections than a 32-bit column
+ * numbers (the postings' and the forward index's entry numbers, the
+ * sections file's first section of each document; about four million
+ * pages of documentation), rather than writing numbers that wrap: such a
+ * crawl is served as shards. Positions and section runs of any size are
+ * addressed (run-starts).
  */
-export function checkShape(s: Pick<ForwardShape, 'entries' | 'posBytes' | 'secBytes'>, dir: string): void {
-  const over = (['entries', 'posBytes', 'secBytes'] as const).find((k) => s[k] >= U32_LIMIT);
-  if (over)
-    throw new HzError('HZ_ERR_USAGE', `${dir}: ${s[over]} ${over === 'entries' ? 'entries' : over === 'posBytes' ? 'bytes of positions' : 'bytes of sections'} are more than one index's 32-bit columns address (${U32_LIMIT}): merge into shards (-shards n)`);
+export function checkShape(s: Pick<ForwardShape, 'entries' | 'sectionCount'>, dir: string): void {
+  const over = (['entries', 'sectionCount'] as const).find((k) => s[k] >= U32_LIMIT);
+  if (over) throw new HzError('HZ_ERR_USAGE', `${dir}: ${s[over]} ${over === 'entries' ? 'entries' : 'sections'} are more than one index's 32-bit columns number (${U32_LIMIT}): merge into shards (-shards n)`);
 }
 
 const bytesOf = (a: Uint16Array | Uint32Array | Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -104,8 +106,8 @@ export class ForwardWriter {
   private docTf = FIELDS.map(() => new Uint16Array(1024));
   private tfBytes = new Uint8Array(1024);
   private tfCodes = new Uint16Array(1024);
-  private posStart = new Uint32Array(1024);
-  private secStart = new Uint32Array(1024);
+  private posStart = new Float64Array(1024);
+  private secStart = new Float64Array(1024);
   private posOut = new Uint8Array(4096);
   private secOut = new Uint8Array(1024);
   private doc = 0;
@@ -137,9 +139,9 @@ export class ForwardWriter {
           { name: 'lengths', type: 'u32', length: s.docs * F },
         ]),
       );
-      const posStarts = startColumns(s.entries, s.posOffsets);
+      const posStarts = startColumns(s.entries, s.posOffsets, s.posBytes);
       files.push(new PackedColumnsWriter(dir, INDEX_FILES.positions, [...posStarts, { name: 'data', type: 'u8', length: s.posBytes }]));
-      const secStarts = startColumns(s.secRuns, s.secOffsets);
+      const secStarts = startColumns(s.secRuns, s.secOffsets, s.secBytes);
       files.push(
         new PackedColumnsWriter(dir, INDEX_FILES.sections, [
           { name: 'doc', type: 'u32', length: s.docs + 1 },
@@ -147,6 +149,7 @@ export class ForwardWriter {
           { name: 'entry', type: 'u32', length: s.docs + 1 },
           ...secStarts,
           { name: 'data', type: 'u8', length: s.secBytes },
+          { name: RUNS_FROM_POSITIONS, type: 'u8', length: 0 },
         ]),
       );
       this.posDataCol = posStarts.length;
@@ -156,8 +159,8 @@ export class ForwardWriter {
       throw e;
     }
     [this.forward, this.positions, this.sections] = files as [PackedColumnsWriter, PackedColumnsWriter, PackedColumnsWriter];
-    this.posStarts = new StartsWriter(this.positions, 0, s.entries, s.posOffsets);
-    this.secStarts = new StartsWriter(this.sections, 3, s.secRuns, s.secOffsets);
+    this.posStarts = new StartsWriter(this.positions, 0, s.entries, s.posOffsets, s.posBytes);
+    this.secStarts = new StartsWriter(this.sections, 3, s.secRuns, s.secOffsets, s.secBytes);
     this.termIds = new TermPacker(this.bits, (words) => this.forward.append(2, bytesOf(words)));
   }
 
@@ -206,8 +209,8 @@ export class ForwardWriter {
       this.docTf = FIELDS.map(() => new Uint16Array(2 * n));
       this.tfBytes = new Uint8Array(2 * n);
       this.tfCodes = new Uint16Array(2 * n);
-      this.posStart = new Uint32Array(2 * n);
-      this.secStart = new Uint32Array(2 * n);
+      this.posStart = new Float64Array(2 * n);
+      this.secStart = new Float64Array(2 * n);
     }
     this.posOut = room(this.posOut, posBytes, Uint8Array);
   }

@@ -3,7 +3,8 @@
  * The forward index, positions and sections of an index read where they lie
  * (shared/index/paged): a (document, term) entry found by binary search in
  * the document's sorted term ids, its frequencies, its positions and section
- * runs decoded from the pages that hold them. What stays in memory is a few
+ * runs decoded from the pages that hold them (the runs of a page indexed
+ * whole taken from its positions, shared/index/section-runs). What stays in memory is a few
  * numbers a document: where its entries and sections start, its field
  * lengths (the norms BM25F divides by), read when first needed.
  */
@@ -12,11 +13,13 @@ import { INDEX_FILES } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
 import { PagedStarts } from './run-starts.js';
+import { RUNS_FROM_POSITIONS, runsOfPositions } from './section-runs.js';
 import { packedId, TERM_PACKED } from './term-ids.js';
 import { overKey, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
+const TITLE = FIELDS.indexOf('title');
 
 /** Decodes LEB128 varints from `data[from..to)`: as positions (running sums of the gaps), the first `max`. */
 function decodeGaps(data: Uint8Array, from: number, to: number, max: number): number[] {
@@ -96,6 +99,8 @@ export class ForwardFiles {
   private readonly tfCodes: PagedColumn;
   /** The frequencies too large for their place (tf-codes), read on first need. */
   private overflow: Map<number, number> | undefined;
+  /** Whether a document of two sections or more without runs in the sections file takes them from its positions (section-runs); an older index stored them. */
+  private readonly runsFromPositions: boolean;
   private perDoc: { start: Uint32Array; lengths: Uint32Array; secDoc: Uint32Array; secLength: Uint32Array; secEntry: Uint32Array | undefined } | undefined;
 
   constructor(
@@ -113,6 +118,7 @@ export class ForwardFiles {
     [this.fwd, , this.sec] = files as [PagedFile, PagedFile, PagedFile];
     this.pos = new Runs(files[1]!);
     this.secRuns = new Runs(this.sec);
+    this.runsFromPositions = this.sec.has(RUNS_FROM_POSITIONS);
     const packed = this.fwd.has(TERM_PACKED);
     this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
     this.bits = packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
@@ -205,6 +211,8 @@ export class ForwardFiles {
     if (secEntry) {
       const id = docOfEntry(start, entry);
       if (secEntry[id] === secEntry[id + 1]) {
+        const sections = this.sectionLengths(id);
+        if (this.runsFromPositions && sections.length >= 2) return runsOfPositions(this.positions(entry), this.docs.lengths[id * F + TITLE]!, sections, out);
         out.length = 0;
         return out;
       }

@@ -14,7 +14,11 @@ import { openIndexFilePieces, readToc, type ColumnType } from './format.js';
 
 /** Bytes a page: elements of 8 bytes or fewer never straddle one, the columns being 8-byte aligned in the file. */
 export const PAGE_BYTES = 1 << 12;
-const PAGE_SHIFT = 12;
+/**
+ * The page of a file offset; in arithmetic, as a file may pass 4 GiB, where
+ * a 32-bit shift wraps (the offset within the page, its low bits, does not).
+ */
+export const pageOf = (off: number) => Math.floor(off / PAGE_BYTES);
 
 interface Page {
   u8: Uint8Array;
@@ -158,17 +162,17 @@ export class PagedFile {
 
   u32(c: PagedColumn, i: number): number {
     const off = c.at + 4 * i;
-    return this.cache.page(this.fd, this.id, off >>> PAGE_SHIFT, this.bytes).u32[(off & (PAGE_BYTES - 1)) >>> 2]!;
+    return this.cache.page(this.fd, this.id, pageOf(off), this.bytes).u32[(off & (PAGE_BYTES - 1)) >>> 2]!;
   }
 
   u16(c: PagedColumn, i: number): number {
     const off = c.at + 2 * i;
-    return this.cache.page(this.fd, this.id, off >>> PAGE_SHIFT, this.bytes).u16[(off & (PAGE_BYTES - 1)) >>> 1]!;
+    return this.cache.page(this.fd, this.id, pageOf(off), this.bytes).u16[(off & (PAGE_BYTES - 1)) >>> 1]!;
   }
 
   u8(c: PagedColumn, i: number): number {
     const off = c.at + i;
-    return this.cache.page(this.fd, this.id, off >>> PAGE_SHIFT, this.bytes).u8[off & (PAGE_BYTES - 1)]!;
+    return this.cache.page(this.fd, this.id, pageOf(off), this.bytes).u8[off & (PAGE_BYTES - 1)]!;
   }
 
   /**

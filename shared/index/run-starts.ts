@@ -2,12 +2,14 @@
  * @module shared/index/run-starts
  * Where each entry's byte run starts in a positions or sections file, in
  * two bytes an entry rather than four: the start of every BLOCK-th run as
- * a 32-bit `base`, and each run's start as a 16-bit `offset` from its
- * block's base. A run is a few bytes, so a block of runs spans far less
- * than 64 KiB; an index where a block could span more (a page with a
- * term tens of thousands of times) keeps 32-bit starts, as a `start`
- * column, and the reader takes whichever columns the file has. Also a
- * window of runs read whole, as merge walks an index's documents.
+ * a `base`, and each run's start as a 16-bit `offset` from its block's
+ * base. A run is a few bytes, so a block of runs spans far less than
+ * 64 KiB; an index where a block could span more (a page with a term tens
+ * of thousands of times) keeps whole starts, as a `start` column, and the
+ * reader takes whichever columns the file has. Bases and starts are 32-bit,
+ * or two 32-bit words each (`base64`, `start64`) in a file of 4 GiB of runs
+ * or more. Also a window of runs read whole, as merge walks an index's
+ * documents.
  */
 import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
 import type { PagedColumn, PagedFile } from './paged.js';
@@ -55,39 +57,60 @@ export class BlockBound {
   }
 }
 
-/** The columns that hold the starts of `entries` runs (the end of the last as one more). */
-export function startColumns(entries: number, offsets: boolean): ColumnShape[] {
+/** Whether starts of runs ending at `bytes` need more than 32 bits: they are then kept as two 32-bit words each, low first. */
+const wide = (bytes: number) => bytes >= WORD;
+const WORD = 2 ** 32;
+
+/** The columns that hold the starts of `entries` runs (the end of the last as one more) of `bytes` in all. */
+export function startColumns(entries: number, offsets: boolean, bytes: number): ColumnShape[] {
   const n = entries + 1;
+  const words = wide(bytes) ? 2 : 1;
+  const suffix = wide(bytes) ? '64' : '';
   return offsets
     ? [
-        { name: 'base', type: 'u32', length: (n + BLOCK - 1) >>> BLOCK_SHIFT },
+        { name: `base${suffix}`, type: 'u32', length: words * ((n + BLOCK - 1) >>> BLOCK_SHIFT) },
         { name: 'offset', type: 'u16', length: n },
       ]
-    : [{ name: 'start', type: 'u32', length: n }];
+    : [{ name: `start${suffix}`, type: 'u32', length: words * n }];
 }
 
 const bytesOf = (a: Uint16Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** `values` as 32-bit words, or two each (low, high) when `words` is 2. */
+function toWords(values: ArrayLike<number>, words: number): Uint32Array {
+  const out = new Uint32Array(words * values.length);
+  if (words === 1) out.set(values);
+  else
+    for (let i = 0; i < values.length; i++) {
+      out[2 * i] = values[i]! % WORD;
+      out[2 * i + 1] = Math.floor(values[i]! / WORD);
+    }
+  return out;
+}
 
 /** Appends run starts, in entry order, to the columns startColumns laid out at `col` (and the one after) of a file being written. */
 export class StartsWriter {
   private entry = 0;
   private base = 0;
   private offsets = new Uint16Array(1024);
-  private readonly bases: Uint32Array;
+  private readonly bases: Float64Array;
+  private readonly words: number;
 
   constructor(
     private readonly w: PackedColumnsWriter,
     private readonly col: number,
     entries: number,
     private readonly asOffsets: boolean,
+    bytes: number,
   ) {
-    this.bases = new Uint32Array(asOffsets ? (entries + BLOCK) >>> BLOCK_SHIFT : 0);
+    this.bases = new Float64Array(asOffsets ? (entries + BLOCK) >>> BLOCK_SHIFT : 0);
+    this.words = wide(bytes) ? 2 : 1;
   }
 
   /** The next runs' starts (absolute). */
-  append(starts: Uint32Array): void {
+  append(starts: Float64Array): void {
     if (!this.asOffsets) {
-      this.w.append(this.col, bytesOf(starts));
+      this.w.append(this.col, bytesOf(toWords(starts, this.words)));
       return;
     }
     if (this.offsets.length < starts.length) this.offsets = new Uint16Array(2 * starts.length);
@@ -102,52 +125,66 @@ export class StartsWriter {
 
   /** Appends the end of the last run, and the bases. */
   close(end: number): void {
-    this.append(Uint32Array.of(end));
-    if (this.asOffsets) this.w.append(this.col, bytesOf(this.bases));
+    this.append(Float64Array.of(end));
+    if (this.asOffsets) this.w.append(this.col, bytesOf(toWords(this.bases, this.words)));
   }
 }
 
 /** Reads run starts from a paged file, whichever columns it has. */
 export class PagedStarts {
-  private readonly start: PagedColumn | undefined;
-  private readonly base: PagedColumn | undefined;
+  /** The starts, or the blocks' bases, and how many 32-bit words each takes. */
+  private readonly col: PagedColumn;
+  private readonly words: number;
   private readonly offset: PagedColumn | undefined;
 
   constructor(private readonly f: PagedFile) {
-    if (f.has('offset')) {
-      this.base = f.column('base', 'u32');
-      this.offset = f.column('offset', 'u16');
-    } else this.start = f.column('start', 'u32');
+    const name = f.has('offset') ? 'base' : 'start';
+    this.words = f.has(`${name}64`) ? 2 : 1;
+    this.col = f.column(this.words === 2 ? `${name}64` : name, 'u32');
+    if (f.has('offset')) this.offset = f.column('offset', 'u16');
   }
 
   /** Runs in the file. */
   get entries(): number {
-    return (this.start ?? this.offset)!.length - 1;
+    return (this.offset ? this.offset.length : this.col.length / this.words) - 1;
   }
 
   at(e: number): number {
-    return this.start ? this.f.u32(this.start, e) : this.f.u32(this.base!, e >>> BLOCK_SHIFT) + this.f.u16(this.offset!, e);
+    return this.offset ? this.word(e >>> BLOCK_SHIFT) + this.f.u16(this.offset, e) : this.word(e);
+  }
+
+  private word(i: number): number {
+    return this.words === 1 ? this.f.u32(this.col, i) : this.f.u32(this.col, 2 * i) + this.f.u32(this.col, 2 * i + 1) * WORD;
   }
 }
 
+/** Elements `from` to `to` (exclusive) of a column of starts or bases, 32-bit or two words each, as numbers. */
+function readWide(cols: IndexFileColumns, name: string, from: number, to: number): Float64Array {
+  if (!cols.length(`${name}64`)) return Float64Array.from(cols.read(name, Uint32Array, from, to));
+  const w = cols.read(`${name}64`, Uint32Array, 2 * from, 2 * to);
+  const out = new Float64Array(to - from);
+  for (let i = 0; i < out.length; i++) out[i] = w[2 * i]! + w[2 * i + 1]! * WORD;
+  return out;
+}
+
 /** The starts of runs `e0..e1` and the end of the last, read from an index file being walked. */
-export function readStarts(cols: IndexFileColumns, e0: number, e1: number): Uint32Array {
-  if (!cols.length('offset')) return cols.read('start', Uint32Array, e0, e1 + 1);
-  const base = cols.read('base', Uint32Array, e0 >>> BLOCK_SHIFT, (e1 >>> BLOCK_SHIFT) + 1);
+export function readStarts(cols: IndexFileColumns, e0: number, e1: number): Float64Array {
+  if (!cols.length('offset')) return readWide(cols, 'start', e0, e1 + 1);
+  const base = readWide(cols, 'base', e0 >>> BLOCK_SHIFT, (e1 >>> BLOCK_SHIFT) + 1);
   const offset = cols.read('offset', Uint16Array, e0, e1 + 1);
-  const out = new Uint32Array(offset.length);
+  const out = new Float64Array(offset.length);
   for (let e = e0; e <= e1; e++) out[e - e0] = base[(e >>> BLOCK_SHIFT) - (e0 >>> BLOCK_SHIFT)]! + offset[e - e0]!;
   return out;
 }
 
 /** A window's entries e0..e1 of a file of byte runs an entry (positions, sections): where each starts, and their bytes. */
-export function readRuns(cols: IndexFileColumns, e0: number, e1: number): { start: Uint32Array; data: Uint8Array } {
+export function readRuns(cols: IndexFileColumns, e0: number, e1: number): { start: Float64Array; data: Uint8Array } {
   const start = readStarts(cols, e0, e1);
   return { start, data: cols.read('data', Uint8Array, start[0]!, start[e1 - e0]!) };
 }
 
 /** Entries a..b of a window's runs as a document's entries carry them: each one's end from the first one's start, and their bytes. */
-export function entryRuns(runs: { start: Uint32Array; data: Uint8Array }, a: number, b: number): { end: Uint32Array; data: Uint8Array } {
+export function entryRuns(runs: { start: Float64Array; data: Uint8Array }, a: number, b: number): { end: Uint32Array; data: Uint8Array } {
   const { start, data } = runs;
   const s0 = start[a]!;
   const end = new Uint32Array(b - a);

@@ -27,6 +27,7 @@ import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from '
 import { entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
+import { runsFromPositions } from './section-runs.js';
 import { PostingsBuilder } from './postings.js';
 import { mergePostings, type PostingsInput } from './postings-merge.js';
 import { SpillSink, SpillSource } from './spill.js';
@@ -38,6 +39,7 @@ export const DEFAULT_MAX_TOKENS = 10_000;
 const SPILL_PREFIX = 'hz-spill-';
 /** A blank past the cap (AnalyzedDoc.rest) among term ids: no term. */
 export const NO_TERM = 0xffffffff;
+const CONTENT = FIELDS.indexOf('content');
 
 export interface IndexWriterOptions {
   analyzer: Analyzer;
@@ -131,6 +133,8 @@ export class IndexWriter {
   addEntries(s: StoredDoc, e: DocEntries): number {
     const id = this.docs++;
     const n = e.terms.length;
+    // An index written before runs were taken from positions (section-runs) carries them for every page.
+    if (e.secData.length && runsFromPositions(e.sections, e.lengths[CONTENT]!)) e = { ...e, secEnd: new Uint32Array(n), secData: new Uint8Array(0) };
     this.info.add(s);
     FIELDS.forEach((f, k) => (this.lengthSums[f] += e.lengths[k]!));
     spillEntries(this.terms, e);

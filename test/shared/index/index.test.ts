@@ -203,15 +203,15 @@ function varied(): IndexInputDoc[] {
  * checksum, is the format tests'), taken when the writer spilled token streams instead of entries (postings
  * and docinfo: when they were added; postings again when they went into compressed blocks, format 8; forward: when its
  * frequencies took three bytes an entry; sections: when its run starts took 16-bit offsets, which the positions,
- * holding a run of 70,000, do not; docs: when stored fields went into deflated blocks; docinfo again when it kept each
- * page's text weight).
+ * holding a run of 70,000, do not, and again when pages indexed whole kept no section runs, format 9; docs: when stored
+ * fields went into deflated blocks; docinfo again when it kept each page's text weight).
  */
 const GOLDEN = {
   docs: 'a519ca128521c0ab',
   forward: '25b5ada15dc819ff',
   positions: '91992d34911ee1d2',
   terms: '3f9a574fc43594ca',
-  sections: '7c09eac9d0192d19',
+  sections: '3408dd3a38732e6a',
   postings: 'c8e9ed7f1361e3af',
   docinfo: 'febbfebad67d75dd',
 };

@@ -2,7 +2,7 @@
  * Run starts in two bytes an entry: the bound that decides between 16-bit
  * offsets and 32-bit starts, as a table; starts written either way and read
  * back through the page cache and a walk of the file, across block
- * boundaries; and an index whose page repeats a word 70,000 times keeping
+ * boundaries and past 2^32; and an index whose page repeats a word 70,000 times keeping
  * 32-bit starts for its positions while its sections take offsets.
  */
 import fs from 'node:fs';
@@ -40,20 +40,23 @@ test('run-starts: a block of runs is bounded by the pages it overlaps', () => {
   }
 });
 
-/** Writes `sizes` runs' starts (`offsets` or not) in pieces of `piece`, and reads them back both ways. */
-function roundTrip(name: string, sizes: number[], offsets: boolean, piece: number): void {
+/** Writes the starts of runs of `sizes` from `from` (`offsets` or not) in pieces of `piece`, and reads them back both ways. */
+function roundTrip(name: string, sizes: number[], offsets: boolean, piece: number, from = 0): void {
   const dir = path.join(tmp, name);
   fs.mkdirSync(dir);
-  const starts = new Uint32Array(sizes.length + 1);
+  const starts = new Float64Array(sizes.length + 1);
+  starts[0] = from;
   sizes.forEach((s, i) => (starts[i + 1] = starts[i]! + s));
-  const w = new PackedColumnsWriter(dir, 'positions', [...startColumns(sizes.length, offsets), { name: 'data', type: 'u8', length: 0 }]);
-  const sw = new StartsWriter(w, 0, sizes.length, offsets);
+  const bytes = starts[sizes.length]!;
+  const w = new PackedColumnsWriter(dir, 'positions', [...startColumns(sizes.length, offsets, bytes), { name: 'data', type: 'u8', length: 0 }]);
+  const sw = new StartsWriter(w, 0, sizes.length, offsets, bytes);
   for (let at = 0; at < sizes.length; at += piece) sw.append(starts.subarray(at, Math.min(sizes.length, at + piece)));
-  sw.close(starts[sizes.length]!);
+  sw.close(bytes);
   w.close();
   const f = new PagedFile(dir, 'positions', new PageCache(4));
   try {
     assert.is(f.has('offset'), offsets, name);
+    assert.is(f.has(offsets ? 'base64' : 'start64'), bytes >= 2 ** 32, `${name}: two words a start past 32 bits`);
     const paged = new PagedStarts(f);
     assert.is(paged.entries, sizes.length);
     for (let e = 0; e <= sizes.length; e++) assert.is(paged.at(e), starts[e], `${name}: entry ${e}`);
@@ -76,6 +79,20 @@ test('run-starts: starts read back as written, offsets or 32-bit, across block b
   roundTrip('u32', [...sizes, 70_000, 3], false, 100);
   roundTrip('exactly-a-block', sizes.slice(0, 256), true, 256);
   roundTrip('empty', [], true, 1);
+});
+
+// The runs written before these (4 GiB of them) are not written: the starts are what is tested.
+test('run-starts: starts past 4 GiB read back exact, offsets or whole, across 2^32 and within blocks that straddle it', () => {
+  const sizes = Array.from({ length: 1300 }, (_, i) => (i * 7919) % 300);
+  const cases: [string, number[], boolean, number, number][] = [
+    ['offsets-across-2^32', sizes, true, 900, 2 ** 32 - 100_000],
+    ['offsets-past-2^32', sizes, true, 7, 2 ** 32 + 17],
+    ['offsets-past-2^40', sizes.slice(0, 300), true, 300, 2 ** 40 + 3],
+    ['whole-across-2^32', [...sizes, 70_000, 3], false, 100, 2 ** 32 - 70_000],
+    ['ending-at-2^32', [10, 20, 30], true, 1, 2 ** 32 - 60],
+    ['ending-below-2^32', [10, 20, 30], true, 1, 2 ** 32 - 61],
+  ];
+  for (const [name, s, offsets, piece, from] of cases) roundTrip(name, s, offsets, piece, from);
 });
 
 test('run-starts: a page of 70,000 positions keeps 32-bit starts for positions, offsets for its section runs; every run reads back', async () => {
