@@ -34,37 +34,65 @@ export interface TagColumn {
 }
 
 /**
+ * A document count per document, kept by a reader between its counting
+ * passes: each pass leaves it cleared, so a query allocates nothing the
+ * size of the index (megabytes a query at a million pages).
+ */
+export class HeldCounts {
+  private held: Uint8Array | undefined;
+
+  constructor(private readonly docCount: number) {}
+
+  /** The zeroed array for a pass over fewer than 256 lists; `release` clears it again. */
+  take(): Uint8Array {
+    return (this.held ??= new Uint8Array(this.docCount));
+  }
+
+  release(): void {
+    this.held?.fill(0);
+  }
+}
+
+/**
  * Counts the documents of `lists` (one a term, `terms` of them: a term
  * missing from the index has no list, and no document holds every term)
- * among `docCount`, but for the `deleted`.
+ * among `docCount`, but for the `deleted`. One pass over the postings: a
+ * document is counted among those holding some terms when first met, and
+ * moved to those holding every term when its last term is.
  */
-export function countMatches(lists: readonly TermBlocks[], terms: number, docCount: number, column: (tag: CountedTag) => TagColumn, deleted: ReadonlySet<number>): MatchCounts {
+export function countMatches(lists: readonly TermBlocks[], terms: number, docCount: number, column: (tag: CountedTag) => TagColumn, deleted: ReadonlySet<number>, shared = new HeldCounts(docCount)): MatchCounts {
   const cols = COUNTED_TAGS.map(column);
-  const counts = cols.map((c) => ({ values: c.values, full: new Uint32Array(c.values.length), some: new Uint32Array(c.values.length) }));
-  const held = lists.length < 2 ? undefined : lists.length < 256 ? new Uint8Array(docCount) : new Uint16Array(docCount);
-  const seen = new Uint32Array(lists.reduce((n, l) => n + l.count, 0));
-  let n = 0;
-  const buf = blockBuffers();
-  for (const list of lists)
-    for (let b = 0; b < list.blocks; b++) {
-      const m = list.decode(b, buf, false);
-      const { docs } = buf;
-      if (!held) {
-        seen.set(docs.subarray(0, m), n);
-        n += m;
-        continue;
-      }
-      for (let i = 0; i < m; i++) if (held[docs[i]!]++ === 0) seen[n++] = docs[i]!;
-    }
+  const ids = cols.map((c) => c.ids);
+  const met = cols.map((c) => new Uint32Array(c.values.length));
+  const fullBy = cols.map((c) => new Uint32Array(c.values.length));
+  const borrowed = lists.length >= 2 && lists.length < 256;
+  const held = borrowed ? shared.take() : lists.length < 2 ? undefined : new Uint16Array(docCount);
+  const skip = deleted.size > 0;
+  let metCount = 0;
   let full = 0;
-  let some = 0;
-  for (let i = 0; i < n; i++) {
-    const d = seen[i]!;
-    if (deleted.size && deleted.has(d)) continue;
-    const all = (held ? held[d]! : 1) === terms;
-    if (all) full++;
-    else some++;
-    for (let k = 0; k < cols.length; k++) (all ? counts[k]!.full : counts[k]!.some)[cols[k]!.ids[d]!]!++;
+  const buf = blockBuffers();
+  try {
+    for (const list of lists)
+      for (let b = 0; b < list.blocks; b++) {
+        const m = list.decode(b, buf, false);
+        const { docs } = buf;
+        for (let i = 0; i < m; i++) {
+          const d = docs[i]!;
+          if (skip && deleted.has(d)) continue;
+          const times = held ? ++held[d]! : 1;
+          if (times === 1) {
+            metCount++;
+            for (let k = 0; k < ids.length; k++) met[k]![ids[k]![d]!]!++;
+          }
+          if (times === terms) {
+            full++;
+            for (let k = 0; k < ids.length; k++) fullBy[k]![ids[k]![d]!]!++;
+          }
+        }
+      }
+  } finally {
+    if (borrowed) shared.release();
   }
-  return { full, some, tags: { site: counts[0]!, type: counts[1]!, lang: counts[2]! } };
+  const tag = (k: number): TagCounts => ({ values: cols[k]!.values, full: fullBy[k]!, some: met[k]!.map((n, v) => n - fullBy[k]![v]!) });
+  return { full, some: metCount - full, tags: { site: tag(0), type: tag(1), lang: tag(2) } };
 }

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError } from '../errors.js';
 import { browse, selectCandidates, termIds, type TagField } from './candidates.js';
-import { countMatches, type MatchCounts } from './match-counts.js';
+import { countMatches, HeldCounts, type MatchCounts } from './match-counts.js';
 import { cacheBudget, type CacheBudget } from './cache-budget.js';
 import { TermDictionary } from './dictionary.js';
 import { DocInfo } from './docinfo.js';
@@ -67,6 +67,7 @@ class SegmentedIndexReader implements IndexReader {
   private readonly post: PostingsFile;
   private readonly infoFile: PagedFile;
   private info: DocInfo | undefined;
+  private held: HeldCounts | undefined;
 
   constructor(
     readonly dir: string,
@@ -152,7 +153,8 @@ class SegmentedIndexReader implements IndexReader {
 
   countMatches(terms: string[]): MatchCounts {
     const lists = termIds(terms, (t) => this.termId(t)).map((t) => this.postingBlocks(t));
-    return countMatches(lists, new Set(terms).size, this.meta.docCount, (f) => this.docInfo.column(f), this.deleted);
+    this.held ??= new HeldCounts(this.meta.docCount);
+    return countMatches(lists, new Set(terms).size, this.meta.docCount, (f) => this.docInfo.column(f), this.deleted, this.held);
   }
 
   docFreq(field: Field, term: string): number {
