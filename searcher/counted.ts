@@ -14,7 +14,7 @@ import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js'
 import type { CandidateOptions } from '../shared/index/types.js';
 import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
 import { groupHead, type GroupedPage, type SiteCount } from './group.js';
-import { boundPool, matchPool } from './candidate-pool.js';
+import { boundPool, boundWeights, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
 import type { AnalyzedQuery } from './query/analyze.js';
 import { addProximity, bonusOf, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH } from './ranking.js';
@@ -62,8 +62,17 @@ function tallies(counts: MatchCounts, joined: boolean) {
 
 /** A page of a query of plain words (`terms`, countableTerms), exact; `blocks` counts the postings blocks its pools decoded and passed over. */
 export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats']) {
+  const counts = snap.reader.countMatches(terms, boundWeights(snap, query), blocks);
+  try {
+    return pageOfCounted(snap, query, terms, paging, counts);
+  } finally {
+    counts.pool?.release();
+  }
+}
+
+/** The page of a count whose matches were weighed: pools taken from them, each deeper than the last, until one decides it. */
+function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, counts: MatchCounts) {
   const { reader, settings } = snap;
-  const counts = reader.countMatches(terms);
   const joined = partialsJoin(counts.full, settings.partialBelow);
   const partial = joined ? counts.some : 0;
   const total = counts.full + partial;
@@ -75,7 +84,7 @@ export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: strin
   for (let limit = Math.ceil(need * FIRST_DEPTH); ; limit *= GROWTH) {
     // Not filled, the pool holds every match; filled, none left out scores above the worst taken.
     const floor = { count: -1, weight: 0 };
-    const pm = matchPool(snap, query, { limit, byWeight: joined, floor, blocks });
+    const pm = matchPool(snap, query, { limit, byWeight: joined, floor, taken: counts.pool!.take(limit, joined, floor) });
     const ranked = joined ? pm.matches : pm.matches.filter((m) => m.hit.full);
     const outside = floor.count < 0 || (!joined && floor.count < terms.length) ? undefined : floor.weight + Math.abs(floor.weight) * 1e-9;
     const pool = boundPool(snap, query, ranked, pm);
