@@ -3,12 +3,14 @@
  * A search of plain words (no phrase, OR, exclusion, field or filter):
  * its matches are the documents holding any of its words, so the total,
  * the partial matches, the facets and each site's matches are counted from
- * the postings' document ids (shared/index/match-counts) with nothing
- * scored, and only as deep a pool as the page needs is ranked: the best by
- * score bound, scored until the exact head of the ranking decides the page
- * (searcher/prune, group.groupHead), grown fourfold when it cannot (a site
- * on the page with its other hits far below, say). What is shown is the
- * ranking of every match (test/searcher/prune.test.ts).
+ * the postings in one pass (shared/index/match-counts) that weighs every
+ * match by its score bound too, with nothing scored; only as deep a pool as
+ * the page needs is ranked: the best by score bound, taken from that pass,
+ * scored until the exact head of the ranking decides the page
+ * (searcher/prune, group.groupHead), taken again deeper when it cannot (a
+ * site on the page with its other hits far below, say), no posting read
+ * again. What is shown is the ranking of every match
+ * (test/searcher/prune.test.ts).
  */
 import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
 import type { CandidateOptions } from '../shared/index/types.js';
@@ -60,7 +62,7 @@ function tallies(counts: MatchCounts, joined: boolean) {
   return { byValue, sites };
 }
 
-/** A page of a query of plain words (`terms`, countableTerms), exact; `blocks` counts the postings blocks its pools decoded and passed over. */
+/** A page of a query of plain words (`terms`, countableTerms), exact; `blocks` counts the postings blocks its counting pass decoded. */
 export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats']) {
   const counts = snap.reader.countMatches(terms, boundWeights(snap, query), blocks);
   try {
