@@ -65,7 +65,7 @@ function distinctSorted(lists: readonly number[][]): Uint32Array {
  * the candidate pool holds gets those of the highest bounds among the
  * documents holding as many of its terms.
  */
-function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader, snap.settings.rank)): Pick<CandidateOptions, 'weigh' | 'docWeight' | 'docWeightBound' | 'docScale'> {
+export function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermStats = readerStats(snap.reader, snap.settings.rank)): Pick<CandidateOptions, 'weigh' | 'docWeight' | 'docWeightBound' | 'docScale'> {
   const { reader, settings } = snap;
   const units = unitScores(reader, settings.rank);
   const idfOf = new Map(query.terms.map((t) => [reader.termId(t), idf(stats.docCount, stats.docFreq(t)) * (query.weights.get(t) ?? 1)]));
@@ -102,8 +102,12 @@ export interface PoolMatches {
   docTerms: DocTerms;
 }
 
-/** How deep a pool is and how its candidates are taken (CandidateOptions); `stats`, the collection statistics scores are computed with. */
-export type PoolDepth = Pick<CandidateOptions, 'limit' | 'byWeight' | 'floor'> & { stats?: TermStats; blocks?: CandidateOptions['stats'] };
+/**
+ * How deep a pool is and how its candidates are taken (CandidateOptions);
+ * `stats`, the collection statistics scores are computed with; `taken`, the
+ * candidates when taken already (from a count's weighed matches).
+ */
+export type PoolDepth = Pick<CandidateOptions, 'limit' | 'byWeight' | 'floor'> & { stats?: TermStats; blocks?: CandidateOptions['stats']; taken?: number[] };
 
 /**
  * Candidates from the index and the query's rules checked on each; every
@@ -111,10 +115,10 @@ export type PoolDepth = Pick<CandidateOptions, 'limit' | 'byWeight' | 'floor'> &
  */
 export function matchPool(snap: Snapshot, query: AnalyzedQuery, depth: PoolDepth): PoolMatches {
   const { reader, settings } = snap;
-  const { limit, byWeight, floor, stats, blocks } = depth;
+  const { limit, byWeight, floor, stats, blocks, taken } = depth;
   const tags = candidateTags(query);
-  const weights = boundWeights(snap, query, stats);
-  const found = expansions(query).map((terms) => reader.candidates(terms, { limit, tags, ...weights, stats: blocks, byWeight, floor }));
+  const weights = taken ? undefined : boundWeights(snap, query, stats);
+  const found = taken ? [taken] : expansions(query).map((terms) => reader.candidates(terms, { limit, tags, ...weights, stats: blocks, byWeight, floor }));
   const exact = found.every((ids) => ids.length < limit);
 
   // Matcher and scorer share the candidate's forward-index entries: found once per term.

@@ -3,18 +3,20 @@
  * A search of plain words (no phrase, OR, exclusion, field or filter):
  * its matches are the documents holding any of its words, so the total,
  * the partial matches, the facets and each site's matches are counted from
- * the postings' document ids (shared/index/match-counts) with nothing
- * scored, and only as deep a pool as the page needs is ranked: the best by
- * score bound, scored until the exact head of the ranking decides the page
- * (searcher/prune, group.groupHead), grown fourfold when it cannot (a site
- * on the page with its other hits far below, say). What is shown is the
- * ranking of every match (test/searcher/prune.test.ts).
+ * the postings in one pass (shared/index/match-counts) that weighs every
+ * match by its score bound too, with nothing scored; only as deep a pool as
+ * the page needs is ranked: the best by score bound, taken from that pass,
+ * scored until the exact head of the ranking decides the page
+ * (searcher/prune, group.groupHead), taken again deeper when it cannot (a
+ * site on the page with its other hits far below, say), no posting read
+ * again. What is shown is the ranking of every match
+ * (test/searcher/prune.test.ts).
  */
 import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
 import type { CandidateOptions } from '../shared/index/types.js';
 import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
 import { groupHead, type GroupedPage, type SiteCount } from './group.js';
-import { boundPool, matchPool } from './candidate-pool.js';
+import { boundPool, boundWeights, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
 import type { AnalyzedQuery } from './query/analyze.js';
 import { addProximity, bonusOf, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH } from './ranking.js';
@@ -60,10 +62,19 @@ function tallies(counts: MatchCounts, joined: boolean) {
   return { byValue, sites };
 }
 
-/** A page of a query of plain words (`terms`, countableTerms), exact; `blocks` counts the postings blocks its pools decoded and passed over. */
+/** A page of a query of plain words (`terms`, countableTerms), exact; `blocks` counts the postings blocks its counting pass decoded. */
 export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats']) {
+  const counts = snap.reader.countMatches(terms, boundWeights(snap, query), blocks);
+  try {
+    return pageOfCounted(snap, query, terms, paging, counts);
+  } finally {
+    counts.pool?.release();
+  }
+}
+
+/** The page of a count whose matches were weighed: pools taken from them, each deeper than the last, until one decides it. */
+function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, counts: MatchCounts) {
   const { reader, settings } = snap;
-  const counts = reader.countMatches(terms);
   const joined = partialsJoin(counts.full, settings.partialBelow);
   const partial = joined ? counts.some : 0;
   const total = counts.full + partial;
@@ -75,7 +86,7 @@ export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: strin
   for (let limit = Math.ceil(need * FIRST_DEPTH); ; limit *= GROWTH) {
     // Not filled, the pool holds every match; filled, none left out scores above the worst taken.
     const floor = { count: -1, weight: 0 };
-    const pm = matchPool(snap, query, { limit, byWeight: joined, floor, blocks });
+    const pm = matchPool(snap, query, { limit, byWeight: joined, floor, taken: counts.pool!.take(limit, joined, floor) });
     const ranked = joined ? pm.matches : pm.matches.filter((m) => m.hit.full);
     const outside = floor.count < 0 || (!joined && floor.count < terms.length) ? undefined : floor.weight + Math.abs(floor.weight) * 1e-9;
     const pool = boundPool(snap, query, ranked, pm);

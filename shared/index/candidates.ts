@@ -211,7 +211,7 @@ function collectOne(c: Cursor, end: number, top: TopK, accept: CandidateRules['a
 }
 
 /** The best `k` documents offered, by count, then weight, then the lowest id: a heap whose root is the worst kept. */
-class TopK {
+export class TopK {
   private readonly count: Int32Array;
   private readonly weight: Float64Array;
   private readonly id: Float64Array;

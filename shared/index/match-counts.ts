@@ -4,10 +4,14 @@
  * some, by each value of the site, type and language tags: read from the
  * terms' postings' document ids and the docinfo's tag columns alone, with
  * nothing scored, so a search's totals and facets are exact however many
- * documents match while only the few it shows are ranked.
+ * documents match while only the few it shows are ranked. Given the
+ * candidate stage's weights, the same pass weighs every match, so a pool of
+ * any depth is then taken from it (`MatchPool.take`) as the candidate stage
+ * would take it (shared/index/candidates), with no posting read again.
  */
+import { TopK } from './candidates.js';
 import { blockBuffers } from './postings-codec.js';
-import type { TermBlocks } from './types.js';
+import type { CandidateOptions, TermBlocks } from './types.js';
 
 export const COUNTED_TAGS = ['site', 'type', 'lang'] as const;
 export type CountedTag = (typeof COUNTED_TAGS)[number];
@@ -25,6 +29,24 @@ export interface MatchCounts {
   /** Documents holding some of the terms but not all. */
   some: number;
   tags: Record<CountedTag, TagCounts>;
+  /** The matches weighed, when weights were given. */
+  pool?: MatchPool;
+}
+
+/** The candidate stage's weights (CandidateOptions): each posting's, and the document's own. */
+export type MatchWeights = Pick<CandidateOptions, 'weigh' | 'docWeight' | 'docScale'>;
+
+/**
+ * Every match of a count with its weight, as the candidate stage weighs it:
+ * the best `limit` are taken as selectCandidates takes them (by how many
+ * terms a document holds, unless `byWeight`, then by weight, then by id),
+ * `floor` set to the worst taken when `limit` were. Read from the reader's
+ * shared arrays: valid until `release`, which the count's caller must call
+ * before the reader counts again.
+ */
+export interface MatchPool {
+  take(limit: number, byWeight: boolean, floor?: { count: number; weight: number }): number[];
+  release(): void;
 }
 
 /** A tag as the docinfo holds it: each document's value id, and the values. */
@@ -34,37 +56,130 @@ export interface TagColumn {
 }
 
 /**
+ * Arrays the size of the index a reader's counting passes share, kept
+ * between queries and cleared after each (megabytes a query at a million
+ * pages otherwise): how many terms each document holds, the sum of its
+ * postings' weights, and the documents met.
+ */
+export class CountScratch {
+  private heldArray: Uint8Array | undefined;
+  private sumArray: Float64Array | undefined;
+  private metArray: Uint32Array | undefined;
+  private busy = false;
+
+  constructor(readonly docCount: number) {}
+
+  /** The arrays for one pass over fewer than 256 lists, zeroed; `release` clears what was set. */
+  take(): { held: Uint8Array; sum: Float64Array; met: Uint32Array } {
+    if (this.busy) throw new Error('a count was not released before the next');
+    this.busy = true;
+    this.heldArray ??= new Uint8Array(this.docCount);
+    this.sumArray ??= new Float64Array(this.docCount);
+    this.metArray ??= new Uint32Array(this.docCount);
+    return { held: this.heldArray, sum: this.sumArray, met: this.metArray };
+  }
+
+  /** Clears the entries of the `n` documents met. */
+  release(n: number): void {
+    const { heldArray: held, sumArray: sum, metArray: met } = this;
+    if (held && sum && met)
+      for (let i = 0; i < n; i++) {
+        held[met[i]!] = 0;
+        sum[met[i]!] = 0;
+      }
+    this.busy = false;
+  }
+}
+
+/**
  * Counts the documents of `lists` (one a term, `terms` of them: a term
  * missing from the index has no list, and no document holds every term)
- * among `docCount`, but for the `deleted`.
+ * among `docCount`, but for the `deleted`. One pass over the postings: a
+ * document is counted among those holding some terms when first met, and
+ * moved to those holding every term when its last term is. With `weights`
+ * (and `termIds`, the lists' terms) every match is weighed too (`pool`),
+ * its postings' weights summed in the lists' order as the candidate stage
+ * sums them; `stats` counts the blocks decoded.
  */
-export function countMatches(lists: readonly TermBlocks[], terms: number, docCount: number, column: (tag: CountedTag) => TagColumn, deleted: ReadonlySet<number>): MatchCounts {
+export function countMatches(lists: readonly TermBlocks[], terms: number, docCount: number, column: (tag: CountedTag) => TagColumn, deleted: ReadonlySet<number>, scratch = new CountScratch(docCount), weighing?: { weights: MatchWeights; termIds: readonly number[]; stats?: { decoded: number; skipped: number } }): MatchCounts {
   const cols = COUNTED_TAGS.map(column);
-  const counts = cols.map((c) => ({ values: c.values, full: new Uint32Array(c.values.length), some: new Uint32Array(c.values.length) }));
-  const held = lists.length < 2 ? undefined : lists.length < 256 ? new Uint8Array(docCount) : new Uint16Array(docCount);
-  const seen = new Uint32Array(lists.reduce((n, l) => n + l.count, 0));
+  const ids = cols.map((c) => c.ids);
+  const metBy = cols.map((c) => new Uint32Array(c.values.length));
+  const fullBy = cols.map((c) => new Uint32Array(c.values.length));
+  const shared = lists.length < 256;
+  const { held, sum, met } = shared ? scratch.take() : { held: new Uint16Array(docCount), sum: new Float64Array(docCount), met: new Uint32Array(docCount) };
+  const weigh = weighing?.weights.weigh;
+  const skip = deleted.size > 0;
   let n = 0;
-  const buf = blockBuffers();
-  for (const list of lists)
-    for (let b = 0; b < list.blocks; b++) {
-      const m = list.decode(b, buf, false);
-      const { docs } = buf;
-      if (!held) {
-        seen.set(docs.subarray(0, m), n);
-        n += m;
-        continue;
-      }
-      for (let i = 0; i < m; i++) if (held[docs[i]!]++ === 0) seen[n++] = docs[i]!;
-    }
   let full = 0;
-  let some = 0;
-  for (let i = 0; i < n; i++) {
-    const d = seen[i]!;
-    if (deleted.size && deleted.has(d)) continue;
-    const all = (held ? held[d]! : 1) === terms;
-    if (all) full++;
-    else some++;
-    for (let k = 0; k < cols.length; k++) (all ? counts[k]!.full : counts[k]!.some)[cols[k]!.ids[d]!]!++;
+  let released = false;
+  const release = () => {
+    if (!released && shared) scratch.release(n);
+    released = true;
+  };
+  const buf = blockBuffers();
+  try {
+    lists.forEach((list, l) => {
+      const weights = weigh?.(weighing!.termIds[l]!);
+      for (let b = 0; b < list.blocks; b++) {
+        const m = list.decode(b, buf, false);
+        if (weighing?.stats) weighing.stats.decoded++;
+        const { docs } = buf;
+        const w = weights?.of(b);
+        for (let i = 0; i < m; i++) {
+          const d = docs[i]!;
+          if (skip && deleted.has(d)) continue;
+          if (w) sum[d] += w[i]!;
+          const times = ++held[d]!;
+          if (times === 1) {
+            met[n++] = d;
+            for (let k = 0; k < ids.length; k++) metBy[k]![ids[k]![d]!]!++;
+          }
+          if (times === terms) {
+            full++;
+            for (let k = 0; k < ids.length; k++) fullBy[k]![ids[k]![d]!]!++;
+          }
+        }
+      }
+    });
+  } catch (e) {
+    release();
+    throw e;
   }
-  return { full, some, tags: { site: counts[0]!, type: counts[1]!, lang: counts[2]! } };
+  const tag = (k: number): TagCounts => ({ values: cols[k]!.values, full: fullBy[k]!, some: metBy[k]!.map((c, v) => c - fullBy[k]![v]!) });
+  const counts = { full, some: n - full, tags: { site: tag(0), type: tag(1), lang: tag(2) } };
+  if (!weighing || n === 0) {
+    release();
+    return counts;
+  }
+  return { ...counts, pool: weighedPool(held, sum, met, n, lists.length, weighing.weights, release) };
+}
+
+/** The matches of a count (`met`, `n` of them) with their weights: the candidate stage's arithmetic, in ascending id order as it offers them. */
+function weighedPool(held: ArrayLike<number>, sum: Float64Array, met: Uint32Array, n: number, lists: number, weights: MatchWeights, release: () => void): MatchPool {
+  // One list's documents are met in id order; several lists' are sorted, or found in one walk over the ids when most documents match.
+  if (lists > 1) {
+    if (n * 16 > held.length) {
+      let k = 0;
+      for (let d = 0; d < held.length; d++) if (held[d]) met[k++] = d;
+    } else met.subarray(0, n).sort();
+  }
+  const { docWeight, docScale } = weights;
+  for (let i = 0; i < n; i++) {
+    const d = met[i]!;
+    const s = sum[d]!;
+    sum[d] = (docScale && s > 0 ? docScale(d) * s : s) + (docWeight ? docWeight(d) : 0);
+  }
+  return {
+    take(limit, byWeight, floor) {
+      const top = new TopK(limit);
+      for (let i = 0; i < n; i++) {
+        const d = met[i]!;
+        top.offer(byWeight ? 0 : held[d]!, sum[d]!, d);
+      }
+      if (top.full && floor) Object.assign(floor, top.worst());
+      return top.sorted();
+    },
+    release,
+  };
 }

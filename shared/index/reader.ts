@@ -16,7 +16,7 @@ import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError } from '../errors.js';
 import { browse, selectCandidates, termIds, type TagField } from './candidates.js';
-import { countMatches, type MatchCounts } from './match-counts.js';
+import { countMatches, CountScratch, type MatchCounts, type MatchWeights } from './match-counts.js';
 import { cacheBudget, type CacheBudget } from './cache-budget.js';
 import { TermDictionary } from './dictionary.js';
 import { DocInfo } from './docinfo.js';
@@ -67,6 +67,7 @@ class SegmentedIndexReader implements IndexReader {
   private readonly post: PostingsFile;
   private readonly infoFile: PagedFile;
   private info: DocInfo | undefined;
+  private scratch: CountScratch | undefined;
 
   constructor(
     readonly dir: string,
@@ -150,9 +151,11 @@ class SegmentedIndexReader implements IndexReader {
     return selectCandidates(lists, opts.limit, { accept, ...opts });
   }
 
-  countMatches(terms: string[]): MatchCounts {
-    const lists = termIds(terms, (t) => this.termId(t)).map((t) => this.postingBlocks(t));
-    return countMatches(lists, new Set(terms).size, this.meta.docCount, (f) => this.docInfo.column(f), this.deleted);
+  countMatches(terms: string[], weights?: MatchWeights, stats?: CandidateOptions['stats']): MatchCounts {
+    const ids = termIds(terms, (t) => this.termId(t));
+    this.scratch ??= new CountScratch(this.meta.docCount);
+    const weighing = weights ? { weights, termIds: ids, stats } : undefined;
+    return countMatches(ids.map((t) => this.postingBlocks(t)), new Set(terms).size, this.meta.docCount, (f) => this.docInfo.column(f), this.deleted, this.scratch, weighing);
   }
 
   docFreq(field: Field, term: string): number {

@@ -7,7 +7,7 @@
 import type { Analyzer, AnalyzerOptions } from '../analysis/analyzer.js';
 import type { DecodedBlock } from './postings-codec.js';
 import type { CacheBudget } from './cache-budget.js';
-import type { MatchCounts } from './match-counts.js';
+import type { MatchCounts, MatchWeights } from './match-counts.js';
 
 /** The fields BM25F scores, each with its own length statistics. */
 export const FIELDS = ['title', 'anchor', 'url', 'heading', 'content'] as const;
@@ -158,8 +158,8 @@ export interface IndexReader {
    * then the best partial matches, up to `limit`. Order carries no score.
    */
   candidates(terms: string[], opts: CandidateOptions): number[];
-  /** How many documents hold every one of `terms` and how many some, by site, type and language, none scored. */
-  countMatches(terms: string[]): MatchCounts;
+  /** How many documents hold every one of `terms` and how many some, by site, type and language, none scored; with the candidate stage's `weights`, each weighed too (its `pool`, to be released). */
+  countMatches(terms: string[], weights?: MatchWeights, stats?: CandidateOptions['stats']): MatchCounts;
   /** Documents holding the term in this field. */
   docFreq(field: Field, term: string): number;
   /** Each term's document frequency in this field, by term id (no lookup by string). */
