@@ -109,6 +109,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'searcher.bm25f.content.window': 'int',
   'searcher.proximity.weight': 'float',
   'searcher.link.weight': 'float',
+  'searcher.naming.weight': 'float',
 };
 
 /** Families of properties named by a pattern (`searcher.bm25f.<field>.weight`). */

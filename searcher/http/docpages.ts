@@ -129,10 +129,10 @@ export function explainPage(doc: StoredDoc, query: string, e: Explanation | unde
     parts.push(`<h2>Score ${n4(e.score)} for <q>${escapeHtml(query)}</q></h2>`);
     const notice = matchNotice(match, partialBelow);
     if (notice) parts.push(`<p class="notice">${notice}</p>`);
-    const text = `BM25F ${n4(e.bm25f)} + section lift ${n4(e.sectionLift)} + proximity ${n4(e.proximity)}`;
+    const text = `BM25F ${n4(e.bm25f)} + section lift ${n4(e.sectionLift)} + proximity ${n4(e.proximity)}${e.naming ? ` + naming ${n4(e.naming)}` : ''}`;
     parts.push(
       `<p>score = ${e.prose < 1 ? `${e.prose} × (${text})` : text} + link prior ${n4(e.linkPrior)}; ` +
-        `a search adds the section lift to its first ${SECTION_DEPTH} pages by BM25F and link prior, and the proximity bonus to its first ${PROXIMITY_DEPTH}.</p>`,
+        `a search adds the section lift to its first ${SECTION_DEPTH} pages by BM25F and link prior, and the proximity${e.naming ? ' and naming bonuses' : ' bonus'} to its first ${PROXIMITY_DEPTH}.</p>`,
     );
     const fw = Object.entries(p.bm25f.fields).map(([f, v]) => `${f} weight ${v.weight}, b ${v.b}`).join('; ');
     parts.push(`<p>BM25F: k1 = ${p.bm25f.k1}; ${escapeHtml(fw)}; ${e.docCount} documents.</p>`);

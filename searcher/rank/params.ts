@@ -16,6 +16,8 @@ export interface RankParams {
   proximity: ProximityParams;
   /** Weight of the link prior boost/(boost+1); 0 turns it off. */
   linkWeight: number;
+  /** The naming bonus of a page whose title holds an identifier the query names (searcher/rank/naming); 0 turns it off. */
+  namingWeight: number;
 }
 
 export function rankParams(conf: Conf): RankParams {
@@ -32,6 +34,7 @@ export function rankParams(conf: Conf): RankParams {
       maxPositions: Math.max(1, conf.getInt('searcher.proximity.max.positions')),
     },
     linkWeight: nonNegative(conf, 'searcher.link.weight'),
+    namingWeight: nonNegative(conf, 'searcher.naming.weight'),
   };
 }
 
@@ -43,6 +46,7 @@ export function withParams(p: RankParams, change: { k1?: number; linkWeight?: nu
     bm25f: { k1: change.k1 ?? p.bm25f.k1, fields },
     proximity: { ...p.proximity, weight: change.proximityWeight ?? p.proximity.weight },
     linkWeight: change.linkWeight ?? p.linkWeight,
+    namingWeight: p.namingWeight,
   };
 }
 

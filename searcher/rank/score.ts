@@ -5,7 +5,8 @@
  * section, searcher/rank/sections, or for a page longer than the body
  * window its windows, searcher/rank/windows, score above the page), plus a small
  * saturating link prior `linkWeight · boost/(boost+1)` from the link score
- * the indexer stored. A navigation page's text score (all but the prior)
+ * the indexer stored, plus the naming bonus of a page whose title holds an
+ * identifier the query names (searcher/rank/naming). A navigation page's text score (all but the prior)
  * is multiplied by the weight the indexer gave its text
  * (crawler/parse/page-shape: the share of it that is prose), 1 for an
  * ordinary page; never above 1, so every bound of the score stays one.
@@ -18,6 +19,7 @@ import { Bm25fQuery, idf, termBound, type TermScore, type TermStats } from './bm
 import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
 import { bodyPivot } from './pivot.js';
+import { identifierTerms, namingBonus } from './naming.js';
 import { proximity, queryWords, unionPositions, type PairProximity } from './proximity.js';
 import { sectionScorer, sectionVector } from './sections.js';
 import { windowScorer, windowText, type LongPage } from './windows.js';
@@ -32,6 +34,8 @@ export interface Explanation {
   related?: { term: string; of: string; weight: number }[];
   proximity: number;
   pairs: PairProximity[];
+  /** The naming bonus: the page's title holds identifiers the query names. */
+  naming: number;
   /** The page's best section, when it scores above the page. */
   section: { index: number; length: number; scoredLength: number; avgLength: number; bm25f: number; terms: TermScore[] } | undefined;
   /** A page longer than the body window (searcher/rank/windows): its opening's BM25F and its best window's. */
@@ -55,7 +59,7 @@ export interface Scorer {
    * only the documents whose bound can reach the page.
    */
   bound(id: number, units: ArrayLike<number>): number;
-  /** The proximity bonus: positions are decoded, so only for the best candidates. */
+  /** The proximity bonus and the naming bonus: positions are decoded, so only for the best candidates. */
   proximity(id: number): number;
   /**
    * What the page's parts add to its BM25F: its best section's and (for a
@@ -166,6 +170,10 @@ export function makeScorer(
   const bonus = (max?: number) => proximity(wordNames, positions(max), wordIdfs, params.proximity);
   const bounds = new Float64Array(terms.length);
   const prior = (id: number) => linkPrior(reader.boost(id), params.linkWeight);
+  const identifiers = identifierTerms(terms, (t) => weights.get(t) ?? 1);
+  const titleField = FIELDS.indexOf('title');
+  /** The naming bonus of the document selected in docTerms. */
+  const naming = () => namingBonus(identifiers, (t) => docTerms.freq(slots[t]!, titleField), params.namingWeight);
   return {
     base(id) {
       return reader.prose(id) * bm25(docTerms.load(id)) + prior(id);
@@ -176,10 +184,11 @@ export function makeScorer(
       return (groups.length ? combine(bounds) : sum) + prior(id);
     },
     proximity(id) {
-      if (words.length < 2 || params.proximity.weight === 0) return 0;
-      // Positions need the entries only, not the frequencies.
+      const near = words.length > 1 && params.proximity.weight > 0;
+      if (!near && identifiers.length === 0) return 0;
+      // Positions and title counts need the entries only, not the whole frequency vector.
       docTerms.select(id);
-      return reader.prose(id) * bonus(params.proximity.maxPositions).bonus;
+      return reader.prose(id) * ((near ? bonus(params.proximity.maxPositions).bonus : 0) + naming());
     },
     sectionLift(id) {
       // Most pages have one section and fit the window: no lift, so their BM25F is not needed.
@@ -197,13 +206,15 @@ export function makeScorer(
       const boost = reader.boost(id);
       const prior = linkPrior(boost, params.linkWeight);
       const prose = reader.prose(id);
+      const named = naming();
       return {
-        score: prose * (base + lift + prox.bonus) + prior,
+        score: prose * (base + lift + prox.bonus + named) + prior,
         bm25f: base,
         terms: termScores,
         alternatives,
         proximity: prox.bonus,
         pairs: prox.pairs,
+        naming: named,
         section: section && asDoc ? { index: section.index, length: section.length, scoredLength: section.scoredLength, avgLength: avgSection, bm25f: section.score, terms: sectionTerms } : undefined,
         windows: long && windowFactors(long, terms),
         sectionLift: lift,

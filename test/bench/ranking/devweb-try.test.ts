@@ -41,6 +41,7 @@ test('devweb-try: the factors of a miss on one line, each term with its frequenc
       '14.01 = bm25f 11.59 + section 1.00 + proximity 0.70 + link 0.73 | get 0.0 · insert 4.3 (heading 1, content 20)',
     ],
     [{ score: 0.5, bm25f: 0, sectionLift: 0, proximity: 0, linkPrior: 0.5, terms: [] }, '0.50 = bm25f 0.00 + section 0.00 + proximity 0.00 + link 0.50 | '],
+    [{ score: 4.5, bm25f: 2, sectionLift: 0, proximity: 0, naming: 2, linkPrior: 0.5, terms: [] }, '4.50 = bm25f 2.00 + section 0.00 + proximity 0.00 + naming 2.00 + link 0.50 | '],
   ];
   for (const [e, want] of cases) assert.is(factorLine(e), want);
 });

@@ -75,13 +75,13 @@ async function reindex(crawl: string, to: string, props: Record<string, string>)
 }
 
 /** One score's factors as /explain shows them, on a line: the sum, then each query term's score and its frequency per field. */
-export function factorLine(e: Pick<Explanation, 'score' | 'bm25f' | 'sectionLift' | 'proximity' | 'linkPrior' | 'terms'> & { prose?: number }): string {
+export function factorLine(e: Pick<Explanation, 'score' | 'bm25f' | 'sectionLift' | 'proximity' | 'linkPrior' | 'terms'> & { prose?: number; naming?: number }): string {
   const f2 = (x: number) => x.toFixed(2);
   const terms = e.terms.map((t) => {
     const fields = Object.entries(t.fields).map(([f, v]) => `${f} ${v.tf}`);
     return `${t.term} ${t.score.toFixed(1)}${fields.length ? ` (${fields.join(', ')})` : ''}`;
   });
-  const text = `bm25f ${f2(e.bm25f)} + section ${f2(e.sectionLift)} + proximity ${f2(e.proximity)}`;
+  const text = `bm25f ${f2(e.bm25f)} + section ${f2(e.sectionLift)} + proximity ${f2(e.proximity)}${e.naming ? ` + naming ${f2(e.naming)}` : ''}`;
   return `${f2(e.score)} = ${e.prose !== undefined && e.prose < 1 ? `${e.prose} × (${text})` : text} + link ${f2(e.linkPrior)} | ${terms.join(' · ')}`;
 }
 
