@@ -71,7 +71,7 @@ export class AnalysisPool {
     t.w.on('message', (m: { words: string[]; pages: PageTerms[] }) => {
       for (const w of m.words) t.words.push(w);
       for (const p of m.pages)
-        t.waiting.shift()?.resolve({ from: t, ids: p.ids, lengths: p.lengths, ...(p.sections ? { sections: p.sections } : {}), ...(p.offsets ? { offsets: p.offsets } : {}) });
+        t.waiting.shift()?.resolve({ from: t, ids: p.ids, lengths: p.lengths, ...(p.sections ? { sections: p.sections } : {}), ...(p.checkpoints ? { checkpoints: p.checkpoints } : {}) });
     });
     t.w.on('error', (e) => fail(new Error(`index analysis thread: ${e.message}`)));
     t.w.on('exit', () => fail(new Error('index analysis thread stopped')));
@@ -79,7 +79,7 @@ export class AnalysisPool {
   }
 
   /**
-   * Analyzes a page in the next thread; `text`: the parse text whose offsets
+   * Analyzes a page in the next thread; `text`: the parse text whose checkpoints
    * summaries need. The page goes with the thread's next batch, sent when
    * full or once the caller lets the event loop turn (it waits for an
    * answer), whichever comes first.
