@@ -27,7 +27,7 @@ export class ScannedOffsets implements TokenOffsets {
   broken = false;
 
   constructor(
-    private readonly analyzer: Pick<Analyzer, 'tokens'>,
+    private readonly analyzer: Pick<Analyzer, 'eachToken'>,
     private readonly checkpoints: Checkpoints & { readonly text: string },
   ) {
     this.count = checkpoints.count;
@@ -49,13 +49,15 @@ export class ScannedOffsets implements TokenOffsets {
     const k = lowerBound(tokens, from + 1) - 1;
     const first = tokens[k]!;
     const at = chars[k]!;
+    const { starts, ends, terms } = this;
     let i = first;
-    for (const t of this.analyzer.tokens(at ? text.slice(at) : text, to - first)) {
-      this.starts[i] = t.start + at;
-      this.ends[i] = t.end + at;
-      this.terms[i] = t.term;
-      known[i++] = 1;
-    }
+    this.analyzer.eachToken(at ? text.slice(at) : text, (term, start, end) => {
+      starts[i] = start + at;
+      ends[i] = end + at;
+      terms[i] = term;
+      known[i] = 1;
+      return ++i < to;
+    });
     if (i < to) this.broken = true;
   }
 }
