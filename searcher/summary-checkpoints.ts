@@ -1,62 +1,65 @@
 /**
  * @module searcher/summary-checkpoints
- * The word offsets a summary reads, re-read from the page's text where it
- * reads them: from the checkpoint stored at index time (segments/checkpoints.ts)
- * nearest before each place, the analyzer gives the words the whole text's
- * analysis gives there, so only the words around the hits, the head of the
- * page and the words after the last part are analyzed, each part from at most
- * CHECKPOINT_EVERY tokens before it. searcher/summary-offsets.ts then reads
- * them as it reads offsets stored whole. Each hit's term is checked against
- * the word found at its position: a text that no longer has the index's
- * words there is summarized by a scan instead.
+ * The word offsets a summary reads, found in the page's text where it reads
+ * them: from the checkpoint stored at index time (segments/checkpoints.ts)
+ * nearest before each place, the spans of the text are the whole text's, one
+ * token each but where the record's exceptions say otherwise, so only the
+ * words around the hits, the head of the page and the words after the last
+ * part are found, each part from at most CHECKPOINT_EVERY tokens before it,
+ * and no word is analyzed but those of a run of Han or kana (their tokens are
+ * the segmenter's). searcher/summary-offsets.ts then reads them as it reads
+ * offsets stored whole, and judges the hits' words as it does those.
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
+import { tokenSpans, UNSPACED_START } from '../shared/analysis/token-spans.js';
 import { lowerBound } from '../shared/bisect.js';
 import { CHECKPOINT_EVERY, type Checkpoints } from '../segments/checkpoints.js';
 import type { TokenOffsets } from '../segments/offsets.js';
 import { hitPart, type TextHits } from './summary-offsets.js';
 
-/** A text's token offsets, each read from the text when first asked for (`fill`); `broken` once the text has fewer tokens than its checkpoints say. */
+/** A text's token offsets, each found in the text when first asked for (`fill`); `broken` once the text has fewer tokens than its record says. */
 export class ScannedOffsets implements TokenOffsets {
   readonly count: number;
   readonly starts: Uint32Array;
   readonly ends: Uint32Array;
-  /** Each read token's term. */
-  readonly terms: string[];
   private readonly known: Uint8Array;
   broken = false;
 
   constructor(
-    private readonly analyzer: Pick<Analyzer, 'eachToken'>,
+    private readonly analyzer: Pick<Analyzer, 'tokens'>,
     private readonly checkpoints: Checkpoints & { readonly text: string },
   ) {
     this.count = checkpoints.count;
     this.starts = new Uint32Array(this.count);
     this.ends = new Uint32Array(this.count);
-    this.terms = new Array<string>(this.count);
     this.known = new Uint8Array(this.count);
   }
 
-  /** Reads tokens [from, to) (as far as the text has them) from the last checkpoint before the first one not read yet. */
+  /** Finds tokens [from, to) (as far as the text has them) from the last checkpoint before the first one not found yet. */
   fill(from: number, to: number): void {
-    const { known } = this;
+    const { known, starts, ends } = this;
     to = Math.min(to, this.count);
     while (from < to && known[from]) from++;
     while (to > from && known[to - 1]) to--;
     if (from >= to) return;
-    const { tokens, chars, text } = this.checkpoints;
+    const { tokens, chars, text, exceptions, exceptionTokens } = this.checkpoints;
     // The checkpoint at or before `from`: the first, token 0 at offset 0, always is.
     const k = lowerBound(tokens, from + 1) - 1;
-    const first = tokens[k]!;
     const at = chars[k]!;
-    const { starts, ends, terms } = this;
-    let i = first;
-    this.analyzer.eachToken(at ? text.slice(at) : text, (term, start, end) => {
-      starts[i] = start + at;
-      ends[i] = end + at;
-      terms[i] = term;
-      known[i] = 1;
-      return ++i < to;
+    let i = tokens[k]!;
+    let x = lowerBound(exceptions, at);
+    tokenSpans(at ? text.slice(at) : text, (a, b) => {
+      const start = a + at;
+      const end = b + at;
+      let n = 1;
+      if (exceptions[x] === start) n = exceptionTokens[x++]!;
+      if (text.charCodeAt(start) > 0x7f && UNSPACED_START.test(text.slice(start, start + 2))) {
+        // A run of Han or kana: its tokens are the segmenter's words in it.
+        for (const t of this.analyzer.tokens(text.slice(start, end), n)) if (i < this.count) (starts[i] = t.start + start), (ends[i] = t.end + start), (known[i++] = 1);
+        return i < to;
+      }
+      for (; n > 0 && i < this.count; n--) (starts[i] = start), (ends[i] = end), (known[i++] = 1);
+      return i < to;
     });
     if (i < to) this.broken = true;
   }
@@ -65,8 +68,8 @@ export class ScannedOffsets implements TokenOffsets {
 /**
  * Reads the words of the part of every hit among the first `n` tokens
  * (hitPart: `context` words on each side), parts fewer than CHECKPOINT_EVERY
- * tokens apart in one pass; false when a hit's word is not of its term (the
- * text is not the one indexed).
+ * tokens apart in one pass; false when the text has fewer tokens than its
+ * record says (it is not the one indexed).
  */
 export function readHitParts(offsets: ScannedOffsets, hits: TextHits, context: number, n: number): boolean {
   let from = 0;
@@ -81,5 +84,5 @@ export function readHitParts(offsets: ScannedOffsets, hits: TextHits, context: n
     to = Math.max(to, b);
   }
   offsets.fill(from, to);
-  return !offsets.broken && hits.at.every((i, h) => i >= n || offsets.terms[i] === hits.terms[h]);
+  return !offsets.broken;
 }

@@ -190,15 +190,6 @@ export class Analyzer {
     return out;
   }
 
-  /** Calls `each` with every token's term and span, in order, until it returns false: tokens() without an object a token (summaries read many). */
-  eachToken(text: string, each: (term: string, start: number, end: number) => boolean): void {
-    this.scan(text, ({ terms }, start, end) => {
-      if (typeof terms === 'string') return each(terms, start, end);
-      for (const t of terms) if (!each(t, start, end)) return false;
-      return true;
-    });
-  }
-
   /** The numbers of a text's terms (`numbered`), appended to `out`; only the first `max`. */
   termNumbers(text: string, out: NumberList, max = Infinity): void {
     let left = max;

@@ -1,9 +1,11 @@
 /**
  * Summaries from the checkpoints stored at index time: the analyzer resumed
- * at any checkpoint gives the whole text's tokens from there on; the words
- * read from the nearest checkpoints around the hits make the summary of the
- * whole text; only those words are read; a text that is not the one indexed
- * is told; the record takes a few bytes every CHECKPOINT_EVERY tokens.
+ * at any checkpoint gives the whole text's tokens from there on, and so do
+ * the spans found from it with the record's exceptions; the words found from
+ * the nearest checkpoints around the hits make the summary of the whole
+ * text; only those words are found; a text that is not the one indexed is
+ * told; the record takes a few bytes every CHECKPOINT_EVERY tokens and a few
+ * a span of other than one token.
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -44,7 +46,16 @@ test('the analyzer resumed at any checkpoint gives the whole text’s tokens fro
         if (k) assert.ok(tokens[k]! - tokens[k - 1]! >= CHECKPOINT_EVERY);
         const tail = analyzer.tokens(text.slice(chars[k]!)).map((t) => [t.term, t.start + chars[k]!, t.end + chars[k]!]);
         assert.equal(tail, whole.slice(tokens[k]).map((t) => [t.term, t.start, t.end]), `checkpoint ${k} of ${text.slice(0, 20)}`);
+        const from = new ScannedOffsets(analyzer, { ...readCheckpoints(textCheckpoints(analyzer, text))!, text });
+        const to = Math.min(count, tokens[k]! + 2 * CHECKPOINT_EVERY);
+        from.fill(tokens[k]!, to);
+        const found = Array.from({ length: to - tokens[k]! }, (_, j) => [from.starts[tokens[k]! + j], from.ends[tokens[k]! + j]]);
+        assert.equal(found, whole.slice(tokens[k], to).map((t) => [t.start, t.end]), `spans from checkpoint ${k} of ${text.slice(0, 20)}`);
       }
+      const all = scanned(analyzer, text);
+      all.fill(0, all.count);
+      assert.equal([...all.starts], whole.map((t) => t.start));
+      assert.equal([...all.ends], whole.map((t) => t.end));
     }
 });
 
@@ -73,33 +84,32 @@ for (const analyzer of [stem, plain])
       assert.equal(summarizeRanges(p.text, parts.words, opts, { furniture, sections, more: parts.more }), whole);
     });
 
-test('only the words around the hits, the head and one word after are read, each part from one checkpoint before it at most', () => {
+test('only the words around the hits, the head and the words after the last part are found, each part from one checkpoint before it at most', () => {
   const text = long(['vacuum', 'journal'], 2000);
   const offsets = scanned(stem, text);
-  const read: number[] = [];
-  const fill = offsets.fill.bind(offsets);
-  offsets.fill = (from, to) => {
-    const before = offsets.terms.filter((t) => t !== undefined).length;
-    fill(from, to);
-    read.push(offsets.terms.filter((t) => t !== undefined).length - before);
-  };
   const hits = hitsOf(stem, text, ['vacuum']);
   assert.ok(readHitParts(offsets, hits, 5, offsets.count));
   offsetWords(offsets, hits, { context: 5, length: 30 }, []);
-  const total = read.reduce((a, b) => a + b, 0);
-  assert.ok(total < 2 * 31 + 12 + CHECKPOINT_EVERY + 31, `${total} tokens of ${offsets.count} read`);
+  // A token found has its end set: every token ends past the text's start.
+  const found = offsets.ends.filter((e) => e > 0).length;
+  assert.ok(found < 2 * 31 + 12 + CHECKPOINT_EVERY, `${found} tokens of ${offsets.count} found`);
 });
 
 test('a text that is not the one indexed is told: other words at the hits, or fewer tokens', () => {
   const text = long(['vacuum', 'journal'], 300);
   const hits = hitsOf(stem, text, ['vacuum', 'journal']);
+  const accept = typedWords(stem, 'vacuum journal');
   const record = readCheckpoints(textCheckpoints(stem, text))!;
-  const shifted = new ScannedOffsets(stem, { ...record, text: `w1 w2 ${text}` });
-  assert.not.ok(readHitParts(shifted, hits, 5, record.count));
+  const shifted = `w1 w2 ${text}`;
+  const moved = new ScannedOffsets(stem, { ...record, text: shifted });
+  assert.ok(readHitParts(moved, hits, 5, record.count));
+  assert.is(markedHits(stem, new WholeText(shifted), moved, hits, accept), undefined, 'the words at the hits are not theirs');
   const cut = new ScannedOffsets(stem, { ...record, text: text.slice(0, text.length / 2) });
   assert.not.ok(readHitParts(cut, hits, 5, record.count));
   assert.ok(cut.broken);
-  assert.ok(readHitParts(new ScannedOffsets(stem, { ...record, text }), hits, 5, record.count));
+  const same = new ScannedOffsets(stem, { ...record, text });
+  assert.ok(readHitParts(same, hits, 5, record.count));
+  assert.ok(markedHits(stem, new WholeText(text), same, hits, accept));
 });
 
 test('a record: the tokens covered and a few bytes a checkpoint; a long text’s covered part only; damaged records refused', () => {
@@ -107,11 +117,17 @@ test('a record: the tokens covered and a few bytes a checkpoint; a long text’s
   const data = textCheckpoints(stem, text);
   const { count, tokens } = readCheckpoints(data)!;
   assert.ok(count < 20_000 && stem.tokens(text)[count - 1]!.end <= SUMMARY_TEXT_CHARS && stem.tokens(text)[count]!.end > SUMMARY_TEXT_CHARS);
-  assert.ok(data.length < 4 * tokens.length + 4, `${data.length} bytes for ${tokens.length} checkpoints`);
+  assert.ok(data.length < 4 * tokens.length + 8, `${data.length} bytes for ${tokens.length} checkpoints`);
   assert.is(readCheckpoints(data.subarray(0, data.length - 1)), undefined, 'a varint cut');
-  assert.is(readCheckpoints(Buffer.from([3, 5, 10])), undefined, 'a checkpoint past the tokens covered');
-  assert.is(readCheckpoints(Buffer.from([40, 0, 10])), undefined, 'a step of no token');
-  assert.equal(readCheckpoints(Buffer.from([0])), { count: 0, tokens: Uint32Array.of(0), chars: Uint32Array.of(0) });
+  assert.is(readCheckpoints(Buffer.from([3, 1, 5, 10])), undefined, 'a checkpoint past the tokens covered');
+  assert.is(readCheckpoints(Buffer.from([40, 1, 0, 10])), undefined, 'a step of no token');
+  assert.is(readCheckpoints(Buffer.from([40, 0, 10, 2, 0, 3])), undefined, 'two exceptions at one span');
+  const none = { exceptions: new Uint32Array(0), exceptionTokens: new Uint32Array(0) };
+  assert.equal(readCheckpoints(Buffer.from([0, 0])), { count: 0, tokens: Uint32Array.of(0), chars: Uint32Array.of(0), ...none });
+  const identifiers = textCheckpoints(plain, 'fs.readFileSync(a) plain words x'.repeat(3));
+  const parts = plain.tokens('fs.readFileSync').length;
+  assert.ok(parts > 2);
+  assert.equal([...readCheckpoints(identifiers)!.exceptionTokens], [parts, parts, parts], 'each identifier: its whole and its parts, tokens of one span');
 });
 
 test.run();
