@@ -384,8 +384,8 @@ test('index stores checkpoints beside the parse; the searcher summarizes from th
     const analyzer = Analyzer.fromConf(crawl.conf);
     for (const p of pages) {
       const src = summarySource(seg, p.url)!;
-      const { count, tokens, chars } = readCheckpoints(textCheckpoints(analyzer, p.text))!;
-      assert.equal(src.checkpoints, { count, tokens: [...tokens], chars: [...chars] }, p.url);
+      const { count, tokens, chars, exceptions, exceptionTokens } = readCheckpoints(textCheckpoints(analyzer, p.text))!;
+      assert.equal(src.checkpoints, { count, tokens: [...tokens], chars: [...chars], exceptions: [...exceptions], exceptionTokens: [...exceptionTokens] }, p.url);
       assert.is(count, readOffsets(textOffsets(analyzer, p.text))!.count, `${p.url}: the tokens the offsets covered`);
       assert.is(src.offsets, undefined);
       assert.is(src.text, p.text.slice(0, SUMMARY_TEXT_CHARS));
