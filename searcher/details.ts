@@ -11,11 +11,12 @@ import type { ContentRecord, FetchRecord, PageSection, SummarySource } from '../
 import { typedWords, type TypedWords } from './highlight.js';
 import type { SearchResult } from './search.js';
 import type { Snapshot } from './snapshot.js';
-import { readOffsets, sectionOf, SUMMARY_TEXT_CHARS } from '../segments/offsets.js';
+import { readOffsets, sectionOf, SUMMARY_TEXT_CHARS, type TokenOffsets } from '../segments/offsets.js';
 import { WholeText } from '../segments/summary-text.js';
 import { MAX_SUMMARY_TOKENS, summarize, summarizeRanges, type PlacedSummary, type Summary, type SummaryPlan } from './summary.js';
 import { indexedHits, indexedTerms, markedHits, offsetWords, type IndexedTerms } from './summary-offsets.js';
 import { summaryTokens } from './summary-tokens.js';
+import { readHitParts, ScannedOffsets } from './summary-checkpoints.js';
 
 export interface HitDetails {
   summary: Summary;
@@ -60,22 +61,25 @@ export type SummaryWords = 'stored' | 'scanned' | 'whole';
 
 /**
  * The summary from the index's positions and the offsets stored at index
- * time; undefined when there are none to trust. Of the text, only the words
+ * time, or read from the text from its stored checkpoints; undefined when
+ * there are none to trust. Of the text, only the words
  * that decide which hits are marked and the windows shown are decoded.
  */
 function storedSummary(snap: Snapshot, hit: SummaryDoc, src: SummarySource, q: SummaryQuery, furniture: readonly (readonly [number, number])[], sections: readonly number[]): PlacedSummary | undefined {
-  const offsets = src.offsets && readOffsets(src.offsets);
+  const offsets: TokenOffsets | undefined = src.checkpoints ? new ScannedOffsets(snap.analyzer, src.checkpoints) : src.offsets && readOffsets(src.offsets);
   if (!offsets) return undefined;
-  // Without classes (a record of older hazelnut) every hit's word is judged: the text is decoded once.
+  // Without classes (offsets read from the text, or a record of older hazelnut) every hit's word is judged: the text is decoded once.
   const text = offsets.classes ? src.text : new WholeText(src.text.whole());
   // The index keeps only the first indexer.max.tokens words of a page: past them it knows no hits.
   const limit = Math.min(offsets.count, snap.reader.fieldLength(hit.id, 'content'));
   const { words, accept, terms } = sharedFor(snap, q);
   const hits = indexedHits(snap.reader, hit.id, terms, limit);
+  const opt = snap.settings.summary;
+  if (offsets instanceof ScannedOffsets && !readHitParts(offsets, hits, Math.max(0, opt.context), limit)) return undefined;
   const marked = markedHits(words, text, offsets, hits, accept);
   if (!marked) return undefined;
-  const opt = snap.settings.summary;
   const stored = offsetWords(offsets, hits, opt, furniture, limit, marked);
+  if (offsets instanceof ScannedOffsets && offsets.broken) return undefined;
   return summarizeRanges(text, stored.words, opt, { furniture, sections: mergeSorted(sections, stored.cuts), more: stored.more || src.length > SUMMARY_TEXT_CHARS, headings: headingsOf(src) });
 }
 

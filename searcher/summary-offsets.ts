@@ -149,6 +149,11 @@ export function markedHits(analyzer: Pick<Analyzer, 'terms'>, text: Pick<PageTex
   });
 }
 
+/** The tokens [from, to) of the part around the hit at token `i`, `context` words on each side, of a text's first `n` tokens. */
+export function hitPart(i: number, context: number, n: number): [number, number] {
+  return [Math.max(0, i - context), Math.min(n, i + context + 2)];
+}
+
 /** The words a summary reads from stored offsets, the offsets where a part starts after skipped words, and whether content words follow. */
 export interface StoredWords {
   words: WordRanges;
@@ -160,6 +165,8 @@ export interface StoredWords {
  * The head of the text and the parts around each hit, as ranges of the
  * stored offsets (the first `limit` words): no word is copied or decoded.
  * `marked`: the hits that count (markedHits); every hit makes its part.
+ * Offsets read lazily (`fill`) are asked for the head and the words after
+ * the last part here; the hits' parts must be read already.
  */
 export function offsetWords(
   offsets: TokenOffsets,
@@ -174,9 +181,15 @@ export function offsetWords(
   const context = Math.max(0, opts.context);
   const length = Math.max(1, opts.length);
   const head = new Furniture(furniture);
+  // Lazy offsets are read `length` words and one more at a time, what the head needs when no furniture is in it.
+  let filled = 0;
+  const fill = (i: number) => i === filled && offsets.fill?.(i, (filled = i + length + 1));
   // The head: `length` content words and one more, for a page where nothing matches.
   let headEnd = 0;
-  for (let words = 0; headEnd < n && words <= length; headEnd++) if (!head.covers(starts[headEnd]!, ends[headEnd]!)) words++;
+  for (let words = 0; headEnd < n && words <= length; headEnd++) {
+    fill(headEnd);
+    if (!head.covers(starts[headEnd]!, ends[headEnd]!)) words++;
+  }
   // Hits and their parts come in text order: parts that overlap or touch merge as they come.
   const hitCount = lowerBound(hits.at, n);
   const cuts: number[] = [];
@@ -192,9 +205,7 @@ export function offsetWords(
   let from = 0;
   let end = headEnd;
   for (let h = 0; h < hitCount; h++) {
-    const i = hits.at[h]!;
-    const a = Math.max(0, i - context);
-    const b = Math.min(n, i + context + 2);
+    const [a, b] = hitPart(hits.at[h]!, context, n);
     if (a <= end) end = Math.max(end, b);
     else {
       part(from, end);
@@ -205,7 +216,11 @@ export function offsetWords(
   part(from, end);
   const tail = new Furniture(furniture);
   let more = n < offsets.count || size > MAX_SUMMARY_TOKENS;
-  for (let i = end; i < n && !more; i++) more = !tail.covers(starts[i]!, ends[i]!);
+  filled = end;
+  for (let i = end; i < n && !more; i++) {
+    fill(i);
+    more = !tail.covers(starts[i]!, ends[i]!);
+  }
   // The hits past the words the index knows are left out, as their parts are.
   const markedCount = lowerBound(marked.at, n);
   return { words: { starts, ends, ranges, hits: marked.at.slice(0, markedCount), terms: marked.terms.slice(0, markedCount) }, cuts, more };

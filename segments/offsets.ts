@@ -1,22 +1,19 @@
 /**
  * @module segments/offsets
- * Where each word of a page's parse text stands, stored beside the parse at
- * index time, so the searcher builds a summary from the index's term
- * positions without analyzing the page again. Only the start of the text
- * that summaries look at is covered. The record is a version and the token
- * count (32-bit little-endian each), then every token's start, then every
- * token's end, 16 bits each (the covered part fits), then every token's
- * inflection class, a byte each: a summary reads the words around its hits
- * where they stand, without decoding the words before them, and tells which
- * hits to mark without reading their text. The parts of a camelCase word
- * share its span. Records of version 2 (no classes) and version 1 (LEB128
- * deltas), written by older hazelnut, are still read.
+ * The part of a page's parse text summaries read, what they read of its
+ * parse meta, and the word offsets older hazelnut stored beside the parse
+ * (now segments/checkpoints.ts stands in for them), still read. An offsets
+ * record is a version and the token count (32-bit little-endian each), then
+ * every token's start, then every token's end, 16 bits each (the covered
+ * part fits), then every token's inflection class, a byte each (a summary
+ * tells which hits to mark without reading their text). The parts of a
+ * camelCase word share its span. Records of version 2 (no classes) and
+ * version 1 (LEB128 deltas) are read too.
  */
 
-import { MAX_TERM_LENGTH, type Analyzer } from '../shared/analysis/analyzer.js';
-import { grown, NumberedTokens } from '../shared/analysis/term-numbers.js';
+import { MAX_TERM_LENGTH } from '../shared/analysis/analyzer.js';
+import type { NumberedTokens } from '../shared/analysis/term-numbers.js';
 import type { PageSection, ParseMeta } from '../shared/plugin/extension-points.js';
-import { inflectionBase } from './inflection.js';
 
 /** Summaries look at this much of a page's text, and the stored offsets cover it (in 16 bits: below 65,536). */
 export const SUMMARY_TEXT_CHARS = 60_000;
@@ -36,84 +33,10 @@ export function baseClass(base: string): number {
   return (h >>> 0) % UNCLASSED;
 }
 
-/** Each inflection base met so far (wordClass), by number: bases are told apart by number. */
-const baseNumbers = new Map<string, number>();
-
-/**
- * A word's inflection base (segments/inflection.ts) and the base's class, as
- * one number: the base's number in this process times 256 plus the class.
- * What `Analyzer.numberedTokens` carries with each token for encodeOffsets.
- */
-export function wordClass(word: string): number {
-  const base = inflectionBase(word);
-  let n = baseNumbers.get(base);
-  if (n === undefined) baseNumbers.set(base, (n = baseNumbers.size));
-  return n * 256 + baseClass(base);
-}
-
-/** Per term number, the call of encodeOffsets that last met it and its first word's wordClass there. */
-let metIn = new Uint32Array(1024);
-let firstOf = new Float64Array(1024);
-let calls = 0;
-
-/**
- * The stored form of a text's first `n` tokens (in text order, as
- * `Analyzer.numberedTokens` gives them with wordClass): their spans, and per
- * token the class of its word's inflection base (baseClass), or UNCLASSED
- * where another base of the same term in the page has the same class: a
- * class found among a term's words names one base.
- */
-export function encodeOffsets(tokens: NumberedTokens, n = tokens.count): Buffer {
-  const out = Buffer.alloc(HEADER + 5 * n);
-  out.writeUInt32LE(OFFSETS_VERSION, 0);
-  out.writeUInt32LE(n, 4);
-  const classes = out.subarray(HEADER + 4 * n);
-  const { terms, starts, ends, values } = tokens;
-  if (++calls === 0x1_0000_0000) (metIn.fill(0), (calls = 1));
-  // The words of a term with more than one base, by term number and class; -1 where two bases share a class.
-  let byTerm: Map<number, Map<number, number>> | undefined;
-  let clash = false;
-  for (let i = 0; i < n; i++) {
-    const start = starts[i]!;
-    const end = ends[i]!;
-    // Byte by byte: writeUInt16LE's checks cost more than the writes.
-    out[HEADER + 2 * i] = start & 0xff;
-    out[HEADER + 2 * i + 1] = start >>> 8;
-    out[HEADER + 2 * (n + i)] = end & 0xff;
-    out[HEADER + 2 * (n + i) + 1] = end >>> 8;
-    const v = values[i]!;
-    const k = v % 256;
-    classes[i] = k;
-    const term = terms[i]!;
-    if (term >= metIn.length) {
-      const size = Math.max(term + 1, 2 * metIn.length);
-      metIn = grown(metIn, size);
-      firstOf = grown(firstOf, size);
-    }
-    if (metIn[term] !== calls) {
-      metIn[term] = calls;
-      firstOf[term] = v;
-      continue;
-    }
-    const first = firstOf[term]!;
-    if (first === v) continue;
-    byTerm ??= new Map();
-    let byClass = byTerm.get(term);
-    if (byClass === undefined) byTerm.set(term, (byClass = new Map([[first % 256, first]])));
-    const was = byClass.get(k);
-    if (was === undefined) byClass.set(k, v);
-    else if (was !== -1 && was !== v) (byClass.set(k, -1), (clash = true));
-  }
-  // Only the words of a term whose bases share a class lose it.
-  if (clash) for (let i = 0; i < n; i++) if (byTerm!.get(terms[i]!)?.get(classes[i]!) === -1) classes[i] = UNCLASSED;
-  return out;
-}
-
 /**
  * How many of a text's tokens (numberedTokens, in text order, of the text or
- * of a start of it that reaches past the part summaries read) its stored
- * offsets hold: the words that lie whole in that part, for a text `length`
- * long.
+ * of a start of it that reaches past the part summaries read) summaries
+ * cover: the words that lie whole in that part, for a text `length` long.
  */
 export function summaryTokens(tokens: NumberedTokens, length: number): number {
   if (length <= SUMMARY_TEXT_CHARS) return tokens.count;
@@ -135,14 +58,8 @@ export function summaryTokens(tokens: NumberedTokens, length: number): number {
  */
 const SCAN_PAST = 2 * MAX_TERM_LENGTH;
 
-/** textOffsets' tokens, reused from one text to the next. */
-const scratch = new NumberedTokens();
-
-/** The stored offsets of a parse text's words, as `analyzer` splits them: those summaryTokens keeps. */
-export function textOffsets(analyzer: Analyzer, text: string): Buffer {
-  analyzer.numberedTokens(text.length > SUMMARY_TEXT_CHARS ? text.slice(0, SUMMARY_TEXT_CHARS + SCAN_PAST) : text, wordClass, scratch);
-  return encodeOffsets(scratch, summaryTokens(scratch, text.length));
-}
+/** How much of a long text is analyzed for the words that lie whole in the part summaries read. */
+export const SUMMARY_SCAN_CHARS = SUMMARY_TEXT_CHARS + SCAN_PAST;
 
 /** What a summary reads of a page's parse meta: the sections and furniture that start in the part it looks at. */
 export function summaryMeta(meta: ParseMeta): Pick<ParseMeta, 'sections' | 'furniture'> {
@@ -213,8 +130,10 @@ export interface TokenOffsets {
   readonly count: number;
   readonly starts: Uint16Array | Uint32Array;
   readonly ends: Uint16Array | Uint32Array;
-  /** Token i's inflection class (encodeOffsets); absent in records written before classes were stored. */
+  /** Token i's inflection class; absent in records written before classes were stored, and in offsets read from the text. */
   readonly classes?: Uint8Array;
+  /** Reads tokens [from, to) where offsets are read from the text as they are needed (searcher/summary-checkpoints.ts). */
+  fill?(from: number, to: number): void;
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

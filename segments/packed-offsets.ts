@@ -1,44 +1,13 @@
 /**
  * @module segments/packed-offsets
- * The stored word offsets (segments/offsets.ts) as the summaries file keeps
- * them: each token's start as a step from the last one's and its length, in
- * LEB128 varints (a byte each, mostly), then the classes, compressed
- * together. The fixed form spends five bytes a token, about as many as the
- * text it describes; packed, a token takes about one. A summary unpacks the
- * record into the fixed form it reads.
+ * The word offsets (segments/offsets.ts) as summaries files tagged 'HSM2',
+ * written by older hazelnut, hold them: each token's start as a step from
+ * the last one's and its length, in LEB128 varints, then the classes,
+ * brotli-compressed together. A summary unpacks the record into the fixed
+ * form it reads.
  */
 import zlib from 'node:zlib';
-import { HEADER, OFFSETS_VERSION, readOffsets } from './offsets.js';
-
-const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN, BROTLI_PARAM_SIZE_HINT } = zlib.constants;
-
-/** Packs an offsets record of the current version (encodeOffsets); undefined for any other. */
-export function packOffsets(record: Uint8Array): Buffer | undefined {
-  const o = readOffsets(record);
-  if (!o || !o.classes) return undefined;
-  const n = o.count;
-  const out = Buffer.allocUnsafe(5 + 6 * n + n);
-  let p = 0;
-  const varint = (v: number) => {
-    while (v > 0x7f) {
-      out[p++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    out[p++] = v;
-  };
-  varint(n);
-  let last = 0;
-  for (let i = 0; i < n; i++) {
-    const step = o.starts[i]! - last;
-    // The parts of a camelCase word share its span: a step is never negative, but a damaged record is not trusted to say so.
-    varint(step >= 0 ? 2 * step : -2 * step - 1);
-    varint(o.ends[i]! - o.starts[i]!);
-    last = o.starts[i]!;
-  }
-  out.set(o.classes, p);
-  p += n;
-  return zlib.brotliCompressSync(out.subarray(0, p), { params: { [BROTLI_PARAM_QUALITY]: 5, [BROTLI_PARAM_LGWIN]: 16, [BROTLI_PARAM_SIZE_HINT]: p } });
-}
+import { HEADER, OFFSETS_VERSION } from './offsets.js';
 
 /** The fixed form of a packed record, or undefined when it is damaged. */
 export function unpackOffsets(packed: Uint8Array): Buffer | undefined {

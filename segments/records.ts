@@ -7,6 +7,7 @@
  */
 import type { Outlink, ParseMeta } from '../shared/plugin/extension-points.js';
 import type { FetchStatus, ProtocolStatus } from '../shared/page-status.js';
+import type { Checkpoints } from './checkpoints.js';
 import type { SummaryMeta } from './offsets.js';
 import type { PageText } from './summary-text.js';
 
@@ -77,8 +78,8 @@ export interface SummaryText {
   url: string;
   /** Of the whole parse text. */
   length: number;
-  /** segments/offsets.ts's encoding. */
-  offsets: Uint8Array;
+  /** Where summaries resume analyzing the text (segments/checkpoints.ts encodeCheckpoints). */
+  checkpoints: Uint8Array;
   /** What summaries read of the parse meta (segments/offsets.ts summaryMeta). */
   meta: ParseMeta;
 }
@@ -90,6 +91,8 @@ export interface SummarySource {
   /** Of the whole parse text. */
   length: number;
   meta: SummaryMeta;
-  /** segments/offsets.ts's encoding, when stored for summaries. */
+  /** segments/offsets.ts's encoding, when older hazelnut stored it for summaries. */
   offsets?: Uint8Array;
+  /** Where summaries resume analyzing the text (segments/checkpoints.ts), when stored for summaries, with the whole parse text they analyze. */
+  checkpoints?: Checkpoints & { readonly text: string };
 }

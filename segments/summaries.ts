@@ -13,22 +13,24 @@
  *
  * The payload, after the index file header (shared/index/format.ts):
  * records, each a head of four little-endian u32s (URL bytes, meta bytes,
- * offsets bytes, the parse text's length) and then the URL, the meta
- * (segments/offsets.ts encodeSummaryMeta) and the offsets, packed
- * (segments/packed-offsets.ts); then the table, an entry a record sorted by
+ * checkpoints bytes, the parse text's length) and then the URL, the meta
+ * (segments/offsets.ts encodeSummaryMeta) and the checkpoints
+ * (segments/checkpoints.ts); then the table, an entry a record sorted by
  * the URL's hash (u32 hash, u32 record bytes, f64 position); then the
  * table's position (f64) and its number of entries (u32) and a tag (u32).
- * Files tagged as older hazelnut wrote them hold the start of the text too
- * (a head of six u32s: URL, meta, text and offsets bytes, the length, the
- * text's form; the text as segments/summary-text.ts stores it, the offsets
- * unpacked), and are read as they are.
+ * Files tagged as older hazelnut wrote them are read as they are: with every
+ * word's offsets packed (segments/packed-offsets.ts) where the checkpoints
+ * are, or with the start of the text too (a head of six u32s: URL, meta,
+ * text and offsets bytes, the length, the text's form; the text as
+ * segments/summary-text.ts stores it, the offsets unpacked).
  */
 import fs from 'node:fs';
 import { HzError } from '../shared/errors.js';
 import { IndexFileWriter, openIndexFilePieces } from '../shared/index/format.js';
 import { lowerBound } from '../shared/bisect.js';
 import { encodeSummaryMeta, readSummaryMeta, summaryPart } from './offsets.js';
-import { packOffsets, unpackOffsets } from './packed-offsets.js';
+import { readCheckpoints } from './checkpoints.js';
+import { unpackOffsets } from './packed-offsets.js';
 import type { SummarySource, SummaryText } from './records.js';
 import { StoredText, WholeText, type TextForm } from './summary-text.js';
 
@@ -37,7 +39,9 @@ export const SUMMARIES_FILE = 'summaries';
 const HEAD_BYTES = 16;
 const ENTRY_BYTES = 16;
 const FOOTER_BYTES = 16;
-const TAG = 0x324d5348; // 'HSM2'
+const TAG = 0x334d5348; // 'HSM3'
+/** The tag of files with every word's offsets packed where the checkpoints are. */
+const PACKED_TAG = 0x324d5348; // 'HSM2'
 /** The tag of files with the text in them, and their records' head. */
 const TEXT_TAG = 0x534d5348; // 'HSMS'
 const TEXT_HEAD_BYTES = 24;
@@ -66,23 +70,22 @@ export class SummariesWriter {
     this.file = new IndexFileWriter(dir, SUMMARIES_FILE);
   }
 
-  /** Adds a page's record; one whose offsets are not of the current version is left out (its summaries come from the parse text). */
+  /** Adds a page's record. */
   add(r: SummaryText): void {
-    const offsets = packOffsets(r.offsets);
-    if (!offsets) return;
+    const checkpoints = r.checkpoints;
     const url = Buffer.from(r.url, 'utf8');
     const meta = Buffer.from(encodeSummaryMeta(r.meta), 'utf8');
     const head = Buffer.allocUnsafe(HEAD_BYTES);
     head.writeUInt32LE(url.length, 0);
     head.writeUInt32LE(meta.length, 4);
-    head.writeUInt32LE(offsets.length, 8);
+    head.writeUInt32LE(checkpoints.length, 8);
     head.writeUInt32LE(r.length, 12);
-    const size = HEAD_BYTES + url.length + meta.length + offsets.length;
+    const size = HEAD_BYTES + url.length + meta.length + checkpoints.length;
     this.hashes.push(urlHash(r.url));
     this.sizes.push(size);
     this.positions.push(this.at);
     this.at += size;
-    this.push(head, url, meta, offsets);
+    this.push(head, url, meta, checkpoints);
   }
 
   private push(...parts: Uint8Array[]): void {
@@ -143,8 +146,8 @@ export class SummariesFile {
     private readonly hashes: Uint32Array,
     private readonly sizes: Uint32Array,
     private readonly positions: Float64Array,
-    /** Written by older hazelnut: the records hold the start of the text. */
-    private readonly withText: boolean,
+    /** The tag: older hazelnut's files hold every word's offsets, or the start of the text too. */
+    private readonly tag: number,
   ) {}
 
   /** The summaries file in a segment index directory, or undefined when it has none (indexed by older hazelnut). */
@@ -160,7 +163,7 @@ export class SummariesFile {
       const tableAt = footer.readDoubleLE(0);
       const n = footer.readUInt32LE(8);
       const tag = footer.readUInt32LE(12);
-      if ((tag !== TAG && tag !== TEXT_TAG) || tableAt + n * ENTRY_BYTES + FOOTER_BYTES !== length) throw bad('has no valid table of its records');
+      if ((tag !== TAG && tag !== PACKED_TAG && tag !== TEXT_TAG) || tableAt + n * ENTRY_BYTES + FOOTER_BYTES !== length) throw bad('has no valid table of its records');
       const table = Buffer.alloc(n * ENTRY_BYTES);
       if (n) fs.readSync(fd, table, 0, table.length, payloadAt + tableAt);
       const hashes = new Uint32Array(n);
@@ -172,7 +175,7 @@ export class SummariesFile {
         positions[k] = table.readDoubleLE(k * ENTRY_BYTES + 8);
         if (positions[k]! + sizes[k]! > tableAt || (k && hashes[k]! < hashes[k - 1]!)) throw bad(`has a bad table entry (${k})`);
       }
-      return new SummariesFile(file, fd, payloadAt, hashes, sizes, positions, tag === TEXT_TAG);
+      return new SummariesFile(file, fd, payloadAt, hashes, sizes, positions, tag);
     } catch (e) {
       fs.closeSync(fd);
       throw e;
@@ -193,7 +196,7 @@ export class SummariesFile {
       const size = this.sizes[k]!;
       if (!nested && scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, 2 * scratch.length));
       const b = nested ? Buffer.allocUnsafe(size) : scratch.subarray(0, size);
-      const r = this.withText ? this.readWithText(k, url, b) : this.read(k, url, b, pageText);
+      const r = this.tag === TEXT_TAG ? this.readWithText(k, url, b) : this.read(k, url, b, pageText);
       if (r === null) return undefined;
       if (!r) continue;
       reading = true;
@@ -224,22 +227,27 @@ export class SummariesFile {
   /**
    * Record k, if it is `url`'s, with the page's text; null when the page has
    * no text now. Text of another length than the record's (parsed again
-   * since it was indexed) is summarized without the offsets, which no
-   * longer describe it.
+   * since it was indexed) is summarized without the checkpoints or offsets,
+   * which no longer describe it.
    */
   private read(k: number, url: string, b: Buffer, pageText: () => string | undefined): SummarySource | null | undefined {
     const r = this.record(k, url, b, HEAD_BYTES);
     if (!r) return undefined;
-    const offsetsBytes = b.readUInt32LE(8);
+    const wordsBytes = b.readUInt32LE(8);
     const length = b.readUInt32LE(12);
-    if (r.at + offsetsBytes !== b.length) throw this.bad(k);
+    if (r.at + wordsBytes !== b.length) throw this.bad(k);
     const text = pageText();
     if (text === undefined) return null;
     const meta = readSummaryMeta(r.meta);
     if (text.length !== length) return { text: new WholeText(summaryPart(text)), length: text.length, meta };
-    const offsets = unpackOffsets(b.subarray(r.at));
-    if (!offsets) throw this.bad(k);
-    return { text: new WholeText(summaryPart(text)), length, meta, offsets };
+    if (this.tag === PACKED_TAG) {
+      const offsets = unpackOffsets(b.subarray(r.at));
+      if (!offsets) throw this.bad(k);
+      return { text: new WholeText(summaryPart(text)), length, meta, offsets };
+    }
+    const checkpoints = readCheckpoints(b.subarray(r.at));
+    if (!checkpoints) throw this.bad(k);
+    return { text: new WholeText(summaryPart(text)), length, meta, checkpoints: { ...checkpoints, text } };
   }
 
   /** Record k of a file older hazelnut wrote, with the start of the text in it, if it is `url`'s. */

@@ -27,15 +27,15 @@ export interface AnalyzedPage extends PageTerms {
 
 /**
  * A thread's answer to a batch (analysis-worker.js): the terms it numbered
- * since its last answer, then its pages' numbers and offsets one page after
+ * since its last answer, then its pages' numbers and checkpoints one page after
  * the other in one array each; per page its fields' lengths (which add up
- * to its numbers) and its offsets' bytes (-1: none asked for).
+ * to its numbers) and its checkpoints' bytes (-1: none asked for).
  */
 interface BatchAnswer {
   words: string[];
   ids: Uint32Array;
-  offsets: Uint8Array;
-  pages: { lengths: PageTerms['lengths']; sections?: number[]; offsets: number }[];
+  checkpoints: Uint8Array;
+  pages: { lengths: PageTerms['lengths']; sections?: number[]; checkpoints: number }[];
 }
 
 /** Pages a message to a thread carries, and its answer. */
@@ -88,8 +88,8 @@ export class AnalysisPool {
       for (const p of m.pages) {
         const n = p.lengths.reduce((a, b) => a + b, 0);
         const ids = m.ids.subarray(i, (i += n));
-        const offsets = p.offsets >= 0 ? m.offsets.subarray(o, (o += p.offsets)) : undefined;
-        t.waiting.shift()?.resolve({ from: t, ids, lengths: p.lengths, ...(p.sections ? { sections: p.sections } : {}), ...(offsets ? { offsets } : {}) });
+        const checkpoints = p.checkpoints >= 0 ? m.checkpoints.subarray(o, (o += p.checkpoints)) : undefined;
+        t.waiting.shift()?.resolve({ from: t, ids, lengths: p.lengths, ...(p.sections ? { sections: p.sections } : {}), ...(checkpoints ? { checkpoints } : {}) });
       }
     });
     t.w.on('error', (e) => fail(new Error(`index analysis thread: ${e.message}`)));
@@ -98,7 +98,7 @@ export class AnalysisPool {
   }
 
   /**
-   * Analyzes a page in the next thread; `text`: the parse text whose offsets
+   * Analyzes a page in the next thread; `text`: the parse text whose checkpoints
    * summaries need. The page goes with the thread's next batch, sent when
    * full or once the caller lets the event loop turn (it waits for an
    * answer), whichever comes first.

@@ -50,7 +50,7 @@ export type NoDocument = 'notFetched' | 'notParsed' | 'noindex' | 'filtered';
 export interface FetchDocument {
   doc: IndexInputDoc;
   text: string | undefined;
-  summaryText: Omit<SummaryText, 'offsets'> | undefined;
+  summaryText: Omit<SummaryText, 'checkpoints'> | undefined;
 }
 
 /** The document of fetch record `f` of `seg`, or why it has none; `titles`: each host's site title suffix, stripped from titles, and its pages' titles. */

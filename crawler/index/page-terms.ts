@@ -1,8 +1,8 @@
 /**
  * @module crawler/index/page-terms
  * What the indexer asks of the analyzer for one page: the terms of each field
- * as the analyzer's term numbers and, for summaries, where the words of its
- * parse text stand. The same function runs on the main thread and in the
+ * as the analyzer's term numbers and, for summaries, where their analysis of
+ * its parse text can resume (segments/checkpoints.ts). The same function runs on the main thread and in the
  * analysis threads (analysis-pool.ts), so both build the same index;
  * `WriterTerms` turns the numbers into a writer's term ids.
  */
@@ -12,7 +12,8 @@ import { NumberedTokens, NumberList } from '../../shared/analysis/term-numbers.j
 import { analyzeSections, restOf, sectionCuts, sectionsOfStarts, urlText, type TextFields } from '../../shared/index/document.js';
 import type { TermStreams } from '../../shared/index/entries.js';
 import { NO_TERM, type IndexWriter } from '../../shared/index/writer.js';
-import { encodeOffsets, SUMMARY_TEXT_CHARS, summaryTokens, textOffsets, wordClass } from '../../segments/offsets.js';
+import { SUMMARY_TEXT_CHARS, summaryTokens } from '../../segments/offsets.js';
+import { encodeCheckpoints, textCheckpoints } from '../../segments/checkpoints.js';
 
 export interface PageTerms {
   /** Term numbers (`Analyzer.numbered`) of the title, the anchors, the content, the URL and the headings, one field after the other. */
@@ -21,8 +22,8 @@ export interface PageTerms {
   lengths: [number, number, number, number, number, number];
   /** Section lengths (AnalyzedDoc.sections). */
   sections?: number[];
-  /** The parse text's word offsets (segments/offsets.ts), when asked for. */
-  offsets?: Uint8Array;
+  /** The parse text's checkpoints (segments/checkpoints.ts), when asked for. */
+  checkpoints?: Uint8Array;
 }
 
 /** Whether content indexed from `text` holds the text's words first, as the text has them. */
@@ -44,8 +45,9 @@ export function tokenCap(conf: Conf): number {
 const ids = new NumberList();
 const tokens = new NumberedTokens();
 const whole = new NumberList();
+const noValue = () => 0;
 
-/** A page's terms; `text`: the parse text whose offsets summaries need (none when undefined). Content beyond `maxTokens` terms (tokenCap) is dropped. */
+/** A page's terms; `text`: the parse text whose checkpoints summaries need (none when undefined). Content beyond `maxTokens` terms (tokenCap) is dropped. */
 export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | undefined, maxTokens: number): PageTerms {
   ids.length = 0;
   analyzer.termNumbers(page.title, ids);
@@ -54,14 +56,14 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
   const anchor = ids.length;
   // A page of two sections or more is analyzed whole: its sections are counted past the cap.
   const cuts = sectionCuts(page.content, page.sections);
-  // One scan of a page's text gives its terms and, for summaries, where they stand: when the text is short
+  // One scan of a page's text gives its terms and, for summaries, its checkpoints: when the text is short
   // (summaries cover it whole), and when it is analyzed whole anyway (summaries cover its start).
   const once = text !== undefined && page.content === text && (text.length <= SUMMARY_TEXT_CHARS || cuts.length > 1);
   let sections: number[] = [];
   let all: ArrayLike<number> = whole.array;
   let count = 0;
   if (once) {
-    analyzer.numberedTokens(text, wordClass, tokens);
+    analyzer.numberedTokens(text, noValue, tokens);
     if (cuts.length > 1) sections = sectionsOfStarts(tokens.starts, tokens.count, cuts);
     all = tokens.terms;
     count = tokens.count;
@@ -87,7 +89,7 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
     lengths: [title, anchor - title, content - anchor, url - content, heading - url, ids.length - heading],
     ...(sections.length > 1 ? { sections } : {}),
   };
-  if (text !== undefined) terms.offsets = once ? encodeOffsets(tokens, summaryTokens(tokens, text.length)) : textOffsets(analyzer, text);
+  if (text !== undefined) terms.checkpoints = once ? encodeCheckpoints(text, tokens.starts, summaryTokens(tokens, text.length)) : textCheckpoints(analyzer, text);
   return terms;
 }
 

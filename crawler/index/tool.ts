@@ -179,18 +179,18 @@ async function indexSegment(conf: Conf, plugins: CrawlerPlugins, db: WebDb, dir:
     const pool = threads.pool(records);
     // Pages sent to the analysis threads, taken back in order. `analyzed` is the page's terms once known:
     // a thread's answer replaces the promise of it as it comes.
-    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'offsets'> | undefined; analyzed: Promise<AnalyzedPage> | AnalyzedPage }[] = [];
+    const inFlight: { doc: IndexInputDoc; summaryText: Omit<SummaryText, 'checkpoints'> | undefined; analyzed: Promise<AnalyzedPage> | AnalyzedPage }[] = [];
     // Of those, the pages the threads have not answered yet.
     let unanswered = 0;
     // Where each indexed page's words stand, for summaries of its parse text: the segment index's summaries file.
     let summaries: SummariesWriter | undefined;
-    const summarize = (s: Omit<SummaryText, 'offsets'> | undefined, offsets: Uint8Array | undefined) => {
-      if (s) summaries!.add({ ...s, offsets: offsets! });
+    const summarize = (s: Omit<SummaryText, 'checkpoints'> | undefined, checkpoints: Uint8Array | undefined) => {
+      if (s) summaries!.add({ ...s, checkpoints: checkpoints! });
     };
     // A page's terms into the writer: as this thread's analyzer numbers them, or as an analysis thread's do.
-    const add = (doc: IndexInputDoc, summaryText: Omit<SummaryText, 'offsets'> | undefined, a: PageTerms | AnalyzedPage) => {
+    const add = (doc: IndexInputDoc, summaryText: Omit<SummaryText, 'checkpoints'> | undefined, a: PageTerms | AnalyzedPage) => {
       writer.addTerms(storedOf(doc), 'from' in a ? pool!.docTerms(a, writer) : threads.terms.streams(a, writer));
-      summarize(summaryText, a.offsets);
+      summarize(summaryText, a.checkpoints);
     };
     const takeNext = async () => {
       const p = inFlight.shift()!;

@@ -1,4 +1,4 @@
-/** Summaries from the index's positions and the word offsets stored at index time equal the summaries from the whole page. */
+/** Summaries from the index's positions and the word offsets stored at index time (or read from the text from its checkpoints) equal the summaries from the whole page. */
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,7 +10,9 @@ import { merge } from '../../crawler/merge.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { NumberedTokens } from '../../shared/analysis/term-numbers.js';
 import { openIndex } from '../../shared/index/reader.js';
-import { readOffsets, encodeOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, textOffsets, UNCLASSED, baseClass, wordClass } from '../../segments/offsets.js';
+import { readOffsets, encodeSummaryMeta, readSummaryMeta, sectionOf, SUMMARY_TEXT_CHARS, summaryMeta, UNCLASSED, baseClass } from '../../segments/offsets.js';
+import { readCheckpoints, textCheckpoints } from '../../segments/checkpoints.js';
+import { encodeOffsets, textOffsets, wordClass } from '../fixtures/offsets-v3.js';
 import { inflectionBase } from '../../segments/inflection.js';
 import { LATIN1, LISTED, StoredText, storedText, UTF16, WholeText } from '../../segments/summary-text.js';
 import { Segment } from '../../segments/segment.js';
@@ -323,6 +325,9 @@ test('the summary and summary_text tables of older hazelnut still read where the
     };
     const now = read();
     assert.equal(now.map((r) => r.text), pages.map((p) => p.text));
+    const analyzer = Analyzer.fromConf(crawl.conf);
+    // What the tables held: the text and every word's offsets; they read as the summaries file, with the offsets.
+    const asHeld = read().map((r, i) => ({ ...r, checkpoints: undefined, offsets: textOffsets(analyzer, pages[i]!.text) }));
     const file = path.join(dir, 'index', SUMMARIES_FILE);
     assert.ok(fs.existsSync(file));
     // The segment as the hazelnut before left it: no summaries file, the rows in the summary table.
@@ -331,9 +336,9 @@ test('the summary and summary_text tables of older hazelnut still read where the
     const put = db.prepare('INSERT INTO summary (url, text, form, length, offsets, meta) VALUES (?, ?, ?, ?, ?, ?)');
     now.forEach((r, i) => {
       const { bytes, form } = storedText(r.text);
-      put.run(pages[i]!.url, bytes, form, r.length, r.offsets, encodeSummaryMeta({}));
+      put.run(pages[i]!.url, bytes, form, r.length, asHeld[i]!.offsets, encodeSummaryMeta({}));
     });
-    assert.equal(read(), now, 'the summary table reads as the summaries file');
+    assert.equal(read(), asHeld, 'the summary table reads as the summaries file');
     // As older hazelnut left it: the rows in summary_text, the text UTF-16LE where it held a character past U+00FF.
     db.exec(`CREATE TABLE summary_text (url TEXT PRIMARY KEY, text BLOB NOT NULL, wide INTEGER NOT NULL, length INTEGER NOT NULL, offsets BLOB NOT NULL, meta TEXT NOT NULL);
       INSERT INTO summary_text SELECT url, text, form, length, offsets, meta FROM summary; DROP TABLE summary`);
@@ -342,7 +347,7 @@ test('the summary and summary_text tables of older hazelnut still read where the
       db.prepare('UPDATE summary_text SET text = ?, wide = ? WHERE url = ?').run(Buffer.from(p.text, wide ? 'utf16le' : 'latin1'), wide ? 1 : 0, p.url);
     }
     db.close();
-    assert.equal(read(), now, 'older rows read as the current ones');
+    assert.equal(read(), asHeld, 'older rows read as the current ones');
     await indexSegments(crawl.conf, { webdb: crawl.webdb, segments: [dir] });
     assert.ok(fs.existsSync(file));
     const after = new Database(segmentFile(dir), { readonly: true });
@@ -355,11 +360,11 @@ test('the summary and summary_text tables of older hazelnut still read where the
   }
 });
 
-test('index stores word offsets beside the parse; the searcher summarizes from them as from the whole text', async () => {
+test('index stores checkpoints beside the parse; the searcher summarizes from them as from the whole text', async () => {
   const intro = 'Journal modes and vacuum.\n';
   const straddling = `${(intro + 'ab '.repeat(SUMMARY_TEXT_CHARS / 4)).slice(0, SUMMARY_TEXT_CHARS - 5).padEnd(SUMMARY_TEXT_CHARS - 5, ' ')}user’s journal vacuum ${'ab '.repeat(2000)}`;
   assert.is(straddling.slice(SUMMARY_TEXT_CHARS - 5, SUMMARY_TEXT_CHARS), 'user’');
-  // Indexed with a cap below what the stored offsets cover, so the long page's hit past it is known to neither way.
+  // Indexed with a cap below what the checkpoints cover, so the long page's hit past it is known to neither way.
   const crawl = makeCrawl({ 'indexer.max.tokens': '10000' });
   try {
     const body = (w: string[]) => long(w, 120);
@@ -369,7 +374,7 @@ test('index stores word offsets beside the parse; the searcher summarizes from t
       { url: 'http://docs.test/readfile', title: 'fs', text: body(['readFile', 'journal', 'readFileSync']) },
       { url: 'http://docs.test/quotes', title: 'Quotes', text: body(['“vacuum”', 'don’t', 'Café', 'journal']) },
       { url: 'http://docs.test/long', title: 'Long', text: long(['journal', 'vacuum'], SUMMARY_TEXT_CHARS / 4) + ' journal' },
-      // Analyzed whole for its sections, in the same scan as its offsets; the end of the covered part cuts user’s.
+      // Analyzed whole for its sections, in the same scan as its checkpoints; the end of the covered part cuts user’s.
       { url: 'http://docs.test/long-sections', title: 'Sections', text: straddling, sections: [{ heading: 'Journal', level: 2, offset: 0 }, { heading: 'More', level: 2, offset: intro.length }] },
     ];
     const dir = await writeSegment(crawl, new Date(Date.UTC(2024, 0, 10)), pages);
@@ -379,8 +384,10 @@ test('index stores word offsets beside the parse; the searcher summarizes from t
     const analyzer = Analyzer.fromConf(crawl.conf);
     for (const p of pages) {
       const src = summarySource(seg, p.url)!;
-      assert.equal(src.offsets, textOffsets(analyzer, p.text), p.url);
-      assert.ok(readOffsets(src.offsets!)!.starts instanceof Uint16Array, `${p.url}: the 16-bit columns are stored`);
+      const { count, tokens, chars, exceptions, exceptionTokens } = readCheckpoints(textCheckpoints(analyzer, p.text))!;
+      assert.equal(src.checkpoints, { count, tokens: [...tokens], chars: [...chars], exceptions: [...exceptions], exceptionTokens: [...exceptionTokens] }, p.url);
+      assert.is(count, readOffsets(textOffsets(analyzer, p.text))!.count, `${p.url}: the tokens the offsets covered`);
+      assert.is(src.offsets, undefined);
       assert.is(src.text, p.text.slice(0, SUMMARY_TEXT_CHARS));
       assert.is(src.length, p.text.length);
     }

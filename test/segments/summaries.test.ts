@@ -17,7 +17,9 @@ import { Conf } from '../../shared/conf.js';
 import { segmentFile } from '../../shared/crawl-dir.js';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { IndexFileWriter } from '../../shared/index/format.js';
-import { encodeSummaryMeta, readSummaryMeta, summaryPart, textOffsets } from '../../segments/offsets.js';
+import { encodeSummaryMeta, readSummaryMeta, summaryPart } from '../../segments/offsets.js';
+import { readCheckpoints, textCheckpoints } from '../../segments/checkpoints.js';
+import { packOffsets, textOffsets } from '../fixtures/offsets-v3.js';
 import { storedText } from '../../segments/summary-text.js';
 import type { SummaryText } from '../../segments/segment.js';
 import { SUMMARIES_FILE, SummariesFile, SummariesWriter, urlHash } from '../../segments/summaries.js';
@@ -48,7 +50,12 @@ const texts = new Map<string, string>();
 
 const record = (url: string, text: string, meta: SummaryText['meta'] = {}): SummaryText => {
   texts.set(url, text);
-  return { url, length: text.length, offsets: textOffsets(analyzer, text), meta };
+  return { url, length: text.length, checkpoints: textCheckpoints(analyzer, text), meta };
+};
+/** Checkpoints as compared: without the text they come with. */
+const plainCheckpoints = (data: Uint8Array) => {
+  const { count, tokens, chars } = readCheckpoints(data)!;
+  return { count, tokens: [...tokens], chars: [...chars] };
 };
 
 function written(records: SummaryText[]): string {
@@ -60,7 +67,13 @@ function written(records: SummaryText[]): string {
 }
 
 const asRead = (f: SummariesFile, url: string) =>
-  f.withRecord(url, () => texts.get(url), (s) => ({ text: s.text.whole(), length: s.length, offsets: s.offsets && [...s.offsets], meta: s.meta }))?.value;
+  f.withRecord(url, () => texts.get(url), (s) => ({
+    text: s.text.whole(),
+    length: s.length,
+    ...(s.offsets ? { offsets: [...s.offsets] } : {}),
+    ...(s.checkpoints ? { checkpoints: { count: s.checkpoints.count, tokens: [...s.checkpoints.tokens], chars: [...s.checkpoints.chars] }, whole: s.checkpoints.text === texts.get(url) } : {}),
+    meta: s.meta,
+  }))?.value;
 
 test('records read back as written: each text form, URLs of one hash told apart, a URL absent', () => {
   const [[a, b], [c, d]] = collidingPairs(2) as [[string, string], [string, string]];
@@ -77,7 +90,7 @@ test('records read back as written: each text form, URLs of one hash told apart,
   const f = SummariesFile.open(dir)!;
   try {
     for (const r of records)
-      assert.equal(asRead(f, r.url), { text: summaryPart(texts.get(r.url)!), length: r.length, offsets: [...r.offsets], meta: readSummaryMeta(encodeSummaryMeta(r.meta)) }, r.url);
+      assert.equal(asRead(f, r.url), { text: summaryPart(texts.get(r.url)!), length: r.length, checkpoints: plainCheckpoints(r.checkpoints), whole: true, meta: readSummaryMeta(encodeSummaryMeta(r.meta)) }, r.url);
     assert.is(asRead(f, d), undefined, 'a URL of a written hash, not written');
     assert.is(asRead(f, 'http://docs.test/absent'), undefined);
   } finally {
@@ -92,9 +105,9 @@ test('a record read while another is in use leaves that one whole', () => {
   try {
     const got = f.withRecord('http://a.test/', () => texts.get('http://a.test/'), (outer) => {
       const inner = f.withRecord('http://b.test/', () => texts.get('http://b.test/'), (s) => s.text.whole())?.value;
-      return [outer.text.whole(), inner, [...outer.offsets!]];
+      return [outer.text.whole(), inner, outer.checkpoints!.count];
     })?.value;
-    assert.equal(got, ['the outer record', 'the inner record', [...textOffsets(analyzer, 'the outer record')]]);
+    assert.equal(got, ['the outer record', 'the inner record', 3]);
     assert.is(asRead(f, 'http://a.test/')!.text, 'the outer record');
   } finally {
     f.close();
@@ -125,12 +138,11 @@ test('no file: none; an empty file: no records; a torn or garbled file: refused,
 });
 
 /**
- * A summaries file as the release before wrote it: each record a head of six
- * u32s (URL, meta, text and offsets bytes, the text's length, its form), the
- * URL, meta, the start of the text and the offsets unpacked; the table; the
- * footer tagged 'HSMS'.
+ * A summaries file as older hazelnut wrote it: each record a head of u32s,
+ * the URL, the meta and `body` (its byte counts in the head after the URL's
+ * and the meta's, then `more`), the table, the footer tagged `tag`.
  */
-function writtenWithText(records: SummaryText[]): string {
+function writtenAsBefore(records: SummaryText[], tag: number, record: (r: SummaryText) => { body: Uint8Array[]; more: number[] }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-summaries-'));
   const out = new IndexFileWriter(dir, SUMMARIES_FILE);
   const entries: [number, number, number][] = [];
@@ -138,10 +150,11 @@ function writtenWithText(records: SummaryText[]): string {
   for (const r of records) {
     const url = Buffer.from(r.url);
     const meta = Buffer.from(encodeSummaryMeta(r.meta));
-    const { bytes, form } = storedText(summaryPart(texts.get(r.url)!));
-    const head = Buffer.alloc(24);
-    [url.length, meta.length, bytes.length, r.offsets.byteLength, r.length, form].forEach((v, i) => head.writeUInt32LE(v, 4 * i));
-    const rec = Buffer.concat([head, url, meta, bytes, r.offsets]);
+    const { body, more } = record(r);
+    const fields = [url.length, meta.length, ...body.map((b) => b.byteLength), ...more];
+    const head = Buffer.alloc(4 * fields.length);
+    fields.forEach((v, i) => head.writeUInt32LE(v, 4 * i));
+    const rec = Buffer.concat([head, url, meta, ...body]);
     out.write(rec);
     entries.push([urlHash(r.url), rec.length, at]);
     at += rec.length;
@@ -151,11 +164,21 @@ function writtenWithText(records: SummaryText[]): string {
   entries.forEach(([h, size, pos], k) => (table.writeUInt32LE(h, 16 * k), table.writeUInt32LE(size, 16 * k + 4), table.writeDoubleLE(pos, 16 * k + 8)));
   table.writeDoubleLE(at, 16 * entries.length);
   table.writeUInt32LE(entries.length, 16 * entries.length + 8);
-  table.writeUInt32LE(0x534d5348, 16 * entries.length + 12);
+  table.writeUInt32LE(tag, 16 * entries.length + 12);
   out.write(table);
   out.close();
   return dir;
 }
+
+/** The start of the text in each record ('HSMS'): a head of six u32s (URL, meta, text and offsets bytes, the length, the form), the offsets unpacked. */
+const writtenWithText = (records: SummaryText[]) =>
+  writtenAsBefore(records, 0x534d5348, (r) => {
+    const { bytes, form } = storedText(summaryPart(texts.get(r.url)!));
+    return { body: [bytes, textOffsets(analyzer, texts.get(r.url)!)], more: [r.length, form] };
+  });
+
+/** Every word's offsets packed, no text ('HSM2'): a head of four u32s (URL, meta, offsets bytes, the length). */
+const writtenPacked = (records: SummaryText[]) => writtenAsBefore(records, 0x324d5348, (r) => ({ body: [packOffsets(textOffsets(analyzer, texts.get(r.url)!))!], more: [r.length] }));
 
 test('a file the release before wrote, with the start of each text in it, reads as it did', () => {
   const records = [record('http://docs.test/old', `older “text” ${'with words '.repeat(9000)}`, { furniture: [[0, 5]] }), record('http://docs.test/short', 'short')];
@@ -165,7 +188,7 @@ test('a file the release before wrote, with the start of each text in it, reads 
     for (const r of records)
       assert.equal(
         f.withRecord(r.url, () => assert.unreachable('the text is in the file') as never, (s) => ({ text: s.text.whole(), length: s.length, offsets: [...s.offsets!] }))?.value,
-        { text: summaryPart(texts.get(r.url)!), length: r.length, offsets: [...r.offsets] },
+        { text: summaryPart(texts.get(r.url)!), length: r.length, offsets: [...textOffsets(analyzer, texts.get(r.url)!)] },
       );
   } finally {
     f.close();
@@ -173,20 +196,33 @@ test('a file the release before wrote, with the start of each text in it, reads 
   }
 });
 
-test('the file holds no text: a small fraction of the text it describes; a text changed since is read without the offsets, a page without text has none', () => {
+test('a file with every word’s offsets packed reads as it did', () => {
+  const records = [record('http://docs.test/packed', `packed “text” ${'readFileSync words '.repeat(5000)}`, { furniture: [[0, 5]] }), record('http://docs.test/short', 'short')];
+  const dir = writtenPacked(records);
+  const f = SummariesFile.open(dir)!;
+  try {
+    for (const r of records)
+      assert.equal(asRead(f, r.url), { text: summaryPart(texts.get(r.url)!), length: r.length, offsets: [...textOffsets(analyzer, texts.get(r.url)!)], meta: readSummaryMeta(encodeSummaryMeta(r.meta)) }, r.url);
+  } finally {
+    f.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the file holds no text and no offset a word: a small fraction of the text it describes; a text changed since is read without the checkpoints, a page without text has none', () => {
   const words = 'the quick brown fox jumps over a lazy dog while readFileSync reads configuration files and databases vacuum journals'.split(' ');
   const long = (i: number) => Array.from({ length: 3000 }, (_, k) => words[(k * 7 + i * 13 + ((k * k) % 11)) % words.length]).join(' ');
   const records = Array.from({ length: 20 }, (_, i) => record(`http://docs.test/p${i}`, long(i)));
   const dir = written(records);
   const textBytes = records.reduce((n, r) => n + Buffer.byteLength(texts.get(r.url)!), 0);
   const fileBytes = fs.statSync(path.join(dir, SUMMARIES_FILE)).size;
-  assert.ok(fileBytes < 0.3 * textBytes, `${fileBytes} bytes for ${textBytes} bytes of text`);
+  assert.ok(fileBytes < 0.06 * textBytes, `${fileBytes} bytes for ${textBytes} bytes of text`);
   const f = SummariesFile.open(dir)!;
   try {
     const url = records[3]!.url;
-    assert.equal(asRead(f, url)!.offsets, [...records[3]!.offsets]);
+    assert.equal(asRead(f, url)!.checkpoints, plainCheckpoints(records[3]!.checkpoints));
     texts.set(url, `${texts.get(url)} and a few words more`);
-    assert.equal(asRead(f, url)!, { text: texts.get(url), length: texts.get(url)!.length, offsets: undefined, meta: readSummaryMeta(encodeSummaryMeta({})) });
+    assert.equal(asRead(f, url)!, { text: texts.get(url), length: texts.get(url)!.length, meta: readSummaryMeta(encodeSummaryMeta({})) });
     texts.delete(url);
     assert.is(asRead(f, url), undefined);
   } finally {

@@ -1,0 +1,141 @@
+/**
+ * @module segments/checkpoints
+ * What a summary needs to find the words of a page's parse text around its
+ * hits without analyzing the text, stored beside the parse at index time
+ * instead of every word's offsets. The analyzer's tokens are the spans
+ * shared/analysis/token-spans.ts finds, one token a span but where a span
+ * gives none (a run too long for a term), several (a camelCase word or an
+ * identifier and its parts, a compound and its parts, the words of a run of
+ * Han or kana) or an `exception` says so. A checkpoint is a word, the first
+ * at or after every CHECKPOINT_EVERY-th token, that starts right after
+ * whitespace: the span patterns look back at most one character, and
+ * whitespace there reads as the start of a text, so scanning the text from
+ * that word on finds the whole text's spans from there. The searcher scans
+ * only the text around its hits, from the nearest checkpoint before them
+ * (searcher/summary-checkpoints.ts). The record, in LEB128 varints: the
+ * number of tokens summaries cover, the number of checkpoints, each
+ * checkpoint's token index and character offset as steps from the last
+ * one's, then each exception's span start (a step from the last one's) and
+ * its tokens: a few bytes every CHECKPOINT_EVERY tokens and a few an
+ * exception, where every word's offsets took about a byte each.
+ */
+import type { Analyzer } from '../shared/analysis/analyzer.js';
+import { NumberedTokens } from '../shared/analysis/term-numbers.js';
+import { tokenSpans } from '../shared/analysis/token-spans.js';
+import { SUMMARY_TEXT_CHARS, SUMMARY_SCAN_CHARS, summaryTokens } from './offsets.js';
+
+/** Tokens between checkpoints: at most this many are scanned before the words a summary wants. */
+export const CHECKPOINT_EVERY = 32;
+
+/**
+ * Where summaries may resume a scan of a text (token 0 at offset 0 is a
+ * checkpoint without being stored), how many of its tokens they cover, and
+ * the spans that give other than one token each: where each starts, in
+ * order, and how many tokens it gives.
+ */
+export interface Checkpoints {
+  readonly count: number;
+  readonly tokens: Uint32Array;
+  readonly chars: Uint32Array;
+  readonly exceptions: Uint32Array;
+  readonly exceptionTokens: Uint32Array;
+}
+
+/** Whitespace no span pattern tells from a text's start (tab, line feed, form feed, carriage return, space, U+2028). */
+const isRestartSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13 || c === 0x2028;
+
+/** LEB128 varints into a buffer grown as needed. */
+class Varints {
+  out = Buffer.allocUnsafe(256);
+  at = 0;
+  push(v: number): void {
+    if (this.at + 5 > this.out.length) {
+      const grown = Buffer.allocUnsafe(2 * this.out.length);
+      this.out.copy(grown, 0, 0, this.at);
+      this.out = grown;
+    }
+    while (v > 0x7f) {
+      this.out[this.at++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.out[this.at++] = v;
+  }
+}
+
+/**
+ * The record of a text's first `n` tokens, whose starts are `starts` (as the
+ * analyzer gives them, the tokens of one span sharing its start or, in a run
+ * of Han or kana, starting inside it).
+ */
+export function encodeCheckpoints(text: string, starts: ArrayLike<number>, n: number): Buffer {
+  const marks: number[] = [];
+  for (let i = CHECKPOINT_EVERY; i < n; ) {
+    const at = starts[i]!;
+    if (starts[i - 1] === at || !isRestartSpace(text.charCodeAt(at - 1))) i++;
+    else (marks.push(i, at), (i += CHECKPOINT_EVERY));
+  }
+  const v = new Varints();
+  v.push(n);
+  v.push(marks.length / 2);
+  for (let k = 0; k < marks.length; k += 2) (v.push(marks[k]! - (k ? marks[k - 2]! : 0)), v.push(marks[k + 1]! - (k ? marks[k - 1]! : 0)));
+  // Each span's tokens, until the last covered token's span.
+  let j = 0;
+  let last = 0;
+  if (n > 0)
+    tokenSpans(text, (start, end) => {
+      let k = 0;
+      while (j < n && starts[j]! < end) (j++, k++);
+      if (k !== 1) (v.push(start - last), v.push(k), (last = start));
+      return j < n;
+    });
+  return v.out.subarray(0, v.at);
+}
+
+/** textCheckpoints' tokens, reused from one text to the next. */
+const scratch = new NumberedTokens();
+const noValue = () => 0;
+
+/** The record of a parse text's words, as `analyzer` splits them: of the tokens summaryTokens keeps. */
+export function textCheckpoints(analyzer: Analyzer, text: string): Buffer {
+  const scanned = text.length > SUMMARY_TEXT_CHARS ? text.slice(0, SUMMARY_SCAN_CHARS) : text;
+  analyzer.numberedTokens(scanned, noValue, scratch);
+  return encodeCheckpoints(scanned, scratch.starts, summaryTokens(scratch, text.length));
+}
+
+/** The stored record, or undefined when it is damaged. */
+export function readCheckpoints(data: Uint8Array): Checkpoints | undefined {
+  let p = 0;
+  const varint = () => {
+    let v = 0;
+    for (let shift = 0; shift < 35; shift += 7) {
+      if (p >= data.length) return -1;
+      const b = data[p++]!;
+      v += (b & 0x7f) * 2 ** shift;
+      if (!(b & 0x80)) return v;
+    }
+    return -1;
+  };
+  const count = varint();
+  const marks = varint();
+  if (count < 0 || marks < 0 || marks > data.length) return undefined;
+  const tokens = new Uint32Array(marks + 1);
+  const chars = new Uint32Array(marks + 1);
+  for (let k = 1; k <= marks; k++) {
+    const tokenStep = varint();
+    const charStep = varint();
+    if (tokenStep <= 0 || charStep <= 0) return undefined;
+    tokens[k] = tokens[k - 1]! + tokenStep;
+    chars[k] = chars[k - 1]! + charStep;
+  }
+  if (marks && tokens[marks]! >= count) return undefined;
+  const starts: number[] = [];
+  const given: number[] = [];
+  for (let at = 0; p < data.length; ) {
+    const step = varint();
+    const k = varint();
+    if (step < 0 || k < 0 || (starts.length && step === 0)) return undefined;
+    starts.push((at += step));
+    given.push(k);
+  }
+  return { count, tokens, chars, exceptions: Uint32Array.from(starts), exceptionTokens: Uint32Array.from(given) };
+}
