@@ -71,6 +71,23 @@ test('postings: each term\'s documents with their entries and frequencies, as th
   r.close();
 });
 
+test('reader: each term\'s document frequency in each field, read from the terms file a page at a time, counts the documents whose entry has the field', async () => {
+  const r = await openIndex(path.join(tmp, 'one'), { cacheMb: 0.01 });
+  const terms = r.terms();
+  const whole = FIELDS.map((f) => Array.from(r.docFreqs(f)));
+  for (let t = 0; t < r.meta.termCount; t++) {
+    const tfs = r.postingTfs(t);
+    FIELDS.forEach((f, k) => {
+      const want = tfs[k]!.filter((tf) => tf > 0).length;
+      assert.is(r.docFreq(f, terms[t]!), want, `${f}:${terms[t]}`);
+      assert.is(whole[k]![t], want);
+    });
+  }
+  assert.ok(whole[FIELDS.indexOf('content')]!.some((df) => df > 100));
+  assert.is(r.docFreq('content', 'nowhere'), 0);
+  r.close();
+});
+
 test('reader: stored fields, tags, link scores and URLs from the docinfo and docs files', async () => {
   const r = await openIndex(path.join(tmp, 'one'));
   const all = pages();
@@ -307,7 +324,7 @@ test('an index of no documents (a segment whose pages all failed) is written and
 });
 
 test('format: a torn or missing file is refused on open, naming it, also by a searcher\'s open that verifies no checksum', async () => {
-  for (const name of [INDEX_FILES.postings, INDEX_FILES.docinfo, INDEX_FILES.forward, INDEX_FILES.docs]) {
+  for (const name of [INDEX_FILES.terms, INDEX_FILES.postings, INDEX_FILES.docinfo, INDEX_FILES.forward, INDEX_FILES.docs]) {
     const dir = path.join(tmp, `torn-${name}`);
     fs.cpSync(path.join(tmp, 'one'), dir, { recursive: true });
     const f = path.join(dir, name);
