@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { HzError } from '../errors.js';
 import { TAG_FIELDS, type TagField, type Tags } from './candidates.js';
 import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns, type Column } from './format.js';
-import type { PagedFile } from './paged.js';
+import type { PagedColumn, PagedFile } from './paged.js';
 import type { StoredDoc } from './types.js';
 
 /** A URL's 32-bit hash (CRC-32 of its UTF-8 bytes). */
@@ -75,22 +75,30 @@ export class DocInfoBuilder {
   }
 }
 
-/** A docinfo file as a searcher holds it: every column in memory (a few bytes a document). */
+/**
+ * A docinfo file as a searcher holds it: the columns every match reads in
+ * memory (a few bytes a document); the URL hashes, which only a lookup by
+ * URL reads, where they lie (8 bytes a document: 8 MB of every worker at a
+ * million pages, for a binary search of some twenty pages).
+ */
 export class DocInfo {
   readonly boost: Float64Array;
   /** Each document's text weight in hundredths; undefined in an index written before pages had one (all 1). */
   private readonly proses: Uint8Array | undefined;
-  private readonly hashes: Uint32Array;
-  private readonly hashDocs: Uint32Array;
+  private readonly hashes: PagedColumn;
+  private readonly hashDocs: PagedColumn;
   private readonly tags: Uint32Array[];
   /** Each tag's values, by id. */
   private readonly names: string[][];
   private readonly values: Map<string, number>[];
 
-  constructor(f: PagedFile, docCount: number) {
+  constructor(
+    private readonly f: PagedFile,
+    docCount: number,
+  ) {
     this.boost = f.all('boost', Float64Array);
-    this.hashes = f.all('url.hash', Uint32Array);
-    this.hashDocs = f.all('url.doc', Uint32Array);
+    this.hashes = f.column('url.hash', 'u32');
+    this.hashDocs = f.column('url.doc', 'u32');
     this.proses = f.has('prose') ? f.all('prose', Uint8Array) : undefined;
     this.tags = TAG_FIELDS.map((t) => f.all(`tag.${t}`, Uint32Array));
     this.names = TAG_FIELDS.map((t) => {
@@ -98,7 +106,7 @@ export class DocInfo {
       return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as string[];
     });
     this.values = this.names.map((names) => new Map(names.map((v, i) => [v, i])));
-    if (this.boost.length !== docCount || this.hashDocs.length !== docCount || (this.proses && this.proses.length !== docCount) || this.tags.some((t) => t.length !== docCount))
+    if (this.boost.length !== docCount || this.hashes.length !== docCount || this.hashDocs.length !== docCount || (this.proses && this.proses.length !== docCount) || this.tags.some((t) => t.length !== docCount))
       throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${f.file} disagrees with the index's number of documents`);
   }
 
@@ -121,15 +129,16 @@ export class DocInfo {
 
   /** The documents whose URL hashes as `url` does (check their stored URL: hashes may collide). */
   *withUrlHash(url: string): Generator<number> {
+    const { f, hashes } = this;
     const h = urlHash(url);
     let lo = 0;
-    let hi = this.hashes.length;
+    let hi = hashes.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.hashes[mid]! < h) lo = mid + 1;
+      if (f.u32(hashes, mid) < h) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < this.hashes.length && this.hashes[i] === h; i++) yield this.hashDocs[i]!;
+    for (let i = lo; i < hashes.length && f.u32(hashes, i) === h; i++) yield f.u32(this.hashDocs, i);
   }
 
   /**
