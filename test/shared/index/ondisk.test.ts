@@ -264,11 +264,12 @@ test('postings codec: a block of extreme values decodes to what was encoded', ()
   }
 });
 
-test('postings file: random postings of 1, 127, 128, 129 and more documents round-trip, with skip data and bounds that hold every posting', () => {
+test('postings file: random postings of 1, 127, 128, 129 and more documents, of 40 terms, round-trip, with skip data and bounds that hold every posting', () => {
   const dir = fs.mkdtempSync(path.join(tmp, 'blocks-'));
   const rnd = rng(9);
   const docCount = 3000;
-  const sizes = [1, 127, 128, 129, 256, 257, 2999, 3000, 0, 1];
+  // Past 32 terms: a term's first block is counted on from every sixteenth term's.
+  const sizes = [1, 127, 128, 129, 256, 257, 2999, 3000, 0, 1, ...Array.from({ length: 30 }, (_, i) => (i * 97) % 400)];
   const T = sizes.length;
   const holds = sizes.map((n) => new Set([...Array.from({ length: docCount }, (_, d) => d)].sort(() => rnd() - 0.5).slice(0, n)));
   const lengths = Uint32Array.from({ length: docCount * FIELDS.length }, () => Math.floor(rnd() * 5000));
