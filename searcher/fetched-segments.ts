@@ -28,7 +28,7 @@ export class FetchedSegments {
     if (s === undefined) {
       if (!segmentDate(name)) return undefined;
       try {
-        s = Segment.open(segmentDir(this.segmentsDir, name), { readonly: true });
+        s = Segment.open(segmentDir(this.segmentsDir, name), { readonly: true, lookups: true });
       } catch {
         s = null;
       }

@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { HzError } from '../shared/errors.js';
 import { segmentFile, segmentPartDir } from '../shared/crawl-dir.js';
-import { CACHE_PRAGMA } from '../shared/sqlite.js';
+import { CACHE_PRAGMA, LOOKUP_CACHE_PRAGMA } from '../shared/sqlite.js';
 import { SCHEMA, SEGMENT_VERSION, WRITER_PRAGMAS } from './schema.js';
 
 /**
@@ -35,14 +35,15 @@ export class SegmentFiles {
   }
 
   /** The files of the segment in `dir`, refused when they cannot be read or are of a later format than this hazelnut's. */
-  static open(dir: string, readonly: boolean): SegmentFiles {
+  static open(dir: string, readonly: boolean, lookups = false): SegmentFiles {
+    const cache = lookups ? LOOKUP_CACHE_PRAGMA : CACHE_PRAGMA;
     const file = segmentFile(dir);
     if (!fs.existsSync(file)) throw new HzError('HZ_ERR_NOT_FOUND', `${dir} is not a segment (no ${path.basename(file)})`);
     let db: Database.Database;
     try {
       db = new Database(file, { readonly, fileMustExist: true });
       if (readonly) {
-        db.pragma(CACHE_PRAGMA);
+        db.pragma(cache);
         withDictionaries(db);
       } else {
         for (const p of WRITER_PRAGMAS) db.pragma(p);
@@ -65,7 +66,7 @@ export class SegmentFiles {
         if (!fs.existsSync(file)) continue;
         const part = new Database(file, { readonly: true, fileMustExist: true });
         parts.push(part);
-        part.pragma(CACHE_PRAGMA);
+        part.pragma(cache);
         withDictionaries(part);
       }
     } catch (e) {

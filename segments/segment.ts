@@ -85,8 +85,9 @@ export class Segment {
     return new Segment(dir, db);
   }
 
-  static open(dir: string, opts: { readonly?: boolean } = {}): Segment {
-    const files = SegmentFiles.open(dir, opts.readonly ?? false);
+  /** `lookups`: opened to read a few records at a time (the searcher), with a small page cache (shared/sqlite LOOKUP_CACHE_PRAGMA). */
+  static open(dir: string, opts: { readonly?: boolean; lookups?: boolean } = {}): Segment {
+    const files = SegmentFiles.open(dir, opts.readonly ?? false, opts.lookups);
     return new Segment(dir, files.db, files.parts);
   }
 

@@ -22,4 +22,12 @@ export const CACHE_PRAGMA = 'cache_size = -2048';
  * index phase, where a crawl's memory peaks, so 16 MB costs the peak nothing.
  */
 export const BULK_CACHE_PRAGMA = 'cache_size = -16384';
+/**
+ * The searcher keeps a connection open to every segment its hits are in and
+ * reads a few rows of one a hit (a parse's text and meta by URL): at 2 MB a
+ * connection, a million pages' 40 segments held 80 MB of every searcher
+ * worker once queries had touched them all. 256 KB keeps each file's upper
+ * b-tree pages; the rest come from the kernel's cache, shared by the workers.
+ */
+export const LOOKUP_CACHE_PRAGMA = 'cache_size = -256';
 export const WAL_WRITER_PRAGMAS: readonly string[] = [CACHE_PRAGMA, 'journal_mode = WAL', 'synchronous = NORMAL'];

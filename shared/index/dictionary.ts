@@ -2,10 +2,10 @@
  * @module shared/index/dictionary
  * The term dictionary as a reader holds it: the terms file's `words` bytes
  * as they lie (UTF-8, a newline between terms, sorted as JavaScript compares
- * strings) and where each term starts, a term found by binary search over
- * the bytes. No string is made a term: at 100k pages the 321k terms as
- * strings, an array and a Map of them were some 40 MB of every searcher
- * worker's heap, where the bytes and their offsets are 3.5 MB.
+ * strings) and where every sixteenth term starts, a term found by binary
+ * search over those and a short read on. No string is made a term: at 100k
+ * pages the 321k terms as strings, an array and a Map of them were some
+ * 40 MB of every searcher worker's heap, where the bytes are 3 MB.
  */
 
 const NEWLINE = 0x0a;
@@ -20,9 +20,18 @@ const NEWLINE = 0x0a;
  */
 export const utf16Order = (x: number, y: number): number => (x >= 0xee && y >= 0xee && x >= 0xf0 !== y >= 0xf0 ? (x >= 0xf0 ? -1 : 1) : x - y);
 
+/** Terms a kept start covers: a lookup binary-searches the kept starts' terms, then reads on through at most this many. */
+const EVERY = 16;
+const EVERY_SHIFT = 4;
+
 export class TermDictionary {
   private readonly bytes: Buffer;
-  /** Term `i` is bytes `starts[i]` to `starts[i + 1] - 1` (its newline excluded); n + 1 entries. */
+  private readonly count: number;
+  /**
+   * Where every sixteenth term starts (term `k · 16`), as Lucene's terms
+   * index keeps every so many terms of a block: a start for every term was
+   * 8 MB of every searcher worker at a million pages' 2.1 million terms.
+   */
   private readonly starts: Uint32Array;
 
   /** The terms file's `words` column, kept as it is (not copied). */
@@ -30,39 +39,63 @@ export class TermDictionary {
     this.bytes = Buffer.from(words.buffer, words.byteOffset, words.length);
     let n = words.length ? 1 : 0;
     for (let i = words.indexOf(NEWLINE); i >= 0; i = words.indexOf(NEWLINE, i + 1)) n++;
-    this.starts = new Uint32Array(n + 1);
+    this.count = n;
+    this.starts = new Uint32Array((n + EVERY - 1) >>> EVERY_SHIFT);
     let t = 1;
-    for (let i = words.indexOf(NEWLINE); i >= 0; i = words.indexOf(NEWLINE, i + 1)) this.starts[t++] = i + 1;
-    this.starts[n] = words.length + 1;
+    for (let i = words.indexOf(NEWLINE); i >= 0; i = words.indexOf(NEWLINE, i + 1), t++) if ((t & (EVERY - 1)) === 0) this.starts[t >>> EVERY_SHIFT] = i + 1;
   }
 
   get size(): number {
-    return this.starts.length - 1;
+    return this.count;
+  }
+
+  /** Where the term after the one starting at `a` starts. */
+  private next(a: number): number {
+    return this.bytes.indexOf(NEWLINE, a) + 1;
   }
 
   /** The term of an id (0 ≤ id < size). */
   term(id: number): string {
     if (!(id >= 0 && id < this.size)) throw new RangeError(`no term ${id} in a dictionary of ${this.size}`);
-    return this.bytes.toString('utf8', this.starts[id]!, this.starts[id + 1]! - 1);
+    let a = this.starts[id >>> EVERY_SHIFT]!;
+    for (let k = id & (EVERY - 1); k > 0; k--) a = this.next(a);
+    const end = this.bytes.indexOf(NEWLINE, a);
+    return this.bytes.toString('utf8', a, end < 0 ? this.bytes.length : end);
+  }
+
+  /** The order of the term starting at `a` against `q` (< 0: the term sorts first). */
+  private compare(a: number, q: Uint8Array): number {
+    const { bytes } = this;
+    for (let i = 0; ; i++) {
+      const b = a + i < bytes.length ? bytes[a + i]! : NEWLINE;
+      if (b === NEWLINE) return i - q.length;
+      if (i === q.length) return 1;
+      if (b !== q[i]) return utf16Order(b, q[i]!);
+    }
   }
 
   /** A term's id, or -1 when the dictionary lacks it. */
   id(term: string): number {
     const q = Buffer.from(term, 'utf8');
-    const { bytes, starts } = this;
+    const { starts } = this;
+    // The last kept term at or before `term`, then the terms after it.
     let lo = 0;
-    let hi = this.size;
+    let hi = starts.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const a = starts[mid]!;
-      const len = starts[mid + 1]! - 1 - a;
-      const n = Math.min(len, q.length);
-      let c = 0;
-      for (let i = 0; i < n && c === 0; i++) if (bytes[a + i] !== q[i]) c = utf16Order(bytes[a + i]!, q[i]!);
-      if (c === 0) c = len - q.length;
-      if (c === 0) return mid;
+      const c = this.compare(starts[mid]!, q);
+      if (c === 0) return mid << EVERY_SHIFT;
       if (c < 0) lo = mid + 1;
       else hi = mid;
+    }
+    if (lo === 0) return -1;
+    const first = (lo - 1) << EVERY_SHIFT;
+    let a = starts[lo - 1]!;
+    for (let id = first + 1; id < Math.min(first + EVERY, this.count); id++) {
+      a = this.next(a);
+      const c = this.compare(a, q);
+      if (c === 0) return id;
+      if (c > 0) return -1;
     }
     return -1;
   }

@@ -11,7 +11,7 @@ import zlib from 'node:zlib';
 import { HzError } from '../errors.js';
 import { TAG_FIELDS, type TagField, type Tags } from './candidates.js';
 import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns, type Column } from './format.js';
-import type { PagedFile } from './paged.js';
+import type { PagedColumn, PagedFile } from './paged.js';
 import type { StoredDoc } from './types.js';
 
 /** A URL's 32-bit hash (CRC-32 of its UTF-8 bytes). */
@@ -75,30 +75,54 @@ export class DocInfoBuilder {
   }
 }
 
-/** A docinfo file as a searcher holds it: every column in memory (a few bytes a document). */
+/** Value ids of a tag by document. */
+export type TagIds = Uint8Array | Uint16Array | Uint32Array;
+
+/** The narrowest array of ids below `values`. */
+export const idArray = (values: number): { from(ids: ArrayLike<number>): TagIds } => (values <= 2 ** 8 ? Uint8Array : values <= 2 ** 16 ? Uint16Array : Uint32Array);
+
+/**
+ * A docinfo file as a searcher holds it: the columns every match reads in
+ * memory (a few bytes a document); the URL hashes, which only a lookup by
+ * URL reads, where they lie (8 bytes a document: 8 MB of every worker at a
+ * million pages, for a binary search of some twenty pages).
+ */
 export class DocInfo {
   readonly boost: Float64Array;
   /** Each document's text weight in hundredths; undefined in an index written before pages had one (all 1). */
   private readonly proses: Uint8Array | undefined;
-  private readonly hashes: Uint32Array;
-  private readonly hashDocs: Uint32Array;
-  private readonly tags: Uint32Array[];
+  private readonly hashes: PagedColumn;
+  private readonly hashDocs: PagedColumn;
+  /**
+   * Each tag's value id of each document, all four in the narrowest array
+   * that holds the most values of any (one type, so the loops that count
+   * facets over every match see one kind of array): bytes at a million pages
+   * of 100 hosts, 16 MB as the file's 32-bit ids.
+   */
+  private readonly tags: TagIds[];
   /** Each tag's values, by id. */
   private readonly names: string[][];
   private readonly values: Map<string, number>[];
 
-  constructor(f: PagedFile, docCount: number) {
+  constructor(
+    private readonly f: PagedFile,
+    docCount: number,
+  ) {
     this.boost = f.all('boost', Float64Array);
-    this.hashes = f.all('url.hash', Uint32Array);
-    this.hashDocs = f.all('url.doc', Uint32Array);
+    this.hashes = f.column('url.hash', 'u32');
+    this.hashDocs = f.column('url.doc', 'u32');
     this.proses = f.has('prose') ? f.all('prose', Uint8Array) : undefined;
-    this.tags = TAG_FIELDS.map((t) => f.all(`tag.${t}`, Uint32Array));
     this.names = TAG_FIELDS.map((t) => {
       const bytes = f.all(`values.${t}`, Uint8Array);
       return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')) as string[];
     });
+    const width = idArray(Math.max(...this.names.map((n) => n.length)));
+    this.tags = TAG_FIELDS.map((t) => {
+      const ids = f.all(`tag.${t}`, Uint32Array);
+      return width === Uint32Array ? ids : width.from(ids);
+    });
     this.values = this.names.map((names) => new Map(names.map((v, i) => [v, i])));
-    if (this.boost.length !== docCount || this.hashDocs.length !== docCount || (this.proses && this.proses.length !== docCount) || this.tags.some((t) => t.length !== docCount))
+    if (this.boost.length !== docCount || this.hashes.length !== docCount || this.hashDocs.length !== docCount || (this.proses && this.proses.length !== docCount) || this.tags.some((t) => t.length !== docCount))
       throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${f.file} disagrees with the index's number of documents`);
   }
 
@@ -114,22 +138,23 @@ export class DocInfo {
   }
 
   /** A tag's value id of each document, and the values by id. */
-  column(field: TagField): { ids: Uint32Array; values: readonly string[] } {
+  column(field: TagField): { ids: TagIds; values: readonly string[] } {
     const k = TAG_FIELDS.indexOf(field);
     return { ids: this.tags[k]!, values: this.names[k]! };
   }
 
   /** The documents whose URL hashes as `url` does (check their stored URL: hashes may collide). */
   *withUrlHash(url: string): Generator<number> {
+    const { f, hashes } = this;
     const h = urlHash(url);
     let lo = 0;
-    let hi = this.hashes.length;
+    let hi = hashes.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.hashes[mid]! < h) lo = mid + 1;
+      if (f.u32(hashes, mid) < h) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < this.hashes.length && this.hashes[i] === h; i++) yield this.hashDocs[i]!;
+    for (let i = lo; i < hashes.length && f.u32(hashes, i) === h; i++) yield f.u32(this.hashDocs, i);
   }
 
   /**
@@ -138,7 +163,7 @@ export class DocInfo {
    * no document.
    */
   tagFilter(tags: Partial<Tags> | undefined): ((id: number) => boolean) | undefined {
-    const want: [Uint32Array, number][] = [];
+    const want: [TagIds, number][] = [];
     for (const [k, f] of TAG_FIELDS.entries()) {
       const v = tags?.[f as TagField];
       if (v === undefined || v === '') continue;

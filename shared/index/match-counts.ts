@@ -51,7 +51,7 @@ export interface MatchPool {
 
 /** A tag as the docinfo holds it: each document's value id, and the values. */
 export interface TagColumn {
-  ids: Uint32Array;
+  ids: Uint8Array | Uint16Array | Uint32Array;
   values: readonly string[];
 }
 

@@ -2,9 +2,10 @@
  * @module shared/index/reader
  * Opens an index directory (or an index root with a CURRENT pointer) and
  * answers the IndexReader contract from the files where they lie: the term
- * dictionary (the terms file's bytes, shared/index/dictionary) and a few
- * numbers a document are in memory; postings, the forward index, positions,
- * sections and stored fields are read at their offsets through a bounded
+ * dictionary (the terms file's words, shared/index/dictionary) and a few
+ * numbers a document are in memory; the terms' document frequencies,
+ * postings, the forward index, positions, sections and stored fields are
+ * read at their offsets through a bounded
  * cache (shared/index/paged): memory grows with the vocabulary and the
  * document count, never the text, and workers share the system's cache.
  * Every file's header and length is checked on open; the files read whole
@@ -29,7 +30,7 @@ import { entryRuns, readRuns } from './run-starts.js';
 import { StoredFieldsReader } from './stored-fields.js';
 import { readTermIds } from './term-ids.js';
 import { decodeTfs } from './tf-codes.js';
-import { PAGE_BYTES, PageCache, PagedFile } from './paged.js';
+import { PAGE_BYTES, PageCache, PagedFile, type PagedColumn } from './paged.js';
 import { PostingsFile } from './postings-file.js';
 import { readIndexMeta } from './publish.js';
 import { FIELDS, type CandidateOptions, type Field, type IndexMeta, type IndexReader, type Postings, type StoredDoc, type TermBlocks } from './types.js';
@@ -52,12 +53,18 @@ export function readDeleted(dir: string): Set<number> {
 const WINDOW_DOCS = 512;
 
 /** The files read where they lie: their checksums are verified on open only when asked (openIndex). */
-const PAGED_FILES = [INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections, INDEX_FILES.docs, INDEX_FILES.postings, INDEX_FILES.docinfo];
+const PAGED_FILES = [INDEX_FILES.terms, INDEX_FILES.forward, INDEX_FILES.positions, INDEX_FILES.sections, INDEX_FILES.docs, INDEX_FILES.postings, INDEX_FILES.docinfo];
 
 class SegmentedIndexReader implements IndexReader {
   readonly analyzer: Analyzer;
   private readonly dict: TermDictionary;
-  private readonly df: Uint32Array[];
+  /**
+   * Each field's document frequencies, read a page at a time as queries look
+   * terms up: five columns of four bytes a term were 42 MB of every worker at
+   * a million pages, for the few terms a query has.
+   */
+  private readonly termsFile: PagedFile;
+  private readonly df: PagedColumn[];
   private readonly cache: PageCache;
   private readonly fwd: ForwardFiles;
   private readonly stored: PagedFile;
@@ -81,13 +88,13 @@ class SegmentedIndexReader implements IndexReader {
     this.cache = new PageCache(Math.max(1, Math.floor(cacheBudget.pages / PAGE_BYTES)));
     this.storedCache = new Lru(cacheBudget.stored, (d) => d.bytes);
     if (verify) for (const name of PAGED_FILES) new IndexFileColumns(dir, name).close();
-    const terms = load(dir, INDEX_FILES.terms);
-    this.dict = new TermDictionary(column(terms.cols, 'words', Uint8Array, terms.file));
-    this.df = FIELDS.map((f) => column(terms.cols, `df.${f}`, Uint32Array, terms.file));
-    if (this.dict.size !== meta.termCount) throw inconsistent(dir);
     // Every file is opened now: a torn or missing one is refused before the first query.
     const opened: { close(): void }[] = [];
     try {
+      opened.push((this.termsFile = new PagedFile(dir, INDEX_FILES.terms, this.cache)));
+      this.dict = new TermDictionary(this.termsFile.all('words', Uint8Array));
+      this.df = FIELDS.map((f) => this.termsFile.column(`df.${f}`, 'u32'));
+      if (this.dict.size !== meta.termCount || this.df.some((c) => c.length !== meta.termCount)) throw inconsistent(dir);
       opened.push((this.fwd = new ForwardFiles(dir, meta.docCount, this.cache)));
       opened.push((this.stored = new PagedFile(dir, INDEX_FILES.docs, this.cache)));
       opened.push((this.post = new PostingsFile(dir, this.cache, meta.termCount, () => inconsistent(dir), cacheBudget)));
@@ -160,11 +167,12 @@ class SegmentedIndexReader implements IndexReader {
 
   docFreq(field: Field, term: string): number {
     const t = this.dict.id(term);
-    return t < 0 ? 0 : this.df[FIELD_INDEX[field]]![t]!;
+    return t < 0 ? 0 : this.termsFile.u32(this.df[FIELD_INDEX[field]]!, t);
   }
 
+  /** Read whole from the file each call (the searcher's warm-up walks them once). */
   docFreqs(field: Field): ArrayLike<number> {
-    return this.df[FIELD_INDEX[field]]!;
+    return this.termsFile.all(`df.${field}`, Uint32Array);
   }
 
   termId(term: string): number {
@@ -317,6 +325,7 @@ class SegmentedIndexReader implements IndexReader {
     this.storedCache.clear();
     this.storedFields.clear();
     this.cache.clear();
+    this.termsFile.close();
     this.fwd.close();
     this.stored.close();
     this.post.close();

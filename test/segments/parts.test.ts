@@ -10,7 +10,9 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Segment, type FetchRecord } from '../../segments/segment.js';
+import { SegmentFiles } from '../../segments/segment-files.js';
 import { SegmentWriter } from '../../segments/segment-writer.js';
+import { CACHE_PRAGMA, LOOKUP_CACHE_PRAGMA } from '../../shared/sqlite.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-parts-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -108,6 +110,32 @@ test('the whole segment reads every partition: counts, lookups, a URL once, what
   assert.is(whole.count('parse'), 6);
   assert.is([...whole.parses()].length, 6);
   whole.close();
+});
+
+test('opened for lookups (the searcher), every file of a segment keeps the small page cache; opened to read whole, the usual one', async () => {
+  const seg = partitioned();
+  const dir = seg.dir;
+  const p0 = seg.openPart(0);
+  const p1 = seg.openPart(1);
+  seg.close();
+  await store(p0, ['http://a.test/1'], 2000, true);
+  await store(p1, ['http://b.test/1'], 3000, true);
+  p0.close();
+  p1.close();
+  const cacheKb = (pragma: string) => Number(/-(\d+)$/.exec(pragma)![1]);
+  for (const [lookups, kb] of [[true, cacheKb(LOOKUP_CACHE_PRAGMA)], [false, cacheKb(CACHE_PRAGMA)]] as const) {
+    const files = SegmentFiles.open(dir, true, lookups);
+    try {
+      assert.is(files.all.length, 3);
+      assert.equal(files.all.map((db) => db.pragma('cache_size', { simple: true })), [-kb, -kb, -kb], `lookups ${lookups}`);
+    } finally {
+      for (const db of files.all) db.close();
+    }
+  }
+  assert.ok(cacheKb(LOOKUP_CACHE_PRAGMA) < cacheKb(CACHE_PRAGMA));
+  const s = Segment.open(dir, { readonly: true, lookups: true });
+  assert.is(s.getParse('http://b.test/1')?.title, 'http://b.test/1');
+  s.close();
 });
 
 test('fetch records in batches: the order and URLs of fetches(), each batch read as it is reached', async () => {

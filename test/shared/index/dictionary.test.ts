@@ -27,6 +27,22 @@ test('dictionary: every term found at its id and read back, whatever its script'
   }
 });
 
+test('dictionary: thousands of terms, every one found at its id and read back; words between them and past the ends are not', () => {
+  const words = new Set<string>();
+  for (let i = 0; words.size < 3000; i++) words.add(((i * 7919) % 100_003).toString(36) + (i % 7 ? '' : 'é'));
+  const { dict, sorted } = dictionary([...words]);
+  assert.is(dict.size, 3000);
+  sorted.forEach((t, i) => {
+    assert.is(dict.id(t), i, t);
+    assert.is(dict.term(i), t, `term ${i}`);
+    assert.is(dict.id(t + '\u0000'), -1, `after ${t}`);
+    assert.is(dict.id(t.slice(0, -1) + '!'), words.has(t.slice(0, -1) + '!') ? sorted.indexOf(t.slice(0, -1) + '!') : -1);
+  });
+  assert.is(dict.id(''), -1);
+  assert.is(dict.id('\uFFFF'), -1);
+  assert.equal(dict.all(), sorted);
+});
+
 test('dictionary: a term it lacks is -1, before, between and after its terms', () => {
   const { dict } = dictionary(['beta', 'delta', 'gamma', '\u{1F600}', '\uFF21']);
   for (const t of ['', 'alpha', 'bet', 'betas', 'c', 'deltaa', 'zzz', '\u{1F601}', '\uFF22', '\uE000', 'beta delta']) assert.is(dict.id(t), -1, t);

@@ -71,6 +71,23 @@ test('postings: each term\'s documents with their entries and frequencies, as th
   r.close();
 });
 
+test('reader: each term\'s document frequency in each field, read from the terms file a page at a time, counts the documents whose entry has the field', async () => {
+  const r = await openIndex(path.join(tmp, 'one'), { cacheMb: 0.01 });
+  const terms = r.terms();
+  const whole = FIELDS.map((f) => Array.from(r.docFreqs(f)));
+  for (let t = 0; t < r.meta.termCount; t++) {
+    const tfs = r.postingTfs(t);
+    FIELDS.forEach((f, k) => {
+      const want = tfs[k]!.filter((tf) => tf > 0).length;
+      assert.is(r.docFreq(f, terms[t]!), want, `${f}:${terms[t]}`);
+      assert.is(whole[k]![t], want);
+    });
+  }
+  assert.ok(whole[FIELDS.indexOf('content')]!.some((df) => df > 100));
+  assert.is(r.docFreq('content', 'nowhere'), 0);
+  r.close();
+});
+
 test('reader: stored fields, tags, link scores and URLs from the docinfo and docs files', async () => {
   const r = await openIndex(path.join(tmp, 'one'));
   const all = pages();
@@ -247,11 +264,12 @@ test('postings codec: a block of extreme values decodes to what was encoded', ()
   }
 });
 
-test('postings file: random postings of 1, 127, 128, 129 and more documents round-trip, with skip data and bounds that hold every posting', () => {
+test('postings file: random postings of 1, 127, 128, 129 and more documents, of 40 terms, round-trip, with skip data and bounds that hold every posting', () => {
   const dir = fs.mkdtempSync(path.join(tmp, 'blocks-'));
   const rnd = rng(9);
   const docCount = 3000;
-  const sizes = [1, 127, 128, 129, 256, 257, 2999, 3000, 0, 1];
+  // Past 32 terms: a term's first block is counted on from every sixteenth term's.
+  const sizes = [1, 127, 128, 129, 256, 257, 2999, 3000, 0, 1, ...Array.from({ length: 30 }, (_, i) => (i * 97) % 400)];
   const T = sizes.length;
   const holds = sizes.map((n) => new Set([...Array.from({ length: docCount }, (_, d) => d)].sort(() => rnd() - 0.5).slice(0, n)));
   const lengths = Uint32Array.from({ length: docCount * FIELDS.length }, () => Math.floor(rnd() * 5000));
@@ -307,7 +325,7 @@ test('an index of no documents (a segment whose pages all failed) is written and
 });
 
 test('format: a torn or missing file is refused on open, naming it, also by a searcher\'s open that verifies no checksum', async () => {
-  for (const name of [INDEX_FILES.postings, INDEX_FILES.docinfo, INDEX_FILES.forward, INDEX_FILES.docs]) {
+  for (const name of [INDEX_FILES.terms, INDEX_FILES.postings, INDEX_FILES.docinfo, INDEX_FILES.forward, INDEX_FILES.docs]) {
     const dir = path.join(tmp, `torn-${name}`);
     fs.cpSync(path.join(tmp, 'one'), dir, { recursive: true });
     const f = path.join(dir, name);
