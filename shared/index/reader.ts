@@ -3,10 +3,9 @@
  * Opens an index directory (or an index root with a CURRENT pointer) and
  * answers the IndexReader contract from the files where they lie: the term
  * dictionary (the terms file's words, shared/index/dictionary) and a few
- * numbers a document are in memory; the terms' document frequencies,
- * postings, the forward index, positions, sections and stored fields are
- * read at their offsets through a bounded
- * cache (shared/index/paged): memory grows with the vocabulary and the
+ * numbers a document are in memory; document frequencies, postings, the forward
+ * index, positions, sections and stored fields are read at their offsets through
+ * a bounded cache (shared/index/paged): memory grows with the vocabulary and the
  * document count, never the text, and workers share the system's cache.
  * Every file's header and length is checked on open; the files read whole
  * have their checksum verified. Used by the searcher and by merge, dedup,
