@@ -23,6 +23,7 @@ import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { NumberedTokens } from '../shared/analysis/term-numbers.js';
 import { tokenSpans } from '../shared/analysis/token-spans.js';
 import { SUMMARY_TEXT_CHARS, SUMMARY_SCAN_CHARS, summaryTokens } from './offsets.js';
+import { VarintReader } from './varints.js';
 
 /** Tokens between checkpoints: at most this many are scanned before the words a summary wants. */
 export const CHECKPOINT_EVERY = 32;
@@ -104,17 +105,8 @@ export function textCheckpoints(analyzer: Analyzer, text: string): Buffer {
 
 /** The stored record, or undefined when it is damaged. */
 export function readCheckpoints(data: Uint8Array): Checkpoints | undefined {
-  let p = 0;
-  const varint = () => {
-    let v = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      if (p >= data.length) return -1;
-      const b = data[p++]!;
-      v += (b & 0x7f) * 2 ** shift;
-      if (!(b & 0x80)) return v;
-    }
-    return -1;
-  };
+  const r = new VarintReader(data);
+  const varint = () => r.next();
   const count = varint();
   const marks = varint();
   if (count < 0 || marks < 0 || marks > data.length) return undefined;
@@ -130,7 +122,7 @@ export function readCheckpoints(data: Uint8Array): Checkpoints | undefined {
   if (marks && tokens[marks]! >= count) return undefined;
   const starts: number[] = [];
   const given: number[] = [];
-  for (let at = 0; p < data.length; ) {
+  for (let at = 0; r.left > 0; ) {
     const step = varint();
     const k = varint();
     if (step < 0 || k < 0 || (starts.length && step === 0)) return undefined;

@@ -14,6 +14,7 @@
 import { MAX_TERM_LENGTH } from '../shared/analysis/analyzer.js';
 import type { NumberedTokens } from '../shared/analysis/term-numbers.js';
 import type { PageSection, ParseMeta } from '../shared/plugin/extension-points.js';
+import { VarintReader } from './varints.js';
 
 /** Summaries look at this much of a page's text, and the stored offsets cover it (in 16 bits: below 65,536). */
 export const SUMMARY_TEXT_CHARS = 60_000;
@@ -165,23 +166,12 @@ export function readOffsets(data: Uint8Array): TokenOffsets | undefined {
 
 /** Version 1: a LEB128 varint version and count, then per token its start minus the previous start and its length. */
 function readVersion1(data: Uint8Array): TokenOffsets | undefined {
-  let p = 0;
-  const varint = () => {
-    let v = 0;
-    let shift = 0;
-    let b: number;
-    do {
-      if (p >= data.length) return -1;
-      b = data[p++]!;
-      v += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (b & 0x80);
-    return v;
-  };
+  const r = new VarintReader(data);
+  const varint = () => r.next();
   varint();
   const count = varint();
   // Each token takes at least two bytes.
-  if (count < 0 || p + 2 * count > data.length) return undefined;
+  if (count < 0 || 2 * count > r.left) return undefined;
   const starts = new Uint32Array(count);
   const ends = new Uint32Array(count);
   let at = 0;
@@ -193,5 +183,5 @@ function readVersion1(data: Uint8Array): TokenOffsets | undefined {
     starts[i] = at;
     ends[i] = at + length;
   }
-  return p === data.length ? { count, starts, ends } : undefined;
+  return r.left === 0 ? { count, starts, ends } : undefined;
 }

@@ -8,6 +8,7 @@
  */
 import zlib from 'node:zlib';
 import { HEADER, OFFSETS_VERSION } from './offsets.js';
+import { VarintReader } from './varints.js';
 
 /** The fixed form of a packed record, or undefined when it is damaged. */
 export function unpackOffsets(packed: Uint8Array): Buffer | undefined {
@@ -17,19 +18,10 @@ export function unpackOffsets(packed: Uint8Array): Buffer | undefined {
   } catch {
     return undefined;
   }
-  let p = 0;
-  const varint = () => {
-    let v = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      if (p >= data.length) return -1;
-      const b = data[p++]!;
-      v += (b & 0x7f) * 2 ** shift;
-      if (!(b & 0x80)) return v;
-    }
-    return -1;
-  };
+  const r = new VarintReader(data);
+  const varint = () => r.next();
   const n = varint();
-  if (n < 0 || 2 * n + n > data.length - p) return undefined;
+  if (n < 0 || 2 * n + n > r.left) return undefined;
   const out = Buffer.alloc(HEADER + 5 * n);
   out.writeUInt32LE(OFFSETS_VERSION, 0);
   out.writeUInt32LE(n, 4);
@@ -48,7 +40,7 @@ export function unpackOffsets(packed: Uint8Array): Buffer | undefined {
     out[ends + 2 * i] = end & 0xff;
     out[ends + 2 * i + 1] = end >>> 8;
   }
-  if (data.length - p !== n) return undefined;
-  data.copy(out, HEADER + 4 * n, p);
+  if (r.left !== n) return undefined;
+  data.copy(out, HEADER + 4 * n, r.at);
   return out;
 }
