@@ -23,7 +23,7 @@ import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { NumberedTokens } from '../shared/analysis/term-numbers.js';
 import { tokenSpans } from '../shared/analysis/token-spans.js';
 import { SUMMARY_TEXT_CHARS, SUMMARY_SCAN_CHARS, summaryTokens } from './offsets.js';
-import { VarintReader } from './varints.js';
+import { VarintReader, VarintWriter } from './varints.js';
 
 /** Tokens between checkpoints: at most this many are scanned before the words a summary wants. */
 export const CHECKPOINT_EVERY = 32;
@@ -45,24 +45,6 @@ export interface Checkpoints {
 /** Whitespace no span pattern tells from a text's start (tab, line feed, form feed, carriage return, space, U+2028). */
 const isRestartSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13 || c === 0x2028;
 
-/** LEB128 varints into a buffer grown as needed. */
-class Varints {
-  out = Buffer.allocUnsafe(256);
-  at = 0;
-  push(v: number): void {
-    if (this.at + 5 > this.out.length) {
-      const grown = Buffer.allocUnsafe(2 * this.out.length);
-      this.out.copy(grown, 0, 0, this.at);
-      this.out = grown;
-    }
-    while (v > 0x7f) {
-      this.out[this.at++] = (v & 0x7f) | 0x80;
-      v >>>= 7;
-    }
-    this.out[this.at++] = v;
-  }
-}
-
 /**
  * The record of a text's first `n` tokens, whose starts are `starts` (as the
  * analyzer gives them, the tokens of one span sharing its start or, in a run
@@ -75,7 +57,7 @@ export function encodeCheckpoints(text: string, starts: ArrayLike<number>, n: nu
     if (starts[i - 1] === at || !isRestartSpace(text.charCodeAt(at - 1))) i++;
     else (marks.push(i, at), (i += CHECKPOINT_EVERY));
   }
-  const v = new Varints();
+  const v = new VarintWriter();
   v.push(n);
   v.push(marks.length / 2);
   for (let k = 0; k < marks.length; k += 2) (v.push(marks[k]! - (k ? marks[k - 2]! : 0)), v.push(marks[k + 1]! - (k ? marks[k - 1]! : 0)));
@@ -89,7 +71,7 @@ export function encodeCheckpoints(text: string, starts: ArrayLike<number>, n: nu
       if (k !== 1) (v.push(start - last), v.push(k), (last = start));
       return j < n;
     });
-  return v.out.subarray(0, v.at);
+  return v.bytes();
 }
 
 /** textCheckpoints' tokens, reused from one text to the next. */

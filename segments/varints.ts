@@ -1,9 +1,9 @@
 /**
  * @module segments/varints
- * LEB128 varints read in turn from a stored record (summaries' checkpoints,
- * word offsets), where damage must be told from data: a varint cut off by
- * the record's end, or longer than 35 bits, reads as -1 for the caller to
- * refuse the record.
+ * LEB128 varints of the stored records of summaries (checkpoints, word
+ * offsets), written and read in turn. Reading, damage must be told from
+ * data: a varint cut off by the record's end, or longer than 35 bits, reads
+ * as -1 for the caller to refuse the record.
  */
 export class VarintReader {
   /** Where the next varint starts. */
@@ -26,5 +26,29 @@ export class VarintReader {
       if (!(b & 0x80)) return v;
     }
     return -1;
+  }
+}
+
+/** Varints of 32 bits at most, into a buffer grown as needed. */
+export class VarintWriter {
+  private out = Buffer.allocUnsafe(256);
+  private at = 0;
+
+  push(v: number): void {
+    if (this.at + 5 > this.out.length) {
+      const grown = Buffer.allocUnsafe(2 * this.out.length);
+      this.out.copy(grown, 0, 0, this.at);
+      this.out = grown;
+    }
+    while (v > 0x7f) {
+      this.out[this.at++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.out[this.at++] = v;
+  }
+
+  /** What was written (a view of the buffer). */
+  bytes(): Buffer {
+    return this.out.subarray(0, this.at);
   }
 }

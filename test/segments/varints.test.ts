@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { VarintReader } from '../../segments/varints.js';
+import { VarintReader, VarintWriter } from '../../segments/varints.js';
 
 test('varints read in turn, and damage read as -1', () => {
   const cases: [number[], number[]][] = [
@@ -30,6 +30,16 @@ test('where the reader stands, and what is left', () => {
   r.next();
   assert.is(r.left, 0);
   assert.is(r.next(), -1);
+});
+
+test('what the writer writes, the reader reads back, past its first buffer', () => {
+  const values = [0, 1, 127, 128, 300, 2 ** 21, 2 ** 32 - 1];
+  const w = new VarintWriter();
+  for (let k = 0; k < 100; k++) for (const v of values) w.push(v);
+  const r = new VarintReader(w.bytes());
+  const read: number[] = [];
+  while (r.left > 0) read.push(r.next());
+  assert.equal(read, Array.from({ length: 100 }, () => values).flat());
 });
 
 test.run();
