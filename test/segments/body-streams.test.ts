@@ -2,10 +2,9 @@
  * The writer threads' kept deflate streams (segments/dictionary-deflate.js in
  * segments/writer-worker.js) over real segments: hosts in turn, fewer than a
  * connection keeps streams for and then more, on two threads, in many
- * batches, then a second
- * segment on the same threads once the first is closed; every body reads
- * back as it was put and is stored against its host's dictionary, each
- * segment holding one dictionary a host.
+ * batches, then a second segment on the same threads once the first is
+ * closed; every body reads back as it was put and is stored against its
+ * host's dictionary, each segment holding one dictionary a host.
  */
 import fs from 'node:fs';
 import os from 'node:os';
