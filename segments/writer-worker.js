@@ -7,6 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
+import { dictionaryDeflate } from './dictionary-deflate.js';
 
 const { sql, pragmas, parse } = workerData;
 
@@ -45,10 +46,12 @@ const DICTIONARY_FROM = 1024;
 const LEVEL = 4;
 /** Dictionaries a connection keeps in memory, the least recently used dropped first (each up to 32 KB). */
 const KEPT = 64;
+/** Deflate streams a connection keeps, one for each of the dictionaries used last (each 270 KB of zlib's state). */
+const STREAMS = 24;
 
 /**
  * The bodies' compression on one connection: `pack(url, body)` inside its
- * transaction, then `settle(committed)`. A dictionary made in a transaction
+ * transaction, then `settle(committed)`; `close()` once the connection is closed. A dictionary made in a transaction
  * is stored in it and used from memory only once it is committed; another
  * thread's, made meanwhile, is read from the file (the transaction holds the
  * write lock, so the file holds every committed one).
@@ -73,8 +76,10 @@ function bodyPacker(db) {
     const r = find.get(host);
     return r && keep(host, stored(r));
   };
-  const against = (body, dict) => zlib.deflateSync(body, { level: LEVEL, dictionary: dict });
+  const streams = dictionaryDeflate(LEVEL, STREAMS);
+  const against = streams.deflate;
   return {
+    /** The body as stored: a view that the next call overwrites. */
     pack(url, body) {
       const host = new URL(url).host;
       const d = dictionaryOf(host);
@@ -84,7 +89,7 @@ function bodyPacker(db) {
       const dict = Buffer.from(body.subarray(Math.max(0, body.length - WINDOW)));
       const out = against(body, dict);
       // The zlib header names the dictionary by its Adler-32 (bytes 2–5), which readers look it up by.
-      const id = out.subarray(2, 6);
+      const id = Buffer.from(out.subarray(2, 6));
       add.run(id, host, brotli(dict));
       const now = find.get(host);
       if (now?.id.equals(id)) {
@@ -100,6 +105,7 @@ function bodyPacker(db) {
       if (committed) for (const [host, d] of made) keep(host, d);
       made = new Map();
     },
+    close: streams.close,
   };
 }
 
@@ -128,7 +134,7 @@ function open(file) {
       throw e;
     }
   };
-  return { db, commit };
+  return { db, commit, bodies };
 }
 
 /** Parses are committed in groups: after this long of parsing, or when nothing more waits. */
@@ -214,6 +220,7 @@ function serve(port, file) {
           seg.db.pragma('wal_checkpoint(PASSIVE)');
         } finally {
           seg.db.close();
+          seg.bodies.close();
         }
       });
       return;

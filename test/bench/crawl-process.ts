@@ -21,14 +21,27 @@ export const CRAWL_PHASES = ['inject', 'generate', 'fetch', 'updatedb', 'invertl
 export const crawlBuild = () => ensureBuild({ out: path.join(ROOT, '.bench-build'), entries: [...ENTRIES, 'test/bench/crawl-child.ts'] });
 
 /**
+ * The environment bin/hazelnut gives the commands it runs: glibc's mmap threshold, unless this
+ * process's environment sets one (read from the script, so the benchmark measures what it runs).
+ */
+export function commandEnv(): NodeJS.ProcessEnv {
+  const script = fs.readFileSync(path.join(ROOT, 'bin', 'hazelnut'), 'utf8');
+  const threshold = /\$\{MALLOC_MMAP_THRESHOLD_=(\d+)\}/.exec(script)?.[1];
+  if (!threshold) throw new Error('bin/hazelnut sets no MALLOC_MMAP_THRESHOLD_ default');
+  return { ...process.env, MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? threshold };
+}
+
+/**
  * Runs a TypeScript file in a child process and resolves with its first stdout line, parsed; from
- * `build`, a build of the commands with it (shared/build.js), when given, as the commands run.
+ * `build`, a build of the commands with it (shared/build.js), when given, as the commands run,
+ * with the environment bin/hazelnut gives them.
  */
 export function child<T>(file: string, arg: unknown, opts: { keep?: boolean; build?: URL } = {}): { result: Promise<T>; stop: () => void; pid: number } {
   const source = path.join(import.meta.dirname, file);
   const run = opts.build ? [fileURLToPath(new URL(builtName(path.relative(ROOT, source)), opts.build))] : ['--import', 'tsx', source];
   const p = spawn(process.execPath, [...run, JSON.stringify(arg)], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: opts.build ? commandEnv() : process.env,
   });
   const result = new Promise<T>((resolve, reject) => {
     createInterface({ input: p.stdout! }).once('line', (l) => resolve(JSON.parse(l) as T));

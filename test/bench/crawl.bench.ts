@@ -130,7 +130,7 @@ export function report(runs: Run[], load: number[]): { title: string; markdown: 
         `one on the same host, one to the next host), robots.txt, served from a child process on 127.0.15.x. ` +
         "The crawl is `hazelnut crawl` seeded with every host's `/`, delay 0, one connection per host, -threads = hosts, -depth just enough to reach every page; " +
         'the bare loop is undici `request` + htmlparser2 link extraction over the same pages with one connection per host, storing nothing. ' +
-        'Each runs in its own process, from a build of the sources as the commands run (shared/build.js); peak RSS is its `process.resourceUsage().maxRSS`. ' +
+        'Each runs in its own process, from a build of the sources as the commands run (shared/build.js), with the environment bin/hazelnut gives them (`MALLOC_MMAP_THRESHOLD_=65536`: glibc maps every buffer of 64 KB or more on its own and unmaps it when freed); peak RSS is its `process.resourceUsage().maxRSS`, all its threads. ' +
         "The bench samples the crawl's RSS every 20 ms and, at each new high, its mappings (`/proc/<pid>/smaps`); the crawl samples its own " +
         '`process.memoryUsage()` every 20 ms as far as its main thread lets the timer run (not inside a synchronous phase such as merge): ' +
         'the last table says what the highest samples were made of.',
