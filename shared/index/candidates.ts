@@ -275,7 +275,9 @@ export class TopK {
   }
 
   private swap(i: number, j: number): void {
-    const [c, w, d] = [this.count[i]!, this.weight[i]!, this.id[i]!];
+    const c = this.count[i]!;
+    const w = this.weight[i]!;
+    const d = this.id[i]!;
     this.set(i, this.count[j]!, this.weight[j]!, this.id[j]!);
     this.set(j, c, w, d);
   }
