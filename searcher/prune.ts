@@ -85,7 +85,7 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
       for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) shares[d * F + f] = query.unitTf(f, reader.fieldLength(d, FIELDS[f]!));
     }
     const share = shares;
-    const n = blocks.decode(b, buf);
+    const n = blocks.decode(b, buf, true, false);
     const { docs, tf } = buf;
     const at0 = b * BLOCK;
     for (let i = 0; i < n; i++) {

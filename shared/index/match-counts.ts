@@ -121,7 +121,7 @@ export function countMatches(lists: readonly TermBlocks[], terms: number, docCou
     lists.forEach((list, l) => {
       const weights = weigh?.(weighing!.termIds[l]!);
       for (let b = 0; b < list.blocks; b++) {
-        const m = list.decode(b, buf, false);
+        const m = list.decode(b, buf, false, false);
         if (weighing?.stats) weighing.stats.decoded++;
         const { docs } = buf;
         const w = weights?.of(b);

@@ -126,8 +126,8 @@ export interface TermBlocks {
   minLength: Uint32Array[];
   /** Each block's documents' largest link score. */
   maxBoost: Float64Array;
-  /** Decodes block `b` into `out` (its frequencies only with `withTf`, the default); returns its postings. */
-  decode(b: number, out: DecodedBlock, withTf?: boolean): number;
+  /** Decodes block `b` into `out` (its frequencies only with `withTf`, its entries only with `withEntries`: both by default); returns its postings. */
+  decode(b: number, out: DecodedBlock, withTf?: boolean, withEntries?: boolean): number;
 }
 
 /** A term's documents, ascending, and the forward-index entry of each (`entries[i]` belongs to `docs[i]`). */
