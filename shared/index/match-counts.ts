@@ -121,10 +121,12 @@ export function countMatches(lists: readonly TermBlocks[], terms: number, docCou
     lists.forEach((list, l) => {
       const weights = weigh?.(weighing!.termIds[l]!);
       for (let b = 0; b < list.blocks; b++) {
-        const m = list.decode(b, buf, false, false);
+        // A block whose weights are not known yet is decoded once, with the frequencies they are worked out from.
+        const tf = weights?.needsTf?.(b) ?? false;
+        const m = list.decode(b, buf, tf, false);
         if (weighing?.stats) weighing.stats.decoded++;
         const { docs } = buf;
-        const w = weights?.of(b);
+        const w = weights?.of(b, tf ? buf : undefined);
         for (let i = 0; i < m; i++) {
           const d = docs[i]!;
           if (skip && deleted.has(d)) continue;

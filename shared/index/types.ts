@@ -100,8 +100,14 @@ export interface CandidateOptions {
 export interface BlockWeights {
   /** At least every weight in block `b`. */
   bound(b: number): number;
-  /** The weights of block `b`'s postings, in its order; valid until the next call. */
-  of(b: number): ArrayLike<number>;
+  /**
+   * The weights of block `b`'s postings, in its order; valid until the next
+   * call. `decoded`: the block decoded with its frequencies, when the caller
+   * decoded it as `needsTf` asked, so it is not decoded again.
+   */
+  of(b: number, decoded?: DecodedBlock): ArrayLike<number>;
+  /** Whether the weights of block `b` are worked out from its frequencies: a caller decoding it anyway decodes them too and gives it to `of`. */
+  needsTf?(b: number): boolean;
   /**
    * Kept from one query to the next, when given: the largest posting weight
    * plus its document's own in each block seen decoded (NaN for the others),
