@@ -93,24 +93,20 @@ export class CountScratch {
 /**
  * Counts the documents of `lists` (one a term, `terms` of them: a term
  * missing from the index has no list, and no document holds every term)
- * among `docCount`, but for the `deleted`. One pass over the postings: a
- * document is counted among those holding some terms when first met, and
- * moved to those holding every term when its last term is. With `weights`
+ * among `docCount`, but for the `deleted`. One pass over the postings
+ * notes the documents met and how many terms each holds; then each
+ * document met is counted once, by its tags. With `weights`
  * (and `termIds`, the lists' terms) every match is weighed too (`pool`),
  * its postings' weights summed in the lists' order as the candidate stage
  * sums them; `stats` counts the blocks decoded.
  */
 export function countMatches(lists: readonly TermBlocks[], terms: number, docCount: number, column: (tag: CountedTag) => TagColumn, deleted: ReadonlySet<number>, scratch = new CountScratch(docCount), weighing?: { weights: MatchWeights; termIds: readonly number[]; stats?: { decoded: number; skipped: number } }): MatchCounts {
   const cols = COUNTED_TAGS.map(column);
-  const ids = cols.map((c) => c.ids);
-  const metBy = cols.map((c) => new Uint32Array(c.values.length));
-  const fullBy = cols.map((c) => new Uint32Array(c.values.length));
   const shared = lists.length < 256;
   const { held, sum, met } = shared ? scratch.take() : { held: new Uint16Array(docCount), sum: new Float64Array(docCount), met: new Uint32Array(docCount) };
   const weigh = weighing?.weights.weigh;
   const skip = deleted.size > 0;
   let n = 0;
-  let full = 0;
   let released = false;
   const release = () => {
     if (!released && shared) scratch.release(n);
@@ -118,7 +114,8 @@ export function countMatches(lists: readonly TermBlocks[], terms: number, docCou
   };
   const buf = blockBuffers();
   try {
-    lists.forEach((list, l) => {
+    for (let l = 0; l < lists.length; l++) {
+      const list = lists[l]!;
       const weights = weigh?.(weighing!.termIds[l]!);
       for (let b = 0; b < list.blocks; b++) {
         // A block whose weights are not known yet is decoded once, with the frequencies they are worked out from.
@@ -131,29 +128,43 @@ export function countMatches(lists: readonly TermBlocks[], terms: number, docCou
           const d = docs[i]!;
           if (skip && deleted.has(d)) continue;
           if (w) sum[d] += w[i]!;
-          const times = ++held[d]!;
-          if (times === 1) {
-            met[n++] = d;
-            for (let k = 0; k < ids.length; k++) metBy[k]![ids[k]![d]!]!++;
-          }
-          if (times === terms) {
-            full++;
-            for (let k = 0; k < ids.length; k++) fullBy[k]![ids[k]![d]!]!++;
-          }
+          if (held[d]++ === 0) met[n++] = d;
         }
       }
-    });
+    }
   } catch (e) {
     release();
     throw e;
   }
-  const tag = (k: number): TagCounts => ({ values: cols[k]!.values, full: fullBy[k]!, some: metBy[k]!.map((c, v) => c - fullBy[k]![v]!) });
-  const counts = { full, some: n - full, tags: { site: tag(0), type: tag(1), lang: tag(2) } };
+  const counts = tally(held, met, n, terms, cols);
   if (!weighing || n === 0) {
     release();
     return counts;
   }
   return { ...counts, pool: weighedPool(held, sum, met, n, lists.length, weighing.weights, release) };
+}
+
+/** The documents met (`met`, `n` of them) counted by how many of the `terms` each holds (`held`), and by each tag's value. */
+function tally(held: ArrayLike<number>, met: Uint32Array, n: number, terms: number, cols: TagColumn[]): Omit<MatchCounts, 'pool'> {
+  const [site, type, lang] = cols.map((c) => c.ids) as [TagColumn['ids'], TagColumn['ids'], TagColumn['ids']];
+  const [fullSite, fullType, fullLang] = cols.map((c) => new Uint32Array(c.values.length)) as [Uint32Array, Uint32Array, Uint32Array];
+  const [someSite, someType, someLang] = cols.map((c) => new Uint32Array(c.values.length)) as [Uint32Array, Uint32Array, Uint32Array];
+  let full = 0;
+  for (let i = 0; i < n; i++) {
+    const d = met[i]!;
+    if (held[d] === terms) {
+      full++;
+      fullSite[site[d]!]!++;
+      fullType[type[d]!]!++;
+      fullLang[lang[d]!]!++;
+    } else {
+      someSite[site[d]!]!++;
+      someType[type[d]!]!++;
+      someLang[lang[d]!]!++;
+    }
+  }
+  const tag = (k: number, full: Uint32Array, some: Uint32Array): TagCounts => ({ values: cols[k]!.values, full, some });
+  return { full, some: n - full, tags: { site: tag(0, fullSite, someSite), type: tag(1, fullType, someType), lang: tag(2, fullLang, someLang) } };
 }
 
 /** The matches of a count (`met`, `n` of them) with their weights: the candidate stage's arithmetic, in ascending id order as it offers them. */
