@@ -78,8 +78,9 @@ export function boundWeights(snap: Snapshot, query: AnalyzedQuery, stats: TermSt
       return {
         bound: (b) => (w >= 0 ? termBound(term.bound(b), w) : 0),
         withOwn: term.withOwn(w),
-        of: (b) => {
-          const u = term.block(b);
+        needsTf: (b) => !term.known(b),
+        of: (b, decoded) => {
+          const u = term.block(b, decoded);
           for (let i = 0; i < u.length; i++) out[i] = termBound(u[i]!, w);
           return out;
         },

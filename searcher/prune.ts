@@ -19,7 +19,7 @@ import { FIELDS, type IndexReader, type TermBlocks } from '../shared/index/types
 import { Bm25fQuery } from './rank/bm25f.js';
 import type { RankParams } from './rank/params.js';
 import { readerStats } from './rank/score.js';
-import { BLOCK, blockBuffers } from '../shared/index/postings-codec.js';
+import { BLOCK, blockBuffers, type DecodedBlock } from '../shared/index/postings-codec.js';
 import { Lru } from '../shared/index/lru.js';
 
 const F = FIELDS.length;
@@ -39,8 +39,10 @@ export interface UnitScores {
 
 /** One term's unit scores (UnitScores). */
 export interface TermUnitScores {
-  /** Block `b`'s postings' unit scores, in its order. */
-  block(b: number): Float32Array;
+  /** Block `b`'s postings' unit scores, in its order; from `decoded` (the block with its frequencies) when given and they are not known. */
+  block(b: number, decoded?: DecodedBlock): Float32Array;
+  /** Whether block `b`'s unit scores are known (block() decodes it otherwise). */
+  known(b: number): boolean;
   /** The unit score of the posting at a place in the list (`block * BLOCK + place`, as DocTerms.postingAt gives it); 0 at -1 (no posting). */
   at(place: number): number;
   /** At least every unit score of block `b`. */
@@ -78,15 +80,16 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
     const u = { units: new Float32Array(blocks.count), done: new Uint8Array(blocks.blocks), bounds: new Float32Array(blocks.blocks).fill(NaN) };
     return termId >= 0 ? kept.set(termId, u) : u;
   };
-  const compute = (blocks: TermBlocks, u: TermUnits, b: number): void => {
+  const compute = (blocks: TermBlocks, u: TermUnits, b: number, decoded?: DecodedBlock): void => {
     // One occurrence's weighted share in each field of each document (8 bytes a document and field), made once.
     if (!shares) {
       shares = new Float64Array(reader.meta.docCount * F);
       for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) shares[d * F + f] = query.unitTf(f, reader.fieldLength(d, FIELDS[f]!));
     }
     const share = shares;
-    const n = blocks.decode(b, buf);
-    const { docs, tf } = buf;
+    const d = decoded ?? buf;
+    const n = decoded ? decoded.n : blocks.decode(b, buf, true, false);
+    const { docs, tf } = d;
     const at0 = b * BLOCK;
     for (let i = 0; i < n; i++) {
       const at = docs[i]! * F;
@@ -103,10 +106,11 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
       const blocks = reader.postingBlocks(termId);
       const u = termUnits(termId, blocks);
       return {
-        block(b) {
-          if (!u.done[b]) compute(blocks, u, b);
+        block(b, decoded) {
+          if (!u.done[b]) compute(blocks, u, b, decoded);
           return u.units.subarray(b * BLOCK, Math.min(u.units.length, (b + 1) * BLOCK));
         },
+        known: (b) => u.done[b] === 1,
         at(place) {
           if (place < 0) return 0;
           const b = Math.floor(place / BLOCK);

@@ -134,7 +134,7 @@ function boundWithOwn(inWindow: Cursor[], sum: number, docWeight: CandidateRules
 /** Decodes a cursor's block (its document ids) unless it is, and moves it to the first document from `cur`. */
 function load(c: Cursor, cur: number, stats: CandidateRules['stats']): void {
   if (c.n < 0) {
-    c.n = c.blocks.decode(c.block, c.buf, false);
+    c.n = c.blocks.decode(c.block, c.buf, false, false);
     c.pos = 0;
     if (stats) stats.decoded++;
   }
@@ -275,7 +275,9 @@ export class TopK {
   }
 
   private swap(i: number, j: number): void {
-    const [c, w, d] = [this.count[i]!, this.weight[i]!, this.id[i]!];
+    const c = this.count[i]!;
+    const w = this.weight[i]!;
+    const d = this.id[i]!;
     this.set(i, this.count[j]!, this.weight[j]!, this.id[j]!);
     this.set(j, c, w, d);
   }

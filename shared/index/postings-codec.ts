@@ -99,8 +99,13 @@ export function encodeBlock(b: DecodedBlock, prevDoc: number): Uint32Array {
   return words;
 }
 
-/** Decodes the block at word `at` of `words` (after a block ending at `prevDoc`) into `out`, its tfs only with `withTf`; returns its postings. */
-export function decodeBlock(words: Uint32Array, at: number, prevDoc: number, out: DecodedBlock, withTf = true): number {
+/**
+ * Decodes the block at word `at` of `words` (after a block ending at
+ * `prevDoc`) into `out`, its tfs only with `withTf`, its entries only with
+ * `withEntries` (their bits are passed over: a count of the documents, or
+ * their scores, need none); returns its postings.
+ */
+export function decodeBlock(words: Uint32Array, at: number, prevDoc: number, out: DecodedBlock, withTf = true, withEntries = true): number {
   const h = words[at]!;
   const n = h & 0xff;
   const docW = (h >>> 8) & 63;
@@ -108,10 +113,12 @@ export function decodeBlock(words: Uint32Array, at: number, prevDoc: number, out
   const docs = out.docs;
   let bit = unpack(words, (at + HEADER_WORDS) * 32, n, docW, docs);
   for (let i = 0, prev = prevDoc; i < n; i++) prev = docs[i] = docs[i]! + prev + 1;
-  const entries = out.entries;
-  bit = unpack(words, bit, n - 1, entryW, entries.subarray(1));
-  entries[0] = words[at + 2]!;
-  for (let i = 1; i < n; i++) entries[i] = entries[i]! + entries[i - 1]! + 1;
+  if (withEntries) {
+    const entries = out.entries;
+    bit = unpack(words, bit, n - 1, entryW, entries.subarray(1));
+    entries[0] = words[at + 2]!;
+    for (let i = 1; i < n; i++) entries[i] = entries[i]! + entries[i - 1]! + 1;
+  } else bit += (n - 1) * entryW;
   if (withTf) {
     const tfW = words[at + 1]!;
     for (let f = 0; f < F; f++) {

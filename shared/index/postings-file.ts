@@ -119,8 +119,8 @@ export class PostingsFile {
     const at = f.read(this.cols.at, Uint32Array, b0, b1 + 1);
     const words = f.read(this.cols.data, Uint32Array, at[0]!, at[b1 - b0]!);
     const last = f.read(this.cols.last, Uint32Array, b0, b1);
-    const decode = (b: number, out: DecodedBlock, withTf = true) => {
-      const n = decodeBlock(words, at[b]! - at[0]!, b ? last[b - 1]! : -1, out, withTf);
+    const decode = (b: number, out: DecodedBlock, withTf = true, withEntries = true) => {
+      const n = decodeBlock(words, at[b]! - at[0]!, b ? last[b - 1]! : -1, out, withTf, withEntries);
       if (n !== Math.min(BLOCK, count - b * BLOCK)) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${f.file}: block ${b0 + b} holds ${n} postings, not ${Math.min(BLOCK, count - b * BLOCK)}`);
       return n;
     };

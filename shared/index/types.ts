@@ -100,8 +100,14 @@ export interface CandidateOptions {
 export interface BlockWeights {
   /** At least every weight in block `b`. */
   bound(b: number): number;
-  /** The weights of block `b`'s postings, in its order; valid until the next call. */
-  of(b: number): ArrayLike<number>;
+  /**
+   * The weights of block `b`'s postings, in its order; valid until the next
+   * call. `decoded`: the block decoded with its frequencies, when the caller
+   * decoded it as `needsTf` asked, so it is not decoded again.
+   */
+  of(b: number, decoded?: DecodedBlock): ArrayLike<number>;
+  /** Whether the weights of block `b` are worked out from its frequencies: a caller decoding it anyway decodes them too and gives it to `of`. */
+  needsTf?(b: number): boolean;
   /**
    * Kept from one query to the next, when given: the largest posting weight
    * plus its document's own in each block seen decoded (NaN for the others),
@@ -126,8 +132,8 @@ export interface TermBlocks {
   minLength: Uint32Array[];
   /** Each block's documents' largest link score. */
   maxBoost: Float64Array;
-  /** Decodes block `b` into `out` (its frequencies only with `withTf`, the default); returns its postings. */
-  decode(b: number, out: DecodedBlock, withTf?: boolean): number;
+  /** Decodes block `b` into `out` (its frequencies only with `withTf`, its entries only with `withEntries`: both by default); returns its postings. */
+  decode(b: number, out: DecodedBlock, withTf?: boolean, withEntries?: boolean): number;
 }
 
 /** A term's documents, ascending, and the forward-index entry of each (`entries[i]` belongs to `docs[i]`). */

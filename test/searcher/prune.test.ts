@@ -17,6 +17,7 @@ import { countableTerms } from '../../searcher/counted.js';
 import { rankPruned, unitScores } from '../../searcher/prune.js';
 import { DocTerms } from '../../searcher/rank/docterms.js';
 import { makeScorer } from '../../searcher/rank/score.js';
+import { blockBuffers } from '../../shared/index/postings-codec.js';
 import type { StoredDoc } from '../../shared/index/types.js';
 import { pageOfRanked, search, type SearchResult } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
@@ -201,6 +202,25 @@ test('a block\'s bound, before any of its postings is scored, is at least each o
       for (const u of scored.term(t).block(b)) assert.ok(u <= bound, `${reader.terms()[t]} block ${b}: ${u} over ${bound}`);
     }
   assert.ok(blocks > 1000, `${blocks} blocks`);
+});
+
+test('a block\'s unit scores worked out from the block its caller decoded (frequencies, no entries) are those worked out from their own decoding', () => {
+  const { reader, settings } = snaps.current;
+  const own = unitScores(reader, { ...settings.rank });
+  const given = unitScores(reader, { ...settings.rank });
+  const buf = blockBuffers();
+  let blocks = 0;
+  for (let t = 0; t < reader.meta.termCount; t += 3) {
+    const tb = reader.postingBlocks(t);
+    for (let b = 0; b < tb.blocks; b++, blocks++) {
+      const term = given.term(t);
+      assert.not.ok(term.known(b));
+      tb.decode(b, buf, true, false);
+      assert.equal([...term.block(b, buf)], [...own.term(t).block(b)], `${reader.terms()[t]} block ${b}`);
+      assert.ok(term.known(b));
+    }
+  }
+  assert.ok(blocks > 300, `${blocks} blocks`);
 });
 
 test('rankPruned: the shown part of the ranking as a full sort gives it, with fewer scored', () => {

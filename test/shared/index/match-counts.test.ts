@@ -63,12 +63,14 @@ function weightsOf(weights: number[], size: number) {
 
 test('pools taken from the weighed matches are the candidate stage\'s: by terms held then weight, or weight alone, and the worst taken', () => {
   const rnd = rng(9);
-  const docCount = 500;
-  const scratch = new CountScratch(docCount);
-  const column = () => ({ ids: new Uint32Array(docCount), values: [''] });
+  const most = 6000;
+  const scratch = new CountScratch(most);
+  const column = () => ({ ids: new Uint32Array(most), values: [''] });
   for (let round = 0; round < 200; round++) {
+    // Some passes meet thousands of documents: a pool is then gathered from a sample's estimate of its worst.
+    const docCount = round % 4 === 3 ? most : 500;
     const lists = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => {
-      const density = rnd();
+      const density = round % 8 === 7 ? rnd() ** 4 : rnd();
       const docs = Array.from({ length: docCount }, (_, d) => d).filter(() => rnd() < density);
       // Ties are common: weights from a few values.
       return { docs, weights: docs.map(() => Math.floor(rnd() * 5) / 4) };
@@ -80,9 +82,9 @@ test('pools taken from the weighed matches are the candidate stage\'s: by terms 
     const deleted = new Set(round % 3 ? [] : [3, 50, 77]);
     const weigh = (t: number) => weightsOf(lists[t]!.weights, size);
     const blocks = lists.map((l) => blocksOf(l.docs, size));
-    const counts = countMatches(blocks, lists.length, docCount, column, deleted, scratch, { weights: { weigh, docWeight, docScale }, termIds: lists.map((_, t) => t) });
+    const counts = countMatches(blocks, lists.length, most, column, deleted, scratch, { weights: { weigh, docWeight, docScale }, termIds: lists.map((_, t) => t) });
     try {
-      for (const limit of [1, 7, 60, 600])
+      for (const limit of [1, 7, 60, 600, 2500])
         for (const byWeight of [false, true]) {
           const floor = { count: -1, weight: 0 };
           const got = counts.pool ? counts.pool.take(limit, byWeight, floor) : [];

@@ -261,6 +261,12 @@ test('postings codec: a block of extreme values decodes to what was encoded', ()
     assert.equal([...out.docs.subarray(0, docs.length)], docs, name);
     assert.equal([...out.entries.subarray(0, docs.length)], entries, name);
     for (let f = 0; f < FIELDS.length; f++) assert.equal(out.tf[f]!.subarray(0, docs.length), b.tf[f]!.subarray(0, docs.length), `${name}: ${FIELDS[f]}`);
+    // Entries passed over: the documents and frequencies as decoded with them, the entries' room untouched.
+    const bare = blockBuffers();
+    assert.is(decodeBlock(framed, 1, prev, bare, true, false), docs.length, name);
+    assert.equal([...bare.docs.subarray(0, docs.length)], docs, `${name}: without entries`);
+    assert.ok(bare.entries.every((e) => e === 0), `${name}: no entry decoded`);
+    for (let f = 0; f < FIELDS.length; f++) assert.equal(bare.tf[f]!.subarray(0, docs.length), b.tf[f]!.subarray(0, docs.length), `${name}: ${FIELDS[f]} without entries`);
   }
 });
 
@@ -291,6 +297,7 @@ test('postings file: random postings of 1, 127, 128, 129 and more documents, of 
   builder.write(dir, Uint32Array.from(sizes), lengths, boosts);
   const file = new PostingsFile(dir, new PageCache(4), T, () => new Error('inconsistent') as never, { postings: 4096, decoded: 4096 });
   const out = blockBuffers();
+  const bare = blockBuffers();
   for (let t = 0; t < T; t++) {
     const { docs, entries } = file.postings(t);
     assert.equal([...docs], want[t]!.docs, `term ${t}: docs`);
@@ -301,6 +308,8 @@ test('postings file: random postings of 1, 127, 128, 129 and more documents, of 
     for (let b = 0; b < tb.blocks; b++) {
       const n = tb.decode(b, out);
       assert.is(tb.last[b], out.docs[n - 1]);
+      assert.is(tb.decode(b, bare, false, false), n, `term ${t} block ${b}: documents alone`);
+      assert.equal(bare.docs.subarray(0, n), out.docs.subarray(0, n), `term ${t} block ${b}: documents alone`);
       for (let i = 0; i < n; i++) {
         const d = out.docs[i]!;
         assert.ok(boosts[d]! <= tb.maxBoost[b]!);
