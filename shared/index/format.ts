@@ -28,10 +28,14 @@ import { HzError } from '../errors.js';
  * (shared/index/section-runs; the sections file's `from.positions` column), and run starts of a file of 4 GiB
  * of runs or more in two 32-bit words (shared/index/run-starts); a version 8 index, which stores every page's
  * runs, still reads.
+ * 10: the positions file keeps the start of every 16th entry's positions, a `mark`, not every entry's: the
+ * runs between are skipped, each its title and content counts' worth of varints (shared/index/position-marks),
+ * and the forward index's overflow list holds a title or content count past TF_MAX uncapped (tf-codes);
+ * a version 9 or 8 index, which keeps every start, still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
-export const INDEX_FORMAT_VERSION = 9;
+export const INDEX_FORMAT_VERSION = 10;
 /** The oldest version of an index (meta, postings, …) the reader opens. */
 export const OLDEST_INDEX = 8;
 /** The oldest version this code still reads. */
@@ -47,7 +51,7 @@ export const INDEX_FILES = {
   terms: 'terms',
   /** Per document: sorted term ids, term frequency per field (tf-codes), field lengths. */
   forward: 'forward',
-  /** Per (document, term): positions in the title+content stream, delta varints. */
+  /** Per (document, term): positions in the title+content stream, delta varints; where every 16th entry's start (position-marks). */
   positions: 'positions',
   /** Per document: its sections' lengths (two or more, else none) and its first section run; per (document, term) of a document whose runs its positions do not give (section-runs): the sections it occurs in, with its count in each. */
   sections: 'sections',

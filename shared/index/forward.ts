@@ -12,10 +12,11 @@ import { HzError } from '../errors.js';
 import { INDEX_FILES } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
+import { hasMarks, PagedMarks } from './position-marks.js';
 import { PagedStarts } from './run-starts.js';
 import { RUNS_FROM_POSITIONS, runsOfPositions } from './section-runs.js';
 import { packedId, TERM_PACKED } from './term-ids.js';
-import { overKey, tfOf } from './tf-codes.js';
+import { overKey, positionCount, TF_MAX, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
@@ -56,25 +57,35 @@ function decodeSections(data: Uint8Array, from: number, to: number, out: number[
   return out;
 }
 
-/** A file of byte runs an entry (positions, sections): where each run starts, and the bytes. */
+/**
+ * A file of byte runs an entry (positions, sections): where each run starts
+ * (every start, or marks from which runs `count` varints long are skipped),
+ * and the bytes.
+ */
 class Runs {
-  private readonly start: PagedStarts;
+  private readonly start: PagedStarts | undefined;
+  private readonly marks: PagedMarks | undefined;
   private readonly data: PagedColumn;
   private scratch = new Uint8Array(256);
 
-  constructor(private readonly f: PagedFile) {
-    this.start = new PagedStarts(f);
+  constructor(
+    private readonly f: PagedFile,
+    count?: (entry: number) => number,
+  ) {
     this.data = f.column('data', 'u8');
+    if (count && hasMarks((name) => f.has(name))) this.marks = new PagedMarks(f, this.data, count);
+    else this.start = new PagedStarts(f);
   }
 
-  get entries(): number {
-    return this.start.entries;
+  /** Whether the file holds the runs of `entries` entries. */
+  holds(entries: number): boolean {
+    return this.marks ? this.marks.fits(entries) : this.start!.entries === entries;
   }
 
   /** Entry e's bytes, copied into a scratch array valid until the next call: [bytes, length]. */
   run(e: number): [Uint8Array, number] {
-    const from = this.start.at(e);
-    const n = this.start.at(e + 1) - from;
+    const [from, to] = this.marks ? this.marks.run(e) : [this.start!.at(e), this.start!.at(e + 1)];
+    const n = to - from;
     if (this.scratch.length < n) this.scratch = new Uint8Array(2 * n);
     const s = this.scratch;
     for (let i = 0; i < n; i++) s[i] = this.f.u8(this.data, from + i);
@@ -116,7 +127,7 @@ export class ForwardFiles {
       throw e;
     }
     [this.fwd, , this.sec] = files as [PagedFile, PagedFile, PagedFile];
-    this.pos = new Runs(files[1]!);
+    this.pos = new Runs(files[1]!, (entry) => this.positionCount(entry));
     this.secRuns = new Runs(this.sec);
     this.runsFromPositions = this.sec.has(RUNS_FROM_POSITIONS);
     const packed = this.fwd.has(TERM_PACKED);
@@ -128,7 +139,7 @@ export class ForwardFiles {
     const entries = this.tfBytes.length;
     // Documents without section runs have none in the sections file (its `entry` column); an older index has a run for every entry.
     const secRuns = this.sec.has('entry') ? this.sec.u32(this.sec.column('entry', 'u32'), docCount) : entries;
-    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || this.pos.entries !== entries || this.secRuns.entries !== secRuns) throw inconsistent(dir);
+    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || !this.pos.holds(entries) || !this.secRuns.holds(secRuns)) throw inconsistent(dir);
   }
 
   /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */
@@ -174,10 +185,17 @@ export class ForwardFiles {
 
   tf(entry: number, field: number): number {
     const v = tfOf(this.fwd.u8(this.tfBytes, entry), this.fwd.u16(this.tfCodes, entry), field);
-    return v >= 0 ? v : this.overflowTf(entry, field);
+    return v >= 0 ? v : Math.min(this.overflowTf(entry, field), TF_MAX);
   }
 
-  /** A frequency from the overflow list; the list is read whole the first time. */
+  private readonly over = (entry: number, field: number) => this.overflowTf(entry, field);
+
+  /** How many positions an entry has. */
+  positionCount(entry: number): number {
+    return positionCount(this.fwd.u8(this.tfBytes, entry), this.fwd.u16(this.tfCodes, entry), entry, this.over);
+  }
+
+  /** A frequency from the overflow list (a title or content count uncapped, tf-codes); the list is read whole the first time. */
   overflowTf(entry: number, field: number): number {
     if (!this.overflow) {
       const keys = this.fwd.all('over.key', Float64Array);

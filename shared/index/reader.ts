@@ -25,10 +25,11 @@ import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
 import { ForwardFiles, inconsistent } from './forward.js';
 import { Lru } from './lru.js';
+import { readPositionRuns } from './position-marks.js';
 import { entryRuns, readRuns } from './run-starts.js';
 import { StoredFieldsReader } from './stored-fields.js';
 import { readTermIds } from './term-ids.js';
-import { decodeTfs } from './tf-codes.js';
+import { decodeTfs, positionCount } from './tf-codes.js';
 import { PAGE_BYTES, PageCache, PagedFile, type PagedColumn } from './paged.js';
 import { PostingsFile } from './postings-file.js';
 import { readIndexMeta } from './publish.js';
@@ -266,6 +267,7 @@ class SegmentedIndexReader implements IndexReader {
       try {
         sec = new IndexFileColumns(this.dir, INDEX_FILES.sections);
         const n = this.meta.docCount;
+        const over = (entry: number, f: number) => this.fwd.overflowTf(entry, f);
         if (fwd.length('start') !== n + 1) throw inconsistent(this.dir);
         for (let first = 0; first < n; first += WINDOW_DOCS) {
           const last = Math.min(n, first + WINDOW_DOCS);
@@ -276,7 +278,7 @@ class SegmentedIndexReader implements IndexReader {
           const tfBytes = fwd.read('tf.byte', Uint8Array, e0, e1);
           const tfCodes = fwd.read('tf.code', Uint16Array, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
-          const positions = readRuns(pos, e0, e1);
+          const positions = readPositionRuns(pos, e0, e1, (e) => (e >= e0 ? positionCount(tfBytes[e - e0]!, tfCodes[e - e0]!, e, over) : this.fwd.positionCount(e)));
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
           const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
           // Each document's first section run (an index without the column has one for every entry).
@@ -286,7 +288,7 @@ class SegmentedIndexReader implements IndexReader {
             if (!keep(id)) continue;
             const a = start[id - first]! - e0;
             const b = start[id - first + 1]! - e0;
-            const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, (entry, f) => this.fwd.overflowTf(entry, f));
+            const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, over);
             const p = entryRuns(positions, a, b);
             const r = secEntry[id - first]! - secEntry[0]!;
             const s = secEntry[id - first + 1]! - secEntry[0]! > r ? entryRuns(sectionRuns, r, r + b - a) : { end: new Uint32Array(b - a), data: new Uint8Array(0) };

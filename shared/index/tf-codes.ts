@@ -6,10 +6,16 @@
  * entries and small for the rest). A value too large for its place is
  * stored as the escape (all ones) and its frequency in an overflow list,
  * keyed by entry and field, that a reader holds whole: few entries need it.
+ * A frequency is at most TF_MAX; the overflow list holds a title or content
+ * count past it uncapped (from index format 10), as an entry's positions
+ * are that many varints (position-marks).
  */
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
+/** The most a frequency counts (DocEntries.tf is 16-bit). */
+export const TF_MAX = 0xffff;
+const TITLE = FIELDS.indexOf('title');
 /** The field whose frequency has a byte of its own; the others share the 16-bit code. */
 export const BYTE_FIELD = FIELDS.indexOf('content');
 const NIBBLE_FIELDS = FIELDS.map((_, f) => f).filter((f) => f !== BYTE_FIELD);
@@ -68,7 +74,13 @@ export function decodeTfs(bytes: Uint8Array, codes: Uint16Array, from: number, t
   for (let k = 0; k < m; k++)
     for (let f = 0; f < F; f++) {
       const v = tfOf(bytes[from + k]!, codes[from + k]!, f);
-      out[f * m + k] = v >= 0 ? v : over(first + from + k, f);
+      out[f * m + k] = v >= 0 ? v : Math.min(over(first + from + k, f), TF_MAX);
     }
   return out;
+}
+
+/** How many positions an entry has (its title and content counts, uncapped), from its byte and code and the overflow list. */
+export function positionCount(byte: number, code: number, entry: number, over: (entry: number, field: number) => number): number {
+  const t = tfOf(byte, code, TITLE);
+  return (t >= 0 ? t : over(entry, TITLE)) + (byte === BYTE_ESCAPE ? over(entry, BYTE_FIELD) : byte);
 }
