@@ -16,7 +16,7 @@ import { hasMarks, PagedMarks } from './position-marks.js';
 import { PagedStarts } from './run-starts.js';
 import { RUNS_FROM_POSITIONS, runsOfPositions } from './section-runs.js';
 import { packedId, TERM_PACKED } from './term-ids.js';
-import { overKey, positionCount, TF_MAX, tfOf } from './tf-codes.js';
+import { overKey, positionCounts, TF_MAX, tfOf } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
@@ -70,7 +70,7 @@ class Runs {
 
   constructor(
     private readonly f: PagedFile,
-    count?: (entry: number) => number,
+    count?: (from: number, to: number, out: Uint32Array) => void,
   ) {
     this.data = f.column('data', 'u8');
     if (count && hasMarks((name) => f.has(name))) this.marks = new PagedMarks(f, this.data, count);
@@ -87,9 +87,8 @@ class Runs {
     const [from, to] = this.marks ? this.marks.run(e) : [this.start!.at(e), this.start!.at(e + 1)];
     const n = to - from;
     if (this.scratch.length < n) this.scratch = new Uint8Array(2 * n);
-    const s = this.scratch;
-    for (let i = 0; i < n; i++) s[i] = this.f.u8(this.data, from + i);
-    return [s, n];
+    this.f.copy(this.data, from, to, this.scratch);
+    return [this.scratch, n];
   }
 
   close(): void {
@@ -127,7 +126,7 @@ export class ForwardFiles {
       throw e;
     }
     [this.fwd, , this.sec] = files as [PagedFile, PagedFile, PagedFile];
-    this.pos = new Runs(files[1]!, (entry) => this.positionCount(entry));
+    this.pos = new Runs(files[1]!, (from, to, out) => this.positionCounts(from, to, out));
     this.secRuns = new Runs(this.sec);
     this.runsFromPositions = this.sec.has(RUNS_FROM_POSITIONS);
     const packed = this.fwd.has(TERM_PACKED);
@@ -192,7 +191,20 @@ export class ForwardFiles {
 
   /** How many positions an entry has. */
   positionCount(entry: number): number {
-    return positionCount(this.fwd.u8(this.tfBytes, entry), this.fwd.u16(this.tfCodes, entry), entry, this.over);
+    const one = new Uint32Array(1);
+    this.positionCounts(entry, entry + 1, one);
+    return one[0]!;
+  }
+
+  private countBytes = new Uint8Array(16);
+  private countCodes = new Uint16Array(16);
+
+  /** How many positions each of entries `from..to` has, into `out` from 0. */
+  positionCounts(from: number, to: number, out: Uint32Array): void {
+    if (this.countBytes.length < to - from) (this.countBytes = new Uint8Array(2 * (to - from))), (this.countCodes = new Uint16Array(2 * (to - from)));
+    this.fwd.copy(this.tfBytes, from, to, this.countBytes);
+    this.fwd.copy(this.tfCodes, from, to, this.countCodes);
+    positionCounts(this.countBytes, this.countCodes, 0, to - from, from, this.over, out);
   }
 
   /** A frequency from the overflow list (a title or content count uncapped, tf-codes); the list is read whole the first time. */

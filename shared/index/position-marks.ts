@@ -67,16 +67,16 @@ export class MarksWriter {
   }
 }
 
-/** Reads positions' runs through a page cache by their marks, each entry's count of varints given by `count`. */
+/** Reads positions' runs through a page cache by their marks, the count of varints of each of entries `from..to` given by `count`. */
 export class PagedMarks {
   private readonly marks: PagedColumn;
   private readonly words: number;
-  private readonly byte = (i: number) => this.f.u8(this.data, i);
+  private readonly counts = new Uint32Array(MARK);
 
   constructor(
     private readonly f: PagedFile,
     private readonly data: PagedColumn,
-    private readonly count: (entry: number) => number,
+    private readonly count: (from: number, to: number, out: Uint32Array) => void,
   ) {
     this.words = f.has('mark64') ? 2 : 1;
     this.marks = f.column(this.words === 2 ? 'mark64' : 'mark', 'u32');
@@ -91,11 +91,25 @@ export class PagedMarks {
   run(e: number): [number, number] {
     // Not `e & ~(MARK - 1)`: entry numbers run to 2^32, past 32-bit signed operations.
     const first = e - (e & (MARK - 1));
+    const { counts } = this;
+    this.count(first, e + 1, counts);
     let before = 0;
-    for (let j = first; j < e; j++) before += this.count(j);
+    for (let k = 0; k < e - first; k++) before += counts[k]!;
+    const from = this.skip(this.mark(e >>> MARK_SHIFT), before);
+    return [from, this.skip(from, counts[e - first]!)];
+  }
+
+  /** Where `count` varints from `at` end, scanned a page at a time. */
+  private skip(at: number, count: number): number {
     const limit = this.data.length;
-    const from = skipVarints(this.byte, this.mark(e >>> MARK_SHIFT), before, limit);
-    return [from, skipVarints(this.byte, from, this.count(e), limit)];
+    while (count > 0 && at < limit) {
+      const [page, off] = this.f.bytesAt(this.data, at);
+      const end = Math.min(page.length, off + limit - at);
+      let p = off;
+      for (; p < end && count > 0; p++) if (page[p]! < 0x80) count--;
+      at += p - off;
+    }
+    return at;
   }
 
   private mark(i: number): number {

@@ -79,6 +79,16 @@ export function decodeTfs(bytes: Uint8Array, codes: Uint16Array, from: number, t
   return out;
 }
 
+/** How many positions each of entries `from..to` of a window's bytes and codes has (entry numbers `first + index`), as positionCount, into `out` from 0. */
+export function positionCounts(bytes: Uint8Array, codes: Uint16Array, from: number, to: number, first: number, over: (entry: number, field: number) => number, out: Uint32Array): void {
+  for (let k = from; k < to; k++) {
+    const byte = bytes[k]!;
+    const title = (codes[k]! >>> SHIFT[TITLE]!) & NIBBLE_ESCAPE;
+    // Most entries escape neither count.
+    out[k - from] = byte !== BYTE_ESCAPE && title !== NIBBLE_ESCAPE ? byte + title : positionCount(byte, codes[k]!, first + k, over);
+  }
+}
+
 /** How many positions an entry has (its title and content counts, uncapped), from its byte and code and the overflow list. */
 export function positionCount(byte: number, code: number, entry: number, over: (entry: number, field: number) => number): number {
   const t = tfOf(byte, code, TITLE);

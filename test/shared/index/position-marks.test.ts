@@ -69,7 +69,7 @@ test('position-marks: every run found through the page cache and by a walk of th
     const { dir, starts, data } = write(name, counts, piece);
     const f = new PagedFile(dir, 'positions', new PageCache(4));
     try {
-      const marks = new PagedMarks(f, f.column('data', 'u8'), (e) => counts[e]!);
+      const marks = new PagedMarks(f, f.column('data', 'u8'), (from, to, out) => out.set(counts.slice(from, to)));
       assert.ok(marks.fits(n), `${name}: fits its entries`);
       assert.not.ok(marks.fits(n + 16), `${name}: not more entries`);
       for (let e = 0; e < n; e++) assert.equal(marks.run(e), [starts[e], starts[e + 1]], `${name}: entry ${e}`);
