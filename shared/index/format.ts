@@ -496,6 +496,11 @@ export class IndexFileColumns {
     return out;
   }
 
+  /** Whether the file has a column (one of two layouts a file may have). */
+  has(name: string): boolean {
+    return this.cols.has(name);
+  }
+
   /** Elements in a column. */
   length(name: string): number {
     return this.cols.get(name)?.length ?? 0;

@@ -16,7 +16,8 @@ import { markColumns, MarksWriter } from './position-marks.js';
 import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { termBits, termColumns, TermPacker } from './term-ids.js';
-import { BYTE_ESCAPE, BYTE_FIELD, escapes, overflows, overKey, TF_MAX, tfByte, tfCode, tfOf } from './tf-codes.js';
+import { BYTE_ESCAPE, BYTE_FIELD, codedEntries, escapes, overflows, overKey, TF_MAX, tfByte, tfCode, tfOf } from './tf-codes.js';
+import { codeColumns, CodesWriter } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
@@ -41,12 +42,19 @@ export function entryOverflows(e: DocEntries): number {
   return overflows(e.tf, e.terms.length);
 }
 
+/** How many of a document's entries have a code other than zero (tf-sparse), counted when it is added. */
+export function entryCodes(e: DocEntries): number {
+  return codedEntries(e.tf, e.terms.length);
+}
+
 /** What the files hold in all: every column's length follows from it. */
 export interface ForwardShape {
   docs: number;
   entries: number;
   /** Overflowing frequencies (tf-codes). */
   overflow: number;
+  /** Entries whose code is not zero (tf-sparse). */
+  coded: number;
   posBytes: number;
   sectionCount: number;
   secBytes: number;
@@ -86,6 +94,7 @@ export class ForwardWriter {
   private readonly posMarks: MarksWriter;
   private readonly secStarts: StartsWriter;
   private readonly termIds: TermPacker;
+  private readonly codes: CodesWriter;
   private readonly bits: number;
   /** The data column of the positions and sections files. */
   private readonly posDataCol: number;
@@ -134,7 +143,7 @@ export class ForwardWriter {
           { name: 'start', type: 'u32', length: s.docs + 1 },
           ...termColumns(s.entries, this.bits),
           { name: 'tf.byte', type: 'u8', length: s.entries },
-          { name: 'tf.code', type: 'u16', length: s.entries },
+          ...codeColumns(s.entries, s.coded),
           { name: 'over.key', type: 'f64', length: s.overflow },
           { name: 'over.tf', type: 'u32', length: s.overflow },
           { name: 'lengths', type: 'u32', length: s.docs * F },
@@ -163,6 +172,7 @@ export class ForwardWriter {
     this.posMarks = new MarksWriter(this.positions, 0, s.entries, s.posBytes);
     this.secStarts = new StartsWriter(this.sections, 3, s.secRuns, s.secOffsets, s.secBytes);
     this.termIds = new TermPacker(this.bits, (words) => this.forward.append(2, bytesOf(words)));
+    this.codes = new CodesWriter(this.forward, 4, s.entries);
   }
 
   /**
@@ -274,7 +284,7 @@ export class ForwardWriter {
           }
     }
     this.forward.append(3, tfBytes.subarray(0, n));
-    this.forward.append(4, bytesOf(tfCodes.subarray(0, n)));
+    this.codes.append(tfCodes.subarray(0, n));
   }
 
   /**
@@ -311,9 +321,10 @@ export class ForwardWriter {
     this.forward.append(0, bytesOf(this.start));
     this.forward.append(1, Uint8Array.of(this.bits));
     this.termIds.close();
-    this.forward.append(5, bytesOf(this.overKeys));
-    this.forward.append(6, bytesOf(this.overTfs));
-    this.forward.append(7, bytesOf(this.lengths));
+    this.codes.close();
+    this.forward.append(7, bytesOf(this.overKeys));
+    this.forward.append(8, bytesOf(this.overTfs));
+    this.forward.append(9, bytesOf(this.lengths));
     this.forward.close();
     this.positions.close();
     this.sections.close();

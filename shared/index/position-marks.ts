@@ -123,7 +123,7 @@ export class PagedMarks {
  * is entry e's count of varints, asked for the entries from e0's mark on.
  */
 export function readPositionRuns(cols: IndexFileColumns, e0: number, e1: number, count: (entry: number) => number): { start: Float64Array; data: Uint8Array } {
-  if (!hasMarks((name) => cols.length(name) > 0)) return readRuns(cols, e0, e1);
+  if (!hasMarks((name) => cols.has(name))) return readRuns(cols, e0, e1);
   const m0 = e0 >>> MARK_SHIFT;
   // The mark at or past e1: e1's start lies before it.
   const m1 = Math.ceil(e1 / MARK);

@@ -30,6 +30,7 @@ import { entryRuns, readRuns } from './run-starts.js';
 import { StoredFieldsReader } from './stored-fields.js';
 import { readTermIds } from './term-ids.js';
 import { decodeTfs, positionCount } from './tf-codes.js';
+import { readCodes } from './tf-sparse.js';
 import { PAGE_BYTES, PageCache, PagedFile, type PagedColumn } from './paged.js';
 import { PostingsFile } from './postings-file.js';
 import { readIndexMeta } from './publish.js';
@@ -276,7 +277,7 @@ class SegmentedIndexReader implements IndexReader {
           const e1 = start[last - first]!;
           const term = readTermIds(fwd, e0, e1);
           const tfBytes = fwd.read('tf.byte', Uint8Array, e0, e1);
-          const tfCodes = fwd.read('tf.code', Uint16Array, e0, e1);
+          const tfCodes = readCodes(fwd, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
           const positions = readPositionRuns(pos, e0, e1, (e) => (e >= e0 ? positionCount(tfBytes[e - e0]!, tfCodes[e - e0]!, e, over) : this.fwd.positionCount(e)));
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);

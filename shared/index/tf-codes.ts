@@ -57,6 +57,18 @@ export function overflows(tf: ArrayLike<number>, n: number): number {
   return over;
 }
 
+/** How many of a document's field-major frequencies' (DocEntries.tf, `n` entries) entries occur in a field other than the byte's: their code is not zero. */
+export function codedEntries(tf: ArrayLike<number>, n: number): number {
+  let coded = 0;
+  for (let k = 0; k < n; k++)
+    for (const f of NIBBLE_FIELDS)
+      if (tf[f * n + k]) {
+        coded++;
+        break;
+      }
+  return coded;
+}
+
 /** A field's frequency from an entry's byte and code; -1 when it is in the overflow list. */
 export function tfOf(byte: number, code: number, field: number): number {
   if (field === BYTE_FIELD) return byte === BYTE_ESCAPE ? -1 : byte;

@@ -24,7 +24,7 @@ import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from './format.js';
-import { entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
+import { entryCodes, entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
 import { runsFromPositions } from './section-runs.js';
@@ -81,6 +81,8 @@ export class IndexWriter {
   private secRuns = 0;
   /** Frequencies too large for their place in the forward index (tf-codes). */
   private overflow = 0;
+  /** Entries occurring in a field other than the content, whose frequency code is kept (tf-sparse). */
+  private coded = 0;
   /** A bound on the bytes a block of section runs spans (run-starts). */
   private readonly secBound = new BlockBound();
 
@@ -138,6 +140,7 @@ export class IndexWriter {
     FIELDS.forEach((f, k) => (this.lengthSums[f] += e.lengths[k]!));
     spillEntries(this.terms, e);
     this.overflow += entryOverflows(e);
+    this.coded += entryCodes(e);
     this.entries += n;
     this.posBytes += e.posData.length;
     // A document without section runs has no starts in the sections file (forward-writer).
@@ -205,7 +208,7 @@ export class IndexWriter {
     const invert = this.withPostings && !from;
     // Where each document's entries start, for postings merged from other indexes.
     const firstEntries = new Uint32Array(from ? this.docs + 1 : 0);
-    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
+    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);
