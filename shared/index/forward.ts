@@ -9,14 +9,14 @@
  * lengths (the norms BM25F divides by), read when first needed.
  */
 import { HzError } from '../errors.js';
-import { INDEX_FILES } from './format.js';
+import { INDEX_FILES, type IndexFileColumns } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
-import { hasMarks, PagedMarks } from './position-marks.js';
+import { hasMarks, PagedMarks, readPositionRuns } from './position-marks.js';
 import { PagedStarts } from './run-starts.js';
 import { RUNS_FROM_POSITIONS, runsOfPositions } from './section-runs.js';
 import { packedId, TERM_PACKED } from './term-ids.js';
-import { overKey, positionCounts, TF_MAX, tfOf } from './tf-codes.js';
+import { overKey, positionCount, positionCounts, TF_MAX, tfOf } from './tf-codes.js';
 import { isSparse, PagedCodes } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
@@ -198,10 +198,19 @@ export class ForwardFiles {
     return v >= 0 ? v : Math.min(this.overflowTf(entry, field), TF_MAX);
   }
 
-  private readonly over = (entry: number, field: number) => this.overflowTf(entry, field);
+  /** A frequency from the overflow list, as tf-codes' decoders ask for it. */
+  readonly over = (entry: number, field: number) => this.overflowTf(entry, field);
+
+  /**
+   * The runs of positions of entries `e0..e1` of a positions file being walked (merge), with the
+   * window's frequency bytes and codes (from e0): an entry before e0 in its mark's block is read here.
+   */
+  windowPositions(pos: IndexFileColumns, e0: number, e1: number, bytes: Uint8Array, codes: Uint16Array): { start: Float64Array; data: Uint8Array } {
+    return readPositionRuns(pos, e0, e1, (e) => (e >= e0 ? positionCount(bytes[e - e0]!, codes[e - e0]!, e, this.over) : this.positionCount(e)));
+  }
 
   /** How many positions an entry has. */
-  positionCount(entry: number): number {
+  private positionCount(entry: number): number {
     const one = new Uint32Array(1);
     this.positionCounts(entry, entry + 1, one);
     return one[0]!;

@@ -25,12 +25,11 @@ import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
 import { ForwardFiles, inconsistent } from './forward.js';
 import { Lru } from './lru.js';
-import { readPositionRuns } from './position-marks.js';
 import { entryRuns, readRuns } from './run-starts.js';
 import { StoredFieldsReader } from './stored-fields.js';
 import { readTermIds } from './term-ids.js';
-import { decodeTfs, positionCount } from './tf-codes.js';
-import { readCodes } from './tf-sparse.js';
+import { decodeTfs } from './tf-codes.js';
+import { readTfs } from './tf-sparse.js';
 import { PAGE_BYTES, PageCache, PagedFile, type PagedColumn } from './paged.js';
 import { PostingsFile } from './postings-file.js';
 import { readIndexMeta } from './publish.js';
@@ -268,7 +267,6 @@ class SegmentedIndexReader implements IndexReader {
       try {
         sec = new IndexFileColumns(this.dir, INDEX_FILES.sections);
         const n = this.meta.docCount;
-        const over = (entry: number, f: number) => this.fwd.overflowTf(entry, f);
         if (fwd.length('start') !== n + 1) throw inconsistent(this.dir);
         for (let first = 0; first < n; first += WINDOW_DOCS) {
           const last = Math.min(n, first + WINDOW_DOCS);
@@ -276,10 +274,9 @@ class SegmentedIndexReader implements IndexReader {
           const e0 = start[0]!;
           const e1 = start[last - first]!;
           const term = readTermIds(fwd, e0, e1);
-          const tfBytes = fwd.read('tf.byte', Uint8Array, e0, e1);
-          const tfCodes = readCodes(fwd, e0, e1);
+          const [tfBytes, tfCodes] = readTfs(fwd, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
-          const positions = readPositionRuns(pos, e0, e1, (e) => (e >= e0 ? positionCount(tfBytes[e - e0]!, tfCodes[e - e0]!, e, over) : this.fwd.positionCount(e)));
+          const positions = this.fwd.windowPositions(pos, e0, e1, tfBytes, tfCodes);
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
           const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
           // Each document's first section run (an index without the column has one for every entry).
@@ -289,7 +286,7 @@ class SegmentedIndexReader implements IndexReader {
             if (!keep(id)) continue;
             const a = start[id - first]! - e0;
             const b = start[id - first + 1]! - e0;
-            const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, over);
+            const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, this.fwd.over);
             const p = entryRuns(positions, a, b);
             const r = secEntry[id - first]! - secEntry[0]!;
             const s = secEntry[id - first + 1]! - secEntry[0]! > r ? entryRuns(sectionRuns, r, r + b - a) : { end: new Uint32Array(b - a), data: new Uint8Array(0) };

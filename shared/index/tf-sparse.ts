@@ -99,6 +99,11 @@ export class PagedCodes {
   }
 }
 
+/** The content frequency bytes and the codes of entries `from..to` of a forward file being walked. */
+export function readTfs(cols: IndexFileColumns, from: number, to: number): [Uint8Array, Uint16Array] {
+  return [cols.read('tf.byte', Uint8Array, from, to), readCodes(cols, from, to)];
+}
+
 /** The codes of entries `from..to` of a forward file being walked, sparse or one an entry. */
 export function readCodes(cols: IndexFileColumns, from: number, to: number): Uint16Array {
   if (!cols.has('tf.has')) return cols.read('tf.code', Uint16Array, from, to);
