@@ -30,8 +30,9 @@ import { HzError } from '../errors.js';
  * runs, still reads.
  * 10: the positions file keeps the start of every 16th entry's positions, a `mark`, not every entry's: the
  * runs between are skipped, each its title and content counts' worth of varints (shared/index/position-marks),
- * and the forward index's overflow list holds a title or content count past TF_MAX uncapped (tf-codes);
- * a version 9 or 8 index, which keeps every start, still reads.
+ * and the forward index's overflow list holds a title or content count past TF_MAX uncapped (tf-codes); the
+ * forward index keeps an entry's 16-bit code only where it is not zero (shared/index/tf-sparse). A version 9 or
+ * 8 index, which keeps every start and every code, still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
@@ -49,7 +50,7 @@ export const INDEX_FILES = {
   docs: 'docs',
   /** Term dictionary (sorted) and document frequencies per field. */
   terms: 'terms',
-  /** Per document: sorted term ids, term frequency per field (tf-codes), field lengths. */
+  /** Per document: sorted term ids, term frequency per field (tf-codes; the codes not zero only, tf-sparse), field lengths. */
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints; where every 16th entry's start (position-marks). */
   positions: 'positions',
