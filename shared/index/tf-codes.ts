@@ -3,7 +3,7 @@
  * A forward-index entry's frequencies in three bytes rather than ten: the
  * content frequency in a byte, the title, anchor, url and heading
  * frequencies in a nibble each of a 16-bit code (they are zero for most
- * entries and small for the rest). A value too large for its place is
+ * entries, whose code is then not kept, tf-sparse, and small for the rest). A value too large for its place is
  * stored as the escape (all ones) and its frequency in an overflow list,
  * keyed by entry and field, that a reader holds whole: few entries need it.
  * A frequency is at most TF_MAX; the overflow list holds a title or content
