@@ -15,6 +15,8 @@ const RANK_SHIFT = 8;
 /** Entries a rank counts; a multiple of 32, the entries of a bitmap word. */
 const RANK = 1 << RANK_SHIFT;
 const WORDS_A_RANK = RANK / 32;
+/** The bitmap's column, whose presence tells a sparse file from an older one. */
+const HAS = 'tf.has';
 
 /** The set bits of a 32-bit word. */
 function popcount(v: number): number {
@@ -24,12 +26,12 @@ function popcount(v: number): number {
 }
 
 /** Whether a forward file keeps only the codes that are not zero. */
-export const isSparse = (has: (name: string) => boolean): boolean => has('tf.has');
+export const isSparse = (has: (name: string) => boolean): boolean => has(HAS);
 
 /** The columns of `entries` entries' codes of which `coded` are not zero. */
 export function codeColumns(entries: number, coded: number): ColumnShape[] {
   return [
-    { name: 'tf.has', type: 'u32', length: Math.ceil(entries / 32) },
+    { name: HAS, type: 'u32', length: Math.ceil(entries / 32) },
     { name: 'tf.rank', type: 'u32', length: Math.ceil(entries / RANK) },
     { name: 'tf.sparse', type: 'u16', length: coded },
   ];
@@ -78,7 +80,7 @@ export class PagedCodes {
   private readonly sparse: PagedColumn;
 
   constructor(private readonly f: PagedFile) {
-    this.has = f.column('tf.has', 'u32');
+    this.has = f.column(HAS, 'u32');
     this.rank = f.column('tf.rank', 'u32');
     this.sparse = f.column('tf.sparse', 'u16');
   }
@@ -106,11 +108,11 @@ export function readTfs(cols: IndexFileColumns, from: number, to: number): [Uint
 
 /** The codes of entries `from..to` of a forward file being walked, sparse or one an entry. */
 export function readCodes(cols: IndexFileColumns, from: number, to: number): Uint16Array {
-  if (!cols.has('tf.has')) return cols.read('tf.code', Uint16Array, from, to);
+  if (!isSparse((name) => cols.has(name))) return cols.read('tf.code', Uint16Array, from, to);
   const out = new Uint16Array(to - from);
   if (from === to) return out;
   const w0 = Math.floor(from / RANK) * WORDS_A_RANK;
-  const has = cols.read('tf.has', Uint32Array, w0, Math.ceil(to / 32));
+  const has = cols.read(HAS, Uint32Array, w0, Math.ceil(to / 32));
   let r = cols.read('tf.rank', Uint32Array, Math.floor(from / RANK), Math.floor(from / RANK) + 1)[0]!;
   for (let e = w0 * 32; e < from; e++) r += (has[Math.floor(e / 32) - w0]! >>> e % 32) & 1;
   let n = 0;
