@@ -10,6 +10,7 @@
  * a merge neither rebuilds token streams nor decodes and re-encodes positions.
  */
 import { runsFromPositions } from './section-runs.js';
+import { TF_MAX } from './tf-codes.js';
 import { FIELDS } from './types.js';
 
 /** Field indexes in FIELDS. */
@@ -23,7 +24,6 @@ const NO_SECTIONS = new Uint32Array(0);
 const NO_BYTES = new Uint8Array(0);
 const NO_IDS = new Uint32Array(0);
 /** Frequencies are stored in 16 bits. */
-const TF_MAX = 0xffff;
 
 export interface DocEntries {
   /** Term ids, each once, in any order. */

@@ -28,10 +28,15 @@ import { HzError } from '../errors.js';
  * (shared/index/section-runs; the sections file's `from.positions` column), and run starts of a file of 4 GiB
  * of runs or more in two 32-bit words (shared/index/run-starts); a version 8 index, which stores every page's
  * runs, still reads.
+ * 10: the positions file keeps the start of every 16th entry's positions, a `mark`, not every entry's: the
+ * runs between are skipped, each its title and content counts' worth of varints (shared/index/position-marks),
+ * and the forward index's overflow list holds a title or content count past TF_MAX uncapped (tf-codes); the
+ * forward index keeps an entry's 16-bit code only where it is not zero (shared/index/tf-sparse). A version 9 or
+ * 8 index, which keeps every start and every code, still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
-export const INDEX_FORMAT_VERSION = 9;
+export const INDEX_FORMAT_VERSION = 10;
 /** The oldest version of an index (meta, postings, …) the reader opens. */
 export const OLDEST_INDEX = 8;
 /** The oldest version this code still reads. */
@@ -45,9 +50,9 @@ export const INDEX_FILES = {
   docs: 'docs',
   /** Term dictionary (sorted) and document frequencies per field. */
   terms: 'terms',
-  /** Per document: sorted term ids, term frequency per field (tf-codes), field lengths. */
+  /** Per document: sorted term ids, term frequency per field (tf-codes; the codes not zero only, tf-sparse), field lengths. */
   forward: 'forward',
-  /** Per (document, term): positions in the title+content stream, delta varints. */
+  /** Per (document, term): positions in the title+content stream, delta varints; where every 16th entry's start (position-marks). */
   positions: 'positions',
   /** Per document: its sections' lengths (two or more, else none) and its first section run; per (document, term) of a document whose runs its positions do not give (section-runs): the sections it occurs in, with its count in each. */
   sections: 'sections',
@@ -490,6 +495,11 @@ export class IndexFileColumns {
     const bytes = new Uint8Array(out.buffer, 0, out.byteLength);
     if (bytes.length) fs.readSync(this.fd, bytes, 0, bytes.length, t.at + from * ctor.BYTES_PER_ELEMENT);
     return out;
+  }
+
+  /** Whether the file has a column (one of two layouts a file may have). */
+  has(name: string): boolean {
+    return this.cols.has(name);
   }
 
   /** Elements in a column. */

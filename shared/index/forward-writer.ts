@@ -12,13 +12,16 @@ import { HzError } from '../errors.js';
 import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import type { SpillSink, SpillSource } from './spill.js';
+import { markColumns, MarksWriter } from './position-marks.js';
 import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { termBits, termColumns, TermPacker } from './term-ids.js';
-import { BYTE_ESCAPE, BYTE_FIELD, escapes, overflows, overKey, tfByte, tfCode, tfOf } from './tf-codes.js';
+import { BYTE_ESCAPE, BYTE_FIELD, codedEntries, escapes, overflows, overKey, TF_MAX, tfByte, tfCode, tfOf } from './tf-codes.js';
+import { codeColumns, CodesWriter } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
+const TITLE = FIELDS.indexOf('title');
 
 /** Spills a document's entries. */
 export function spillEntries(t: SpillSink, e: DocEntries): void {
@@ -39,19 +42,25 @@ export function entryOverflows(e: DocEntries): number {
   return overflows(e.tf, e.terms.length);
 }
 
+/** How many of a document's entries have a code other than zero (tf-sparse), counted when it is added. */
+export function entryCodes(e: DocEntries): number {
+  return codedEntries(e.tf, e.terms.length);
+}
+
 /** What the files hold in all: every column's length follows from it. */
 export interface ForwardShape {
   docs: number;
   entries: number;
   /** Overflowing frequencies (tf-codes). */
   overflow: number;
+  /** Entries whose code is not zero (tf-sparse). */
+  coded: number;
   posBytes: number;
   sectionCount: number;
   secBytes: number;
   /** Entries of the documents with section runs: a document whose runs are all empty has no starts in the sections file. */
   secRuns: number;
-  /** Whether 16-bit offsets hold the positions' and the section runs' starts (run-starts). */
-  posOffsets: boolean;
+  /** Whether 16-bit offsets hold the section runs' starts (run-starts). */
   secOffsets: boolean;
 }
 
@@ -82,9 +91,10 @@ export class ForwardWriter {
   private readonly forward: PackedColumnsWriter;
   private readonly positions: PackedColumnsWriter;
   private readonly sections: PackedColumnsWriter;
-  private readonly posStarts: StartsWriter;
+  private readonly posMarks: MarksWriter;
   private readonly secStarts: StartsWriter;
   private readonly termIds: TermPacker;
+  private readonly codes: CodesWriter;
   private readonly bits: number;
   /** The data column of the positions and sections files. */
   private readonly posDataCol: number;
@@ -133,14 +143,14 @@ export class ForwardWriter {
           { name: 'start', type: 'u32', length: s.docs + 1 },
           ...termColumns(s.entries, this.bits),
           { name: 'tf.byte', type: 'u8', length: s.entries },
-          { name: 'tf.code', type: 'u16', length: s.entries },
+          ...codeColumns(s.entries, s.coded),
           { name: 'over.key', type: 'f64', length: s.overflow },
           { name: 'over.tf', type: 'u32', length: s.overflow },
           { name: 'lengths', type: 'u32', length: s.docs * F },
         ]),
       );
-      const posStarts = startColumns(s.entries, s.posOffsets, s.posBytes);
-      files.push(new PackedColumnsWriter(dir, INDEX_FILES.positions, [...posStarts, { name: 'data', type: 'u8', length: s.posBytes }]));
+      const posMarks = markColumns(s.entries, s.posBytes);
+      files.push(new PackedColumnsWriter(dir, INDEX_FILES.positions, [...posMarks, { name: 'data', type: 'u8', length: s.posBytes }]));
       const secStarts = startColumns(s.secRuns, s.secOffsets, s.secBytes);
       files.push(
         new PackedColumnsWriter(dir, INDEX_FILES.sections, [
@@ -152,16 +162,17 @@ export class ForwardWriter {
           { name: RUNS_FROM_POSITIONS, type: 'u8', length: 0 },
         ]),
       );
-      this.posDataCol = posStarts.length;
+      this.posDataCol = posMarks.length;
       this.secDataCol = 3 + secStarts.length;
     } catch (e) {
       for (const f of files) f.abandon();
       throw e;
     }
     [this.forward, this.positions, this.sections] = files as [PackedColumnsWriter, PackedColumnsWriter, PackedColumnsWriter];
-    this.posStarts = new StartsWriter(this.positions, 0, s.entries, s.posOffsets, s.posBytes);
+    this.posMarks = new MarksWriter(this.positions, 0, s.entries, s.posBytes);
     this.secStarts = new StartsWriter(this.sections, 3, s.secRuns, s.secOffsets, s.secBytes);
     this.termIds = new TermPacker(this.bits, (words) => this.forward.append(2, bytesOf(words)));
+    this.codes = new CodesWriter(this.forward, 4, s.entries);
   }
 
   /**
@@ -241,7 +252,7 @@ export class ForwardWriter {
       for (let p = k ? secEnd[k - 1]! : 0, end = secEnd[k]!; p < end; p++) secOut[sb++] = secData[p]!;
     }
     this.positions.append(this.posDataCol, posOut.subarray(0, b));
-    this.posStarts.append(posStart.subarray(0, n));
+    this.posMarks.append(posStart.subarray(0, n));
     this.posAt += b;
     this.secEntry[this.doc] = this.secRunAt;
     if (sb) {
@@ -269,18 +280,40 @@ export class ForwardWriter {
         for (let f = 0; f < F; f++)
           if (tfOf(byte, code, f) < 0) {
             this.overKeys[this.overAt] = overKey(this.at + j, f);
-            this.overTfs[this.overAt++] = docTf[f]![j]!;
+            this.overTfs[this.overAt++] = docTf[f]![j] === TF_MAX && (f === TITLE || f === BYTE_FIELD) ? this.positionsIn(j, n, f) : docTf[f]![j]!;
           }
     }
     this.forward.append(3, tfBytes.subarray(0, n));
-    this.forward.append(4, bytesOf(tfCodes.subarray(0, n)));
+    this.codes.append(tfCodes.subarray(0, n));
+  }
+
+  /**
+   * How many of sorted entry j's positions (of the document at hand's `n`) lie in
+   * `field` (title or content): a count capped in its frequency is not, as its
+   * positions are read by it (position-marks).
+   */
+  private positionsIn(j: number, n: number, field: number): number {
+    const { posOut, posStart } = this;
+    // The document's runs are in posOut from its first one's start on.
+    const base = posStart[0]!;
+    const end = (j + 1 < n ? posStart[j + 1]! : this.posAt) - base;
+    const titleLength = this.lengths[this.doc * F + TITLE]!;
+    let inTitle = 0;
+    let all = 0;
+    for (let p = posStart[j]! - base, pos = 0; p < end; all++) {
+      let b = posOut[p++]!;
+      let v = b & 0x7f;
+      for (let scale = 128; b & 0x80; scale *= 128) v += ((b = posOut[p++]!) & 0x7f) * scale;
+      if ((pos += v) < titleLength) inTitle++;
+    }
+    return field === TITLE ? inTitle : all - inTitle;
   }
 
   /** Appends what is known once every document is in, and closes the files. */
   close(): void {
     this.start[this.doc] = this.at;
     this.secDoc[this.doc] = this.secCount;
-    this.posStarts.close(this.posAt);
+    this.posMarks.close(this.posAt);
     this.sections.append(0, bytesOf(this.secDoc));
     this.secEntry[this.doc] = this.secRunAt;
     this.sections.append(2, bytesOf(this.secEntry));
@@ -288,9 +321,10 @@ export class ForwardWriter {
     this.forward.append(0, bytesOf(this.start));
     this.forward.append(1, Uint8Array.of(this.bits));
     this.termIds.close();
-    this.forward.append(5, bytesOf(this.overKeys));
-    this.forward.append(6, bytesOf(this.overTfs));
-    this.forward.append(7, bytesOf(this.lengths));
+    this.codes.close();
+    this.forward.append(7, bytesOf(this.overKeys));
+    this.forward.append(8, bytesOf(this.overTfs));
+    this.forward.append(9, bytesOf(this.lengths));
     this.forward.close();
     this.positions.close();
     this.sections.close();

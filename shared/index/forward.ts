@@ -9,13 +9,15 @@
  * lengths (the norms BM25F divides by), read when first needed.
  */
 import { HzError } from '../errors.js';
-import { INDEX_FILES } from './format.js';
+import { INDEX_FILES, type IndexFileColumns } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
+import { hasMarks, PagedMarks, readPositionRuns } from './position-marks.js';
 import { PagedStarts } from './run-starts.js';
 import { RUNS_FROM_POSITIONS, runsOfPositions } from './section-runs.js';
 import { packedId, TERM_PACKED } from './term-ids.js';
-import { overKey, tfOf } from './tf-codes.js';
+import { overKey, positionCount, positionCounts, TF_MAX, tfOf } from './tf-codes.js';
+import { isSparse, PagedCodes } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
@@ -56,29 +58,38 @@ function decodeSections(data: Uint8Array, from: number, to: number, out: number[
   return out;
 }
 
-/** A file of byte runs an entry (positions, sections): where each run starts, and the bytes. */
+/**
+ * A file of byte runs an entry (positions, sections): where each run starts
+ * (every start, or marks from which runs `count` varints long are skipped),
+ * and the bytes.
+ */
 class Runs {
-  private readonly start: PagedStarts;
+  private readonly start: PagedStarts | undefined;
+  private readonly marks: PagedMarks | undefined;
   private readonly data: PagedColumn;
   private scratch = new Uint8Array(256);
 
-  constructor(private readonly f: PagedFile) {
-    this.start = new PagedStarts(f);
+  constructor(
+    private readonly f: PagedFile,
+    count?: (from: number, to: number, out: Uint32Array) => void,
+  ) {
     this.data = f.column('data', 'u8');
+    if (count && hasMarks((name) => f.has(name))) this.marks = new PagedMarks(f, this.data, count);
+    else this.start = new PagedStarts(f);
   }
 
-  get entries(): number {
-    return this.start.entries;
+  /** Whether the file holds the runs of `entries` entries. */
+  holds(entries: number): boolean {
+    return this.marks ? this.marks.fits(entries) : this.start!.entries === entries;
   }
 
   /** Entry e's bytes, copied into a scratch array valid until the next call: [bytes, length]. */
   run(e: number): [Uint8Array, number] {
-    const from = this.start.at(e);
-    const n = this.start.at(e + 1) - from;
+    const [from, to] = this.marks ? this.marks.run(e) : [this.start!.at(e), this.start!.at(e + 1)];
+    const n = to - from;
     if (this.scratch.length < n) this.scratch = new Uint8Array(2 * n);
-    const s = this.scratch;
-    for (let i = 0; i < n; i++) s[i] = this.f.u8(this.data, from + i);
-    return [s, n];
+    this.f.copy(this.data, from, to, this.scratch);
+    return [this.scratch, n];
   }
 
   close(): void {
@@ -96,7 +107,9 @@ export class ForwardFiles {
   private readonly bits: number;
   private readonly word = (i: number) => this.fwd.u32(this.term, i);
   private readonly tfBytes: PagedColumn;
-  private readonly tfCodes: PagedColumn;
+  /** An entry's code (tf-codes): kept where not zero (tf-sparse), or one an entry in an older index. */
+  private readonly code: (entry: number) => number;
+  private readonly codesFit: (entries: number) => boolean;
   /** The frequencies too large for their place (tf-codes), read on first need. */
   private overflow: Map<number, number> | undefined;
   /** Whether a document of two sections or more without runs in the sections file takes them from its positions (section-runs); an older index stored them. */
@@ -116,19 +129,27 @@ export class ForwardFiles {
       throw e;
     }
     [this.fwd, , this.sec] = files as [PagedFile, PagedFile, PagedFile];
-    this.pos = new Runs(files[1]!);
+    this.pos = new Runs(files[1]!, (from, to, out) => this.positionCounts(from, to, out));
     this.secRuns = new Runs(this.sec);
     this.runsFromPositions = this.sec.has(RUNS_FROM_POSITIONS);
     const packed = this.fwd.has(TERM_PACKED);
     this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
     this.bits = packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
     this.tfBytes = this.fwd.column('tf.byte', 'u8');
-    this.tfCodes = this.fwd.column('tf.code', 'u16');
+    if (isSparse((name) => this.fwd.has(name))) {
+      const codes = new PagedCodes(this.fwd);
+      this.code = (entry) => codes.code(entry);
+      this.codesFit = (entries) => codes.fits(entries);
+    } else {
+      const codes = this.fwd.column('tf.code', 'u16');
+      this.code = (entry) => this.fwd.u16(codes, entry);
+      this.codesFit = (entries) => codes.length === entries;
+    }
     if (this.fwd.column('start', 'u32').length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
     const entries = this.tfBytes.length;
     // Documents without section runs have none in the sections file (its `entry` column); an older index has a run for every entry.
     const secRuns = this.sec.has('entry') ? this.sec.u32(this.sec.column('entry', 'u32'), docCount) : entries;
-    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || this.pos.entries !== entries || this.secRuns.entries !== secRuns) throw inconsistent(dir);
+    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || !this.pos.holds(entries) || !this.secRuns.holds(secRuns) || !this.codesFit(entries)) throw inconsistent(dir);
   }
 
   /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */
@@ -173,11 +194,40 @@ export class ForwardFiles {
   }
 
   tf(entry: number, field: number): number {
-    const v = tfOf(this.fwd.u8(this.tfBytes, entry), this.fwd.u16(this.tfCodes, entry), field);
-    return v >= 0 ? v : this.overflowTf(entry, field);
+    const v = tfOf(this.fwd.u8(this.tfBytes, entry), this.code(entry), field);
+    return v >= 0 ? v : Math.min(this.overflowTf(entry, field), TF_MAX);
   }
 
-  /** A frequency from the overflow list; the list is read whole the first time. */
+  /** A frequency from the overflow list, as tf-codes' decoders ask for it. */
+  readonly over = (entry: number, field: number) => this.overflowTf(entry, field);
+
+  /**
+   * The runs of positions of entries `e0..e1` of a positions file being walked (merge), with the
+   * window's frequency bytes and codes (from e0): an entry before e0 in its mark's block is read here.
+   */
+  windowPositions(pos: IndexFileColumns, e0: number, e1: number, bytes: Uint8Array, codes: Uint16Array): { start: Float64Array; data: Uint8Array } {
+    return readPositionRuns(pos, e0, e1, (e) => (e >= e0 ? positionCount(bytes[e - e0]!, codes[e - e0]!, e, this.over) : this.positionCount(e)));
+  }
+
+  /** How many positions an entry has. */
+  private positionCount(entry: number): number {
+    const one = new Uint32Array(1);
+    this.positionCounts(entry, entry + 1, one);
+    return one[0]!;
+  }
+
+  private countBytes = new Uint8Array(16);
+  private countCodes = new Uint16Array(16);
+
+  /** How many positions each of entries `from..to` has, into `out` from 0. */
+  positionCounts(from: number, to: number, out: Uint32Array): void {
+    if (this.countBytes.length < to - from) (this.countBytes = new Uint8Array(2 * (to - from))), (this.countCodes = new Uint16Array(2 * (to - from)));
+    this.fwd.copy(this.tfBytes, from, to, this.countBytes);
+    for (let e = from; e < to; e++) this.countCodes[e - from] = this.code(e);
+    positionCounts(this.countBytes, this.countCodes, 0, to - from, from, this.over, out);
+  }
+
+  /** A frequency from the overflow list (a title or content count uncapped, tf-codes); the list is read whole the first time. */
   overflowTf(entry: number, field: number): number {
     if (!this.overflow) {
       const keys = this.fwd.all('over.key', Float64Array);

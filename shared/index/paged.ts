@@ -176,6 +176,31 @@ export class PagedFile {
   }
 
   /**
+   * The page holding element `i` of a byte column, and where in it the
+   * element lies: the column's next elements follow it to the page's end
+   * (a run of bytes is scanned a page at a time, not a call a byte).
+   */
+  bytesAt(c: PagedColumn, i: number): [Uint8Array, number] {
+    const off = c.at + i;
+    return [this.cache.page(this.fd, this.id, pageOf(off), this.bytes).u8, off & (PAGE_BYTES - 1)];
+  }
+
+  /** Elements `from` to `to` (exclusive) of a column of bytes or 16-bit words into `out`, through the cache. */
+  copy(c: PagedColumn, from: number, to: number, out: Uint8Array | Uint16Array): void {
+    const size = out.BYTES_PER_ELEMENT;
+    for (let i = from; i < to; ) {
+      const off = c.at + size * i;
+      const page = this.cache.page(this.fd, this.id, pageOf(off), this.bytes);
+      const at = (off & (PAGE_BYTES - 1)) / size;
+      const n = Math.min(to - i, PAGE_BYTES / size - at);
+      // A loop, not a subarray's set: the runs copied are a few elements, where the view would cost more.
+      const src = size === 1 ? page.u8 : page.u16;
+      for (let k = 0; k < n; k++) out[i - from + k] = src[at + k]!;
+      i += n;
+    }
+  }
+
+  /**
    * Elements `from` to `to` (exclusive) of a column, read straight from the
    * file past the cache (a run longer than a page is read once a query, and
    * would only push out the pages that are read again).

@@ -29,6 +29,7 @@ import { entryRuns, readRuns } from './run-starts.js';
 import { StoredFieldsReader } from './stored-fields.js';
 import { readTermIds } from './term-ids.js';
 import { decodeTfs } from './tf-codes.js';
+import { readTfs } from './tf-sparse.js';
 import { PAGE_BYTES, PageCache, PagedFile, type PagedColumn } from './paged.js';
 import { PostingsFile } from './postings-file.js';
 import { readIndexMeta } from './publish.js';
@@ -273,10 +274,9 @@ class SegmentedIndexReader implements IndexReader {
           const e0 = start[0]!;
           const e1 = start[last - first]!;
           const term = readTermIds(fwd, e0, e1);
-          const tfBytes = fwd.read('tf.byte', Uint8Array, e0, e1);
-          const tfCodes = fwd.read('tf.code', Uint16Array, e0, e1);
+          const [tfBytes, tfCodes] = readTfs(fwd, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
-          const positions = readRuns(pos, e0, e1);
+          const positions = this.fwd.windowPositions(pos, e0, e1, tfBytes, tfCodes);
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
           const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
           // Each document's first section run (an index without the column has one for every entry).
@@ -286,7 +286,7 @@ class SegmentedIndexReader implements IndexReader {
             if (!keep(id)) continue;
             const a = start[id - first]! - e0;
             const b = start[id - first + 1]! - e0;
-            const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, (entry, f) => this.fwd.overflowTf(entry, f));
+            const tf = decodeTfs(tfBytes, tfCodes, a, b, e0, this.fwd.over);
             const p = entryRuns(positions, a, b);
             const r = secEntry[id - first]! - secEntry[0]!;
             const s = secEntry[id - first + 1]! - secEntry[0]! > r ? entryRuns(sectionRuns, r, r + b - a) : { end: new Uint32Array(b - a), data: new Uint8Array(0) };

@@ -1,7 +1,8 @@
 /**
  * @module shared/index/run-starts
- * Where each entry's byte run starts in a positions or sections file, in
- * two bytes an entry rather than four: the start of every BLOCK-th run as
+ * Where each entry's byte run starts in a sections file (and in the
+ * positions file of an index of format 9 or older: a newer one keeps
+ * marks, position-marks), in two bytes an entry rather than four: the start of every BLOCK-th run as
  * a `base`, and each run's start as a 16-bit `offset` from its block's
  * base. A run is a few bytes, so a block of runs spans far less than
  * 64 KiB; an index where a block could span more (a page with a term tens
@@ -58,7 +59,7 @@ export class BlockBound {
 }
 
 /** Whether starts of runs ending at `bytes` need more than 32 bits: they are then kept as two 32-bit words each, low first. */
-const wide = (bytes: number) => bytes >= WORD;
+export const wide = (bytes: number) => bytes >= WORD;
 const WORD = 2 ** 32;
 
 /** The columns that hold the starts of `entries` runs (the end of the last as one more) of `bytes` in all. */
@@ -77,7 +78,7 @@ export function startColumns(entries: number, offsets: boolean, bytes: number): 
 const bytesOf = (a: Uint16Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** `values` as 32-bit words, or two each (low, high) when `words` is 2. */
-function toWords(values: ArrayLike<number>, words: number): Uint32Array {
+export function toWords(values: ArrayLike<number>, words: number): Uint32Array {
   const out = new Uint32Array(words * values.length);
   if (words === 1) out.set(values);
   else
@@ -159,7 +160,7 @@ export class PagedStarts {
 }
 
 /** Elements `from` to `to` (exclusive) of a column of starts or bases, 32-bit or two words each, as numbers. */
-function readWide(cols: IndexFileColumns, name: string, from: number, to: number): Float64Array {
+export function readWide(cols: IndexFileColumns, name: string, from: number, to: number): Float64Array {
   if (!cols.length(`${name}64`)) return Float64Array.from(cols.read(name, Uint32Array, from, to));
   const w = cols.read(`${name}64`, Uint32Array, 2 * from, 2 * to);
   const out = new Float64Array(to - from);

@@ -3,13 +3,19 @@
  * A forward-index entry's frequencies in three bytes rather than ten: the
  * content frequency in a byte, the title, anchor, url and heading
  * frequencies in a nibble each of a 16-bit code (they are zero for most
- * entries and small for the rest). A value too large for its place is
+ * entries, whose code is then not kept, tf-sparse, and small for the rest). A value too large for its place is
  * stored as the escape (all ones) and its frequency in an overflow list,
  * keyed by entry and field, that a reader holds whole: few entries need it.
+ * A frequency is at most TF_MAX; the overflow list holds a title or content
+ * count past it uncapped (from index format 10), as an entry's positions
+ * are that many varints (position-marks).
  */
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
+/** The most a frequency counts (DocEntries.tf is 16-bit). */
+export const TF_MAX = 0xffff;
+const TITLE = FIELDS.indexOf('title');
 /** The field whose frequency has a byte of its own; the others share the 16-bit code. */
 export const BYTE_FIELD = FIELDS.indexOf('content');
 const NIBBLE_FIELDS = FIELDS.map((_, f) => f).filter((f) => f !== BYTE_FIELD);
@@ -51,6 +57,18 @@ export function overflows(tf: ArrayLike<number>, n: number): number {
   return over;
 }
 
+/** How many of a document's field-major frequencies' (DocEntries.tf, `n` entries) entries occur in a field other than the byte's: their code is not zero. */
+export function codedEntries(tf: ArrayLike<number>, n: number): number {
+  let coded = 0;
+  for (let k = 0; k < n; k++)
+    for (const f of NIBBLE_FIELDS)
+      if (tf[f * n + k]) {
+        coded++;
+        break;
+      }
+  return coded;
+}
+
 /** A field's frequency from an entry's byte and code; -1 when it is in the overflow list. */
 export function tfOf(byte: number, code: number, field: number): number {
   if (field === BYTE_FIELD) return byte === BYTE_ESCAPE ? -1 : byte;
@@ -68,7 +86,23 @@ export function decodeTfs(bytes: Uint8Array, codes: Uint16Array, from: number, t
   for (let k = 0; k < m; k++)
     for (let f = 0; f < F; f++) {
       const v = tfOf(bytes[from + k]!, codes[from + k]!, f);
-      out[f * m + k] = v >= 0 ? v : over(first + from + k, f);
+      out[f * m + k] = v >= 0 ? v : Math.min(over(first + from + k, f), TF_MAX);
     }
   return out;
+}
+
+/** How many positions each of entries `from..to` of a window's bytes and codes has (entry numbers `first + index`), as positionCount, into `out` from 0. */
+export function positionCounts(bytes: Uint8Array, codes: Uint16Array, from: number, to: number, first: number, over: (entry: number, field: number) => number, out: Uint32Array): void {
+  for (let k = from; k < to; k++) {
+    const byte = bytes[k]!;
+    const title = (codes[k]! >>> SHIFT[TITLE]!) & NIBBLE_ESCAPE;
+    // Most entries escape neither count.
+    out[k - from] = byte !== BYTE_ESCAPE && title !== NIBBLE_ESCAPE ? byte + title : positionCount(byte, codes[k]!, first + k, over);
+  }
+}
+
+/** How many positions an entry has (its title and content counts, uncapped), from its byte and code and the overflow list. */
+export function positionCount(byte: number, code: number, entry: number, over: (entry: number, field: number) => number): number {
+  const t = tfOf(byte, code, TITLE);
+  return (t >= 0 ? t : over(entry, TITLE)) + (byte === BYTE_ESCAPE ? over(entry, BYTE_FIELD) : byte);
 }

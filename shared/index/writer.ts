@@ -24,7 +24,7 @@ import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from './format.js';
-import { entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
+import { entryCodes, entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
 import { runsFromPositions } from './section-runs.js';
@@ -81,8 +81,9 @@ export class IndexWriter {
   private secRuns = 0;
   /** Frequencies too large for their place in the forward index (tf-codes). */
   private overflow = 0;
-  /** Bounds on the bytes a block of positions and of section runs spans (run-starts). */
-  private readonly posBound = new BlockBound();
+  /** Entries occurring in a field other than the content, whose frequency code is kept (tf-sparse). */
+  private coded = 0;
+  /** A bound on the bytes a block of section runs spans (run-starts). */
   private readonly secBound = new BlockBound();
 
   constructor(private readonly opts: IndexWriterOptions) {
@@ -139,9 +140,9 @@ export class IndexWriter {
     FIELDS.forEach((f, k) => (this.lengthSums[f] += e.lengths[k]!));
     spillEntries(this.terms, e);
     this.overflow += entryOverflows(e);
+    this.coded += entryCodes(e);
     this.entries += n;
     this.posBytes += e.posData.length;
-    this.posBound.add(n, e.posData.length);
     // A document without section runs has no starts in the sections file (forward-writer).
     const runs = e.secData.length ? n : 0;
     this.secRuns += runs;
@@ -207,7 +208,7 @@ export class IndexWriter {
     const invert = this.withPostings && !from;
     // Where each document's entries start, for postings merged from other indexes.
     const firstEntries = new Uint32Array(from ? this.docs + 1 : 0);
-    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, posOffsets: this.posBound.fits, secOffsets: this.secBound.fits };
+    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);

@@ -3,7 +3,7 @@
  * offsets and 32-bit starts, as a table; starts written either way and read
  * back through the page cache and a walk of the file, across block
  * boundaries and past 2^32; and an index whose page repeats a word 70,000 times keeping
- * 32-bit starts for its positions while its sections take offsets.
+ * marks for its positions while its sections take offsets.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -95,7 +95,7 @@ test('run-starts: starts past 4 GiB read back exact, offsets or whole, across 2^
   for (const [name, s, offsets, piece, from] of cases) roundTrip(name, s, offsets, piece, from);
 });
 
-test('run-starts: a page of 70,000 positions keeps 32-bit starts for positions, offsets for its section runs; every run reads back', async () => {
+test('run-starts: a page of 70,000 positions keeps marks for its positions (position-marks), offsets for its section runs; every run reads back', async () => {
   const dir = path.join(tmp, 'index');
   const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 100_000 });
   const page = (i: number, content: string, sections?: number[]) => ({
@@ -106,14 +106,15 @@ test('run-starts: a page of 70,000 positions keeps 32-bit starts for positions, 
   for (let i = 0; i < 300; i++) w.add(page(i, text.repeat(1 + (i % 4)), [0, text.length]));
   w.add(page(300, 'spam '.repeat(70_000)));
   await w.write(dir);
-  const cols = (f: string) => {
+  const cols = (f: string, name: string) => {
     const c = new IndexFileColumns(dir, f);
-    const has = c.length('offset') > 0;
+    const has = c.length(name) > 0;
     c.close();
     return has;
   };
-  assert.is(cols('positions'), false, 'positions: 32-bit starts');
-  assert.is(cols('sections'), true, 'sections: offsets');
+  assert.is(cols('positions', 'mark'), true, 'positions: marks');
+  assert.is(cols('positions', 'offset'), false, 'positions: no offsets');
+  assert.is(cols('sections', 'offset'), true, 'sections: offsets');
   const r = await openIndex(dir);
   try {
     assert.is(r.positions(300, 'spam').length, 70_000);

@@ -1,0 +1,123 @@
+/**
+ * @module shared/index/tf-sparse
+ * The forward index's 16-bit frequency codes (tf-codes: title, anchor, url
+ * and heading) kept only where they are not zero: about nine entries in ten
+ * occur in the content alone. A bit an entry (`tf.has`) says whether it has a
+ * code, the count of codes before every RANK-th entry (`tf.rank`) and the bits
+ * since then find its place among the codes kept (`tf.sparse`), as a
+ * rank directory over a bitmap does. An index of format 9 or older keeps a
+ * code for every entry (`tf.code`), read as it is.
+ */
+import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
+import type { PagedColumn, PagedFile } from './paged.js';
+
+const RANK_SHIFT = 8;
+/** Entries a rank counts; a multiple of 32, the entries of a bitmap word. */
+const RANK = 1 << RANK_SHIFT;
+const WORDS_A_RANK = RANK / 32;
+/** The bitmap's column, whose presence tells a sparse file from an older one. */
+const HAS = 'tf.has';
+
+/** The set bits of a 32-bit word. */
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
+}
+
+/** Whether a forward file keeps only the codes that are not zero. */
+export const isSparse = (has: (name: string) => boolean): boolean => has(HAS);
+
+/** The columns of `entries` entries' codes of which `coded` are not zero. */
+export function codeColumns(entries: number, coded: number): ColumnShape[] {
+  return [
+    { name: HAS, type: 'u32', length: Math.ceil(entries / 32) },
+    { name: 'tf.rank', type: 'u32', length: Math.ceil(entries / RANK) },
+    { name: 'tf.sparse', type: 'u16', length: coded },
+  ];
+}
+
+/** Appends codes, in entry order, to the columns codeColumns laid out at `col` and the two after it; the bitmap and ranks are written on close. */
+export class CodesWriter {
+  private entry = 0;
+  private coded = 0;
+  private readonly has: Uint32Array;
+  private readonly rank: Uint32Array;
+  private kept = new Uint16Array(1024);
+
+  constructor(
+    private readonly w: PackedColumnsWriter,
+    private readonly col: number,
+    entries: number,
+  ) {
+    this.has = new Uint32Array(Math.ceil(entries / 32));
+    this.rank = new Uint32Array(Math.ceil(entries / RANK));
+  }
+
+  append(codes: Uint16Array): void {
+    if (this.kept.length < codes.length) this.kept = new Uint16Array(2 * codes.length);
+    let k = 0;
+    for (let j = 0; j < codes.length; j++, this.entry++) {
+      if (this.entry % RANK === 0) this.rank[this.entry / RANK] = this.coded + k;
+      if (codes[j] === 0) continue;
+      this.has[Math.floor(this.entry / 32)]! |= 1 << this.entry % 32;
+      this.kept[k++] = codes[j]!;
+    }
+    this.coded += k;
+    this.w.append(this.col + 2, new Uint8Array(this.kept.buffer, 0, 2 * k));
+  }
+
+  close(): void {
+    this.w.append(this.col, new Uint8Array(this.has.buffer));
+    this.w.append(this.col + 1, new Uint8Array(this.rank.buffer));
+  }
+}
+
+/** An entry's code from a sparse forward file read through a page cache. */
+export class PagedCodes {
+  private readonly has: PagedColumn;
+  private readonly rank: PagedColumn;
+  private readonly sparse: PagedColumn;
+
+  constructor(private readonly f: PagedFile) {
+    this.has = f.column(HAS, 'u32');
+    this.rank = f.column('tf.rank', 'u32');
+    this.sparse = f.column('tf.sparse', 'u16');
+  }
+
+  /** Whether the columns are as long as `entries` entries' are. */
+  fits(entries: number): boolean {
+    return this.has.length === Math.ceil(entries / 32) && this.rank.length === Math.ceil(entries / RANK);
+  }
+
+  code(entry: number): number {
+    const w = Math.floor(entry / 32);
+    const bit = entry % 32;
+    const word = this.f.u32(this.has, w);
+    if (!((word >>> bit) & 1)) return 0;
+    let r = this.f.u32(this.rank, Math.floor(entry / RANK)) + popcount(bit ? word << (32 - bit) : 0);
+    for (let i = w - (w % WORDS_A_RANK); i < w; i++) r += popcount(this.f.u32(this.has, i));
+    return this.f.u16(this.sparse, r);
+  }
+}
+
+/** The content frequency bytes and the codes of entries `from..to` of a forward file being walked. */
+export function readTfs(cols: IndexFileColumns, from: number, to: number): [Uint8Array, Uint16Array] {
+  return [cols.read('tf.byte', Uint8Array, from, to), readCodes(cols, from, to)];
+}
+
+/** The codes of entries `from..to` of a forward file being walked, sparse or one an entry. */
+export function readCodes(cols: IndexFileColumns, from: number, to: number): Uint16Array {
+  if (!isSparse((name) => cols.has(name))) return cols.read('tf.code', Uint16Array, from, to);
+  const out = new Uint16Array(to - from);
+  if (from === to) return out;
+  const w0 = Math.floor(from / RANK) * WORDS_A_RANK;
+  const has = cols.read(HAS, Uint32Array, w0, Math.ceil(to / 32));
+  let r = cols.read('tf.rank', Uint32Array, Math.floor(from / RANK), Math.floor(from / RANK) + 1)[0]!;
+  for (let e = w0 * 32; e < from; e++) r += (has[Math.floor(e / 32) - w0]! >>> e % 32) & 1;
+  let n = 0;
+  for (let e = from; e < to; e++) n += (has[Math.floor(e / 32) - w0]! >>> e % 32) & 1;
+  const kept = cols.read('tf.sparse', Uint16Array, r, r + n);
+  for (let e = from, k = 0; e < to; e++) if ((has[Math.floor(e / 32) - w0]! >>> e % 32) & 1) out[e - from] = kept[k++]!;
+  return out;
+}

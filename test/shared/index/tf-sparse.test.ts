@@ -1,0 +1,59 @@
+/**
+ * Frequency codes kept only where not zero: codes of every density (none,
+ * all, one in ten, runs across the rank's 256 entries and the bitmap's 32)
+ * written in pieces and read back entry by entry through the page cache and
+ * in windows of a walk of the file, each equal to the code written.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { IndexFileColumns, PackedColumnsWriter } from '../../../shared/index/format.js';
+import { PageCache, PagedFile } from '../../../shared/index/paged.js';
+import { codeColumns, CodesWriter, PagedCodes, readCodes } from '../../../shared/index/tf-sparse.js';
+import { rng } from '../../fixtures/rng.js';
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-tfsparse-'));
+test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const rand = rng(3);
+const CASES: [string, number[], number][] = [
+  ['none', [], 1],
+  ['all zero', Array.from({ length: 700 }, () => 0), 50],
+  ['none zero', Array.from({ length: 700 }, (_, i) => 1 + (i % 65_535)), 33],
+  ['one in ten', Array.from({ length: 3000 }, () => (rand() < 0.1 ? 1 + Math.floor(rand() * 65_535) : 0)), 900],
+  ['runs', Array.from({ length: 2000 }, (_, i) => ((i >> 6) % 3 === 0 ? 0x1234 : 0)), 1],
+  ['the last entry only', [...Array.from({ length: 511 }, () => 0), 0xffff], 512],
+];
+
+test('tf-sparse: every code read back, through the page cache and in windows of a walk', () => {
+  for (const [name, codes, piece] of CASES) {
+    const dir = path.join(tmp, name.replace(/ /g, '-'));
+    fs.mkdirSync(dir);
+    const w = new PackedColumnsWriter(dir, 'forward', codeColumns(codes.length, codes.filter((c) => c).length));
+    const cw = new CodesWriter(w, 0, codes.length);
+    for (let at = 0; at < codes.length; at += piece) cw.append(Uint16Array.from(codes.slice(at, at + piece)));
+    cw.close();
+    w.close();
+    const f = new PagedFile(dir, 'forward', new PageCache(2));
+    try {
+      const paged = new PagedCodes(f);
+      assert.ok(paged.fits(codes.length), `${name}: fits`);
+      assert.not.ok(paged.fits(codes.length + 300), `${name}: not more`);
+      for (let e = 0; e < codes.length; e++) assert.is(paged.code(e), codes[e], `${name}: entry ${e}`);
+    } finally {
+      f.close();
+    }
+    const cols = new IndexFileColumns(dir, 'forward');
+    try {
+      const n = codes.length;
+      for (const [a, b] of [[0, n], [0, 0], [n, n], [5, 40], [255, 257], [31, 33], [300, n - 7], [1000, 1700]])
+        if (a <= b && b <= n) assert.equal([...readCodes(cols, a, b)], codes.slice(a, b), `${name}: ${a}..${b}`);
+    } finally {
+      cols.close();
+    }
+  }
+});
+
+test.run();
