@@ -49,7 +49,7 @@ import type { Conf } from '../conf.js';
 import { ASCII_LETTERS, foldCase, foldWord, HANGUL, stripJosa } from './fold.js';
 import { identifierWords, isIdentifier } from './identifiers.js';
 import { tokenSpans, UNSPACED_START } from './token-spans.js';
-import { Word, WordCache, type ValueOf } from './word-cache.js';
+import { Word, WordCache, wordOf, type ValueOf } from './word-cache.js';
 import { isEnglishWord } from './words.js';
 import type { NumberedTokens, NumberList } from './term-numbers.js';
 
@@ -270,7 +270,7 @@ export class Analyzer {
     const cache = this.words;
     let e = cache.find(src, from, to);
     if (e < 0) {
-      const raw = src.slice(from, to);
+      const raw = wordOf(src, from, to);
       const terms = this.wordTerms(raw);
       e = cache.add(raw, terms === null ? null : new Word(terms));
     }
