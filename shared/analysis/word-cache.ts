@@ -14,7 +14,7 @@
  * to the current one as it is. So the words still in use outlive a full
  * cache, and only those unused for a generation are derived again.
  */
-const WORD_CACHE = 200_000;
+export const WORD_CACHE = 200_000;
 
 export type ValueOf = (word: string) => unknown;
 
