@@ -49,7 +49,7 @@ import type { Conf } from '../conf.js';
 import { ASCII_LETTERS, foldCase, foldWord, HANGUL, stripJosa } from './fold.js';
 import { identifierWords, isIdentifier } from './identifiers.js';
 import { tokenSpans, UNSPACED_START } from './token-spans.js';
-import { Word, WordCache, type ValueOf } from './word-cache.js';
+import { WORD_CACHE, Word, WordCache, wordOf, type ValueOf } from './word-cache.js';
 import { isEnglishWord } from './words.js';
 import type { NumberedTokens, NumberList } from './term-numbers.js';
 
@@ -100,9 +100,6 @@ export interface ValuedToken<V> extends Token {
   value: V;
 }
 
-/** Folded words whose stems an analyzer remembers; full, it starts afresh. */
-const STEMS = 100_000;
-
 /** Longer "words" are base64, hashes or minified code: never worth a term. */
 export const MAX_TERM_LENGTH = 64;
 
@@ -117,9 +114,11 @@ const HAS_CAMEL = /[a-z][A-Z]|[A-Z]{3}[a-z]/;
 
 export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
-  private readonly words = new WordCache();
+  private readonly words: WordCache;
   private readonly stem: ((word: string) => string) | undefined;
+  /** Folded words' stems, at most half as many as the words remembered; full, it starts afresh. */
   private readonly stems = new Map<string, string>();
+  private readonly stemsMax: number;
   private numberOf: Map<string, number> | undefined;
   /**
    * Every term the numbered scans met, by number (its index), for the
@@ -128,17 +127,20 @@ export class Analyzer {
    */
   readonly numbered: string[] = [];
 
-  constructor(opts: Partial<AnalyzerOptions> = {}) {
+  /** `remembered`: the words each of the word cache's two generations holds. */
+  constructor(opts: Partial<AnalyzerOptions> = {}, remembered = WORD_CACHE) {
     for (const k of Object.keys(opts)) if (!OPTIONS.includes(k)) throw new TypeError(`unknown analyzer option ${k}`);
     const englishStemmer = opts.englishStemmer ?? 'porter2';
     if (!(englishStemmer in STEMMERS)) throw new TypeError(`unknown English stemmer ${englishStemmer}`);
     this.options = Object.freeze({ stemEnglish: opts.stemEnglish ?? false, englishStemmer, decompound: opts.decompound ?? false });
     this.stem = this.options.stemEnglish ? STEMMERS[englishStemmer] : undefined;
+    this.words = new WordCache(remembered);
+    this.stemsMax = Math.max(1, remembered >> 1);
   }
 
   /** The analyzer an index was built with, from its recorded options: one that names no stemmer predates Porter2. */
-  static ofIndex(opts: Partial<AnalyzerOptions>): Analyzer {
-    return new Analyzer({ englishStemmer: 'porter', ...opts });
+  static ofIndex(opts: Partial<AnalyzerOptions>, remembered?: number): Analyzer {
+    return new Analyzer({ englishStemmer: 'porter', ...opts }, remembered);
   }
 
   /** The analyzer a crawler tool builds indexes with (`analysis.*` properties). */
@@ -270,7 +272,7 @@ export class Analyzer {
     const cache = this.words;
     let e = cache.find(src, from, to);
     if (e < 0) {
-      const raw = src.slice(from, to);
+      const raw = wordOf(src, from, to);
       const terms = this.wordTerms(raw);
       e = cache.add(raw, terms === null ? null : new Word(terms));
     }
@@ -316,7 +318,7 @@ export class Analyzer {
   private stemmed(w: string): string {
     let s = this.stems.get(w);
     if (s === undefined) {
-      if (this.stems.size === STEMS) this.stems.clear();
+      if (this.stems.size >= this.stemsMax) this.stems.clear();
       this.stems.set(w, (s = this.stem!(w)));
     }
     return s;

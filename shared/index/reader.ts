@@ -83,7 +83,7 @@ class SegmentedIndexReader implements IndexReader {
     verify: boolean,
     readonly cacheBudget: CacheBudget,
   ) {
-    this.analyzer = Analyzer.ofIndex(meta.analyzer);
+    this.analyzer = Analyzer.ofIndex(meta.analyzer, cacheBudget.words);
     // Pages of 4 KiB, the operating system's: a scattered read costs one.
     this.cache = new PageCache(Math.max(1, Math.floor(cacheBudget.pages / PAGE_BYTES)));
     this.storedCache = new Lru(cacheBudget.stored, (d) => d.bytes);

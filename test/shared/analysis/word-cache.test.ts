@@ -1,6 +1,9 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Word, WordCache } from '../../../shared/analysis/word-cache.js';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { Analyzer } from '../../../shared/analysis/analyzer.js';
+import { Word, WordCache, wordOf } from '../../../shared/analysis/word-cache.js';
 
 /** Looks a word up as the analyzer does, adding it when missing; returns whether it was found and its Word. */
 function lookUp(cache: WordCache, word: string): { found: boolean; word: Word | null } {
@@ -51,6 +54,27 @@ test('words of other scripts, astral characters and words of one length are told
   const words = ['東京', '東都', 'naïve', 'naive', '𝒳y', '𝒴y', 'ab', 'ba', 'x'];
   for (const w of words) assert.is(lookUp(cache, w).found, false, w);
   for (const w of words) assert.is(lookUp(cache, w).word!.terms, w.toUpperCase(), w);
+});
+
+const WORD_OF: [string, string, number, number, string][] = [
+  ['a short word', 'the crawl ran', 4, 9, 'crawl'],
+  ['a word of 13 characters', 'an internationals day', 3, 16, 'international'],
+  ['a long word split at a surrogate pair', `x${'𝒳'.repeat(3000)}y`, 1, 6001, '𝒳'.repeat(3000)],
+  ['an empty span', 'abc', 1, 1, ''],
+];
+
+for (const [name, src, from, to, want] of WORD_OF) test(`wordOf: ${name}`, () => assert.is(wordOf(src, from, to), want));
+
+test('a remembered long word keeps only its own characters, not the page it came from', () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const analyzer = new Analyzer();
+  const heap = () => (gc(), v8.getHeapStatistics().used_heap_size);
+  const before = heap();
+  // 20 pages of 1 MB, each with a word of its own long enough for V8 to slice it.
+  for (let p = 0; p < 20; p++) analyzer.terms(`${'lorem ipsum '.repeat(87_000)}uniqueword${p.toString().padStart(8, 'x')}`);
+  const grown = heap() - before;
+  assert.ok(grown < 5 * 2 ** 20, `the analyzer's memory grew by ${(grown / 2 ** 20).toFixed(1)} MB after 20 pages of 1 MB`);
 });
 
 test.run();

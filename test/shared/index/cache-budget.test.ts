@@ -20,6 +20,8 @@ test('cache budget: split between the caches, all of them within it', () => {
     for (const [k, v] of Object.entries(b)) assert.ok(v > 0, `${mb} MB: ${k}`);
   }
   assert.equal(cacheBudget(), cacheBudget(DEFAULT_CACHE_MB));
+  const words: [number, number][] = [[32, 16_384], [64, 32_768], [8, 4096], [1, 1024], [0.5, 1024]];
+  for (const [mb, want] of words) assert.is(cacheBudget(mb).words, want, `${mb} MB: words remembered`);
   for (const bad of [0, -1, NaN]) assert.throws(() => cacheBudget(bad), /more than 0 MB/);
 });
 
