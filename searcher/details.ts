@@ -148,8 +148,9 @@ export function docByUrl(snap: Snapshot, url: string): StoredDoc | undefined {
   return id === undefined || snap.reader.isDeleted(id) ? undefined : snap.reader.doc(id);
 }
 
+/** A page's parse text; its outlinks, which cost as much again to inflate and parse, are not read. */
 export function parseText(snap: Snapshot, doc: StoredDoc): string | undefined {
-  return snap.segments.getParse(doc.segment, doc.url)?.text;
+  return snap.segments.getParseText(doc.segment, doc.url)?.text;
 }
 
 export interface Cached {

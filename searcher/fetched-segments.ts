@@ -5,7 +5,7 @@
  * `segment` and `url`. Segments open lazily and stay open; one that has gone
  * (pruned, not copied to this machine) is simply absent.
  */
-import { Segment, segmentDate, listSegments, type ContentRecord, type FetchRecord, type ParseRecord, type SummarySource } from '../segments/segment.js';
+import { Segment, segmentDate, listSegments, type ContentRecord, type FetchRecord, type ParseText, type SummarySource } from '../segments/segment.js';
 import { segmentDir } from '../shared/crawl-dir.js';
 import type { ParseMeta } from '../shared/plugin/extension-points.js';
 
@@ -38,8 +38,9 @@ export class FetchedSegments {
     return s ?? undefined;
   }
 
-  getParse(segment: string, url: string): ParseRecord | undefined {
-    return this.get(segment)?.getParse(url);
+  /** A parse without its outlinks, which are not inflated. */
+  getParseText(segment: string, url: string): ParseText | undefined {
+    return this.get(segment)?.getParseText(url);
   }
 
   /** A parse's meta (its sections), without inflating its text. */

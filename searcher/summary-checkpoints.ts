@@ -13,7 +13,7 @@
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { tokenSpans, UNSPACED_START } from '../shared/analysis/token-spans.js';
 import { lowerBound } from '../shared/bisect.js';
-import { CHECKPOINT_EVERY, type Checkpoints } from '../segments/checkpoints.js';
+import type { Checkpoints } from '../segments/checkpoints.js';
 import type { TokenOffsets } from '../segments/offsets.js';
 import { hitPart, type TextHits } from './summary-offsets.js';
 
@@ -35,6 +35,12 @@ export class ScannedOffsets implements TokenOffsets {
     this.known = new Uint8Array(this.count);
   }
 
+  /** The token of the last checkpoint at or before token i: a scan for token i starts there. */
+  restartBefore(i: number): number {
+    const { tokens } = this.checkpoints;
+    return tokens[lowerBound(tokens, i + 1) - 1]!;
+  }
+
   /** Finds tokens [from, to) (as far as the text has them) from the last checkpoint before the first one not found yet. */
   fill(from: number, to: number): void {
     const { known, starts, ends } = this;
@@ -46,9 +52,13 @@ export class ScannedOffsets implements TokenOffsets {
     // The checkpoint at or before `from`: the first, token 0 at offset 0, always is.
     const k = lowerBound(tokens, from + 1) - 1;
     const at = chars[k]!;
+    // The first checkpoint at or after `to`: the words before it end at the whitespace before it, so the scan
+    // stops there and never looks through the rest of a long text (for its next non-ASCII character).
+    const j = lowerBound(tokens, to);
+    const stop = j < tokens.length ? chars[j]! : text.length;
     let i = tokens[k]!;
     let x = lowerBound(exceptions, at);
-    tokenSpans(at ? text.slice(at) : text, (a, b) => {
+    tokenSpans(at || stop < text.length ? text.slice(at, stop) : text, (a, b) => {
       const start = a + at;
       const end = b + at;
       let n = 1;
@@ -67,9 +77,10 @@ export class ScannedOffsets implements TokenOffsets {
 
 /**
  * Reads the words of the part of every hit among the first `n` tokens
- * (hitPart: `context` words on each side), parts fewer than CHECKPOINT_EVERY
- * tokens apart in one pass; false when the text has fewer tokens than its
- * record says (it is not the one indexed).
+ * (hitPart: `context` words on each side), a part in the pass of the parts
+ * before it unless a checkpoint lies past them and by its start, where a
+ * pass of its own scans fewer words; false when the text has fewer tokens
+ * than its record says (it is not the one indexed).
  */
 export function readHitParts(offsets: ScannedOffsets, hits: TextHits, context: number, n: number): boolean {
   let from = 0;
@@ -77,7 +88,7 @@ export function readHitParts(offsets: ScannedOffsets, hits: TextHits, context: n
   for (const i of hits.at) {
     if (i >= n) break;
     const [a, b] = hitPart(i, context, n);
-    if (a > to + CHECKPOINT_EVERY) {
+    if (a > to && offsets.restartBefore(a) > to) {
       offsets.fill(from, to);
       from = a;
     }

@@ -95,6 +95,19 @@ test('only the words around the hits, the head and the words after the last part
   assert.ok(found < 2 * 31 + 12 + CHECKPOINT_EVERY, `${found} tokens of ${offsets.count} found`);
 });
 
+test('parts far enough apart for a checkpoint to lie between them are read from it, not through the words between', () => {
+  // Plain words, a token each after a space: a checkpoint every CHECKPOINT_EVERY tokens.
+  const text = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ');
+  const offsets = scanned(plain, text);
+  const second = CHECKPOINT_EVERY + 18;
+  assert.ok(readHitParts(offsets, { at: [10, second], terms: ['word10', `word${second}`] }, 5, offsets.count));
+  const found = (i: number) => offsets.ends[i]! > 0 && text.slice(offsets.starts[i], offsets.ends[i]) === `word${i}`;
+  // The first part (5..16) and the second from its checkpoint (CHECKPOINT_EVERY..second + 6) are found; the words between and after are not.
+  for (let i = 0; i <= 16; i++) assert.ok(found(i), `token ${i}`);
+  for (let i = CHECKPOINT_EVERY; i < second + 7; i++) assert.ok(found(i), `token ${i}`);
+  for (const i of [17, CHECKPOINT_EVERY - 1, second + 7, 199]) assert.is(offsets.ends[i], 0, `token ${i}`);
+});
+
 test('a text that is not the one indexed is told: other words at the hits, or fewer tokens', () => {
   const text = long(['vacuum', 'journal'], 300);
   const hits = hitsOf(stem, text, ['vacuum', 'journal']);
