@@ -88,7 +88,7 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
     lengths: [title, anchor - title, content - anchor, url - content, heading - url, ids.length - heading],
     ...(sections.length > 1 ? { sections } : {}),
   };
-  if (text !== undefined) terms.checkpoints = once ? encodeCheckpoints(text, tokens.starts, summaryTokens(tokens, text.length)) : textCheckpoints(analyzer, text);
+  if (text !== undefined) terms.checkpoints = once ? encodeCheckpoints(text, tokens, summaryTokens(tokens, text.length)) : textCheckpoints(analyzer, text);
   return terms;
 }
 

@@ -208,9 +208,11 @@ export class Analyzer {
   /** Every token of a text as numbers into `out` (emptied first), each with `valueOf` of its word (as valuedTokens) when given. */
   numberedTokens(text: string, valueOf: ((word: string) => number) | undefined, out: NumberedTokens): void {
     out.count = 0;
-    this.scanNumbers(
+    out.exceptions = 0;
+    let before = 0;
+    this.scanWords(
       text,
-      (n: Numbers, start, end, value) => {
+      (n: Numbers, start: number, end: number, value: unknown) => {
         const k = typeof n === 'number' ? 1 : n.length;
         for (let i = 0; i < k; i++) {
           const at = out.count++;
@@ -223,6 +225,11 @@ export class Analyzer {
         return true;
       },
       valueOf,
+      true,
+      (start) => {
+        if (out.count - before !== 1) out.except(start, out.count - before, before);
+        before = out.count;
+      },
     );
   }
 
@@ -253,24 +260,33 @@ export class Analyzer {
     this.scanWords(text, emit, valueOf, true);
   }
 
-  private scanWords(text: string, emit: Emit<never>, valueOf: ValueOf | undefined, numbers: boolean): void {
+  /** `spanDone`: called with each span's start once its words are emitted. */
+  private scanWords(text: string, emit: Emit<never>, valueOf: ValueOf | undefined, numbers: boolean, spanDone?: (start: number) => void): void {
     tokenSpans(text, (at, end) => {
-      if (text.charCodeAt(at) < 128) return this.emitWord(text, at, end, at, end, emit, numbers, valueOf);
-      const raw = text.slice(at, end);
-      if (!UNSPACED_START.test(raw)) return this.emitWord(text, at, end, at, end, emit, numbers, valueOf);
-      // Half-width kana only segment well once composed; offsets then fall back to the run's.
-      const run = raw.normalize('NFKC');
-      const exact = run.length === raw.length;
-      for (const s of segmenter.segment(run)) {
-        if (!s.isWordLike) continue;
-        const start = exact ? at + s.index : at;
-        const stop = exact ? at + s.index + s.segment.length : end;
-        // A value is of the text a token spans, which is the segment only when NFKC left the run as it was.
-        if (!this.emitWord(s.segment, 0, s.segment.length, start, stop, emit, numbers, valueOf, valueOf && run !== raw ? text.slice(start, stop) : undefined)) return false;
-      }
-      return true;
+      const more = this.spanWords(text, at, end, emit, numbers, valueOf);
+      if (spanDone) spanDone(at);
+      return more;
     });
   }
+
+  /** The words of the span of `text` from `at` to `end` passed to `emit`; false when it asked to stop. */
+  private spanWords(text: string, at: number, end: number, emit: Emit<never>, numbers: boolean, valueOf: ValueOf | undefined): boolean {
+    if (text.charCodeAt(at) < 128) return this.emitWord(text, at, end, at, end, emit, numbers, valueOf);
+    const raw = text.slice(at, end);
+    if (!UNSPACED_START.test(raw)) return this.emitWord(text, at, end, at, end, emit, numbers, valueOf);
+    // Half-width kana only segment well once composed; offsets then fall back to the run's.
+    const run = raw.normalize('NFKC');
+    const exact = run.length === raw.length;
+    for (const s of segmenter.segment(run)) {
+      if (!s.isWordLike) continue;
+      const start = exact ? at + s.index : at;
+      const stop = exact ? at + s.index + s.segment.length : end;
+      // A value is of the text a token spans, which is the segment only when NFKC left the run as it was.
+      if (!this.emitWord(s.segment, 0, s.segment.length, start, stop, emit, numbers, valueOf, valueOf && run !== raw ? text.slice(start, stop) : undefined)) return false;
+    }
+    return true;
+  }
+
 
   /**
    * The word `src` holds from `from` to `to`, its tokens spanning `start` to
