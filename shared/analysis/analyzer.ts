@@ -50,7 +50,7 @@ import { ASCII_LETTERS, foldCase, foldWord, HANGUL, stripJosa } from './fold.js'
 import { identifierWords, isIdentifier } from './identifiers.js';
 import { tokenSpans, UNSPACED_START } from './token-spans.js';
 import { Word, WordCache, type ValueOf } from './word-cache.js';
-import { isEnglishWord } from './words.js';
+import { splitCompound } from './words.js';
 import type { NumberedTokens, NumberList } from './term-numbers.js';
 
 export interface AnalyzerOptions {
@@ -64,25 +64,6 @@ export interface AnalyzerOptions {
 
 const STEMMERS: Record<AnalyzerOptions['englishStemmer'], (word: string) => string> = { porter, porter2 };
 const OPTIONS: readonly string[] = ['stemEnglish', 'englishStemmer', 'decompound'];
-
-/** Shortest part of a split compound: shorter ones (`a`, `in`, `re`) split too much. */
-const MIN_PART = 3;
-const LOWER_ASCII = /^[a-z]+$/;
-
-/**
- * The two English words a word written in lower case runs together, when it
- * is not a word itself: of several splits the most even (`hostname` → host name).
- */
-export function splitCompound(word: string, isWord: (w: string) => boolean = isEnglishWord): [string, string] | undefined {
-  if (word.length < 2 * MIN_PART || !LOWER_ASCII.test(word) || isWord(word)) return undefined;
-  let best: [string, string] | undefined;
-  for (let i = MIN_PART; i <= word.length - MIN_PART; i++) {
-    const a = word.slice(0, i);
-    const b = word.slice(i);
-    if (isWord(a) && isWord(b) && (!best || Math.min(a.length, b.length) > Math.min(best[0].length, best[1].length))) best = [a, b];
-  }
-  return best;
-}
 
 export interface Token {
   term: string;
