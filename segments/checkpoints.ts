@@ -21,7 +21,6 @@
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { NumberedTokens } from '../shared/analysis/term-numbers.js';
-import { tokenSpans } from '../shared/analysis/token-spans.js';
 import { SUMMARY_TEXT_CHARS, SUMMARY_SCAN_CHARS, summaryTokens } from './offsets.js';
 import { VarintReader, VarintWriter } from './varints.js';
 
@@ -46,11 +45,12 @@ export interface Checkpoints {
 const isRestartSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13 || c === 0x2028;
 
 /**
- * The record of a text's first `n` tokens, whose starts are `starts` (as the
- * analyzer gives them, the tokens of one span sharing its start or, in a run
- * of Han or kana, starting inside it).
+ * The record of a text's first `n` tokens, as the analyzer's numberedTokens
+ * gives them: their starts (the tokens of one span sharing its start or, in a run
+ * of Han or kana, starting inside it) and the spans that gave other than one token.
  */
-export function encodeCheckpoints(text: string, starts: ArrayLike<number>, n: number): Buffer {
+export function encodeCheckpoints(text: string, tokens: NumberedTokens, n: number): Buffer {
+  const { starts } = tokens;
   const marks: number[] = [];
   for (let i = CHECKPOINT_EVERY; i < n; ) {
     const at = starts[i]!;
@@ -61,28 +61,25 @@ export function encodeCheckpoints(text: string, starts: ArrayLike<number>, n: nu
   v.push(n);
   v.push(marks.length / 2);
   for (let k = 0; k < marks.length; k += 2) (v.push(marks[k]! - (k ? marks[k - 2]! : 0)), v.push(marks[k + 1]! - (k ? marks[k - 1]! : 0)));
-  // Each span's tokens, until the last covered token's span.
-  let j = 0;
+  // The spans of other than one token, until the last covered token's span (where it cuts a span, that span's tokens it covers).
   let last = 0;
-  if (n > 0)
-    tokenSpans(text, (start, end) => {
-      let k = 0;
-      while (j < n && starts[j]! < end) (j++, k++);
-      if (k !== 1) (v.push(start - last), v.push(k), (last = start));
-      return j < n;
-    });
+  for (let x = 0; x < tokens.exceptions && tokens.exceptionBefore[x]! < n; x++) {
+    const before = tokens.exceptionBefore[x]!;
+    const k = Math.min(before + tokens.exceptionTokens[x]!, n) - before;
+    const start = tokens.exceptionStarts[x]!;
+    if (k !== 1) (v.push(start - last), v.push(k), (last = start));
+  }
   return v.bytes();
 }
 
 /** textCheckpoints' tokens, reused from one text to the next. */
 const scratch = new NumberedTokens();
-const noValue = () => 0;
 
 /** The record of a parse text's words, as `analyzer` splits them: of the tokens summaryTokens keeps. */
 export function textCheckpoints(analyzer: Analyzer, text: string): Buffer {
   const scanned = text.length > SUMMARY_TEXT_CHARS ? text.slice(0, SUMMARY_SCAN_CHARS) : text;
-  analyzer.numberedTokens(scanned, noValue, scratch);
-  return encodeCheckpoints(scanned, scratch.starts, summaryTokens(scratch, text.length));
+  analyzer.numberedTokens(scanned, undefined, scratch);
+  return encodeCheckpoints(scanned, scratch, summaryTokens(scratch, text.length));
 }
 
 /** The stored record, or undefined when it is damaged. */

@@ -45,7 +45,6 @@ export function tokenCap(conf: Conf): number {
 const ids = new NumberList();
 const tokens = new NumberedTokens();
 const whole = new NumberList();
-const noValue = () => 0;
 
 /** A page's terms; `text`: the parse text whose checkpoints summaries need (none when undefined). Content beyond `maxTokens` terms (tokenCap) is dropped. */
 export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | undefined, maxTokens: number): PageTerms {
@@ -63,7 +62,7 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
   let all: ArrayLike<number> = whole.array;
   let count = 0;
   if (once) {
-    analyzer.numberedTokens(text, noValue, tokens);
+    analyzer.numberedTokens(text, undefined, tokens);
     if (cuts.length > 1) sections = sectionsOfStarts(tokens.starts, tokens.count, cuts);
     all = tokens.terms;
     count = tokens.count;
@@ -89,7 +88,7 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
     lengths: [title, anchor - title, content - anchor, url - content, heading - url, ids.length - heading],
     ...(sections.length > 1 ? { sections } : {}),
   };
-  if (text !== undefined) terms.checkpoints = once ? encodeCheckpoints(text, tokens.starts, summaryTokens(tokens, text.length)) : textCheckpoints(analyzer, text);
+  if (text !== undefined) terms.checkpoints = once ? encodeCheckpoints(text, tokens, summaryTokens(tokens, text.length)) : textCheckpoints(analyzer, text);
   return terms;
 }
 

@@ -50,7 +50,7 @@ import { ASCII_LETTERS, foldCase, foldWord, HANGUL, stripJosa } from './fold.js'
 import { identifierWords, isIdentifier } from './identifiers.js';
 import { tokenSpans, UNSPACED_START } from './token-spans.js';
 import { WORD_CACHE, Word, WordCache, wordOf, type ValueOf } from './word-cache.js';
-import { isEnglishWord } from './words.js';
+import { splitCompound } from './words.js';
 import type { NumberedTokens, NumberList } from './term-numbers.js';
 
 export interface AnalyzerOptions {
@@ -64,25 +64,6 @@ export interface AnalyzerOptions {
 
 const STEMMERS: Record<AnalyzerOptions['englishStemmer'], (word: string) => string> = { porter, porter2 };
 const OPTIONS: readonly string[] = ['stemEnglish', 'englishStemmer', 'decompound'];
-
-/** Shortest part of a split compound: shorter ones (`a`, `in`, `re`) split too much. */
-const MIN_PART = 3;
-const LOWER_ASCII = /^[a-z]+$/;
-
-/**
- * The two English words a word written in lower case runs together, when it
- * is not a word itself: of several splits the most even (`hostname` → host name).
- */
-export function splitCompound(word: string, isWord: (w: string) => boolean = isEnglishWord): [string, string] | undefined {
-  if (word.length < 2 * MIN_PART || !LOWER_ASCII.test(word) || isWord(word)) return undefined;
-  let best: [string, string] | undefined;
-  for (let i = MIN_PART; i <= word.length - MIN_PART; i++) {
-    const a = word.slice(0, i);
-    const b = word.slice(i);
-    if (isWord(a) && isWord(b) && (!best || Math.min(a.length, b.length) > Math.min(best[0].length, best[1].length))) best = [a, b];
-  }
-  return best;
-}
 
 export interface Token {
   term: string;
@@ -105,8 +86,12 @@ export const MAX_TERM_LENGTH = 64;
 
 const segmenter = new Intl.Segmenter('und', { granularity: 'word' });
 
-/** Receives each word that yields terms (with its value when one is asked for); returning false stops the scan. */
-type Emit = (word: Word, start: number, end: number, value: unknown) => unknown;
+/**
+ * Receives each word that yields terms (with its value when one is asked for): the word, or for a
+ * numbering scan its terms' numbers; returning false stops the scan.
+ */
+type Emit<W = Word> = (word: W, start: number, end: number, value: unknown) => unknown;
+type Numbers = number | Uint32Array;
 
 /** Where a camelCase word splits: lower→Upper (`readFile`) and before the last capital of a run of three or more (`XMLHttp`, not `IPv6`). */
 const CAMEL_SPLIT = /(?<=[a-z])(?=[A-Z])|(?<=[A-Z]{2})(?=[A-Z][a-z])/;
@@ -196,21 +181,21 @@ export class Analyzer {
   termNumbers(text: string, out: NumberList, max = Infinity): void {
     let left = max;
     if (left >= 1)
-      this.scan(text, (w) => {
-        const n = w.numbers ?? this.number(w);
+      this.scanNumbers(text, (n: Numbers) => {
         if (typeof n === 'number') return (out.push(n), --left > 0);
         for (let i = 0; i < n.length; i++) if ((out.push(n[i]!), --left <= 0)) return false;
         return true;
       });
   }
 
-  /** Every token of a text as numbers into `out` (emptied first), each with `valueOf` of its word (as valuedTokens). */
-  numberedTokens(text: string, valueOf: (word: string) => number, out: NumberedTokens): void {
+  /** Every token of a text as numbers into `out` (emptied first), each with `valueOf` of its word (as valuedTokens) when given. */
+  numberedTokens(text: string, valueOf: ((word: string) => number) | undefined, out: NumberedTokens): void {
     out.count = 0;
-    this.scan(
+    out.exceptions = 0;
+    let before = 0;
+    this.scanWords(
       text,
-      (w, start, end, value) => {
-        const n = w.numbers ?? this.number(w);
+      (n: Numbers, start: number, end: number, value: unknown) => {
         const k = typeof n === 'number' ? 1 : n.length;
         for (let i = 0; i < k; i++) {
           const at = out.count++;
@@ -218,11 +203,16 @@ export class Analyzer {
           out.terms[at] = typeof n === 'number' ? n : n[i]!;
           out.starts[at] = start;
           out.ends[at] = end;
-          out.values[at] = value as number;
+          if (valueOf) out.values[at] = value as number;
         }
         return true;
       },
       valueOf,
+      true,
+      (start) => {
+        if (out.count - before !== 1) out.except(start, out.count - before, before);
+        before = out.count;
+      },
     );
   }
 
@@ -245,32 +235,54 @@ export class Analyzer {
 
   /** Calls `emit` for each word that yields terms until it returns false. */
   private scan(text: string, emit: Emit, valueOf?: ValueOf): void {
+    this.scanWords(text, emit, valueOf, false);
+  }
+
+  /** scan() passing each word's terms' numbers (`numbered`) rather than the word. */
+  private scanNumbers(text: string, emit: Emit<Numbers>, valueOf?: ValueOf): void {
+    this.scanWords(text, emit, valueOf, true);
+  }
+
+  /** `spanDone`: called with each span's start once its words are emitted. */
+  private scanWords(text: string, emit: Emit<never>, valueOf: ValueOf | undefined, numbers: boolean, spanDone?: (start: number) => void): void {
     tokenSpans(text, (at, end) => {
-      if (text.charCodeAt(at) < 128) return this.emitWord(text, at, end, at, end, emit, valueOf);
-      const raw = text.slice(at, end);
-      if (!UNSPACED_START.test(raw)) return this.emitWord(text, at, end, at, end, emit, valueOf);
-      // Half-width kana only segment well once composed; offsets then fall back to the run's.
-      const run = raw.normalize('NFKC');
-      const exact = run.length === raw.length;
-      for (const s of segmenter.segment(run)) {
-        if (!s.isWordLike) continue;
-        const start = exact ? at + s.index : at;
-        const stop = exact ? at + s.index + s.segment.length : end;
-        // A value is of the text a token spans, which is the segment only when NFKC left the run as it was.
-        if (!this.emitWord(s.segment, 0, s.segment.length, start, stop, emit, valueOf, valueOf && run !== raw ? text.slice(start, stop) : undefined)) return false;
-      }
-      return true;
+      const more = this.spanWords(text, at, end, emit, numbers, valueOf);
+      if (spanDone) spanDone(at);
+      return more;
     });
+  }
+
+  /** The words of the span of `text` from `at` to `end` passed to `emit`; false when it asked to stop. */
+  private spanWords(text: string, at: number, end: number, emit: Emit<never>, numbers: boolean, valueOf: ValueOf | undefined): boolean {
+    if (text.charCodeAt(at) < 128) return this.emitWord(text, at, end, at, end, emit, numbers, valueOf);
+    const raw = text.slice(at, end);
+    if (!UNSPACED_START.test(raw)) return this.emitWord(text, at, end, at, end, emit, numbers, valueOf);
+    // Half-width kana only segment well once composed; offsets then fall back to the run's.
+    const run = raw.normalize('NFKC');
+    const exact = run.length === raw.length;
+    for (const s of segmenter.segment(run)) {
+      if (!s.isWordLike) continue;
+      const start = exact ? at + s.index : at;
+      const stop = exact ? at + s.index + s.segment.length : end;
+      // A value is of the text a token spans, which is the segment only when NFKC left the run as it was.
+      if (!this.emitWord(s.segment, 0, s.segment.length, start, stop, emit, numbers, valueOf, valueOf && run !== raw ? text.slice(start, stop) : undefined)) return false;
+    }
+    return true;
   }
 
   /**
    * The word `src` holds from `from` to `to`, its tokens spanning `start` to
-   * `end` of the text, passed to `emit`; false when `emit` asked to stop.
-   * `spanned`: the text the word's tokens span, when it is not the word.
+   * `end` of the text, passed to `emit` (or its terms' numbers, for a numbering scan);
+   * false when `emit` asked to stop. `spanned`: the text the word's tokens span, when it is not the word.
    */
-  private emitWord(src: string, from: number, to: number, start: number, end: number, emit: Emit, valueOf?: ValueOf, spanned?: string): boolean {
+  private emitWord(src: string, from: number, to: number, start: number, end: number, emit: Emit<never>, numbers: boolean, valueOf?: ValueOf, spanned?: string): boolean {
     const cache = this.words;
     let e = cache.find(src, from, to);
+    // A word of one term met before is its number, remembered beside it in the cache.
+    if (numbers && e >= 0 && valueOf === undefined) {
+      const n = cache.number;
+      if (n >= 0) return (emit as Emit<Numbers>)(n, start, end, undefined) !== false;
+    }
     if (e < 0) {
       const raw = wordOf(src, from, to);
       const terms = this.wordTerms(raw);
@@ -286,7 +298,10 @@ export class Analyzer {
         value = w.value;
       }
     }
-    return emit(w, start, end, value) !== false;
+    if (!numbers) return (emit as Emit)(w, start, end, value) !== false;
+    const n = w.numbers ?? this.number(w);
+    if (typeof n === 'number') cache.number = n;
+    return (emit as Emit<Numbers>)(n, start, end, value) !== false;
   }
 
   /** The term of a word, or for a camelCase identifier or a compound its whole term then its parts'. */

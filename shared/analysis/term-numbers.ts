@@ -14,7 +14,9 @@ export function grown<A extends Uint32Array | Float64Array>(a: A, size = 2 * a.l
 /**
  * A text's tokens as numbers: each term's number (`Analyzer.numbered`), its
  * word's span and a number the caller's function gives the word, in arrays
- * reused from one scan to the next.
+ * reused from one scan to the next; and the text's spans (token-spans.ts)
+ * that gave other than one token, which summaries' checkpoints list
+ * (segments/checkpoints.ts), so that they are known without scanning the text again.
  */
 export class NumberedTokens {
   count = 0;
@@ -22,6 +24,11 @@ export class NumberedTokens {
   starts = new Uint32Array(1024);
   ends = new Uint32Array(1024);
   values = new Float64Array(1024);
+  /** How many spans gave other than one token; per span, in text order, its start, its tokens and the tokens before it. */
+  exceptions = 0;
+  exceptionStarts = new Uint32Array(64);
+  exceptionTokens = new Uint32Array(64);
+  exceptionBefore = new Uint32Array(64);
 
   /** Room for one more token. */
   grow(): void {
@@ -29,6 +36,19 @@ export class NumberedTokens {
     this.starts = grown(this.starts);
     this.ends = grown(this.ends);
     this.values = grown(this.values);
+  }
+
+  /** Records a span at `start` that gave `tokens` tokens (not one), `before` tokens before it. */
+  except(start: number, tokens: number, before: number): void {
+    if (this.exceptions === this.exceptionStarts.length) {
+      this.exceptionStarts = grown(this.exceptionStarts);
+      this.exceptionTokens = grown(this.exceptionTokens);
+      this.exceptionBefore = grown(this.exceptionBefore);
+    }
+    const x = this.exceptions++;
+    this.exceptionStarts[x] = start;
+    this.exceptionTokens[x] = tokens;
+    this.exceptionBefore[x] = before;
   }
 }
 

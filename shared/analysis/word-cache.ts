@@ -58,77 +58,100 @@ export class Word {
 /**
  * One generation: open addressing over at least twice as many slots as it
  * holds words, grown as it fills (an analyzer that meets few words, as a
- * query's, holds a small table). A slot holds a word's hash beside its entry
- * and the words' characters are kept in one array, so a lookup reads two or
- * three places in memory rather than chase a string per word it compares:
- * with a web's vocabulary the table outgrows the processor's caches, and
- * every place read is a likely miss.
+ * query's, holds a small table). A slot holds a word's hash, its entry,
+ * where its characters are (in one array, each word's after its length) and
+ * its term number once known, so a lookup reads two places in memory rather
+ * than chase a string or an object per word: with a web's vocabulary the
+ * table outgrows the processor's caches, and every place read is a likely
+ * miss. A numbering scan (`Analyzer.termNumbers`) of a word known with one
+ * term reads nothing more.
  */
+/** Ints a slot of a generation takes. */
+const SLOT = 4;
+
 class Generation {
-  /** Per slot, the hash of its word and its entry + 1 (0: empty). */
-  private slots = new Int32Array(2 << 10);
-  /** Where each entry's characters start in `chars` (and the next entry's, where they end). */
-  private starts = new Int32Array((1 << 9) + 1);
+  /** Per slot (SLOT ints): the hash of its word, its entry + 1 (0: empty), where its characters start in `chars`, its term number + 1 (0: not known). */
+  private slots = new Int32Array(SLOT << 10);
+  /** Each entry's length (low and high 16 bits), then its characters. */
   private chars = new Uint16Array(1 << 12);
+  private used = 0;
   readonly keys: string[] = [];
   /** null: a word that yields no term. */
   readonly words: (Word | null)[] = [];
+  /** Where in `slots` the word `find` last found or `add` last added is. */
+  private slot = 0;
 
   /** The entry of `src`'s characters from `from` to `to`, whose hash is `h`, or -1. */
   find(h: number, src: string, from: number, to: number): number {
-    const { slots, starts, chars } = this;
-    const mask = (slots.length >> 1) - 1;
+    const { slots, chars } = this;
+    const mask = slots.length / SLOT - 1;
     const n = to - from;
     for (let at = h & mask; ; at = (at + 1) & mask) {
-      const e = slots[2 * at + 1]! - 1;
+      const s = at * SLOT;
+      const e = slots[s + 1]! - 1;
       if (e < 0) return -1;
-      if (slots[2 * at] !== h) continue;
-      const p = starts[e]!;
-      if (starts[e + 1]! - p !== n) continue;
+      if (slots[s] !== h) continue;
+      const p = slots[s + 2]!;
+      if (chars[p - 2] !== (n & 0xffff) || chars[p - 1] !== n >>> 16) continue;
       let i = 0;
       while (i < n && chars[p + i] === src.charCodeAt(from + i)) i++;
-      if (i === n) return e;
+      if (i === n) {
+        this.slot = s;
+        return e;
+      }
     }
   }
 
   /** Adds a word this generation lacks, whose hash is `h`; returns its entry. */
   add(h: number, key: string, word: Word | null): number {
-    if (this.keys.length + 1 === this.starts.length) this.grow();
+    if (2 * (this.keys.length + 1) > this.slots.length / SLOT) this.grow();
     const e = this.keys.push(key) - 1;
     this.words.push(word);
-    const p = this.starts[e]!;
+    const p = this.used + 2;
     if (p + key.length > this.chars.length) {
       const chars = new Uint16Array(Math.max(2 * this.chars.length, p + key.length));
       chars.set(this.chars);
       this.chars = chars;
     }
+    this.chars[p - 2] = key.length & 0xffff;
+    this.chars[p - 1] = key.length >>> 16;
     for (let i = 0; i < key.length; i++) this.chars[p + i] = key.charCodeAt(i);
-    this.starts[e + 1] = p + key.length;
-    this.file(h, e);
+    this.used = p + key.length;
+    this.slot = this.file(this.slots, h, e + 1, p, 0);
     return e;
+  }
+
+  /** The term number of the word `find` last found or `add` last added, -1 when not known. */
+  get number(): number {
+    return this.slots[this.slot + 3]! - 1;
+  }
+
+  set number(n: number) {
+    this.slots[this.slot + 3] = n + 1;
   }
 
   get size(): number {
     return this.keys.length;
   }
 
-  private file(h: number, e: number): void {
-    const { slots } = this;
-    const mask = (slots.length >> 1) - 1;
-    let at = h & mask;
-    while (slots[2 * at + 1]! !== 0) at = (at + 1) & mask;
-    slots[2 * at] = h;
-    slots[2 * at + 1] = e + 1;
+  /** Files a slot's four ints in `slots`; returns where. */
+  private file(slots: Int32Array, h: number, entry: number, chars: number, number: number): number {
+    const mask = slots.length / SLOT - 1;
+    let s = (h & mask) * SLOT;
+    while (slots[s + 1]! !== 0) s = (s + SLOT) & (slots.length - 1);
+    slots[s] = h;
+    slots[s + 1] = entry;
+    slots[s + 2] = chars;
+    slots[s + 3] = number;
+    return s;
   }
 
-  /** Twice the room, every entry filed again in twice the slots. */
+  /** Twice the slots, every entry filed again. */
   private grow(): void {
-    const starts = new Int32Array(2 * (this.starts.length - 1) + 1);
-    starts.set(this.starts);
-    this.starts = starts;
     const old = this.slots;
-    this.slots = new Int32Array(2 * old.length);
-    for (let at = 0; at < old.length; at += 2) if (old[at + 1] !== 0) this.file(old[at]!, old[at + 1]! - 1);
+    const slots = new Int32Array(2 * old.length);
+    for (let s = 0; s < old.length; s += SLOT) if (old[s + 1] !== 0) this.file(slots, old[s]!, old[s + 1]!, old[s + 2]!, old[s + 3]!);
+    this.slots = slots;
   }
 }
 
@@ -163,7 +186,20 @@ export class WordCache {
     const e = this.current.find(h, src, from, to);
     if (e >= 0 || !this.old) return e;
     const o = this.old.find(h, src, from, to);
-    return o < 0 ? -1 : this.add(this.old.keys[o]!, this.old.words[o]!);
+    if (o < 0) return -1;
+    const n = this.old.number;
+    const moved = this.add(this.old.keys[o]!, this.old.words[o]!);
+    this.current.number = n;
+    return moved;
+  }
+
+  /** The term number remembered with the word `find` last found or `add` last added (-1: none), as `Analyzer.termNumbers` numbers terms. */
+  get number(): number {
+    return this.current.number;
+  }
+
+  set number(n: number) {
+    this.current.number = n;
   }
 
   /** Adds the word `find` just looked for in vain; returns its entry. */

@@ -1,6 +1,6 @@
 /**
  * @module shared/analysis/words
- * The English dictionary the analyzer splits compounds by: the 275,000 words
+ * The English dictionary the analyzer splits compounds by, and the split: the 275,000 words
  * of `an-array-of-english-words`, kept as the package's own text (a sorted
  * JSON array of lower-case words) and searched by bisection in place. Parsing
  * it into a Set of strings costs about half a second and 30 MB at every
@@ -53,3 +53,22 @@ function compareAt(text: string, start: number, end: number, word: string): numb
 
 /** Whether a lower-case word is English. */
 export const isEnglishWord = (word: string): boolean => inSortedList(text(), word);
+
+/** Shortest part of a split compound: shorter ones (`a`, `in`, `re`) split too much. */
+const MIN_PART = 3;
+const LOWER_ASCII = /^[a-z]+$/;
+
+/**
+ * The two English words a word written in lower case runs together, when it
+ * is not a word itself: of several splits the most even (`hostname` → host name).
+ */
+export function splitCompound(word: string, isWord: (w: string) => boolean = isEnglishWord): [string, string] | undefined {
+  if (word.length < 2 * MIN_PART || !LOWER_ASCII.test(word) || isWord(word)) return undefined;
+  let best: [string, string] | undefined;
+  for (let i = MIN_PART; i <= word.length - MIN_PART; i++) {
+    const a = word.slice(0, i);
+    const b = word.slice(i);
+    if (isWord(a) && isWord(b) && (!best || Math.min(a.length, b.length) > Math.min(best[0].length, best[1].length))) best = [a, b];
+  }
+  return best;
+}

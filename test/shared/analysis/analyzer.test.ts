@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Analyzer, MAX_TERM_LENGTH, splitCompound } from '../../../shared/analysis/analyzer.js';
+import { Analyzer, MAX_TERM_LENGTH } from '../../../shared/analysis/analyzer.js';
+import { splitCompound } from '../../../shared/analysis/words.js';
 import { tokenSpans } from '../../../shared/analysis/token-spans.js';
 
 const plain = new Analyzer();

@@ -77,4 +77,28 @@ test('a remembered long word keeps only its own characters, not the page it came
   assert.ok(grown < 5 * 2 ** 20, `the analyzer's memory grew by ${(grown / 2 ** 20).toFixed(1)} MB after 20 pages of 1 MB`);
 });
 
+test('a term number remembered with a word is found with it, also once it moved to the next generation', () => {
+  const cache = new WordCache(3);
+  lookUp(cache, 'kept');
+  assert.is(cache.number, -1);
+  cache.number = 7;
+  lookUp(cache, 'other');
+  assert.is(cache.number, -1);
+  lookUp(cache, 'kept');
+  assert.is(cache.number, 7);
+  for (const w of ['a1', 'b1']) lookUp(cache, w);
+  // `kept` moves from the old generation to the current one, its number with it.
+  assert.is(lookUp(cache, 'kept').found, true);
+  assert.is(cache.number, 7);
+  assert.is(lookUp(cache, 'kept').found, true);
+  assert.is(cache.number, 7);
+});
+
+test('words longer than 65,535 characters are told apart by their length', () => {
+  const cache = new WordCache();
+  const long = 'x'.repeat(70_000);
+  for (const w of [long, long + 'x', long.slice(0, 65_536), long.slice(0, 4_464)]) assert.is(lookUp(cache, w).found, false, String(w.length));
+  for (const w of [long, long + 'x', long.slice(0, 65_536), long.slice(0, 4_464)]) assert.is(lookUp(cache, w).found, true, String(w.length));
+});
+
 test.run();
