@@ -10,6 +10,7 @@
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { FIELDS, type IndexReader } from '../shared/index/types.js';
 import { isEnglishWord } from '../shared/analysis/words.js';
+import { spellVocabulary, termsNear, type SpellVocabulary } from './spell-vocabulary.js';
 
 /** Each edit costs this factor of document frequency: two edits must be 400× as common to win over one. */
 const EDIT_PENALTY = 0.05;
@@ -55,24 +56,12 @@ export function documentFrequency(reader: IndexReader, term: string): number {
   return df;
 }
 
-/** The vocabulary's term ids by term length, built once per index: the terms themselves stay in the dictionary's bytes. */
-const byLength = new WeakMap<IndexReader, Uint32Array[]>();
+/** The vocabulary as spelling searches it, built once per index: the terms themselves stay in the dictionary's bytes. */
+const vocabularies = new WeakMap<IndexReader, SpellVocabulary>();
 
-function vocabulary(reader: IndexReader): Uint32Array[] {
-  let v = byLength.get(reader);
-  if (!v) {
-    const n = reader.meta.termCount;
-    const length = new Uint32Array(n);
-    const count: number[] = [];
-    for (let id = 0; id < n; id++) {
-      const len = (length[id] = reader.term(id).length);
-      count[len] = (count[len] ?? 0) + 1;
-    }
-    const lists = Array.from(count, (c) => new Uint32Array(c ?? 0));
-    const filled = lists.map(() => 0);
-    for (let id = 0; id < n; id++) lists[length[id]!]![filled[length[id]!]!++] = id;
-    byLength.set(reader, (v = lists));
-  }
+function vocabulary(reader: IndexReader): SpellVocabulary {
+  let v = vocabularies.get(reader);
+  if (!v) vocabularies.set(reader, (v = spellVocabulary(reader.meta.termCount, (id) => reader.term(id))));
   return v;
 }
 
@@ -101,15 +90,7 @@ function oneEdit(word: string, from = 0): Set<string> {
  * `encoding`).
  */
 function nearTerms(reader: IndexReader, analyzer: Analyzer, word: string, term: string): Map<string, number> {
-  const near = new Map<string, number>();
-  const max = term.length < ONE_EDIT_BELOW ? 1 : 2;
-  const vocab = vocabulary(reader);
-  for (let len = Math.max(0, term.length - max); len <= term.length + max; len++)
-    for (const id of vocab[len] ?? []) {
-      const t = reader.term(id);
-      const d = editDistance(term, t, max);
-      if (d > 0 && d <= max) near.set(t, d);
-    }
+  const near = termsNear(vocabulary(reader), term, term.length < ONE_EDIT_BELOW ? 1 : 2);
   if (/^[a-z]+$/.test(word))
     for (const v of oneEdit(word)) {
       // Only a real word one edit away: a stemmer also cuts non-words down to a term (`replcation` → `replacation` → replac).
