@@ -191,17 +191,26 @@ export function respell(analyzer: Analyzer, raw: string, fixes: ReadonlyMap<stri
 }
 
 /**
- * How `text` writes a word whose term is `term`, or undefined:
- * of its forms, the nearest to what was typed (`rebsae` → rebase, not
- * rebased), then the commonest.
+ * How `texts` (pages, as if joined by line breaks, which end every word)
+ * write a word whose term is `term`, within their first `maxTokens` tokens,
+ * or undefined: of its forms, the nearest to what was typed (`rebsae` →
+ * rebase, not rebased), then the commonest. A text is read only while
+ * tokens are left to look at.
  */
-export function writtenForm(analyzer: Analyzer, text: string, term: string, typed: string, maxTokens: number): string | undefined {
+export function writtenForm(analyzer: Analyzer, texts: Iterable<string>, term: string, typed: string, maxTokens: number): string | undefined {
   const seen = new Map<string, number>();
-  for (const t of analyzer.tokens(text, maxTokens)) {
-    // A part of an identifier spans the identifier: `async` is not written `async_for_stmt`.
-    if (t.term !== term || t.part) continue;
-    const w = text.slice(t.start, t.end);
-    seen.set(w, (seen.get(w) ?? 0) + 1);
+  let left = maxTokens;
+  const pages = texts[Symbol.iterator]();
+  for (let next = left >= 1 && pages.next(); next && !next.done; next = left >= 1 && pages.next()) {
+    const text = next.value;
+    const tokens = analyzer.tokens(text, left);
+    left -= tokens.length;
+    for (const t of tokens) {
+      // A part of an identifier spans the identifier: `async` is not written `async_for_stmt`.
+      if (t.term !== term || t.part) continue;
+      const w = text.slice(t.start, t.end);
+      seen.set(w, (seen.get(w) ?? 0) + 1);
+    }
   }
   const far = typed.length + 1;
   const rank = ([w, n]: [string, number]) => editDistance(typed, w.toLowerCase(), far) * 1e6 - n;

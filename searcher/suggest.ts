@@ -22,13 +22,14 @@ const SPELLING_TEXT_CHARS = 60_000;
 function spelled(snap: Snapshot, term: string, typed: string, context: readonly string[]): string | undefined {
   const withContext = snap.reader.candidates([...new Set([term, ...context])], { limit: SPELLING_PAGES });
   const pages = withContext.length ? withContext : snap.reader.candidates([term], { limit: SPELLING_PAGES });
-  const text = pages
-    .map((id) => {
+  // Read a page only when the words before it left room: the first pages often fill the words looked at.
+  function* texts() {
+    for (const id of pages) {
       const doc = snap.reader.doc(id);
-      return `${doc.title}\n${parseText(snap, doc) ?? ''}`.slice(0, SPELLING_TEXT_CHARS);
-    })
-    .join('\n');
-  return writtenForm(snap.analyzer, text, term, typed, SPELLING_PAGES * MAX_SUMMARY_TOKENS);
+      yield `${doc.title}\n${parseText(snap, doc) ?? ''}`.slice(0, SPELLING_TEXT_CHARS);
+    }
+  }
+  return writtenForm(snap.analyzer, texts(), term, typed, SPELLING_PAGES * MAX_SUMMARY_TOKENS);
 }
 
 /**
