@@ -197,7 +197,7 @@ export function respell(analyzer: Analyzer, raw: string, fixes: ReadonlyMap<stri
  * rebase, not rebased), then the commonest. A text is read only while
  * tokens are left to look at.
  */
-export function writtenForm(analyzer: Analyzer, texts: Iterable<string>, term: string, typed: string, maxTokens: number): string | undefined {
+export function writtenForm(analyzer: Pick<Analyzer, 'tokens'>, texts: Iterable<string>, term: string, typed: string, maxTokens: number): string | undefined {
   const seen = new Map<string, number>();
   let left = maxTokens;
   const pages = texts[Symbol.iterator]();

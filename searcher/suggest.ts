@@ -6,6 +6,7 @@
  */
 import { parseText } from './details.js';
 import type { SearchResult } from './search.js';
+import { SpellingPages } from './spell-pages.js';
 import { corrections, editDistance, forgivenMisspelling, respell, writtenForm, type Respelled } from './spell.js';
 import type { Snapshot } from './snapshot.js';
 import { MAX_SUMMARY_TOKENS } from './summary.js';
@@ -19,17 +20,20 @@ const SPELLING_TEXT_CHARS = 60_000;
  * `context`, else the term) write the term, the form nearest to what was
  * typed over all of them; undefined when none shows it.
  */
-function spelled(snap: Snapshot, term: string, typed: string, context: readonly string[]): string | undefined {
+function spelled(snap: Snapshot, pages: SpellingPages, term: string, typed: string, context: readonly string[]): string | undefined {
   const withContext = snap.reader.candidates([...new Set([term, ...context])], { limit: SPELLING_PAGES });
-  const pages = withContext.length ? withContext : snap.reader.candidates([term], { limit: SPELLING_PAGES });
+  const ids = withContext.length ? withContext : snap.reader.candidates([term], { limit: SPELLING_PAGES });
   // Read a page only when the words before it left room: the first pages often fill the words looked at.
   function* texts() {
-    for (const id of pages) {
-      const doc = snap.reader.doc(id);
-      yield `${doc.title}\n${parseText(snap, doc) ?? ''}`.slice(0, SPELLING_TEXT_CHARS);
-    }
+    for (const id of ids) yield pages.text(id);
   }
-  return writtenForm(snap.analyzer, texts(), term, typed, SPELLING_PAGES * MAX_SUMMARY_TOKENS);
+  return writtenForm(pages, texts(), term, typed, SPELLING_PAGES * MAX_SUMMARY_TOKENS);
+}
+
+/** A page's title and parse text, as far as the written forms are looked for. */
+function pageText(snap: Snapshot, id: number): string {
+  const doc = snap.reader.doc(id);
+  return `${doc.title}\n${parseText(snap, doc) ?? ''}`.slice(0, SPELLING_TEXT_CHARS);
 }
 
 /**
@@ -50,8 +54,9 @@ export function didYouMean(snap: Snapshot, r: Pick<SearchResult, 'raw' | 'query'
   const context = typed.map((t) => fixes.get(t) ?? t);
   const replacements = new Set(fixes.values());
   for (const t of typed) if (!fixes.has(t)) fixes.set(t, t);
+  const pages = new SpellingPages(snap.analyzer, (id) => pageText(snap, id));
   return respell(snap.analyzer, r.raw, fixes, (t, word) =>
-    replacements.has(t) ? (spelled(snap, t, word, context) ?? t) : forgiven.has(word) ? nearForm(spelled(snap, t, word, context), word) : word,
+    replacements.has(t) ? (spelled(snap, pages, t, word, context) ?? t) : forgiven.has(word) ? nearForm(spelled(snap, pages, t, word, context), word) : word,
   );
 }
 
