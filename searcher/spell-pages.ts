@@ -1,36 +1,97 @@
 /**
  * @module searcher/spell-pages
- * The pages a query's respelt words are looked up in (searcher/suggest),
- * each read and tokenized once for all of its words: the words of a query
- * mostly look in the same pages, those holding every corrected word, and
- * reading a page's text and finding its tokens is most of what a "did you
- * mean" costs.
+ * The pages "did you mean" looks up written forms in (searcher/suggest),
+ * each tokenized once and kept, within a bound, as the forms of its words:
+ * finding a page's tokens was most of what a correction cost, and the pages
+ * looked in are few (those the corrected words score best in), so the same
+ * pages come back query after query. A page keeps no text, only its words'
+ * forms, term by term, and where each stands among its tokens, so a lookup
+ * that may look at fewer tokens of it still counts exactly the forms within.
  */
-import type { Analyzer, Token } from '../shared/analysis/analyzer.js';
+import type { Analyzer } from '../shared/analysis/analyzer.js';
+import { wordOf } from '../shared/analysis/word-cache.js';
 
+/** The forms a page writes its words in, as far as its first `max` tokens. */
+export class PageForms {
+  /** The page's tokens found (at most the `max` it was read with). */
+  readonly count: number;
+  /** The page's distinct terms of whole words (not an identifier's parts): each word token's term is a number into them. */
+  private readonly terms: string[] = [];
+  private readonly forms: string[] = [];
+  /** Per whole-word token: where it stands among the page's tokens, its term's number and its form's. */
+  private readonly at: Uint32Array;
+  private readonly termOf: Uint32Array;
+  private readonly formOf: Uint32Array;
+
+  constructor(analyzer: Pick<Analyzer, 'tokens'>, text: string, max: number) {
+    const tokens = analyzer.tokens(text, max);
+    this.count = tokens.length;
+    const whole = tokens.filter((t) => !t.part);
+    this.at = new Uint32Array(whole.length);
+    this.termOf = new Uint32Array(whole.length);
+    this.formOf = new Uint32Array(whole.length);
+    const termNo = new Map<string, number>();
+    const formNo = new Map<string, number>();
+    whole.forEach((t, i) => {
+      let n = termNo.get(t.term);
+      if (n === undefined) termNo.set(t.term, (n = this.terms.push(t.term) - 1));
+      const w = text.slice(t.start, t.end);
+      let f = formNo.get(w);
+      // A form cut out of the page with slice would keep the page's text alive.
+      if (f === undefined) formNo.set(w, (f = this.forms.push(wordOf(text, t.start, t.end)) - 1));
+      this.at[i] = t.pos;
+      this.termOf[i] = n;
+      this.formOf[i] = f;
+    });
+  }
+
+  /** Counts into `seen` the forms of `term` among the page's first `within` tokens. */
+  addForms(term: string, within: number, seen: Map<string, number>): void {
+    const n = this.terms.indexOf(term);
+    if (n < 0) return;
+    for (let i = 0; i < this.at.length && this.at[i]! < within; i++) {
+      if (this.termOf[i] !== n) continue;
+      const w = this.forms[this.formOf[i]!]!;
+      seen.set(w, (seen.get(w) ?? 0) + 1);
+    }
+  }
+
+  /** Roughly what the page holds, in tokens' worth, for the bound of the pages kept. */
+  get weight(): number {
+    return this.at.length + this.forms.length;
+  }
+}
+
+/** Pages kept per index, by how much they hold: some 100 typical documentation pages, a few MB. */
+const KEPT_WEIGHT = 200_000;
+
+/** The pages of one index, each read and tokenized when first looked in and kept while looked in lately (least recently used dropped). */
 export class SpellingPages {
-  private readonly texts = new Map<number, string>();
-  /** A text's first tokens, as many as were last asked for (fewer when the text has no more). */
-  private readonly tokenized = new Map<string, { asked: number; tokens: Token[] }>();
+  private readonly kept = new Map<number, PageForms>();
+  private weight = 0;
 
   constructor(
     private readonly analyzer: Pick<Analyzer, 'tokens'>,
     private readonly textOf: (id: number) => string,
+    /** Tokens a page is read to: as many as any lookup looks at. */
+    private readonly max: number,
+    private readonly keptWeight = KEPT_WEIGHT,
   ) {}
 
-  /** The text of page `id`, read the first time only. */
-  text(id: number): string {
-    let t = this.texts.get(id);
-    if (t === undefined) this.texts.set(id, (t = this.textOf(id)));
-    return t;
-  }
-
-  /** The first `max` tokens of a text (as Analyzer.tokens), found again only when more are asked for than were found before. */
-  tokens(text: string, max: number): Token[] {
-    const known = this.tokenized.get(text);
-    if (known && (known.asked >= max || known.tokens.length < known.asked)) return known.tokens.length > max ? known.tokens.slice(0, max) : known.tokens;
-    const tokens = this.analyzer.tokens(text, max);
-    this.tokenized.set(text, { asked: max, tokens });
-    return tokens;
+  /** Page `id`'s forms. */
+  page(id: number): PageForms {
+    let p = this.kept.get(id);
+    if (p) this.kept.delete(id);
+    else {
+      p = new PageForms(this.analyzer, this.textOf(id), this.max);
+      this.weight += p.weight;
+    }
+    this.kept.set(id, p);
+    for (const [old, q] of this.kept) {
+      if (this.weight <= this.keptWeight || old === id) break;
+      this.kept.delete(old);
+      this.weight -= q.weight;
+    }
+    return p;
   }
 }

@@ -10,6 +10,7 @@
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { FIELDS, type IndexReader } from '../shared/index/types.js';
 import { isEnglishWord } from '../shared/analysis/words.js';
+import type { PageForms } from './spell-pages.js';
 import { spellVocabulary, termsNear, type SpellVocabulary } from './spell-vocabulary.js';
 
 /** Each edit costs this factor of document frequency: two edits must be 400× as common to win over one. */
@@ -191,26 +192,19 @@ export function respell(analyzer: Analyzer, raw: string, fixes: ReadonlyMap<stri
 }
 
 /**
- * How `texts` (pages, as if joined by line breaks, which end every word)
- * write a word whose term is `term`, within their first `maxTokens` tokens,
- * or undefined: of its forms, the nearest to what was typed (`rebsae` →
- * rebase, not rebased), then the commonest. A text is read only while
- * tokens are left to look at.
+ * How `pages` (looked at in turn, as one text) write a word whose term is
+ * `term`, within their first `maxTokens` tokens, or undefined: of its
+ * forms, the nearest to what was typed (`rebsae` → rebase, not rebased),
+ * then the commonest. A page is read only while tokens are left to look at.
  */
-export function writtenForm(analyzer: Pick<Analyzer, 'tokens'>, texts: Iterable<string>, term: string, typed: string, maxTokens: number): string | undefined {
+export function writtenForm(pages: Iterable<Pick<PageForms, 'count' | 'addForms'>>, term: string, typed: string, maxTokens: number): string | undefined {
   const seen = new Map<string, number>();
   let left = maxTokens;
-  const pages = texts[Symbol.iterator]();
-  for (let next = left >= 1 && pages.next(); next && !next.done; next = left >= 1 && pages.next()) {
-    const text = next.value;
-    const tokens = analyzer.tokens(text, left);
-    left -= tokens.length;
-    for (const t of tokens) {
-      // A part of an identifier spans the identifier: `async` is not written `async_for_stmt`.
-      if (t.term !== term || t.part) continue;
-      const w = text.slice(t.start, t.end);
-      seen.set(w, (seen.get(w) ?? 0) + 1);
-    }
+  const each = pages[Symbol.iterator]();
+  for (let next = left >= 1 && each.next(); next && !next.done; next = left >= 1 && each.next()) {
+    // A part of an identifier spans the identifier (`async` is not written `async_for_stmt`): pages count whole words' forms.
+    next.value.addForms(term, left, seen);
+    left -= Math.min(next.value.count, left);
   }
   const far = typed.length + 1;
   const rank = ([w, n]: [string, number]) => editDistance(typed, w.toLowerCase(), far) * 1e6 - n;

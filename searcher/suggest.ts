@@ -14,20 +14,28 @@ import { MAX_SUMMARY_TOKENS } from './summary.js';
 /** Pages looked at for a term's written form. */
 const SPELLING_PAGES = 3;
 const SPELLING_TEXT_CHARS = 60_000;
+/** Tokens of those pages looked at, all told. */
+const SPELLING_TOKENS = SPELLING_PAGES * MAX_SUMMARY_TOKENS;
+
+/** The pages looked in per snapshot, kept for the queries after. */
+const spellingPages = new WeakMap<Snapshot, SpellingPages>();
 
 /**
  * How the pages of the corrected query (those holding the term and
  * `context`, else the term) write the term, the form nearest to what was
  * typed over all of them; undefined when none shows it.
  */
-function spelled(snap: Snapshot, pages: SpellingPages, term: string, typed: string, context: readonly string[]): string | undefined {
+function spelled(snap: Snapshot, term: string, typed: string, context: readonly string[]): string | undefined {
   const withContext = snap.reader.candidates([...new Set([term, ...context])], { limit: SPELLING_PAGES });
   const ids = withContext.length ? withContext : snap.reader.candidates([term], { limit: SPELLING_PAGES });
+  let pages = spellingPages.get(snap);
+  if (!pages) spellingPages.set(snap, (pages = new SpellingPages(snap.analyzer, (id) => pageText(snap, id), SPELLING_TOKENS)));
+  const kept = pages;
   // Read a page only when the words before it left room: the first pages often fill the words looked at.
-  function* texts() {
-    for (const id of ids) yield pages.text(id);
+  function* read() {
+    for (const id of ids) yield kept.page(id);
   }
-  return writtenForm(pages, texts(), term, typed, SPELLING_PAGES * MAX_SUMMARY_TOKENS);
+  return writtenForm(read(), term, typed, SPELLING_TOKENS);
 }
 
 /** A page's title and parse text, as far as the written forms are looked for. */
@@ -54,9 +62,8 @@ export function didYouMean(snap: Snapshot, r: Pick<SearchResult, 'raw' | 'query'
   const context = typed.map((t) => fixes.get(t) ?? t);
   const replacements = new Set(fixes.values());
   for (const t of typed) if (!fixes.has(t)) fixes.set(t, t);
-  const pages = new SpellingPages(snap.analyzer, (id) => pageText(snap, id));
   return respell(snap.analyzer, r.raw, fixes, (t, word) =>
-    replacements.has(t) ? (spelled(snap, pages, t, word, context) ?? t) : forgiven.has(word) ? nearForm(spelled(snap, pages, t, word, context), word) : word,
+    replacements.has(t) ? (spelled(snap, t, word, context) ?? t) : forgiven.has(word) ? nearForm(spelled(snap, t, word, context), word) : word,
   );
 }
 
