@@ -19,17 +19,19 @@ export class PageForms {
   private readonly terms: string[] = [];
   private readonly forms: string[] = [];
   /** Per whole-word token: where it stands among the page's tokens, its term's number and its form's. */
-  private readonly at: Uint32Array;
-  private readonly termOf: Uint32Array;
-  private readonly formOf: Uint32Array;
+  private readonly at: Uint16Array | Uint32Array;
+  private readonly termOf: Uint16Array | Uint32Array;
+  private readonly formOf: Uint16Array | Uint32Array;
 
   constructor(analyzer: Pick<Analyzer, 'tokens'>, text: string, max: number) {
     const tokens = analyzer.tokens(text, max);
     this.count = tokens.length;
     const whole = tokens.filter((t) => !t.part);
-    this.at = new Uint32Array(whole.length);
-    this.termOf = new Uint32Array(whole.length);
-    this.formOf = new Uint32Array(whole.length);
+    // Numbers below the tokens read: two bytes each for a page read to fewer than 65,536 (as searcher/suggest reads).
+    const numbers = (n: number) => (max <= 0xffff ? new Uint16Array(n) : new Uint32Array(n));
+    this.at = numbers(whole.length);
+    this.termOf = numbers(whole.length);
+    this.formOf = numbers(whole.length);
     const termNo = new Map<string, number>();
     const formNo = new Map<string, number>();
     whole.forEach((t, i) => {
@@ -62,8 +64,8 @@ export class PageForms {
   }
 }
 
-/** Pages kept per index, by how much they hold: some 100 typical documentation pages, a few MB. */
-const KEPT_WEIGHT = 200_000;
+/** Pages kept per snapshot, by how much they hold: some 50 typical documentation pages, about 1 MB (a unit of weight is ~12 bytes). */
+const KEPT_WEIGHT = 100_000;
 
 /** The pages of one index, each read and tokenized when first looked in and kept while looked in lately (least recently used dropped). */
 export class SpellingPages {
