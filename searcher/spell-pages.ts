@@ -64,8 +64,8 @@ export class PageForms {
   }
 }
 
-/** Pages kept per snapshot, by how much they hold: some 50 typical documentation pages, about 1 MB (a unit of weight is ~12 bytes). */
-const KEPT_WEIGHT = 100_000;
+/** Pages kept per snapshot, by how much they hold: some 30 typical documentation pages, about 1 MB (a unit of weight is ~17 bytes). */
+const KEPT_WEIGHT = 60_000;
 
 /** The pages of one index, each read and tokenized when first looked in and kept while looked in lately (least recently used dropped). */
 export class SpellingPages {
