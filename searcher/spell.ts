@@ -57,7 +57,7 @@ export function documentFrequency(reader: IndexReader, term: string): number {
   return df;
 }
 
-/** The vocabulary as spelling searches it, built once per index: the terms themselves stay in the dictionary's bytes. */
+/** The vocabulary as spelling searches it (front-coded, searcher/spell-vocabulary), built once per index when first asked. */
 const vocabularies = new WeakMap<IndexReader, SpellVocabulary>();
 
 function vocabulary(reader: IndexReader): SpellVocabulary {

@@ -28,12 +28,11 @@ const spellingPages = new WeakMap<Snapshot, SpellingPages>();
 function spelled(snap: Snapshot, term: string, typed: string, context: readonly string[]): string | undefined {
   const withContext = snap.reader.candidates([...new Set([term, ...context])], { limit: SPELLING_PAGES });
   const ids = withContext.length ? withContext : snap.reader.candidates([term], { limit: SPELLING_PAGES });
-  let pages = spellingPages.get(snap);
-  if (!pages) spellingPages.set(snap, (pages = new SpellingPages(snap.analyzer, (id) => pageText(snap, id), SPELLING_TOKENS)));
-  const kept = pages;
-  // Read a page only when the words before it left room: the first pages often fill the words looked at.
+  const pages = spellingPages.get(snap) ?? new SpellingPages(snap.analyzer, (id) => pageText(snap, id), SPELLING_TOKENS);
+  spellingPages.set(snap, pages);
+  // A page is read only while tokens are left to look at: one of many tokens can use them all.
   function* read() {
-    for (const id of ids) yield kept.page(id);
+    for (const id of ids) yield pages.page(id);
   }
   return writtenForm(read(), term, typed, SPELLING_TOKENS);
 }
