@@ -126,11 +126,16 @@ export function correction(reader: IndexReader, analyzer: Analyzer, word: string
   if (term.length < MIN_LENGTH || !/^\p{L}+$/u.test(term)) return undefined;
   let best: string | undefined;
   let bestScore = 0;
-  for (const [t, d] of nearTerms(reader, analyzer, word, term)) {
+  // The most a term could score: in every document and every context document. Nearest first, so a
+  // common term one edit away passes over the many two edits away unread.
+  const most = reader.meta.docCount + reader.meta.deletedCount + CONTEXT_WEIGHT * context.length;
+  for (const [t, d] of [...nearTerms(reader, analyzer, word, term)].sort((a, b) => a[1] - b[1])) {
+    const drop = t.length < term.length ? DROPPED_LETTER : 1;
+    if (most * EDIT_PENALTY ** d * drop < bestScore) continue;
     const id = reader.termId(t);
     let inContext = 0;
     for (const doc of context) if (reader.entry(doc, id) >= 0) inContext++;
-    const score = (documentFrequency(reader, t) + CONTEXT_WEIGHT * inContext) * EDIT_PENALTY ** d * (t.length < term.length ? DROPPED_LETTER : 1);
+    const score = (documentFrequency(reader, t) + CONTEXT_WEIGHT * inContext) * EDIT_PENALTY ** d * drop;
     if (score > bestScore || (score === bestScore && best !== undefined && t < best)) {
       best = t;
       bestScore = score;
