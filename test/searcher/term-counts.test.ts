@@ -3,7 +3,8 @@
  * every match: a common word's page, asked again, decodes no posting and
  * shows what the first count showed and what the exhaustive ranking shows,
  * at a first page, without grouping, and deeper than the matches kept (so
- * counted again); a budget that keeps two counts answers the same.
+ * counted again); a budget that keeps two counts answers the same. Searches
+ * of several common words, their partial matches not joining, too.
  */
 import fs from 'node:fs';
 import { test } from 'uvu';
@@ -70,6 +71,24 @@ test('a common word\'s count, kept, shows what its first count and scoring every
         if (first.total < 2048) assert.ok(blocks.decoded > 0, `${JSON.stringify(req)}: a rare word counted again`);
       }
     assert.ok(kept >= 6, `only ${kept} pages of a kept count`);
+  } finally {
+    snaps.close();
+  }
+});
+
+test('several common words: a pool taken from the pages holding all of them alone shows what scoring every match shows', async () => {
+  const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
+  try {
+    let apart = 0;
+    for (let i = 0; i + 2 < WORDS.length; i++)
+      for (const query of [`${WORDS[i]} ${WORDS[i + 1]}`, `${WORDS[i]} ${WORDS[i + 2]} ${WORDS[0]}`])
+        for (const page of PAGES) {
+          const req = { query, ...page };
+          const exhaustive = search(snaps.current, req, { exhaustive: true });
+          assert.equal(shown(search(snaps.current, req)), shown(exhaustive), JSON.stringify(req));
+          if (exhaustive.partial === 0 && exhaustive.total >= KEPT_DEPTH) apart++;
+        }
+    assert.ok(apart > 20, `only ${apart} result pages of more full matches than a first pool`);
   } finally {
     snaps.close();
   }
