@@ -143,7 +143,7 @@ export function countMatches(lists: readonly TermBlocks[], terms: number, docCou
     release();
     return counts;
   }
-  return { ...counts, pool: weighedPool(held, sum, met, n, terms, counts.full, weighing.weights, release) };
+  return { ...counts, pool: weighedPool(held, sum, met, n, lists.length, weighing.weights, release) };
 }
 
 /** The documents met (`met`, `n` of them) counted by how many of the `terms` each holds (`held`), and by each tag's value. */
@@ -169,38 +169,24 @@ function tally(held: ArrayLike<number>, met: Uint32Array, n: number, terms: numb
   return { full, some: n - full, tags: { site: tag(0, fullSite, someSite), type: tag(1, fullType, someType), lang: tag(2, fullLang, someLang) } };
 }
 
-/**
- * The matches of a count (`met`, `n` of them, `full` of them holding all
- * `terms`) with their weights: the candidate stage's arithmetic, each
- * match's worked out when first taken. A pool taken by how many terms a
- * document holds, no deeper than the full matches, is taken from those
- * alone: the partial ones (most of the matches of common words) are neither
- * weighed nor passed over.
- */
-function weighedPool(held: ArrayLike<number>, sum: Float64Array, met: Uint32Array, n: number, terms: number, full: number, weights: MatchWeights, release: () => void): MatchPool {
+/** The matches of a count (`met`, `n` of them) with their weights: the candidate stage's arithmetic, in ascending id order as it offers them. */
+function weighedPool(held: ArrayLike<number>, sum: Float64Array, met: Uint32Array, n: number, lists: number, weights: MatchWeights, release: () => void): MatchPool {
+  // One list's documents are met in id order; several lists' are sorted, or found in one walk over the ids when most documents match.
+  if (lists > 1) {
+    if (n * 16 > held.length) {
+      let k = 0;
+      for (let d = 0; d < held.length; d++) if (held[d]) met[k++] = d;
+    } else met.subarray(0, n).sort();
+  }
   const { docWeight, docScale } = weights;
-  const weigh = (d: number) => {
+  for (let i = 0; i < n; i++) {
+    const d = met[i]!;
     const s = sum[d]!;
     sum[d] = (docScale && s > 0 ? docScale(d) * s : s) + (docWeight ? docWeight(d) : 0);
-  };
-  let fulls: Uint32Array | undefined;
-  let all = false;
-  const fullOnes = () => {
-    if (fulls) return fulls;
-    fulls = new Uint32Array(full);
-    for (let i = 0, k = 0; i < n; i++) if (held[met[i]!] === terms) fulls[k++] = met[i]!;
-    if (!all) fulls.forEach(weigh);
-    return fulls;
-  };
-  const everyOne = () => {
-    if (!all) for (let i = 0; i < n; i++) if (!fulls || held[met[i]!] !== terms) weigh(met[i]!);
-    all = true;
-    return met.subarray(0, n);
-  };
+  }
   return {
     take(limit, byWeight, floor) {
-      const from = !byWeight && full >= limit ? fullOnes() : everyOne();
-      const taken = bestOf(from, from.length, byWeight ? undefined : held, sum, limit);
+      const taken = bestOf(met, n, byWeight ? undefined : held, sum, limit);
       if (n >= limit && limit > 0 && floor) {
         const worst = taken[limit - 1]!;
         Object.assign(floor, { count: byWeight ? 0 : held[worst]!, weight: sum[worst]! });
@@ -216,7 +202,7 @@ function weighedPool(held: ArrayLike<number>, sum: Float64Array, met: Uint32Arra
 const SAMPLE = 512;
 
 /**
- * The best `limit` of the matches `met` (`n` of them), best first:
+ * The best `limit` of the matches `met` (`n`, ascending ids), best first:
  * by `held` (how many terms a document holds, when counted), then weight,
  * then the lowest id, as TopK keeps them. Those from a sample's estimate of
  * the worst taken up are gathered in one pass and sorted; an estimate that
