@@ -9,8 +9,8 @@
  * scored until the exact head of the ranking decides the page
  * (searcher/prune, group.groupHead), taken again deeper when it cannot (a
  * site on the page with its other hits far below, say), no posting read
- * again. What is shown is the ranking of every match
- * (test/searcher/prune.test.ts).
+ * again; a common word's count is kept (searcher/term-counts). What is
+ * shown is the ranking of every match (test/searcher/prune.test.ts).
  */
 import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
 import type { CandidateOptions } from '../shared/index/types.js';
@@ -18,6 +18,7 @@ import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
 import { groupHead, type GroupedPage, type SiteCount } from './group.js';
 import { boundPool, boundWeights, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
+import { countOf } from './term-counts.js';
 import type { AnalyzedQuery } from './query/analyze.js';
 import { addProximity, bonusOf, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH } from './ranking.js';
 import type { Match, Paging } from './search.js';
@@ -64,7 +65,7 @@ function tallies(counts: MatchCounts, joined: boolean) {
 
 /** A page of a query of plain words (`terms`, countableTerms), exact; `blocks` counts the postings blocks its counting pass decoded. */
 export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats']) {
-  const counts = snap.reader.countMatches(terms, boundWeights(snap, query), blocks);
+  const counts = countOf(snap.reader, snap.settings.rank, terms, boundWeights(snap, query), blocks);
   try {
     return pageOfCounted(snap, query, terms, paging, counts);
   } finally {
