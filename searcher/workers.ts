@@ -32,8 +32,10 @@ import os from 'node:os';
  * request at a time on a core of its own, and V8's helper threads (four a
  * process) only contend with the other workers for the same cores, a
  * collection waiting for a helper another process holds the core of.
- * Measured at 100k pages under 16 connections: 11–12 % less CPU a request
- * (19.97 -> 17.70 and 20.76 -> 18.32 ms), the same memory.
+ * Measured at 100k pages under 16 connections on cores busy with other
+ * work (load 16–20 on 2 cores): 11–12 % less CPU a request (19.97 -> 17.70
+ * and 20.76 -> 18.32 ms), the same memory; on idle cores about the same
+ * (17.14 -> 17.29 and 16.84 -> 17.45 ms, within the noise).
  */
 export function workerMemory(env: NodeJS.ProcessEnv, execArgv: readonly string[]): { execArgv: string[]; env: NodeJS.ProcessEnv } {
   const given = `${env.NODE_OPTIONS ?? ''} ${execArgv.join(' ')}`;
