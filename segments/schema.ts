@@ -120,9 +120,12 @@ export function makeFile(file: string, fill: (db: Database.Database) => void): v
   fs.rmSync(made, { force: true });
   const init = new Database(made);
   // A row holds its page whole up to the page size, so 16 KiB pages held two or three 6–7 KB bodies and a
-  // fifth of each page empty (the crawl benchmark's web). At 4 KiB a body fills whole overflow pages and
-  // leaves a part of under a page in its leaf: its content table took 12 % fewer bytes, for the same insert CPU.
-  init.pragma('page_size = 4096');
+  // fifth of each page empty (the crawl benchmark's web); at 4 KiB a body of 3–4 KB (the generated web's,
+  // deflated) still took a leaf page of its own and left a sixth of the content table empty. At 1 KiB a
+  // body fills whole overflow pages and leaves under a page in its leaf: the generated web's 10k-page
+  // segment file took 60.8 → 55.5 MB (content 45.1 → 39.9), for about 12 µs more insert CPU a page (in
+  // the writer thread) and the same reading CPU.
+  init.pragma('page_size = 1024');
   init.pragma(CACHE_PRAGMA);
   init.pragma('journal_mode = OFF');
   init.pragma('synchronous = OFF');
