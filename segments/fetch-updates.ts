@@ -9,7 +9,7 @@ import { fetchFromRow, fetchlistFromRow, parseLinksFromRow, type FetchRow, type 
 import type { SegmentFiles } from './segment-files.js';
 
 /** A fetch row with its parse's links and its fetchlist row, null where the URL has none. */
-type FetchUpdateRow = FetchRow & { p_status: ParseRow['status'] | null; p_signature: string | null; p_outlinks: string | Buffer | null; p_meta: string | null } & {
+type FetchUpdateRow = FetchRow & { p_status: ParseRow['status'] | null; p_signature: string | null; p_outlinks: string | Buffer | null; p_meta: string | Buffer | null } & {
   l_pos: number | null;
   l_host: string | null;
   l_score: number | null;

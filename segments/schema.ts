@@ -10,6 +10,8 @@ import { segmentFile } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
 /**
+ * 6: the parse meta compressed as the outlinks are (brotli when long), which
+ * a version 5 reader would take for JSON text and fail on.
  * 5: bodies deflated against a dictionary of their host (the dictionary
  * table; segments/writer-worker.js), which a version 4 reader cannot inflate.
  * 4: the parse text deflated with the page's stored body as its dictionary
@@ -20,7 +22,7 @@ import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
  * 2: bodies in brotli and parse text as TEXT. This code reads all three, and
  * marks an older file it writes to with this version.
  */
-export const SEGMENT_VERSION = 5;
+export const SEGMENT_VERSION = 6;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -66,7 +68,7 @@ CREATE TABLE IF NOT EXISTS parse (
   lang      TEXT,
   signature TEXT,
   outlinks  BLOB NOT NULL,         -- JSON [{url, anchor}], brotli-compressed when long (TEXT, as it is, in segments written before)
-  meta      TEXT NOT NULL          -- JSON ParseMeta
+  meta      TEXT NOT NULL          -- JSON ParseMeta, brotli-compressed when long (TEXT, as it is, in segments written before format 6)
 );
 -- The fetch partition of each fetchlist host (generate -numFetchers); meta 'parts' holds their number.
 CREATE TABLE IF NOT EXISTS partition_hosts (
