@@ -66,7 +66,8 @@ export function contentParams(c: ContentRecord): [string, string | null, string 
 }
 
 export type ParseLinksRow = Pick<ParseRow, 'status' | 'signature' | 'outlinks' | 'meta'>;
-export type FetchlistRow = { url: string; pos: number; host: string; score: number; datum: string };
+/** datum: JSON, compressed when long as the outlinks are; always as it is in segments written before format 6. */
+export type FetchlistRow = { url: string; pos: number; host: string; score: number; datum: string | Buffer };
 export function parseLinksFromRow(r: ParseLinksRow): ParseLinks {
   return { status: r.status, signature: r.signature, outlinks: JSON.parse(unpackText(r.outlinks)), meta: parseMetaOf(r.meta) };
 }
@@ -75,8 +76,11 @@ export function parseLinksFromRow(r: ParseLinksRow): ParseLinks {
 export const parseMetaOf = (meta: string | Buffer): ParseRecord['meta'] => JSON.parse(unpackText(meta));
 
 export function fetchlistFromRow(r: FetchlistRow): FetchlistEntry & { pos: number } {
-  return { url: r.url, pos: r.pos, host: r.host, score: r.score, datum: JSON.parse(r.datum) };
+  return { url: r.url, pos: r.pos, host: r.host, score: r.score, datum: datumOf(r.datum) };
 }
+
+/** A fetchlist row's datum, the WebDB row at generate time. */
+export const datumOf = (datum: string | Buffer): FetchlistEntry['datum'] => JSON.parse(unpackText(datum));
 
 export function fetchFromRow(r: FetchRow): FetchRecord {
   return {

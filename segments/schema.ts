@@ -10,8 +10,9 @@ import { segmentFile } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
 /**
- * 6: the parse meta compressed as the outlinks are (brotli when long), which
- * a version 5 reader would take for JSON text and fail on.
+ * 6: the parse meta and the fetchlist's datum compressed as the outlinks are
+ * (brotli when long), which a version 5 reader would take for JSON text and
+ * fail on.
  * 5: bodies deflated against a dictionary of their host (the dictionary
  * table; segments/writer-worker.js), which a version 4 reader cannot inflate.
  * 4: the parse text deflated with the page's stored body as its dictionary
@@ -31,7 +32,7 @@ CREATE TABLE IF NOT EXISTS fetchlist (
   pos   INTEGER NOT NULL,      -- fetch order (hosts interleaved)
   host  TEXT NOT NULL,
   score REAL NOT NULL,
-  datum TEXT NOT NULL          -- JSON: the WebDB row at generate time
+  datum TEXT NOT NULL          -- JSON: the WebDB row at generate time, brotli-compressed when long (TEXT, as it is, in segments written before format 6)
 );
 CREATE TABLE IF NOT EXISTS fetch (
   url             TEXT PRIMARY KEY,

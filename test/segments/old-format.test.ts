@@ -26,6 +26,7 @@ test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const URL = 'http://127.0.0.9/old';
 const BODY = '<html><title>Old</title><p>caf\u00e9 written before</p></html>';
 const TEXT = `caf\u00e9 written before ${'and kept readable '.repeat(50)}`;
+const DATUM = { url: URL, status: 'db_unfetched', fetch_interval: 2592000, etag: null, metadata: null };
 const META = { sections: [{ heading: 'caf\u00e9 written before', level: 2, offset: 0 }], outlinksDropped: { cap: 2 } };
 
 /** A segment as release `version` wrote it: its tables (unchanged since), its version, and one page stored its way. */
@@ -41,6 +42,7 @@ function oldSegment(version: 1 | 2 | 3 | 4 | 5): Segment {
     db.prepare('INSERT INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, 0, ?)').run(URL, 'text/html', 'utf-8', Buffer.byteLength(BODY), body);
     const text = version === 1 ? zlib.deflateSync(TEXT) : version === 2 ? TEXT : zlib.brotliCompressSync(TEXT, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
     db.prepare("INSERT INTO parse (url, status, title, text, outlinks, meta) VALUES (?, 'success', 'Old', ?, '[]', ?)").run(URL, text, JSON.stringify(META));
+    db.prepare("INSERT INTO fetchlist (url, pos, host, score, datum) VALUES (?, 0, '127.0.0.9', 1, ?)").run(URL, JSON.stringify(DATUM));
   } finally {
     db.close();
   }
@@ -64,6 +66,8 @@ for (const version of [1, 2, 3, 4, 5] as const)
       assert.is(seg.getParse(URL)!.text, TEXT);
       assert.equal(seg.getParse(URL)!.meta, META);
       assert.equal(seg.sumParseMeta(['outlinksDropped.cap']), [2]);
+      assert.equal([...seg.fetchlist()].map((e) => e.datum), [DATUM]);
+      assert.equal(seg.fetchlistEntry(URL)!.datum, DATUM);
       assert.is(seg.withSummarySource(URL, (s) => s.text.whole()), TEXT);
       assert.is(versionOf(seg), String(version));
     } finally {
@@ -87,10 +91,12 @@ test('a version 2 segment written to is marked with the current version; its old
   }
 });
 
-test('the parse meta is stored compressed when long (format 6), and reads and sums as the JSON it was', () => {
+test('the parse meta and the fetchlist datum are stored compressed when long (format 6), and read and sum as the JSON they were', () => {
   const seg = Segment.create(path.join(tmp, 'v6'));
   const long = { ...META, sections: Array.from({ length: 20 }, (_, i) => ({ heading: `heading ${i} of the page`, level: 2, offset: i * 100 })) };
+  const datum = { ...DATUM, metadata: { seed: 'a seed list of its own', tags: ['one', 'two', 'three'] } };
   try {
+    seg.addFetchlist([{ url: URL, host: '127.0.0.9', score: 1, datum }]);
     seg.putParses([
       { url: URL, status: 'success', title: 'Long', text: TEXT, outlinks: [], meta: long },
       { url: `${URL}/short`, status: 'success', title: 'Short', text: TEXT, outlinks: [], meta: { outlinksDropped: { cap: 3 } } },
@@ -100,11 +106,14 @@ test('the parse meta is stored compressed when long (format 6), and reads and su
       const stored = db.prepare('SELECT url, typeof(meta) AS kind, length(meta) AS bytes FROM parse ORDER BY url').all() as { url: string; kind: string; bytes: number }[];
       assert.equal(stored.map((r) => r.kind), ['blob', 'text']);
       assert.ok(stored[0]!.bytes < JSON.stringify(long).length / 2, `${stored[0]!.bytes} bytes`);
+      assert.is(db.prepare('SELECT typeof(datum) FROM fetchlist').pluck().get(), 'blob');
     } finally {
       db.close();
     }
     assert.equal(seg.getParse(URL)!.meta, long);
     assert.equal(seg.getParseText(URL)!.meta, long);
+    assert.equal([...seg.fetchlist()].map((e) => e.datum), [datum]);
+    assert.equal(seg.fetchlistEntry(URL)!.datum, datum);
     assert.equal(seg.sumParseMeta(['outlinksDropped.cap', 'missing.path']), [5, 0]);
   } finally {
     seg.close();
