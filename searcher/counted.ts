@@ -15,6 +15,7 @@
 import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
 import type { CandidateOptions } from '../shared/index/types.js';
 import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
+import { addFeedback } from './feedback.js';
 import { groupHead, type GroupedPage, type SiteCount } from './group.js';
 import { boundPool, boundWeights, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
@@ -97,6 +98,7 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], pa
       if (exact.length < need) return false;
       const hits = exact.map((i) => ({ ...ranked[i]!.hit, score: scores[i]! })).sort(byScore);
       addProximity(hits, bonus);
+      addFeedback(reader, snap.analyzer, query, hits, settings);
       const first = new Map<string, Match>();
       for (const h of hits) if (!first.has(h.site)) first.set(h.site, h);
       if (facetSites.some((s) => !first.has(s))) return false;

@@ -184,6 +184,14 @@ class SegmentedIndexReader implements IndexReader {
     return this.fwd.entry(id, termId);
   }
 
+  entryRange(id: number): [number, number] {
+    return this.fwd.entries(id);
+  }
+
+  entryTerm(entry: number): number {
+    return this.fwd.termOf(entry);
+  }
+
   entryTf(entry: number, field: number): number {
     return this.fwd.tf(entry, field);
   }

@@ -187,6 +187,10 @@ export interface IndexReader {
    */
   termId(term: string): number;
   entry(id: number, termId: number): number;
+  /** A document's forward-index entries, one a term it holds: [first, end), in term-id order. */
+  entryRange(id: number): [number, number];
+  /** The term id of an entry. */
+  entryTerm(entry: number): number;
   /** Term frequency at an entry; `field` is an index into FIELDS. */
   entryTf(entry: number, field: number): number;
   /** Positions at an entry, ascending; only the first `max` when given. */
