@@ -107,6 +107,17 @@ export function feedbackTerms(
   return new Map(sum > 0 ? top.map(([t, w]) => [t, (params.weight * typed * w) / sum]) : []);
 }
 
+/** What one query's feedback has read, kept while its pool is ranked again (searcher/counted asks once a depth). */
+export interface FeedbackMemo {
+  pages: Map<number, FeedbackPage>;
+  /** The feedback pages' ids the words were drawn from, and each page's bonus from them. */
+  from?: string;
+  bonus: Map<number, number>;
+  score?: (id: number) => number;
+}
+
+export const feedbackMemo = (): FeedbackMemo => ({ pages: new Map(), bonus: new Map() });
+
 /**
  * Adds the feedback words' BM25F (no link prior) to the hits ranked from
  * `params.pages` to PROXIMITY_DEPTH of a list ranked with its bonuses (in
@@ -119,17 +130,35 @@ export function addFeedback<H extends RankedHit>(
   query: AnalyzedQuery,
   ranked: H[],
   settings: { rank: RankParams; feedback: FeedbackParams; stopWords: ReadonlySet<string> },
+  memo: FeedbackMemo = feedbackMemo(),
 ): void {
   const params = settings.feedback;
   const top = Math.min(PROXIMITY_DEPTH, ranked.length);
   if (params.pages <= 0 || params.weight <= 0 || top <= params.pages || !isQuestion(query, params.minWords)) return;
-  const stats = readerStats(reader, settings.rank);
-  const idfOf = (t: string) => idf(stats.docCount, stats.docFreq(t));
-  const pages = ranked.slice(0, params.pages).map((h) => feedbackPage(reader, h.id, h.score));
-  const skip = new Set([...query.terms, ...[...settings.stopWords].flatMap((w) => analyzer.terms(w))]);
-  const added = feedbackTerms(pages, (t) => reader.term(t), idfOf, skip, params, query.required.length);
-  if (added.size === 0) return;
-  const scorer = makeScorer(reader, [...added.keys()], withParams(settings.rank, { linkWeight: 0 }), undefined, added, [], stats);
-  for (let i = params.pages; i < top; i++) ranked[i]!.score += scorer.base(ranked[i]!.id);
+  const first = ranked.slice(0, params.pages);
+  const from = first.map((h) => `${h.id}:${h.score}`).join(' ');
+  if (memo.from !== from) {
+    memo.from = from;
+    memo.bonus.clear();
+    const stats = readerStats(reader, settings.rank);
+    const idfOf = (t: string) => idf(stats.docCount, stats.docFreq(t));
+    const pageOf = (h: H) => {
+      let p = memo.pages.get(h.id);
+      if (!p) memo.pages.set(h.id, (p = feedbackPage(reader, h.id, 0)));
+      return { ...p, score: h.score };
+    };
+    const skip = new Set([...query.terms, ...[...settings.stopWords].flatMap((w) => analyzer.terms(w))]);
+    const added = feedbackTerms(first.map(pageOf), (t) => reader.term(t), idfOf, skip, params, query.required.length);
+    const scorer = added.size ? makeScorer(reader, [...added.keys()], withParams(settings.rank, { linkWeight: 0 }), undefined, added, [], stats) : undefined;
+    memo.score = scorer && ((id) => scorer.base(id));
+  }
+  const score = memo.score;
+  if (!score) return;
+  for (let i = params.pages; i < top; i++) {
+    const h = ranked[i]!;
+    let b = memo.bonus.get(h.id);
+    if (b === undefined) memo.bonus.set(h.id, (b = score(h.id)));
+    h.score += b;
+  }
   ranked.splice(0, top, ...ranked.slice(0, top).sort(byScore));
 }
