@@ -15,7 +15,7 @@
  * lost on both judged sets. Only questions get feedback (`isQuestion`).
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
-import { FIELDS, type IndexReader } from '../shared/index/types.js';
+import type { IndexReader } from '../shared/index/types.js';
 import type { AnalyzedQuery } from './query/analyze.js';
 import { idf } from './rank/bm25f.js';
 import { withParams, type RankParams } from './rank/params.js';
@@ -54,17 +54,15 @@ export interface FeedbackPage {
   score: number;
 }
 
-const CONTENT = FIELDS.indexOf('content');
-const TITLE = FIELDS.indexOf('title');
+let counted = new Uint32Array(1024);
 
-/** Page `id`'s title and body as term counts, from its forward-index entries. */
+/** Page `id`'s title and body as term counts, from its forward-index entries (one bulk read of their counts). */
 export function feedbackPage(reader: IndexReader, id: number, score: number): FeedbackPage {
   const counts = new Map<number, number>();
   const [first, end] = reader.entryRange(id);
-  for (let e = first; e < end; e++) {
-    const n = reader.entryTf(e, CONTENT) + reader.entryTf(e, TITLE);
-    if (n > 0) counts.set(reader.entryTerm(e), n);
-  }
+  if (counted.length < end - first) counted = new Uint32Array(2 * (end - first));
+  reader.entryCounts(first, end, counted);
+  for (let e = first; e < end; e++) if (counted[e - first]! > 0) counts.set(reader.entryTerm(e), counted[e - first]!);
   return { counts, length: Math.max(1, reader.fieldLength(id, 'content') + reader.fieldLength(id, 'title')), score };
 }
 

@@ -184,6 +184,7 @@ class SegmentedIndexReader implements IndexReader {
 
   entryRange = (id: number): [number, number] => this.fwd.entries(id);
   entryTerm = (entry: number): number => this.fwd.termOf(entry);
+  entryCounts = (first: number, end: number, out: Uint32Array): void => this.fwd.positionCounts(first, end, out);
 
   entryTf(entry: number, field: number): number {
     return this.fwd.tf(entry, field);
