@@ -108,7 +108,7 @@ export function feedbackTerms(
 /** What one query's feedback has read, kept while its pool is ranked again (searcher/counted asks once a depth). */
 export interface FeedbackMemo {
   pages: Map<number, FeedbackPage>;
-  /** The feedback pages' ids the words were drawn from, and each page's bonus from them. */
+  /** The feedback pages (ids and scores) the words were last drawn from; the bonus of each page below them, and how it is scored. */
   from?: string;
   bonus: Map<number, number>;
   score?: (id: number) => number;
