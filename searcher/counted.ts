@@ -15,6 +15,7 @@
 import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
 import type { CandidateOptions } from '../shared/index/types.js';
 import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
+import { addFeedback, feedbackMemo } from './feedback.js';
 import { groupHead, type GroupedPage, type SiteCount } from './group.js';
 import { boundPool, boundWeights, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
@@ -84,6 +85,7 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], pa
   const facetSites = topValues(byValue.site).map((v) => v.value);
   const need = Math.min(total, Math.max(PROXIMITY_DEPTH, paging.start + paging.hitsPerPage));
   const docOf = (h: Match) => reader.doc(h.id);
+  const feedback = feedbackMemo();
   for (let limit = Math.ceil(need * FIRST_DEPTH); ; limit *= GROWTH) {
     // Not filled, the pool holds every match; filled, none left out scores above the worst taken.
     const floor = { count: -1, weight: 0 };
@@ -98,6 +100,7 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], pa
       if (exact.length < need) return false;
       const hits = exact.map((i) => ({ ...ranked[i]!.hit, score: scores[i]! })).sort(byScore);
       addProximity(hits, bonus);
+      addFeedback(reader, snap.analyzer, query, hits, settings, feedback);
       const first = new Map<string, Match>();
       for (const h of hits) if (!first.has(h.site)) first.set(h.site, h);
       if (facetSites.some((s) => !first.has(s))) return false;
