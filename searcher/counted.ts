@@ -9,15 +9,17 @@
  * scored until the exact head of the ranking decides the page
  * (searcher/prune, group.groupHead), taken again deeper when it cannot (a
  * site on the page with its other hits far below, say), no posting read
- * again. What is shown is the ranking of every match
- * (test/searcher/prune.test.ts).
+ * again; a common word's count is kept (searcher/term-counts). What is
+ * shown is the ranking of every match (test/searcher/prune.test.ts).
  */
 import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
 import type { CandidateOptions } from '../shared/index/types.js';
 import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
+import { addFeedback, feedbackMemo } from './feedback.js';
 import { groupHead, type GroupedPage, type SiteCount } from './group.js';
 import { boundPool, boundWeights, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
+import { countOf } from './term-counts.js';
 import type { AnalyzedQuery } from './query/analyze.js';
 import { addProximity, bonusOf, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH } from './ranking.js';
 import type { Match, Paging } from './search.js';
@@ -64,7 +66,7 @@ function tallies(counts: MatchCounts, joined: boolean) {
 
 /** A page of a query of plain words (`terms`, countableTerms), exact; `blocks` counts the postings blocks its counting pass decoded. */
 export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats']) {
-  const counts = snap.reader.countMatches(terms, boundWeights(snap, query), blocks);
+  const counts = countOf(snap.reader, snap.settings.rank, terms, boundWeights(snap, query), blocks);
   try {
     return pageOfCounted(snap, query, terms, paging, counts);
   } finally {
@@ -83,6 +85,7 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], pa
   const facetSites = topValues(byValue.site).map((v) => v.value);
   const need = Math.min(total, Math.max(PROXIMITY_DEPTH, paging.start + paging.hitsPerPage));
   const docOf = (h: Match) => reader.doc(h.id);
+  const feedback = feedbackMemo();
   for (let limit = Math.ceil(need * FIRST_DEPTH); ; limit *= GROWTH) {
     // Not filled, the pool holds every match; filled, none left out scores above the worst taken.
     const floor = { count: -1, weight: 0 };
@@ -97,6 +100,7 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], pa
       if (exact.length < need) return false;
       const hits = exact.map((i) => ({ ...ranked[i]!.hit, score: scores[i]! })).sort(byScore);
       addProximity(hits, bonus);
+      addFeedback(reader, snap.analyzer, query, hits, settings, feedback);
       const first = new Map<string, Match>();
       for (const h of hits) if (!first.has(h.site)) first.set(h.site, h);
       if (facetSites.some((s) => !first.has(s))) return false;

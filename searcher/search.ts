@@ -14,6 +14,7 @@ import { analyzeQuery, type AnalyzedQuery } from './query/analyze.js';
 import { browsable } from './query/match.js';
 import { parseQuery, type ParsedQuery } from './query/parse.js';
 import { countableTerms, searchCounted } from './counted.js';
+import { addFeedback } from './feedback.js';
 import { countFacets, noFacets, type Facets } from './facets.js';
 import { groupBySite } from './group.js';
 import type { TermStats } from './rank/bm25f.js';
@@ -184,6 +185,7 @@ export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: 
     m = { ...rankByBase(found.full, found.some, settings.partialBelow), exact: found.exact, scorer: found.scorer };
   } else m = rankPool(snap, q.query, paging, opts.blocks);
   addProximity(m.ranked, bonusOf(m.scorer));
+  addFeedback(snap.reader, snap.analyzer, q.query, m.ranked, settings);
   const docOf = (h: Match) => snap.reader.doc(h.id);
   return { raw: req.query, ...q, ...paging, ...pageOfRanked(m.ranked, paging, docOf), partial: m.partial, exact: m.exact, ms: performance.now() - t0 };
 }

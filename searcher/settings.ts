@@ -5,6 +5,7 @@
  */
 import type { Conf } from '../shared/conf.js';
 import { HzError } from '../shared/errors.js';
+import type { FeedbackParams } from './feedback.js';
 import { parseFileUrlMap, type FileUrlPrefix } from './file-links.js';
 import { readSynonyms, type Synonyms } from './query/synonyms.js';
 import { rankParams, type RankParams } from './rank/params.js';
@@ -16,6 +17,8 @@ export interface SearchSettings {
   synonyms: Synonyms;
   /** What a related term learned from the crawl scores relative to a typed word (searcher/query/expansion); 0 adds none. */
   relatedWeight: number;
+  /** Pseudo-relevance feedback for questions (searcher/feedback); `pages` 0 is none. */
+  feedback: FeedbackParams;
   candidates: number;
   /** Partial matches are added when fewer than this many documents hold every word; 0 never. */
   partialBelow: number;
@@ -40,6 +43,12 @@ export function searchSettings(conf: Conf): SearchSettings {
       conf.getFloat('searcher.synonyms.weight'),
     ),
     relatedWeight: relatedWeight(conf),
+    feedback: {
+      pages: Math.max(0, conf.getInt('searcher.feedback.pages')),
+      terms: Math.max(1, conf.getInt('searcher.feedback.terms')),
+      weight: Math.max(0, conf.getFloat('searcher.feedback.weight')),
+      minWords: Math.max(1, conf.getInt('searcher.feedback.min.words')),
+    },
     candidates: Math.max(10, conf.getInt('searcher.candidates')),
     partialBelow: Math.max(0, conf.getInt('searcher.partial.below')),
     hitsPerSite: conf.getInt('searcher.hits.per.site'),

@@ -10,6 +10,8 @@
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { FIELDS, type IndexReader } from '../shared/index/types.js';
 import { isEnglishWord } from '../shared/analysis/words.js';
+import type { PageForms } from './spell-pages.js';
+import { spellVocabulary, termsNear, type SpellVocabulary } from './spell-vocabulary.js';
 
 /** Each edit costs this factor of document frequency: two edits must be 400× as common to win over one. */
 const EDIT_PENALTY = 0.05;
@@ -55,24 +57,12 @@ export function documentFrequency(reader: IndexReader, term: string): number {
   return df;
 }
 
-/** The vocabulary's term ids by term length, built once per index: the terms themselves stay in the dictionary's bytes. */
-const byLength = new WeakMap<IndexReader, Uint32Array[]>();
+/** The vocabulary as spelling searches it (front-coded, searcher/spell-vocabulary), built once per index when first asked. */
+const vocabularies = new WeakMap<IndexReader, SpellVocabulary>();
 
-function vocabulary(reader: IndexReader): Uint32Array[] {
-  let v = byLength.get(reader);
-  if (!v) {
-    const n = reader.meta.termCount;
-    const length = new Uint32Array(n);
-    const count: number[] = [];
-    for (let id = 0; id < n; id++) {
-      const len = (length[id] = reader.term(id).length);
-      count[len] = (count[len] ?? 0) + 1;
-    }
-    const lists = Array.from(count, (c) => new Uint32Array(c ?? 0));
-    const filled = lists.map(() => 0);
-    for (let id = 0; id < n; id++) lists[length[id]!]![filled[length[id]!]!++] = id;
-    byLength.set(reader, (v = lists));
-  }
+function vocabulary(reader: IndexReader): SpellVocabulary {
+  let v = vocabularies.get(reader);
+  if (!v) vocabularies.set(reader, (v = spellVocabulary(reader.meta.termCount, (id) => reader.term(id))));
   return v;
 }
 
@@ -101,15 +91,7 @@ function oneEdit(word: string, from = 0): Set<string> {
  * `encoding`).
  */
 function nearTerms(reader: IndexReader, analyzer: Analyzer, word: string, term: string): Map<string, number> {
-  const near = new Map<string, number>();
-  const max = term.length < ONE_EDIT_BELOW ? 1 : 2;
-  const vocab = vocabulary(reader);
-  for (let len = Math.max(0, term.length - max); len <= term.length + max; len++)
-    for (const id of vocab[len] ?? []) {
-      const t = reader.term(id);
-      const d = editDistance(term, t, max);
-      if (d > 0 && d <= max) near.set(t, d);
-    }
+  const near = termsNear(vocabulary(reader), term, term.length < ONE_EDIT_BELOW ? 1 : 2);
   if (/^[a-z]+$/.test(word))
     for (const v of oneEdit(word)) {
       // Only a real word one edit away: a stemmer also cuts non-words down to a term (`replcation` → `replacation` → replac).
@@ -144,11 +126,16 @@ export function correction(reader: IndexReader, analyzer: Analyzer, word: string
   if (term.length < MIN_LENGTH || !/^\p{L}+$/u.test(term)) return undefined;
   let best: string | undefined;
   let bestScore = 0;
-  for (const [t, d] of nearTerms(reader, analyzer, word, term)) {
+  // The most a term could score: in every document and every context document. Nearest first, so a
+  // common term one edit away passes over the many two edits away unread.
+  const most = reader.meta.docCount + reader.meta.deletedCount + CONTEXT_WEIGHT * context.length;
+  for (const [t, d] of [...nearTerms(reader, analyzer, word, term)].sort((a, b) => a[1] - b[1])) {
+    const drop = t.length < term.length ? DROPPED_LETTER : 1;
+    if (most * EDIT_PENALTY ** d * drop < bestScore) continue;
     const id = reader.termId(t);
     let inContext = 0;
     for (const doc of context) if (reader.entry(doc, id) >= 0) inContext++;
-    const score = (documentFrequency(reader, t) + CONTEXT_WEIGHT * inContext) * EDIT_PENALTY ** d * (t.length < term.length ? DROPPED_LETTER : 1);
+    const score = (documentFrequency(reader, t) + CONTEXT_WEIGHT * inContext) * EDIT_PENALTY ** d * drop;
     if (score > bestScore || (score === bestScore && best !== undefined && t < best)) {
       best = t;
       bestScore = score;
@@ -210,17 +197,19 @@ export function respell(analyzer: Analyzer, raw: string, fixes: ReadonlyMap<stri
 }
 
 /**
- * How `text` writes a word whose term is `term`, or undefined:
- * of its forms, the nearest to what was typed (`rebsae` → rebase, not
- * rebased), then the commonest.
+ * How `pages` (looked at in turn, as one text) write a word whose term is
+ * `term`, within their first `maxTokens` tokens, or undefined: of its
+ * forms, the nearest to what was typed (`rebsae` → rebase, not rebased),
+ * then the commonest. A page is read only while tokens are left to look at.
  */
-export function writtenForm(analyzer: Analyzer, text: string, term: string, typed: string, maxTokens: number): string | undefined {
+export function writtenForm(pages: Iterable<Pick<PageForms, 'count' | 'addForms'>>, term: string, typed: string, maxTokens: number): string | undefined {
   const seen = new Map<string, number>();
-  for (const t of analyzer.tokens(text, maxTokens)) {
-    // A part of an identifier spans the identifier: `async` is not written `async_for_stmt`.
-    if (t.term !== term || t.part) continue;
-    const w = text.slice(t.start, t.end);
-    seen.set(w, (seen.get(w) ?? 0) + 1);
+  let left = maxTokens;
+  const each = pages[Symbol.iterator]();
+  for (let next = left >= 1 && each.next(); next && !next.done; next = left >= 1 && each.next()) {
+    // A part of an identifier spans the identifier (`async` is not written `async_for_stmt`): pages count whole words' forms.
+    next.value.addForms(term, left, seen);
+    left -= Math.min(next.value.count, left);
   }
   const far = typed.length + 1;
   const rank = ([w, n]: [string, number]) => editDistance(typed, w.toLowerCase(), far) * 1e6 - n;

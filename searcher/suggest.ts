@@ -6,6 +6,7 @@
  */
 import { parseText } from './details.js';
 import type { SearchResult } from './search.js';
+import { SpellingPages } from './spell-pages.js';
 import { corrections, editDistance, forgivenMisspelling, respell, writtenForm, type Respelled } from './spell.js';
 import type { Snapshot } from './snapshot.js';
 import { MAX_SUMMARY_TOKENS } from './summary.js';
@@ -13,6 +14,11 @@ import { MAX_SUMMARY_TOKENS } from './summary.js';
 /** Pages looked at for a term's written form. */
 const SPELLING_PAGES = 3;
 const SPELLING_TEXT_CHARS = 60_000;
+/** Tokens of those pages looked at, all told. */
+const SPELLING_TOKENS = SPELLING_PAGES * MAX_SUMMARY_TOKENS;
+
+/** The pages looked in per snapshot, kept for the queries after. */
+const spellingPages = new WeakMap<Snapshot, SpellingPages>();
 
 /**
  * How the pages of the corrected query (those holding the term and
@@ -21,14 +27,20 @@ const SPELLING_TEXT_CHARS = 60_000;
  */
 function spelled(snap: Snapshot, term: string, typed: string, context: readonly string[]): string | undefined {
   const withContext = snap.reader.candidates([...new Set([term, ...context])], { limit: SPELLING_PAGES });
-  const pages = withContext.length ? withContext : snap.reader.candidates([term], { limit: SPELLING_PAGES });
-  const text = pages
-    .map((id) => {
-      const doc = snap.reader.doc(id);
-      return `${doc.title}\n${parseText(snap, doc) ?? ''}`.slice(0, SPELLING_TEXT_CHARS);
-    })
-    .join('\n');
-  return writtenForm(snap.analyzer, text, term, typed, SPELLING_PAGES * MAX_SUMMARY_TOKENS);
+  const ids = withContext.length ? withContext : snap.reader.candidates([term], { limit: SPELLING_PAGES });
+  const pages = spellingPages.get(snap) ?? new SpellingPages(snap.analyzer, (id) => pageText(snap, id), SPELLING_TOKENS);
+  spellingPages.set(snap, pages);
+  // A page is read only while tokens are left to look at: one of many tokens can use them all.
+  function* read() {
+    for (const id of ids) yield pages.page(id);
+  }
+  return writtenForm(read(), term, typed, SPELLING_TOKENS);
+}
+
+/** A page's title and parse text, as far as the written forms are looked for. */
+function pageText(snap: Snapshot, id: number): string {
+  const doc = snap.reader.doc(id);
+  return `${doc.title}\n${parseText(snap, doc) ?? ''}`.slice(0, SPELLING_TEXT_CHARS);
 }
 
 /**

@@ -9,11 +9,11 @@ import { fetchFromRow, fetchlistFromRow, parseLinksFromRow, type FetchRow, type 
 import type { SegmentFiles } from './segment-files.js';
 
 /** A fetch row with its parse's links and its fetchlist row, null where the URL has none. */
-type FetchUpdateRow = FetchRow & { p_status: ParseRow['status'] | null; p_signature: string | null; p_outlinks: string | Buffer | null; p_meta: string | null } & {
+type FetchUpdateRow = FetchRow & { p_status: ParseRow['status'] | null; p_signature: string | null; p_outlinks: string | Buffer | null; p_meta: string | Buffer | null } & {
   l_pos: number | null;
   l_host: string | null;
   l_score: number | null;
-  l_datum: string | null;
+  l_datum: string | Buffer | null;
 };
 const FETCH_UPDATES_SQL = `SELECT f.*, p.status AS p_status, p.signature AS p_signature, p.outlinks AS p_outlinks, p.meta AS p_meta,
   l.pos AS l_pos, l.host AS l_host, l.score AS l_score, l.datum AS l_datum

@@ -5,7 +5,8 @@
  * segment's own file; a fetch partition holds a copy of its share.
  */
 import type { FetchlistEntry } from './records.js';
-import { fetchlistFromRow, type FetchlistRow } from './rows.js';
+import { packText } from './packing.js';
+import { datumOf, fetchlistFromRow, type FetchlistRow } from './rows.js';
 import type { SegmentFiles } from './segment-files.js';
 
 export class FetchlistRecords {
@@ -18,7 +19,7 @@ export class FetchlistRecords {
     let pos = (db.prepare('SELECT COALESCE(MAX(pos), -1) AS m FROM fetchlist').get() as { m: number }).m + 1;
     let n = 0;
     db.transaction(() => {
-      for (const e of entries) n += insert.run(e.url, pos++, e.host, e.score, JSON.stringify(e.datum)).changes;
+      for (const e of entries) n += insert.run(e.url, pos++, e.host, e.score, packText(JSON.stringify(e.datum))).changes;
     })();
     return n;
   }
@@ -28,9 +29,9 @@ export class FetchlistRecords {
       url: string;
       host: string;
       score: number;
-      datum: string;
+      datum: FetchlistRow['datum'];
     }>)
-      yield { url: r.url, host: r.host, score: r.score, datum: JSON.parse(r.datum) };
+      yield { url: r.url, host: r.host, score: r.score, datum: datumOf(r.datum) };
   }
 
   count(): number {

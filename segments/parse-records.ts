@@ -6,19 +6,29 @@
  * through segments/segment-writer.ts.
  */
 import type { ParseLinks, ParseRecord, ParseText } from './records.js';
-import { PARSE_TEXT_WITH_BODY, PARSE_WITH_BODY, parseFromRow, parseLinksFromRow, parseParams, parseTextFromRow, type ParseLinksRow, type ParseRowWithBody, type ParseTextRow } from './rows.js';
+import { PARSE_TEXT_WITH_BODY, PARSE_WITH_BODY, parseFromRow, parseLinksFromRow, parseMetaOf, parseParams, parseTextFromRow, type ParseLinksRow, type ParseRowWithBody, type ParseTextRow } from './rows.js';
 import { WRITE_SQL } from './schema.js';
 import type { SegmentFiles } from './segment-files.js';
 
 export class ParseRecords {
   constructor(private readonly files: SegmentFiles) {}
 
-  /** The sums over every parse record of numeric parse-meta fields, named by dotted paths. */
+  /**
+   * The sums over every parse record of numeric parse-meta fields, named by
+   * dotted paths; read here, not by SQL's json_extract, since the meta is
+   * stored compressed (segment format 6).
+   */
   sumParseMeta(paths: readonly string[]): number[] {
-    if (paths.some((p) => !/^[A-Za-z_][\w.]*$/.test(p))) throw new Error(`not a parse-meta path: ${paths.join(', ')}`);
-    const cols = paths.map((p, i) => `COALESCE(SUM(json_extract(meta, '$.${p}')), 0) AS s${i}`);
+    const keys = paths.map((p) => p.split('.'));
     const sums = paths.map(() => 0);
-    for (const db of this.files.all) (this.files.q(db, `SELECT ${cols.join(', ')} FROM parse`).raw().get() as number[]).forEach((v, i) => (sums[i]! += v));
+    for (const db of this.files.all)
+      for (const stored of this.files.q(db, 'SELECT meta FROM parse').pluck().iterate() as Iterable<string | Buffer>) {
+        const meta = parseMetaOf(stored);
+        keys.forEach((k, i) => {
+          const v = k.reduce<unknown>((o, key) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[key] : undefined), meta);
+          if (typeof v === 'number') sums[i]! += v;
+        });
+      }
     return sums;
   }
 

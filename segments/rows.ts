@@ -41,7 +41,8 @@ export interface ParseRow {
   signature: string | null;
   /** JSON, compressed when long (segments/packing.ts); always as it is in segments written before. */
   outlinks: string | Buffer;
-  meta: string;
+  /** JSON ParseMeta, compressed when long as the outlinks are; always as it is in segments written before format 6. */
+  meta: string | Buffer;
 }
 
 export function fetchToRow(rec: FetchRecord) {
@@ -65,14 +66,21 @@ export function contentParams(c: ContentRecord): [string, string | null, string 
 }
 
 export type ParseLinksRow = Pick<ParseRow, 'status' | 'signature' | 'outlinks' | 'meta'>;
-export type FetchlistRow = { url: string; pos: number; host: string; score: number; datum: string };
+/** datum: JSON, compressed when long as the outlinks are; always as it is in segments written before format 6. */
+export type FetchlistRow = { url: string; pos: number; host: string; score: number; datum: string | Buffer };
 export function parseLinksFromRow(r: ParseLinksRow): ParseLinks {
-  return { status: r.status, signature: r.signature, outlinks: JSON.parse(unpackText(r.outlinks)), meta: JSON.parse(r.meta) };
+  return { status: r.status, signature: r.signature, outlinks: JSON.parse(unpackText(r.outlinks)), meta: parseMetaOf(r.meta) };
 }
 
+/** A parse row's meta: compressed JSON (segment format 6), or JSON as it is. */
+export const parseMetaOf = (meta: string | Buffer): ParseRecord['meta'] => JSON.parse(unpackText(meta));
+
 export function fetchlistFromRow(r: FetchlistRow): FetchlistEntry & { pos: number } {
-  return { url: r.url, pos: r.pos, host: r.host, score: r.score, datum: JSON.parse(r.datum) };
+  return { url: r.url, pos: r.pos, host: r.host, score: r.score, datum: datumOf(r.datum) };
 }
+
+/** A fetchlist row's datum, the WebDB row at generate time. */
+export const datumOf = (datum: string | Buffer): FetchlistEntry['datum'] => JSON.parse(unpackText(datum));
 
 export function fetchFromRow(r: FetchRow): FetchRecord {
   return {
@@ -118,7 +126,7 @@ export function parseParams(rec: ParseRecord, body?: Uint8Array) {
     lang: rec.lang ?? null,
     signature: rec.signature ?? null,
     outlinks: packText(JSON.stringify(rec.outlinks)),
-    meta: JSON.stringify(rec.meta),
+    meta: packText(JSON.stringify(rec.meta)),
   };
 }
 
@@ -138,5 +146,5 @@ export function parseFromRow(r: ParseRowWithBody): ParseRecord {
 
 export type ParseTextRow = Omit<ParseRowWithBody, 'outlinks'>;
 export function parseTextFromRow(r: ParseTextRow): ParseText {
-  return { url: r.url, status: r.status, message: r.message, title: r.title, text: unpackText(r.text, r, r.url), lang: r.lang, signature: r.signature, meta: JSON.parse(r.meta) };
+  return { url: r.url, status: r.status, message: r.message, title: r.title, text: unpackText(r.text, r, r.url), lang: r.lang, signature: r.signature, meta: parseMetaOf(r.meta) };
 }

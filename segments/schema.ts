@@ -10,6 +10,9 @@ import { segmentFile } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
 /**
+ * 6: the parse meta and the fetchlist's datum compressed as the outlinks are
+ * (brotli when long), which a version 5 reader would take for JSON text and
+ * fail on.
  * 5: bodies deflated against a dictionary of their host (the dictionary
  * table; segments/writer-worker.js), which a version 4 reader cannot inflate.
  * 4: the parse text deflated with the page's stored body as its dictionary
@@ -20,7 +23,7 @@ import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
  * 2: bodies in brotli and parse text as TEXT. This code reads all three, and
  * marks an older file it writes to with this version.
  */
-export const SEGMENT_VERSION = 5;
+export const SEGMENT_VERSION = 6;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,7 +32,7 @@ CREATE TABLE IF NOT EXISTS fetchlist (
   pos   INTEGER NOT NULL,      -- fetch order (hosts interleaved)
   host  TEXT NOT NULL,
   score REAL NOT NULL,
-  datum TEXT NOT NULL          -- JSON: the WebDB row at generate time
+  datum TEXT NOT NULL          -- JSON: the WebDB row at generate time, brotli-compressed when long (TEXT, as it is, in segments written before format 6)
 );
 CREATE TABLE IF NOT EXISTS fetch (
   url             TEXT PRIMARY KEY,
@@ -66,7 +69,7 @@ CREATE TABLE IF NOT EXISTS parse (
   lang      TEXT,
   signature TEXT,
   outlinks  BLOB NOT NULL,         -- JSON [{url, anchor}], brotli-compressed when long (TEXT, as it is, in segments written before)
-  meta      TEXT NOT NULL          -- JSON ParseMeta
+  meta      TEXT NOT NULL          -- JSON ParseMeta, brotli-compressed when long (TEXT, as it is, in segments written before format 6)
 );
 -- The fetch partition of each fetchlist host (generate -numFetchers); meta 'parts' holds their number.
 CREATE TABLE IF NOT EXISTS partition_hosts (
@@ -120,9 +123,12 @@ export function makeFile(file: string, fill: (db: Database.Database) => void): v
   fs.rmSync(made, { force: true });
   const init = new Database(made);
   // A row holds its page whole up to the page size, so 16 KiB pages held two or three 6–7 KB bodies and a
-  // fifth of each page empty (the crawl benchmark's web). At 4 KiB a body fills whole overflow pages and
-  // leaves a part of under a page in its leaf: its content table took 12 % fewer bytes, for the same insert CPU.
-  init.pragma('page_size = 4096');
+  // fifth of each page empty (the crawl benchmark's web); at 4 KiB a body of 3–4 KB (the generated web's,
+  // deflated) still took a leaf page of its own and left a sixth of the content table empty. At 1 KiB a
+  // body fills whole overflow pages and leaves under a page in its leaf: the generated web's 10k-page
+  // segment file took 60.8 → 55.5 MB (content 45.1 → 39.9), for about 12 µs more insert CPU a page (in
+  // the writer thread) and the same reading CPU.
+  init.pragma('page_size = 1024');
   init.pragma(CACHE_PRAGMA);
   init.pragma('journal_mode = OFF');
   init.pragma('synchronous = OFF');

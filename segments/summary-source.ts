@@ -6,11 +6,10 @@
  */
 import { HzError } from '../shared/errors.js';
 import { segmentIndexDir } from '../shared/crawl-dir.js';
-import type { ParseMeta } from '../shared/plugin/extension-points.js';
 import { metaForSummary, readSummaryMeta, summaryPart } from './offsets.js';
 import type { SummarySource } from './records.js';
 import { unpackText } from './packing.js';
-import { BODY, PARSE_WITH_BODY, type ParseRowWithBody } from './rows.js';
+import { BODY, PARSE_WITH_BODY, parseMetaOf, type ParseRowWithBody } from './rows.js';
 import type { SegmentFiles } from './segment-files.js';
 import { SummariesFile } from './summaries.js';
 import { StoredText, WholeText, type TextForm } from './summary-text.js';
@@ -70,7 +69,7 @@ export class SummarySources {
     const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'meta' | 'body' | 'dict'>>(`${PARSE_WITH_BODY} WHERE p.url = ?`, url);
     if (!r) return undefined;
     const text = unpackText(r.text, r, url);
-    return use({ text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(JSON.parse(r.meta) as ParseMeta) });
+    return use({ text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(parseMetaOf(r.meta)) });
   }
 
   /** The parse text of `url`, undefined without a parse. */

@@ -28,7 +28,8 @@ export interface PageTerms {
 
 /** Whether content indexed from `text` holds the text's words first, as the text has them. */
 export function indexesText(content: string, text: string): boolean {
-  return content.startsWith(text) && (content.length === text.length || /\s/.test(content[text.length]!));
+  // The content is most often the text itself (index-basic), which no comparison of their characters need tell.
+  return content === text || (content.startsWith(text) && (content.length === text.length || /\s/.test(content[text.length]!)));
 }
 
 /**

@@ -3,8 +3,9 @@
  * One budget for all an index reader keeps read or decoded
  * (`searcher.cache.mb`), split between its caches: pages of the index
  * files, the compressed postings and skip data of the terms queried, the
- * commonest terms' postings decoded whole, their unit scores (searcher/prune)
- * and parsed stored documents. The shares follow what a miss costs: a page
+ * commonest terms' postings decoded whole, their unit scores (searcher/prune),
+ * parsed stored documents and the commonest one-word searches' counts
+ * (searcher/term-counts). The shares follow what a miss costs: a page
  * or a term's compressed postings is a `pread` from the operating system's
  * cache, a decoded list or its scores the CPU of decoding them again.
  * Apart from those bytes, the budget sets how many words the reader's
@@ -22,6 +23,8 @@ export interface CacheBudget {
   units: number;
   /** Bytes of stored documents parsed, reckoned from their JSON's length. */
   stored: number;
+  /** Bytes of one-word searches' counts and best matches (searcher/term-counts). */
+  counts: number;
   /**
    * Words the reader's analyzer remembers (in each generation of its word
    * cache, shared/analysis/word-cache; about 160 bytes a word). A searcher
@@ -33,7 +36,7 @@ export interface CacheBudget {
 }
 
 /** Pages weigh most: long documents' positions and sections are read a page at a time (realweb's queries waited on them at a fifth). */
-const SHARES: Omit<CacheBudget, 'words'> = { pages: 0.35, postings: 0.2, decoded: 0.15, units: 0.2, stored: 0.1 };
+const SHARES: Omit<CacheBudget, 'words'> = { pages: 0.33, postings: 0.2, decoded: 0.15, units: 0.2, stored: 0.1, counts: 0.02 };
 
 /** What a reader keeps when not told (the tools that open an index: merge, dedup, readindex, prune). */
 export const DEFAULT_CACHE_MB = 32;

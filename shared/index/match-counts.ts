@@ -45,6 +45,8 @@ export type MatchWeights = Pick<CandidateOptions, 'weigh' | 'docWeight' | 'docSc
  */
 export interface MatchPool {
   take(limit: number, byWeight: boolean, floor?: { count: number; weight: number }): number[];
+  /** A match's weight. */
+  weight(id: number): number;
   release(): void;
 }
 
@@ -191,6 +193,7 @@ function weighedPool(held: ArrayLike<number>, sum: Float64Array, met: Uint32Arra
       }
       return taken;
     },
+    weight: (id) => sum[id]!,
     release,
   };
 }

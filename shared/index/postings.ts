@@ -89,38 +89,33 @@ export class PostingsBuilder {
     }
   }
 
-  /** Writes the batch as a run: per term present, ascending, its count, documents, entries and frequencies by field. */
+  /**
+   * Writes the batch as a run: per term present, ascending, the term, its count and its postings as
+   * the batch holds them (W words each), in one array written whole: a run holds a few postings a
+   * term, and a write per term and column cost more than the sort.
+   */
   private spill(): void {
     if (!this.held) return;
     const n = this.held;
+    const term = this.term;
     let maxTerm = 0;
-    for (let i = 0; i < n; i++) if (this.term[i]! > maxTerm) maxTerm = this.term[i]!;
-    const start = new Uint32Array(maxTerm + 2);
-    for (let i = 0; i < n; i++) start[this.term[i]! + 1]!++;
-    for (let t = 0; t <= maxTerm; t++) start[t + 1]! += start[t]!;
-    const at = start.slice(0, maxTerm + 1);
-    const order = new Uint32Array(n);
-    for (let i = 0; i < n; i++) order[at[this.term[i]!]!++] = i;
-    const sink = new SpillSink(path.join(this.spillDir, `postings-${this.runs.length}`));
-    const docs = new Uint32Array(n);
-    const entries = new Uint32Array(n);
-    const tfs = new Uint16Array(n * F);
-    for (let t = 0; t <= maxTerm; t++) {
-      const a = start[t]!;
-      const b = start[t + 1]!;
-      if (a === b) continue;
-      for (let k = a; k < b; k++) {
-        const r = order[k]! * W;
-        docs[k] = this.rec[r]!;
-        entries[k] = this.rec[r + 1]!;
-        for (let f = 0; f < F; f++) tfs[f * n + k] = this.tf[2 * (r + 2) + f]!;
-      }
-      sink.u32(t);
-      sink.u32(b - a);
-      sink.u32Range(docs, a, b);
-      sink.u32Range(entries, a, b);
-      for (let f = 0; f < F; f++) sink.u16Range(tfs, f * n + a, f * n + b);
+    for (let i = 0; i < n; i++) if (term[i]! > maxTerm) maxTerm = term[i]!;
+    const count = new Uint32Array(maxTerm + 1);
+    for (let i = 0; i < n; i++) count[term[i]!]!++;
+    // Where each term's postings go in the run, past its term and count.
+    const at = new Uint32Array(maxTerm + 1);
+    let o = 0;
+    for (let t = 0; t <= maxTerm; t++) if (count[t]! > 0) (at[t] = o + 2), (o += 2 + count[t]! * W);
+    const run = new Uint32Array(o);
+    for (let t = 0; t <= maxTerm; t++) if (count[t]! > 0) (run[at[t]! - 2] = t), (run[at[t]! - 1] = count[t]!);
+    const rec = this.rec;
+    for (let i = 0; i < n; i++) {
+      const to = at[term[i]!]!;
+      at[term[i]!] = to + W;
+      for (let w = 0, r = i * W; w < W; w++) run[to + w] = rec[r + w]!;
     }
+    const sink = new SpillSink(path.join(this.spillDir, `postings-${this.runs.length}`));
+    sink.u32s(run);
     sink.close();
     this.runs.push(sink.file);
     this.held = 0;
@@ -139,10 +134,8 @@ export class PostingsBuilder {
     for (let t = 0; t < T; t++) start[t + 1] = start[t]! + counts[t]!;
     const blocks = new BlockWriter(this.spillDir, lengths, boosts);
     const sources = this.runs.map((f) => new SpillSource(f, RUN_READ_BYTES));
-    // A term's postings from a run, read into arrays reused from one term to the next (most terms have a few a run).
-    let docs = new Uint32Array(1024);
-    let entries = new Uint32Array(1024);
-    let tf = FIELDS.map(() => new Uint16Array(1024));
+    // A term's postings from a run, read into an array reused from one term to the next (most terms have a few a run).
+    let rec = new Uint32Array(1024 * W);
     try {
       const heads = sources.map((s) => (s.more() ? s.u32() : -1));
       for (;;) {
@@ -150,16 +143,14 @@ export class PostingsBuilder {
         for (const h of heads) if (h >= 0 && (term < 0 || h < term)) term = h;
         if (term < 0) break;
         // Runs in the order written: documents ascending within the term.
-        sources.forEach((s, k) => {
-          if (heads[k] !== term) return;
+        for (let k = 0; k < sources.length; k++) {
+          if (heads[k] !== term) continue;
+          const s = sources[k]!;
           const n = s.u32();
-          if (n > docs.length) [docs, entries, tf] = [new Uint32Array(n), new Uint32Array(n), FIELDS.map(() => new Uint16Array(n))];
-          s.u32sInto(n, docs);
-          s.u32sInto(n, entries);
-          for (const t of tf) s.u16sInto(n, t);
-          blocks.add(docs, entries, tf, n);
+          if (n * W > rec.length) rec = new Uint32Array(n * W);
+          blocks.addRecords(s.u32sInto(n * W, rec), n);
           heads[k] = s.more() ? s.u32() : -1;
-        });
+        }
         blocks.endTerm();
       }
       blocks.write(dir, start);
@@ -198,6 +189,9 @@ export class BlockWriter {
   private readonly data: SpillSink;
   private readonly cols: SpillSink[];
   private readonly at: SpillSink;
+  /** The array addRecords was last given, and its frequencies' view. */
+  private records: Uint32Array = new Uint32Array(0);
+  private recordTf: Uint16Array = new Uint16Array(0);
 
   constructor(
     spillDir: string,
@@ -216,6 +210,20 @@ export class BlockWriter {
       b.docs[b.n] = docs[i]!;
       b.entries[b.n] = entries[i]!;
       for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[f]![i]!;
+      if (++b.n === BLOCK) this.flush();
+    }
+  }
+
+  /** add() of `n` postings as PostingsBuilder holds them: W words each, its document, its entry, then its frequencies by field two to a word. */
+  addRecords(rec: Uint32Array, n: number): void {
+    const b = this.b;
+    if (rec !== this.records) (this.records = rec), (this.recordTf = new Uint16Array(rec.buffer, rec.byteOffset, 2 * rec.length));
+    const tf = this.recordTf;
+    for (let i = 0; i < n; i++) {
+      const r = i * W;
+      b.docs[b.n] = rec[r]!;
+      b.entries[b.n] = rec[r + 1]!;
+      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[2 * (r + 2) + f]!;
       if (++b.n === BLOCK) this.flush();
     }
   }

@@ -175,14 +175,16 @@ class SegmentedIndexReader implements IndexReader {
     return this.termsFile.all(`df.${field}`, Uint32Array);
   }
 
-  termId(term: string): number {
-    return this.dict.id(term);
-  }
+  termId = (term: string): number => this.dict.id(term);
 
   entry(id: number, termId: number): number {
     if (termId < 0 || !(id >= 0 && id < this.meta.docCount)) return -1;
     return this.fwd.entry(id, termId);
   }
+
+  entryRange = (id: number): [number, number] => this.fwd.entries(id);
+  entryTerm = (entry: number): number => this.fwd.termOf(entry);
+  entryCounts = (first: number, end: number, out: Uint32Array): void => this.fwd.positionCounts(first, end, out);
 
   entryTf(entry: number, field: number): number {
     return this.fwd.tf(entry, field);
@@ -192,9 +194,7 @@ class SegmentedIndexReader implements IndexReader {
     return this.fwd.positions(entry, max);
   }
 
-  sectionLengths(id: number): Uint32Array {
-    return this.fwd.sectionLengths(id);
-  }
+  sectionLengths = (id: number): Uint32Array => this.fwd.sectionLengths(id);
 
   entrySections(entry: number, out: number[] = []): number[] {
     return this.fwd.sections(entry, out);

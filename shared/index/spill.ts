@@ -10,7 +10,7 @@ import type { ColumnSource } from './format.js';
 
 const BUFFER_BYTES = 1 << 20;
 /**
- * Arrays this short are copied an element at a time: a postings run holds a
+ * Arrays this short are read an element at a time: a postings run holds a
  * few postings a term, and viewing such a slice as bytes to copy it whole
  * costs more than the copy.
  */
@@ -29,7 +29,6 @@ export class SpillSink {
 
   private room(n: number): void {
     if (this.at + n > this.buf.length) this.flush();
-    if (n > this.buf.length) this.buf = Buffer.allocUnsafe(n);
   }
 
   u32(v: number): void {
@@ -58,41 +57,14 @@ export class SpillSink {
     this.raw(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
   }
 
-  /** `a[from..to)`, without a view of the slice. */
-  u32Range(a: Uint32Array, from: number, to: number): void {
-    if (to - from > SHORT) return this.u32s(a.subarray(from, to));
-    const n = 4 * (to - from);
-    this.room(n);
-    const b = this.buf;
-    let at = this.at;
-    for (let i = from; i < to; i++, at += 4) {
-      const v = a[i]!;
-      b[at] = v;
-      b[at + 1] = v >>> 8;
-      b[at + 2] = v >>> 16;
-      b[at + 3] = v >>> 24;
-    }
-    this.at = at;
-    this.bytes += n;
-  }
-
-  /** `a[from..to)`, without a view of the slice. */
-  u16Range(a: Uint16Array, from: number, to: number): void {
-    if (to - from > SHORT) return this.u16s(a.subarray(from, to));
-    const n = 2 * (to - from);
-    this.room(n);
-    const b = this.buf;
-    let at = this.at;
-    for (let i = from; i < to; i++, at += 2) {
-      const v = a[i]!;
-      b[at] = v;
-      b[at + 1] = v >>> 8;
-    }
-    this.at = at;
-    this.bytes += n;
-  }
-
   raw(b: Uint8Array): void {
+    // Past the buffer's size, written as it is rather than copied into a buffer grown to hold it.
+    if (b.length > this.buf.length) {
+      this.flush();
+      for (let o = 0; o < b.length; ) o += fs.writeSync(this.fd, b, o);
+      this.bytes += b.length;
+      return;
+    }
     this.room(b.length);
     this.buf.set(b, this.at);
     this.at += b.length;
@@ -196,14 +168,6 @@ export class SpillSource {
     if (n > SHORT) return this.into(out, n);
     const b = this.take(4 * n);
     for (let i = 0, at = this.at - 4 * n; i < n; i++, at += 4) out[i] = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
-    return out;
-  }
-
-  /** `n` u16 values into `out` from its start (it has room), which is returned. */
-  u16sInto(n: number, out: Uint16Array): Uint16Array {
-    if (n > SHORT) return this.into(out, n);
-    const b = this.take(2 * n);
-    for (let i = 0, at = this.at - 2 * n; i < n; i++, at += 2) out[i] = b[at]! | (b[at + 1]! << 8);
     return out;
   }
 

@@ -187,6 +187,12 @@ export interface IndexReader {
    */
   termId(term: string): number;
   entry(id: number, termId: number): number;
+  /** A document's forward-index entries, one a term it holds: [first, end), in term-id order. */
+  entryRange(id: number): [number, number];
+  /** The term id of an entry. */
+  entryTerm(entry: number): number;
+  /** Each entry's count in title and body (its positions) of entries [first, end), into `out` from 0. */
+  entryCounts(first: number, end: number, out: Uint32Array): void;
   /** Term frequency at an entry; `field` is an index into FIELDS. */
   entryTf(entry: number, field: number): number;
   /** Positions at an entry, ascending; only the first `max` when given. */

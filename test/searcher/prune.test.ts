@@ -97,6 +97,25 @@ test('pruned ranking shows what scoring every match shows', () => {
   assert.ok(many > 20, `only ${many} result pages with more than 200 matches: too few to prune`);
 });
 
+test('with partial matches joining only below 50 full ones, the pruned ranking shows what scoring every match shows', async () => {
+  const conf = Conf.load();
+  conf.set('searcher.partial.below', '50');
+  const strict = await CrawlSnapshots.open(dir, searchSettings(conf));
+  try {
+    let apart = 0;
+    for (const query of QUERIES)
+      for (const page of PAGES) {
+        const req = { query, ...page };
+        const exhaustive = search(strict.current, req, { exhaustive: true });
+        assert.equal(shown(search(strict.current, req)), shown(exhaustive), JSON.stringify(req));
+        if (exhaustive.partial === 0 && exhaustive.total >= 50 && query.split(' ').length > 1) apart++;
+      }
+    assert.ok(apart > 20, `only ${apart} result pages of several words without their partial matches`);
+  } finally {
+    strict.close();
+  }
+});
+
 test('every document holding a query term has a bound at least its score', () => {
   const snap = snaps.current;
   const { reader } = snap;

@@ -3,6 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
 import { editDistance, forgivenMisspelling, respell, writtenForm } from '../../searcher/spell.js';
+import { PageForms } from '../../searcher/spell-pages.js';
 
 const DISTANCES: [a: string, b: string, max: number, d: number][] = [
   ['expense', 'expense', 2, 0],
@@ -19,6 +20,8 @@ test('edit distance (optimal string alignment), cut off past max', () => {
 });
 
 const analyzer = new Analyzer({ stemEnglish: true });
+/** Pages read as the searcher reads them, to more tokens than any lookup looks at. */
+const read = (texts: string[]) => texts.map((t) => new PageForms(analyzer, t, 1000));
 
 test('respell: corrected words replaced in place; operators, quotes and other words kept as typed', () => {
   const fixes = new Map([[analyzer.terms('expnse')[0]!, 'expens'], [analyzer.terms('reprt')[0]!, 'report']]);
@@ -44,10 +47,25 @@ test('a misspelling the stemmer forgave: no English word, one edit from an Engli
 
 test('the written form nearest to what was typed wins, then the commonest', () => {
   const text = 'Rebased branches: after you rebased, rebase again. rebased rebased.';
-  assert.is(writtenForm(analyzer, text, analyzer.terms('rebase')[0]!, 'rebsae', 1000), 'rebase');
-  assert.is(writtenForm(analyzer, 'use readFile, not readfile or readFile', analyzer.terms('readfile')[0]!, 'readflie', 1000), 'readFile');
-  assert.is(writtenForm(analyzer, 'no such word', 'zzz', 'zz', 1000), undefined);
-  assert.is(writtenForm(analyzer, 'VACUUM rebuilds. Run VACUUM often.', 'vacuum', 'vacum', 1000), 'vacuum', 'capitals of the page are not the word\'s');
+  assert.is(writtenForm(read([text]), analyzer.terms('rebase')[0]!, 'rebsae', 1000), 'rebase');
+  assert.is(writtenForm(read(['use readFile, not readfile or readFile']), analyzer.terms('readfile')[0]!, 'readflie', 1000), 'readFile');
+  assert.is(writtenForm(read(['no such word']), 'zzz', 'zz', 1000), undefined);
+  assert.is(writtenForm(read(['VACUUM rebuilds. Run VACUUM often.']), 'vacuum', 'vacum', 1000), 'vacuum', 'capitals of the page are not the word\'s');
+});
+
+test('written forms over pages: the tokens looked at run on across them, and a page past them is never read', () => {
+  const rebase = analyzer.terms('rebase')[0]!;
+  const pages = ['rebased rebased', 'Rebase rebase rebase', 'rebases'];
+  // As the pages joined by line breaks: the same form wins, with the same budget of tokens.
+  for (const max of [1, 2, 3, 4, 5, 6, 100]) assert.is(writtenForm(read(pages), rebase, 'rebsaed', max), writtenForm(read([pages.join('\n')]), rebase, 'rebsaed', max), `${max} tokens`);
+  assert.is(writtenForm(read(pages), rebase, 'rebsaed', 2), 'rebased', 'the first page alone');
+  assert.is(writtenForm(read(pages), rebase, 'rebsaes', 5), 'rebase', 'two pages: rebases not reached');
+  assert.is(writtenForm(read(pages), rebase, 'rebsaes', 6), 'rebases');
+  function* lazy() {
+    yield* read(['rebase rebased']);
+    throw new Error('a page read past the tokens looked at');
+  }
+  assert.is(writtenForm(lazy(), rebase, 'rebsae', 2), 'rebase');
 });
 
 test.run();

@@ -98,18 +98,20 @@ test('workerCount: -workers or searcher.workers as given, one a core for 0', () 
   for (const [asked, cores, want] of cases) assert.is(workerCount(asked, cores), want, `${asked} on ${cores} cores`);
 });
 
-test('workerMemory: workers start with a small young generation, a slowly growing old one and malloc giving large buffers back, unless the operator set any', () => {
+test('workerMemory: workers start with a small young generation, a slowly growing old one, the collector on their own thread and malloc giving large buffers back, unless the operator set any', () => {
   const TUNED = 'glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=2';
   const SEMI = '--max-semi-space-size=1';
   const GROW = '--heap-growing-percent=50';
+  const ONE = '--single-threaded-gc';
   const cases: [env: NodeJS.ProcessEnv, execArgv: string[], want: ReturnType<typeof workerMemory>][] = [
-    [{}, [], { execArgv: [SEMI, GROW], env: { GLIBC_TUNABLES: TUNED } }],
-    [{}, ['--enable-source-maps'], { execArgv: ['--enable-source-maps', SEMI, GROW], env: { GLIBC_TUNABLES: TUNED } }],
-    [{ NODE_OPTIONS: '--max-semi-space-size=8' }, [], { execArgv: [GROW], env: { GLIBC_TUNABLES: TUNED } }],
-    [{}, ['--max-semi-space-size=4'], { execArgv: ['--max-semi-space-size=4', GROW], env: { GLIBC_TUNABLES: TUNED } }],
-    [{}, ['--heap-growing-percent=100'], { execArgv: ['--heap-growing-percent=100', SEMI], env: { GLIBC_TUNABLES: TUNED } }],
-    [{ GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' }, [], { execArgv: [SEMI, GROW], env: {} }],
-    [{ GLIBC_TUNABLES: '' }, [], { execArgv: [SEMI, GROW], env: {} }],
+    [{}, [], { execArgv: [SEMI, GROW, ONE], env: { GLIBC_TUNABLES: TUNED } }],
+    [{}, ['--enable-source-maps'], { execArgv: ['--enable-source-maps', SEMI, GROW, ONE], env: { GLIBC_TUNABLES: TUNED } }],
+    [{ NODE_OPTIONS: '--max-semi-space-size=8' }, [], { execArgv: [GROW, ONE], env: { GLIBC_TUNABLES: TUNED } }],
+    [{}, ['--max-semi-space-size=4'], { execArgv: ['--max-semi-space-size=4', GROW, ONE], env: { GLIBC_TUNABLES: TUNED } }],
+    [{}, ['--heap-growing-percent=100'], { execArgv: ['--heap-growing-percent=100', SEMI, ONE], env: { GLIBC_TUNABLES: TUNED } }],
+    [{ GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' }, [], { execArgv: [SEMI, GROW, ONE], env: {} }],
+    [{ GLIBC_TUNABLES: '' }, [], { execArgv: [SEMI, GROW, ONE], env: {} }],
+    [{ NODE_OPTIONS: '--single-threaded-gc' }, [], { execArgv: [SEMI, GROW], env: { GLIBC_TUNABLES: TUNED } }],
   ];
   for (const [env, execArgv, want] of cases) assert.equal(workerMemory(env, execArgv), want, JSON.stringify([env, execArgv]));
 });

@@ -1,6 +1,6 @@
 /**
  * A new segment file (Segment.create, and a fetch partition's file): built
- * under another name and renamed into place, it comes with 4 KiB pages, the
+ * under another name and renamed into place, it comes with 1 KiB pages, the
  * WAL journal, the schema and its version, and no file of the build left
  * beside it; a build a killed process left half-made is replaced.
  */
@@ -33,13 +33,13 @@ function fileState(file: string) {
 
 const TABLES = ['content', 'dictionary', 'fetch', 'fetchlist', 'meta', 'parse', 'partition_hosts', 'summary'];
 
-test('Segment.create: 4 KiB pages, WAL, the schema and version, nothing of the build left beside it', () => {
+test('Segment.create: 1 KiB pages, WAL, the schema and version, nothing of the build left beside it', () => {
   const seg = Segment.create(path.join(tmp, 'a'), new Date(Date.UTC(2024, 0, 1)));
   seg.addFetchlist([{ url: 'http://a.test/', host: 'a.test', score: 1, datum: {} }]);
   seg.markPhase('generated', 1000);
   const file = seg.file;
   seg.close();
-  assert.equal(fileState(file), { pageSize: 4096, journal: 'wal', version: String(SEGMENT_VERSION), tables: TABLES });
+  assert.equal(fileState(file), { pageSize: 1024, journal: 'wal', version: String(SEGMENT_VERSION), tables: TABLES });
   assert.equal(fs.readdirSync(path.dirname(file)).filter((f) => f.includes('.new')), []);
   const again = Segment.open(path.dirname(file), { readonly: true });
   assert.equal([...again.fetchlist()].map((e) => e.url), ['http://a.test/']);
@@ -60,7 +60,7 @@ test('a fetch partition file: the same format, with its share of the fetchlist, 
   assert.equal([...part.fetchlist()].map((e) => e.url), ['http://b.test/']);
   part.close();
   seg.close();
-  assert.equal(fileState(file), { pageSize: 4096, journal: 'wal', version: String(SEGMENT_VERSION), tables: TABLES });
+  assert.equal(fileState(file), { pageSize: 1024, journal: 'wal', version: String(SEGMENT_VERSION), tables: TABLES });
   assert.not.ok(fs.existsSync(torn));
 });
 

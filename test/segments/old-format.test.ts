@@ -1,8 +1,8 @@
 /**
  * Segments written by earlier releases: version 1 (bodies and parse text
  * deflated), version 2 (bodies in brotli, parse text as TEXT), version 3
- * (parse text in brotli on its own) and version 4 (no dictionary table)
- * read as they always did; one this hazelnut writes to is marked with the current
+ * (parse text in brotli on its own), version 4 (no dictionary table) and
+ * version 5 (the parse meta as JSON text) read as they always did; one this hazelnut writes to is marked with the current
  * version, so a release that cannot read the compressed parse text refuses
  * it by its version instead of misreading it; and a segment of a later
  * format is refused with a message naming it, by `hazelnut readseg` too.
@@ -26,20 +26,23 @@ test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const URL = 'http://127.0.0.9/old';
 const BODY = '<html><title>Old</title><p>caf\u00e9 written before</p></html>';
 const TEXT = `caf\u00e9 written before ${'and kept readable '.repeat(50)}`;
+const DATUM = { url: URL, status: 'db_unfetched', fetch_interval: 2592000, etag: null, metadata: null };
+const META = { sections: [{ heading: 'caf\u00e9 written before', level: 2, offset: 0 }], outlinksDropped: { cap: 2 } };
 
 /** A segment as release `version` wrote it: its tables (unchanged since), its version, and one page stored its way. */
-function oldSegment(version: 1 | 2 | 3 | 4): Segment {
+function oldSegment(version: 1 | 2 | 3 | 4 | 5): Segment {
   const seg = Segment.create(path.join(tmp, `v${version}`));
   const file = seg.file;
   seg.close();
   const db = new Database(file);
   try {
     db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(version));
-    db.exec('DROP TABLE dictionary');
+    if (version < 5) db.exec('DROP TABLE dictionary');
     const body = version === 1 ? zlib.deflateSync(BODY) : zlib.brotliCompressSync(BODY, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
     db.prepare('INSERT INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, 0, ?)').run(URL, 'text/html', 'utf-8', Buffer.byteLength(BODY), body);
     const text = version === 1 ? zlib.deflateSync(TEXT) : version === 2 ? TEXT : zlib.brotliCompressSync(TEXT, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
-    db.prepare("INSERT INTO parse (url, status, title, text, outlinks, meta) VALUES (?, 'success', 'Old', ?, '[]', '{}')").run(URL, text);
+    db.prepare("INSERT INTO parse (url, status, title, text, outlinks, meta) VALUES (?, 'success', 'Old', ?, '[]', ?)").run(URL, text, JSON.stringify(META));
+    db.prepare("INSERT INTO fetchlist (url, pos, host, score, datum) VALUES (?, 0, '127.0.0.9', 1, ?)").run(URL, JSON.stringify(DATUM));
   } finally {
     db.close();
   }
@@ -55,12 +58,16 @@ const versionOf = (seg: Segment) => {
   }
 };
 
-for (const version of [1, 2, 3, 4] as const)
-  test(`a version ${version} segment reads: body, parse text, summary source; read-only it stays version ${version}`, () => {
+for (const version of [1, 2, 3, 4, 5] as const)
+  test(`a version ${version} segment reads: body, parse text and meta, summary source; read-only it stays version ${version}`, () => {
     const seg = oldSegment(version);
     try {
       assert.is(seg.getContent(URL)!.bytes.toString('utf8'), BODY);
       assert.is(seg.getParse(URL)!.text, TEXT);
+      assert.equal(seg.getParse(URL)!.meta, META);
+      assert.equal(seg.sumParseMeta(['outlinksDropped.cap']), [2]);
+      assert.equal([...seg.fetchlist()].map((e) => e.datum), [DATUM]);
+      assert.equal(seg.fetchlistEntry(URL)!.datum, DATUM);
       assert.is(seg.withSummarySource(URL, (s) => s.text.whole()), TEXT);
       assert.is(versionOf(seg), String(version));
     } finally {
@@ -73,12 +80,41 @@ test('a version 2 segment written to is marked with the current version; its old
   old.close();
   const seg = Segment.open(old.dir);
   try {
-    assert.is(SEGMENT_VERSION, 5);
-    assert.is(versionOf(seg), '5', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
+    assert.is(SEGMENT_VERSION, 6);
+    assert.is(versionOf(seg), '6', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
     seg.putParses([{ url: `${URL}/new`, status: 'success', title: 'New', text: TEXT, outlinks: [], meta: {} }]);
     assert.is(seg.getParse(URL)!.text, TEXT);
     assert.is(seg.getParse(`${URL}/new`)!.text, TEXT);
     assert.is(seg.getContent(URL)!.bytes.toString('utf8'), BODY);
+  } finally {
+    seg.close();
+  }
+});
+
+test('the parse meta and the fetchlist datum are stored compressed when long (format 6), and read and sum as the JSON they were', () => {
+  const seg = Segment.create(path.join(tmp, 'v6'));
+  const long = { ...META, sections: Array.from({ length: 20 }, (_, i) => ({ heading: `heading ${i} of the page`, level: 2, offset: i * 100 })) };
+  const datum = { ...DATUM, metadata: { seed: 'a seed list of its own', tags: ['one', 'two', 'three'] } };
+  try {
+    seg.addFetchlist([{ url: URL, host: '127.0.0.9', score: 1, datum }]);
+    seg.putParses([
+      { url: URL, status: 'success', title: 'Long', text: TEXT, outlinks: [], meta: long },
+      { url: `${URL}/short`, status: 'success', title: 'Short', text: TEXT, outlinks: [], meta: { outlinksDropped: { cap: 3 } } },
+    ]);
+    const db = new Database(seg.file, { readonly: true });
+    try {
+      const stored = db.prepare('SELECT url, typeof(meta) AS kind, length(meta) AS bytes FROM parse ORDER BY url').all() as { url: string; kind: string; bytes: number }[];
+      assert.equal(stored.map((r) => r.kind), ['blob', 'text']);
+      assert.ok(stored[0]!.bytes < JSON.stringify(long).length / 2, `${stored[0]!.bytes} bytes`);
+      assert.is(db.prepare('SELECT typeof(datum) FROM fetchlist').pluck().get(), 'blob');
+    } finally {
+      db.close();
+    }
+    assert.equal(seg.getParse(URL)!.meta, long);
+    assert.equal(seg.getParseText(URL)!.meta, long);
+    assert.equal([...seg.fetchlist()].map((e) => e.datum), [datum]);
+    assert.equal(seg.fetchlistEntry(URL)!.datum, datum);
+    assert.equal(seg.sumParseMeta(['outlinksDropped.cap', 'missing.path']), [5, 0]);
   } finally {
     seg.close();
   }

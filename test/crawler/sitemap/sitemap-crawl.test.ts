@@ -121,7 +121,10 @@ test('the sitemaps of many seed hosts are read at most fetcher.threads.fetch at 
     assert.is(r.code, 0, r.err);
     assert.match(r.out, /from sitemaps\s+5 new/);
     const maps = many.requests.filter((q) => q.path === '/sitemap.xml');
-    const overlap = Math.max(...maps.map((a) => maps.filter((b) => b.start < a.end && a.start < b.end).length));
+    // Each sitemap is held 200 ms before its headers are sent, so the client has it open at least that long; the
+    // server's own end time is no bound, as it is noted after the client may already have moved on under load.
+    const held = 200;
+    const overlap = Math.max(...maps.map((a) => maps.filter((b) => b.start < a.start + held && a.start < b.start + held).length));
     assert.ok(overlap <= 2, `${overlap} sitemaps were read at once`);
   } finally {
     await many.stop();

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { inSortedList, isEnglishWord } from '../../../shared/analysis/words.js';
+import { isEnglishWord, SortedWords } from '../../../shared/analysis/words.js';
 
 const LIST = ',"b","bb","d","ka"]';
 const CASES: [string, boolean][] = [
@@ -15,7 +15,7 @@ const CASES: [string, boolean][] = [
   ['z', false],
   ['', false],
 ];
-for (const [word, want] of CASES) test(`bisection over a sorted word list: ${word || '(empty)'} ${want ? 'is' : 'is not'} there`, () => assert.is(inSortedList(LIST, word), want));
+for (const [word, want] of CASES) test(`bisection over a sorted word list: ${word || '(empty)'} ${want ? 'is' : 'is not'} there`, () => assert.is(new SortedWords(LIST).has(word), want));
 
 test('the English dictionary: first, last and common words are words; compounds and identifiers are not', () => {
   for (const w of ['a', 'zzzs', 'read', 'line', 'event', 'loop', 'filename']) assert.ok(isEnglishWord(w), w);

@@ -15,7 +15,7 @@ test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 test('cache budget: split between the caches, all of them within it', () => {
   for (const mb of [1, 8, 32, 100, 0.5]) {
     const b = cacheBudget(mb);
-    const total = b.pages + b.postings + b.decoded + b.units + b.stored;
+    const total = b.pages + b.postings + b.decoded + b.units + b.stored + b.counts;
     assert.ok(total <= mb * 2 ** 20 && total > 0.99 * mb * 2 ** 20, `${mb} MB: ${total} bytes in all`);
     for (const [k, v] of Object.entries(b)) assert.ok(v > 0, `${mb} MB: ${k}`);
   }
