@@ -116,6 +116,17 @@ export interface FeedbackMemo {
 
 export const feedbackMemo = (): FeedbackMemo => ({ pages: new Map(), bonus: new Map() });
 
+const analyzedStops = new WeakMap<ReadonlySet<string>, { analyzer: Analyzer; terms: string[] }>();
+
+/** The stop words' terms, analyzed once a stop list and analyzer rather than once a question. */
+function stopTerms(analyzer: Analyzer, stopWords: ReadonlySet<string>): string[] {
+  const known = analyzedStops.get(stopWords);
+  if (known?.analyzer === analyzer) return known.terms;
+  const terms = [...stopWords].flatMap((w) => analyzer.terms(w));
+  analyzedStops.set(stopWords, { analyzer, terms });
+  return terms;
+}
+
 /**
  * Adds the feedback words' BM25F (no link prior) to the hits ranked from
  * `params.pages` to PROXIMITY_DEPTH of a list ranked with its bonuses (in
@@ -145,7 +156,7 @@ export function addFeedback<H extends RankedHit>(
       if (!p) memo.pages.set(h.id, (p = feedbackPage(reader, h.id, 0)));
       return { ...p, score: h.score };
     };
-    const skip = new Set([...query.terms, ...[...settings.stopWords].flatMap((w) => analyzer.terms(w))]);
+    const skip = new Set([...query.terms, ...stopTerms(analyzer, settings.stopWords)]);
     const added = feedbackTerms(first.map(pageOf), (t) => reader.term(t), idfOf, skip, params, query.required.length);
     const scorer = added.size ? makeScorer(reader, [...added.keys()], withParams(settings.rank, { linkWeight: 0 }), undefined, added, [], stats) : undefined;
     memo.score = scorer && ((id) => scorer.base(id));
