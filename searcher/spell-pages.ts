@@ -10,6 +10,7 @@
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { wordOf } from '../shared/analysis/word-cache.js';
+import { Lru } from '../shared/index/lru.js';
 
 /** The forms a page writes its words in, as far as its first `max` tokens. */
 export class PageForms {
@@ -69,31 +70,20 @@ const KEPT_WEIGHT = 60_000;
 
 /** The pages of one index, each read and tokenized when first looked in and kept while looked in lately (least recently used dropped). */
 export class SpellingPages {
-  private readonly kept = new Map<number, PageForms>();
-  private weight = 0;
+  private readonly kept: Lru<number, PageForms>;
 
   constructor(
     private readonly analyzer: Pick<Analyzer, 'tokens'>,
     private readonly textOf: (id: number) => string,
     /** Tokens a page is read to: as many as any lookup looks at. */
     private readonly max: number,
-    private readonly keptWeight = KEPT_WEIGHT,
-  ) {}
+    keptWeight = KEPT_WEIGHT,
+  ) {
+    this.kept = new Lru(keptWeight, (p) => p.weight);
+  }
 
   /** Page `id`'s forms. */
   page(id: number): PageForms {
-    let p = this.kept.get(id);
-    if (p) this.kept.delete(id);
-    else {
-      p = new PageForms(this.analyzer, this.textOf(id), this.max);
-      this.weight += p.weight;
-    }
-    this.kept.set(id, p);
-    for (const [old, q] of this.kept) {
-      if (this.weight <= this.keptWeight || old === id) break;
-      this.kept.delete(old);
-      this.weight -= q.weight;
-    }
-    return p;
+    return this.kept.get(id) ?? this.kept.set(id, new PageForms(this.analyzer, this.textOf(id), this.max));
   }
 }
