@@ -5,7 +5,6 @@
  * before a page with one such link and a denser body, which led while the
  * anchor field was length-normalised.
  */
-import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
@@ -14,8 +13,7 @@ import { bm25fTerm, type TermStats } from '../../searcher/rank/bm25f.js';
 import { rankParams } from '../../searcher/rank/params.js';
 import { search } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
-import { CrawlSnapshots } from '../../searcher/snapshot.js';
-import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
+import { withCrawlSnapshot } from './crawl-fixture.js';
 
 const stats: TermStats = { docCount: 1000, avgFieldLength: () => 10, docFreq: () => 10 };
 const doc = (anchorTf: number, anchorLength: number) => ({
@@ -63,25 +61,13 @@ const PAGES = [
 ];
 
 test('search: the page most links call "event loop" comes first with anchors counted by repetition, second with them length-normalised', async () => {
-  const dir = tempCrawlDir();
-  try {
-    await buildCrawl(dir, PAGES);
-    const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
-    const lease = snaps.acquire();
-    try {
-      const top = (overrides: Record<string, string>) => {
-        const snap = { ...lease.snapshot, settings: searchSettings(Conf.load({ overrides })) };
-        return search(snap, { query: 'event loop', hitsPerSite: 0 }).hits.map((h) => h.doc.url).slice(0, 2);
-      };
-      assert.equal(top({}), [REFERENCE, POLICIES]);
-      assert.equal(top({ 'searcher.bm25f.anchor.b': '0.5' }), [POLICIES, REFERENCE]);
-    } finally {
-      lease.release();
-      await snaps.close();
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  await withCrawlSnapshot(PAGES, (snap) => {
+    const top = (overrides: Record<string, string>) => {
+      return search({ ...snap, settings: searchSettings(Conf.load({ overrides })) }, { query: 'event loop', hitsPerSite: 0 }).hits.map((h) => h.doc.url).slice(0, 2);
+    };
+    assert.equal(top({}), [REFERENCE, POLICIES]);
+    assert.equal(top({ 'searcher.bm25f.anchor.b': '0.5' }), [POLICIES, REFERENCE]);
+  });
 });
 
 test.run();

@@ -12,6 +12,8 @@ import { Conf } from '../../shared/conf.js';
 import { publishIndex } from '../../shared/index/publish.js';
 import type { IndexInputDoc } from '../../shared/index/types.js';
 import { IndexWriter } from '../../shared/index/writer.js';
+import { searchSettings } from '../../searcher/settings.js';
+import { CrawlSnapshots, type Snapshot } from '../../searcher/snapshot.js';
 import { Segment } from '../../segments/segment.js';
 import { SegmentWriter } from '../../segments/segment-writer.js';
 
@@ -96,4 +98,22 @@ export async function buildCrawl(crawlDir: string, pages: FixturePage[]): Promis
   const now = new Date(Date.UTC(2024, 4, 1, 12));
   const segment = await storeSegment(crawlDir, pages, now);
   await publishDocs(crawlDir, pages.map((p) => inputDoc(p, segment, now.getTime())));
+}
+
+/** Builds a crawl of `pages` in a temporary directory, opens it as the searcher does, and hands `use` its snapshot; removes it all after. */
+export async function withCrawlSnapshot<T>(pages: FixturePage[], use: (snap: Snapshot) => T | Promise<T>): Promise<T> {
+  const dir = tempCrawlDir();
+  try {
+    await buildCrawl(dir, pages);
+    const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
+    const lease = snaps.acquire();
+    try {
+      return await use(lease.snapshot);
+    } finally {
+      lease.release();
+      await snaps.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

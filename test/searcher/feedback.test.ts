@@ -14,8 +14,7 @@ import { analyzeQuery } from '../../searcher/query/analyze.js';
 import { parseQuery } from '../../searcher/query/parse.js';
 import { search } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
-import { CrawlSnapshots } from '../../searcher/snapshot.js';
-import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
+import { withCrawlSnapshot } from './crawl-fixture.js';
 
 test('isQuestion: at least minWords words of the default fields, stop and question words counted; no field, filter, exclusion or phrase', () => {
   const stop = searchSettings(Conf.load()).stopWords;
@@ -69,32 +68,20 @@ const PAGES = [
 ];
 
 test('search: a question\'s answer that uses the first pages\' other word rises above a page without it; the feedback pages gain nothing and keep their order', async () => {
-  const dir = tempCrawlDir();
-  try {
-    await buildCrawl(dir, PAGES);
-    const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
-    const lease = snaps.acquire();
-    try {
-      const snap = lease.snapshot;
-      const urls = (pages: string) => {
-        const settings = searchSettings(Conf.load({ overrides: { 'searcher.feedback.pages': pages, 'searcher.feedback.weight': '3' } }));
-        return search({ ...snap, settings }, { query: 'put my unfinished work aside', hitsPerSite: 0 }).hits.map((h) => h.doc.url);
-      };
-      const without = urls('0');
-      const withFeedback = urls('5');
-      assert.equal(without.slice(5), [OTHER, ANSWER]);
-      assert.equal(withFeedback.slice(5), [ANSWER, OTHER]);
-      assert.equal(withFeedback.slice(0, 5), without.slice(0, 5));
-      // A keyword query gets none.
-      const keywords = (pages: string) => search({ ...snap, settings: searchSettings(Conf.load({ overrides: { 'searcher.feedback.pages': pages, 'searcher.feedback.weight': '3' } })) }, { query: 'unfinished work', hitsPerSite: 0 }).hits.map((h) => h.doc.url);
-      assert.equal(keywords('5'), keywords('0'));
-    } finally {
-      lease.release();
-      snaps.close();
-    }
-  } finally {
-    (await import('node:fs')).rmSync(dir, { recursive: true, force: true });
-  }
+  await withCrawlSnapshot(PAGES, (snap) => {
+    const urls = (pages: string) => {
+      const settings = searchSettings(Conf.load({ overrides: { 'searcher.feedback.pages': pages, 'searcher.feedback.weight': '3' } }));
+      return search({ ...snap, settings }, { query: 'put my unfinished work aside', hitsPerSite: 0 }).hits.map((h) => h.doc.url);
+    };
+    const without = urls('0');
+    const withFeedback = urls('5');
+    assert.equal(without.slice(5), [OTHER, ANSWER]);
+    assert.equal(withFeedback.slice(5), [ANSWER, OTHER]);
+    assert.equal(withFeedback.slice(0, 5), without.slice(0, 5));
+    // A keyword query gets none.
+    const keywords = (pages: string) => search({ ...snap, settings: searchSettings(Conf.load({ overrides: { 'searcher.feedback.pages': pages, 'searcher.feedback.weight': '3' } })) }, { query: 'unfinished work', hitsPerSite: 0 }).hits.map((h) => h.doc.url);
+    assert.equal(keywords('5'), keywords('0'));
+  });
 });
 
 test.run();

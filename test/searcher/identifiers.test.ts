@@ -4,7 +4,6 @@
  * over a real index where prose finds the identifier, the identifier finds
  * prose, and the identifier's own page stays first.
  */
-import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../shared/analysis/analyzer.js';
@@ -14,10 +13,10 @@ import { parseQuery } from '../../searcher/query/parse.js';
 import { makeScorer } from '../../searcher/rank/score.js';
 import { search, type SearchResult } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
-import { CrawlSnapshots, type Snapshot } from '../../searcher/snapshot.js';
+import type { Snapshot } from '../../searcher/snapshot.js';
 import { explainPage } from '../../searcher/http/docpages.js';
 import { summarize, summaryToHtml } from '../../searcher/summary.js';
-import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
+import { withCrawlSnapshot } from './crawl-fixture.js';
 
 const A = (q: string) => analyzeQuery(parseQuery(q), new Analyzer(), new Set(['the']));
 
@@ -46,22 +45,7 @@ const PAGES = [
   { url: 'http://127.0.6.55/name.html', title: 'Project name', text: 'Kestrelwing is what the project is called; Kestrelwing ships twice a year.' },
 ];
 
-async function withSnapshot<T>(use: (s: Snapshot) => T): Promise<T> {
-  const dir = tempCrawlDir();
-  try {
-    await buildCrawl(dir, PAGES);
-    const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
-    const lease = snaps.acquire();
-    try {
-      return use(lease.snapshot);
-    } finally {
-      lease.release();
-      await snaps.close();
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+const withSnapshot = <T>(use: (s: Snapshot) => T) => withCrawlSnapshot(PAGES, use);
 
 const urls = (r: SearchResult) => r.hits.filter((h) => h.full).map((h) => h.doc.url);
 

@@ -4,7 +4,6 @@
  * where the identifier's own page, outranked by a page using it at length,
  * comes first with the bonus and second without it.
  */
-import fs from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
@@ -15,8 +14,7 @@ import { makeScorer } from '../../searcher/rank/score.js';
 import { explainPage } from '../../searcher/http/docpages.js';
 import { search } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
-import { CrawlSnapshots } from '../../searcher/snapshot.js';
-import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
+import { withCrawlSnapshot } from './crawl-fixture.js';
 
 test('identifierTerms: identifiers typed whole, not plain words, numbers, apostrophes or terms at a synonym weight', () => {
   const cases: [terms: string[], weights: Record<string, number>, want: number[]][] = [
@@ -63,33 +61,21 @@ const PAGES = [
 ];
 
 test('search: the page titled by the identifier the query names comes first with the naming bonus, second without it; /explain shows the bonus', async () => {
-  const dir = tempCrawlDir();
-  try {
-    await buildCrawl(dir, PAGES);
-    const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
-    const lease = snaps.acquire();
-    try {
-      const snap = lease.snapshot;
-      const top = (weight: string) => {
-        const s = { ...snap, settings: searchSettings(Conf.load({ overrides: { 'searcher.naming.weight': weight } })) };
-        return search(s, { query: 'pg_dump custom format', hitsPerSite: 0 }).hits.map((h) => h.doc.url).slice(0, 2);
-      };
-      assert.equal(top('0'), [GUIDE, MANUAL]);
-      assert.equal(top('2'), [MANUAL, GUIDE]);
-      // Plain words earn nothing from a title holding them.
-      assert.equal(search(snap, { query: 'sql dump', hitsPerSite: 0 }).hits[0]?.doc.url, GUIDE);
-      const q = analyzeQuery(parseQuery('pg_dump custom format'), snap.analyzer, snap.settings.stopWords, snap.settings.synonyms);
-      const id = snap.reader.idOf(MANUAL)!;
-      const e = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives).explain(id);
-      assert.is(e.naming, 2);
-      assert.match(explainPage(snap.reader.doc(id), 'pg_dump custom format', e, 'all'), /\+ naming 2/);
-    } finally {
-      lease.release();
-      await snaps.close();
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  await withCrawlSnapshot(PAGES, (snap) => {
+    const top = (weight: string) => {
+      const s = { ...snap, settings: searchSettings(Conf.load({ overrides: { 'searcher.naming.weight': weight } })) };
+      return search(s, { query: 'pg_dump custom format', hitsPerSite: 0 }).hits.map((h) => h.doc.url).slice(0, 2);
+    };
+    assert.equal(top('0'), [GUIDE, MANUAL]);
+    assert.equal(top('2'), [MANUAL, GUIDE]);
+    // Plain words earn nothing from a title holding them.
+    assert.equal(search(snap, { query: 'sql dump', hitsPerSite: 0 }).hits[0]?.doc.url, GUIDE);
+    const q = analyzeQuery(parseQuery('pg_dump custom format'), snap.analyzer, snap.settings.stopWords, snap.settings.synonyms);
+    const id = snap.reader.idOf(MANUAL)!;
+    const e = makeScorer(snap.reader, q.terms, snap.settings.rank, undefined, q.weights, q.alternatives).explain(id);
+    assert.is(e.naming, 2);
+    assert.match(explainPage(snap.reader.doc(id), 'pg_dump custom format', e, 'all'), /\+ naming 2/);
+  });
 });
 
 test.run();
