@@ -13,7 +13,7 @@
  * exhaustive pass would take, ties going to the lowest ids.
  */
 import { blockBuffers, type DecodedBlock } from './postings-codec.js';
-import type { BlockWeights, TermBlocks } from './types.js';
+import type { BlockWeights, CandidateOptions, TermBlocks } from './types.js';
 
 export const TAG_FIELDS = ['host', 'site', 'type', 'lang'] as const;
 export type TagField = (typeof TAG_FIELDS)[number];
@@ -25,22 +25,8 @@ export interface CandidateList {
   weights?: BlockWeights;
 }
 
-/** What decides between documents, and how the stage fared. */
-export interface CandidateRules {
-  accept?: (id: number) => boolean;
-  /** A weight of the document's own, added to its postings' (a prior). */
-  docWeight?: (id: number) => number;
-  /** The largest docWeight of a document whose boost is at most the given one. */
-  docWeightBound?: (boost: number) => number;
-  /** A factor of the document's own, at most 1, on the sum of its postings' weights when positive (a bound without it stays one). */
-  docScale?: (id: number) => number;
-  /** Counts the blocks decoded and passed over, when given. */
-  stats?: { decoded: number; skipped: number };
-  /** Ranks by weight alone, however many lists hold a document (a pool whose matches all compete on score). */
-  byWeight?: boolean;
-  /** Set to the worst document kept when `limit` were kept: no document left out ranks above it. */
-  floor?: { count: number; weight: number };
-}
+/** What decides between documents, and how the stage fared: the reader's options (types.ts) less those it turns into lists, plus which documents may be taken at all. */
+export type CandidateRules = Omit<CandidateOptions, 'limit' | 'tags' | 'weigh'> & { accept?: (id: number) => boolean };
 
 /** The distinct ids of `terms` that the index holds (`termId` −1 for the others). */
 export const termIds = (terms: readonly string[], termId: (term: string) => number) => [...new Set(terms.map(termId).filter((t) => t >= 0))];
