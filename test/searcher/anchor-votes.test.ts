@@ -18,7 +18,7 @@ import { rankParams } from '../../searcher/rank/params.js';
 import { search } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
-import { buildCrawl, tempCrawlDir } from './crawl-fixture.js';
+import { buildCrawl, tempCrawlDir, type FixturePage } from './crawl-fixture.js';
 
 const stats: TermStats = { docCount: 1000, avgFieldLength: () => 10, docFreq: () => 10 };
 const doc = (anchorTf: number, anchorLength: number) => ({
@@ -65,19 +65,18 @@ const PAGES = [
   { url: 'http://127.0.6.74/tasks.html', title: 'Tasks', text: 'A task wraps a coroutine and runs it when it can.', anchors: ['tasks'] },
 ];
 
-test('search: the page most links call "event loop" comes first with anchors counted by repetition, second with them length-normalised', async () => {
+/** The first two hits for "event loop" over a real index of `pages`, with the shipped settings and with each of `variants` overridden. */
+async function eventLoopTop(pages: FixturePage[], variants: Record<string, string>[]): Promise<string[][]> {
   const dir = tempCrawlDir();
   try {
-    await buildCrawl(dir, PAGES);
+    await buildCrawl(dir, pages);
     const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
     const lease = snaps.acquire();
     try {
-      const top = (overrides: Record<string, string>) => {
+      return [{}, ...variants].map((overrides) => {
         const snap = { ...lease.snapshot, settings: searchSettings(Conf.load({ overrides })) };
         return search(snap, { query: 'event loop', hitsPerSite: 0 }).hits.map((h) => h.doc.url).slice(0, 2);
-      };
-      assert.equal(top({}), [REFERENCE, POLICIES]);
-      assert.equal(top({ 'searcher.bm25f.anchor.b': '0.5' }), [POLICIES, REFERENCE]);
+      });
     } finally {
       lease.release();
       await snaps.close();
@@ -85,6 +84,13 @@ test('search: the page most links call "event loop" comes first with anchors cou
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test('search: the page most links call "event loop" comes first with anchors counted by repetition, second with them length-normalised', async () => {
+  assert.equal(await eventLoopTop(PAGES, [{ 'searcher.bm25f.anchor.b': '0.5' }]), [
+    [REFERENCE, POLICIES],
+    [POLICIES, REFERENCE],
+  ]);
 });
 
 test("anchorVotes: the weight × each term's idf × a/(a + k1), the best alternative of a word; nothing without links naming a word", () => {
@@ -117,25 +123,10 @@ const SATURATED = [
 ];
 
 test('search: between two pages whose bodies saturate "event loop", the one links call so comes first with anchor votes, second without', async () => {
-  const dir = tempCrawlDir();
-  try {
-    await buildCrawl(dir, SATURATED);
-    const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load()));
-    const lease = snaps.acquire();
-    try {
-      const top = (weight?: string) => {
-        const snap = { ...lease.snapshot, settings: searchSettings(Conf.load({ overrides: weight === undefined ? {} : { 'searcher.naming.anchor.weight': weight } })) };
-        return search(snap, { query: 'event loop', hitsPerSite: 0 }).hits.map((h) => h.doc.url).slice(0, 2);
-      };
-      assert.equal(top('0'), [RUNNER, LOOP]);
-      assert.equal(top(), [LOOP, RUNNER]);
-    } finally {
-      lease.release();
-      await snaps.close();
-    }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  assert.equal(await eventLoopTop(SATURATED, [{ 'searcher.naming.anchor.weight': '0' }]), [
+    [LOOP, RUNNER],
+    [RUNNER, LOOP],
+  ]);
 });
 
 test.run();
