@@ -114,6 +114,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'searcher.proximity.weight': 'float',
   'searcher.link.weight': 'float',
   'searcher.naming.weight': 'float',
+  'searcher.naming.anchor.weight': 'float',
 };
 
 /** Families of properties named by a pattern (`searcher.bm25f.<field>.weight`). */

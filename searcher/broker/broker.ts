@@ -119,7 +119,9 @@ export class Broker {
     if (!searchable(q.query)) return { result: emptyResult(req.query, q, paging, performance.now() - t0), ...none };
 
     // One call per shard: its matches, the bonuses of its best and the summaries of those that can reach the page.
-    const depth = q.query.terms.length > 1 && this.settings.rank.proximity.weight > 0 ? PROXIMITY_DEPTH : SECTION_DEPTH;
+    const rank = this.settings.rank;
+    // A one-word query's only bonus past the section lift is the naming bonus's anchor votes.
+    const depth = (q.query.terms.length > 1 && rank.proximity.weight > 0) || rank.anchorVoteWeight > 0 ? PROXIMITY_DEPTH : SECTION_DEPTH;
     const body: ShardQueryRequest = {
       protocol: SHARD_PROTOCOL,
       query: req.query,

@@ -18,6 +18,8 @@ export interface RankParams {
   linkWeight: number;
   /** The naming bonus of a page whose title holds an identifier the query names (searcher/rank/naming); 0 turns it off. */
   namingWeight: number;
+  /** The weight of the anchor votes, the naming bonus's share from links naming the page with the query's words (searcher/rank/naming); 0 turns them off. */
+  anchorVoteWeight: number;
 }
 
 export function rankParams(conf: Conf): RankParams {
@@ -35,6 +37,7 @@ export function rankParams(conf: Conf): RankParams {
     },
     linkWeight: nonNegative(conf, 'searcher.link.weight'),
     namingWeight: nonNegative(conf, 'searcher.naming.weight'),
+    anchorVoteWeight: nonNegative(conf, 'searcher.naming.anchor.weight'),
   };
 }
 
@@ -47,6 +50,7 @@ export function withParams(p: RankParams, change: { k1?: number; linkWeight?: nu
     proximity: { ...p.proximity, weight: change.proximityWeight ?? p.proximity.weight },
     linkWeight: change.linkWeight ?? p.linkWeight,
     namingWeight: p.namingWeight,
+    anchorVoteWeight: p.anchorVoteWeight,
   };
 }
 

@@ -5,8 +5,9 @@
  * section, searcher/rank/sections, or for a page longer than the body
  * window its windows, searcher/rank/windows, score above the page), plus a small
  * saturating link prior `linkWeight · boost/(boost+1)` from the link score
- * the indexer stored, plus the naming bonus of a page whose title holds an
- * identifier the query names (searcher/rank/naming). A navigation page's text score (all but the prior)
+ * the indexer stored, plus the naming bonus (searcher/rank/naming): a page
+ * whose title holds an identifier the query names, and the anchor votes of
+ * links naming the page with the query's words. A navigation page's text score (all but the prior)
  * is multiplied by the weight the indexer gave its text
  * (crawler/parse/page-shape: the share of it that is prose), 1 for an
  * ordinary page; never above 1, so every bound of the score stays one.
@@ -19,7 +20,7 @@ import { Bm25fQuery, idf, termBound, type TermScore, type TermStats } from './bm
 import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
 import { bodyPivot } from './pivot.js';
-import { identifierTerms, namingBonus } from './naming.js';
+import { anchorVotes, identifierTerms, namingBonus } from './naming.js';
 import { proximity, queryWords, unionPositions, type PairProximity } from './proximity.js';
 import { sectionScorer, sectionVector } from './sections.js';
 import { windowScorer, windowText, type LongPage } from './windows.js';
@@ -34,7 +35,7 @@ export interface Explanation {
   related?: { term: string; of: string; weight: number }[];
   proximity: number;
   pairs: PairProximity[];
-  /** The naming bonus: the page's title holds identifiers the query names. */
+  /** The naming bonus: the page's title holds identifiers the query names; links to it name it with the query's words (the anchor votes). */
   naming: number;
   /** The page's best section, when it scores above the page. */
   section: { index: number; length: number; scoredLength: number; avgLength: number; bm25f: number; terms: TermScore[] } | undefined;
@@ -172,8 +173,12 @@ export function makeScorer(
   const prior = (id: number) => linkPrior(reader.boost(id), params.linkWeight);
   const identifiers = identifierTerms(terms, (t) => weights.get(t) ?? 1);
   const titleField = FIELDS.indexOf('title');
-  /** The naming bonus of the document selected in docTerms. */
-  const naming = () => namingBonus(identifiers, (t) => docTerms.freq(slots[t]!, titleField), params.namingWeight);
+  const anchorField = FIELDS.indexOf('anchor');
+  const votes = new Float64Array(terms.length);
+  /** The naming bonus of the document selected in docTerms: its title naming the query's identifiers, links to it naming its words. */
+  const naming = () =>
+    namingBonus(identifiers, (t) => docTerms.freq(slots[t]!, titleField), params.namingWeight) +
+    anchorVotes(idfs, (t) => docTerms.freq(slots[t]!, anchorField), params.bm25f.k1, params.anchorVoteWeight, combine, votes);
   return {
     base(id) {
       return reader.prose(id) * bm25(docTerms.load(id)) + prior(id);
@@ -185,7 +190,7 @@ export function makeScorer(
     },
     proximity(id) {
       const near = words.length > 1 && params.proximity.weight > 0;
-      if (!near && identifiers.length === 0) return 0;
+      if (!near && identifiers.length === 0 && params.anchorVoteWeight === 0) return 0;
       // Positions and title counts need the entries only, not the whole frequency vector.
       docTerms.select(id);
       return reader.prose(id) * ((near ? bonus(params.proximity.maxPositions).bonus : 0) + naming());

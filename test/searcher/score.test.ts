@@ -92,10 +92,11 @@ test('proximity: the bounded scan equals the full one, and explain adds up', () 
     let near = 0;
     for (let id = 0; id < reader.meta.docCount; id++) {
       const full = proximity(terms, terms.map((t) => reader.positions(id, t)), idfs, p.proximity).bonus;
-      assert.is(scorer.proximity(id), full);
-      if (full > 0) near++;
       const e = scorer.explain(id);
-      assert.is(e.score, e.bm25f + e.sectionLift + e.proximity + e.linkPrior);
+      // The anchor votes (links naming the page with the query's words) come with the proximity bonus.
+      assert.is(scorer.proximity(id), full + e.naming);
+      if (full > 0) near++;
+      assert.is(e.score, e.bm25f + e.sectionLift + e.proximity + e.naming + e.linkPrior);
       assert.ok(Math.abs(e.bm25f + e.linkPrior - scorer.base(id)) < 1e-12);
     }
     assert.ok(near > 0, 'some document has the words near each other');
