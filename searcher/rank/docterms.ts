@@ -18,8 +18,11 @@ import { lowerBound } from '../../shared/bisect.js';
 import { BLOCK, blockBuffers } from '../../shared/index/postings-codec.js';
 
 const F = FIELDS.length;
-/** A block decoded by `locate`. */
+/** A block decoded by `locate`: its documents, then the entries and frequencies of the places it looks up. */
 const block = blockBuffers();
+/** The places of a block `locate` looks up, and the rows of `ids` they are. */
+const places = new Uint8Array(BLOCK);
+const rows = new Uint32Array(BLOCK);
 
 /** Also the BM25F view of the document at hand: its field lengths and each slot's frequencies. */
 export class DocTerms implements DocVector {
@@ -97,24 +100,38 @@ export class DocTerms implements DocVector {
     for (let s = 0; s < S; s++) {
       const t = this.ids[s]!;
       if (t < 0) continue;
-      const { blocks, last, decode } = this.reader.postingBlocks(t);
+      const { blocks, last, decode, decodePlaces } = this.reader.postingBlocks(t);
       let b = -1;
       let count = 0;
       let pos = 0;
+      // The places of the block at hand that hold one of `ids`: only their entries and frequencies are decoded.
+      let k = 0;
+      const found = () => {
+        if (k === 0) return;
+        decodePlaces(b, places, k, block);
+        for (let j = 0; j < k; j++) {
+          const at = rows[j]! * S + s;
+          located[at] = block.entries[j]!;
+          locatedAt[at] = b * BLOCK + places[j]!;
+          for (let f = 0; f < F; f++) locatedTf[at * F + f] = block.tf[f]![j]!;
+        }
+        k = 0;
+      };
       for (let i = 0; i < n; i++) {
         const id = ids[i]!;
         if (b < 0 || last[b]! < id) {
+          found();
           b = lowerBound(last, id, b < 0 ? 0 : b);
           if (b === blocks) break;
-          count = decode(b, block);
+          count = decode(b, block, false, false);
           pos = 0;
         }
         while (pos < count && block.docs[pos]! < id) pos++;
         if (pos === count || block.docs[pos] !== id) continue;
-        located[i * S + s] = block.entries[pos]!;
-        locatedAt[i * S + s] = b * BLOCK + pos;
-        for (let f = 0; f < F; f++) locatedTf[(i * S + s) * F + f] = block.tf[f]![pos]!;
+        places[k] = pos;
+        rows[k++] = i;
       }
+      found();
     }
     this.doc = -1;
     this.row = -1;

@@ -69,6 +69,15 @@ function unpack(words: Uint32Array, bit: number, n: number, w: number, out: Uint
   return bit;
 }
 
+/** The value of `w` bits (1–32) at bit `bit` of `words`. */
+function valueAt(words: Uint32Array, bit: number, w: number): number {
+  const k = bit >>> 5;
+  const o = bit & 31;
+  let v = words[k]! >>> o;
+  if (o + w > 32) v |= words[k + 1]! << (32 - o);
+  return w === 32 ? v >>> 0 : v & ((1 << w) - 1);
+}
+
 /**
  * Encodes postings `b.docs`, `b.entries`, `b.tf` (the first `b.n`) as a
  * block after a block ending at document `prevDoc` (−1 for a term's first):
@@ -128,4 +137,36 @@ export function decodeBlock(words: Uint32Array, at: number, prevDoc: number, out
   }
   out.n = n;
   return n;
+}
+
+/**
+ * The entries and frequencies of the postings at `places` (the first `k`,
+ * ascending) of the block at word `at` of `words`, into `out` (the j-th
+ * place's at index j), where decodeBlock gave its documents without them:
+ * the entry gaps are summed only up to the last place, and a frequency,
+ * fixed-width, is read where it stands. A block looked into for a few of
+ * its documents (a pool's, DocTerms.locate) is not unpacked whole: its
+ * four frequency columns are most of its values.
+ */
+export function decodePlaces(words: Uint32Array, at: number, places: ArrayLike<number>, k: number, out: DecodedBlock): void {
+  const h = words[at]!;
+  const n = h & 0xff;
+  const docW = (h >>> 8) & 63;
+  const entryW = (h >>> 14) & 63;
+  const entriesAt = (at + HEADER_WORDS) * 32 + n * docW;
+  let entry = words[at + 2]!;
+  let i = 0;
+  for (let j = 0; j < k; j++) {
+    const place = places[j]!;
+    for (; i < place; i++) entry += (entryW ? valueAt(words, entriesAt + i * entryW, entryW) : 0) + 1;
+    out.entries[j] = entry;
+  }
+  const tfW = words[at + 1]!;
+  let bit = entriesAt + (n - 1) * entryW;
+  for (let f = 0; f < F; f++) {
+    const w = (tfW >>> (5 * f)) & 31;
+    const tf = out.tf[f]!;
+    for (let j = 0; j < k; j++) tf[j] = w ? valueAt(words, bit + places[j]! * w, w) : 0;
+    bit += n * w;
+  }
 }

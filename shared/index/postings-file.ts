@@ -12,7 +12,7 @@ import type { CacheBudget } from './cache-budget.js';
 import { INDEX_FILES } from './format.js';
 import { Lru } from './lru.js';
 import { PageCache, PagedFile, type PagedColumn } from './paged.js';
-import { BLOCK, blockBuffers, decodeBlock, type DecodedBlock } from './postings-codec.js';
+import { BLOCK, blockBuffers, decodeBlock, decodePlaces, type DecodedBlock } from './postings-codec.js';
 import { FIELDS, type Postings, type TermBlocks } from './types.js';
 
 const F = FIELDS.length;
@@ -27,6 +27,7 @@ const EMPTY: TermBlocks = {
   minLength: FIELDS.map(() => new Uint32Array(0)),
   maxBoost: new Float64Array(0),
   decode: () => 0,
+  decodePlaces: () => {},
 };
 
 /** Terms a kept first block covers: every sixteenth term's is kept, the others' counted on from it. */
@@ -132,6 +133,7 @@ export class PostingsFile {
       minLength: this.cols.minLen.map((c) => f.read(c, Uint32Array, b0, b1)),
       maxBoost: f.read(this.cols.boost, Float64Array, b0, b1),
       decode,
+      decodePlaces: (b: number, places: ArrayLike<number>, k: number, out: DecodedBlock) => decodePlaces(words, at[b]! - at[0]!, places, k, out),
     };
     return this.read.set(termId, { blocks, bytes: words.byteLength + (b1 - b0) * BLOCK_BYTES + 4 }).blocks;
   }

@@ -134,6 +134,8 @@ export interface TermBlocks {
   maxBoost: Float64Array;
   /** Decodes block `b` into `out` (its frequencies only with `withTf`, its entries only with `withEntries`: both by default); returns its postings. */
   decode(b: number, out: DecodedBlock, withTf?: boolean, withEntries?: boolean): number;
+  /** The entries and frequencies of block `b`'s postings at `places` (the first `k`, ascending) into `out` (the j-th place's at j), the block not decoded whole (postings-codec decodePlaces). */
+  decodePlaces(b: number, places: ArrayLike<number>, k: number, out: DecodedBlock): void;
 }
 
 /** A term's documents, ascending, and the forward-index entry of each (`entries[i]` belongs to `docs[i]`). */

@@ -18,7 +18,7 @@ function blocksOf(docs: number[], size: number): TermBlocks {
   const n = Math.ceil(docs.length / size);
   const part = (b: number) => docs.slice(b * size, (b + 1) * size);
   const last = Uint32Array.from({ length: n }, (_, b) => part(b).at(-1)!);
-  return { count: docs.length, blocks: n, last, maxTf: [], minLength: [], maxBoost: new Float64Array(n), decode: (b, out) => (out.docs.set(part(b)), part(b).length) };
+  return { count: docs.length, blocks: n, last, maxTf: [], minLength: [], maxBoost: new Float64Array(n), decode: (b, out) => (out.docs.set(part(b)), part(b).length), decodePlaces: () => {} };
 }
 
 /** Each tag's value of a document: a few values, so most are shared. */

@@ -159,6 +159,7 @@ function blocksOf(docs: number[], size: number, boosts: ArrayLike<number> = []):
     minLength: [],
     maxBoost: Float64Array.from({ length: n }, (_, b) => Math.max(0, ...part(b).map((d) => boosts[d] ?? 0))),
     decode: (b, out) => (out.docs.set(part(b)), part(b).length),
+    decodePlaces: () => {},
   };
 }
 
