@@ -60,7 +60,7 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
   // (summaries cover it whole), and when it is analyzed whole anyway (summaries cover its start).
   const once = text !== undefined && page.content === text && (text.length <= SUMMARY_TEXT_CHARS || cuts.length > 1);
   let sections: number[] = [];
-  let all: ArrayLike<number> = whole.array;
+  let all = whole.array;
   let count = 0;
   if (once) {
     analyzer.numberedTokens(text, undefined, tokens);
@@ -77,7 +77,7 @@ export function pageTerms(analyzer: Analyzer, page: TextFields, text: string | u
     all = whole.array;
     count = whole.length;
   } else analyzer.termNumbers(page.content, ids, maxTokens);
-  for (let i = 0, n = Math.min(count, maxTokens); i < n; i++) ids.push(all[i]!);
+  ids.pushFirst(all, Math.min(count, maxTokens));
   const content = ids.length;
   analyzer.termNumbers(urlText(page.url), ids);
   const url = ids.length;

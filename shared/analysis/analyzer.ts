@@ -101,8 +101,14 @@ export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
   private readonly words: WordCache;
   private readonly stem: ((word: string) => string) | undefined;
-  /** Folded words' stems, at most half as many as the words remembered; full, it starts afresh. */
-  private readonly stems = new Map<string, string>();
+  /**
+   * Folded words' stems in two generations of at most half as many as the
+   * words remembered, as the words are (word-cache.ts): a web's vocabulary
+   * outgrows one, and a cache that started afresh when full made 178,000
+   * stems of 123,000 words indexing 10,000 pages of the growth crawl.
+   */
+  private stems = new Map<string, string>();
+  private oldStems = new Map<string, string>();
   private readonly stemsMax: number;
   private numberOf: Map<string, number> | undefined;
   /**
@@ -333,8 +339,8 @@ export class Analyzer {
   private stemmed(w: string): string {
     let s = this.stems.get(w);
     if (s === undefined) {
-      if (this.stems.size >= this.stemsMax) this.stems.clear();
-      this.stems.set(w, (s = this.stem!(w)));
+      if (this.stems.size >= this.stemsMax) (this.oldStems = this.stems), (this.stems = new Map());
+      this.stems.set(w, (s = this.oldStems.get(w) ?? this.stem!(w)));
     }
     return s;
   }
