@@ -28,10 +28,10 @@ import os from 'node:os';
  * full collection: with so small a young generation, most of a query's
  * garbage is promoted, and V8's own factor (up to 4×) let a realweb worker
  * reach 120–130 MB after 1,000 queries over 45 MB live. At 50 % a realweb
- * worker held 79–89 MB (mean 84, 12 workers) after 1,000 growth-mix
+ * worker held 78–89 MB (mean 83.5, 16 workers) after 1,000 growth-mix
  * queries, its old space 38–46 MB over 19–25 MB live; at 25 % 72–84 MB
- * (mean 77, 8 workers), for some 6 % more CPU a query (41.5 -> 43.9 ms,
- * paired at load 11–13) and the same p50.
+ * (mean 76.5, 14 workers), for some 6 % more CPU a query (40.5 -> 43.1 ms,
+ * paired at load 8–13) and the same p50.
  * And the collector on the worker's own thread: a worker answers one
  * request at a time on a core of its own, and V8's helper threads (four a
  * process) only contend with the other workers for the same cores, a
