@@ -24,10 +24,14 @@ import os from 'node:os';
  * threshold otherwise rises to the largest buffer freed, and the index's
  * read and decoded buffers stayed in the process once freed). Measured at
  * 100k pages: 130–146 MB a worker after 1,000 queries, 215 MB without.
- * And an old generation that grows by half its live size after each full
- * collection: with so small a young generation, most of a query's garbage
- * is promoted, and V8's own factor (up to 4×) let a realweb worker reach
- * 120–130 MB after 1,000 queries over 45 MB live; 72–77 MB at 20–50 %.
+ * And an old generation that grows by a quarter of its live size after each
+ * full collection: with so small a young generation, most of a query's
+ * garbage is promoted, and V8's own factor (up to 4×) let a realweb worker
+ * reach 120–130 MB after 1,000 queries over 45 MB live. At 50 % a realweb
+ * worker held 78–89 MB (mean 83.5, 16 workers) after 1,000 growth-mix
+ * queries, its old space 38–46 MB over 19–25 MB live; at 25 % 72–84 MB
+ * (mean 76.5, 14 workers), for some 6 % more CPU a query (40.5 -> 43.1 ms,
+ * paired at load 8–13) and the same p50.
  * And the collector on the worker's own thread: a worker answers one
  * request at a time on a core of its own, and V8's helper threads (four a
  * process) only contend with the other workers for the same cores, a
@@ -47,7 +51,7 @@ export function workerMemory(env: NodeJS.ProcessEnv, execArgv: readonly string[]
 }
 
 /** V8's flags for a worker, each left out when the operator gave it. */
-const WORKER_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=50', '--single-threaded-gc'];
+const WORKER_FLAGS = ['--max-semi-space-size=1', '--heap-growing-percent=25', '--single-threaded-gc'];
 
 /** The processes to serve with: `asked` (-workers or searcher.workers), or one a core for 0. */
 export const workerCount = (asked: number, cores = os.availableParallelism()): number => (asked > 0 ? asked : cores);

@@ -101,7 +101,7 @@ test('workerCount: -workers or searcher.workers as given, one a core for 0', () 
 test('workerMemory: workers start with a small young generation, a slowly growing old one, the collector on their own thread and malloc giving large buffers back, unless the operator set any', () => {
   const TUNED = 'glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=2';
   const SEMI = '--max-semi-space-size=1';
-  const GROW = '--heap-growing-percent=50';
+  const GROW = '--heap-growing-percent=25';
   const ONE = '--single-threaded-gc';
   const cases: [env: NodeJS.ProcessEnv, execArgv: string[], want: ReturnType<typeof workerMemory>][] = [
     [{}, [], { execArgv: [SEMI, GROW, ONE], env: { GLIBC_TUNABLES: TUNED } }],
