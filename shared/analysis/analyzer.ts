@@ -51,6 +51,7 @@ import { identifierWords, isIdentifier } from './identifiers.js';
 import { tokenSpans, UNSPACED_START } from './token-spans.js';
 import { WORD_CACHE, Word, WordCache, wordOf, type ValueOf } from './word-cache.js';
 import { splitCompound } from './words.js';
+import { StemCache } from './stem-cache.js';
 import type { NumberedTokens, NumberList } from './term-numbers.js';
 
 export interface AnalyzerOptions {
@@ -100,16 +101,8 @@ const HAS_CAMEL = /[a-z][A-Z]|[A-Z]{3}[a-z]/;
 export class Analyzer {
   readonly options: Readonly<AnalyzerOptions>;
   private readonly words: WordCache;
-  private readonly stem: ((word: string) => string) | undefined;
-  /**
-   * Folded words' stems in two generations of at most half as many as the
-   * words remembered, as the words are (word-cache.ts): a web's vocabulary
-   * outgrows one, and a cache that started afresh when full made 178,000
-   * stems of 123,000 words indexing 10,000 pages of the growth crawl.
-   */
-  private stems = new Map<string, string>();
-  private oldStems = new Map<string, string>();
-  private readonly stemsMax: number;
+  /** Stems of folded words, when the analyzer stems English; at most half as many a generation as the words remembered. */
+  private readonly stems: StemCache | undefined;
   private numberOf: Map<string, number> | undefined;
   /**
    * Every term the numbered scans met, by number (its index), for the
@@ -124,9 +117,8 @@ export class Analyzer {
     const englishStemmer = opts.englishStemmer ?? 'porter2';
     if (!(englishStemmer in STEMMERS)) throw new TypeError(`unknown English stemmer ${englishStemmer}`);
     this.options = Object.freeze({ stemEnglish: opts.stemEnglish ?? false, englishStemmer, decompound: opts.decompound ?? false });
-    this.stem = this.options.stemEnglish ? STEMMERS[englishStemmer] : undefined;
     this.words = new WordCache(remembered);
-    this.stemsMax = Math.max(1, remembered >> 1);
+    this.stems = this.options.stemEnglish ? new StemCache(STEMMERS[englishStemmer], Math.max(1, remembered >> 1)) : undefined;
   }
 
   /** The analyzer an index was built with, from its recorded options: one that names no stemmer predates Porter2. */
@@ -331,25 +323,11 @@ export class Analyzer {
     return parts.length === 0 ? whole : [whole, ...parts];
   }
 
-  /**
-   * The stem of a folded word, remembered apart from the words: the same
-   * folded word comes of several (`Crawl`, `crawl`, `CRAWL`, the parts of
-   * compounds), and stemming costs more than the rest of deriving a word.
-   */
-  private stemmed(w: string): string {
-    let s = this.stems.get(w);
-    if (s === undefined) {
-      if (this.stems.size >= this.stemsMax) (this.oldStems = this.stems), (this.stems = new Map());
-      this.stems.set(w, (s = this.oldStems.get(w) ?? this.stem!(w)));
-    }
-    return s;
-  }
-
   /** The term of one word, or null when it yields none. */
   private wordTerm(raw: string): string | null {
     const w = foldWord(raw);
     if (w.length === 0 || w.length > MAX_TERM_LENGTH) return null;
-    if (this.stem && ASCII_LETTERS.test(w)) return this.stemmed(w);
+    if (this.stems && ASCII_LETTERS.test(w)) return this.stems.get(w);
     if (HANGUL.test(w)) return stripJosa(w);
     return w;
   }
