@@ -181,7 +181,7 @@ export class ForwardWriter {
    * entries' ranks, ascending, and their frequencies in that order, both
    * valid until the next call.
    */
-  add(src: SpillSource, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array; firstEntry: number } {
+  add(src: SpillSource, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array } {
     const n = src.u32();
     this.lengths.set(src.u32s(F), this.doc * F);
     const terms = src.u32s(n);
@@ -196,9 +196,9 @@ export class ForwardWriter {
     const sorted = this.sortEntries(terms, rank);
     this.appendRuns(n, posEnd, posData, secEnd, secData);
     this.appendTerms(n, sorted, tf);
-    const firstEntry = (this.start[this.doc++] = this.at);
+    this.start[this.doc++] = this.at;
     this.at += n;
-    return { sorted, tf: (f) => this.docTf[f]!.subarray(0, n), firstEntry };
+    return { sorted, tf: (f) => this.docTf[f]!.subarray(0, n) };
   }
 
   /** Copies a document's section runs (read as a view) aside and appends its section lengths. */

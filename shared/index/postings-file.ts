@@ -49,13 +49,13 @@ export class PostingsFile {
   private readonly cols: { at: PagedColumn; last: PagedColumn; maxTf: PagedColumn[]; minLen: PagedColumn[]; boost: PagedColumn; data: PagedColumn };
   /** Terms' blocks as read, with their bytes (the compressed words and the skip data). */
   private readonly read: Lru<number, { blocks: TermBlocks; bytes: number }>;
-  /** The commonest terms' postings and frequencies decoded whole stay (8 + 2 a field bytes a posting). */
+  /** The commonest terms' postings and frequencies decoded whole stay (4 + 2 a field bytes a posting). */
   private readonly decoded: Lru<number, Postings & { tfs: Uint16Array[] }>;
 
   /** Opens `<dir>/postings` of an index of `termCount` terms; a file of other terms or blocks is refused by `inconsistent`. */
   constructor(dir: string, cache: PageCache, termCount: number, inconsistent: () => HzError, budget: Pick<CacheBudget, 'postings' | 'decoded'>) {
     this.read = new Lru(budget.postings, (b) => b.bytes);
-    this.decoded = new Lru(budget.decoded, (p) => p.docs.byteLength * (2 + F / 2) || 1);
+    this.decoded = new Lru(budget.decoded, (p) => p.docs.byteLength * (1 + F / 2) || 1);
     this.file = new PagedFile(dir, INDEX_FILES.postings, cache);
     try {
       const f = this.file;
@@ -119,8 +119,8 @@ export class PostingsFile {
     const at = f.read(this.cols.at, Uint32Array, b0, b1 + 1);
     const words = f.read(this.cols.data, Uint32Array, at[0]!, at[b1 - b0]!);
     const last = f.read(this.cols.last, Uint32Array, b0, b1);
-    const decode = (b: number, out: DecodedBlock, withTf = true, withEntries = true) => {
-      const n = decodeBlock(words, at[b]! - at[0]!, b ? last[b - 1]! : -1, out, withTf, withEntries);
+    const decode = (b: number, out: DecodedBlock, withTf = true) => {
+      const n = decodeBlock(words, at[b]! - at[0]!, b ? last[b - 1]! : -1, out, withTf);
       if (n !== Math.min(BLOCK, count - b * BLOCK)) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${f.file}: block ${b0 + b} holds ${n} postings, not ${Math.min(BLOCK, count - b * BLOCK)}`);
       return n;
     };
@@ -152,16 +152,14 @@ export class PostingsFile {
     if (known) return known;
     const tb = this.blocks(termId);
     const docs = new Uint32Array(tb.count);
-    const entries = new Uint32Array(tb.count);
     const tfs = FIELDS.map(() => new Uint16Array(tb.count));
     const buf = blockBuffers();
     for (let b = 0; b < tb.blocks; b++) {
       const n = tb.decode(b, buf);
       docs.set(buf.docs.subarray(0, n), b * BLOCK);
-      entries.set(buf.entries.subarray(0, n), b * BLOCK);
       for (let f = 0; f < F; f++) tfs[f]!.set(buf.tf[f]!.subarray(0, n), b * BLOCK);
     }
-    const p = { docs, entries, tfs };
+    const p = { docs, tfs };
     return this.has(termId) ? this.decoded.set(termId, p) : p;
   }
 

@@ -3,8 +3,7 @@
  * The postings file: the forward index inverted as it is written, so a
  * searcher reads a term's documents from disk instead of inverting the whole
  * forward index in its heap. Per term its documents ascending, each with its
- * forward-index entry (where positions and section runs are addressed from)
- * and its frequency in each field, in compressed blocks of 128
+ * frequency in each field, in compressed blocks of 128
  * (shared/index/postings-codec) with skip data and a score bound a block,
  * so a query can pass over the blocks that cannot rank without decoding them.
  * Documents come in id order; a batch of postings is sorted by term (a
@@ -21,7 +20,7 @@ import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS } from './types.js';
 
 /**
- * Postings held before a batch is written to a run (24 bytes each, and
+ * Postings held before a batch is written to a run (16 bytes each, and
  * about as many for the sort): at 2 million the batch and its sort took 80 MB,
  * the peak of a crawl's memory; at half a million, about 23 MB, for four times the runs,
  * each read back through a small buffer (RUN_READ_BYTES) so the runs of a
@@ -32,11 +31,11 @@ const BATCH_POSTINGS = 500_000;
 const RUN_READ_BYTES = 64 << 10;
 const F = FIELDS.length;
 /**
- * A posting in the batch: its document, its entry, then its frequencies by
- * field two to a 32-bit word. Kept together, a posting is one read where the
- * sort gathers the batch by term in an order all over it.
+ * A posting in the batch: its document, then its frequencies by field two to
+ * a 32-bit word. Kept together, a posting is one read where the sort gathers
+ * the batch by term in an order all over it.
  */
-const W = 2 + Math.ceil(F / 2);
+const W = 1 + Math.ceil(F / 2);
 
 export class PostingsBuilder {
   /** The batch's postings' terms, and the postings (W words each, `tf` their frequencies' view), grown by doubling up to `batch` postings. */
@@ -65,23 +64,19 @@ export class PostingsBuilder {
 
   /**
    * Adds document `doc`'s postings (documents in ascending order): its terms
-   * `terms` (ascending), the first of its entries `firstEntry` (entry j is
-   * terms[j]'s), and `tf(f)[j]`, term j's frequency in field f.
+   * `terms` (ascending) and `tf(f)[j]`, term j's frequency in field f.
    */
-  add(doc: number, terms: Uint32Array, firstEntry: number, tf: (f: number) => Uint16Array): void {
+  add(doc: number, terms: Uint32Array, tf: (f: number) => Uint16Array): void {
     for (let from = 0; from < terms.length; ) {
       const n = Math.min(terms.length - from, this.batch - this.held);
       this.room(n);
       const h = this.held;
       const rec = this.rec;
       this.term.set(terms.subarray(from, from + n), h);
-      for (let j = 0; j < n; j++) {
-        rec[(h + j) * W] = doc;
-        rec[(h + j) * W + 1] = firstEntry + from + j;
-      }
+      for (let j = 0; j < n; j++) rec[(h + j) * W] = doc;
       for (let f = 0; f < F; f++) {
         const col = tf(f);
-        for (let j = 0; j < n; j++) this.tf[2 * ((h + j) * W + 2) + f] = col[from + j]!;
+        for (let j = 0; j < n; j++) this.tf[2 * ((h + j) * W + 1) + f] = col[from + j]!;
       }
       this.held += n;
       from += n;
@@ -204,17 +199,16 @@ export class BlockWriter {
   }
 
   /** Appends the first `n` postings of the term at hand (continuing its documents in ascending order). */
-  add(docs: Uint32Array, entries: Uint32Array, tf: Uint16Array[], n = docs.length): void {
+  add(docs: Uint32Array, tf: Uint16Array[], n = docs.length): void {
     const b = this.b;
     for (let i = 0; i < n; i++) {
       b.docs[b.n] = docs[i]!;
-      b.entries[b.n] = entries[i]!;
       for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[f]![i]!;
       if (++b.n === BLOCK) this.flush();
     }
   }
 
-  /** add() of `n` postings as PostingsBuilder holds them: W words each, its document, its entry, then its frequencies by field two to a word. */
+  /** add() of `n` postings as PostingsBuilder holds them: W words each, its document, then its frequencies by field two to a word. */
   addRecords(rec: Uint32Array, n: number): void {
     const b = this.b;
     if (rec !== this.records) (this.records = rec), (this.recordTf = new Uint16Array(rec.buffer, rec.byteOffset, 2 * rec.length));
@@ -222,8 +216,7 @@ export class BlockWriter {
     for (let i = 0; i < n; i++) {
       const r = i * W;
       b.docs[b.n] = rec[r]!;
-      b.entries[b.n] = rec[r + 1]!;
-      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[2 * (r + 2) + f]!;
+      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[2 * (r + 1) + f]!;
       if (++b.n === BLOCK) this.flush();
     }
   }

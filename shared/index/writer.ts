@@ -206,8 +206,6 @@ export class IndexWriter {
     const postingCounts = new Uint32Array(T);
     const from = this.opts.postingsFrom;
     const invert = this.withPostings && !from;
-    // Where each document's entries start, for postings merged from other indexes.
-    const firstEntries = new Uint32Array(from ? this.docs + 1 : 0);
     const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
@@ -215,18 +213,16 @@ export class IndexWriter {
       const src = new SpillSource(this.terms.file);
       try {
         for (let id = 0; id < this.docs; id++) {
-          const { sorted, tf, firstEntry } = fw.add(src, rank);
+          const { sorted, tf } = fw.add(src, rank);
           countTerms(sorted, tf, dfs, postingCounts);
-          if (invert) postings.add(id, sorted, firstEntry, tf);
-          if (from) firstEntries[id] = firstEntry;
+          if (invert) postings.add(id, sorted, tf);
         }
       } finally {
         src.close();
       }
       if (from) {
-        firstEntries[this.docs] = this.entries;
         const words = byWord.map((i) => this.words[i]!);
-        const counts = mergePostings(dir, this.spill, from, { words, firstEntry: firstEntries, lengths: fw.lengths, boosts: this.info.boosts });
+        const counts = mergePostings(dir, this.spill, from, { words, lengths: fw.lengths, boosts: this.info.boosts });
         const t = counts.findIndex((n, r) => n !== postingCounts[r]);
         if (t >= 0) throw new HzError('HZ_ERR_INDEX_FORMAT', `the postings of '${words[t]}' in the indexes merged (${from.map((i) => i.dir).join(', ')}) number ${counts[t]}, their documents' entries ${postingCounts[t]}: index those segments again`);
       } else postings.write(dir, this.withPostings ? postingCounts : new Uint32Array(T), fw.lengths, this.info.boosts);

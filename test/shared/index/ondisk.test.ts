@@ -49,21 +49,20 @@ async function build(dir: string, postingsBatch?: number) {
   return w.write(dir);
 }
 
-test('postings: each term\'s documents with their entries and frequencies, as the forward index holds them, written from one sorted batch or many', async () => {
+test('postings: each term\'s documents with their frequencies, as the forward index holds them, written from one sorted batch or many', async () => {
   await build(path.join(tmp, 'one'));
   await build(path.join(tmp, 'many'), 40);
   assert.ok(readIndexFile(path.join(tmp, 'one'), INDEX_FILES.postings).equals(readIndexFile(path.join(tmp, 'many'), INDEX_FILES.postings)), 'the same bytes');
   const r = await openIndex(path.join(tmp, 'many'));
   let postings = 0;
   for (let t = 0; t < r.meta.termCount; t++) {
-    const { docs, entries } = r.postings(t);
+    const { docs } = r.postings(t);
     const tfs = r.postingTfs(t);
     const want: number[] = [];
     for (let d = 0; d < r.meta.docCount; d++) if (r.entry(d, t) >= 0) want.push(d);
     assert.equal([...docs], want, r.terms()[t]);
     docs.forEach((d, i) => {
-      assert.is(entries[i], r.entry(d, t));
-      for (let f = 0; f < FIELDS.length; f++) assert.is(tfs[f]![i], r.entryTf(entries[i]!, f));
+      for (let f = 0; f < FIELDS.length; f++) assert.is(tfs[f]![i], r.entryTf(r.entry(d, t), f));
     });
     postings += docs.length;
   }
@@ -251,22 +250,18 @@ test('postings codec: a block of extreme values decodes to what was encoded', ()
   for (const [name, docs, prev] of cases) {
     b.n = docs.length;
     b.docs.set(docs);
-    const entries = docs.map((_, i) => (i === docs.length - 1 ? 0xffffffff : i * 33_000_000));
-    b.entries.set(entries);
     b.tf.forEach((col, f) => col.set(docs.map((_, i) => (f === 1 ? 0 : (i * 7919 * (f + 1)) % 65536))));
     const words = encodeBlock(b, prev);
     const out = blockBuffers();
     const framed = Uint32Array.of(7, ...words);
     assert.is(decodeBlock(framed, 1, prev, out), docs.length, name);
     assert.equal([...out.docs.subarray(0, docs.length)], docs, name);
-    assert.equal([...out.entries.subarray(0, docs.length)], entries, name);
     for (let f = 0; f < FIELDS.length; f++) assert.equal(out.tf[f]!.subarray(0, docs.length), b.tf[f]!.subarray(0, docs.length), `${name}: ${FIELDS[f]}`);
-    // Entries passed over: the documents and frequencies as decoded with them, the entries' room untouched.
+    // Frequencies passed over: the documents as decoded with them, the frequencies' room untouched.
     const bare = blockBuffers();
-    assert.is(decodeBlock(framed, 1, prev, bare, true, false), docs.length, name);
-    assert.equal([...bare.docs.subarray(0, docs.length)], docs, `${name}: without entries`);
-    assert.ok(bare.entries.every((e) => e === 0), `${name}: no entry decoded`);
-    for (let f = 0; f < FIELDS.length; f++) assert.equal(bare.tf[f]!.subarray(0, docs.length), b.tf[f]!.subarray(0, docs.length), `${name}: ${FIELDS[f]} without entries`);
+    assert.is(decodeBlock(framed, 1, prev, bare, false), docs.length, name);
+    assert.equal([...bare.docs.subarray(0, docs.length)], docs, `${name}: without frequencies`);
+    assert.ok(bare.tf.every((col) => col.every((v) => v === 0)), `${name}: no frequency decoded`);
   }
 });
 
@@ -280,35 +275,31 @@ test('postings file: random postings of 1, 127, 128, 129 and more documents, of 
   const holds = sizes.map((n) => new Set([...Array.from({ length: docCount }, (_, d) => d)].sort(() => rnd() - 0.5).slice(0, n)));
   const lengths = Uint32Array.from({ length: docCount * FIELDS.length }, () => Math.floor(rnd() * 5000));
   const boosts = Float64Array.from({ length: docCount }, () => rnd() * 10);
-  const want = Array.from({ length: T }, () => ({ docs: [] as number[], entries: [] as number[], tf: FIELDS.map(() => [] as number[]) }));
+  const want = Array.from({ length: T }, () => ({ docs: [] as number[], tf: FIELDS.map(() => [] as number[]) }));
   const builder = new PostingsBuilder(dir, 500);
-  let entry = 0;
   for (let d = 0; d < docCount; d++) {
     const terms = Uint32Array.from(holds.flatMap((h, t) => (h.has(d) ? [t] : [])));
     const tf = FIELDS.map(() => Uint16Array.from(terms, () => (rnd() < 0.5 ? 0 : rnd() < 0.01 ? 65535 : Math.floor(rnd() * 40))));
     terms.forEach((t, j) => {
       want[t]!.docs.push(d);
-      want[t]!.entries.push(entry + j);
       FIELDS.forEach((_, f) => want[t]!.tf[f]!.push(tf[f]![j]!));
     });
-    builder.add(d, terms, entry, (f) => tf[f]!);
-    entry += terms.length;
+    builder.add(d, terms, (f) => tf[f]!);
   }
   builder.write(dir, Uint32Array.from(sizes), lengths, boosts);
   const file = new PostingsFile(dir, new PageCache(4), T, () => new Error('inconsistent') as never, { postings: 4096, decoded: 4096 });
   const out = blockBuffers();
   const bare = blockBuffers();
   for (let t = 0; t < T; t++) {
-    const { docs, entries } = file.postings(t);
+    const { docs } = file.postings(t);
     assert.equal([...docs], want[t]!.docs, `term ${t}: docs`);
-    assert.equal([...entries], want[t]!.entries, `term ${t}: entries`);
     file.tfs(t).forEach((tf, f) => assert.equal([...tf], want[t]!.tf[f], `term ${t}: tf ${f}`));
     const tb = file.blocks(t);
     assert.is(tb.blocks, Math.ceil(sizes[t]! / BLOCK));
     for (let b = 0; b < tb.blocks; b++) {
       const n = tb.decode(b, out);
       assert.is(tb.last[b], out.docs[n - 1]);
-      assert.is(tb.decode(b, bare, false, false), n, `term ${t} block ${b}: documents alone`);
+      assert.is(tb.decode(b, bare, false), n, `term ${t} block ${b}: documents alone`);
       assert.equal(bare.docs.subarray(0, n), out.docs.subarray(0, n), `term ${t} block ${b}: documents alone`);
       for (let i = 0; i < n; i++) {
         const d = out.docs[i]!;
