@@ -34,7 +34,8 @@ import { HzError } from '../errors.js';
  * forward index keeps an entry's 16-bit code only where it is not zero (shared/index/tf-sparse). A version 9 or
  * 8 index, which keeps every start and every code, still reads.
  * 11: the postings keep no forward-index entry a posting (shared/index/postings-codec): a reader finds it in the
- * forward index. The postings of a version 10 to 8 index still read, their entries passed over.
+ * forward index; and no score bound for the block of a term of one block (shared/index/postings-bounds), worked out
+ * from it when read. The postings of a version 10 to 8 index, entries and every block's bound, still read.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */

@@ -245,6 +245,11 @@ export class ForwardFiles {
     return this.docs.lengths[id * F + field] ?? 0;
   }
 
+  /** Every document's field lengths, `[id * F + field]` (not to be written to). */
+  get lengths(): Uint32Array {
+    return this.docs.lengths;
+  }
+
   positions(entry: number, max = Infinity): number[] {
     const [bytes, n] = this.pos.run(entry);
     return decodeGaps(bytes, 0, n, max);

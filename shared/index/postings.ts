@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns } from './format.js';
+import { blockBound, emptyBound, type BlockBound } from './postings-bounds.js';
 import { BLOCK, blockBuffers, encodeBlock } from './postings-codec.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS } from './types.js';
@@ -157,7 +158,7 @@ export class PostingsBuilder {
   }
 }
 
-/** Per-block columns, kept in spill files as blocks are made: their names and types in the postings file. */
+/** Per-block columns, kept in spill files as blocks are made: their names and types in the postings file (the bounds for a term of more than one block only). */
 const BLOCK_COLUMNS = [
   { name: 'block.last', type: 'u32' },
   ...FIELDS.map((f) => ({ name: `block.maxtf.${f}`, type: 'u16' as const })),
@@ -168,12 +169,9 @@ const [LAST, MAX_TF, MIN_LEN, BOOST] = [0, 1, 1 + F, 1 + 2 * F];
 
 /**
  * Cuts each term's postings into blocks as they come from the runs and
- * spills each block's words and its skip data and bound: its last document,
- * where its words start, and per field the largest frequency and the
- * shortest length among its documents holding the term there (BM25F rises
- * with the one and falls with the other, so the pair bounds the block's
- * score whatever k1, b and field weights a searcher ranks with), and its
- * documents' largest link score. Merge writes the blocks of postings it
+ * spills each block's words and its skip data: its last document and where
+ * its words start, and its bound (shared/index/postings-bounds) when the
+ * term has more than one block. Merge writes the blocks of postings it
  * takes from other indexes through it too (shared/index/postings-merge).
  */
 export class BlockWriter {
@@ -181,6 +179,13 @@ export class BlockWriter {
   private prevDoc = -1;
   private words = 0;
   private count = 0;
+  /** Blocks whose bound is kept. */
+  private bounded = 0;
+  /** The term at hand's blocks so far. */
+  private termBlocks = 0;
+  /** The bound of the term at hand's first block, kept once a second block shows it has more than one. */
+  private readonly first = emptyBound();
+  private readonly bound = emptyBound();
   private readonly data: SpillSink;
   private readonly cols: SpillSink[];
   private readonly at: SpillSink;
@@ -224,6 +229,7 @@ export class BlockWriter {
   endTerm(): void {
     this.flush();
     this.prevDoc = -1;
+    this.termBlocks = 0;
   }
 
   private flush(): void {
@@ -236,26 +242,22 @@ export class BlockWriter {
     this.count++;
     const last = b.docs[b.n - 1]!;
     this.cols[LAST]!.u32(last);
-    let boost = 0;
-    for (let i = 0; i < b.n; i++) {
-      // As the prior reads a boost: one not finite counts as none.
-      const v = this.boosts[b.docs[i]!]!;
-      if (Number.isFinite(v) && v > boost) boost = v;
+    if (this.termBlocks++ === 0) blockBound(b, this.lengths, this.boosts, this.first);
+    else {
+      if (this.termBlocks === 2) this.spillBound(this.first);
+      this.spillBound(blockBound(b, this.lengths, this.boosts, this.bound));
     }
-    for (let f = 0; f < F; f++) {
-      let maxTf = 0;
-      let minLen = 0xffffffff;
-      for (let i = 0; i < b.n; i++)
-        if (b.tf[f]![i]) {
-          maxTf = Math.max(maxTf, b.tf[f]![i]!);
-          minLen = Math.min(minLen, this.lengths[b.docs[i]! * F + f]!);
-        }
-      this.cols[MAX_TF + f]!.u16(maxTf);
-      this.cols[MIN_LEN + f]!.u32(minLen);
-    }
-    this.cols[BOOST]!.f64(boost);
     this.prevDoc = last;
     b.n = 0;
+  }
+
+  private spillBound(x: BlockBound): void {
+    for (let f = 0; f < F; f++) {
+      this.cols[MAX_TF + f]!.u16(x.maxTf[f]!);
+      this.cols[MIN_LEN + f]!.u32(x.minLength[f]!);
+    }
+    this.cols[BOOST]!.f64(x.maxBoost);
+    this.bounded++;
   }
 
   /** Writes the postings file: each term's first posting (`start`), the blocks' columns, and their words. */
@@ -267,7 +269,7 @@ export class BlockWriter {
       writePackedColumns(w, [
         columnSource('start', start),
         this.at.column('block.at', 'u32', B + 1),
-        ...BLOCK_COLUMNS.map((c, k) => this.cols[k]!.column(c.name, c.type, B)),
+        ...BLOCK_COLUMNS.map((c, k) => this.cols[k]!.column(c.name, c.type, k === LAST ? B : this.bounded)),
         this.data.column('data', 'u32', this.words),
       ]),
     );

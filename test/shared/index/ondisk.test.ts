@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { selectCandidates } from '../../../shared/index/candidates.js';
-import { INDEX_FILES, OLDEST_INDEX, packColumns, readIndexFile, unpackColumns, writeIndexFile } from '../../../shared/index/format.js';
+import { IndexFileColumns, INDEX_FILES, OLDEST_INDEX, packColumns, readIndexFile, unpackColumns, writeIndexFile } from '../../../shared/index/format.js';
 import { PageCache, PagedFile, PAGE_BYTES } from '../../../shared/index/paged.js';
 import { BLOCK, blockBuffers, decodeBlock, encodeBlock } from '../../../shared/index/postings-codec.js';
 import { PostingsFile } from '../../../shared/index/postings-file.js';
@@ -265,7 +265,7 @@ test('postings codec: a block of extreme values decodes to what was encoded', ()
   }
 });
 
-test('postings file: random postings of 1, 127, 128, 129 and more documents, of 40 terms, round-trip, with skip data and bounds that hold every posting', () => {
+test('postings file: random postings of 1, 127, 128, 129 and more documents, of 40 terms, round-trip, with skip data and bounds that hold every posting, kept for the terms of more than one block only', () => {
   const dir = fs.mkdtempSync(path.join(tmp, 'blocks-'));
   const rnd = rng(9);
   const docCount = 3000;
@@ -287,7 +287,11 @@ test('postings file: random postings of 1, 127, 128, 129 and more documents, of 
     builder.add(d, terms, (f) => tf[f]!);
   }
   builder.write(dir, Uint32Array.from(sizes), lengths, boosts);
-  const file = new PostingsFile(dir, new PageCache(4), T, () => new Error('inconsistent') as never, { postings: 4096, decoded: 4096 });
+  const cols = new IndexFileColumns(dir, INDEX_FILES.postings);
+  assert.is(cols.length('block.boost'), sizes.reduce((s, n) => s + (n > BLOCK ? Math.ceil(n / BLOCK) : 0), 0), 'bounds of the blocks of terms of more than one');
+  assert.is(cols.length('block.last'), sizes.reduce((s, n) => s + Math.ceil(n / BLOCK), 0), 'the last document of every block');
+  cols.close();
+  const file = new PostingsFile(dir, new PageCache(4), T, () => new Error('inconsistent') as never, { postings: 4096, decoded: 4096 }, () => ({ lengths, boosts }));
   const out = blockBuffers();
   const bare = blockBuffers();
   for (let t = 0; t < T; t++) {
@@ -301,6 +305,7 @@ test('postings file: random postings of 1, 127, 128, 129 and more documents, of 
       assert.is(tb.last[b], out.docs[n - 1]);
       assert.is(tb.decode(b, bare, false), n, `term ${t} block ${b}: documents alone`);
       assert.equal(bare.docs.subarray(0, n), out.docs.subarray(0, n), `term ${t} block ${b}: documents alone`);
+      assert.is(tb.maxBoost[b], Math.max(...Array.from(out.docs.subarray(0, n), (d) => boosts[d]!)), `term ${t} block ${b}: the largest boost`);
       for (let i = 0; i < n; i++) {
         const d = out.docs[i]!;
         assert.ok(boosts[d]! <= tb.maxBoost[b]!);

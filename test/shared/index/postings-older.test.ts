@@ -1,9 +1,10 @@
 /**
  * Postings of formats 8–10, whose blocks hold each posting's forward-index
- * entry, still read: a block of that layout decodes to the documents and
- * frequencies a format 11 block of the same postings does, and an index whose
- * postings file holds such blocks answers every term as the one written now.
- * The older blocks are made here as those releases wrote them.
+ * entry and whose file keeps every block's bound, still read: a block of that
+ * layout decodes to the documents and frequencies a format 11 block of the
+ * same postings does, and an index whose postings file is laid out so
+ * answers every term, and every block's bound, as the one written now. The
+ * older blocks are made here as those releases wrote them.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -66,7 +67,7 @@ test('postings codec: a block with entries (formats 8–10) decodes to the docum
   }
 });
 
-test('postings file: an index whose blocks hold entries (formats 8–10) reads every term\'s postings, frequencies and blocks as one written now', async () => {
+test('postings file: an index whose blocks hold entries and every block its bound (formats 8–10) reads every term\'s postings, frequencies, blocks and bounds as one written now', async () => {
   const rnd = rng(11);
   const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa'.split(' ');
   const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'] });
@@ -82,11 +83,12 @@ test('postings file: an index whose blocks hold entries (formats 8–10) reads e
   await w.write(now);
   const older = path.join(tmp, 'older');
   fs.cpSync(now, older, { recursive: true });
-  // The postings file again, each block with its documents' entries as the forward index numbers them.
+  // The postings file again, each block with its documents' entries as the forward index numbers them, and its bound.
   const r = await openIndex(now);
-  const cols = unpackColumns(readIndexFile(now, INDEX_FILES.postings), INDEX_FILES.postings) as Record<string, Uint32Array>;
+  const cols = unpackColumns(readIndexFile(now, INDEX_FILES.postings), INDEX_FILES.postings);
   const data: number[] = [];
   const at: number[] = [];
+  const bounds: Record<string, number[]> = Object.fromEntries([...FIELDS.flatMap((f) => [`block.maxtf.${f}`, `block.minlen.${f}`]), 'block.boost'].map((c) => [c, []]));
   const buf = blockBuffers();
   for (let t = 0; t < r.meta.termCount; t++) {
     const tb = r.postingBlocks(t);
@@ -94,11 +96,15 @@ test('postings file: an index whose blocks hold entries (formats 8–10) reads e
       const n = tb.decode(k, buf);
       at.push(data.length);
       data.push(...olderBlock(buf, Array.from(buf.docs.subarray(0, n), (d) => r.entry(d, t)), k ? tb.last[k - 1]! : -1));
+      FIELDS.forEach((f, i) => (bounds[`block.maxtf.${f}`]!.push(tb.maxTf[i]![k]!), bounds[`block.minlen.${f}`]!.push(tb.minLength[i]![k]!)));
+      bounds['block.boost']!.push(tb.maxBoost[k]!);
     }
   }
   at.push(data.length);
   assert.ok(at.length - 1 > r.meta.termCount, `${at.length - 1} blocks of ${r.meta.termCount} terms: none of more than one`);
-  writeIndexFile(older, INDEX_FILES.postings, packColumns({ ...cols, 'block.at': Uint32Array.from(at), data: Uint32Array.from(data) }));
+  assert.ok(cols['block.boost']!.length < at.length - 1, 'a file written now keeps fewer bounds than blocks');
+  const everyBound = Object.fromEntries(Object.entries(bounds).map(([c, vs]) => [c, new (cols[c]!.constructor as new (v: number[]) => Uint16Array | Uint32Array | Float64Array)(vs)]));
+  writeIndexFile(older, INDEX_FILES.postings, packColumns({ ...cols, ...everyBound, 'block.at': Uint32Array.from(at), data: Uint32Array.from(data) }));
   assert.ok(fs.statSync(path.join(older, INDEX_FILES.postings)).size > fs.statSync(path.join(now, INDEX_FILES.postings)).size, 'the older file is the larger');
   const o = await openIndex(older);
   const other = blockBuffers();
@@ -106,6 +112,7 @@ test('postings file: an index whose blocks hold entries (formats 8–10) reads e
     assert.equal([...o.postings(t).docs], [...r.postings(t).docs], words[t]);
     assert.equal(o.postingTfs(t), r.postingTfs(t), `term ${t}: frequencies`);
     const [a, b] = [r.postingBlocks(t), o.postingBlocks(t)];
+    assert.equal([b.maxTf, b.minLength, b.maxBoost], [a.maxTf, a.minLength, a.maxBoost], `term ${t}: bounds`);
     for (let k = 0; k < a.blocks; k++) {
       const n = a.decode(k, buf, false);
       assert.is(b.decode(k, other, false), n);
