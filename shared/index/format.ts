@@ -35,7 +35,9 @@ import { HzError } from '../errors.js';
  * 8 index, which keeps every start and every code, still reads.
  * 11: the postings keep no forward-index entry a posting (shared/index/postings-codec): a reader finds it in the
  * forward index; and no score bound for the block of a term of one block (shared/index/postings-bounds), worked out
- * from it when read. The postings of a version 10 to 8 index, entries and every block's bound, still read.
+ * from it when read. The postings of a version 10 to 8 index, entries and every block's bound, still read. And the
+ * forward index keeps an entry's content frequency byte only where it is not 1 (tf-sparse); an older index's byte an
+ * entry still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
@@ -53,7 +55,7 @@ export const INDEX_FILES = {
   docs: 'docs',
   /** Term dictionary (sorted) and document frequencies per field. */
   terms: 'terms',
-  /** Per document: sorted term ids, term frequency per field (tf-codes; the codes not zero only, tf-sparse), field lengths. */
+  /** Per document: sorted term ids, term frequency per field (tf-codes; the bytes not 1 and the codes not zero only, tf-sparse), field lengths. */
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints; where every 16th entry's start (position-marks). */
   positions: 'positions',

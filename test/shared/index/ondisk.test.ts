@@ -380,15 +380,19 @@ test('format: an index of an older format (version 7: postings without blocks, t
   );
 });
 
-test('format: an index of the previous layout (plain 32-bit term ids, a section start for every entry) reads as the new one does, by search and by merge\'s walk', async () => {
+test('format: an index of the previous layout (plain 32-bit term ids, a section start and a content frequency byte for every entry) reads as the new one does, by search and by merge\'s walk', async () => {
   const dir = path.join(tmp, 'plain-terms');
   fs.cpSync(path.join(tmp, 'one'), dir, { recursive: true });
   const cols = unpackColumns(readIndexFile(dir, INDEX_FILES.forward), INDEX_FILES.forward);
-  const { 'term.bits': bits, 'term.packed': packed, ...rest } = cols;
-  assert.ok(bits && packed, 'the index is written with packed term ids');
+  const { 'term.bits': bits, 'term.packed': packed, 'tfb.has': has, 'tfb.rank': rank, 'tfb.sparse': kept, ...rest } = cols;
+  assert.ok(bits && packed && has && rank && kept, 'the index is written with packed term ids and the content frequency bytes not 1 only');
   const words = packed as Uint32Array;
-  const term = Uint32Array.from({ length: cols['tf.byte']!.length }, (_, e) => packedId((i) => words[i]!, e, bits[0]!));
-  writeIndexFile(dir, INDEX_FILES.forward, packColumns({ start: rest.start!, term, ...rest }));
+  const entries = rest.start![rest.start!.length - 1]!;
+  const term = Uint32Array.from({ length: entries }, (_, e) => packedId((i) => words[i]!, e, bits[0]!));
+  let k = 0;
+  const byte = Uint8Array.from({ length: entries }, (_, e) => ((has[e >>> 5]! >>> (e & 31)) & 1 ? kept[k++]! : 1));
+  assert.ok(k > 0 && k < entries, `${k} of ${entries} bytes kept`);
+  writeIndexFile(dir, INDEX_FILES.forward, packColumns({ start: rest.start!, term, 'tf.byte': byte, ...rest }));
   const sec = unpackColumns(readIndexFile(dir, INDEX_FILES.sections), INDEX_FILES.sections);
   assert.equal(Array.from(sec.entry!), new Array(sec.entry!.length).fill(0), 'no page has section runs: none has starts');
   const plainSec = { doc: sec.doc!, length: sec.length!, start: new Uint32Array(term.length + 1), data: new Uint8Array(0) };
