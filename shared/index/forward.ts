@@ -17,7 +17,7 @@ import { PagedStarts } from './run-starts.js';
 import { RUNS_FROM_POSITIONS, runsOfPositions } from './section-runs.js';
 import { packedId, TERM_PACKED } from './term-ids.js';
 import { overKey, positionCount, positionCounts, TF_MAX, tfOf } from './tf-codes.js';
-import { BYTES, isSparse, PagedCodes } from './tf-sparse.js';
+import { BYTES, CODES, pagedValues } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
@@ -137,24 +137,10 @@ export class ForwardFiles {
     const packed = this.fwd.has(TERM_PACKED);
     this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
     this.bits = packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
-    if (isSparse((name) => this.fwd.has(name), BYTES)) {
-      const bytes = new PagedCodes(this.fwd, BYTES);
-      this.byte = (entry) => bytes.code(entry);
-      this.bytesFit = (entries) => bytes.fits(entries);
-    } else {
-      const bytes = this.fwd.column('tf.byte', 'u8');
-      this.byte = (entry) => this.fwd.u8(bytes, entry);
-      this.bytesFit = (entries) => bytes.length === entries;
-    }
-    if (isSparse((name) => this.fwd.has(name))) {
-      const codes = new PagedCodes(this.fwd);
-      this.code = (entry) => codes.code(entry);
-      this.codesFit = (entries) => codes.fits(entries);
-    } else {
-      const codes = this.fwd.column('tf.code', 'u16');
-      this.code = (entry) => this.fwd.u16(codes, entry);
-      this.codesFit = (entries) => codes.length === entries;
-    }
+    const bytes = pagedValues(this.fwd, BYTES);
+    [this.byte, this.bytesFit] = [(entry) => bytes.value(entry), (entries) => bytes.fits(entries)];
+    const codes = pagedValues(this.fwd, CODES);
+    [this.code, this.codesFit] = [(entry) => codes.value(entry), (entries) => codes.fits(entries)];
     const start = this.fwd.column('start', 'u32');
     if (start.length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
     const entries = this.fwd.u32(start, docCount);

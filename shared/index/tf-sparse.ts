@@ -23,12 +23,14 @@ export interface SparseValues {
   sparse: string;
   type: Extract<ColumnType, 'u8' | 'u16'>;
   usual: number;
+  /** The column of a value an entry of an older index. */
+  dense: string;
 }
 
 /** The codes other than the content's (tf-codes), most 0. */
-export const CODES: SparseValues = { has: 'tf.has', rank: 'tf.rank', sparse: 'tf.sparse', type: 'u16', usual: 0 };
+export const CODES: SparseValues = { has: 'tf.has', rank: 'tf.rank', sparse: 'tf.sparse', type: 'u16', usual: 0, dense: 'tf.code' };
 /** The content frequency bytes (tf-codes), most 1. */
-export const BYTES: SparseValues = { has: 'tfb.has', rank: 'tfb.rank', sparse: 'tfb.sparse', type: 'u8', usual: 1 };
+export const BYTES: SparseValues = { has: 'tfb.has', rank: 'tfb.rank', sparse: 'tfb.sparse', type: 'u8', usual: 1, dense: 'tf.byte' };
 
 const RANK_SHIFT = 8;
 /** Entries a rank counts; a multiple of 32, the entries of a bitmap word. */
@@ -124,15 +126,25 @@ export class PagedCodes {
   }
 }
 
+/** An entry's value of `v` from a forward file read through a page cache, kept sparse or one an entry (an older index); `fits` checks the columns against an entry count. */
+export function pagedValues(f: PagedFile, v: SparseValues): { value(entry: number): number; fits(entries: number): boolean } {
+  if (isSparse((name) => f.has(name), v)) {
+    const sparse = new PagedCodes(f, v);
+    return { value: (entry) => sparse.code(entry), fits: (entries) => sparse.fits(entries) };
+  }
+  const dense = f.column(v.dense, v.type);
+  return { value: (entry) => (v.type === 'u8' ? f.u8(dense, entry) : f.u16(dense, entry)), fits: (entries) => dense.length === entries };
+}
+
 /** The content frequency bytes and the codes of entries `from..to` of a forward file being walked. */
 export function readTfs(cols: IndexFileColumns, from: number, to: number): [Uint8Array, Uint16Array] {
-  const bytes = isSparse((name) => cols.has(name), BYTES) ? readSparse(cols, from, to, BYTES, new Uint8Array(to - from)) : cols.read('tf.byte', Uint8Array, from, to);
+  const bytes = isSparse((name) => cols.has(name), BYTES) ? readSparse(cols, from, to, BYTES, new Uint8Array(to - from)) : cols.read(BYTES.dense, Uint8Array, from, to);
   return [bytes, readCodes(cols, from, to)];
 }
 
 /** The codes of entries `from..to` of a forward file being walked, sparse or one an entry. */
 export function readCodes(cols: IndexFileColumns, from: number, to: number): Uint16Array {
-  if (!isSparse((name) => cols.has(name))) return cols.read('tf.code', Uint16Array, from, to);
+  if (!isSparse((name) => cols.has(name))) return cols.read(CODES.dense, Uint16Array, from, to);
   return readSparse(cols, from, to, CODES, new Uint16Array(to - from));
 }
 

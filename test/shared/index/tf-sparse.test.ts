@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { IndexFileColumns, PackedColumnsWriter } from '../../../shared/index/format.js';
 import { PageCache, PagedFile } from '../../../shared/index/paged.js';
-import { BYTES, codeColumns, CodesWriter, PagedCodes, readCodes, readTfs } from '../../../shared/index/tf-sparse.js';
+import { BYTES, CODES, codeColumns, CodesWriter, PagedCodes, readCodes, readTfs, type SparseValues } from '../../../shared/index/tf-sparse.js';
 import { rng } from '../../fixtures/rng.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-tfsparse-'));
@@ -28,6 +28,27 @@ const CASES: [string, number[], number][] = [
   ['the last entry only', [...Array.from({ length: 511 }, () => 0), 0xffff], 512],
 ];
 
+/** Checks the values written to `dir`'s forward file, entry by entry through the page cache and in windows of a walk (`walk`). */
+function readBack(dir: string, name: string, values: number[], v: SparseValues, walk: (cols: IndexFileColumns, a: number, b: number) => Uint8Array | Uint16Array): void {
+  const f = new PagedFile(dir, 'forward', new PageCache(2));
+  try {
+    const paged = new PagedCodes(f, v);
+    assert.ok(paged.fits(values.length), `${name}: fits`);
+    assert.not.ok(paged.fits(values.length + 300), `${name}: not more`);
+    for (let e = 0; e < values.length; e++) assert.is(paged.code(e), values[e], `${name}: entry ${e}`);
+  } finally {
+    f.close();
+  }
+  const cols = new IndexFileColumns(dir, 'forward');
+  try {
+    const n = values.length;
+    for (const [a, b] of [[0, n], [0, 0], [n, n], [5, 40], [255, 257], [31, 33], [300, n - 7], [1000, 1700]])
+      if (a <= b && b <= n) assert.equal([...walk(cols, a, b)], values.slice(a, b), `${name}: ${a}..${b}`);
+  } finally {
+    cols.close();
+  }
+}
+
 test('tf-sparse: every code read back, through the page cache and in windows of a walk', () => {
   for (const [name, codes, piece] of CASES) {
     const dir = path.join(tmp, name.replace(/ /g, '-'));
@@ -37,23 +58,7 @@ test('tf-sparse: every code read back, through the page cache and in windows of 
     for (let at = 0; at < codes.length; at += piece) cw.append(Uint16Array.from(codes.slice(at, at + piece)));
     cw.close();
     w.close();
-    const f = new PagedFile(dir, 'forward', new PageCache(2));
-    try {
-      const paged = new PagedCodes(f);
-      assert.ok(paged.fits(codes.length), `${name}: fits`);
-      assert.not.ok(paged.fits(codes.length + 300), `${name}: not more`);
-      for (let e = 0; e < codes.length; e++) assert.is(paged.code(e), codes[e], `${name}: entry ${e}`);
-    } finally {
-      f.close();
-    }
-    const cols = new IndexFileColumns(dir, 'forward');
-    try {
-      const n = codes.length;
-      for (const [a, b] of [[0, n], [0, 0], [n, n], [5, 40], [255, 257], [31, 33], [300, n - 7], [1000, 1700]])
-        if (a <= b && b <= n) assert.equal([...readCodes(cols, a, b)], codes.slice(a, b), `${name}: ${a}..${b}`);
-    } finally {
-      cols.close();
-    }
+    readBack(dir, name, codes, CODES, (cols, a, b) => readCodes(cols, a, b));
   }
 });
 
@@ -71,22 +76,7 @@ test('tf-sparse: every content frequency byte, kept where not 1, read back throu
     cw.close();
     w.close();
     assert.ok(fs.statSync(path.join(dir, 'forward')).size < 600 + bytes.length / 4 + bytes.filter((b) => b !== 1).length, `${name}: a bit a usual byte`);
-    const f = new PagedFile(dir, 'forward', new PageCache(2));
-    try {
-      const paged = new PagedCodes(f, BYTES);
-      assert.ok(paged.fits(bytes.length), `${name}: fits`);
-      for (let e = 0; e < bytes.length; e++) assert.is(paged.code(e), bytes[e], `${name}: entry ${e}`);
-    } finally {
-      f.close();
-    }
-    const cols = new IndexFileColumns(dir, 'forward');
-    try {
-      const n = bytes.length;
-      for (const [a, b] of [[0, n], [0, 0], [n, n], [5, 40], [255, 257], [31, 33], [300, n - 7], [1000, 1700]])
-        if (a <= b && b <= n) assert.equal([...readTfs(cols, a, b)[0]], bytes.slice(a, b), `${name}: ${a}..${b}`);
-    } finally {
-      cols.close();
-    }
+    readBack(dir, name, bytes, BYTES, (cols, a, b) => readTfs(cols, a, b)[0]);
   }
 });
 
