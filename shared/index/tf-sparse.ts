@@ -124,16 +124,33 @@ export class PagedCodes {
     for (let i = w - (w % WORDS_A_RANK); i < w; i++) r += popcount(this.f.u32(this.has, i));
     return this.v.type === 'u8' ? this.f.u8(this.sparse, r) : this.f.u16(this.sparse, r);
   }
+
+  /** The values of entries `from..to` into `out` from 0, the rank counted once: a read of positions counts a mark's run of entries. */
+  values(from: number, to: number, out: Uint8Array | Uint16Array): void {
+    if (from >= to) return;
+    let w = Math.floor(from / 32);
+    let word = this.f.u32(this.has, w);
+    let r = this.f.u32(this.rank, Math.floor(from / RANK)) + popcount(from % 32 ? word << (32 - (from % 32)) : 0);
+    for (let i = w - (w % WORDS_A_RANK); i < w; i++) r += popcount(this.f.u32(this.has, i));
+    for (let e = from; e < to; e++) {
+      if (e >>> 5 !== w) word = this.f.u32(this.has, (w = e >>> 5));
+      out[e - from] = (word >>> (e & 31)) & 1 ? (this.v.type === 'u8' ? this.f.u8(this.sparse, r++) : this.f.u16(this.sparse, r++)) : this.v.usual;
+    }
+  }
 }
 
 /** An entry's value of `v` from a forward file read through a page cache, kept sparse or one an entry (an older index); `fits` checks the columns against an entry count. */
-export function pagedValues(f: PagedFile, v: SparseValues): { value(entry: number): number; fits(entries: number): boolean } {
+export function pagedValues(f: PagedFile, v: SparseValues): { value(entry: number): number; values(from: number, to: number, out: Uint8Array | Uint16Array): void; fits(entries: number): boolean } {
   if (isSparse((name) => f.has(name), v)) {
     const sparse = new PagedCodes(f, v);
-    return { value: (entry) => sparse.code(entry), fits: (entries) => sparse.fits(entries) };
+    return { value: (entry) => sparse.code(entry), values: (from, to, out) => sparse.values(from, to, out), fits: (entries) => sparse.fits(entries) };
   }
   const dense = f.column(v.dense, v.type);
-  return { value: (entry) => (v.type === 'u8' ? f.u8(dense, entry) : f.u16(dense, entry)), fits: (entries) => dense.length === entries };
+  return {
+    value: (entry) => (v.type === 'u8' ? f.u8(dense, entry) : f.u16(dense, entry)),
+    values: (from, to, out) => f.copy(dense, from, to, out),
+    fits: (entries) => dense.length === entries,
+  };
 }
 
 /** The content frequency bytes and the codes of entries `from..to` of a forward file being walked. */

@@ -28,6 +28,9 @@ const CASES: [string, number[], number][] = [
   ['the last entry only', [...Array.from({ length: 511 }, () => 0), 0xffff], 512],
 ];
 
+/** Ranges of entries of `n`: whole, empty, within and across a bitmap word and a rank. */
+const windows = (n: number) => [[0, n], [0, 0], [n, n], [5, 40], [255, 257], [31, 33], [300, n - 7], [1000, 1700], [20, 36]].filter(([a, b]) => a! <= b! && b! <= n) as [number, number][];
+
 /** Checks the values written to `dir`'s forward file, entry by entry through the page cache and in windows of a walk (`walk`). */
 function readBack(dir: string, name: string, values: number[], v: SparseValues, walk: (cols: IndexFileColumns, a: number, b: number) => Uint8Array | Uint16Array): void {
   const f = new PagedFile(dir, 'forward', new PageCache(2));
@@ -36,14 +39,17 @@ function readBack(dir: string, name: string, values: number[], v: SparseValues, 
     assert.ok(paged.fits(values.length), `${name}: fits`);
     assert.not.ok(paged.fits(values.length + 300), `${name}: not more`);
     for (let e = 0; e < values.length; e++) assert.is(paged.code(e), values[e], `${name}: entry ${e}`);
+    for (const [a, b] of windows(values.length)) {
+      const out = v.type === 'u8' ? new Uint8Array(b - a) : new Uint16Array(b - a);
+      paged.values(a, b, out);
+      assert.equal([...out], values.slice(a, b), `${name}: ${a}..${b} through the page cache`);
+    }
   } finally {
     f.close();
   }
   const cols = new IndexFileColumns(dir, 'forward');
   try {
-    const n = values.length;
-    for (const [a, b] of [[0, n], [0, 0], [n, n], [5, 40], [255, 257], [31, 33], [300, n - 7], [1000, 1700]])
-      if (a <= b && b <= n) assert.equal([...walk(cols, a, b)], values.slice(a, b), `${name}: ${a}..${b}`);
+    for (const [a, b] of windows(values.length)) assert.equal([...walk(cols, a, b)], values.slice(a, b), `${name}: ${a}..${b}`);
   } finally {
     cols.close();
   }
