@@ -148,7 +148,7 @@ export class PostingsFile {
       if (n !== Math.min(BLOCK, count - b * BLOCK)) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${f.file}: block ${b0 + b} holds ${n} postings, not ${Math.min(BLOCK, count - b * BLOCK)}`);
       return n;
     };
-    const blocks = { count, blocks: b1 - b0, last, decode, ...(this.firstBounds && !boundsKept(count) ? this.onlyBound(count, decode) : this.keptBounds(bound, bound + b1 - b0)) };
+    const blocks: TermBlocks = this.firstBounds && !boundsKept(count) ? this.withOnlyBound({ count, blocks: b1 - b0, last, decode }) : { count, blocks: b1 - b0, last, decode, ...this.keptBounds(bound, bound + b1 - b0) };
     return this.read.set(termId, { blocks, bytes: words.byteLength + (b1 - b0) * BLOCK_BYTES + 4 }).blocks;
   }
 
@@ -159,6 +159,24 @@ export class PostingsFile {
       maxTf: this.cols.maxTf.map((c) => f.read(c, Uint16Array, b0, b1)),
       minLength: this.cols.minLen.map((c) => f.read(c, Uint32Array, b0, b1)),
       maxBoost: f.read(this.cols.boost, Float64Array, b0, b1),
+    };
+  }
+
+  /** A term of one block whose bound is worked out on first use: a count of its documents, or their entries, needs none. */
+  private withOnlyBound(t: Omit<TermBlocks, 'maxTf' | 'minLength' | 'maxBoost'>): TermBlocks {
+    let b: Pick<TermBlocks, 'maxTf' | 'minLength' | 'maxBoost'> | undefined;
+    const bound = () => (b ??= this.onlyBound(t.count, t.decode));
+    return {
+      ...t,
+      get maxTf() {
+        return bound().maxTf;
+      },
+      get minLength() {
+        return bound().minLength;
+      },
+      get maxBoost() {
+        return bound().maxBoost;
+      },
     };
   }
 
