@@ -48,9 +48,7 @@ export function entryCodes(e: DocEntries): number {
 }
 
 /** How many of a document's entries have a content frequency byte other than 1 (tf-sparse), counted when it is added. */
-export function entryBytes(e: DocEntries): number {
-  const n = e.terms.length;
-  let kept = 0;
+export function entryBytes(e: DocEntries, n = e.terms.length, kept = 0): number {
   for (let k = 0; k < n; k++) if (tfByte(e.tf[BYTE_FIELD * n + k]!) !== BYTES.usual) kept++;
   return kept;
 }
