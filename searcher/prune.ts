@@ -88,7 +88,7 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
     }
     const share = shares;
     const d = decoded ?? buf;
-    const n = decoded ? decoded.n : blocks.decode(b, buf, true, false);
+    const n = decoded ? decoded.n : blocks.decode(b, buf);
     const { docs, tf } = d;
     const at0 = b * BLOCK;
     for (let i = 0; i < n; i++) {

@@ -5,12 +5,13 @@
  * BM25F and proximity all read the entries of the document at hand, so a
  * candidate costs one binary search per term, not one per term, field and
  * rule, and no term is looked up by its string per document. A search over
- * many candidates finds all their entries at once from the terms' postings
- * (`locate`), with no search per candidate, and their frequencies beside
- * them, from the blocks that hold them: read in postings order, the pages of
- * the common terms' blocks are read again by the next query, where the
- * forward index's of one document at a time are scattered over the whole
- * file.
+ * many candidates finds which of them hold each term, and their frequencies,
+ * at once from the terms' postings (`locate`), from the blocks that hold
+ * them: read in postings order, the pages of the common terms' blocks are
+ * read again by the next query. The entries themselves, which the postings
+ * do not keep, are found in the forward index only when a candidate's
+ * positions or sections are read: most candidates are passed over on their
+ * frequencies alone.
  */
 import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { DocVector } from './bm25f.js';
@@ -18,7 +19,9 @@ import { lowerBound } from '../../shared/bisect.js';
 import { BLOCK, blockBuffers } from '../../shared/index/postings-codec.js';
 
 const F = FIELDS.length;
-/** A block decoded by `locate`: its documents, then the entries and frequencies of the places it looks up. */
+/** A located document's entry of a term it holds, not searched for yet. */
+const UNSEARCHED = -2;
+/** A block decoded by `locate`: its documents, then the frequencies of the places it looks up. */
 const block = blockBuffers();
 /** The places of a block `locate` looks up, and the rows of `ids` they are. */
 const places = new Uint8Array(BLOCK);
@@ -36,7 +39,7 @@ export class DocTerms implements DocVector {
   private doc = -1;
   /** The document whose lengths and frequencies `lengths` and `tf` hold. */
   private filled = -1;
-  /** Entries of the located documents: `located[i * terms + slot]`. */
+  /** Entries of the located documents: `located[i * terms + slot]` (UNSEARCHED until asked for, -1 for none). */
   private located = new Int32Array(0);
   /** Where each located entry's posting stands in its term's list (`block * BLOCK + place`), -1 for none: as `located`. */
   private locatedAt = new Int32Array(0);
@@ -87,7 +90,8 @@ export class DocTerms implements DocVector {
    * Finds the entries and frequencies of documents `ids` (ascending) by
    * walking each term's blocks beside them: only the blocks holding one of
    * `ids` are decoded, so a common term costs the blocks its candidates are
-   * in, not its whole list. `selectAt(i, ids[i])` then makes `ids[i]` the
+   * in, not its whole list, and a document's entry is searched for only
+   * where it holds the term. `selectAt(i, ids[i])` then makes `ids[i]` the
    * document at hand without a search.
    */
   locate(ids: Uint32Array): void {
@@ -104,14 +108,14 @@ export class DocTerms implements DocVector {
       let b = -1;
       let count = 0;
       let pos = 0;
-      // The places of the block at hand that hold one of `ids`: only their entries and frequencies are decoded.
+      // The places of the block at hand that hold one of `ids`: only their frequencies are unpacked.
       let k = 0;
       const found = () => {
         if (k === 0) return;
         decodePlaces(b, places, k, block);
         for (let j = 0; j < k; j++) {
           const at = rows[j]! * S + s;
-          located[at] = block.entries[j]!;
+          located[at] = UNSEARCHED;
           locatedAt[at] = b * BLOCK + places[j]!;
           for (let f = 0; f < F; f++) locatedTf[at * F + f] = block.tf[f]![j]!;
         }
@@ -123,7 +127,7 @@ export class DocTerms implements DocVector {
           found();
           b = lowerBound(last, id, b < 0 ? 0 : b);
           if (b === blocks) break;
-          count = decode(b, block, false, false);
+          count = decode(b, block, false);
           pos = 0;
         }
         while (pos < count && block.docs[pos]! < id) pos++;
@@ -153,7 +157,10 @@ export class DocTerms implements DocVector {
 
   /** The forward-index entry of a slot in the document at hand; -1 when it lacks the term. */
   entry(slot: number): number {
-    return this.entries[slot]!;
+    const e = this.entries[slot]!;
+    if (e !== UNSEARCHED) return e;
+    const found = (this.entries[slot] = this.reader.entry(this.doc, this.ids[slot]!));
+    return (this.located[this.row * this.ids.length + slot] = found);
   }
 
   private fill(): void {
@@ -165,19 +172,18 @@ export class DocTerms implements DocVector {
 
   /** Whether the document at hand holds the term in any field. */
   has(slot: number): boolean {
-    return this.entries[slot]! >= 0;
+    return this.entries[slot] !== -1;
   }
 
   /** Raw frequency in the document at hand; `field` is an index into FIELDS. */
   freq(slot: number, field: number): number {
-    const e = this.entries[slot]!;
-    if (e < 0) return 0;
-    return this.row < 0 ? this.reader.entryTf(e, field) : this.locatedTf[(this.row * this.ids.length + slot) * F + field]!;
+    if (!this.has(slot)) return 0;
+    return this.row < 0 ? this.reader.entryTf(this.entries[slot]!, field) : this.locatedTf[(this.row * this.ids.length + slot) * F + field]!;
   }
 
   /** Positions in the document at hand's title + content stream; the first `max` when given. */
   positions(slot: number, max?: number): readonly number[] {
-    const e = this.entries[slot]!;
+    const e = this.entry(slot);
     return e < 0 ? [] : this.reader.entryPositions(e, max);
   }
 }

@@ -17,7 +17,7 @@ export interface CacheBudget {
   pages: number;
   /** Bytes of terms' compressed postings and skip data (shared/index/postings-file). */
   postings: number;
-  /** Bytes of terms' postings decoded whole (documents and entries). */
+  /** Bytes of terms' postings decoded whole (documents and frequencies). */
   decoded: number;
   /** Bytes of unit scores (searcher/prune). */
   units: number;

@@ -120,7 +120,7 @@ function boundWithOwn(inWindow: Cursor[], sum: number, docWeight: CandidateRules
 /** Decodes a cursor's block (its document ids) unless it is, and moves it to the first document from `cur`. */
 function load(c: Cursor, cur: number, stats: CandidateRules['stats']): void {
   if (c.n < 0) {
-    c.n = c.blocks.decode(c.block, c.buf, false, false);
+    c.n = c.blocks.decode(c.block, c.buf, false);
     c.pos = 0;
     if (stats) stats.decoded++;
   }

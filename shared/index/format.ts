@@ -33,10 +33,15 @@ import { HzError } from '../errors.js';
  * and the forward index's overflow list holds a title or content count past TF_MAX uncapped (tf-codes); the
  * forward index keeps an entry's 16-bit code only where it is not zero (shared/index/tf-sparse). A version 9 or
  * 8 index, which keeps every start and every code, still reads.
+ * 11: the postings keep no forward-index entry a posting (shared/index/postings-codec): a reader finds it in the
+ * forward index; and no score bound for the block of a term of one block (shared/index/postings-bounds), worked out
+ * from it when read. The postings of a version 10 to 8 index, entries and every block's bound, still read. And the
+ * forward index keeps an entry's content frequency byte only where it is not 1 (tf-sparse); an older index's byte an
+ * entry still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
-export const INDEX_FORMAT_VERSION = 10;
+export const INDEX_FORMAT_VERSION = 11;
 /** The oldest version of an index (meta, postings, …) the reader opens. */
 export const OLDEST_INDEX = 8;
 /** The oldest version this code still reads. */
@@ -50,13 +55,13 @@ export const INDEX_FILES = {
   docs: 'docs',
   /** Term dictionary (sorted) and document frequencies per field. */
   terms: 'terms',
-  /** Per document: sorted term ids, term frequency per field (tf-codes; the codes not zero only, tf-sparse), field lengths. */
+  /** Per document: sorted term ids, term frequency per field (tf-codes; the bytes not 1 and the codes not zero only, tf-sparse), field lengths. */
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints; where every 16th entry's start (position-marks). */
   positions: 'positions',
   /** Per document: its sections' lengths (two or more, else none) and its first section run; per (document, term) of a document whose runs its positions do not give (section-runs): the sections it occurs in, with its count in each. */
   sections: 'sections',
-  /** Per term: the documents holding it, ascending, each with its forward-index entry and frequency per field, in compressed blocks with skip data and a score bound each. */
+  /** Per term: the documents holding it, ascending, each with its frequency per field, in compressed blocks with skip data and a score bound each. */
   postings: 'postings',
   /** Per document: the link score, the filter tags (host, site, type, lang) as value ids, and the URL's hash (URLs by hash). */
   docinfo: 'docinfo',

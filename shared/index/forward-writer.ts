@@ -17,7 +17,7 @@ import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { termBits, termColumns, TermPacker } from './term-ids.js';
 import { BYTE_ESCAPE, BYTE_FIELD, codedEntries, escapes, overflows, overKey, TF_MAX, tfByte, tfCode, tfOf } from './tf-codes.js';
-import { codeColumns, CodesWriter } from './tf-sparse.js';
+import { BYTES, codeColumns, CodesWriter } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
@@ -47,6 +47,12 @@ export function entryCodes(e: DocEntries): number {
   return codedEntries(e.tf, e.terms.length);
 }
 
+/** How many of a document's entries have a content frequency byte other than 1 (tf-sparse), counted when it is added. */
+export function entryBytes(e: DocEntries, n = e.terms.length, kept = 0): number {
+  for (let k = 0; k < n; k++) if (tfByte(e.tf[BYTE_FIELD * n + k]!) !== BYTES.usual) kept++;
+  return kept;
+}
+
 /** What the files hold in all: every column's length follows from it. */
 export interface ForwardShape {
   docs: number;
@@ -55,6 +61,8 @@ export interface ForwardShape {
   overflow: number;
   /** Entries whose code is not zero (tf-sparse). */
   coded: number;
+  /** Entries whose content frequency byte is not 1 (tf-sparse). */
+  bytesKept: number;
   posBytes: number;
   sectionCount: number;
   secBytes: number;
@@ -95,6 +103,7 @@ export class ForwardWriter {
   private readonly secStarts: StartsWriter;
   private readonly termIds: TermPacker;
   private readonly codes: CodesWriter;
+  private readonly bytes: CodesWriter;
   private readonly bits: number;
   /** The data column of the positions and sections files. */
   private readonly posDataCol: number;
@@ -142,7 +151,7 @@ export class ForwardWriter {
         new PackedColumnsWriter(dir, INDEX_FILES.forward, [
           { name: 'start', type: 'u32', length: s.docs + 1 },
           ...termColumns(s.entries, this.bits),
-          { name: 'tf.byte', type: 'u8', length: s.entries },
+          ...codeColumns(s.entries, s.bytesKept, BYTES),
           ...codeColumns(s.entries, s.coded),
           { name: 'over.key', type: 'f64', length: s.overflow },
           { name: 'over.tf', type: 'u32', length: s.overflow },
@@ -172,7 +181,8 @@ export class ForwardWriter {
     this.posMarks = new MarksWriter(this.positions, 0, s.entries, s.posBytes);
     this.secStarts = new StartsWriter(this.sections, 3, s.secRuns, s.secOffsets, s.secBytes);
     this.termIds = new TermPacker(this.bits, (words) => this.forward.append(2, bytesOf(words)));
-    this.codes = new CodesWriter(this.forward, 4, s.entries);
+    this.bytes = new CodesWriter(this.forward, 3, s.entries, BYTES);
+    this.codes = new CodesWriter(this.forward, 6, s.entries);
   }
 
   /**
@@ -181,7 +191,7 @@ export class ForwardWriter {
    * entries' ranks, ascending, and their frequencies in that order, both
    * valid until the next call.
    */
-  add(src: SpillSource, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array; firstEntry: number } {
+  add(src: SpillSource, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array } {
     const n = src.u32();
     this.lengths.set(src.u32s(F), this.doc * F);
     const terms = src.u32s(n);
@@ -196,9 +206,9 @@ export class ForwardWriter {
     const sorted = this.sortEntries(terms, rank);
     this.appendRuns(n, posEnd, posData, secEnd, secData);
     this.appendTerms(n, sorted, tf);
-    const firstEntry = (this.start[this.doc++] = this.at);
+    this.start[this.doc++] = this.at;
     this.at += n;
-    return { sorted, tf: (f) => this.docTf[f]!.subarray(0, n), firstEntry };
+    return { sorted, tf: (f) => this.docTf[f]!.subarray(0, n) };
   }
 
   /** Copies a document's section runs (read as a view) aside and appends its section lengths. */
@@ -283,7 +293,7 @@ export class ForwardWriter {
             this.overTfs[this.overAt++] = docTf[f]![j] === TF_MAX && (f === TITLE || f === BYTE_FIELD) ? this.positionsIn(j, n, f) : docTf[f]![j]!;
           }
     }
-    this.forward.append(3, tfBytes.subarray(0, n));
+    this.bytes.append(tfBytes.subarray(0, n));
     this.codes.append(tfCodes.subarray(0, n));
   }
 
@@ -321,10 +331,11 @@ export class ForwardWriter {
     this.forward.append(0, bytesOf(this.start));
     this.forward.append(1, Uint8Array.of(this.bits));
     this.termIds.close();
+    this.bytes.close();
     this.codes.close();
-    this.forward.append(7, bytesOf(this.overKeys));
-    this.forward.append(8, bytesOf(this.overTfs));
-    this.forward.append(9, bytesOf(this.lengths));
+    this.forward.append(9, bytesOf(this.overKeys));
+    this.forward.append(10, bytesOf(this.overTfs));
+    this.forward.append(11, bytesOf(this.lengths));
     this.forward.close();
     this.positions.close();
     this.sections.close();

@@ -17,7 +17,7 @@ import { PagedStarts } from './run-starts.js';
 import { RUNS_FROM_POSITIONS, runsOfPositions } from './section-runs.js';
 import { packedId, TERM_PACKED } from './term-ids.js';
 import { overKey, positionCount, positionCounts, TF_MAX, tfOf } from './tf-codes.js';
-import { isSparse, PagedCodes } from './tf-sparse.js';
+import { BYTES, CODES, pagedValues } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
@@ -106,10 +106,10 @@ export class ForwardFiles {
   private readonly term: PagedColumn;
   private readonly bits: number;
   private readonly word = (i: number) => this.fwd.u32(this.term, i);
-  private readonly tfBytes: PagedColumn;
+  /** An entry's content frequency byte (tf-codes): kept where not 1 (tf-sparse), or one an entry in an older index. */
+  private readonly bytes: ReturnType<typeof pagedValues>;
   /** An entry's code (tf-codes): kept where not zero (tf-sparse), or one an entry in an older index. */
-  private readonly code: (entry: number) => number;
-  private readonly codesFit: (entries: number) => boolean;
+  private readonly codes: ReturnType<typeof pagedValues>;
   /** The frequencies too large for their place (tf-codes), read on first need. */
   private overflow: Map<number, number> | undefined;
   /** Whether a document of two sections or more without runs in the sections file takes them from its positions (section-runs); an older index stored them. */
@@ -135,21 +135,14 @@ export class ForwardFiles {
     const packed = this.fwd.has(TERM_PACKED);
     this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
     this.bits = packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
-    this.tfBytes = this.fwd.column('tf.byte', 'u8');
-    if (isSparse((name) => this.fwd.has(name))) {
-      const codes = new PagedCodes(this.fwd);
-      this.code = (entry) => codes.code(entry);
-      this.codesFit = (entries) => codes.fits(entries);
-    } else {
-      const codes = this.fwd.column('tf.code', 'u16');
-      this.code = (entry) => this.fwd.u16(codes, entry);
-      this.codesFit = (entries) => codes.length === entries;
-    }
-    if (this.fwd.column('start', 'u32').length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
-    const entries = this.tfBytes.length;
+    this.bytes = pagedValues(this.fwd, BYTES);
+    this.codes = pagedValues(this.fwd, CODES);
+    const start = this.fwd.column('start', 'u32');
+    if (start.length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
+    const entries = this.fwd.u32(start, docCount);
     // Documents without section runs have none in the sections file (its `entry` column); an older index has a run for every entry.
     const secRuns = this.sec.has('entry') ? this.sec.u32(this.sec.column('entry', 'u32'), docCount) : entries;
-    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || !this.pos.holds(entries) || !this.secRuns.holds(secRuns) || !this.codesFit(entries)) throw inconsistent(dir);
+    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || !this.pos.holds(entries) || !this.secRuns.holds(secRuns) || !this.codes.fits(entries) || !this.bytes.fits(entries)) throw inconsistent(dir);
   }
 
   /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */
@@ -194,7 +187,7 @@ export class ForwardFiles {
   }
 
   tf(entry: number, field: number): number {
-    const v = tfOf(this.fwd.u8(this.tfBytes, entry), this.code(entry), field);
+    const v = tfOf(this.bytes.value(entry), this.codes.value(entry), field);
     return v >= 0 ? v : Math.min(this.overflowTf(entry, field), TF_MAX);
   }
 
@@ -222,8 +215,8 @@ export class ForwardFiles {
   /** How many positions each of entries `from..to` has, into `out` from 0. */
   positionCounts(from: number, to: number, out: Uint32Array): void {
     if (this.countBytes.length < to - from) (this.countBytes = new Uint8Array(2 * (to - from))), (this.countCodes = new Uint16Array(2 * (to - from)));
-    this.fwd.copy(this.tfBytes, from, to, this.countBytes);
-    for (let e = from; e < to; e++) this.countCodes[e - from] = this.code(e);
+    this.bytes.values(from, to, this.countBytes);
+    this.codes.values(from, to, this.countCodes);
     positionCounts(this.countBytes, this.countCodes, 0, to - from, from, this.over, out);
   }
 
@@ -243,6 +236,11 @@ export class ForwardFiles {
 
   fieldLength(id: number, field: number): number {
     return this.docs.lengths[id * F + field] ?? 0;
+  }
+
+  /** Every document's field lengths, `[id * F + field]` (not to be written to). */
+  get lengths(): Uint32Array {
+    return this.docs.lengths;
   }
 
   positions(entry: number, max = Infinity): number[] {

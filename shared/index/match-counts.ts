@@ -122,7 +122,7 @@ export function countMatches(lists: readonly TermBlocks[], terms: number, docCou
       for (let b = 0; b < list.blocks; b++) {
         // A block whose weights are not known yet is decoded once, with the frequencies they are worked out from.
         const tf = weights?.needsTf?.(b) ?? false;
-        const m = list.decode(b, buf, tf, false);
+        const m = list.decode(b, buf, tf);
         if (weighing?.stats) weighing.stats.decoded++;
         const { docs } = buf;
         const w = weights?.of(b, tf ? buf : undefined);

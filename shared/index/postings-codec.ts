@@ -1,8 +1,8 @@
 /**
  * @module shared/index/postings-codec
- * One block of a term's postings as the postings file stores it (format 8):
- * up to BLOCK postings, their document-id gaps, forward-index entry gaps and
- * frequency in each field bit-packed, each column at the fewest bits that
+ * One block of a term's postings as the postings file stores it (format 11):
+ * up to BLOCK postings, their document-id gaps and frequency in each field
+ * bit-packed, each column at the fewest bits that
  * hold its largest value in the block (as Lucene's and tantivy's block
  * postings do: a field the term is absent from costs no bits, a common
  * term's gaps a bit or two). A block is whole 32-bit words, so it is read
@@ -11,17 +11,27 @@
  * as LEB128 varints in Node and a rare term's 8×, in 3.6 and 5.1 bytes a
  * posting against 8.0 and 9.0 (`npm run bench -- postings-codec`).
  *
- * Words of a block: [0] n | doc bits << 8 | entry bits << 14;
- * [1] each field's tf bits, 5 bits a field; [2] the first posting's entry;
- * then n doc gaps (each doc − the previous − 1; the first from the
- * previous block's last doc, or −1), n − 1 entry gaps, n tfs per field.
+ * Words of a block: [0] n | doc bits << 8 | NO_ENTRIES; [1] each field's tf
+ * bits, 5 bits a field; then n doc gaps (each doc − the previous − 1; the
+ * first from the previous block's last doc, or −1), n tfs per field.
+ *
+ * A block of formats 8–10 (without NO_ENTRIES) also holds each posting's
+ * forward-index entry: entry bits << 14 in word [0], the first entry as word
+ * [2], and n − 1 entry gaps after the doc gaps, passed over here. They were
+ * 45 % of the postings' bytes (1.9 KB a page of a 10k growth crawl) for what
+ * the forward index gives by a binary search among the few documents a query
+ * reads positions or frequencies of (IndexReader.entry).
  */
 import { FIELDS } from './types.js';
 
 /** Postings a block (the last of a term's may hold fewer). */
 export const BLOCK = 128;
 const F = FIELDS.length;
-const HEADER_WORDS = 3;
+/** Marks a block of format 11 on: no entries (bit 20 is 0 in an older block, whose entry bits end at 19). */
+const NO_ENTRIES = 1 << 20;
+const HEADER_WORDS = 2;
+/** An older block's header: the first entry follows the tf bits. */
+const OLD_HEADER_WORDS = 3;
 
 /** Bits that hold `v` (0 for 0). */
 const bitsOf = (v: number) => 32 - Math.clz32(v);
@@ -30,13 +40,12 @@ const bitsOf = (v: number) => 32 - Math.clz32(v);
 export interface DecodedBlock {
   n: number;
   docs: Uint32Array;
-  entries: Uint32Array;
   tf: Uint16Array[];
 }
 
 /** Room for one block's postings. */
 export function blockBuffers(): DecodedBlock {
-  return { n: 0, docs: new Uint32Array(BLOCK), entries: new Uint32Array(BLOCK), tf: FIELDS.map(() => new Uint16Array(BLOCK)) };
+  return { n: 0, docs: new Uint32Array(BLOCK), tf: FIELDS.map(() => new Uint16Array(BLOCK)) };
 }
 
 /** Appends `n` values of `w` bits from `get(i)` to zeroed `words` at bit `bit`; returns the bit after them. */
@@ -79,55 +88,45 @@ function valueAt(words: Uint32Array, bit: number, w: number): number {
 }
 
 /**
- * Encodes postings `b.docs`, `b.entries`, `b.tf` (the first `b.n`) as a
- * block after a block ending at document `prevDoc` (−1 for a term's first):
- * the block's words, a fresh array.
+ * Encodes postings `b.docs`, `b.tf` (the first `b.n`) as a block after a
+ * block ending at document `prevDoc` (−1 for a term's first): the block's
+ * words, a fresh array.
  */
 export function encodeBlock(b: DecodedBlock, prevDoc: number): Uint32Array {
-  const { n, docs, entries, tf } = b;
+  const { n, docs, tf } = b;
   let maxGap = 0;
   for (let i = 0, prev = prevDoc; i < n; prev = docs[i++]!) maxGap |= docs[i]! - prev - 1;
-  let maxEntryGap = 0;
-  for (let i = 1; i < n; i++) maxEntryGap |= entries[i]! - entries[i - 1]! - 1;
   const docW = bitsOf(maxGap);
-  const entryW = bitsOf(maxEntryGap);
   const tfW = tf.map((col) => {
     let m = 0;
     for (let i = 0; i < n; i++) m |= col[i]!;
     return bitsOf(m);
   });
-  const bits = n * docW + (n - 1) * entryW + tfW.reduce((s, w) => s + n * w, 0);
+  const bits = n * docW + tfW.reduce((s, w) => s + n * w, 0);
   const words = new Uint32Array(HEADER_WORDS + Math.ceil(bits / 32));
-  words[0] = n | (docW << 8) | (entryW << 14);
+  words[0] = n | (docW << 8) | NO_ENTRIES;
   words[1] = tfW.reduce((s, w, f) => s | (w << (5 * f)), 0);
-  words[2] = entries[0]!;
   let bit = HEADER_WORDS * 32;
   bit = pack(words, bit, n, docW, (i) => docs[i]! - (i ? docs[i - 1]! : prevDoc) - 1);
-  bit = pack(words, bit, n - 1, entryW, (i) => entries[i + 1]! - entries[i]! - 1);
   for (let f = 0; f < F; f++) bit = pack(words, bit, n, tfW[f]!, (i) => tf[f]![i]!);
   return words;
 }
 
 /**
  * Decodes the block at word `at` of `words` (after a block ending at
- * `prevDoc`) into `out`, its tfs only with `withTf`, its entries only with
- * `withEntries` (their bits are passed over: a count of the documents, or
- * their scores, need none); returns its postings.
+ * `prevDoc`) into `out`, its tfs only with `withTf` (a count of the
+ * documents needs none); returns its postings. An older block's entries are
+ * passed over.
  */
-export function decodeBlock(words: Uint32Array, at: number, prevDoc: number, out: DecodedBlock, withTf = true, withEntries = true): number {
+export function decodeBlock(words: Uint32Array, at: number, prevDoc: number, out: DecodedBlock, withTf = true): number {
   const h = words[at]!;
   const n = h & 0xff;
   const docW = (h >>> 8) & 63;
-  const entryW = (h >>> 14) & 63;
+  const old = !(h & NO_ENTRIES);
   const docs = out.docs;
-  let bit = unpack(words, (at + HEADER_WORDS) * 32, n, docW, docs);
+  let bit = unpack(words, (at + (old ? OLD_HEADER_WORDS : HEADER_WORDS)) * 32, n, docW, docs);
   for (let i = 0, prev = prevDoc; i < n; i++) prev = docs[i] = docs[i]! + prev + 1;
-  if (withEntries) {
-    const entries = out.entries;
-    bit = unpack(words, bit, n - 1, entryW, entries.subarray(1));
-    entries[0] = words[at + 2]!;
-    for (let i = 1; i < n; i++) entries[i] = entries[i]! + entries[i - 1]! + 1;
-  } else bit += (n - 1) * entryW;
+  if (old) bit += (n - 1) * ((h >>> 14) & 63);
   if (withTf) {
     const tfW = words[at + 1]!;
     for (let f = 0; f < F; f++) {
@@ -140,29 +139,20 @@ export function decodeBlock(words: Uint32Array, at: number, prevDoc: number, out
 }
 
 /**
- * The entries and frequencies of the postings at `places` (the first `k`,
- * ascending) of the block at word `at` of `words`, into `out` (the j-th
- * place's at index j), where decodeBlock gave its documents without them:
- * the entry gaps are summed only up to the last place, and a frequency,
- * fixed-width, is read where it stands. A block looked into for a few of
- * its documents (a pool's, DocTerms.locate) is not unpacked whole: its
- * four frequency columns are most of its values.
+ * The frequencies of the postings at `places` (the first `k`, ascending) of
+ * the block at word `at` of `words`, into `out` (the j-th place's at index
+ * j), where decodeBlock gave its documents without them: a frequency,
+ * fixed-width, is read where it stands. A block looked into for a few of its
+ * documents (a pool's, DocTerms.locate) is not unpacked whole: its four
+ * frequency columns are most of its values.
  */
 export function decodePlaces(words: Uint32Array, at: number, places: ArrayLike<number>, k: number, out: DecodedBlock): void {
   const h = words[at]!;
   const n = h & 0xff;
-  const docW = (h >>> 8) & 63;
-  const entryW = (h >>> 14) & 63;
-  const entriesAt = (at + HEADER_WORDS) * 32 + n * docW;
-  let entry = words[at + 2]!;
-  let i = 0;
-  for (let j = 0; j < k; j++) {
-    const place = places[j]!;
-    for (; i < place; i++) entry += (entryW ? valueAt(words, entriesAt + i * entryW, entryW) : 0) + 1;
-    out.entries[j] = entry;
-  }
+  const old = !(h & NO_ENTRIES);
+  let bit = (at + (old ? OLD_HEADER_WORDS : HEADER_WORDS)) * 32 + n * ((h >>> 8) & 63);
+  if (old) bit += (n - 1) * ((h >>> 14) & 63);
   const tfW = words[at + 1]!;
-  let bit = entriesAt + (n - 1) * entryW;
   for (let f = 0; f < F; f++) {
     const w = (tfW >>> (5 * f)) & 31;
     const tf = out.tf[f]!;

@@ -8,11 +8,11 @@
  * dropped. The inputs' dictionaries are sorted as the merged one is, so the
  * terms are a k-way merge walked once front to back; per term each input's
  * blocks are decoded, remapped and cut into blocks again, each block's bound
- * recomputed from the merged index's field lengths and link scores. A
- * document's entries keep their order (the dictionaries' order), so its
- * entry of a term is its first entry in the merged index plus the entry's
- * place among its own in the input. Memory holds a window of each input's
- * columns and a few numbers a document, whatever the postings' size.
+ * recomputed from the merged index's field lengths and link scores. An
+ * input's postings of an older format hold forward-index entries, passed
+ * over: the merged index's are found in its forward index. Memory holds a
+ * window of each input's columns and a few numbers a document, whatever the
+ * postings' size.
  */
 import { HzError } from '../errors.js';
 import { IndexFileColumns, INDEX_FILES } from './format.js';
@@ -35,8 +35,6 @@ export interface PostingsInput {
 export interface MergedDocs {
   /** The merged index's dictionary, sorted. */
   words: readonly string[];
-  /** Each document's first entry in the merged forward index (then the entry count). */
-  firstEntry: Uint32Array;
   /** Each document's field lengths (`[doc * F + f]`) and link score: the blocks' bounds. */
   lengths: Uint32Array;
   boosts: Float64Array;
@@ -70,8 +68,6 @@ class ColumnWindow<C extends Uint32Array | Float64Array> {
 /** One input's postings file walked term by term in dictionary order. */
 class InputCursor {
   private readonly file: IndexFileColumns;
-  /** Each of its documents' first entry in its forward index. */
-  private readonly docStart: Uint32Array;
   private readonly start: ColumnWindow<Uint32Array>;
   private readonly at: ColumnWindow<Uint32Array>;
   private readonly last: ColumnWindow<Uint32Array>;
@@ -83,14 +79,11 @@ class InputCursor {
 
   constructor(readonly input: PostingsInput) {
     const fwd = new IndexFileColumns(input.dir, INDEX_FILES.forward);
-    try {
-      this.docStart = fwd.read('start', Uint32Array, 0, fwd.length('start'));
-    } finally {
-      fwd.close();
-    }
+    const docStarts = fwd.length('start');
+    fwd.close();
     this.file = new IndexFileColumns(input.dir, INDEX_FILES.postings);
     this.terms = input.words.length;
-    if (this.file.length('start') !== this.terms + 1 || this.docStart.length !== input.docOf.length + 1)
+    if (this.file.length('start') !== this.terms + 1 || docStarts !== input.docOf.length + 1)
       throw new HzError('HZ_ERR_INDEX_FORMAT', `index ${input.dir}: its postings file disagrees with its dictionary or documents`);
     this.start = new ColumnWindow(this.file, 'start', Uint32Array);
     this.at = new ColumnWindow(this.file, 'block.at', Uint32Array);
@@ -120,9 +113,9 @@ class InputCursor {
 
   /**
    * Appends the term at hand's postings of kept documents to `out`,
-   * renumbered by `firstEntry` (the merged index's); returns how many.
+   * renumbered; returns how many.
    */
-  copy(out: BlockWriter, firstEntry: Uint32Array): number {
+  copy(out: BlockWriter): number {
     const count = this.count();
     const blocks = Math.ceil(count / BLOCK);
     const b0 = this.block;
@@ -143,11 +136,10 @@ class InputCursor {
         const to = docOf[d]!;
         if (to < 0) continue;
         kept.docs[k] = to;
-        kept.entries[k] = firstEntry[to]! + buf.entries[i]! - this.docStart[d]!;
         for (let f = 0; f < F; f++) kept.tf[f]![k] = buf.tf[f]![i]!;
         k++;
       }
-      if (k) out.add(kept.docs.subarray(0, k), kept.entries.subarray(0, k), kept.tf.map((t) => t.subarray(0, k)));
+      if (k) out.add(kept.docs.subarray(0, k), kept.tf.map((t) => t.subarray(0, k)));
       n += k;
     }
     return n;
@@ -180,7 +172,7 @@ export function mergePostings(dir: string, spillDir: string, inputs: readonly Po
         // Terms of an input none of whose documents is kept are not in the merged dictionary: passed over.
         while (!c.done && c.word < w) c.next();
         if (!c.done && c.word === w) {
-          counts[r]! += c.copy(blocks, docs.firstEntry);
+          counts[r]! += c.copy(blocks);
           c.next();
         }
       }

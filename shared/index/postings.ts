@@ -3,8 +3,7 @@
  * The postings file: the forward index inverted as it is written, so a
  * searcher reads a term's documents from disk instead of inverting the whole
  * forward index in its heap. Per term its documents ascending, each with its
- * forward-index entry (where positions and section runs are addressed from)
- * and its frequency in each field, in compressed blocks of 128
+ * frequency in each field, in compressed blocks of 128
  * (shared/index/postings-codec) with skip data and a score bound a block,
  * so a query can pass over the blocks that cannot rank without decoding them.
  * Documents come in id order; a batch of postings is sorted by term (a
@@ -16,12 +15,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns } from './format.js';
+import { blockBound, emptyBound, type BlockBound } from './postings-bounds.js';
 import { BLOCK, blockBuffers, encodeBlock } from './postings-codec.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS } from './types.js';
 
 /**
- * Postings held before a batch is written to a run (24 bytes each, and
+ * Postings held before a batch is written to a run (16 bytes each, and
  * about as many for the sort): at 2 million the batch and its sort took 80 MB,
  * the peak of a crawl's memory; at half a million, about 23 MB, for four times the runs,
  * each read back through a small buffer (RUN_READ_BYTES) so the runs of a
@@ -32,11 +32,11 @@ const BATCH_POSTINGS = 500_000;
 const RUN_READ_BYTES = 64 << 10;
 const F = FIELDS.length;
 /**
- * A posting in the batch: its document, its entry, then its frequencies by
- * field two to a 32-bit word. Kept together, a posting is one read where the
- * sort gathers the batch by term in an order all over it.
+ * A posting in the batch: its document, then its frequencies by field two to
+ * a 32-bit word. Kept together, a posting is one read where the sort gathers
+ * the batch by term in an order all over it.
  */
-const W = 2 + Math.ceil(F / 2);
+const W = 1 + Math.ceil(F / 2);
 
 export class PostingsBuilder {
   /** The batch's postings' terms, and the postings (W words each, `tf` their frequencies' view), grown by doubling up to `batch` postings. */
@@ -65,23 +65,19 @@ export class PostingsBuilder {
 
   /**
    * Adds document `doc`'s postings (documents in ascending order): its terms
-   * `terms` (ascending), the first of its entries `firstEntry` (entry j is
-   * terms[j]'s), and `tf(f)[j]`, term j's frequency in field f.
+   * `terms` (ascending) and `tf(f)[j]`, term j's frequency in field f.
    */
-  add(doc: number, terms: Uint32Array, firstEntry: number, tf: (f: number) => Uint16Array): void {
+  add(doc: number, terms: Uint32Array, tf: (f: number) => Uint16Array): void {
     for (let from = 0; from < terms.length; ) {
       const n = Math.min(terms.length - from, this.batch - this.held);
       this.room(n);
       const h = this.held;
       const rec = this.rec;
       this.term.set(terms.subarray(from, from + n), h);
-      for (let j = 0; j < n; j++) {
-        rec[(h + j) * W] = doc;
-        rec[(h + j) * W + 1] = firstEntry + from + j;
-      }
+      for (let j = 0; j < n; j++) rec[(h + j) * W] = doc;
       for (let f = 0; f < F; f++) {
         const col = tf(f);
-        for (let j = 0; j < n; j++) this.tf[2 * ((h + j) * W + 2) + f] = col[from + j]!;
+        for (let j = 0; j < n; j++) this.tf[2 * ((h + j) * W + 1) + f] = col[from + j]!;
       }
       this.held += n;
       from += n;
@@ -162,7 +158,7 @@ export class PostingsBuilder {
   }
 }
 
-/** Per-block columns, kept in spill files as blocks are made: their names and types in the postings file. */
+/** Per-block columns, kept in spill files as blocks are made: their names and types in the postings file (the bounds for a term of more than one block only). */
 const BLOCK_COLUMNS = [
   { name: 'block.last', type: 'u32' },
   ...FIELDS.map((f) => ({ name: `block.maxtf.${f}`, type: 'u16' as const })),
@@ -173,12 +169,9 @@ const [LAST, MAX_TF, MIN_LEN, BOOST] = [0, 1, 1 + F, 1 + 2 * F];
 
 /**
  * Cuts each term's postings into blocks as they come from the runs and
- * spills each block's words and its skip data and bound: its last document,
- * where its words start, and per field the largest frequency and the
- * shortest length among its documents holding the term there (BM25F rises
- * with the one and falls with the other, so the pair bounds the block's
- * score whatever k1, b and field weights a searcher ranks with), and its
- * documents' largest link score. Merge writes the blocks of postings it
+ * spills each block's words and its skip data: its last document and where
+ * its words start, and its bound (shared/index/postings-bounds) when the
+ * term has more than one block. Merge writes the blocks of postings it
  * takes from other indexes through it too (shared/index/postings-merge).
  */
 export class BlockWriter {
@@ -186,6 +179,13 @@ export class BlockWriter {
   private prevDoc = -1;
   private words = 0;
   private count = 0;
+  /** Blocks whose bound is kept. */
+  private bounded = 0;
+  /** The term at hand's blocks so far. */
+  private termBlocks = 0;
+  /** The bound of the term at hand's first block, kept once a second block shows it has more than one. */
+  private readonly first = emptyBound();
+  private readonly bound = emptyBound();
   private readonly data: SpillSink;
   private readonly cols: SpillSink[];
   private readonly at: SpillSink;
@@ -204,17 +204,16 @@ export class BlockWriter {
   }
 
   /** Appends the first `n` postings of the term at hand (continuing its documents in ascending order). */
-  add(docs: Uint32Array, entries: Uint32Array, tf: Uint16Array[], n = docs.length): void {
+  add(docs: Uint32Array, tf: Uint16Array[], n = docs.length): void {
     const b = this.b;
     for (let i = 0; i < n; i++) {
       b.docs[b.n] = docs[i]!;
-      b.entries[b.n] = entries[i]!;
       for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[f]![i]!;
       if (++b.n === BLOCK) this.flush();
     }
   }
 
-  /** add() of `n` postings as PostingsBuilder holds them: W words each, its document, its entry, then its frequencies by field two to a word. */
+  /** add() of `n` postings as PostingsBuilder holds them: W words each, its document, then its frequencies by field two to a word. */
   addRecords(rec: Uint32Array, n: number): void {
     const b = this.b;
     if (rec !== this.records) (this.records = rec), (this.recordTf = new Uint16Array(rec.buffer, rec.byteOffset, 2 * rec.length));
@@ -222,8 +221,7 @@ export class BlockWriter {
     for (let i = 0; i < n; i++) {
       const r = i * W;
       b.docs[b.n] = rec[r]!;
-      b.entries[b.n] = rec[r + 1]!;
-      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[2 * (r + 2) + f]!;
+      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[2 * (r + 1) + f]!;
       if (++b.n === BLOCK) this.flush();
     }
   }
@@ -231,6 +229,7 @@ export class BlockWriter {
   endTerm(): void {
     this.flush();
     this.prevDoc = -1;
+    this.termBlocks = 0;
   }
 
   private flush(): void {
@@ -243,26 +242,22 @@ export class BlockWriter {
     this.count++;
     const last = b.docs[b.n - 1]!;
     this.cols[LAST]!.u32(last);
-    let boost = 0;
-    for (let i = 0; i < b.n; i++) {
-      // As the prior reads a boost: one not finite counts as none.
-      const v = this.boosts[b.docs[i]!]!;
-      if (Number.isFinite(v) && v > boost) boost = v;
+    if (this.termBlocks++ === 0) blockBound(b, this.lengths, this.boosts, this.first);
+    else {
+      if (this.termBlocks === 2) this.spillBound(this.first);
+      this.spillBound(blockBound(b, this.lengths, this.boosts, this.bound));
     }
-    for (let f = 0; f < F; f++) {
-      let maxTf = 0;
-      let minLen = 0xffffffff;
-      for (let i = 0; i < b.n; i++)
-        if (b.tf[f]![i]) {
-          maxTf = Math.max(maxTf, b.tf[f]![i]!);
-          minLen = Math.min(minLen, this.lengths[b.docs[i]! * F + f]!);
-        }
-      this.cols[MAX_TF + f]!.u16(maxTf);
-      this.cols[MIN_LEN + f]!.u32(minLen);
-    }
-    this.cols[BOOST]!.f64(boost);
     this.prevDoc = last;
     b.n = 0;
+  }
+
+  private spillBound(x: BlockBound): void {
+    for (let f = 0; f < F; f++) {
+      this.cols[MAX_TF + f]!.u16(x.maxTf[f]!);
+      this.cols[MIN_LEN + f]!.u32(x.minLength[f]!);
+    }
+    this.cols[BOOST]!.f64(x.maxBoost);
+    this.bounded++;
   }
 
   /** Writes the postings file: each term's first posting (`start`), the blocks' columns, and their words. */
@@ -274,7 +269,7 @@ export class BlockWriter {
       writePackedColumns(w, [
         columnSource('start', start),
         this.at.column('block.at', 'u32', B + 1),
-        ...BLOCK_COLUMNS.map((c, k) => this.cols[k]!.column(c.name, c.type, B)),
+        ...BLOCK_COLUMNS.map((c, k) => this.cols[k]!.column(c.name, c.type, k === LAST ? B : this.bounded)),
         this.data.column('data', 'u32', this.words),
       ]),
     );

@@ -97,7 +97,7 @@ class SegmentedIndexReader implements IndexReader {
       if (this.dict.size !== meta.termCount || this.df.some((c) => c.length !== meta.termCount)) throw inconsistent(dir);
       opened.push((this.fwd = new ForwardFiles(dir, meta.docCount, this.cache)));
       opened.push((this.stored = new PagedFile(dir, INDEX_FILES.docs, this.cache)));
-      opened.push((this.post = new PostingsFile(dir, this.cache, meta.termCount, () => inconsistent(dir), cacheBudget)));
+      opened.push((this.post = new PostingsFile(dir, this.cache, meta.termCount, () => inconsistent(dir), cacheBudget, () => ({ lengths: this.fwd.lengths, boosts: this.docInfo.boost }))));
       opened.push((this.infoFile = new PagedFile(dir, INDEX_FILES.docinfo, this.cache)));
       this.storedFields = new StoredFieldsReader(this.stored, meta.docCount);
     } catch (e) {

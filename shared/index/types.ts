@@ -132,16 +132,15 @@ export interface TermBlocks {
   minLength: Uint32Array[];
   /** Each block's documents' largest link score. */
   maxBoost: Float64Array;
-  /** Decodes block `b` into `out` (its frequencies only with `withTf`, its entries only with `withEntries`: both by default); returns its postings. */
-  decode(b: number, out: DecodedBlock, withTf?: boolean, withEntries?: boolean): number;
-  /** The entries and frequencies of block `b`'s postings at `places` (the first `k`, ascending) into `out` (the j-th place's at j), the block not decoded whole (postings-codec decodePlaces). */
+  /** Decodes block `b` into `out` (its frequencies only with `withTf`, by default); returns its postings. */
+  decode(b: number, out: DecodedBlock, withTf?: boolean): number;
+  /** The frequencies of block `b`'s postings at `places` (the first `k`, ascending) into `out` (the j-th place's at j), the block not decoded whole (postings-codec decodePlaces). */
   decodePlaces(b: number, places: ArrayLike<number>, k: number, out: DecodedBlock): void;
 }
 
-/** A term's documents, ascending, and the forward-index entry of each (`entries[i]` belongs to `docs[i]`). */
+/** A term's documents, ascending (a document's forward-index entry of the term: IndexReader.entry). */
 export interface Postings {
   docs: Uint32Array;
-  entries: Uint32Array;
 }
 
 export interface IndexReader {

@@ -24,7 +24,7 @@ import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from './format.js';
-import { entryCodes, entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
+import { entryBytes, entryCodes, entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
 import { runsFromPositions } from './section-runs.js';
@@ -83,6 +83,8 @@ export class IndexWriter {
   private overflow = 0;
   /** Entries occurring in a field other than the content, whose frequency code is kept (tf-sparse). */
   private coded = 0;
+  /** Entries whose content frequency byte is not 1, which is kept (tf-sparse). */
+  private bytesKept = 0;
   /** A bound on the bytes a block of section runs spans (run-starts). */
   private readonly secBound = new BlockBound();
 
@@ -141,6 +143,7 @@ export class IndexWriter {
     spillEntries(this.terms, e);
     this.overflow += entryOverflows(e);
     this.coded += entryCodes(e);
+    this.bytesKept += entryBytes(e);
     this.entries += n;
     this.posBytes += e.posData.length;
     // A document without section runs has no starts in the sections file (forward-writer).
@@ -206,27 +209,23 @@ export class IndexWriter {
     const postingCounts = new Uint32Array(T);
     const from = this.opts.postingsFrom;
     const invert = this.withPostings && !from;
-    // Where each document's entries start, for postings merged from other indexes.
-    const firstEntries = new Uint32Array(from ? this.docs + 1 : 0);
-    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
+    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, bytesKept: this.bytesKept, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);
       const src = new SpillSource(this.terms.file);
       try {
         for (let id = 0; id < this.docs; id++) {
-          const { sorted, tf, firstEntry } = fw.add(src, rank);
+          const { sorted, tf } = fw.add(src, rank);
           countTerms(sorted, tf, dfs, postingCounts);
-          if (invert) postings.add(id, sorted, firstEntry, tf);
-          if (from) firstEntries[id] = firstEntry;
+          if (invert) postings.add(id, sorted, tf);
         }
       } finally {
         src.close();
       }
       if (from) {
-        firstEntries[this.docs] = this.entries;
         const words = byWord.map((i) => this.words[i]!);
-        const counts = mergePostings(dir, this.spill, from, { words, firstEntry: firstEntries, lengths: fw.lengths, boosts: this.info.boosts });
+        const counts = mergePostings(dir, this.spill, from, { words, lengths: fw.lengths, boosts: this.info.boosts });
         const t = counts.findIndex((n, r) => n !== postingCounts[r]);
         if (t >= 0) throw new HzError('HZ_ERR_INDEX_FORMAT', `the postings of '${words[t]}' in the indexes merged (${from.map((i) => i.dir).join(', ')}) number ${counts[t]}, their documents' entries ${postingCounts[t]}: index those segments again`);
       } else postings.write(dir, this.withPostings ? postingCounts : new Uint32Array(T), fw.lengths, this.info.boosts);

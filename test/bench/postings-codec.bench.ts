@@ -1,6 +1,6 @@
 /**
  * The postings codec's choice, measured: blocks of 128 postings (document
- * gaps, entry gaps, a frequency a field) bit-packed at a width a column and
+ * gaps, a frequency a field) bit-packed at a width a column and
  * block (shared/index/postings-codec) against the same postings as LEB128
  * varints, decoded in Node: nanoseconds and bytes a posting, for a common
  * term (a document in two) and a rare one (one in a hundred).
@@ -14,21 +14,18 @@ const F = FIELDS.length;
 const POSTINGS = 200_000;
 const ROUNDS = 20;
 
-/** Postings of a term in a document out of `1 / density`: gaps, about 400 entries a document, small frequencies, mostly 0 outside the body. */
+/** Postings of a term in a document out of `1 / density`: gaps, small frequencies, mostly 0 outside the body. */
 function postings(density: number): DecodedBlock[] {
   const rnd = rng(1);
   const blocks: DecodedBlock[] = [];
   let doc = -1;
-  let entry = 0;
   for (let i = 0; i < POSTINGS; i += BLOCK) {
     const b = blockBuffers();
     b.n = Math.min(BLOCK, POSTINGS - i);
     for (let k = 0; k < b.n; k++) {
       const gap = 1 + Math.floor(Math.log(1 - rnd()) / Math.log(1 - density));
       doc += gap;
-      entry += gap * 400 + Math.floor(rnd() * 300);
       b.docs[k] = doc;
-      b.entries[k] = entry;
       b.tf.forEach((col, f) => (col[k] = f === F - 1 ? 1 + Math.floor(-Math.log(rnd()) * 3) : rnd() < 0.1 ? 1 + Math.floor(rnd() * 2) : 0));
     }
     blocks.push(b);
@@ -47,8 +44,6 @@ function putVarint(out: number[], v: number): void {
 function encodeVarints(b: DecodedBlock, prevDoc: number): Uint8Array {
   const out: number[] = [b.n];
   for (let i = 0, prev = prevDoc; i < b.n; prev = b.docs[i++]!) putVarint(out, b.docs[i]! - prev - 1);
-  putVarint(out, b.entries[0]!);
-  for (let i = 1; i < b.n; i++) putVarint(out, b.entries[i]! - b.entries[i - 1]! - 1);
   for (let f = 0; f < F; f++) for (let i = 0; i < b.n; i++) putVarint(out, b.tf[f]![i]!);
   return Uint8Array.from(out);
 }
@@ -66,8 +61,6 @@ function decodeVarints(bytes: Uint8Array, at: number, prevDoc: number, out: Deco
     }
   };
   for (let i = 0, prev = prevDoc; i < n; i++) prev = out.docs[i] = prev + 1 + next();
-  out.entries[0] = next();
-  for (let i = 1; i < n; i++) out.entries[i] = out.entries[i - 1]! + 1 + next();
   for (let f = 0; f < F; f++) for (let i = 0; i < n; i++) out.tf[f]![i] = next();
   out.n = n;
   return n;

@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { selectCandidates } from '../../../shared/index/candidates.js';
-import { INDEX_FILES, OLDEST_INDEX, packColumns, readIndexFile, unpackColumns, writeIndexFile } from '../../../shared/index/format.js';
+import { IndexFileColumns, INDEX_FILES, OLDEST_INDEX, packColumns, readIndexFile, unpackColumns, writeIndexFile } from '../../../shared/index/format.js';
 import { PageCache, PagedFile, PAGE_BYTES } from '../../../shared/index/paged.js';
 import { BLOCK, blockBuffers, decodeBlock, encodeBlock } from '../../../shared/index/postings-codec.js';
 import { PostingsFile } from '../../../shared/index/postings-file.js';
@@ -49,21 +49,20 @@ async function build(dir: string, postingsBatch?: number) {
   return w.write(dir);
 }
 
-test('postings: each term\'s documents with their entries and frequencies, as the forward index holds them, written from one sorted batch or many', async () => {
+test('postings: each term\'s documents with their frequencies, as the forward index holds them, written from one sorted batch or many', async () => {
   await build(path.join(tmp, 'one'));
   await build(path.join(tmp, 'many'), 40);
   assert.ok(readIndexFile(path.join(tmp, 'one'), INDEX_FILES.postings).equals(readIndexFile(path.join(tmp, 'many'), INDEX_FILES.postings)), 'the same bytes');
   const r = await openIndex(path.join(tmp, 'many'));
   let postings = 0;
   for (let t = 0; t < r.meta.termCount; t++) {
-    const { docs, entries } = r.postings(t);
+    const { docs } = r.postings(t);
     const tfs = r.postingTfs(t);
     const want: number[] = [];
     for (let d = 0; d < r.meta.docCount; d++) if (r.entry(d, t) >= 0) want.push(d);
     assert.equal([...docs], want, r.terms()[t]);
     docs.forEach((d, i) => {
-      assert.is(entries[i], r.entry(d, t));
-      for (let f = 0; f < FIELDS.length; f++) assert.is(tfs[f]![i], r.entryTf(entries[i]!, f));
+      for (let f = 0; f < FIELDS.length; f++) assert.is(tfs[f]![i], r.entryTf(r.entry(d, t), f));
     });
     postings += docs.length;
   }
@@ -252,26 +251,22 @@ test('postings codec: a block of extreme values decodes to what was encoded', ()
   for (const [name, docs, prev] of cases) {
     b.n = docs.length;
     b.docs.set(docs);
-    const entries = docs.map((_, i) => (i === docs.length - 1 ? 0xffffffff : i * 33_000_000));
-    b.entries.set(entries);
     b.tf.forEach((col, f) => col.set(docs.map((_, i) => (f === 1 ? 0 : (i * 7919 * (f + 1)) % 65536))));
     const words = encodeBlock(b, prev);
     const out = blockBuffers();
     const framed = Uint32Array.of(7, ...words);
     assert.is(decodeBlock(framed, 1, prev, out), docs.length, name);
     assert.equal([...out.docs.subarray(0, docs.length)], docs, name);
-    assert.equal([...out.entries.subarray(0, docs.length)], entries, name);
     for (let f = 0; f < FIELDS.length; f++) assert.equal(out.tf[f]!.subarray(0, docs.length), b.tf[f]!.subarray(0, docs.length), `${name}: ${FIELDS[f]}`);
-    // Entries passed over: the documents and frequencies as decoded with them, the entries' room untouched.
+    // Frequencies passed over: the documents as decoded with them, the frequencies' room untouched.
     const bare = blockBuffers();
-    assert.is(decodeBlock(framed, 1, prev, bare, true, false), docs.length, name);
-    assert.equal([...bare.docs.subarray(0, docs.length)], docs, `${name}: without entries`);
-    assert.ok(bare.entries.every((e) => e === 0), `${name}: no entry decoded`);
-    for (let f = 0; f < FIELDS.length; f++) assert.equal(bare.tf[f]!.subarray(0, docs.length), b.tf[f]!.subarray(0, docs.length), `${name}: ${FIELDS[f]} without entries`);
+    assert.is(decodeBlock(framed, 1, prev, bare, false), docs.length, name);
+    assert.equal([...bare.docs.subarray(0, docs.length)], docs, `${name}: without frequencies`);
+    assert.ok(bare.tf.every((col) => col.every((v) => v === 0)), `${name}: no frequency decoded`);
   }
 });
 
-test('postings file: random postings of 1, 127, 128, 129 and more documents, of 40 terms, round-trip, with skip data and bounds that hold every posting', () => {
+test('postings file: random postings of 1, 127, 128, 129 and more documents, of 40 terms, round-trip, with skip data and bounds that hold every posting, kept for the terms of more than one block only', () => {
   const dir = fs.mkdtempSync(path.join(tmp, 'blocks-'));
   const rnd = rng(9);
   const docCount = 3000;
@@ -281,36 +276,37 @@ test('postings file: random postings of 1, 127, 128, 129 and more documents, of 
   const holds = sizes.map((n) => new Set([...Array.from({ length: docCount }, (_, d) => d)].sort(() => rnd() - 0.5).slice(0, n)));
   const lengths = Uint32Array.from({ length: docCount * FIELDS.length }, () => Math.floor(rnd() * 5000));
   const boosts = Float64Array.from({ length: docCount }, () => rnd() * 10);
-  const want = Array.from({ length: T }, () => ({ docs: [] as number[], entries: [] as number[], tf: FIELDS.map(() => [] as number[]) }));
+  const want = Array.from({ length: T }, () => ({ docs: [] as number[], tf: FIELDS.map(() => [] as number[]) }));
   const builder = new PostingsBuilder(dir, 500);
-  let entry = 0;
   for (let d = 0; d < docCount; d++) {
     const terms = Uint32Array.from(holds.flatMap((h, t) => (h.has(d) ? [t] : [])));
     const tf = FIELDS.map(() => Uint16Array.from(terms, () => (rnd() < 0.5 ? 0 : rnd() < 0.01 ? 65535 : Math.floor(rnd() * 40))));
     terms.forEach((t, j) => {
       want[t]!.docs.push(d);
-      want[t]!.entries.push(entry + j);
       FIELDS.forEach((_, f) => want[t]!.tf[f]!.push(tf[f]![j]!));
     });
-    builder.add(d, terms, entry, (f) => tf[f]!);
-    entry += terms.length;
+    builder.add(d, terms, (f) => tf[f]!);
   }
   builder.write(dir, Uint32Array.from(sizes), lengths, boosts);
-  const file = new PostingsFile(dir, new PageCache(4), T, () => new Error('inconsistent') as never, { postings: 4096, decoded: 4096 });
+  const cols = new IndexFileColumns(dir, INDEX_FILES.postings);
+  assert.is(cols.length('block.boost'), sizes.reduce((s, n) => s + (n > BLOCK ? Math.ceil(n / BLOCK) : 0), 0), 'bounds of the blocks of terms of more than one');
+  assert.is(cols.length('block.last'), sizes.reduce((s, n) => s + Math.ceil(n / BLOCK), 0), 'the last document of every block');
+  cols.close();
+  const file = new PostingsFile(dir, new PageCache(4), T, () => new Error('inconsistent') as never, { postings: 4096, decoded: 4096 }, () => ({ lengths, boosts }));
   const out = blockBuffers();
   const bare = blockBuffers();
   for (let t = 0; t < T; t++) {
-    const { docs, entries } = file.postings(t);
+    const { docs } = file.postings(t);
     assert.equal([...docs], want[t]!.docs, `term ${t}: docs`);
-    assert.equal([...entries], want[t]!.entries, `term ${t}: entries`);
     file.tfs(t).forEach((tf, f) => assert.equal([...tf], want[t]!.tf[f], `term ${t}: tf ${f}`));
     const tb = file.blocks(t);
     assert.is(tb.blocks, Math.ceil(sizes[t]! / BLOCK));
     for (let b = 0; b < tb.blocks; b++) {
       const n = tb.decode(b, out);
       assert.is(tb.last[b], out.docs[n - 1]);
-      assert.is(tb.decode(b, bare, false, false), n, `term ${t} block ${b}: documents alone`);
+      assert.is(tb.decode(b, bare, false), n, `term ${t} block ${b}: documents alone`);
       assert.equal(bare.docs.subarray(0, n), out.docs.subarray(0, n), `term ${t} block ${b}: documents alone`);
+      assert.is(tb.maxBoost[b], Math.max(...Array.from(out.docs.subarray(0, n), (d) => boosts[d]!)), `term ${t} block ${b}: the largest boost`);
       for (let i = 0; i < n; i++) {
         const d = out.docs[i]!;
         assert.ok(boosts[d]! <= tb.maxBoost[b]!);
@@ -385,15 +381,19 @@ test('format: an index of an older format (version 7: postings without blocks, t
   );
 });
 
-test('format: an index of the previous layout (plain 32-bit term ids, a section start for every entry) reads as the new one does, by search and by merge\'s walk', async () => {
+test('format: an index of the previous layout (plain 32-bit term ids, a section start and a content frequency byte for every entry) reads as the new one does, by search and by merge\'s walk', async () => {
   const dir = path.join(tmp, 'plain-terms');
   fs.cpSync(path.join(tmp, 'one'), dir, { recursive: true });
   const cols = unpackColumns(readIndexFile(dir, INDEX_FILES.forward), INDEX_FILES.forward);
-  const { 'term.bits': bits, 'term.packed': packed, ...rest } = cols;
-  assert.ok(bits && packed, 'the index is written with packed term ids');
+  const { 'term.bits': bits, 'term.packed': packed, 'tfb.has': has, 'tfb.rank': rank, 'tfb.sparse': kept, ...rest } = cols;
+  assert.ok(bits && packed && has && rank && kept, 'the index is written with packed term ids and the content frequency bytes not 1 only');
   const words = packed as Uint32Array;
-  const term = Uint32Array.from({ length: cols['tf.byte']!.length }, (_, e) => packedId((i) => words[i]!, e, bits[0]!));
-  writeIndexFile(dir, INDEX_FILES.forward, packColumns({ start: rest.start!, term, ...rest }));
+  const entries = rest.start![rest.start!.length - 1]!;
+  const term = Uint32Array.from({ length: entries }, (_, e) => packedId((i) => words[i]!, e, bits[0]!));
+  let k = 0;
+  const byte = Uint8Array.from({ length: entries }, (_, e) => ((has[e >>> 5]! >>> (e & 31)) & 1 ? kept[k++]! : 1));
+  assert.ok(k > 0 && k < entries, `${k} of ${entries} bytes kept`);
+  writeIndexFile(dir, INDEX_FILES.forward, packColumns({ start: rest.start!, term, 'tf.byte': byte, ...rest }));
   const sec = unpackColumns(readIndexFile(dir, INDEX_FILES.sections), INDEX_FILES.sections);
   assert.equal(Array.from(sec.entry!), new Array(sec.entry!.length).fill(0), 'no page has section runs: none has starts');
   const plainSec = { doc: sec.doc!, length: sec.length!, start: new Uint32Array(term.length + 1), data: new Uint8Array(0) };
