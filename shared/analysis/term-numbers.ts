@@ -65,7 +65,7 @@ export class NumberList {
   /** Appends the first `n` numbers of `a` in one copy (a page's content is thousands). */
   pushFirst(a: Uint32Array, n: number): void {
     if (this.length + n > this.array.length) this.array = grown(this.array, 2 * (this.length + n));
-    this.array.set(n === a.length ? a : a.subarray(0, n), this.length);
+    this.array.set(a.subarray(0, n), this.length);
     this.length += n;
   }
 }

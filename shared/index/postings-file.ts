@@ -165,7 +165,7 @@ export class PostingsFile {
     };
   }
 
-  /** A term of one block whose bound is worked out on first use: a count of its documents, or their entries, needs none. */
+  /** A term of one block whose bound is worked out on first use: a count of its documents, or their frequencies, needs none. */
   private withOnlyBound(t: Omit<TermBlocks, 'maxTf' | 'minLength' | 'maxBoost'>): TermBlocks {
     let b: Pick<TermBlocks, 'maxTf' | 'minLength' | 'maxBoost'> | undefined;
     const bound = () => (b ??= this.onlyBound(t.count, t.decode));
