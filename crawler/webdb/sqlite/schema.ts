@@ -4,11 +4,26 @@
  * mode). `pages` follows CrawlDatum (webdb.ts's PageRow).
  */
 /**
+ * 3: an inlink keeps its anchor once, in the link row it came from (its
+ * anchor NULL), and the inlinks of a target are the rows of a table keyed by
+ * target and stored order (no rowid, no index on the target): the growth
+ * crawl's WebDB at 10k took 18.7 → 16.2 MB.
  * 2: links and inlinks name their URLs by number (the urls table), a quarter
  * of the file format 1 took; `links` and `inlinks` are views. A writing open
- * migrates a format 1 file (sqlite/migrate.ts); a read-only one refuses it.
+ * migrates a file of format 1 or 2 (sqlite/migrate.ts); a read-only one
+ * refuses it.
  */
-export const WEBDB_VERSION = 2;
+export const WEBDB_VERSION = 3;
+
+/**
+ * The anchor an inlink with a NULL anchor has: the first one of its source's
+ * links to its target in the order invertlinks reads them (crawler/invertlinks.ts
+ * invertRows), found through link_rows_target. invertlinks stores NULL only
+ * where this gives what it chose, and updatedb writes it into the inlink
+ * before it replaces the link rows it is read from.
+ */
+export const linkAnchor = (target: string, source: string): string =>
+  `(SELECT l.anchor FROM link_rows l WHERE l.target = ${target} AND l.source = ${source} AND l.anchor <> '' ORDER BY l.nav, l.rowid LIMIT 1)`;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -51,15 +66,17 @@ CREATE TABLE IF NOT EXISTS link_rows (
   nav    INTEGER NOT NULL DEFAULT 0    -- 1: a navigation link (menu, header, footer), kept out of link scores and anchors
 );
 CREATE INDEX IF NOT EXISTS link_rows_source ON link_rows (source);
-CREATE INDEX IF NOT EXISTS link_rows_target ON link_rows (target);
+-- By source too: an inlink's anchor kept in the link row is found by both (linkAnchor).
+CREATE INDEX IF NOT EXISTS link_rows_target ON link_rows (target, source);
 
--- Nutch's LinkDb, built by invertlinks: the inlinks and anchors each URL is indexed with, a target's in stored order (rowid).
+-- Nutch's LinkDb, built by invertlinks: the inlinks and anchors each URL is indexed with, a target's in stored order (seq).
 CREATE TABLE IF NOT EXISTS inlink_rows (
   target INTEGER NOT NULL,             -- urls.id
+  seq    INTEGER NOT NULL,             -- the target's inlinks in stored order, from 0
   source INTEGER NOT NULL,             -- urls.id
-  anchor TEXT NOT NULL DEFAULT ''
-);
-CREATE INDEX IF NOT EXISTS inlink_rows_target ON inlink_rows (target);
+  anchor TEXT,                         -- NULL: the anchor of a link row, linkAnchor's, kept there only
+  PRIMARY KEY (target, seq)
+) WITHOUT ROWID;
 -- invertlinks finds the inlinks a re-parsed page gave before.
 CREATE INDEX IF NOT EXISTS inlink_rows_source ON inlink_rows (source);
 
@@ -67,7 +84,8 @@ CREATE INDEX IF NOT EXISTS inlink_rows_source ON inlink_rows (source);
 CREATE VIEW IF NOT EXISTS links AS
   SELECT s.url AS source, t.url AS target, l.anchor, l.nav, l.rowid AS seq FROM link_rows l JOIN urls s ON s.id = l.source JOIN urls t ON t.id = l.target;
 CREATE VIEW IF NOT EXISTS inlinks AS
-  SELECT t.url AS target, s.url AS source, i.anchor, i.rowid AS seq FROM inlink_rows i JOIN urls t ON t.id = i.target JOIN urls s ON s.id = i.source;
+  SELECT t.url AS target, s.url AS source, COALESCE(i.anchor, ${linkAnchor('i.target', 'i.source')}, '') AS anchor, i.seq
+  FROM inlink_rows i JOIN urls t ON t.id = i.target JOIN urls s ON s.id = i.source;
 
 -- Per-host state: robots.txt (cached at most 24 h, RFC 9309 §2.4) and failures.
 CREATE TABLE IF NOT EXISTS hosts (

@@ -5,6 +5,7 @@
  */
 import type { PageRow, UpdatedbOps } from '../interface.js';
 import { chunked, insertRows } from './rows.js';
+import { linkAnchor } from './schema.js';
 import type { Statements } from './statements.js';
 import { urlIds } from './urls.js';
 
@@ -43,6 +44,8 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
       const ids = urlIds(sql, [source, ...outlinks.map((l) => l.url)], outlinks.length > 0);
       const from = ids.get(source);
       if (from === undefined) return 0;
+      // Its inlinks keep the anchors these rows hold for them until invertlinks rebuilds them.
+      sql(`UPDATE inlink_rows SET anchor = COALESCE(${linkAnchor('inlink_rows.target', 'inlink_rows.source')}, '') WHERE source = ? AND anchor IS NULL`).run(from);
       sql('DELETE FROM link_rows WHERE source = ?').run(from);
       // A (target, anchor) once, the first link's, as format 1's key (source, target, anchor) kept it.
       const seen = new Set<string>();
