@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { Segment } from '../../segments/segment.js';
 import { SegmentWriter } from '../../segments/segment-writer.js';
-import { ADD_INLINK_SQL, webDbSql } from '../fixtures/webdb-sql.js';
+import { ADD_INLINK_SQL, linkAdder, webDbSql } from '../fixtures/webdb-sql.js';
 import { page, type GrowthPage } from './growth-corpus.js';
 
 const SEGMENT_PAGES = 25_000;
@@ -24,8 +24,7 @@ export async function writeGrowthCrawl(dir: string, n: number, progress: (done: 
      VALUES (?, ?, 'db_fetched', ?, 2592000, 1, ?, ?, ?, ?, 'success')`,
   );
   const addUrl = webdb.prepare('INSERT OR IGNORE INTO urls (url) VALUES (?)');
-  const id = '(SELECT id FROM urls WHERE url = ?)';
-  const addLink = webdb.prepare(`INSERT INTO link_rows (source, target, anchor, nav) VALUES (${id}, ${id}, ?, 0)`);
+  const addLink = linkAdder(webdb);
   const addInlink = webdb.prepare(ADD_INLINK_SQL);
   const store = webdb.transaction((pages: GrowthPage[], at: number) => {
     for (const p of pages) {
@@ -33,7 +32,7 @@ export async function writeGrowthCrawl(dir: string, n: number, progress: (done: 
       addUrl.run(p.url);
       for (const l of p.links) {
         addUrl.run(l.url);
-        addLink.run(p.url, l.url, l.anchor);
+        addLink(p.url, l.url, l.anchor);
         addInlink.run(l.url, p.url, l.anchor);
       }
     }

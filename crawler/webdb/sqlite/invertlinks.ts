@@ -39,7 +39,7 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
     linksToEach(targets) {
       const get = sql(
         `SELECT s.url AS source, l.anchor, l.nav FROM link_rows l JOIN urls s ON s.id = l.source
-         WHERE l.target = (SELECT id FROM urls WHERE url = ?) ORDER BY l.nav, l.rowid`,
+         WHERE l.target = (SELECT id FROM urls WHERE url = ?) ORDER BY l.nav, l.seq`,
       );
       const found = new Map<string, LinkRow[]>();
       for (const t of targets) {

@@ -9,8 +9,8 @@ import { linkAnchor } from './schema.js';
 import type { Statements } from './statements.js';
 import { urlIds } from './urls.js';
 
-// OR IGNORE, never a conflict (no key but the rowid), spares SQLite a statement journal for each statement of several rows.
-const ADD_LINKS = chunked('INSERT OR IGNORE INTO link_rows (source, target, anchor, nav) VALUES (?, ?, ?, ?)');
+// OR IGNORE, never a conflict (each row's number is new), spares SQLite a statement journal for each statement of several rows.
+const ADD_LINKS = chunked('INSERT OR IGNORE INTO link_rows (target, source, seq, anchor, nav) VALUES (?, ?, ?, ?, ?)');
 
 export function updatedbOps(sql: Statements): UpdatedbOps {
   return {
@@ -55,7 +55,10 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
         seen.add(key);
         return true;
       });
-      return insertRows(sql, ADD_LINKS, rows, (v, l) => v.push(from, ids.get(l.url)!, l.anchor, l.nav ? 1 : 0));
+      if (rows.length === 0) return 0;
+      // The rows are numbered after every link stored before, in order.
+      let seq = Number(sql("UPDATE meta SET value = value + ? WHERE key = 'link_seq' RETURNING value").pluck().get(rows.length)) - rows.length;
+      return insertRows(sql, ADD_LINKS, rows, (v, l) => v.push(ids.get(l.url)!, from, ++seq, l.anchor, l.nav ? 1 : 0));
     },
   };
 }
