@@ -42,8 +42,9 @@ DROP TABLE link_rows_2;
 DROP TABLE inlink_rows_2;
 `;
 
-/** The links numbered so far (the next gets the number after), and an anchor an inlink's link row holds kept there only. */
+/** No index of pages by host; the links numbered so far (the next gets the number after); an anchor an inlink's link row holds kept there only. */
 const AFTER_1_OR_2 = `
+DROP INDEX IF EXISTS pages_host;
 UPDATE meta SET value = (SELECT COALESCE(MAX(seq), 0) FROM link_rows) WHERE key = 'link_seq';
 UPDATE inlink_rows SET anchor = NULL WHERE anchor <> '' AND anchor = ${linkAnchor('inlink_rows.target', 'inlink_rows.source')};
 `;

@@ -14,15 +14,21 @@ import * as assert from 'uvu/assert';
 import { openWebDb } from '../../../crawler/webdb/webdb.js';
 import { webDbFile } from '../../../shared/crawl-dir.js';
 
-/** The tables of format 1 this test fills, as that release created them. */
-const FORMAT_1 = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+/** The pages table of formats 1 and 2, with the index on the host they had. */
+const PAGES_1 = `
 CREATE TABLE pages (
   url TEXT PRIMARY KEY, host TEXT NOT NULL, status TEXT NOT NULL, fetch_time INTEGER NOT NULL, fetch_interval INTEGER NOT NULL,
   retries INTEGER NOT NULL DEFAULT 0, score REAL NOT NULL, link_score REAL NOT NULL DEFAULT 0, signature TEXT,
   modified_time INTEGER NOT NULL DEFAULT 0, last_fetch_time INTEGER, generate_time INTEGER, protocol_status TEXT,
   etag TEXT, last_modified TEXT, metadata TEXT
 );
+CREATE INDEX pages_host ON pages (host);
+`;
+
+/** The tables of format 1 this test fills, as that release created them. */
+const FORMAT_1 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+${PAGES_1}
 CREATE TABLE links (source TEXT NOT NULL, target TEXT NOT NULL, anchor TEXT NOT NULL DEFAULT '', nav INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (source, target, anchor));
 CREATE INDEX links_target ON links (target);
 CREATE TABLE inlinks (target TEXT NOT NULL, source TEXT NOT NULL, anchor TEXT NOT NULL DEFAULT '', PRIMARY KEY (target, source));
@@ -104,9 +110,10 @@ test('a writing open migrates a format 1 WebDB: pages, links and inlinks kept, i
   }
 });
 
-/** Format 2's tables of links and inlinks, as that release created them (its other tables are format 3's). */
+/** Format 2's pages, links and inlinks, as that release created them (its other tables are format 3's). */
 const FORMAT_2 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+${PAGES_1}
 CREATE TABLE urls (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE);
 CREATE TABLE link_rows (source INTEGER NOT NULL, target INTEGER NOT NULL, anchor TEXT NOT NULL DEFAULT '', nav INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX link_rows_source ON link_rows (source);
@@ -162,6 +169,7 @@ test('a writing open migrates a format 2 WebDB: inlinks kept in their stored ord
     }
     const raw = new Database(webDbFile(dir), { readonly: true });
     assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '3');
+    assert.is(raw.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'pages_host'").pluck().get(), 0);
     assert.equal(raw.prepare('SELECT target, seq, source, anchor FROM inlink_rows ORDER BY target, seq').raw().all(), [
       [2, 0, 1, null],
       [4, 0, 1, null],
