@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { Segment } from '../../segments/segment.js';
 import { SegmentWriter } from '../../segments/segment-writer.js';
-import { webDbSql } from '../fixtures/webdb-sql.js';
+import { ADD_INLINK_SQL, linkAdder, webDbSql } from '../fixtures/webdb-sql.js';
 import { page, type GrowthPage } from './growth-corpus.js';
 
 const SEGMENT_PAGES = 25_000;
@@ -24,16 +24,15 @@ export async function writeGrowthCrawl(dir: string, n: number, progress: (done: 
      VALUES (?, ?, 'db_fetched', ?, 2592000, 1, ?, ?, ?, ?, 'success')`,
   );
   const addUrl = webdb.prepare('INSERT OR IGNORE INTO urls (url) VALUES (?)');
-  const id = '(SELECT id FROM urls WHERE url = ?)';
-  const addLink = webdb.prepare(`INSERT INTO link_rows (source, target, anchor, nav) VALUES (${id}, ${id}, ?, 0)`);
-  const addInlink = webdb.prepare(`INSERT INTO inlink_rows (target, source, anchor) VALUES (${id}, ${id}, ?)`);
+  const addLink = linkAdder(webdb);
+  const addInlink = webdb.prepare(ADD_INLINK_SQL);
   const store = webdb.transaction((pages: GrowthPage[], at: number) => {
     for (const p of pages) {
       addPage.run(p.url, p.host, at + 30 * DAY, 1 + (p.links.length % 7) / 10, String(p.text.length), at, at);
       addUrl.run(p.url);
       for (const l of p.links) {
         addUrl.run(l.url);
-        addLink.run(p.url, l.url, l.anchor);
+        addLink(p.url, l.url, l.anchor);
         addInlink.run(l.url, p.url, l.anchor);
       }
     }

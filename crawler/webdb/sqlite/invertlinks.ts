@@ -4,12 +4,18 @@
  */
 import type { Inlink, InvertlinksOps, LinkRow } from '../interface.js';
 import { chunked, insertRows } from './rows.js';
+import { linkAnchor } from './schema.js';
 import type { Statements } from './statements.js';
 import { urlId, urlIds } from './urls.js';
 
-// OR IGNORE, never a conflict (no key but the rowid), spares SQLite a statement journal
-// for each statement of several rows: a plain or OR REPLACE insert of several rows needs one to undo a part done.
-const ADD_INLINKS = chunked('INSERT OR IGNORE INTO inlink_rows (target, source, anchor) VALUES (?, ?, ?)');
+// OR IGNORE, never a conflict (a target's inlinks are cleared before, and numbered after any left), spares SQLite a
+// statement journal for each statement of several rows: a plain or OR REPLACE insert of several rows needs one to undo
+// a part done. An anchor its link row holds is stored NULL (linkAnchor).
+const ADD_INLINKS = chunked(
+  `INSERT OR IGNORE INTO inlink_rows (target, seq, source, anchor)
+   SELECT column1, column2, column3, CASE WHEN column4 = ${linkAnchor('column1', 'column3')} THEN NULL ELSE column4 END FROM (VALUES (?, ?, ?, ?)`,
+  ')',
+);
 
 export function invertlinksOps(sql: Statements): InvertlinksOps {
   return {
@@ -33,7 +39,7 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
     linksToEach(targets) {
       const get = sql(
         `SELECT s.url AS source, l.anchor, l.nav FROM link_rows l JOIN urls s ON s.id = l.source
-         WHERE l.target = (SELECT id FROM urls WHERE url = ?) ORDER BY l.nav, l.rowid`,
+         WHERE l.target = (SELECT id FROM urls WHERE url = ?) ORDER BY l.nav, l.seq`,
       );
       const found = new Map<string, LinkRow[]>();
       for (const t of targets) {
@@ -57,7 +63,8 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
         seen.add(i.source);
         return true;
       });
-      return insertRows(sql, ADD_INLINKS, rows, (v: unknown[], i: Inlink) => v.push(to, ids.get(i.source)!, i.anchor));
+      let seq = sql('SELECT COALESCE(MAX(seq) + 1, 0) FROM inlink_rows WHERE target = ?').pluck().get(to) as number;
+      return insertRows(sql, ADD_INLINKS, rows, (v: unknown[], i: Inlink) => v.push(to, seq++, ids.get(i.source)!, i.anchor));
     },
   };
 }

@@ -1,25 +1,56 @@
 /**
  * @module crawler/webdb/sqlite/migrate
  * The WebDB file's format on opening: a new file gets the schema, a file of
- * format 1 is migrated by a writing open (in one transaction, then
+ * format 1 or 2 is migrated by a writing open (in one transaction, then
  * vacuumed, so the space it frees leaves the file) and refused by a
  * read-only one, and a file of a format this hazelnut does not know is
  * refused either way: never read as something it is not.
  */
 import type Database from 'better-sqlite3';
 import { HzError } from '../../../shared/errors.js';
-import { SCHEMA, WEBDB_VERSION } from './schema.js';
+import { linkAnchor, SCHEMA, WEBDB_VERSION } from './schema.js';
 
 /** Format 1 kept links and inlinks by URL, in tables of those names: their rows move to the numbered tables, in stored order. */
 const FROM_1 = `
 INSERT INTO urls (url) SELECT source FROM links UNION SELECT target FROM links UNION SELECT target FROM inlinks UNION SELECT source FROM inlinks;
-INSERT INTO link_rows (source, target, anchor, nav)
-  SELECT s.id, t.id, l.anchor, l.nav FROM links l JOIN urls s ON s.url = l.source JOIN urls t ON t.url = l.target ORDER BY l.rowid;
-INSERT INTO inlink_rows (target, source, anchor)
-  SELECT t.id, s.id, i.anchor FROM inlinks i JOIN urls t ON t.url = i.target JOIN urls s ON s.url = i.source ORDER BY i.rowid;
+INSERT INTO link_rows (target, source, seq, anchor, nav)
+  SELECT t.id, s.id, row_number() OVER (ORDER BY l.rowid), l.anchor, l.nav FROM links l JOIN urls s ON s.url = l.source JOIN urls t ON t.url = l.target;
+INSERT INTO inlink_rows (target, seq, source, anchor)
+  SELECT t.id, row_number() OVER (PARTITION BY t.id ORDER BY i.rowid) - 1, s.id, i.anchor FROM inlinks i JOIN urls t ON t.url = i.target JOIN urls s ON s.url = i.source;
 DROP TABLE links;
 DROP TABLE inlinks;
 `;
+
+/** Format 2's link and inlink tables (rowids, indexes on the target) make way for format 3's, before the schema makes those. */
+const BEFORE_2 = `
+DROP VIEW links;
+DROP VIEW inlinks;
+DROP INDEX inlink_rows_target;
+DROP INDEX inlink_rows_source;
+DROP INDEX link_rows_target;
+DROP INDEX link_rows_source;
+ALTER TABLE inlink_rows RENAME TO inlink_rows_2;
+ALTER TABLE link_rows RENAME TO link_rows_2;
+`;
+
+/** Their rows move to format 3's tables, in stored order: a link's rowid is its number. */
+const FROM_2 = `
+INSERT INTO link_rows (target, source, seq, anchor, nav) SELECT target, source, rowid, anchor, nav FROM link_rows_2;
+INSERT INTO inlink_rows (target, seq, source, anchor)
+  SELECT target, row_number() OVER (PARTITION BY target ORDER BY rowid) - 1, source, anchor FROM inlink_rows_2;
+DROP TABLE link_rows_2;
+DROP TABLE inlink_rows_2;
+`;
+
+/** No index of pages by host; the links numbered so far (the next gets the number after); an anchor an inlink's link row holds kept there only. */
+const AFTER_1_OR_2 = `
+DROP INDEX IF EXISTS pages_host;
+UPDATE meta SET value = (SELECT COALESCE(MAX(seq), 0) FROM link_rows) WHERE key = 'link_seq';
+UPDATE inlink_rows SET anchor = NULL WHERE anchor <> '' AND anchor = ${linkAnchor('inlink_rows.target', 'inlink_rows.source')};
+`;
+
+/** An anchor the inlink's link row holds is kept there only. */
+const ANCHORS_ONCE = `UPDATE inlink_rows SET anchor = NULL WHERE anchor <> '' AND anchor = ${linkAnchor('inlink_rows.target', 'inlink_rows.source')}`;
 
 function storedVersion(db: Database.Database): number | undefined {
   if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get()) return undefined;
@@ -50,11 +81,16 @@ export function prepareSchema(db: Database.Database, file: string, readonly: boo
     // Another process may have migrated it while this one waited for the write lock.
     const now = storedVersion(db);
     if (now !== undefined) checkKnown(file, now);
+    if (now === 2) db.exec(BEFORE_2);
     db.exec(SCHEMA);
     if (now === 1) {
       db.exec(FROM_1);
       // The views of the links by URL take the names the tables had.
       db.exec(SCHEMA);
+    }
+    if (now === 2) db.exec(FROM_2);
+    if (now === 1 || now === 2) {
+      db.exec(AFTER_1_OR_2);
       migrated = true;
     }
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)").run(String(WEBDB_VERSION));

@@ -9,10 +9,10 @@ import type Database from 'better-sqlite3';
 
 const SIZES = [16, 8, 4, 2, 1];
 
-/** `insert` (ending in one `VALUES (?, …)` group) for each chunk size, largest first. */
-export function chunked(insert: string): string[] {
+/** `insert` (ending in one `VALUES (?, …)` group, then `tail`) for each chunk size, largest first. */
+export function chunked(insert: string, tail = ''): string[] {
   const group = insert.slice(insert.lastIndexOf('('));
-  return SIZES.map((n) => insert + `, ${group}`.repeat(n - 1));
+  return SIZES.map((n) => insert + `, ${group}`.repeat(n - 1) + tail);
 }
 
 /** Inserts `items` through `texts` (chunked's), `bind` pushing an item's values; returns the rows changed. */

@@ -5,11 +5,12 @@
  */
 import type { PageRow, UpdatedbOps } from '../interface.js';
 import { chunked, insertRows } from './rows.js';
+import { linkAnchor } from './schema.js';
 import type { Statements } from './statements.js';
 import { urlIds } from './urls.js';
 
-// OR IGNORE, never a conflict (no key but the rowid), spares SQLite a statement journal for each statement of several rows.
-const ADD_LINKS = chunked('INSERT OR IGNORE INTO link_rows (source, target, anchor, nav) VALUES (?, ?, ?, ?)');
+// OR IGNORE, never a conflict (each row's number is new), spares SQLite a statement journal for each statement of several rows.
+const ADD_LINKS = chunked('INSERT OR IGNORE INTO link_rows (target, source, seq, anchor, nav) VALUES (?, ?, ?, ?, ?)');
 
 export function updatedbOps(sql: Statements): UpdatedbOps {
   return {
@@ -43,6 +44,8 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
       const ids = urlIds(sql, [source, ...outlinks.map((l) => l.url)], outlinks.length > 0);
       const from = ids.get(source);
       if (from === undefined) return 0;
+      // Its inlinks keep the anchors these rows hold for them until invertlinks rebuilds them.
+      sql(`UPDATE inlink_rows SET anchor = COALESCE(${linkAnchor('inlink_rows.target', 'inlink_rows.source')}, '') WHERE source = ? AND anchor IS NULL`).run(from);
       sql('DELETE FROM link_rows WHERE source = ?').run(from);
       // A (target, anchor) once, the first link's, as format 1's key (source, target, anchor) kept it.
       const seen = new Set<string>();
@@ -52,7 +55,10 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
         seen.add(key);
         return true;
       });
-      return insertRows(sql, ADD_LINKS, rows, (v, l) => v.push(from, ids.get(l.url)!, l.anchor, l.nav ? 1 : 0));
+      if (rows.length === 0) return 0;
+      // The rows are numbered after every link stored before, in order.
+      let seq = Number(sql("UPDATE meta SET value = value + ? WHERE key = 'link_seq' RETURNING value").pluck().get(rows.length)) - rows.length;
+      return insertRows(sql, ADD_LINKS, rows, (v, l) => v.push(ids.get(l.url)!, from, ++seq, l.anchor, l.nav ? 1 : 0));
     },
   };
 }

@@ -396,6 +396,33 @@ export function webDbContract(backend: Backend): void {
     assert.equal(db.inlinks('http://m.test/', 'source'), [...many].reverse());
   });
 
+  it('inlinks: an anchor read back as added, whether a link of its source holds it or not, and kept when that source\'s links are replaced', (db) => {
+    const added = [
+      { source: 'http://s.test/1', anchor: 'first anchor' },
+      { source: 'http://s.test/2', anchor: '' },
+      { source: 'http://s.test/3', anchor: 'no link' },
+    ];
+    db.transaction(() => {
+      db.replaceOutlinks('http://s.test/1', [
+        { url: 'http://t.test/', anchor: '' },
+        { url: 'http://t.test/', anchor: 'first anchor' },
+        { url: 'http://t.test/', anchor: 'second' },
+        { url: 'http://u.test/', anchor: 'a longer anchor' },
+      ]);
+      db.replaceOutlinks('http://s.test/2', [{ url: 'http://t.test/', anchor: 'menu', nav: true }]);
+      db.addInlinks('http://t.test/', added);
+      // Cut to db.max.anchor.length: not the link's anchor.
+      db.addInlinks('http://u.test/', [{ source: 'http://s.test/1', anchor: 'a longer' }]);
+    });
+    assert.equal(db.inlinks('http://t.test/', 'stored'), added);
+    assert.equal(db.inlinks('http://u.test/', 'stored'), [{ source: 'http://s.test/1', anchor: 'a longer' }]);
+    // updatedb re-parses s.test/1: its inlinks keep their anchors until invertlinks rebuilds them.
+    db.transaction(() => db.replaceOutlinks('http://s.test/1', [{ url: 'http://t.test/', anchor: 'changed' }]));
+    db.transaction(() => db.replaceOutlinks('http://s.test/1', []));
+    assert.equal(db.inlinks('http://t.test/', 'stored'), added);
+    assert.equal([...db.allInlinks()].filter((i) => i.target === 'http://t.test/'), added.map((i) => ({ target: 'http://t.test/', ...i })));
+  });
+
   it('linkrank: pages numbered by URL whatever the order they were added, link edges with or without navigation, scores set', (db) => {
     db.inject([seed('http://c.test/'), seed('http://a.test/')], T0, false);
     db.putPage(row('http://b.test/'));
