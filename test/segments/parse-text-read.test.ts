@@ -12,18 +12,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Segment, type FetchRecord } from '../../segments/segment.js';
+import { Segment } from '../../segments/segment.js';
+import { fetchedRecord } from '../fixtures/fetch-record.js';
 import { SegmentWriter } from '../../segments/segment-writer.js';
 
-const rec = (url: string): FetchRecord => ({
-  url,
-  status: 'fetch_success',
-  protocolStatus: 'success',
-  httpStatus: 200,
-  fetchTime: 1_700_000_000_000,
-  headers: { 'content-type': 'text/html' },
-  contentType: 'text/html',
-});
 
 const words = (seed: number, n: number) => Array.from({ length: n }, (_, i) => ((i + 1) * (seed + 7) * 2654435761).toString(36).slice(-6)).join(' ');
 /** More hosts than the reader keeps dictionaries for (128). */
@@ -41,7 +33,7 @@ async function writeSegment(dir: string, s: number): Promise<Segment> {
     for (let h = 0; h < HOSTS; h++) {
       await w.ready();
       const u = url(h, p);
-      w.put(rec(u), { url: u, contentType: 'text/html', charset: 'utf-8', bytes: body(s, h, p), truncated: false }, { url: u, status: 'success', title: `h${h}`, text: text(s, h, p), outlinks: [], meta: {} });
+      w.put(fetchedRecord(u), { url: u, contentType: 'text/html', charset: 'utf-8', bytes: body(s, h, p), truncated: false }, { url: u, status: 'success', title: `h${h}`, text: text(s, h, p), outlinks: [], meta: {} });
     }
   await w.close();
   return seg;
