@@ -82,7 +82,12 @@ export interface StoredBody {
 const inflated = new Map<string, Buffer>();
 const INFLATED_KEPT = 128;
 
+/** The same stored dictionary passed again (segments/parse-records.ts keeps those it read): found by identity, not by its bytes. */
+const inflatedOf = new WeakMap<Buffer, Buffer>();
+
 function hostDictionary(dict: Buffer): Buffer {
+  const known = inflatedOf.get(dict);
+  if (known) return known;
   const key = dict.toString('latin1');
   let d = inflated.get(key);
   if (d) inflated.delete(key);
@@ -91,6 +96,7 @@ function hostDictionary(dict: Buffer): Buffer {
     d = zlib.brotliDecompressSync(dict);
   }
   inflated.set(key, d);
+  inflatedOf.set(dict, d);
   return d;
 }
 

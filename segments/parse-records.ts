@@ -6,9 +6,21 @@
  * through segments/segment-writer.ts.
  */
 import type { ParseLinks, ParseRecord, ParseText } from './records.js';
-import { PARSE_TEXT_WITH_BODY, PARSE_WITH_BODY, parseFromRow, parseLinksFromRow, parseMetaOf, parseParams, parseTextFromRow, type ParseLinksRow, type ParseRowWithBody, type ParseTextRow } from './rows.js';
+import type Database from 'better-sqlite3';
+import { PARSE_TEXT_WITH_BODY, PARSE_WITH_BODY, parseFromRow, parseLinksFromRow, parseMetaOf, parseParams, parseTextFromRow, type ParseLinksRow, type ParseRowWithBody, type ParseTextJoinRow } from './rows.js';
 import { WRITE_SQL } from './schema.js';
 import type { SegmentFiles } from './segment-files.js';
+
+/**
+ * Host dictionaries (stored, compressed) read lately, by file and id, the least recently used dropped
+ * first: a segment's pages name a few hosts' in turn, and the same blob passed again is inflated once
+ * (segments/packing.ts). Shared by every segment open, so a searcher's many keep as many as one.
+ */
+const dictionaries = new Map<string, Buffer>();
+const DICTIONARIES_KEPT = 128;
+/** A number for each file read, for the keys of `dictionaries`. */
+const fileIds = new WeakMap<Database.Database, number>();
+let files = 0;
 
 export class ParseRecords {
   constructor(private readonly files: SegmentFiles) {}
@@ -63,8 +75,33 @@ export class ParseRecords {
 
   /** What the indexer reads of a parse: all but its outlinks, which it neither reads nor inflates. */
   getParseText(url: string): ParseText | undefined {
-    const r = this.files.lookup<ParseTextRow>(`${PARSE_TEXT_WITH_BODY} WHERE p.url = ?`, url);
-    return r && parseTextFromRow(r);
+    return this.getParseTextAndSize(url)?.parse;
+  }
+
+  /** getParseText and the size of the page's content as fetched (null: no content in the parse's file), read together. */
+  getParseTextAndSize(url: string): { parse: ParseText; contentSize: number | null } | undefined {
+    for (const db of this.files.all) {
+      const r = this.files.q(db, `${PARSE_TEXT_WITH_BODY} WHERE p.url = ?`).get(url) as ParseTextJoinRow | undefined;
+      if (r) return { parse: parseTextFromRow({ ...r, dict: this.dictionary(db, r.dict_id) }), contentSize: r.content_size };
+    }
+    return undefined;
+  }
+
+  /** The stored host dictionary of id `id` (a body's zlib header names it) in file `db`, or null. */
+  private dictionary(db: Database.Database, id: Buffer | null): Buffer | null {
+    if (id?.length !== 4) return null;
+    let file = fileIds.get(db);
+    if (file === undefined) fileIds.set(db, (file = files++));
+    const key = `${file}:${id.toString('latin1')}`;
+    let d = dictionaries.get(key);
+    if (d) dictionaries.delete(key);
+    else {
+      d = (this.files.q(db, 'SELECT data FROM dictionary WHERE id = ?').get(id) as { data: Buffer } | undefined)?.data;
+      if (!d) return null;
+      if (dictionaries.size >= DICTIONARIES_KEPT) dictionaries.delete(dictionaries.keys().next().value!);
+    }
+    dictionaries.set(key, d);
+    return d;
   }
 
   *parses(): IterableIterator<ParseRecord> {

@@ -137,14 +137,20 @@ export type ParseRowWithBody = ParseRow & StoredBody;
 export const BODY = `(SELECT c.data FROM content c WHERE c.url = p.url) AS body, (SELECT ${dictOf('c.data')} FROM content c WHERE c.url = p.url) AS dict`;
 /** The parse row's columns and its page's body from the same file. */
 export const PARSE_WITH_BODY = `SELECT p.*, ${BODY} FROM parse p`;
-/** The same without the outlinks, which the indexer neither reads nor inflates. */
-export const PARSE_TEXT_WITH_BODY = `SELECT p.url, p.status, p.message, p.title, p.text, p.lang, p.signature, p.meta, ${BODY} FROM parse p`;
+/**
+ * The same without the outlinks, which the indexer neither reads nor inflates, the content row joined once
+ * (not once a column): its body, its size and the id of the host dictionary the body names (its zlib
+ * header's bytes 2–5; dictOf), which the reader looks up itself (segments/parse-records.ts), once for many pages.
+ */
+export const PARSE_TEXT_WITH_BODY = `SELECT p.url, p.status, p.message, p.title, p.text, p.lang, p.signature, p.meta, c.data AS body, c.size AS content_size, substr(c.data, 3, 4) AS dict_id FROM parse p LEFT JOIN content c ON c.url = p.url`;
 
 export function parseFromRow(r: ParseRowWithBody): ParseRecord {
   return { ...parseTextFromRow(r), outlinks: JSON.parse(unpackText(r.outlinks)) };
 }
 
 export type ParseTextRow = Omit<ParseRowWithBody, 'outlinks'>;
+/** A row of PARSE_TEXT_WITH_BODY, before its dictionary is looked up by `dict_id`. */
+export type ParseTextJoinRow = Omit<ParseTextRow, 'dict'> & { content_size: number | null; dict_id: Buffer | null };
 export function parseTextFromRow(r: ParseTextRow): ParseText {
   return { url: r.url, status: r.status, message: r.message, title: r.title, text: unpackText(r.text, r, r.url), lang: r.lang, signature: r.signature, meta: parseMetaOf(r.meta) };
 }

@@ -279,6 +279,11 @@ export class Segment {
     return this.parseRecords.getParseText(url);
   }
 
+  /** getParseText and the page's content size (contentSize), in one read of its rows: what the indexer reads of a page. */
+  getParseTextAndSize(url: string): { parse: ParseText; contentSize: number | null } | undefined {
+    return this.parseRecords.getParseTextAndSize(url);
+  }
+
   parses(): IterableIterator<ParseRecord> {
     return this.parseRecords.parses();
   }

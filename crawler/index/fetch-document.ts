@@ -61,8 +61,9 @@ export function documentOf(
 ): FetchDocument | NoDocument {
   const { db, plugins, titles } = ctx;
   if (f.status !== 'fetch_success') return 'notFetched';
-  const parse = seg.getParseText(f.url);
-  if (!parse || parse.status !== 'success') return 'notParsed';
+  const read = seg.getParseTextAndSize(f.url);
+  if (!read || read.parse.status !== 'success') return 'notParsed';
+  const parse = read.parse;
   if (parse.meta.noindex) return 'noindex';
   const page = db.page(f.url);
   const input: IndexingInput = {
@@ -71,7 +72,8 @@ export function documentOf(
     fetchTime: f.fetchTime,
     headers: f.headers,
     contentType: f.contentType ?? null,
-    contentLength: seg.contentSize(f.url) ?? parse.text.length,
+    // Content in another of the segment's files than its parse (a fetch partition's) is looked up there.
+    contentLength: read.contentSize ?? seg.contentSize(f.url) ?? parse.text.length,
     parse: { title: stripTitleSuffix(parse.title, titles.suffixes.get(host(f.url))), text: parse.text, lang: parse.lang, meta: parse.meta },
     signature: parse.signature ?? null,
     inlinks: db.inlinks(f.url, 'source'),

@@ -82,6 +82,8 @@ export class EntryBuilder {
   /** Field-major counts: field f, entry k at f * terms.length + k (zero between documents). */
   private counts = new Uint32Array(1024 * NF);
   private cursor = new Uint32Array(1024);
+  /** The entry of each token of the title+content stream, in order (`see` finds them; the positions reuse them). */
+  private entryAt = new Uint32Array(1024);
   private pos = new Uint32Array(1024);
   private bytes = new Uint8Array(4096);
   private tf = new Uint16Array(1024 * NF);
@@ -105,9 +107,11 @@ export class EntryBuilder {
       this.counts = new Uint32Array(2 * total * NF);
       this.cursor = new Uint32Array(2 * total);
     }
-    this.see(s.title, TITLE);
+    const streamLength = s.title.length + s.content.length;
+    if (this.entryAt.length < streamLength) this.entryAt = new Uint32Array(2 * streamLength);
+    this.see(s.title, TITLE, 0);
     this.see(s.anchor, ANCHOR);
-    this.see(s.content, CONTENT);
+    this.see(s.content, CONTENT, s.title.length);
     this.see(s.url, URL);
     this.see(s.heading, HEADING);
     const { n, terms, counts } = this;
@@ -115,17 +119,15 @@ export class EntryBuilder {
 
     const secEnd = this.sectionRuns(s, n);
     // Positions: bucket the stream by entry (counting sort), then delta-encode each bucket.
-    const streamLength = s.title.length + s.content.length;
     if (this.pos.length < streamLength) this.pos = new Uint32Array(2 * streamLength);
     if (this.bytes.length < 5 * streamLength) this.bytes = new Uint8Array(10 * streamLength);
-    const { cursor, pos, bytes, slot } = this;
+    const { cursor, pos, bytes, slot, entryAt } = this;
     let next = 0;
     for (let k = 0; k < n; k++) {
       cursor[k] = next;
       next += counts[TITLE * stride + k]! + counts[CONTENT * stride + k]!;
     }
-    for (let i = 0; i < s.title.length; i++) pos[cursor[slot[s.title[i]!]!]!++] = i;
-    for (let i = 0; i < s.content.length; i++) pos[cursor[slot[s.content[i]!]!]!++] = i + s.title.length;
+    for (let i = 0; i < streamLength; i++) pos[cursor[entryAt[i]!]!++] = i;
     // cursor[k] is now where entry k's positions end in `pos`; there it is where its bytes end.
     let b = 0;
     let from = 0;
@@ -238,9 +240,14 @@ export class EntryBuilder {
     return this.zeros.subarray(0, n);
   }
 
-  /** Counts a field's terms, giving each term new to the document the next entry. */
-  private see(a: ArrayLike<number>, f: number): void {
-    const { terms, counts } = this;
+  /**
+   * Counts a field's terms, giving each term new to the document the next entry; `stream`: where the
+   * field's tokens start in the title+content stream, whose entries are kept (`entryAt`), so the
+   * positions need not look each token's term up again in `slot`, a likely cache miss once the index's
+   * vocabulary outgrows the processor's caches.
+   */
+  private see(a: ArrayLike<number>, f: number, stream = -1): void {
+    const { terms, counts, entryAt } = this;
     const at = f * terms.length;
     let n = this.n;
     for (let i = 0; i < a.length; i++) {
@@ -252,6 +259,7 @@ export class EntryBuilder {
         terms[n++] = t;
       }
       counts[at + k]++;
+      if (stream >= 0) entryAt[stream + i] = k;
     }
     this.n = n;
   }

@@ -12,19 +12,10 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Segment, type FetchRecord } from '../../segments/segment.js';
+import { Segment } from '../../segments/segment.js';
+import { fetchedRecord } from '../fixtures/fetch-record.js';
 import { SegmentWriter, WriterThreads } from '../../segments/segment-writer.js';
 
-const rec = (url: string): FetchRecord => ({
-  url,
-  status: 'fetch_success',
-  protocolStatus: 'success',
-  httpStatus: 200,
-  fetchTime: 1_700_000_000_000,
-  headers: { 'content-type': 'text/html' },
-  contentType: 'text/html',
-  meta: { ms: 3 },
-});
 
 const words = (seed: number, n: number) => Array.from({ length: n }, (_, i) => ((i + 1) * (seed + 7) * 2654435761).toString(36).slice(-6)).join(' ');
 /** Page `p` of host `h`: its host's template around words of its own. */
@@ -45,7 +36,7 @@ async function writeAndRead(segmentsDir: string, threads: WriterThreads, round: 
     const url = `http://h${h}.test/r${round}/p${p}`;
     const bytes = page(h, round * 2 * PAGES + p);
     put.set(url, bytes);
-    w.put(rec(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(bytes), truncated: false });
+    w.put(fetchedRecord(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(bytes), truncated: false });
     if (h % 7 === 0) await new Promise((r) => setImmediate(r)); // many batches, to both threads
   }
   await w.close();

@@ -11,19 +11,10 @@ import zlib from 'node:zlib';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { Segment, type FetchRecord } from '../../segments/segment.js';
+import { Segment } from '../../segments/segment.js';
+import { fetchedRecord } from '../fixtures/fetch-record.js';
 import { SegmentWriter, WriterThreads } from '../../segments/segment-writer.js';
 
-const rec = (url: string): FetchRecord => ({
-  url,
-  status: 'fetch_success',
-  protocolStatus: 'success',
-  httpStatus: 200,
-  fetchTime: 1_700_000_000_000,
-  headers: { 'content-type': 'text/html' },
-  contentType: 'text/html',
-  meta: { ms: 3 },
-});
 
 test('put, ready and close: every record, body and parse text readable afterwards', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-writer-'));
@@ -36,7 +27,7 @@ test('put, ready and close: every record, body and parse text readable afterward
       const url = `http://127.0.0.9/p${i}`;
       const parse =
         i % 2 ? undefined : { url, status: 'success' as const, title: `Page ${i}`, text: `text of page ${i}`, outlinks: [{ url: 'http://127.0.0.9/', anchor: 'home' }], meta: {} };
-      w.put(rec(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: body(i), truncated: i === 7 }, parse);
+      w.put(fetchedRecord(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: body(i), truncated: i === 7 }, parse);
       if (i % 50 === 0) await new Promise((r) => setImmediate(r)); // several batches
     }
     await w.close();
@@ -64,7 +55,7 @@ test('parse text and long outlink lists are stored brotli-compressed; text store
     // A long list of links is compressed with the text; a short one stays as it is.
     const links = (i: number) => Array.from({ length: i === 3 ? 30 : i }, (_, k) => ({ url: `http://127.0.0.9/t${i}/link/${k}`, anchor: `link ${k}` }));
     const parse = (i: number) => ({ url: url(i), status: 'success' as const, title: 'T', text: i ? `caf\u00e9 \u{1F600} ${i} ${'and more words '.repeat(i * 5)}` : '', outlinks: links(i), meta: {} });
-    for (let i = 0; i < 3; i++) w.put(rec(url(i)), undefined, parse(i));
+    for (let i = 0; i < 3; i++) w.put(fetchedRecord(url(i)), undefined, parse(i));
     await w.close();
     seg.putParses([parse(3)]);
     const raw = new Database(seg.file);
@@ -114,7 +105,7 @@ test("bodies: deflated against their host's dictionary, one a host made from its
       ['http://a.test/random-short', random(300)],
       ['http://b.test/only', page(3)],
     ];
-    for (const [url, b] of pages) w.put(rec(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from(b), truncated: false });
+    for (const [url, b] of pages) w.put(fetchedRecord(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from(b), truncated: false });
     await w.close();
     const raw = new Database(seg.file);
     const stored = new Map((raw.prepare('SELECT url, data FROM content').all() as { url: string; data: Buffer }[]).map((r) => [r.url, r.data]));
@@ -156,7 +147,7 @@ test('a write that fails is reported with the segment, not lost silently', async
     const seg = segmentWithoutContentTable(dir);
     const w = new SegmentWriter(seg);
     const url = 'http://127.0.0.9/x';
-    w.put(rec(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from('x'), truncated: false });
+    w.put(fetchedRecord(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from('x'), truncated: false });
     let message = '';
     try {
       await w.close();
@@ -188,7 +179,7 @@ test('a writer whose thread has already failed rejects put and close instead of 
     }
     assert.ok(message.includes(`cannot write to segment ${seg.dir}`), message);
     const url = 'http://127.0.0.9/y';
-    w.put(rec(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from('y'), truncated: false });
+    w.put(fetchedRecord(url), { url, contentType: 'text/html', charset: null, bytes: Buffer.from('y'), truncated: false });
     const closed = await w.close().then(
       () => 'closed',
       (e: Error) => e.message,
@@ -222,7 +213,7 @@ test('pages to parse do not wait for a thread still loading its parser: a writer
       for (let i = 0; i < 300; i++) {
         await w.ready();
         const url = `http://127.0.0.9/p${i}`;
-        w.put(rec(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(`page ${i}`), truncated: false }, 'in-thread', i % 3 !== 0);
+        w.put(fetchedRecord(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(`page ${i}`), truncated: false }, 'in-thread', i % 3 !== 0);
       }
       await w.close();
       return 'closed';
@@ -277,7 +268,7 @@ test('batches that arrive while the thread parses are stored with the parses don
     for (let i = 0; i < 300; i++) {
       await w.ready();
       const url = `http://127.0.0.9/p${i}`;
-      w.put(rec(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: body(i), truncated: false }, 'in-thread', i % 3 !== 0);
+      w.put(fetchedRecord(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: body(i), truncated: false }, 'in-thread', i % 3 !== 0);
       // A few pages a turn of the event loop, as the fetcher puts them: many batches while the thread parses.
       if (i % 3 === 2) await new Promise((r) => setImmediate(r));
     }
@@ -309,7 +300,7 @@ test("a closed writer's thread copies the segment's WAL into its file, though an
     for (let i = 0; i < 50; i++) {
       await w.ready();
       const url = `http://127.0.0.9/p${i}`;
-      w.put(rec(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(`<p>page ${i}</p>`), truncated: false });
+      w.put(fetchedRecord(url), { url, contentType: 'text/html', charset: 'utf-8', bytes: Buffer.from(`<p>page ${i}</p>`), truncated: false });
     }
     await w.close();
     // Once the thread has exited, it is done with what it does after the close.
