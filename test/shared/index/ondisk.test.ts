@@ -238,6 +238,33 @@ test('candidates: block-max skipping takes exactly what an exhaustive pass takes
   assert.ok(skipped > decoded / 10, `${skipped} blocks passed over, ${decoded} decoded`);
 });
 
+test('candidates: once the pool is full, a window walks only the lists a document must be in to rank, and takes what an exhaustive pass takes', () => {
+  // Every document in a common term's list, every tenth in a rare one's: with the pool full of documents holding both, the rare list leads.
+  const common = Array.from({ length: 1000 }, (_, d) => d);
+  const rare = common.filter((d) => d % 10 === 3);
+  let asked = 0;
+  const accept = () => (asked++, true);
+  const lists = [{ docs: common, weights: common.map((d) => (d * 7) % 5) }, { docs: rare, weights: rare.map((d) => (d * 3) % 4) }];
+  assert.equal(selectCandidates(lists.map((l) => listOf(l.docs, l.weights, 8)), 5, { accept }), exhaustive(lists, 5));
+  assert.ok(asked < 250, `${asked} documents offered of ${common.length}`);
+  // Up to five lists, the worst kept holding any number of them.
+  const rnd = rng(23);
+  for (let round = 0; round < 300; round++) {
+    const docCount = 50 + Math.floor(rnd() * 400);
+    const terms = 2 + Math.floor(rnd() * 4);
+    const ls = Array.from({ length: terms }, () => {
+      const density = rnd() < 0.5 ? rnd() * 0.2 : rnd();
+      const docs = Array.from({ length: docCount }, (_, d) => d).filter(() => rnd() < density);
+      return { docs, weights: docs.map(() => Math.floor(rnd() * 5) / 4) };
+    });
+    const limit = 1 + Math.floor(rnd() * 60);
+    const accept = round % 3 ? undefined : (id: number) => id % 7 !== 0;
+    const byWeight = round % 5 === 4;
+    const size = 1 + Math.floor(rnd() * 16);
+    assert.equal(selectCandidates(ls.map((l) => listOf(l.docs, l.weights, size)), limit, { accept, byWeight }), exhaustive(ls, limit, accept, undefined, { byWeight }), `round ${round}`);
+  }
+});
+
 test('postings codec: a block of extreme values decodes to what was encoded', () => {
   const b = blockBuffers();
   const rnd = rng(5);
