@@ -83,6 +83,7 @@ export function matchTerms(q: AnalyzedQuery): string[] {
 const TITLE = FIELDS.indexOf('title');
 const URL = FIELDS.indexOf('url');
 const ANCHOR = FIELDS.indexOf('anchor');
+const CONTENT = FIELDS.indexOf('content');
 
 /** A Match with its terms as DocTerms slots. */
 interface Rule {
@@ -147,7 +148,9 @@ export class Matcher {
     switch (m.field) {
       case 'default':
         if (!this.holdsAll(slots, -1)) return false;
-        return !m.phrase || this.phrase(slots, { boundary: this.reader.fieldLength(id, 'title') }) || this.holdsAll(slots, URL) || this.holdsAll(slots, ANCHOR);
+        // The positions, read from disk, last: a phrase stands in the title or in the body, so all its words must be there.
+        if (!m.phrase || this.holdsAll(slots, URL) || this.holdsAll(slots, ANCHOR)) return true;
+        return (this.holdsAll(slots, TITLE) || this.holdsAll(slots, CONTENT)) && this.phrase(slots, { boundary: this.reader.fieldLength(id, 'title') });
       case 'title':
         return this.holdsAll(slots, TITLE) && (!m.phrase || this.phrase(slots, { limit: this.reader.fieldLength(id, 'title') }));
       case 'url':
