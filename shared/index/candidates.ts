@@ -9,7 +9,9 @@
  * blocks' bounds cannot beat the worst document kept is passed over without
  * being decoded (block-max skipping, as Lucene's and tantivy's top-k
  * collectors do), so a query of common words decodes the blocks that can
- * still rank, not every posting. The documents taken are exactly those an
+ * still rank, not every posting; and a window's documents are walked from
+ * the lists one must be in to beat the worst kept (a rare word's, beside a
+ * common word's). The documents taken are exactly those an
  * exhaustive pass would take, ties going to the lowest ids.
  */
 import { blockBuffers, type DecodedBlock } from './postings-codec.js';
