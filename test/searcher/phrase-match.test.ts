@@ -10,12 +10,12 @@ import { withCrawlSnapshot } from './crawl-fixture.js';
 const SITE = 'http://127.0.7.1';
 const PAGES = [
   // Both words, but one in the title and the other in the body: no phrase can stand there.
-  { url: 'http://127.0.7.1/split.html', title: 'Lantern guide', text: 'The harbor keeps its boats in rows.' },
-  { url: 'http://127.0.7.1/body.html', title: 'Notes', text: 'Every lantern harbor is lit at dusk.' },
-  { url: 'http://127.0.7.1/title.html', title: 'Lantern harbor', text: 'Lit at dusk.' },
+  { url: `${SITE}/split.html`, title: 'Lantern guide', text: 'The harbor keeps its boats in rows.' },
+  { url: `${SITE}/body.html`, title: 'Notes', text: 'Every lantern harbor is lit at dusk.' },
+  { url: `${SITE}/title.html`, title: 'Lantern harbor', text: 'Lit at dusk.' },
   // Both words in the body, in the other order.
-  { url: 'http://127.0.7.1/apart.html', title: 'Notes', text: 'The harbor has a lantern.' },
-  { url: 'http://127.0.7.1/partial.html', title: 'Orchard', text: 'An apple, a harbor and a lantern.' },
+  { url: `${SITE}/apart.html`, title: 'Notes', text: 'The harbor has a lantern.' },
+  { url: `${SITE}/partial.html`, title: 'Orchard', text: 'An apple, a harbor and a lantern.' },
 ];
 
 /** Each page's kind of match of `q`, and the pages whose positions were read to tell it. */
