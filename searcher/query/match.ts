@@ -83,6 +83,7 @@ export function matchTerms(q: AnalyzedQuery): string[] {
 const TITLE = FIELDS.indexOf('title');
 const URL = FIELDS.indexOf('url');
 const ANCHOR = FIELDS.indexOf('anchor');
+const CONTENT = FIELDS.indexOf('content');
 
 /** A Match with its terms as DocTerms slots. */
 interface Rule {
@@ -97,6 +98,8 @@ export class Matcher {
   private readonly excluded: Rule[];
   private readonly filtered: boolean;
   private readonly never: boolean;
+  /** Per required group, whether the document at hand's answer waits on positions. */
+  private readonly open: Uint8Array;
 
   constructor(
     private readonly reader: IndexReader,
@@ -108,6 +111,7 @@ export class Matcher {
     this.excluded = q.excluded.map(rule);
     this.filtered = q.filters.length > 0 || q.dates.length > 0;
     this.never = q.required.length === 0 && !browsable(q);
+    this.open = new Uint8Array(q.required.length);
   }
 
   /**
@@ -120,9 +124,22 @@ export class Matcher {
     if (this.filtered && !passesFilters(doc ?? this.filteredFields(id), this.q)) return 'none';
     this.docTerms.select(id);
     for (const r of this.excluded) if (this.matches(id, r)) return 'none';
+    // The groups that only positions can tell are asked last, and only while their answer can change the kind.
+    const { required, open } = this;
     let n = 0;
-    for (const g of this.required) if (this.matchesAny(id, g)) n++;
-    return n === this.required.length ? 'all' : n > 0 ? 'some' : 'none';
+    let failed = 0;
+    for (let g = 0; g < required.length; g++) {
+      const v = this.groupWithout(required[g]!);
+      open[g] = v === undefined ? 1 : 0;
+      if (v === true) n++;
+      else if (v === false) failed++;
+    }
+    for (let g = 0; g < required.length && !(n > 0 && failed > 0); g++)
+      if (open[g]) {
+        if (this.groupByPositions(id, required[g]!)) n++;
+        else failed++;
+      }
+    return failed === 0 ? 'all' : n > 0 ? 'some' : 'none';
   }
 
   /** A candidate's tags from the docinfo; its stored fields are read only for a date filter. */
@@ -133,8 +150,20 @@ export class Matcher {
   }
 
   // Plain loops below: these run for every candidate, so they make no closures.
-  private matchesAny(id: number, group: readonly Rule[]): boolean {
-    for (const r of group) if (this.matches(id, r)) return true;
+  /** Whether a group matches, told without positions; undefined when only a phrase's positions can tell. */
+  private groupWithout(group: readonly Rule[]): boolean | undefined {
+    let open = false;
+    for (const r of group) {
+      const v = this.withoutPositions(r);
+      if (v === true) return true;
+      if (v === undefined) open = true;
+    }
+    return open ? undefined : false;
+  }
+
+  /** Whether a group that groupWithout could not tell matches, by its phrases' positions. */
+  private groupByPositions(id: number, group: readonly Rule[]): boolean {
+    for (const r of group) if (this.withoutPositions(r) === undefined && this.byPositions(id, r)) return true;
     return false;
   }
 
@@ -143,18 +172,34 @@ export class Matcher {
    * there (`url:"a b"`, or `www.apache.org` matching a URL) only needs all
    * its words in that field.
    */
-  private matches(id: number, { match: m, slots }: Rule): boolean {
+  private matches(id: number, r: Rule): boolean {
+    return this.withoutPositions(r) ?? this.byPositions(id, r);
+  }
+
+  /**
+   * One match told from the document's frequencies alone; undefined when a
+   * phrase's positions, read from disk, must tell: a phrase stands in the
+   * title or in the body, so all its words must be there first.
+   */
+  private withoutPositions({ match: m, slots }: Rule): boolean | undefined {
     switch (m.field) {
       case 'default':
         if (!this.holdsAll(slots, -1)) return false;
-        return !m.phrase || this.phrase(slots, { boundary: this.reader.fieldLength(id, 'title') }) || this.holdsAll(slots, URL) || this.holdsAll(slots, ANCHOR);
+        if (!m.phrase || this.holdsAll(slots, URL) || this.holdsAll(slots, ANCHOR)) return true;
+        return this.holdsAll(slots, TITLE) || this.holdsAll(slots, CONTENT) ? undefined : false;
       case 'title':
-        return this.holdsAll(slots, TITLE) && (!m.phrase || this.phrase(slots, { limit: this.reader.fieldLength(id, 'title') }));
+        return this.holdsAll(slots, TITLE) && (m.phrase ? undefined : true);
       case 'url':
         return this.holdsAll(slots, URL);
       case 'anchor':
         return this.holdsAll(slots, ANCHOR);
     }
+  }
+
+  /** A phrase that withoutPositions could not tell, on the title + body positions (the title's alone for `title:`). */
+  private byPositions(id: number, { match: m, slots }: Rule): boolean {
+    const title = this.reader.fieldLength(id, 'title');
+    return this.phrase(slots, m.field === 'title' ? { limit: title } : { boundary: title });
   }
 
   /** Whether the document at hand holds every term, in field `field` (an index into FIELDS) or, with -1, in any. */

@@ -9,7 +9,9 @@
  * blocks' bounds cannot beat the worst document kept is passed over without
  * being decoded (block-max skipping, as Lucene's and tantivy's top-k
  * collectors do), so a query of common words decodes the blocks that can
- * still rank, not every posting. The documents taken are exactly those an
+ * still rank, not every posting; and a window's documents are walked from
+ * the lists one must be in to beat the worst kept (a rare word's, beside a
+ * common word's). The documents taken are exactly those an
  * exhaustive pass would take, ties going to the lowest ids.
  */
 import { blockBuffers, type DecodedBlock } from './postings-codec.js';
@@ -167,22 +169,41 @@ function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, rules:
     }
   }
   if (inWindow.length === 1) return collectOne(inWindow[0]!, end, top, accept, total, byWeight ? 0 : 1);
+  // A document is kept only if it is in as many lists as the worst kept: then it is in one of the lists
+  // with the fewest postings left, all but that many less one of them, and only theirs are walked.
+  const fewest = byWeight || !top.full ? inWindow.length : Math.max(1, inWindow.length - top.worst().count + 1);
+  const lead = fewest === inWindow.length ? inWindow : [...inWindow].sort((a, b) => leftIn(a, end) - leftIn(b, end)).slice(0, fewest);
   for (;;) {
     let d = Infinity;
-    for (const c of inWindow) if (c.pos < c.n && c.buf.docs[c.pos]! < d) d = c.buf.docs[c.pos]!;
+    for (const c of lead) if (c.pos < c.n && c.buf.docs[c.pos]! < d) d = c.buf.docs[c.pos]!;
     if (d > end) return;
     let count = 0;
     // Summed in the lists' order from 0, then the document's own.
     let sum = 0;
-    for (const c of inWindow)
-      if (c.pos < c.n && c.buf.docs[c.pos] === d) {
+    for (const c of inWindow) {
+      const { docs } = c.buf;
+      while (c.pos < c.n && docs[c.pos]! < d) c.pos++;
+      if (c.pos < c.n && docs[c.pos] === d) {
         count++;
         if (c.w) sum += c.w[c.pos]!;
         c.pos++;
       }
+    }
     if (accept && !accept(d)) continue;
     top.offer(byWeight ? 0 : count, total(d, sum), d);
   }
+}
+
+/** How many postings of a cursor's decoded block are left up to `end`. */
+function leftIn(c: Cursor, end: number): number {
+  let lo = c.pos;
+  let hi = c.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (c.buf.docs[mid]! <= end) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - c.pos;
 }
 
 /** collect() of a window one list alone may hold documents of (a one-word query's every window): its postings in order, no merge. */
