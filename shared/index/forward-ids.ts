@@ -1,0 +1,297 @@
+/**
+ * @module shared/index/forward-ids
+ * The forward index's term ids in groups of 16 entries (format 12): each
+ * group's first id, its base, packed at the dictionary's width (term-ids),
+ * then the gaps from each id to the next in as many bits as the group's
+ * largest gap needs, its width, a byte a group. A page's ids are sorted, so
+ * its gaps are small: 10.2 bits an id on a 10k growth crawl instead of 18
+ * (1.15 KB a page rather than 1.98; offsets from the base took 1.38, as the
+ * span of a group is about fifteen gaps). Groups run over the whole column,
+ * not a page each, so an entry's group is its number / 16 with no page to
+ * look up; a gap across a page's end is taken modulo 2^bits (the few groups
+ * holding one are wide). Where the gaps of every 16th group start is kept,
+ * word aligned, the others' found by adding the widths between: an entry's
+ * id costs a few reads, and a page's entry of a term a binary search of its
+ * groups' bases and a scan of one group. An index of format 11 or older has
+ * a fixed width for every id (term-ids).
+ */
+import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
+import type { PagedColumn, PagedFile } from './paged.js';
+import { packedId, readTermIds, TermPacker } from './term-ids.js';
+
+/** Entries a group. */
+export const GROUP = 16;
+/** Groups between two kept starts of their gaps. */
+const SPAN = 16;
+/** The column of the gaps, last in its file: its length follows from the widths, known once every page is in. */
+export const IDS_GAPS = 'ids.gaps';
+const BASE = 'ids.base';
+const WIDTH = 'ids.width';
+const AT = 'ids.at';
+
+const groupsOf = (entries: number) => Math.ceil(entries / GROUP);
+const wordsFor = (n: number, bits: number) => Math.ceil((n * bits) / 32);
+
+/** The forward index's columns of `entries` grouped ids of a dictionary `bits` wide, the gaps' laid out at their bound (a gap is under 2^bits). */
+export function idColumns(entries: number, bits: number): ColumnShape[] {
+  const groups = groupsOf(entries);
+  return [
+    { name: 'term.bits', type: 'u8', length: 1 },
+    { name: BASE, type: 'u32', length: wordsFor(groups, bits) },
+    { name: WIDTH, type: 'u8', length: groups },
+    { name: AT, type: 'u32', length: Math.ceil(groups / SPAN) },
+    // Every SPAN groups' gaps start on a word: a word of padding at most.
+    { name: IDS_GAPS, type: 'u32', length: wordsFor(entries, bits) + Math.ceil(groups / SPAN), bound: true },
+  ];
+}
+
+const bitsOf = (v: number) => 32 - Math.clz32(v);
+
+/** A buffer of a column's values appended a few at a time, passed on full. */
+class Pending {
+  n = 0;
+  constructor(
+    readonly a: Uint8Array | Uint32Array,
+    private readonly out: (values: Uint8Array | Uint32Array) => void,
+  ) {}
+  push(v: number): void {
+    this.a[this.n++] = v;
+    if (this.n === this.a.length) this.flush();
+  }
+  flush(): void {
+    if (this.n) this.out(this.a.subarray(0, this.n));
+    this.n = 0;
+  }
+}
+
+const bytesOf = (a: Uint8Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+/** Appends each page's sorted ids to the columns idColumns laid out from `col` on, a group at a time. */
+export class IdGroupsWriter {
+  private readonly group = new Uint32Array(GROUP);
+  private n = 0;
+  private groups = 0;
+  private readonly mod: number;
+  private readonly bases: TermPacker;
+  private readonly pendingBases: Pending;
+  private readonly widths: Pending;
+  private readonly starts: Pending;
+  private readonly gaps: Pending;
+  /** Gap bits not yet in a whole word, and how many; words of gaps written. */
+  private acc = 0;
+  private used = 0;
+  private words = 0;
+
+  constructor(
+    w: PackedColumnsWriter,
+    col: number,
+    private readonly bits: number,
+  ) {
+    this.mod = 2 ** bits;
+    w.append(col, Uint8Array.of(bits));
+    this.bases = new TermPacker(bits, (words) => w.append(col + 1, bytesOf(words)));
+    this.pendingBases = new Pending(new Uint32Array(1024), (ids) => this.bases.append(ids as Uint32Array));
+    this.widths = new Pending(new Uint8Array(4096), (v) => w.append(col + 2, bytesOf(v)));
+    this.starts = new Pending(new Uint32Array(1024), (v) => w.append(col + 3, bytesOf(v)));
+    this.gaps = new Pending(new Uint32Array(4096), (v) => w.append(col + 4, bytesOf(v)));
+  }
+
+  append(ids: Uint32Array): void {
+    const { group } = this;
+    for (let i = 0; i < ids.length; i++) {
+      group[this.n++] = ids[i]!;
+      if (this.n === GROUP) this.flushGroup();
+    }
+  }
+
+  private flushGroup(): void {
+    const { group, n, mod } = this;
+    if (this.groups % SPAN === 0) {
+      this.pad();
+      this.starts.push(this.words);
+    }
+    this.pendingBases.push(group[0]!);
+    // The gaps modulo 2^bits: one across a page's end is "negative".
+    let or = 0;
+    for (let k = n - 1; k > 0; k--) or |= group[k] = (group[k]! - group[k - 1]! + mod) % mod;
+    const width = bitsOf(or);
+    this.widths.push(width);
+    if (width) for (let k = 1; k < n; k++) this.put(group[k]!, width);
+    this.groups++;
+    this.n = 0;
+  }
+
+  /** Puts `width` bits of `v` after the gaps before it. */
+  private put(v: number, width: number): void {
+    this.acc |= v << this.used;
+    this.used += width;
+    if (this.used >= 32) {
+      this.used -= 32;
+      this.word(this.acc);
+      // The gap's bits past the word just filled (none when it ended there).
+      this.acc = this.used ? v >>> (width - this.used) : 0;
+    }
+  }
+
+  private word(v: number): void {
+    this.gaps.push(v);
+    this.words++;
+  }
+
+  /** Ends the gaps' last word, padded with zeros. */
+  private pad(): void {
+    if (this.used) this.word(this.acc);
+    this.acc = 0;
+    this.used = 0;
+  }
+
+  /** Writes the last group and what is held back. */
+  close(): void {
+    if (this.n) this.flushGroup();
+    this.pad();
+    this.pendingBases.flush();
+    this.bases.close();
+    this.widths.flush();
+    this.starts.flush();
+    this.gaps.flush();
+  }
+}
+
+/** `width` bits at bit `at` of words read by `word(i)` (width 1 to 32). */
+function bitsAt(word: (i: number) => number, at: number, width: number): number {
+  const w = Math.floor(at / 32);
+  const s = at - 32 * w;
+  let v = word(w) >>> s;
+  if (s + width > 32) v |= word(w + 1) << (32 - s);
+  return width === 32 ? v >>> 0 : v & ((1 << width) - 1);
+}
+
+/** The grouped ids of a forward file read where they lie (paged). */
+export class PagedIds {
+  private readonly base: PagedColumn;
+  private readonly width: PagedColumn;
+  private readonly at: PagedColumn;
+  private readonly gaps: PagedColumn;
+  private readonly mod: number;
+  private readonly baseWord = (i: number) => this.f.u32(this.base, i);
+  private readonly gapWord = (i: number) => this.f.u32(this.gaps, i);
+  /** The group read last, for entries read in turn (a page's terms): its number, the entry and id reached, where the next gap is. */
+  private lastGroup = -1;
+  private lastK = 0;
+  private lastId = 0;
+  private lastAt = 0;
+
+  constructor(
+    private readonly f: PagedFile,
+    private readonly bits: number,
+  ) {
+    this.base = f.column(BASE, 'u32');
+    this.width = f.column(WIDTH, 'u8');
+    this.at = f.column(AT, 'u32');
+    this.gaps = f.column(IDS_GAPS, 'u32');
+    this.mod = 2 ** bits;
+  }
+
+  /** Whether the columns hold `entries` ids. */
+  holds(entries: number): boolean {
+    const groups = groupsOf(entries);
+    return this.width.length === groups && this.base.length === wordsFor(groups, this.bits) && this.at.length === Math.ceil(groups / SPAN);
+  }
+
+  /** Where group g's gaps start, in bits. */
+  private gapsAt(g: number): number {
+    const first = g - (g % SPAN);
+    let at = 32 * this.f.u32(this.at, first / SPAN);
+    for (let k = first; k < g; k++) at += (GROUP - 1) * this.f.u8(this.width, k);
+    return at;
+  }
+
+  /** The id of an entry. */
+  id(entry: number): number {
+    const k = entry % GROUP;
+    const g = (entry - k) / GROUP;
+    if (g !== this.lastGroup || k < this.lastK) {
+      this.lastGroup = g;
+      this.lastK = 0;
+      this.lastId = packedId(this.baseWord, g, this.bits);
+      this.lastAt = this.gapsAt(g);
+    }
+    if (k > this.lastK) {
+      const width = this.f.u8(this.width, g);
+      for (; this.lastK < k; this.lastK++, this.lastAt += width) this.lastId = this.add(this.lastId, width && bitsAt(this.gapWord, this.lastAt, width));
+    }
+    return this.lastId;
+  }
+
+  /** An id plus a gap, modulo 2^bits. */
+  private add(id: number, gap: number): number {
+    const v = id + gap;
+    return v < this.mod ? v : v - this.mod;
+  }
+
+  /** The entry of `termId` among entries `first..end` (a page's, ids ascending), or -1. */
+  find(first: number, end: number, termId: number): number {
+    if (first >= end) return -1;
+    const g0 = Math.floor(first / GROUP);
+    // The last group starting in the page whose base is not past the id; else the page's first group.
+    let lo = g0 + 1;
+    let hi = Math.floor((end - 1) / GROUP);
+    let g = g0;
+    while (lo <= hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (packedId(this.baseWord, mid, this.bits) <= termId) (g = mid), (lo = mid + 1);
+      else hi = mid - 1;
+    }
+    let e = g * GROUP;
+    let id = packedId(this.baseWord, g, this.bits);
+    if (e >= first && id >= termId) return id === termId ? e : -1;
+    const width = this.f.u8(this.width, g);
+    const last = Math.min(end, e + GROUP);
+    for (let at = this.gapsAt(g); ++e < last; at += width) {
+      id = this.add(id, width && bitsAt(this.gapWord, at, width));
+      if (e >= first && id >= termId) return id === termId ? e : -1;
+    }
+    return -1;
+  }
+}
+
+/** The ids of entries `e0..e1` read from a forward file of grouped ids being walked (merge). */
+function readGroupedIds(cols: IndexFileColumns, e0: number, e1: number): Uint32Array {
+  const out = new Uint32Array(e1 - e0);
+  if (e0 >= e1) return out;
+  const bits = cols.read('term.bits', Uint8Array, 0, 1)[0]!;
+  const mod = 2 ** bits;
+  // From the first group of the span holding e0's: where its gaps start is kept.
+  const s0 = Math.floor(e0 / GROUP / SPAN);
+  const g0 = s0 * SPAN;
+  const g1 = Math.floor((e1 - 1) / GROUP) + 1;
+  const b0 = Math.floor((g0 * bits) / 32);
+  const bases = cols.read(BASE, Uint32Array, b0, wordsFor(g1, bits));
+  const base = (i: number) => bases[i - b0]!;
+  const widths = cols.read(WIDTH, Uint8Array, g0, g1);
+  const starts = cols.read(AT, Uint32Array, s0, Math.ceil(g1 / SPAN));
+  let gapBits = 0;
+  for (let g = g0; g < g1; g++) gapBits += (GROUP - 1) * widths[g - g0]! + (g % SPAN === 0 ? 32 : 0);
+  const w0 = starts[0]!;
+  const words = cols.read(IDS_GAPS, Uint32Array, w0, Math.min(cols.length(IDS_GAPS), w0 + Math.ceil(gapBits / 32)));
+  const gapWord = (i: number) => words[i]!;
+  for (let g = g0, at = 0; g < g1; g++) {
+    if (g % SPAN === 0) at = 32 * (starts[g / SPAN - s0]! - w0);
+    const width = widths[g - g0]!;
+    let id = packedId(base, g, bits);
+    const first = g * GROUP;
+    if (first >= e0) out[first - e0] = id;
+    for (let e = first + 1, last = Math.min(first + GROUP, e1), gap = at; e < last; e++, gap += width) {
+      id += width && bitsAt(gapWord, gap, width);
+      if (id >= mod) id -= mod;
+      if (e >= e0) out[e - e0] = id;
+    }
+    at += (GROUP - 1) * width;
+  }
+  return out;
+}
+
+/** The ids of entries `e0..e1` of a forward file being walked, whichever layout it has. */
+export function readIds(cols: IndexFileColumns, e0: number, e1: number): Uint32Array {
+  return cols.has(IDS_GAPS) ? readGroupedIds(cols, e0, e1) : readTermIds(cols, e0, e1);
+}
