@@ -38,6 +38,9 @@ import { HzError } from '../errors.js';
  * from it when read. The postings of a version 10 to 8 index, entries and every block's bound, still read. And the
  * forward index keeps an entry's content frequency byte only where it is not 1 (tf-sparse); an older index's byte an
  * entry still reads.
+ * 12: the forward index's term ids in groups of 16 entries, a base, a width and the gaps between ids (shared/index/forward-ids):
+ * 10 bits an id rather than the dictionary's 18 on a growth crawl; a version 11 to 8 index, every id at the dictionary's width
+ * (shared/index/term-ids), still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
@@ -55,7 +58,7 @@ export const INDEX_FILES = {
   docs: 'docs',
   /** Term dictionary (sorted) and document frequencies per field. */
   terms: 'terms',
-  /** Per document: sorted term ids, term frequency per field (tf-codes; the bytes not 1 and the codes not zero only, tf-sparse), field lengths. */
+  /** Per document: sorted term ids (in groups, forward-ids), term frequency per field (tf-codes; the bytes not 1 and the codes not zero only, tf-sparse), field lengths. */
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints; where every 16th entry's start (position-marks). */
   positions: 'positions',
