@@ -166,6 +166,28 @@ function bitsAt(word: (i: number) => number, at: number, width: number): number 
   return width === 32 ? v >>> 0 : v & ((1 << width) - 1);
 }
 
+/**
+ * Decodes the ids of entries `e0..e1` into `out[e - e0]` from groups `g0..` (g0 the first of its span):
+ * `base(g)` a group's first id, `widths[g - g0]` its width, `start(s)` the word its span's gaps start at
+ * and `gapWord(w)` a word of gaps, both counted from the first span's start.
+ */
+function decodeGroups(g0: number, e0: number, e1: number, bits: number, base: (g: number) => number, widths: Uint8Array, start: (s: number) => number, gapWord: (w: number) => number, out: Uint32Array): void {
+  const mod = 2 ** bits;
+  for (let g = g0, at = 0; g * GROUP < e1; g++) {
+    if (g % SPAN === 0) at = 32 * start(g / SPAN);
+    const width = widths[g - g0]!;
+    let id = base(g);
+    const first = g * GROUP;
+    if (first >= e0) out[first - e0] = id;
+    for (let e = first + 1, last = Math.min(first + GROUP, e1), gap = at; e < last; e++, gap += width) {
+      id += width && bitsAt(gapWord, gap, width);
+      if (id >= mod) id -= mod;
+      if (e >= e0) out[e - e0] = id;
+    }
+    at += (GROUP - 1) * width;
+  }
+}
+
 /** The grouped ids of a forward file read where they lie (paged). */
 export class PagedIds {
   private readonly base: PagedColumn;
@@ -175,15 +197,17 @@ export class PagedIds {
   private readonly mod: number;
   private readonly baseWord = (i: number) => this.f.u32(this.base, i);
   private readonly gapWord = (i: number) => this.f.u32(this.gaps, i);
-  /** The group read last, for entries read in turn (a page's terms): its number, the entry and id reached, where the next gap is. */
-  private lastGroup = -1;
-  private lastK = 0;
-  private lastId = 0;
-  private lastAt = 0;
+  /** The span read last, decoded whole (entries read in turn, a page's terms, cost a copy of its columns' bytes a span), and its number. */
+  private readonly spanIds = new Uint32Array(GROUP * SPAN);
+  private span = -1;
+  private readonly spanWidths = new Uint8Array(SPAN);
+  private readonly spanBases = new Uint32Array(SPAN + 1);
+  private spanGaps = new Uint32Array(GROUP * SPAN);
 
   constructor(
     private readonly f: PagedFile,
     private readonly bits: number,
+    private readonly entries: number,
   ) {
     this.base = f.column(BASE, 'u32');
     this.width = f.column(WIDTH, 'u8');
@@ -192,9 +216,9 @@ export class PagedIds {
     this.mod = 2 ** bits;
   }
 
-  /** Whether the columns hold `entries` ids. */
-  holds(entries: number): boolean {
-    const groups = groupsOf(entries);
+  /** Whether the columns hold the entries' ids. */
+  holds(): boolean {
+    const groups = groupsOf(this.entries);
     return this.width.length === groups && this.base.length === wordsFor(groups, this.bits) && this.at.length === Math.ceil(groups / SPAN);
   }
 
@@ -208,19 +232,28 @@ export class PagedIds {
 
   /** The id of an entry. */
   id(entry: number): number {
-    const k = entry % GROUP;
-    const g = (entry - k) / GROUP;
-    if (g !== this.lastGroup || k < this.lastK) {
-      this.lastGroup = g;
-      this.lastK = 0;
-      this.lastId = packedId(this.baseWord, g, this.bits);
-      this.lastAt = this.gapsAt(g);
-    }
-    if (k > this.lastK) {
-      const width = this.f.u8(this.width, g);
-      for (; this.lastK < k; this.lastK++, this.lastAt += width) this.lastId = this.add(this.lastId, width && bitsAt(this.gapWord, this.lastAt, width));
-    }
-    return this.lastId;
+    const s = Math.floor(entry / (GROUP * SPAN));
+    if (s !== this.span) this.readSpan(s);
+    return this.spanIds[entry - s * GROUP * SPAN]!;
+  }
+
+  /** Decodes span s's ids, its columns' bytes copied out of their pages first. */
+  private readSpan(s: number): void {
+    const { f, bits } = this;
+    const g0 = s * SPAN;
+    const g1 = Math.min(g0 + SPAN, this.width.length);
+    const e0 = g0 * GROUP;
+    f.copy(this.width, g0, g1, this.spanWidths);
+    // Words copied as pairs of 16-bit halves (a page holds whole words).
+    const b0 = Math.floor((g0 * bits) / 32);
+    f.copy(this.base, 2 * b0, 2 * wordsFor(g1, bits), new Uint16Array(this.spanBases.buffer));
+    const w0 = f.u32(this.at, s);
+    const w1 = s + 1 < this.at.length ? f.u32(this.at, s + 1) : this.gaps.length;
+    if (this.spanGaps.length < w1 - w0) this.spanGaps = new Uint32Array(w1 - w0);
+    f.copy(this.gaps, 2 * w0, 2 * w1, new Uint16Array(this.spanGaps.buffer));
+    const { spanBases, spanGaps } = this;
+    decodeGroups(g0, e0, Math.min(g1 * GROUP, this.entries), bits, (g) => packedId((i) => spanBases[i - b0]!, g, bits), this.spanWidths, () => 0, (i) => spanGaps[i]!, this.spanIds);
+    this.span = s;
   }
 
   /** An id plus a gap, modulo 2^bits. */
@@ -260,7 +293,6 @@ function readGroupedIds(cols: IndexFileColumns, e0: number, e1: number): Uint32A
   const out = new Uint32Array(e1 - e0);
   if (e0 >= e1) return out;
   const bits = cols.read('term.bits', Uint8Array, 0, 1)[0]!;
-  const mod = 2 ** bits;
   // From the first group of the span holding e0's: where its gaps start is kept.
   const s0 = Math.floor(e0 / GROUP / SPAN);
   const g0 = s0 * SPAN;
@@ -274,20 +306,7 @@ function readGroupedIds(cols: IndexFileColumns, e0: number, e1: number): Uint32A
   for (let g = g0; g < g1; g++) gapBits += (GROUP - 1) * widths[g - g0]! + (g % SPAN === 0 ? 32 : 0);
   const w0 = starts[0]!;
   const words = cols.read(IDS_GAPS, Uint32Array, w0, Math.min(cols.length(IDS_GAPS), w0 + Math.ceil(gapBits / 32)));
-  const gapWord = (i: number) => words[i]!;
-  for (let g = g0, at = 0; g < g1; g++) {
-    if (g % SPAN === 0) at = 32 * (starts[g / SPAN - s0]! - w0);
-    const width = widths[g - g0]!;
-    let id = packedId(base, g, bits);
-    const first = g * GROUP;
-    if (first >= e0) out[first - e0] = id;
-    for (let e = first + 1, last = Math.min(first + GROUP, e1), gap = at; e < last; e++, gap += width) {
-      id += width && bitsAt(gapWord, gap, width);
-      if (id >= mod) id -= mod;
-      if (e >= e0) out[e - e0] = id;
-    }
-    at += (GROUP - 1) * width;
-  }
+  decodeGroups(g0, e0, e1, bits, (g) => packedId(base, g, bits), widths, (s) => starts[s - s0]! - w0, (i) => words[i]!, out);
   return out;
 }
 

@@ -137,16 +137,16 @@ export class ForwardFiles {
     const grouped = this.fwd.has(IDS_GAPS);
     const packed = this.fwd.has(TERM_PACKED);
     this.bits = grouped || packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
-    if (grouped) this.ids = new PagedIds(this.fwd, this.bits);
-    else this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
     this.bytes = pagedValues(this.fwd, BYTES);
     this.codes = pagedValues(this.fwd, CODES);
     const start = this.fwd.column('start', 'u32');
     if (start.length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
     const entries = this.fwd.u32(start, docCount);
+    if (grouped) this.ids = new PagedIds(this.fwd, this.bits, entries);
+    else this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
     // Documents without section runs have none in the sections file (its `entry` column); an older index has a run for every entry.
     const secRuns = this.sec.has('entry') ? this.sec.u32(this.sec.column('entry', 'u32'), docCount) : entries;
-    if (!(this.ids ? this.ids.holds(entries) : Math.ceil((entries * this.bits) / 32) === this.term!.length) || !this.pos.holds(entries) || !this.secRuns.holds(secRuns) || !this.codes.fits(entries) || !this.bytes.fits(entries)) throw inconsistent(dir);
+    if (!(this.ids ? this.ids.holds() : Math.ceil((entries * this.bits) / 32) === this.term!.length) || !this.pos.holds(entries) || !this.secRuns.holds(secRuns) || !this.codes.fits(entries) || !this.bytes.fits(entries)) throw inconsistent(dir);
   }
 
   /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */

@@ -49,8 +49,8 @@ test('grouped ids: each read back by entry, in turn and at random, and each page
     const dir = path.join(tmp, `w${bits}`);
     const entries = write(dir, pages, bits);
     const f = new PagedFile(dir, 'forward', new PageCache(64));
-    const ids = new PagedIds(f, bits);
-    assert.ok(ids.holds(entries) && !ids.holds(entries + GROUP), `${bits} bits: the columns hold ${entries} ids`);
+    const ids = new PagedIds(f, bits, entries);
+    assert.ok(ids.holds() && !new PagedIds(f, bits, entries + GROUP).holds(), `${bits} bits: the columns hold ${entries} ids`);
     const all = pages.flatMap((p) => Array.from(p));
     assert.equal(Array.from(all, (_, e) => ids.id(e)), all, `${bits} bits: in turn`);
     const rnd = rng(bits);
@@ -76,7 +76,7 @@ test('grouped ids: pages of one entry holding the same id make groups without ga
   const pages = Array.from({ length: 40 }, (_, p) => (p === 20 ? Uint32Array.of(3, 9) : Uint32Array.of(7)));
   const entries = write(dir, pages, 4);
   const f = new PagedFile(dir, 'forward', new PageCache(4));
-  const ids = new PagedIds(f, 4);
+  const ids = new PagedIds(f, 4, entries);
   let first = 0;
   for (const p of pages) {
     assert.is(ids.find(first, first + p.length, 7), p.length === 1 ? first : -1, `page at ${first}`);
