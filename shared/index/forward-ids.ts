@@ -4,16 +4,17 @@
  * group's first id, its base, packed at the dictionary's width (term-ids),
  * then the gaps from each id to the next in as many bits as the group's
  * largest gap needs, its width, a byte a group. A page's ids are sorted, so
- * its gaps are small: 10.2 bits an id on a 10k growth crawl instead of 18
- * (1.15 KB a page rather than 1.98; offsets from the base took 1.38, as the
- * span of a group is about fifteen gaps). Groups run over the whole column,
- * not a page each, so an entry's group is its number / 16 with no page to
- * look up; a gap across a page's end is taken modulo 2^bits (the few groups
- * holding one are wide). Where the gaps of every 16th group start is kept,
- * word aligned, the others' found by adding the widths between: an entry's
- * id costs a few reads, and a page's entry of a term a binary search of its
- * groups' bases and a scan of one group. An index of format 11 or older has
- * a fixed width for every id (term-ids).
+ * its gaps are small: 10.5 bits an id in all on a growth crawl instead of
+ * 18 or 19 (1.17 KB a page rather than 2.08 at 100k pages; offsets from the
+ * base would take about 1.38 KB at 10k, the span of a group being some
+ * fifteen gaps). Groups run over the whole column, not a page each, so an
+ * entry's group is its number / 16 with no page to look up; a gap across a
+ * page's end is taken modulo 2^bits (the few groups holding one are wide).
+ * Where the gaps of every 16th group (a span) start is kept, word aligned,
+ * the others' found by adding the widths between: a page's entry of a term
+ * is a binary search of its groups' bases and a scan of one group, and
+ * entries read in turn (a page's terms) cost one decode of their span.
+ * An index of format 11 or older has a fixed width for every id (term-ids).
  */
 import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
 import type { PagedColumn, PagedFile } from './paged.js';
