@@ -18,7 +18,7 @@
  */
 import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
 import type { PagedColumn, PagedFile } from './paged.js';
-import { packedId, readTermIds, TermPacker } from './term-ids.js';
+import { readTermIds, TermPacker } from './term-ids.js';
 
 /** Entries a group. */
 export const GROUP = 16;
@@ -158,30 +158,30 @@ export class IdGroupsWriter {
   }
 }
 
-/** `width` bits at bit `at` of words read by `word(i)` (width 1 to 32). */
-function bitsAt(word: (i: number) => number, at: number, width: number): number {
+/** `width` bits (1 to 32) at bit `at` of `words`. */
+function bitsAt(words: Uint32Array, at: number, width: number): number {
   const w = Math.floor(at / 32);
   const s = at - 32 * w;
-  let v = word(w) >>> s;
-  if (s + width > 32) v |= word(w + 1) << (32 - s);
+  let v = words[w]! >>> s;
+  if (s + width > 32) v |= words[w + 1]! << (32 - s);
   return width === 32 ? v >>> 0 : v & ((1 << width) - 1);
 }
 
 /**
  * Decodes the ids of entries `e0..e1` into `out[e - e0]` from groups `g0..` (g0 the first of its span):
- * `base(g)` a group's first id, `widths[g - g0]` its width, `start(s)` the word its span's gaps start at
- * and `gapWord(w)` a word of gaps, both counted from the first span's start.
+ * the groups' bases from `bases`, g0's at bit `baseAt`; `widths[g - g0]` a group's width; the gaps from
+ * `gaps`, a span's from word `start(s)`.
  */
-function decodeGroups(g0: number, e0: number, e1: number, bits: number, base: (g: number) => number, widths: Uint8Array, start: (s: number) => number, gapWord: (w: number) => number, out: Uint32Array): void {
+function decodeGroups(g0: number, e0: number, e1: number, bits: number, bases: Uint32Array, baseAt: number, widths: Uint8Array, start: (s: number) => number, gaps: Uint32Array, out: Uint32Array): void {
   const mod = 2 ** bits;
   for (let g = g0, at = 0; g * GROUP < e1; g++) {
     if (g % SPAN === 0) at = 32 * start(g / SPAN);
     const width = widths[g - g0]!;
-    let id = base(g);
+    let id = bitsAt(bases, baseAt + (g - g0) * bits, bits);
     const first = g * GROUP;
     if (first >= e0) out[first - e0] = id;
     for (let e = first + 1, last = Math.min(first + GROUP, e1), gap = at; e < last; e++, gap += width) {
-      id += width && bitsAt(gapWord, gap, width);
+      id += width && bitsAt(gaps, gap, width);
       if (id >= mod) id -= mod;
       if (e >= e0) out[e - e0] = id;
     }
@@ -196,8 +196,12 @@ export class PagedIds {
   private readonly at: PagedColumn;
   private readonly gaps: PagedColumn;
   private readonly mod: number;
-  private readonly baseWord = (i: number) => this.f.u32(this.base, i);
-  private readonly gapWord = (i: number) => this.f.u32(this.gaps, i);
+  /** Where each span's gaps start (a word a span, 0.014 KB a page), read on first use. */
+  private starts: Uint32Array | undefined;
+  /** What `find` copies out of the pages: the bases of a page's groups, the widths of a span up to a group, a group's gap words. */
+  private findBases = new Uint32Array(64);
+  private readonly findWidths = new Uint8Array(SPAN);
+  private readonly findGaps = new Uint32Array(GROUP + 1);
   /** The span read last, decoded whole (entries read in turn, a page's terms, cost a copy of its columns' bytes a span), and its number. */
   private readonly spanIds = new Uint32Array(GROUP * SPAN);
   private span = -1;
@@ -223,14 +227,6 @@ export class PagedIds {
     return this.width.length === groups && this.base.length === wordsFor(groups, this.bits) && this.at.length === Math.ceil(groups / SPAN);
   }
 
-  /** Where group g's gaps start, in bits. */
-  private gapsAt(g: number): number {
-    const first = g - (g % SPAN);
-    let at = 32 * this.f.u32(this.at, first / SPAN);
-    for (let k = first; k < g; k++) at += (GROUP - 1) * this.f.u8(this.width, k);
-    return at;
-  }
-
   /** The id of an entry. */
   id(entry: number): number {
     const s = Math.floor(entry / (GROUP * SPAN));
@@ -247,13 +243,14 @@ export class PagedIds {
     f.copy(this.width, g0, g1, this.spanWidths);
     // Words copied as pairs of 16-bit halves (a page holds whole words).
     const b0 = Math.floor((g0 * bits) / 32);
-    f.copy(this.base, 2 * b0, 2 * wordsFor(g1, bits), new Uint16Array(this.spanBases.buffer));
-    const w0 = f.u32(this.at, s);
-    const w1 = s + 1 < this.at.length ? f.u32(this.at, s + 1) : this.gaps.length;
+    copyWords(f, this.base, b0, wordsFor(g1, bits), this.spanBases);
+    this.starts ??= f.all(AT, Uint32Array);
+    const w0 = this.starts[s]!;
+    const w1 = s + 1 < this.starts.length ? this.starts[s + 1]! : this.gaps.length;
     if (this.spanGaps.length < w1 - w0) this.spanGaps = new Uint32Array(w1 - w0);
-    f.copy(this.gaps, 2 * w0, 2 * w1, new Uint16Array(this.spanGaps.buffer));
+    copyWords(f, this.gaps, w0, w1, this.spanGaps);
     const { spanBases, spanGaps } = this;
-    decodeGroups(g0, e0, Math.min(g1 * GROUP, this.entries), bits, (g) => packedId((i) => spanBases[i - b0]!, g, bits), this.spanWidths, () => 0, (i) => spanGaps[i]!, this.spanIds);
+    decodeGroups(g0, e0, Math.min(g1 * GROUP, this.entries), bits, spanBases, g0 * bits - 32 * b0, this.spanWidths, () => 0, spanGaps, this.spanIds);
     this.span = s;
   }
 
@@ -266,27 +263,51 @@ export class PagedIds {
   /** The entry of `termId` among entries `first..end` (a page's, ids ascending), or -1. */
   find(first: number, end: number, termId: number): number {
     if (first >= end) return -1;
+    const { f, bits } = this;
     const g0 = Math.floor(first / GROUP);
+    const g1 = Math.floor((end - 1) / GROUP);
+    // The page's groups' bases, copied out of their pages at once.
+    const b0 = Math.floor((g0 * bits) / 32);
+    const b1 = wordsFor(g1 + 1, bits);
+    if (this.findBases.length < b1 - b0) this.findBases = new Uint32Array(2 * (b1 - b0));
+    copyWords(f, this.base, b0, b1, this.findBases);
+    const bases = this.findBases;
+    const baseAt = -32 * b0;
     // The last group starting in the page whose base is not past the id; else the page's first group.
     let lo = g0 + 1;
-    let hi = Math.floor((end - 1) / GROUP);
+    let hi = g1;
     let g = g0;
     while (lo <= hi) {
       const mid = Math.floor((lo + hi) / 2);
-      if (packedId(this.baseWord, mid, this.bits) <= termId) (g = mid), (lo = mid + 1);
+      if (bitsAt(bases, baseAt + mid * bits, bits) <= termId) (g = mid), (lo = mid + 1);
       else hi = mid - 1;
     }
     let e = g * GROUP;
-    let id = packedId(this.baseWord, g, this.bits);
+    let id = bitsAt(bases, baseAt + g * bits, bits);
     if (e >= first && id >= termId) return id === termId ? e : -1;
-    const width = this.f.u8(this.width, g);
+    // Where the group's gaps start: its span's start, then the widths of the groups before it in the span.
+    const s0 = g - (g % SPAN);
+    const widths = this.findWidths;
+    f.copy(this.width, s0, g + 1, widths);
+    this.starts ??= f.all(AT, Uint32Array);
+    let at = 32 * this.starts[s0 / SPAN]!;
+    for (let k = 0; k < g - s0; k++) at += (GROUP - 1) * widths[k]!;
+    const width = widths[g - s0]!;
+    const w0 = Math.floor(at / 32);
+    copyWords(f, this.gaps, w0, Math.min(this.gaps.length, Math.ceil((at + (GROUP - 1) * width) / 32)), this.findGaps);
+    const gaps = this.findGaps;
     const last = Math.min(end, e + GROUP);
-    for (let at = this.gapsAt(g); ++e < last; at += width) {
-      id = this.add(id, width && bitsAt(this.gapWord, at, width));
+    for (at -= 32 * w0; ++e < last; at += width) {
+      id = this.add(id, width && bitsAt(gaps, at, width));
       if (e >= first && id >= termId) return id === termId ? e : -1;
     }
     return -1;
   }
+}
+
+/** Words `from..to` of a column of a paged file into `out`, as pairs of 16-bit halves (PagedFile.copy copies bytes or halves). */
+function copyWords(f: PagedFile, c: PagedColumn, from: number, to: number, out: Uint32Array): void {
+  f.copy(c, 2 * from, 2 * to, new Uint16Array(out.buffer, 0, 2 * (to - from)));
 }
 
 /** The ids of entries `e0..e1` read from a forward file of grouped ids being walked (merge). */
@@ -300,14 +321,13 @@ function readGroupedIds(cols: IndexFileColumns, e0: number, e1: number): Uint32A
   const g1 = Math.floor((e1 - 1) / GROUP) + 1;
   const b0 = Math.floor((g0 * bits) / 32);
   const bases = cols.read(BASE, Uint32Array, b0, wordsFor(g1, bits));
-  const base = (i: number) => bases[i - b0]!;
   const widths = cols.read(WIDTH, Uint8Array, g0, g1);
   const starts = cols.read(AT, Uint32Array, s0, Math.ceil(g1 / SPAN));
   let gapBits = 0;
   for (let g = g0; g < g1; g++) gapBits += (GROUP - 1) * widths[g - g0]! + (g % SPAN === 0 ? 32 : 0);
   const w0 = starts[0]!;
   const words = cols.read(IDS_GAPS, Uint32Array, w0, Math.min(cols.length(IDS_GAPS), w0 + Math.ceil(gapBits / 32)));
-  decodeGroups(g0, e0, e1, bits, (g) => packedId(base, g, bits), widths, (s) => starts[s - s0]! - w0, (i) => words[i]!, out);
+  decodeGroups(g0, e0, e1, bits, bases, g0 * bits - 32 * b0, widths, (s) => starts[s - s0]! - w0, words, out);
   return out;
 }
 
