@@ -114,7 +114,10 @@ export class IdGroupsWriter {
     this.pendingBases.push(group[0]!);
     // The gaps modulo 2^bits: one across a page's end is "negative".
     let or = 0;
-    for (let k = n - 1; k > 0; k--) or |= group[k] = (group[k]! - group[k - 1]! + mod) % mod;
+    for (let k = n - 1; k > 0; k--) {
+      const gap = group[k]! - group[k - 1]!;
+      or |= group[k] = gap < 0 ? gap + mod : gap;
+    }
     const width = bitsOf(or);
     this.widths.push(width);
     if (width) for (let k = 1; k < n; k++) this.put(group[k]!, width);
