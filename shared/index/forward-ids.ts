@@ -132,8 +132,8 @@ export class IdGroupsWriter {
     if (this.used >= 32) {
       this.used -= 32;
       this.word(this.acc);
-      // The gap's bits past the word just filled (none when it ended there).
-      this.acc = this.used ? v >>> (width - this.used) : 0;
+        // The gap's bits past the word just filled (none when it ended there).
+        this.acc = this.used ? v >>> (width - this.used) : 0;
     }
   }
 
@@ -171,9 +171,8 @@ function bitsAt(words: Uint32Array, at: number, width: number): number {
 }
 
 /**
- * Decodes the ids of entries `e0..e1` into `out[e - e0]` from groups `g0..` (g0 the first of its span):
- * the groups' bases from `bases`, g0's at bit `baseAt`; `widths[g - g0]` a group's width; the gaps from
- * `gaps`, a span's from word `start(s)`.
+ * Decodes the ids of entries `e0..e1` into `out[e - e0]` from groups `g0..` (g0 the first of its span): their bases
+ * from `bases`, g0's at bit `baseAt`; `widths[g - g0]` a group's width; the gaps from `gaps`, a span's from word `start(s)`.
  */
 function decodeGroups(g0: number, e0: number, e1: number, bits: number, bases: Uint32Array, baseAt: number, widths: Uint8Array, start: (s: number) => number, gaps: Uint32Array, out: Uint32Array): void {
   const mod = 2 ** bits;
@@ -202,15 +201,15 @@ export class PagedIds {
   /** Where each span's gaps start (a word a span, 0.014 KB a page), read on first use. */
   private starts: Uint32Array | undefined;
   /** What `find` copies out of the pages: the bases of a page's groups, the widths of a span up to a group, a group's gap words. */
-  private findBases = new Uint32Array(64);
+  private readonly findBases = new Words(64);
   private readonly findWidths = new Uint8Array(SPAN);
-  private readonly findGaps = new Uint32Array(GROUP + 1);
+  private readonly findGaps = new Words(GROUP + 1);
   /** The span read last, decoded whole (entries read in turn, a page's terms, cost a copy of its columns' bytes a span), and its number. */
   private readonly spanIds = new Uint32Array(GROUP * SPAN);
   private span = -1;
   private readonly spanWidths = new Uint8Array(SPAN);
-  private readonly spanBases = new Uint32Array(SPAN + 1);
-  private spanGaps = new Uint32Array(GROUP * SPAN);
+  private readonly spanBases = new Words(SPAN + 1);
+  private readonly spanGaps = new Words(GROUP * SPAN);
 
   constructor(
     private readonly f: PagedFile,
@@ -246,13 +245,11 @@ export class PagedIds {
     f.copy(this.width, g0, g1, this.spanWidths);
     // Words copied as pairs of 16-bit halves (a page holds whole words).
     const b0 = Math.floor((g0 * bits) / 32);
-    copyWords(f, this.base, b0, wordsFor(g1, bits), this.spanBases);
+    const spanBases = this.spanBases.fill(f, this.base, b0, wordsFor(g1, bits));
     this.starts ??= f.all(AT, Uint32Array);
     const w0 = this.starts[s]!;
     const w1 = s + 1 < this.starts.length ? this.starts[s + 1]! : this.gaps.length;
-    if (this.spanGaps.length < w1 - w0) this.spanGaps = new Uint32Array(w1 - w0);
-    copyWords(f, this.gaps, w0, w1, this.spanGaps);
-    const { spanBases, spanGaps } = this;
+    const spanGaps = this.spanGaps.fill(f, this.gaps, w0, w1);
     decodeGroups(g0, e0, Math.min(g1 * GROUP, this.entries), bits, spanBases, g0 * bits - 32 * b0, this.spanWidths, () => 0, spanGaps, this.spanIds);
     this.span = s;
   }
@@ -272,9 +269,7 @@ export class PagedIds {
     // The page's groups' bases, copied out of their pages at once.
     const b0 = Math.floor((g0 * bits) / 32);
     const b1 = wordsFor(g1 + 1, bits);
-    if (this.findBases.length < b1 - b0) this.findBases = new Uint32Array(2 * (b1 - b0));
-    copyWords(f, this.base, b0, b1, this.findBases);
-    const bases = this.findBases;
+    const bases = this.findBases.fill(f, this.base, b0, b1);
     const baseAt = -32 * b0;
     // The last group starting in the page whose base is not past the id; else the page's first group.
     let lo = g0 + 1;
@@ -297,8 +292,7 @@ export class PagedIds {
     for (let k = 0; k < g - s0; k++) at += (GROUP - 1) * widths[k]!;
     const width = widths[g - s0]!;
     const w0 = Math.floor(at / 32);
-    copyWords(f, this.gaps, w0, Math.min(this.gaps.length, Math.ceil((at + (GROUP - 1) * width) / 32)), this.findGaps);
-    const gaps = this.findGaps;
+    const gaps = this.findGaps.fill(f, this.gaps, w0, Math.min(this.gaps.length, Math.ceil((at + (GROUP - 1) * width) / 32)));
     const last = Math.min(end, e + GROUP);
     for (at -= 32 * w0; ++e < last; at += width) {
       id = this.add(id, width && bitsAt(gaps, at, width));
@@ -308,9 +302,25 @@ export class PagedIds {
   }
 }
 
-/** Words `from..to` of a column of a paged file into `out`, as pairs of 16-bit halves (PagedFile.copy copies bytes or halves). */
-function copyWords(f: PagedFile, c: PagedColumn, from: number, to: number, out: Uint32Array): void {
-  f.copy(c, 2 * from, 2 * to, new Uint16Array(out.buffer, 0, 2 * (to - from)));
+/** Scratch words, and the view of their 16-bit halves PagedFile.copy fills (it copies bytes or halves). */
+class Words {
+  private u32: Uint32Array;
+  private u16: Uint16Array;
+
+  constructor(n: number) {
+    this.u32 = new Uint32Array(n);
+    this.u16 = new Uint16Array(this.u32.buffer);
+  }
+
+  /** Words `from..to` of a column of a paged file, copied out of their pages; valid until the next fill. */
+  fill(f: PagedFile, c: PagedColumn, from: number, to: number): Uint32Array {
+    if (this.u32.length < to - from) {
+      this.u32 = new Uint32Array(2 * (to - from));
+      this.u16 = new Uint16Array(this.u32.buffer);
+    }
+    f.copy(c, 2 * from, 2 * to, this.u16);
+    return this.u32;
+  }
 }
 
 /** The ids of entries `e0..e1` read from a forward file of grouped ids being walked (merge). */
