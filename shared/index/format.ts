@@ -38,10 +38,13 @@ import { HzError } from '../errors.js';
  * from it when read. The postings of a version 10 to 8 index, entries and every block's bound, still read. And the
  * forward index keeps an entry's content frequency byte only where it is not 1 (tf-sparse); an older index's byte an
  * entry still reads.
+ * 12: the forward index's term ids in groups of 16 entries, a base, a width and the gaps between ids (shared/index/forward-ids):
+ * 10 bits an id rather than the dictionary's 18 on a growth crawl; a version 11 to 8 index, every id at the dictionary's width
+ * (shared/index/term-ids), still reads.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
-export const INDEX_FORMAT_VERSION = 11;
+export const INDEX_FORMAT_VERSION = 12;
 /** The oldest version of an index (meta, postings, …) the reader opens. */
 export const OLDEST_INDEX = 8;
 /** The oldest version this code still reads. */
@@ -55,7 +58,7 @@ export const INDEX_FILES = {
   docs: 'docs',
   /** Term dictionary (sorted) and document frequencies per field. */
   terms: 'terms',
-  /** Per document: sorted term ids, term frequency per field (tf-codes; the bytes not 1 and the codes not zero only, tf-sparse), field lengths. */
+  /** Per document: sorted term ids (in groups, forward-ids), term frequency per field (tf-codes; the bytes not 1 and the codes not zero only, tf-sparse), field lengths. */
   forward: 'forward',
   /** Per (document, term): positions in the title+content stream, delta varints; where every 16th entry's start (position-marks). */
   positions: 'positions',
@@ -378,8 +381,11 @@ export function writePackedColumns(w: IndexFileWriter, cols: readonly ColumnSour
   });
 }
 
-/** A column of a PackedColumnsWriter: its name, type and length, known before its bytes. */
-export type ColumnShape = Pick<ColumnSource, 'name' | 'type' | 'length'>;
+/**
+ * A column of a PackedColumnsWriter: its name, type and length, known before its bytes; or, for the
+ * last column only, `bound` set and `length` the most it may hold, its length being what it holds at close.
+ */
+export type ColumnShape = Pick<ColumnSource, 'name' | 'type' | 'length'> & { bound?: boolean };
 
 /**
  * Packed columns (the layout `packColumns` makes) written in place: the
@@ -388,7 +394,11 @@ export type ColumnShape = Pick<ColumnSource, 'name' | 'type' | 'length'>;
  * a document at a time, go straight to their place in the file rather than
  * through a spill file each that is then copied in. The checksum is taken
  * by reading the payload back once it is complete, before the header is
- * written: until `close()` the file is refused on open.
+ * written: until `close()` the file is refused on open. A last column whose
+ * length is known only once written (the forward index's id gaps, their widths
+ * following from the dictionary's order, forward-ids) is laid out at a bound: at close, its
+ * length in the table of contents is made what it holds, the table padded to
+ * the bytes it took, and the file cut where the column ends.
  */
 export class PackedColumnsWriter {
   private readonly fd: number;
@@ -397,14 +407,17 @@ export class PackedColumnsWriter {
   private readonly end: number[];
   private readonly bufs: (Buffer | undefined)[];
   private readonly held: number[];
-  private readonly payload: number;
+  private readonly head: Buffer;
+  private payload: number;
 
   constructor(
     dir: string,
     private readonly name: string,
     private readonly cols: readonly ColumnShape[],
   ) {
+    if (cols.some((c, i) => c.bound && i !== cols.length - 1)) throw new Error(`${name}: only the last column may be laid out at a bound`);
     const { toc, head, dataBytes } = layout(cols);
+    this.head = head;
     this.payload = head.length + dataBytes;
     this.at = toc.map((t) => HEADER_BYTES + head.length + t.offset);
     this.end = toc.map((t, i) => this.at[i]! + t.length * CTORS[t.type].BYTES_PER_ELEMENT);
@@ -448,13 +461,32 @@ export class PackedColumnsWriter {
     try {
       this.cols.forEach((col, c) => {
         this.flush(c);
-        if (this.at[c] !== this.end[c]) throw new Error(`column ${col.name}: ${this.end[c]! - this.at[c]!} bytes short`);
+        if (this.at[c] !== this.end[c] && !col.bound) throw new Error(`column ${col.name}: ${this.end[c]! - this.at[c]!} bytes short`);
       });
+      if (this.cols.at(-1)?.bound) this.cutLast();
     } catch (e) {
       this.abandon();
       throw e;
     }
     closeWithHeader(this.fd, this.name, this.payload, payloadHash(this.fd, INDEX_FORMAT_VERSION));
+  }
+
+  /** Gives a last column laid out at a bound the length it holds: its table of contents rewritten in the bytes it took, the file cut at its end. */
+  private cutLast(): void {
+    const c = this.cols.length - 1;
+    const last = this.cols[c]!;
+    const size = CTORS[last.type].BYTES_PER_ELEMENT;
+    const length = last.length - (this.end[c]! - this.at[c]!) / size;
+    if (!Number.isInteger(length)) throw new Error(`column ${last.name}: ${this.end[c]! - this.at[c]!} bytes short of whole elements`);
+    const { toc, dataBytes } = layout(this.cols.map((col, i) => (i === c ? { ...col, length } : col)));
+    const json = Buffer.from(JSON.stringify(toc));
+    const tocBytes = this.head.readUInt32LE(0);
+    // A length no larger than the bound takes no more digits: the table is padded with spaces, which JSON allows, to where the data starts.
+    this.head.fill(0x20, 4, 4 + tocBytes);
+    json.copy(this.head, 4);
+    fs.writeSync(this.fd, this.head, 0, this.head.length, HEADER_BYTES);
+    this.payload = this.head.length + dataBytes;
+    fs.ftruncateSync(this.fd, HEADER_BYTES + this.payload);
   }
 
   /** Closes without a header (the file is then unreadable as an index file). */

@@ -15,7 +15,8 @@ import type { SpillSink, SpillSource } from './spill.js';
 import { markColumns, MarksWriter } from './position-marks.js';
 import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
-import { termBits, termColumns, TermPacker } from './term-ids.js';
+import { IdGroupsWriter, idColumns } from './forward-ids.js';
+import { termBits } from './term-ids.js';
 import { BYTE_ESCAPE, BYTE_FIELD, codedEntries, escapes, overflows, overKey, TF_MAX, tfByte, tfCode, tfOf } from './tf-codes.js';
 import { BYTES, codeColumns, CodesWriter } from './tf-sparse.js';
 import { FIELDS } from './types.js';
@@ -101,7 +102,7 @@ export class ForwardWriter {
   private readonly sections: PackedColumnsWriter;
   private readonly posMarks: MarksWriter;
   private readonly secStarts: StartsWriter;
-  private readonly termIds: TermPacker;
+  private readonly termIds: IdGroupsWriter;
   private readonly codes: CodesWriter;
   private readonly bytes: CodesWriter;
   private readonly bits: number;
@@ -150,12 +151,12 @@ export class ForwardWriter {
       files.push(
         new PackedColumnsWriter(dir, INDEX_FILES.forward, [
           { name: 'start', type: 'u32', length: s.docs + 1 },
-          ...termColumns(s.entries, this.bits),
           ...codeColumns(s.entries, s.bytesKept, BYTES),
           ...codeColumns(s.entries, s.coded),
           { name: 'over.key', type: 'f64', length: s.overflow },
           { name: 'over.tf', type: 'u32', length: s.overflow },
           { name: 'lengths', type: 'u32', length: s.docs * F },
+          ...idColumns(s.entries, this.bits), // last: the gaps' length is known once they are written
         ]),
       );
       const posMarks = markColumns(s.entries, s.posBytes);
@@ -180,9 +181,9 @@ export class ForwardWriter {
     [this.forward, this.positions, this.sections] = files as [PackedColumnsWriter, PackedColumnsWriter, PackedColumnsWriter];
     this.posMarks = new MarksWriter(this.positions, 0, s.entries, s.posBytes);
     this.secStarts = new StartsWriter(this.sections, 3, s.secRuns, s.secOffsets, s.secBytes);
-    this.termIds = new TermPacker(this.bits, (words) => this.forward.append(2, bytesOf(words)));
-    this.bytes = new CodesWriter(this.forward, 3, s.entries, BYTES);
-    this.codes = new CodesWriter(this.forward, 6, s.entries);
+    this.termIds = new IdGroupsWriter(this.forward, 10, this.bits);
+    this.bytes = new CodesWriter(this.forward, 1, s.entries, BYTES);
+    this.codes = new CodesWriter(this.forward, 4, s.entries);
   }
 
   /**
@@ -329,13 +330,12 @@ export class ForwardWriter {
     this.sections.append(2, bytesOf(this.secEntry));
     this.secStarts.close(this.secAt);
     this.forward.append(0, bytesOf(this.start));
-    this.forward.append(1, Uint8Array.of(this.bits));
     this.termIds.close();
     this.bytes.close();
     this.codes.close();
-    this.forward.append(9, bytesOf(this.overKeys));
-    this.forward.append(10, bytesOf(this.overTfs));
-    this.forward.append(11, bytesOf(this.lengths));
+    this.forward.append(7, bytesOf(this.overKeys));
+    this.forward.append(8, bytesOf(this.overTfs));
+    this.forward.append(9, bytesOf(this.lengths));
     this.forward.close();
     this.positions.close();
     this.sections.close();

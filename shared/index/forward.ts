@@ -15,6 +15,7 @@ import { PagedFile } from './paged.js';
 import { hasMarks, PagedMarks, readPositionRuns } from './position-marks.js';
 import { PagedStarts } from './run-starts.js';
 import { RUNS_FROM_POSITIONS, runsOfPositions } from './section-runs.js';
+import { IDS_GAPS, PagedIds } from './forward-ids.js';
 import { packedId, TERM_PACKED } from './term-ids.js';
 import { overKey, positionCount, positionCounts, TF_MAX, tfOf } from './tf-codes.js';
 import { BYTES, CODES, pagedValues } from './tf-sparse.js';
@@ -102,10 +103,11 @@ export class ForwardFiles {
   private readonly pos: Runs;
   private readonly secRuns: Runs;
   private readonly sec: PagedFile;
-  /** The term ids: plain 32-bit (an older index) or packed `bits` wide (term-ids). */
-  private readonly term: PagedColumn;
+  /** The term ids in groups (forward-ids); or, in an index of format 11 or older, packed `bits` wide (term-ids) or plain 32-bit. */
+  private readonly ids: PagedIds | undefined;
+  private readonly term: PagedColumn | undefined;
   private readonly bits: number;
-  private readonly word = (i: number) => this.fwd.u32(this.term, i);
+  private readonly word = (i: number) => this.fwd.u32(this.term!, i);
   /** An entry's content frequency byte (tf-codes): kept where not 1 (tf-sparse), or one an entry in an older index. */
   private readonly bytes: ReturnType<typeof pagedValues>;
   /** An entry's code (tf-codes): kept where not zero (tf-sparse), or one an entry in an older index. */
@@ -132,17 +134,19 @@ export class ForwardFiles {
     this.pos = new Runs(files[1]!, (from, to, out) => this.positionCounts(from, to, out));
     this.secRuns = new Runs(this.sec);
     this.runsFromPositions = this.sec.has(RUNS_FROM_POSITIONS);
+    const grouped = this.fwd.has(IDS_GAPS);
     const packed = this.fwd.has(TERM_PACKED);
-    this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
-    this.bits = packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
+    this.bits = grouped || packed ? this.fwd.u8(this.fwd.column('term.bits', 'u8'), 0) : 32;
     this.bytes = pagedValues(this.fwd, BYTES);
     this.codes = pagedValues(this.fwd, CODES);
     const start = this.fwd.column('start', 'u32');
     if (start.length !== docCount + 1 || this.sec.column('doc', 'u32').length !== docCount + 1) throw inconsistent(dir);
     const entries = this.fwd.u32(start, docCount);
+    if (grouped) this.ids = new PagedIds(this.fwd, this.bits, entries);
+    else this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
     // Documents without section runs have none in the sections file (its `entry` column); an older index has a run for every entry.
     const secRuns = this.sec.has('entry') ? this.sec.u32(this.sec.column('entry', 'u32'), docCount) : entries;
-    if (Math.ceil((entries * this.bits) / 32) !== this.term.length || !this.pos.holds(entries) || !this.secRuns.holds(secRuns) || !this.codes.fits(entries) || !this.bytes.fits(entries)) throw inconsistent(dir);
+    if (!(this.ids ? this.ids.holds() : Math.ceil((entries * this.bits) / 32) === this.term!.length) || !this.pos.holds(entries) || !this.secRuns.holds(secRuns) || !this.codes.fits(entries) || !this.bytes.fits(entries)) throw inconsistent(dir);
   }
 
   /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */
@@ -163,6 +167,7 @@ export class ForwardFiles {
 
   entry(id: number, termId: number): number {
     const { start } = this.docs;
+    if (this.ids) return this.ids.find(start[id]!, start[id + 1]!, termId);
     let lo = start[id]!;
     let hi = start[id + 1]! - 1;
     while (lo <= hi) {
@@ -177,7 +182,8 @@ export class ForwardFiles {
 
   /** The term id of an entry. */
   termOf(entry: number): number {
-    return this.bits === 32 ? this.fwd.u32(this.term, entry) : packedId(this.word, entry, this.bits);
+    if (this.ids) return this.ids.id(entry);
+    return this.bits === 32 ? this.fwd.u32(this.term!, entry) : packedId(this.word, entry, this.bits);
   }
 
   /** A document's entries: [first, end). */

@@ -1,6 +1,6 @@
 /**
  * @module shared/index/term-ids
- * The forward index's term ids bit-packed: each entry's id in as many bits
+ * The forward index's term ids bit-packed (format 8 to 11; format 12 groups them, forward-ids, and packs the groups' first ids so): each entry's id in as many bits
  * as the index's largest id needs (13 for a dictionary of 8,192 terms)
  * rather than 32, in a `term.packed` column of 32-bit words, least
  * significant bits first, with the width in `term.bits`. A fixed width keeps
@@ -9,7 +9,7 @@
  * number of entries before any is written. An index of an older layout has
  * a plain `term` column of 32-bit ids; the reader takes whichever it finds.
  */
-import type { ColumnShape, IndexFileColumns } from './format.js';
+import type { IndexFileColumns } from './format.js';
 
 /** The column of packed ids: an index without it has a plain `term` column. */
 export const TERM_PACKED = 'term.packed';
@@ -21,14 +21,6 @@ export function termBits(terms: number): number {
 
 /** Words that hold `entries` ids of `bits` bits. */
 const wordsFor = (entries: number, bits: number) => Math.ceil((entries * bits) / 32);
-
-/** The forward index's columns of `entries` packed ids of `bits` bits. */
-export function termColumns(entries: number, bits: number): ColumnShape[] {
-  return [
-    { name: 'term.bits', type: 'u8', length: 1 },
-    { name: TERM_PACKED, type: 'u32', length: wordsFor(entries, bits) },
-  ];
-}
 
 /** The id at entry `e` of ids packed `bits` wide, its words read by `word(i)`. */
 export function packedId(word: (i: number) => number, e: number, bits: number): number {

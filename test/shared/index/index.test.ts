@@ -206,11 +206,12 @@ function varied(): IndexInputDoc[] {
  * holding a run of 70,000, do not, and again when pages indexed whole kept no section runs, format 9; docs: when stored
  * fields went into deflated blocks; docinfo again when it kept each page's text weight; positions when they kept
  * every 16th run's start only, and forward when its overflow list kept the spam's count of 70,000 uncapped and it kept
- * only the frequency codes that are not zero, format 10; postings when their blocks kept no entries and a term of one block no bound, and forward its content frequency bytes only where not 1, format 11).
+ * only the frequency codes that are not zero, format 10; postings when their blocks kept no entries and a term of one block no bound, and forward its content frequency bytes only where not 1, format 11; forward when its term ids went into groups of
+ * a base, a width and gaps, format 12: forward-older.test.ts reads the layout of format 11).
  */
 const GOLDEN = {
   docs: 'a519ca128521c0ab',
-  forward: '56d0903fef056f87',
+  forward: 'b3437fcf370825c7',
   positions: '415c5f12c526d3fa',
   terms: '3f9a574fc43594ca',
   sections: '3408dd3a38732e6a',
@@ -423,6 +424,15 @@ test('format: columns written in place side by side, in pieces of any size, are 
   assert.throws(() => long.append(0, bytes(cols.a, 0, 2)), /column a: more bytes than its length/);
   long.abandon();
   assert.throws(() => readIndexFile(dir, 'long'), /is not a hazelnut index file/);
+  // A last column laid out at a bound of 300,001 elements and given 7 (a table of contents of fewer digits): the bytes of its length.
+  const bound = new PackedColumnsWriter(dir, 'bound', [{ name: 'c', type: 'u8', length: 3 }, { name: 'a', type: 'u32', length: 300_001, bound: true }]);
+  bound.append(0, cols.c);
+  bound.append(1, bytes(cols.a, 0, 7));
+  bound.close();
+  const cut = readIndexFile(dir, 'bound');
+  assert.equal(unpackColumns(cut, 'bound'), { c: cols.c, a: cols.a.subarray(0, 7) });
+  assert.is(cut.length, Math.ceil((4 + cut.readUInt32LE(0)) / 8) * 8 + 8 + 32, 'the file ends where the column does');
+  assert.throws(() => new PackedColumnsWriter(dir, 'first', [{ name: 'a', type: 'u32', length: 1, bound: true }, { name: 'c', type: 'u8', length: 1 }]), /only the last column/);
 });
 
 function fail(): never {

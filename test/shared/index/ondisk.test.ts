@@ -17,7 +17,6 @@ import { BLOCK, blockBuffers, decodeBlock, encodeBlock } from '../../../shared/i
 import { PostingsFile } from '../../../shared/index/postings-file.js';
 import { PostingsBuilder } from '../../../shared/index/postings.js';
 import { openIndex } from '../../../shared/index/reader.js';
-import { packedId } from '../../../shared/index/term-ids.js';
 import { FIELDS, type IndexInputDoc } from '../../../shared/index/types.js';
 import { IndexWriter } from '../../../shared/index/writer.js';
 import { rng } from '../../fixtures/rng.js';
@@ -292,11 +291,12 @@ test('format: an index of the previous layout (plain 32-bit term ids, a section 
   const dir = path.join(tmp, 'plain-terms');
   fs.cpSync(path.join(tmp, 'one'), dir, { recursive: true });
   const cols = unpackColumns(readIndexFile(dir, INDEX_FILES.forward), INDEX_FILES.forward);
-  const { 'term.bits': bits, 'term.packed': packed, 'tfb.has': has, 'tfb.rank': rank, 'tfb.sparse': kept, ...rest } = cols;
-  assert.ok(bits && packed && has && rank && kept, 'the index is written with packed term ids and the content frequency bytes not 1 only');
-  const words = packed as Uint32Array;
+  const { 'term.bits': bits, 'ids.base': base, 'ids.width': width, 'ids.at': at, 'ids.gaps': gaps, 'tfb.has': has, 'tfb.rank': rank, 'tfb.sparse': kept, ...rest } = cols;
+  assert.ok(bits && base && width && at && gaps && has && rank && kept, 'the index is written with grouped term ids and the content frequency bytes not 1 only');
   const entries = rest.start![rest.start!.length - 1]!;
-  const term = Uint32Array.from({ length: entries }, (_, e) => packedId((i) => words[i]!, e, bits[0]!));
+  const one = await openIndex(path.join(tmp, 'one'));
+  const term = Uint32Array.from({ length: entries }, (_, e) => one.entryTerm(e));
+  one.close();
   let k = 0;
   const byte = Uint8Array.from({ length: entries }, (_, e) => ((has[e >>> 5]! >>> (e & 31)) & 1 ? kept[k++]! : 1));
   assert.ok(k > 0 && k < entries, `${k} of ${entries} bytes kept`);
