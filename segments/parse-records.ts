@@ -7,6 +7,7 @@
  */
 import type { ParseLinks, ParseRecord, ParseText } from './records.js';
 import type Database from 'better-sqlite3';
+import { Lru } from '../shared/index/lru.js';
 import { PARSE_TEXT_WITH_BODY, PARSE_WITH_BODY, parseFromRow, parseLinksFromRow, parseMetaOf, parseParams, parseTextFromRow, type ParseLinksRow, type ParseRowWithBody, type ParseTextJoinRow } from './rows.js';
 import { WRITE_SQL } from './schema.js';
 import type { SegmentFiles } from './segment-files.js';
@@ -16,8 +17,7 @@ import type { SegmentFiles } from './segment-files.js';
  * first: a segment's pages name a few hosts' in turn, and the same blob passed again is inflated once
  * (segments/packing.ts). Shared by every segment open, so a searcher's many keep as many as one.
  */
-const dictionaries = new Map<string, Buffer>();
-const DICTIONARIES_KEPT = 128;
+const dictionaries = new Lru<string, Buffer>(128, () => 1);
 /** A number for each file read, for the keys of `dictionaries`. */
 const fileIds = new WeakMap<Database.Database, number>();
 let files = 0;
@@ -93,15 +93,10 @@ export class ParseRecords {
     let file = fileIds.get(db);
     if (file === undefined) fileIds.set(db, (file = files++));
     const key = `${file}:${id.toString('latin1')}`;
-    let d = dictionaries.get(key);
-    if (d) dictionaries.delete(key);
-    else {
-      d = (this.files.q(db, 'SELECT data FROM dictionary WHERE id = ?').get(id) as { data: Buffer } | undefined)?.data;
-      if (!d) return null;
-      if (dictionaries.size >= DICTIONARIES_KEPT) dictionaries.delete(dictionaries.keys().next().value!);
-    }
-    dictionaries.set(key, d);
-    return d;
+    const kept = dictionaries.get(key);
+    if (kept) return kept;
+    const d = (this.files.q(db, 'SELECT data FROM dictionary WHERE id = ?').get(id) as { data: Buffer } | undefined)?.data;
+    return d ? dictionaries.set(key, d) : null;
   }
 
   *parses(): IterableIterator<ParseRecord> {

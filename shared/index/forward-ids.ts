@@ -132,8 +132,8 @@ export class IdGroupsWriter {
     if (this.used >= 32) {
       this.used -= 32;
       this.word(this.acc);
-        // The gap's bits past the word just filled (none when it ended there).
-        this.acc = this.used ? v >>> (width - this.used) : 0;
+      // The gap's bits past the word just filled (none when it ended there).
+      this.acc = this.used ? v >>> (width - this.used) : 0;
     }
   }
 
