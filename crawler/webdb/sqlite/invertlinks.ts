@@ -27,10 +27,12 @@ export function invertlinksOps(sql: Statements): InvertlinksOps {
       for (const s of sources) add.run(s);
       const n = sql(
         `WITH ids AS (SELECT u.id FROM temp.invert_sources s JOIN urls u ON u.url = s.url),
-           targets AS (SELECT target FROM link_rows WHERE source IN ids UNION SELECT target FROM inlink_rows WHERE source IN ids)
+           targets AS (SELECT target FROM link_rows WHERE source IN ids UNION SELECT target FROM link_gone)
          INSERT INTO temp.invert_targets (url) SELECT u.url FROM targets JOIN urls u ON u.id = targets.target`,
       ).run().changes;
       sql('DELETE FROM temp.invert_sources').run();
+      // Staged, in this transaction: their inlinks are rebuilt in it.
+      sql('DELETE FROM link_gone').run();
       return n;
     },
     stagedLinkTargets(after, limit) {

@@ -1,7 +1,7 @@
 /**
  * @module crawler/webdb/sqlite/migrate
  * The WebDB file's format on opening: a new file gets the schema, a file of
- * format 1 or 2 is migrated by a writing open (in one transaction, then
+ * format 1, 2 or 3 is migrated by a writing open (in one transaction, then
  * vacuumed, so the space it frees leaves the file) and refused by a
  * read-only one, and a file of a format this hazelnut does not know is
  * refused either way: never read as something it is not.
@@ -15,7 +15,7 @@ const FROM_1 = `
 INSERT INTO urls (url) SELECT source FROM links UNION SELECT target FROM links UNION SELECT target FROM inlinks UNION SELECT source FROM inlinks;
 INSERT INTO link_rows (target, source, seq, anchor, nav)
   SELECT t.id, s.id, row_number() OVER (ORDER BY l.rowid), l.anchor, l.nav FROM links l JOIN urls s ON s.url = l.source JOIN urls t ON t.url = l.target;
-INSERT INTO inlink_rows (target, seq, source, anchor)
+INSERT OR IGNORE INTO inlink_rows (target, seq, source, anchor)
   SELECT t.id, row_number() OVER (PARTITION BY t.id ORDER BY i.rowid) - 1, s.id, i.anchor FROM inlinks i JOIN urls t ON t.url = i.target JOIN urls s ON s.url = i.source;
 DROP TABLE links;
 DROP TABLE inlinks;
@@ -36,10 +36,32 @@ ALTER TABLE link_rows RENAME TO link_rows_2;
 /** Their rows move to format 3's tables, in stored order: a link's rowid is its number. */
 const FROM_2 = `
 INSERT INTO link_rows (target, source, seq, anchor, nav) SELECT target, source, rowid, anchor, nav FROM link_rows_2;
-INSERT INTO inlink_rows (target, seq, source, anchor)
+INSERT OR IGNORE INTO inlink_rows (target, seq, source, anchor)
   SELECT target, row_number() OVER (PARTITION BY target ORDER BY rowid) - 1, source, anchor FROM inlink_rows_2;
 DROP TABLE link_rows_2;
 DROP TABLE inlink_rows_2;
+`;
+
+/** Format 3's inlinks (keyed by target and order, indexed by source) make way for format 4's, before the schema makes those. */
+const BEFORE_3 = `
+DROP VIEW inlinks;
+DROP INDEX inlink_rows_source;
+ALTER TABLE inlink_rows RENAME TO inlink_rows_3;
+`;
+
+/** Their rows move to format 4's table, a target's first inlink from a source kept, as invertlinks keeps it. */
+const FROM_3 = `
+INSERT OR IGNORE INTO inlink_rows (target, source, seq, anchor) SELECT target, source, seq, anchor FROM inlink_rows_3 ORDER BY target, seq;
+DROP TABLE inlink_rows_3;
+`;
+
+/**
+ * Inlinks whose source has no link row to their target any more (updatedb replaced it, invertlinks has not run
+ * since): their targets wait in link_gone, which format 4 finds them by, as format 3 did by the inlinks' source.
+ */
+const GONE = `
+INSERT OR IGNORE INTO link_gone (target)
+  SELECT i.target FROM inlink_rows i WHERE NOT EXISTS (SELECT 1 FROM link_rows l WHERE l.target = i.target AND l.source = i.source);
 `;
 
 /** No index of pages by host; the links numbered so far (the next gets the number after); an anchor an inlink's link row holds kept there only. */
@@ -48,9 +70,6 @@ DROP INDEX IF EXISTS pages_host;
 UPDATE meta SET value = (SELECT COALESCE(MAX(seq), 0) FROM link_rows) WHERE key = 'link_seq';
 UPDATE inlink_rows SET anchor = NULL WHERE anchor <> '' AND anchor = ${linkAnchor('inlink_rows.target', 'inlink_rows.source')};
 `;
-
-/** An anchor the inlink's link row holds is kept there only. */
-const ANCHORS_ONCE = `UPDATE inlink_rows SET anchor = NULL WHERE anchor <> '' AND anchor = ${linkAnchor('inlink_rows.target', 'inlink_rows.source')}`;
 
 function storedVersion(db: Database.Database): number | undefined {
   if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get()) return undefined;
@@ -82,6 +101,7 @@ export function prepareSchema(db: Database.Database, file: string, readonly: boo
     const now = storedVersion(db);
     if (now !== undefined) checkKnown(file, now);
     if (now === 2) db.exec(BEFORE_2);
+    if (now === 3) db.exec(BEFORE_3);
     db.exec(SCHEMA);
     if (now === 1) {
       db.exec(FROM_1);
@@ -89,8 +109,10 @@ export function prepareSchema(db: Database.Database, file: string, readonly: boo
       db.exec(SCHEMA);
     }
     if (now === 2) db.exec(FROM_2);
-    if (now === 1 || now === 2) {
-      db.exec(AFTER_1_OR_2);
+    if (now === 3) db.exec(FROM_3);
+    if (now === 1 || now === 2) db.exec(AFTER_1_OR_2);
+    if (now !== undefined && now < WEBDB_VERSION) {
+      db.exec(GONE);
       migrated = true;
     }
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)").run(String(WEBDB_VERSION));

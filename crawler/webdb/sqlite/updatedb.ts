@@ -44,8 +44,13 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
       const ids = urlIds(sql, [source, ...outlinks.map((l) => l.url)], outlinks.length > 0);
       const from = ids.get(source);
       if (from === undefined) return 0;
-      // Its inlinks keep the anchors these rows hold for them until invertlinks rebuilds them.
-      sql(`UPDATE inlink_rows SET anchor = COALESCE(${linkAnchor('inlink_rows.target', 'inlink_rows.source')}, '') WHERE source = ? AND anchor IS NULL`).run(from);
+      // Its inlinks keep the anchors these rows hold for them until invertlinks rebuilds them (an inlink holding no
+      // anchor of its own has a link row from its source), and invertlinks rebuilds the inlinks of every target they named.
+      sql(
+        `UPDATE inlink_rows SET anchor = COALESCE(${linkAnchor('inlink_rows.target', 'inlink_rows.source')}, '')
+         WHERE source = ? AND target IN (SELECT target FROM link_rows WHERE source = ?) AND anchor IS NULL`,
+      ).run(from, from);
+      sql('INSERT OR IGNORE INTO link_gone (target) SELECT target FROM link_rows WHERE source = ?').run(from);
       sql('DELETE FROM link_rows WHERE source = ?').run(from);
       // A (target, anchor) once, the first link's, as format 1's key (source, target, anchor) kept it.
       const seen = new Set<string>();

@@ -330,12 +330,13 @@ export function webDbContract(backend: Backend): void {
   });
 
   it('stageLinkTargets: what the sources link to now, and what they had inlinks to before, read back in order a page at a time', (db) => {
+    db.replaceOutlinks('http://s.test/1', [{ url: 'http://t.test/old', anchor: 'gone now' }]);
+    db.addInlinks('http://t.test/old', [{ source: 'http://s.test/1', anchor: 'gone now' }]);
     db.replaceOutlinks('http://s.test/1', [
       { url: 'http://t.test/a', anchor: 'a' },
       { url: 'http://t.test/b', anchor: 'b' },
     ]);
     db.replaceOutlinks('http://s.test/2', [{ url: 'http://t.test/c', anchor: 'c' }]);
-    db.addInlinks('http://t.test/old', [{ source: 'http://s.test/1', anchor: 'gone now' }]);
     db.addInlinks('http://t.test/other', [{ source: 'http://s.test/9', anchor: 'x' }]);
     assert.is(db.stageLinkTargets(['http://s.test/1', 'http://s.test/1']), 3);
     assert.equal(db.stagedLinkTargets('', 2), ['http://t.test/a', 'http://t.test/b']);

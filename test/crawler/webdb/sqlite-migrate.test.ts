@@ -1,6 +1,7 @@
 /**
  * A SQLite WebDB of format 1 (links and inlinks by URL) or 2 (inlinks with
- * their anchors by URL number) opened by this hazelnut: refused read-only
+ * their anchors by URL number; format 3 has a test of its own,
+ * sqlite-migrate-3.test.ts) opened by this hazelnut: refused read-only
  * with the command that migrates it, migrated by a writing open with every
  * row and its order kept (an inlink's anchor kept once, in its link row, where
  * that holds it), and a format it does not know refused either way.
@@ -97,7 +98,7 @@ test('a writing open migrates a format 1 WebDB: pages, links and inlinks kept, i
       db.close();
     }
     const raw = new Database(webDbFile(dir), { readonly: true });
-    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '3');
+    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '4');
     assert.equal(raw.prepare('SELECT source, target, anchor, nav FROM links ORDER BY seq').raw().all(), [
       [C, T, 'from c', 0],
       [A, T, 'from a', 0],
@@ -110,7 +111,7 @@ test('a writing open migrates a format 1 WebDB: pages, links and inlinks kept, i
   }
 });
 
-/** Format 2's pages, links and inlinks, as that release created them (its other tables are format 3's). */
+/** Format 2's pages, links and inlinks, as that release created them (its other tables are format 4's). */
 const FORMAT_2 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 ${PAGES_1}
@@ -168,7 +169,7 @@ test('a writing open migrates a format 2 WebDB: inlinks kept in their stored ord
       w.close();
     }
     const raw = new Database(webDbFile(dir), { readonly: true });
-    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '3');
+    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '4');
     assert.is(raw.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'pages_host'").pluck().get(), 0);
     assert.equal(raw.prepare('SELECT target, seq, source, anchor FROM inlink_rows ORDER BY target, seq').raw().all(), [
       [2, 0, 1, null],
@@ -188,10 +189,10 @@ test('a writing open migrates a format 2 WebDB: inlinks kept in their stored ord
 });
 
 test('a WebDB of a format this hazelnut does not know is refused, read-only or not', () => {
-  const { dir, drop } = formatOne('4');
+  const { dir, drop } = formatOne('5');
   try {
-    assert.throws(() => openWebDb(dir, { readonly: true }), /format 4, which this hazelnut does not know/);
-    assert.throws(() => openWebDb(dir), /format 4, which this hazelnut does not know/);
+    assert.throws(() => openWebDb(dir, { readonly: true }), /format 5, which this hazelnut does not know/);
+    assert.throws(() => openWebDb(dir), /format 5, which this hazelnut does not know/);
   } finally {
     drop();
   }
