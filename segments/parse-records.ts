@@ -81,7 +81,8 @@ export class ParseRecords {
   /** getParseText and the size of the page's content as fetched (null: no content in the parse's file), read together. */
   getParseTextAndSize(url: string): { parse: ParseText; contentSize: number | null } | undefined {
     for (const db of this.files.all) {
-      const r = this.files.q(db, `${PARSE_TEXT_WITH_BODY} WHERE p.url = ?`).get(url) as ParseTextJoinRow | undefined;
+      const join = this.files.keyedContent(db) ? PARSE_TEXT_WITH_BODY.keyed : PARSE_TEXT_WITH_BODY.byUrl;
+      const r = this.files.q(db, `${join} WHERE p.url = ?`).get(url) as ParseTextJoinRow | undefined;
       if (r) return { parse: parseTextFromRow({ ...r, dict: this.dictionary(db, r.dict_id) }), contentSize: r.content_size };
     }
     return undefined;

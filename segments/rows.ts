@@ -137,12 +137,18 @@ export type ParseRowWithBody = ParseRow & StoredBody;
 export const BODY = `(SELECT c.data FROM content c WHERE c.url = p.url) AS body, (SELECT ${dictOf('c.data')} FROM content c WHERE c.url = p.url) AS dict`;
 /** The parse row's columns and its page's body from the same file. */
 export const PARSE_WITH_BODY = `SELECT p.*, ${BODY} FROM parse p`;
+const PARSE_TEXT_COLUMNS = 'SELECT p.url, p.status, p.message, p.title, p.text, p.lang, p.signature, p.meta, c.data AS body, c.size AS content_size, substr(c.data, 3, 4) AS dict_id FROM parse p';
 /**
  * The same without the outlinks, which the indexer neither reads nor inflates, the content row joined once
  * (not once a column): its body, its size and the id of the host dictionary the body names (its zlib
  * header's bytes 2–5; dictOf), which the reader looks up itself (segments/parse-records.ts), once for many pages.
+ * `keyed` for a file whose content rows are keyed by the fetch row (format 7: SQLite would copy the whole
+ * content view to join it on the right of a LEFT JOIN), `byUrl` for one written before.
  */
-export const PARSE_TEXT_WITH_BODY = `SELECT p.url, p.status, p.message, p.title, p.text, p.lang, p.signature, p.meta, c.data AS body, c.size AS content_size, substr(c.data, 3, 4) AS dict_id FROM parse p LEFT JOIN content c ON c.url = p.url`;
+export const PARSE_TEXT_WITH_BODY = {
+  keyed: `${PARSE_TEXT_COLUMNS} LEFT JOIN fetch f ON f.url = p.url LEFT JOIN content_rows c ON c.id = f.rowid`,
+  byUrl: `${PARSE_TEXT_COLUMNS} LEFT JOIN content c ON c.url = p.url`,
+};
 
 export function parseFromRow(r: ParseRowWithBody): ParseRecord {
   return { ...parseTextFromRow(r), outlinks: JSON.parse(unpackText(r.outlinks)) };

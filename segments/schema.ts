@@ -10,6 +10,11 @@ import { segmentFile } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
 /**
+ * 7: content rows keyed by their fetch row's rowid (content_rows), without a
+ * URL or an index of their own, and read through the view content as the
+ * table of that name was. A writing open migrates a file of format 6 or
+ * older (segments/upgrade.ts); a read-only one reads it as it is, and a
+ * reader of format 6 refuses a file of format 7 by this number.
  * 6: the parse meta and the fetchlist's datum compressed as the outlinks are
  * (brotli when long), which a version 5 reader would take for JSON text and
  * fail on.
@@ -23,7 +28,7 @@ import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
  * 2: bodies in brotli and parse text as TEXT. This code reads all three, and
  * marks an older file it writes to with this version.
  */
-export const SEGMENT_VERSION = 6;
+export const SEGMENT_VERSION = 7;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -46,14 +51,18 @@ CREATE TABLE IF NOT EXISTS fetch (
   message         TEXT,
   meta            TEXT             -- JSON: extra facts (truncated, charset, redirect hop, …)
 );
-CREATE TABLE IF NOT EXISTS content (
-  url          TEXT PRIMARY KEY,
+-- A page's content row has its fetch row's rowid for its own (format 7; the fetcher stores both in one file, where a
+-- parse may be stored in the segment's file for a page fetched into a partition's): the URL stored in fetch only.
+CREATE TABLE IF NOT EXISTS content_rows (
+  id           INTEGER PRIMARY KEY, -- fetch.rowid
   content_type TEXT,
   charset      TEXT,
   size         INTEGER NOT NULL,   -- bytes before compression
   truncated    INTEGER NOT NULL DEFAULT 0,
   data         BLOB NOT NULL       -- the raw body: deflated against its host's dictionary (a zlib stream naming it), or brotli-compressed (segments/packing.ts; zlib in segments written before)
 );
+CREATE VIEW IF NOT EXISTS content AS
+  SELECT c.id AS rowid, f.url, c.content_type, c.charset, c.size, c.truncated, c.data FROM content_rows c JOIN fetch f ON f.rowid = c.id;
 -- What the bodies of a host are deflated against (segments/writer-worker.js): one a host in a file.
 CREATE TABLE IF NOT EXISTS dictionary (
   id   BLOB PRIMARY KEY,           -- its Adler-32, as the zlib streams deflated against it name it (their bytes 2–5)
@@ -103,9 +112,15 @@ export const WRITER_PRAGMAS = [...WAL_WRITER_PRAGMAS, `wal_autocheckpoint = ${WA
 
 /** The statements that store a fetch, its content and its parse; segments/segment-writer.ts runs them in a worker. */
 export const WRITE_SQL = {
-  fetch: `INSERT OR REPLACE INTO fetch (url, status, protocol_status, http_status, fetch_time, headers, redirect_to, content_type, message, meta)
-          VALUES (@url, @status, @protocolStatus, @httpStatus, @fetchTime, @headers, @redirectTo, @contentType, @message, @meta)`,
-  content: 'INSERT OR REPLACE INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, ?, ?)',
+  // An upsert, not a replace: the fetch row keeps its rowid, which its content row is keyed by.
+  fetch: `INSERT INTO fetch (url, status, protocol_status, http_status, fetch_time, headers, redirect_to, content_type, message, meta)
+          VALUES (@url, @status, @protocolStatus, @httpStatus, @fetchTime, @headers, @redirectTo, @contentType, @message, @meta)
+          ON CONFLICT (url) DO UPDATE SET status = excluded.status, protocol_status = excluded.protocol_status, http_status = excluded.http_status,
+            fetch_time = excluded.fetch_time, headers = excluded.headers, redirect_to = excluded.redirect_to, content_type = excluded.content_type,
+            message = excluded.message, meta = excluded.meta`,
+  // Nothing where the URL has no fetch row (the fetch is stored first): the writer refuses a write that changed nothing.
+  content: `INSERT OR REPLACE INTO content_rows (id, content_type, charset, size, truncated, data)
+            SELECT f.rowid, v.column2, v.column3, v.column4, v.column5, v.column6 FROM (VALUES (?, ?, ?, ?, ?, ?)) v JOIN fetch f ON f.url = v.column1`,
   parse: `INSERT OR REPLACE INTO parse (url, status, message, title, text, lang, signature, outlinks, meta)
           VALUES (@url, @status, @message, @title, @text, @lang, @signature, @outlinks, @meta)`,
 } as const;

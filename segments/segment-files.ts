@@ -11,6 +11,7 @@ import { HzError } from '../shared/errors.js';
 import { segmentFile, segmentPartDir } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, LOOKUP_CACHE_PRAGMA } from '../shared/sqlite.js';
 import { SCHEMA, SEGMENT_VERSION, WRITER_PRAGMAS } from './schema.js';
+import { contentKeyed, keyContentByFetch } from './upgrade.js';
 
 /**
  * A read-only connection to a file written before bodies had dictionaries
@@ -26,6 +27,7 @@ export class SegmentFiles {
   /** This segment's file, then its partitions' files (read-only). */
   readonly all: Database.Database[];
   private readonly prepared = new Map<Database.Database, Map<string, Database.Statement>>();
+  private readonly keyed = new Map<Database.Database, boolean>();
 
   constructor(
     readonly db: Database.Database,
@@ -45,15 +47,18 @@ export class SegmentFiles {
       if (readonly) {
         db.pragma(cache);
         withDictionaries(db);
-      } else {
-        for (const p of WRITER_PRAGMAS) db.pragma(p);
-        db.exec(SCHEMA);
-      }
-      const v = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined;
+      } else for (const p of WRITER_PRAGMAS) db.pragma(p);
+      const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get() !== undefined;
+      const v = hasMeta ? (db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | undefined) : undefined;
       if (!v || Number(v.value) > SEGMENT_VERSION)
         throw new Error(`segment format version ${v?.value ?? 'missing'}, this hazelnut reads ${SEGMENT_VERSION}`);
-      // What this hazelnut writes into an older file, a release that wrote it cannot read: it is told by the version.
-      if (!readonly && Number(v.value) < SEGMENT_VERSION) db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(SEGMENT_VERSION));
+      if (!readonly) {
+        // An older file is upgraded before the schema adds what it lacks, or left as it was when it cannot be.
+        if (Number(v.value) < SEGMENT_VERSION) keyContentByFetch(db, file);
+        db.exec(SCHEMA);
+        // What this hazelnut writes into an older file, a release that wrote it cannot read: it is told by the version.
+        if (Number(v.value) < SEGMENT_VERSION) db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(SEGMENT_VERSION));
+      }
     } catch (e) {
       throw new HzError('HZ_ERR_SEGMENT_CORRUPT', `segment ${dir} cannot be read: ${(e as Error).message}`);
     }
@@ -75,6 +80,13 @@ export class SegmentFiles {
       throw new HzError('HZ_ERR_SEGMENT_CORRUPT', `segment ${dir}: a fetch partition cannot be read: ${(e as Error).message}`);
     }
     return new SegmentFiles(db, parts);
+  }
+
+  /** Whether a file's content rows are keyed by their fetch row (format 7), as one of the segment's files is opened once. */
+  keyedContent(db: Database.Database): boolean {
+    let k = this.keyed.get(db);
+    if (k === undefined) this.keyed.set(db, (k = contentKeyed(db)));
+    return k;
   }
 
   /** A prepared statement on one of the segment's files. */

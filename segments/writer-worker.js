@@ -109,6 +109,8 @@ function bodyPacker(db) {
   };
 }
 
+const unfetched = (file, url) => new Error(`segment ${file}: no fetch record for ${url}, which its content is stored under`);
+
 function open(file) {
   const db = new Database(file, { fileMustExist: true });
   for (const p of pragmas) db.pragma(p);
@@ -120,7 +122,8 @@ function open(file) {
   const store = db.transaction((writes) => {
     for (const w of writes) {
       if (w.fetch) putFetch.run(w.fetch);
-      if (w.content) putContent.run(...w.content.params, bodies.pack(w.content.params[0], w.content.bytes));
+      // A content row is keyed by its fetch row: a URL without one stores nothing, and is refused.
+      if (w.content && putContent.run(...w.content.params, bodies.pack(w.content.params[0], w.content.bytes)).changes === 0) throw unfetched(file, w.content.params[0]);
       if (w.parse) putParse.run(w.parse);
     }
   });

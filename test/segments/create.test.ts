@@ -31,7 +31,8 @@ function fileState(file: string) {
   }
 }
 
-const TABLES = ['content', 'dictionary', 'fetch', 'fetchlist', 'meta', 'parse', 'partition_hosts', 'summary'];
+// Format 7: content keyed by the fetch row, no table of content by URL (the view content reads it so).
+const TABLES = ['content_rows', 'dictionary', 'fetch', 'fetchlist', 'meta', 'parse', 'partition_hosts', 'summary'];
 
 test('Segment.create: 1 KiB pages, WAL, the schema and version, nothing of the build left beside it', () => {
   const seg = Segment.create(path.join(tmp, 'a'), new Date(Date.UTC(2024, 0, 1)));

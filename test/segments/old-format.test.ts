@@ -2,9 +2,12 @@
  * Segments written by earlier releases: version 1 (bodies and parse text
  * deflated), version 2 (bodies in brotli, parse text as TEXT), version 3
  * (parse text in brotli on its own), version 4 (no dictionary table) and
- * version 5 (the parse meta as JSON text) read as they always did; one this hazelnut writes to is marked with the current
+ * version 5 (the parse meta as JSON text) and version 6 (content keyed by
+ * URL) read as they always did; one this hazelnut writes to is marked with the current
  * version, so a release that cannot read the compressed parse text refuses
- * it by its version instead of misreading it; and a segment of a later
+ * it by its version instead of misreading it, and its content is keyed by its
+ * fetch record (format 7), or the file refused, naming it, where a content
+ * row has none; and a segment of a later
  * format is refused with a message naming it, by `hazelnut readseg` too.
  */
 import fs from 'node:fs';
@@ -29,15 +32,25 @@ const TEXT = `caf\u00e9 written before ${'and kept readable '.repeat(50)}`;
 const DATUM = { url: URL, status: 'db_unfetched', fetch_interval: 2592000, etag: null, metadata: null };
 const META = { sections: [{ heading: 'caf\u00e9 written before', level: 2, offset: 0 }], outlinksDropped: { cap: 2 } };
 
-/** A segment as release `version` wrote it: its tables (unchanged since), its version, and one page stored its way. */
-function oldSegment(version: 1 | 2 | 3 | 4 | 5): Segment {
-  const seg = Segment.create(path.join(tmp, `v${version}`));
+/** The content table of formats 1 to 6, keyed by URL. */
+const CONTENT_BY_URL = `
+DROP VIEW content;
+DROP TABLE content_rows;
+CREATE TABLE content (url TEXT PRIMARY KEY, content_type TEXT, charset TEXT, size INTEGER NOT NULL, truncated INTEGER NOT NULL DEFAULT 0, data BLOB NOT NULL);
+`;
+
+/** A segment as release `version` wrote it: its tables (unchanged since but for content), its version, and one page stored its way. */
+function oldSegment(version: 1 | 2 | 3 | 4 | 5 | 6, opts: { fetched?: boolean } = {}): Segment {
+  const seg = Segment.create(path.join(tmp, `v${version}${opts.fetched === false ? '-unfetched' : ''}`));
   const file = seg.file;
   seg.close();
   const db = new Database(file);
   try {
     db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(version));
+    db.exec(CONTENT_BY_URL);
     if (version < 5) db.exec('DROP TABLE dictionary');
+    if (opts.fetched !== false)
+      db.prepare("INSERT INTO fetch (url, status, protocol_status, http_status, fetch_time, headers) VALUES (?, 'fetch_success', 'success', 200, 1, '{}')").run(URL);
     const body = version === 1 ? zlib.deflateSync(BODY) : zlib.brotliCompressSync(BODY, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
     db.prepare('INSERT INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, 0, ?)').run(URL, 'text/html', 'utf-8', Buffer.byteLength(BODY), body);
     const text = version === 1 ? zlib.deflateSync(TEXT) : version === 2 ? TEXT : zlib.brotliCompressSync(TEXT, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
@@ -58,7 +71,7 @@ const versionOf = (seg: Segment) => {
   }
 };
 
-for (const version of [1, 2, 3, 4, 5] as const)
+for (const version of [1, 2, 3, 4, 5, 6] as const)
   test(`a version ${version} segment reads: body, parse text and meta, summary source; read-only it stays version ${version}`, () => {
     const seg = oldSegment(version);
     try {
@@ -75,17 +88,49 @@ for (const version of [1, 2, 3, 4, 5] as const)
     }
   });
 
-test('a version 2 segment written to is marked with the current version; its old and new parse text both read', () => {
+/** The tables of a segment file, and the rows of its content keyed by the fetch row (format 7), when it has them. */
+function contentTables(file: string): { tables: string[]; keyed: number | undefined } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'content%' ORDER BY name").pluck().all() as string[];
+    return { tables, keyed: tables.includes('content_rows') ? (db.prepare('SELECT COUNT(*) FROM content_rows').pluck().get() as number) : undefined };
+  } finally {
+    db.close();
+  }
+}
+
+test('a version 2 segment written to is marked with the current version, its content keyed by the fetch record; old and new parse text both read', () => {
   const old = oldSegment(2);
   old.close();
+  assert.equal(contentTables(old.file), { tables: ['content'], keyed: undefined });
   const seg = Segment.open(old.dir);
   try {
-    assert.is(SEGMENT_VERSION, 6);
-    assert.is(versionOf(seg), '6', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
+    assert.is(SEGMENT_VERSION, 7);
+    assert.is(versionOf(seg), '7', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
+    assert.equal(contentTables(seg.file), { tables: ['content_rows'], keyed: 1 }, 'no table of content by URL left');
     seg.putParses([{ url: `${URL}/new`, status: 'success', title: 'New', text: TEXT, outlinks: [], meta: {} }]);
     assert.is(seg.getParse(URL)!.text, TEXT);
     assert.is(seg.getParse(`${URL}/new`)!.text, TEXT);
+    assert.is(seg.getParseText(URL)!.text, TEXT);
     assert.is(seg.getContent(URL)!.bytes.toString('utf8'), BODY);
+    assert.is(seg.withSummarySource(URL, (s) => s.text.whole()), TEXT);
+  } finally {
+    seg.close();
+  }
+});
+
+test('a version 6 segment with content but no fetch record for it is refused when written to, naming the file and the URL, and left as it was', () => {
+  const old = oldSegment(6, { fetched: false });
+  old.close();
+  assert.throws(
+    () => Segment.open(old.dir),
+    (e: unknown) => e instanceof HzError && e.message.includes(old.dir) && e.message.includes(`the content of ${URL} has no fetch record`),
+  );
+  assert.equal(contentTables(old.file), { tables: ['content'], keyed: undefined });
+  assert.is(versionOf(old), '6');
+  const seg = Segment.open(old.dir, { readonly: true });
+  try {
+    assert.is(seg.getContent(URL)!.bytes.toString('utf8'), BODY, 'still read as it is');
   } finally {
     seg.close();
   }

@@ -84,7 +84,7 @@ test('a segment: the text stored against the body reads back from getParse, pars
     seg.close();
 
     const db = new Database(file);
-    db.prepare('DELETE FROM content WHERE url = ?').run(urls[0]);
+    db.prepare('DELETE FROM content_rows WHERE id = (SELECT rowid FROM fetch WHERE url = ?)').run(urls[0]);
     db.close();
     const again = Segment.open(path.dirname(file), { readonly: true });
     try {

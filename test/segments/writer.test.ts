@@ -118,7 +118,7 @@ test("bodies: deflated against their host's dictionary, one a host made from its
     const alone = zlib.brotliCompressSync(page(2), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
     assert.ok(stored.get('http://a.test/2')!.length * 2 < alone, `${stored.get('http://a.test/2')!.length} bytes against the dictionary, ${alone} in brotli alone`);
     assert.equal([...seg.contents()].map((c) => c.bytes), pages.map(([, b]) => b));
-    raw.prepare('UPDATE content SET data = ? WHERE url = ?').run(zlib.deflateSync(page(1), { level: 1 }), 'http://a.test/1');
+    raw.prepare('UPDATE content_rows SET data = ? WHERE id = (SELECT rowid FROM fetch WHERE url = ?)').run(zlib.deflateSync(page(1), { level: 1 }), 'http://a.test/1');
     raw.prepare("DELETE FROM dictionary WHERE host = 'b.test'").run();
     raw.close();
     for (const [url, b] of pages.slice(0, -1)) assert.equal(seg.getContent(url)!.bytes, b, url);
@@ -136,7 +136,7 @@ test("bodies: deflated against their host's dictionary, one a host made from its
 function segmentWithoutContentTable(dir: string): Segment {
   const seg = Segment.create(dir);
   const raw = new Database(seg.file);
-  raw.exec('DROP TABLE content');
+  raw.exec('DROP TABLE content_rows');
   raw.close();
   return seg;
 }
