@@ -11,6 +11,7 @@ import { urlIds } from './urls.js';
 
 // OR IGNORE, never a conflict (each row's number is new), spares SQLite a statement journal for each statement of several rows.
 const ADD_LINKS = chunked('INSERT OR IGNORE INTO link_rows (target, source, seq, anchor, nav) VALUES (?, ?, ?, ?, ?)');
+const ADD_GONE = chunked('INSERT OR IGNORE INTO link_gone (target) VALUES (?)');
 
 export function updatedbOps(sql: Statements): UpdatedbOps {
   return {
@@ -45,13 +46,12 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
       const from = ids.get(source);
       if (from === undefined) return 0;
       // Its inlinks keep the anchors these rows hold for them until invertlinks rebuilds them (an inlink holding no
-      // anchor of its own has a link row from its source), and invertlinks rebuilds the inlinks of every target they named.
+      // anchor of its own has a link row from its source).
       sql(
         `UPDATE inlink_rows SET anchor = COALESCE(${linkAnchor('inlink_rows.target', 'inlink_rows.source')}, '')
          WHERE source = ? AND target IN (SELECT target FROM link_rows WHERE source = ?) AND anchor IS NULL`,
       ).run(from, from);
-      sql('INSERT OR IGNORE INTO link_gone (target) SELECT target FROM link_rows WHERE source = ?').run(from);
-      sql('DELETE FROM link_rows WHERE source = ?').run(from);
+      const before = sql('DELETE FROM link_rows WHERE source = ? RETURNING target').pluck().all(from) as number[];
       // A (target, anchor) once, the first link's, as format 1's key (source, target, anchor) kept it.
       const seen = new Set<string>();
       const rows = outlinks.filter((l) => {
@@ -60,6 +60,10 @@ export function updatedbOps(sql: Statements): UpdatedbOps {
         seen.add(key);
         return true;
       });
+      // invertlinks rebuilds the inlinks of the targets it links to no more: those it still links to it finds by its links.
+      const now = new Set(rows.map((l) => ids.get(l.url)!));
+      const gone = [...new Set(before)].filter((t) => !now.has(t));
+      insertRows(sql, ADD_GONE, gone, (v, t) => v.push(t));
       if (rows.length === 0) return 0;
       // The rows are numbered after every link stored before, in order.
       let seq = Number(sql("UPDATE meta SET value = value + ? WHERE key = 'link_seq' RETURNING value").pluck().get(rows.length)) - rows.length;
