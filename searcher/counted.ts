@@ -21,7 +21,7 @@ import { boundPool, boundWeights, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
 import { countOf } from './term-counts.js';
 import type { AnalyzedQuery } from './query/analyze.js';
-import { addProximity, bonusOf, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH } from './ranking.js';
+import { addProximity, bonusMemo, bonusOf, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH, type BonusMemo } from './ranking.js';
 import type { Match, Paging } from './search.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -64,18 +64,27 @@ function tallies(counts: MatchCounts, joined: boolean) {
   return { byValue, sites };
 }
 
-/** A page of a query of plain words (`terms`, countableTerms), exact; `blocks` counts the postings blocks its counting pass decoded. */
-export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats']) {
+/**
+ * A page of a query of plain words (`terms`, countableTerms), exact;
+ * `blocks` counts the postings blocks its counting pass decoded, `bonuses`
+ * holds the bonuses its pools worked out.
+ */
+export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats'], bonuses: BonusMemo = bonusMemo()) {
   const counts = countOf(snap.reader, snap.settings.rank, terms, boundWeights(snap, query), blocks);
   try {
-    return pageOfCounted(snap, query, terms, paging, counts);
+    return pageOfCounted(snap, query, terms, paging, counts, bonuses);
   } finally {
     counts.pool?.release();
   }
 }
 
-/** The page of a count whose matches were weighed: pools taken from them, each deeper than the last, until one decides it. */
-function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, counts: MatchCounts) {
+/**
+ * The page of a count whose matches were weighed: pools taken from them,
+ * each deeper than the last, until one decides it. A deeper pool's scorer
+ * gives a page the bonuses the last one's did, so they are worked out once
+ * (`bonuses`).
+ */
+function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, counts: MatchCounts, bonuses: BonusMemo) {
   const { reader, settings } = snap;
   const joined = partialsJoin(counts.full, settings.partialBelow);
   const partial = joined ? counts.some : 0;
@@ -93,7 +102,7 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], pa
     const ranked = joined ? pm.matches : pm.matches.filter((m) => m.hit.full);
     const outside = floor.count < 0 || (!joined && floor.count < terms.length) ? undefined : floor.weight + Math.abs(floor.weight) * 1e-9;
     const pool = boundPool(snap, query, ranked, pm);
-    const bonus = bonusOf(pm.scorer);
+    const bonus = bonusOf(pm.scorer, bonuses);
     let done: { page: GroupedPage<Match>; first: Map<string, Match> } | undefined;
     // The exact head ranked as the whole list would be: decided when it holds the proximity block, each facet's site and the grouped page.
     const decide = (exact: readonly number[], scores: Float64Array) => {

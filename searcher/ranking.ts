@@ -52,20 +52,36 @@ export function addProximity<H extends RankedHit>(ranked: H[], bonus: (hit: H, r
 }
 
 /**
+ * What bonusOf has computed, by document: kept across the pools of one
+ * search (searcher/counted takes a deeper pool when the first cannot decide
+ * the page), whose scorers give a page the same bonuses. `computed` counts
+ * the bonuses worked out, each a page's positions or sections decoded.
+ */
+export interface BonusMemo {
+  proximity: Map<number, number>;
+  lift: Map<number, number>;
+  computed: number;
+}
+
+export const bonusMemo = (): BonusMemo => ({ proximity: new Map(), lift: new Map(), computed: 0 });
+
+/**
  * The bonus addProximity adds to a hit at `rank`: its proximity, and its
  * section lift when it ranks in the first SECTION_DEPTH. Each is computed
- * once a page, and the rank applied at every call, as a pool grown on
- * demand asks again after a page's rank has moved.
+ * once a page (once a search with a `memo` its pools share), and the rank
+ * applied at every call, as a pool grown on demand asks again after a
+ * page's rank has moved.
  */
-export function bonusOf(scorer: Pick<Scorer, 'proximity' | 'sectionLift'>): (hit: RankedHit, rank: number) => number {
-  const proximity = new Map<number, number>();
-  const lift = new Map<number, number>();
+export function bonusOf(scorer: Pick<Scorer, 'proximity' | 'sectionLift'>, memo: BonusMemo = bonusMemo()): (hit: RankedHit, rank: number) => number {
   const once = (seen: Map<number, number>, id: number, of: (id: number) => number) => {
     let v = seen.get(id);
-    if (v === undefined) seen.set(id, (v = of(id)));
+    if (v === undefined) {
+      seen.set(id, (v = of(id)));
+      memo.computed++;
+    }
     return v;
   };
-  return (hit, rank) => once(proximity, hit.id, (id) => scorer.proximity(id)) + (rank < SECTION_DEPTH ? once(lift, hit.id, (id) => scorer.sectionLift(id)) : 0);
+  return (hit, rank) => once(memo.proximity, hit.id, (id) => scorer.proximity(id)) + (rank < SECTION_DEPTH ? once(memo.lift, hit.id, (id) => scorer.sectionLift(id)) : 0);
 }
 
 /** A grouped page's hits with their stored fields (`docOf`, read for these alone) and where they stand. */

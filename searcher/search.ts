@@ -21,7 +21,7 @@ import type { TermStats } from './rank/bm25f.js';
 import type { Scorer } from './rank/score.js';
 import { boundPool, matchPool } from './candidate-pool.js';
 import { rankPruned } from './prune.js';
-import { addProximity, bonusOf, pageHits, partialsJoin, PROXIMITY_DEPTH, rankByBase, SECTION_DEPTH } from './ranking.js';
+import { addProximity, bonusOf, pageHits, partialsJoin, PROXIMITY_DEPTH, rankByBase, SECTION_DEPTH, type BonusMemo } from './ranking.js';
 import type { SearchSettings } from './settings.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -170,21 +170,26 @@ export function emptyResult(raw: string, q: { parsed: ParsedQuery; query: Analyz
 /** Whether the query can match anything: it names a word, or a filter to browse by. */
 export const searchable = (query: AnalyzedQuery) => query.required.length > 0 || browsable(query);
 
-/** `exhaustive` scores every match (the exact ranking's reference in tests); `blocks` counts the postings blocks the candidate stage decoded and passed over. */
-export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: boolean; blocks?: CandidateOptions['stats'] } = {}): SearchResult {
+/**
+ * `exhaustive` scores every match (the exact ranking's reference in tests);
+ * `blocks` counts the postings blocks the candidate stage decoded and passed
+ * over; `bonuses`, when given, holds the proximity and section bonuses
+ * worked out (BonusMemo.computed counts them).
+ */
+export function search(snap: Snapshot, req: SearchRequest, opts: { exhaustive?: boolean; blocks?: CandidateOptions['stats']; bonuses?: BonusMemo } = {}): SearchResult {
   const t0 = performance.now();
   const { settings } = snap;
   const paging = clampPaging(req, settings.maxHitsPerPage, settings.hitsPerSite);
   const q = readQuery(req.query, snap.analyzer, settings, snap.related);
   if (!searchable(q.query)) return emptyResult(req.query, q, paging, performance.now() - t0);
   const terms = opts.exhaustive ? undefined : countableTerms(q.query);
-  if (terms) return { raw: req.query, ...q, ...paging, ...searchCounted(snap, q.query, terms, paging, opts.blocks), exact: true, ms: performance.now() - t0 };
+  if (terms) return { raw: req.query, ...q, ...paging, ...searchCounted(snap, q.query, terms, paging, opts.blocks, opts.bonuses), exact: true, ms: performance.now() - t0 };
   let m: { ranked: Match[]; partial: number; exact: boolean; scorer: Scorer };
   if (opts.exhaustive) {
     const found = findMatches(snap, q.query, undefined, snap.reader.meta.docCount + 1);
     m = { ...rankByBase(found.full, found.some, settings.partialBelow), exact: found.exact, scorer: found.scorer };
   } else m = rankPool(snap, q.query, paging, opts.blocks);
-  addProximity(m.ranked, bonusOf(m.scorer));
+  addProximity(m.ranked, bonusOf(m.scorer, opts.bonuses));
   addFeedback(snap.reader, snap.analyzer, q.query, m.ranked, settings);
   const docOf = (h: Match) => snap.reader.doc(h.id);
   return { raw: req.query, ...q, ...paging, ...pageOfRanked(m.ranked, paging, docOf), partial: m.partial, exact: m.exact, ms: performance.now() - t0 };

@@ -31,6 +31,7 @@
  */
 import zlib from 'node:zlib';
 import { HzError } from '../shared/errors.js';
+import { Lru } from '../shared/index/lru.js';
 
 const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN, BROTLI_PARAM_SIZE_HINT, BROTLI_PARAM_MODE, BROTLI_MODE_TEXT } = zlib.constants;
 
@@ -74,13 +75,19 @@ export interface StoredBody {
 
 /**
  * Dictionaries inflated lately, by their stored bytes, the least recently
- * used dropped first: reading a segment's pages in order meets the same
- * hosts' again and again, a fetch list's hosts in turn (each at most 32 KB,
- * so a hundred hosts' take 3 MB; inflating one again for every page of a
- * crawl of more hosts than are kept cost indexing a sixteenth of its CPU).
+ * used dropped first, within INFLATED_BYTES: reading a segment's pages in
+ * order meets the same hosts' again and again, a fetch list's hosts in turn
+ * (inflating one again for every page of a crawl of more hosts than are
+ * kept cost indexing a sixteenth of its CPU). A searcher's summaries meet
+ * every segment's hosts' at random (each segment has a dictionary a host): at
+ * 100k generated pages 400 of them, 8 KB each inflated; with 128 kept, most
+ * summaries inflated their host's again, a sixth of a summary's CPU.
  */
-const inflated = new Map<string, Buffer>();
-const INFLATED_KEPT = 128;
+const INFLATED_BYTES = 8 * 2 ** 20;
+const inflated = new Lru<string, Buffer>(INFLATED_BYTES, (d) => d.length);
+
+/** Host dictionaries inflated (counted work: what `inflated` saves). */
+export const dictionaryInflations = { count: 0 };
 
 /** The same stored dictionary passed again (segments/parse-records.ts keeps those it read): found by identity, not by its bytes. */
 const inflatedOf = new WeakMap<Buffer, Buffer>();
@@ -90,12 +97,10 @@ function hostDictionary(dict: Buffer): Buffer {
   if (known) return known;
   const key = dict.toString('latin1');
   let d = inflated.get(key);
-  if (d) inflated.delete(key);
-  else {
-    if (inflated.size >= INFLATED_KEPT) inflated.delete(inflated.keys().next().value!);
-    d = zlib.brotliDecompressSync(dict);
+  if (!d) {
+    d = inflated.set(key, zlib.brotliDecompressSync(dict));
+    dictionaryInflations.count++;
   }
-  inflated.set(key, d);
   inflatedOf.set(dict, d);
   return d;
 }

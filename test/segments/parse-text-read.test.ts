@@ -4,7 +4,9 @@
  * and its content size, read in one lookup, the host dictionaries looked up
  * by id and kept for the pages to come. Over two real segments read in
  * turn (each holds a dictionary of its own a host, under the same ids),
- * with more hosts than the dictionaries kept.
+ * with more hosts than the dictionaries kept. Read as a searcher's
+ * summaries read them (the stored dictionary's bytes each time), each host
+ * dictionary of each segment is inflated once.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,6 +14,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { dictionaryInflations } from '../../segments/packing.js';
 import { Segment } from '../../segments/segment.js';
 import { fetchedRecord } from '../fixtures/fetch-record.js';
 import { SegmentWriter } from '../../segments/segment-writer.js';
@@ -61,6 +64,24 @@ test('parse text and content size, pages of two segments and more hosts than dic
             assert.equal(read!.parse, parse, 'the record getParse reads, its outlinks left out');
           }
     assert.is(segs[0]!.getParseTextAndSize('http://h0.test/none'), undefined);
+  } finally {
+    for (const seg of segs) seg.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the pages of two segments and more hosts than dictionaries once kept, read in turn twice with their stored dictionaries: each host dictionary inflated once', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-host-dictionaries-'));
+  const segs: Segment[] = [];
+  try {
+    // Segments 2 and 3: their hosts' templates, so their dictionaries, are not the first test's.
+    for (let s = 2; s < 4; s++) segs.push(await writeSegment(root, s));
+    const before = dictionaryInflations.count;
+    for (let round = 0; round < 2; round++)
+      for (let p = 0; p < PAGES; p++)
+        for (let h = 0; h < HOSTS; h++)
+          for (let s = 0; s < 2; s++) assert.is(segs[s]!.getParse(url(h, p))?.text, text(s + 2, h, p), `${url(h, p)} of segment ${s + 2}`);
+    assert.is(dictionaryInflations.count - before, 2 * HOSTS, 'each host dictionary of each segment inflated once');
   } finally {
     for (const seg of segs) seg.close();
     fs.rmSync(root, { recursive: true, force: true });
