@@ -166,8 +166,11 @@ class SegmentedIndexReader implements IndexReader {
   }
 
   docFreq(field: Field, term: string): number {
-    const t = this.dict.id(term);
-    return t < 0 ? 0 : this.termsFile.u32(this.df[FIELD_INDEX[field]]!, t);
+    return this.docFreqOf(field, this.dict.id(term));
+  }
+
+  docFreqOf(field: Field, termId: number): number {
+    return termId < 0 ? 0 : this.termsFile.u32(this.df[FIELD_INDEX[field]]!, termId);
   }
 
   /** Read whole from the file each call (the searcher's warm-up walks them once). */

@@ -35,10 +35,10 @@ test('isQuestion: at least minWords words of the default fields, stop and questi
 
 test('feedbackTerms: words of two pages or more by score share × word share × idf, never query terms, stop words or numbers; weights sum to weight × typed words', () => {
   const names = ['stash', 'git', 'aside', 'the', '2024', 'once', 'branch'];
-  const page = (score: number, length: number, counts: [number, number][]): FeedbackPage => ({ score, length, counts: new Map(counts) });
+  const page = (score: number, length: number, counts: [number, number][]): FeedbackPage => ({ score, length, terms: Uint32Array.from(counts, ([t]) => t), counts: Uint32Array.from(counts, ([, n]) => n) });
   const idfs: Record<string, number> = { stash: 3, git: 0.5, aside: 2, the: 0.1, '2024': 4, once: 5, branch: 1 };
   const terms = (pages: FeedbackPage[], n: number, weight = 0.1, typed = 4) =>
-    [...feedbackTerms(pages, (t) => names[t]!, (t) => idfs[t]!, new Set(['aside', 'the']), { terms: n, weight }, typed)].map(([t, w]) => [t, Number(w.toFixed(4))]);
+    [...feedbackTerms(pages, (t) => names[t]!, (t) => idfs[names[t]!]!, 5, new Set([names.indexOf('aside'), names.indexOf('the')]), { terms: n, weight }, typed)].map(([t, w]) => [t, Number(w.toFixed(4))]);
   const two = [page(10, 100, [[0, 5], [1, 20], [2, 3], [3, 30], [4, 2], [5, 1], [6, 4]]), page(10, 100, [[0, 5], [1, 20], [3, 30], [4, 2], [6, 4]])];
   const cases: [pages: FeedbackPage[], n: number, want: (string | number)[][]][] = [
     // stash 0.05 × 3 = 0.15, git 0.2 × 0.5 = 0.1, branch 0.04 × 1 = 0.04; `once` is on one page only, 2024 a number.
