@@ -246,7 +246,7 @@ export function addFeedback<H extends RankedHit>(
   if (!scorer || !docTerms) return;
   const unscored = ranked.slice(end, top).filter((h) => !memo.bonus.has(h.id));
   // The pages' entries of the added words from the words' postings, the blocks holding them decoded once, not one forward lookup a word and page.
-  docTerms.locate(Uint32Array.from(unscored, (h) => h.id).sort());
+  if (unscored.length) docTerms.locate(Uint32Array.from(unscored, (h) => h.id).sort());
   for (const h of unscored) {
     memo.bonus.set(h.id, scorer.base(h.id));
     memo.profile.set(h.id, profileOf(docTerms));

@@ -84,4 +84,34 @@ test('search: a question\'s answer that uses the first pages\' other word rises 
   });
 });
 
+/** A run of copies of one page that holds the first pages' words (stash, keep, switch) but few of the question's. */
+const copies = Array.from({ length: 6 }, (_, i) => ({
+  url: `http://127.0.6.9${i}/stash-notes-${i}.html`,
+  title: `Notes ${i}`,
+  text: `Notes on the stash: stash, switch, keep, stash again; the stash keeps work for later. Stash notes page ${i}.`,
+}));
+const LATER = 'http://127.0.6.60/later.html';
+const later = { url: LATER, title: 'Later', text: 'Set it aside for later, and get on with the rest.' };
+const feedbackUrls = (snap: Parameters<Parameters<typeof withCrawlSnapshot>[1]>[0], pages: string) => {
+  const settings = searchSettings(Conf.load({ overrides: { 'searcher.feedback.pages': pages, 'searcher.feedback.weight': '3' } }));
+  return search({ ...snap, settings }, { query: 'put my unfinished work aside', hitsPerSite: 0, hitsPerPage: 20 }).hits.map((h) => h.doc.url);
+};
+
+test('search: of a run of near-copies below the feedback pages only the first gains: the others stay below a page they would all pass', async () => {
+  await withCrawlSnapshot([...PAGES, ...copies, later], (snap) => {
+    const without = feedbackUrls(snap, '0');
+    assert.ok(without.indexOf(LATER) < without.indexOf(copies[0]!.url), 'the copies rank below the page without feedback');
+    const withFeedback = feedbackUrls(snap, '5');
+    const above = copies.filter((c) => withFeedback.indexOf(c.url) < withFeedback.indexOf(LATER)).map((c) => c.url);
+    assert.equal(above, [copies[0]!.url]);
+  });
+});
+
+test('search: the feedback pages are chosen distinct: when the first pages are copies of one page, its words are one page\'s, and lift none below', async () => {
+  const same = [1, 2, 3, 4, 5].map((i) => ({ ...about(i), title: 'Working with changes', text: about(i).text.replace(/Chapter \d+/, 'The next chapter') }));
+  await withCrawlSnapshot([...same, ...PAGES.slice(5), ...copies, later], (snap) => {
+    assert.equal(feedbackUrls(snap, '5'), feedbackUrls(snap, '0'));
+  });
+});
+
 test.run();
