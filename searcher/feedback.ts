@@ -12,7 +12,10 @@
  * were drawn from the feedback pages, so on them they only confirm the first
  * ranking; below them they are evidence the first ranking lacked. Scoring
  * them on the feedback pages too (plain RM3) lifts those pages further and
- * lost on both judged sets. Only questions get feedback (`isQuestion`).
+ * lost on both judged sets. Near-copies count once (`nearCopy`): copies
+ * among the first pages would pass one page's words for the pages' common
+ * ones, and a run of copies below them would gain together and pass an
+ * answer among them. Only questions get feedback (`isQuestion`).
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
 import { FIELDS, type IndexReader } from '../shared/index/types.js';
@@ -199,10 +202,11 @@ function stopTermIds(reader: IndexReader, analyzer: Analyzer, stopWords: Readonl
 }
 
 /**
- * Adds the feedback words' BM25F (no link prior) to the hits ranked from
- * `params.pages` to PROXIMITY_DEPTH of a list ranked with its bonuses (in
- * place; see addProximity: the bonus is never negative and only those are
- * sorted again); nothing when the query is no question or no word qualifies.
+ * Adds the feedback words' BM25F (no link prior) to the hits ranked below
+ * the feedback pages down to PROXIMITY_DEPTH of a list ranked with its
+ * bonuses, near-copies once (in place; see addProximity: the bonus is
+ * never negative and only those are sorted again); nothing when the query
+ * is no question or no word qualifies.
  */
 export function addFeedback<H extends RankedHit>(
   reader: IndexReader,
