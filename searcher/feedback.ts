@@ -18,11 +18,11 @@
  * answer among them. Only questions get feedback (`isQuestion`).
  */
 import type { Analyzer } from '../shared/analysis/analyzer.js';
+import { lowerBound } from '../shared/bisect.js';
 import { FIELDS, type IndexReader } from '../shared/index/types.js';
 import type { AnalyzedQuery } from './query/analyze.js';
 import { idf } from './rank/bm25f.js';
 import { withParams, type RankParams } from './rank/params.js';
-import { lowerBound } from '../shared/bisect.js';
 import { DocTerms } from './rank/docterms.js';
 import { makeScorer, readerStats, type Scorer } from './rank/score.js';
 import { byScore, PROXIMITY_DEPTH } from './ranking.js';
