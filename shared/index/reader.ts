@@ -165,10 +165,8 @@ class SegmentedIndexReader implements IndexReader {
     return countMatches(ids.map((t) => this.postingBlocks(t)), new Set(terms).size, this.meta.docCount, (f) => this.docInfo.column(f), this.deleted, this.scratch, weighing);
   }
 
-  docFreq(field: Field, term: string): number {
-    const t = this.dict.id(term);
-    return t < 0 ? 0 : this.termsFile.u32(this.df[FIELD_INDEX[field]]!, t);
-  }
+  docFreq = (field: Field, term: string): number => this.docFreqOf(field, this.dict.id(term));
+  docFreqOf = (field: Field, termId: number): number => (termId < 0 ? 0 : this.termsFile.u32(this.df[FIELD_INDEX[field]]!, termId));
 
   /** Read whole from the file each call (the searcher's warm-up walks them once). */
   docFreqs(field: Field): ArrayLike<number> {

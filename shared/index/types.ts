@@ -169,6 +169,8 @@ export interface IndexReader {
   countMatches(terms: string[], weights?: MatchWeights, stats?: CandidateOptions['stats']): MatchCounts;
   /** Documents holding the term in this field. */
   docFreq(field: Field, term: string): number;
+  /** Documents holding the term of this id in this field (no lookup by string). */
+  docFreqOf(field: Field, termId: number): number;
   /** Each term's document frequency in this field, by term id (no lookup by string). */
   docFreqs(field: Field): ArrayLike<number>;
   /** The term dictionary, sorted, made into strings on each call: for walks of a whole index (merge), not for queries. */

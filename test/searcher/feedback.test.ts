@@ -35,10 +35,10 @@ test('isQuestion: at least minWords words of the default fields, stop and questi
 
 test('feedbackTerms: words of two pages or more by score share × word share × idf, never query terms, stop words or numbers; weights sum to weight × typed words', () => {
   const names = ['stash', 'git', 'aside', 'the', '2024', 'once', 'branch'];
-  const page = (score: number, length: number, counts: [number, number][]): FeedbackPage => ({ score, length, counts: new Map(counts) });
+  const page = (score: number, length: number, counts: [number, number][]): FeedbackPage => ({ score, length, terms: Uint32Array.from(counts, ([t]) => t), counts: Uint32Array.from(counts, ([, n]) => n) });
   const idfs: Record<string, number> = { stash: 3, git: 0.5, aside: 2, the: 0.1, '2024': 4, once: 5, branch: 1 };
   const terms = (pages: FeedbackPage[], n: number, weight = 0.1, typed = 4) =>
-    [...feedbackTerms(pages, (t) => names[t]!, (t) => idfs[t]!, new Set(['aside', 'the']), { terms: n, weight }, typed)].map(([t, w]) => [t, Number(w.toFixed(4))]);
+    [...feedbackTerms(pages, (t) => names[t]!, (t) => idfs[names[t]!]!, 5, new Set([names.indexOf('aside'), names.indexOf('the')]), { terms: n, weight }, typed)].map(([t, w]) => [t, Number(w.toFixed(4))]);
   const two = [page(10, 100, [[0, 5], [1, 20], [2, 3], [3, 30], [4, 2], [5, 1], [6, 4]]), page(10, 100, [[0, 5], [1, 20], [3, 30], [4, 2], [6, 4]])];
   const cases: [pages: FeedbackPage[], n: number, want: (string | number)[][]][] = [
     // stash 0.05 × 3 = 0.15, git 0.2 × 0.5 = 0.1, branch 0.04 × 1 = 0.04; `once` is on one page only, 2024 a number.
@@ -81,6 +81,36 @@ test('search: a question\'s answer that uses the first pages\' other word rises 
     // A keyword query gets none.
     const keywords = (pages: string) => search({ ...snap, settings: searchSettings(Conf.load({ overrides: { 'searcher.feedback.pages': pages, 'searcher.feedback.weight': '3' } })) }, { query: 'unfinished work', hitsPerSite: 0 }).hits.map((h) => h.doc.url);
     assert.equal(keywords('5'), keywords('0'));
+  });
+});
+
+/** A run of copies of one page that holds the first pages' words (stash, keep, switch) but few of the question's. */
+const copies = Array.from({ length: 6 }, (_, i) => ({
+  url: `http://127.0.6.9${i}/stash-notes-${i}.html`,
+  title: `Notes ${i}`,
+  text: `Notes on the stash: stash, switch, keep, stash again; the stash keeps work for later. Stash notes page ${i}.`,
+}));
+const LATER = 'http://127.0.6.60/later.html';
+const later = { url: LATER, title: 'Later', text: 'Set it aside for later, and get on with the rest.' };
+const feedbackUrls = (snap: Parameters<Parameters<typeof withCrawlSnapshot>[1]>[0], pages: string) => {
+  const settings = searchSettings(Conf.load({ overrides: { 'searcher.feedback.pages': pages, 'searcher.feedback.weight': '3' } }));
+  return search({ ...snap, settings }, { query: 'put my unfinished work aside', hitsPerSite: 0, hitsPerPage: 20 }).hits.map((h) => h.doc.url);
+};
+
+test('search: of a run of near-copies below the feedback pages only the first gains: the others stay below a page they would all pass', async () => {
+  await withCrawlSnapshot([...PAGES, ...copies, later], (snap) => {
+    const without = feedbackUrls(snap, '0');
+    assert.ok(without.indexOf(LATER) < without.indexOf(copies[0]!.url), 'the copies rank below the page without feedback');
+    const withFeedback = feedbackUrls(snap, '5');
+    const above = copies.filter((c) => withFeedback.indexOf(c.url) < withFeedback.indexOf(LATER)).map((c) => c.url);
+    assert.equal(above, [copies[0]!.url]);
+  });
+});
+
+test('search: the feedback pages are chosen distinct: when the first pages are copies of one page, its words are one page\'s, and lift none below', async () => {
+  const same = [1, 2, 3, 4, 5].map((i) => ({ ...about(i), title: 'Working with changes', text: about(i).text.replace(/Chapter \d+/, 'The next chapter') }));
+  await withCrawlSnapshot([...same, ...PAGES.slice(5), ...copies, later], (snap) => {
+    assert.equal(feedbackUrls(snap, '5'), feedbackUrls(snap, '0'));
   });
 });
 
