@@ -23,7 +23,7 @@ import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
-import { ForwardFiles, inconsistent } from './forward.js';
+import { ForwardFiles, inconsistent, windowLayout } from './forward.js';
 import { readIds } from './forward-ids.js';
 import { Lru } from './lru.js';
 import { entryRuns, readRuns } from './run-starts.js';
@@ -268,6 +268,8 @@ class SegmentedIndexReader implements IndexReader {
         sec = new IndexFileColumns(this.dir, INDEX_FILES.sections);
         const n = this.meta.docCount;
         if (fwd.length('start') !== n + 1) throw inconsistent(this.dir);
+        // Where the window's positions start in a file of format 13 (position-bits): where the one before ended.
+        let posAt = { bit: 0, byte: 0 };
         for (let first = 0; first < n; first += WINDOW_DOCS) {
           const last = Math.min(n, first + WINDOW_DOCS);
           const start = fwd.read('start', Uint32Array, first, last + 1);
@@ -276,7 +278,8 @@ class SegmentedIndexReader implements IndexReader {
           const term = readIds(fwd, e0, e1);
           const [tfBytes, tfCodes] = readTfs(fwd, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
-          const positions = this.fwd.windowPositions(pos, e0, e1, tfBytes, tfCodes);
+          const positions = this.fwd.windowPositions(pos, e0, e1, tfBytes, tfCodes, windowLayout(start, lengths), posAt);
+          posAt = positions.end;
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
           const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
           // Each document's first section run (an index without the column has one for every entry).
