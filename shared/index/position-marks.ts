@@ -9,7 +9,9 @@
  * follows from its start without being stored. Marks are 32-bit, or two
  * 32-bit words each (`mark64`) in a file of 4 GiB of positions or more, as
  * run starts are (run-starts). An index of format 9 or older keeps every
- * start instead (run-starts), and its positions are read that way.
+ * start instead (run-starts), and its positions are read that way. Format
+ * 13's positions (position-bits) keep their marks, every 64th entry's, with
+ * the same writer and reader.
  */
 import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
 import type { PagedColumn, PagedFile } from './paged.js';
