@@ -253,7 +253,7 @@ export class ForwardWriter {
   private appendRuns(n: number, secEnd: Uint32Array, secData: Uint8Array): void {
     const { posEnd, secOut, secStart, entryOf } = this;
     const L = this.lengths;
-    this.posWriter.add(n, L[this.doc * F + TITLE]! + L[this.doc * F + CONTENT]!, this.posData, (j) => (entryOf[j] ? posEnd[entryOf[j]! - 1]! : 0), (j) => posEnd[entryOf[j]!]!);
+    this.posWriter.add(n, L[this.doc * F + TITLE]! + L[this.doc * F + CONTENT]!, this.posData, posEnd, entryOf);
     let sb = 0;
     for (let j = 0; j < n; j++) {
       const k = entryOf[j]!;

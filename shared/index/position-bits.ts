@@ -66,6 +66,8 @@ export class PositionsWriter {
   private pending = 0;
   private bits = 0;
   private bytes = 0;
+  /** Bytes of first positions of the document at hand. */
+  private fb = 0;
   private firstOut = new Uint8Array(1024);
   private gapOut: Uint8Array = new Uint8Array(4096);
   private firstAt = new Float64Array(1024);
@@ -83,44 +85,49 @@ export class PositionsWriter {
   }
 
   /**
-   * Appends a document's `n` entries of `length` title+content terms, entry j's positions (varints of gaps)
-   * being `data[from(j)..to(j))`.
+   * Appends a document's `n` entries of `length` title+content terms: entry j's positions (varints of gaps) are
+   * spilled entry `order[j]`'s, `data` up to `posEnd[order[j]]` from where the one before it ends.
    */
-  add(n: number, length: number, data: Uint8Array, from: (j: number) => number, to: (j: number) => number): void {
+  add(n: number, length: number, data: Uint8Array, posEnd: Uint32Array, order: Uint32Array): void {
     const width = positionWidth(length);
     const limit = POW2[width]!;
     if (this.firstAt.length < n) (this.firstAt = new Float64Array(2 * n)), (this.gapAt = new Float64Array(2 * n));
     const room = Math.ceil((n * width) / 8) + 8;
     if (this.firstOut.length < room) this.firstOut = new Uint8Array(2 * room);
-    let { acc, pending } = this;
-    let fb = 0;
+    this.fb = 0;
     let gb = 0;
     for (let j = 0; j < n; j++) {
       this.firstAt[j] = this.bits;
       this.gapAt[j] = this.bytes + gb;
-      let p = from(j);
-      const end = to(j);
+      const k = order[j]!;
+      let p = k ? posEnd[k - 1]! : 0;
+      const end = posEnd[k]!;
       if (p === end) continue;
       let b = data[p++]!;
       let v = b & 0x7f;
       for (let scale = 128; b & 0x80; scale *= 128) v += ((b = data[p++]!) & 0x7f) * scale;
       if (v >= limit) throw new HzError('HZ_ERR_INDEX_FORMAT', `${this.file}: position ${v} is past its document's ${length} terms`);
-      acc += v * POW2[pending]!;
-      for (pending += width; pending >= 8; pending -= 8) {
-        this.firstOut[fb++] = acc & 0xff;
-        acc = Math.floor(acc / 256);
-      }
+      // Fewer than 8 bits wait in `acc`: 24 more still fit 31 bits.
+      if (width <= 24) this.put(v, width);
+      else (this.put(v % 0x10000, 16), this.put(Math.floor(v / 0x10000), width - 16));
       this.bits += width;
       if (this.gapOut.length < gb + end - p) this.gapOut = grow(this.gapOut, gb + end - p);
       for (; p < end; p++) this.gapOut[gb++] = data[p]!;
     }
-    this.acc = acc;
-    this.pending = pending;
     this.bytes += gb;
-    this.w.append(2, this.firstOut.subarray(0, fb));
+    this.w.append(2, this.firstOut.subarray(0, this.fb));
     this.w.append(3, this.gapOut.subarray(0, gb));
     this.firstMarks.append(this.firstAt.subarray(0, n));
     this.gapMarks.append(this.gapAt.subarray(0, n));
+  }
+
+  /** Appends `v`, `width` bits (at most 24), to the first positions' bytes. */
+  private put(v: number, width: number): void {
+    let acc = this.acc | (v << this.pending);
+    let pending = this.pending + width;
+    for (; pending >= 8; pending -= 8, acc >>>= 8) this.firstOut[this.fb++] = acc & 0xff;
+    this.acc = acc;
+    this.pending = pending;
   }
 
   /** Appends the last partial byte and the marks. */
@@ -139,6 +146,9 @@ function grow(a: Uint8Array, n: number): Uint8Array {
 
 /** The value `width` bits wide at bit `bit` of `bytes`. */
 function bitsAt(bytes: Uint8Array, bit: number, width: number): number {
+  const p0 = bit >>> 3;
+  // Four bytes hold a value of up to 25 bits wherever it starts in its first.
+  if (width <= 25) return ((bytes[p0]! | (bytes[p0 + 1]! << 8) | (bytes[p0 + 2]! << 16) | (bytes[p0 + 3]! << 24)) >>> (bit & 7)) & ((1 << width) - 1);
   let v = 0;
   for (let got = 0, p = bit >>> 3, shift = bit & 7; got < width; got += 8 - shift, shift = 0) v += (bytes[p++]! >>> shift) * POW2[got]!;
   return v % POW2[width]!;

@@ -77,7 +77,7 @@ test('position-bits: a position past its page\'s length is refused, naming the f
   const w = new PackedColumnsWriter(dir, 'positions', positionColumns(1, 2, 0));
   const p = new PositionsWriter(w, 1, 2, 0, path.join(dir, 'positions'));
   assert.throws(
-    () => p.add(1, 4, Uint8Array.of(5), () => 0, () => 1),
+    () => p.add(1, 4, Uint8Array.of(5), Uint32Array.of(1), Uint32Array.of(0)),
     (e: Error) => e.message.includes(path.join(dir, 'positions')) && e.message.includes('position 5') && e.message.includes('4 terms'),
   );
   w.abandon();
