@@ -217,8 +217,13 @@ export class ForwardFiles {
    * A file of format 13 is read from `at`, where the window before ended (`end`), its widths by `docs`.
    */
   windowPositions(pos: IndexFileColumns, e0: number, e1: number, bytes: Uint8Array, codes: Uint16Array, docs: DocLayout, at: { bit: number; byte: number }): { start: Float64Array; data: Uint8Array; end: { bit: number; byte: number } } {
+    if (this.posBits) {
+      const counts = new Uint32Array(e1 - e0);
+      positionCounts(bytes, codes, 0, e1 - e0, e0, this.over, counts);
+      return readPositionBits(pos, e0, e1, at, counts, docs);
+    }
     const count = (e: number) => (e >= e0 ? positionCount(bytes[e - e0]!, codes[e - e0]!, e, this.over) : this.positionCount(e));
-    return this.posBits ? readPositionBits(pos, e0, e1, at, count, docs) : { ...readPositionRuns(pos, e0, e1, count), end: at };
+    return { ...readPositionRuns(pos, e0, e1, count), end: at };
   }
 
   /** How many positions an entry has. */

@@ -246,30 +246,33 @@ export class PagedPositionBits {
 /**
  * The runs of entries `e0..e1` of a positions file of format 13 being walked (merge), as entries carry them
  * (varints of gaps), with where each starts and the end of the last: `at` is where e0's first position and gaps
- * start (where the window before ended, returned as `end`), `count(e)` entry e's count of positions and `docs`
- * the window's documents (`start` from e0's on).
+ * start (where the window before ended, returned as `end`), `counts[k]` entry e0 + k's count of positions and
+ * `docs` the window's documents (`start` from e0's on).
  */
-export function readPositionBits(cols: IndexFileColumns, e0: number, e1: number, at: { bit: number; byte: number }, count: (e: number) => number, docs: DocLayout): { start: Float64Array; data: Uint8Array; end: { bit: number; byte: number } } {
-  const widths = new Uint8Array(e1 - e0);
-  const counts = new Uint32Array(e1 - e0);
+export function readPositionBits(cols: IndexFileColumns, e0: number, e1: number, at: { bit: number; byte: number }, counts: Uint32Array, docs: DocLayout): { start: Float64Array; data: Uint8Array; end: { bit: number; byte: number } } {
+  const m = e1 - e0;
+  const widths = new Uint8Array(m);
   let bits = 0;
   let firsts = 0;
-  for (let e = e0, doc = 0; e < e1; e++) {
-    while (docs.start[doc + 1]! <= e) doc++;
-    const n = (counts[e - e0] = count(e));
-    widths[e - e0] = positionWidth(docs.length(doc));
-    if (n) (bits += widths[e - e0]!), firsts++;
+  for (let doc = 0, k = 0; k < m && doc + 1 < docs.start.length; doc++) {
+    const width = positionWidth(docs.length(doc));
+    for (const end = Math.min(m, docs.start[doc + 1]! - e0); k < end; k++)
+      if (counts[k]) {
+        widths[k] = width;
+        bits += width;
+        firsts++;
+      }
   }
   const from = Math.floor(at.bit / 8);
   const firstBytes = cols.read(FIRSTS, Uint8Array, from, Math.ceil((at.bit + bits) / 8));
   // The window's gaps end before the mark at or past e1.
   const gapBytes = cols.read('data', Uint8Array, at.byte, readWide(cols, GAP_MARKS, Math.ceil(e1 / MARK), Math.ceil(e1 / MARK) + 1)[0]!);
   const data = new Uint8Array(gapBytes.length + 5 * firsts);
-  const start = new Float64Array(e1 - e0 + 1);
+  const start = new Float64Array(m + 1);
   let bit = at.bit - 8 * from;
   let b = 0;
   let g = 0;
-  for (let k = 0; k < e1 - e0; k++) {
+  for (let k = 0; k < m; k++) {
     start[k] = b;
     const n = counts[k]!;
     if (!n) continue;
@@ -280,6 +283,6 @@ export function readPositionBits(cols: IndexFileColumns, e0: number, e1: number,
       data[b++] = gapBytes[g]!;
     }
   }
-  start[e1 - e0] = b;
+  start[m] = b;
   return { start, data: data.subarray(0, b), end: { bit: at.bit + bits, byte: at.byte + g } };
 }
