@@ -42,8 +42,8 @@ import { HzError } from '../errors.js';
  * 10 bits an id rather than the dictionary's 18 on a growth crawl; a version 11 to 8 index, every id at the dictionary's width
  * (shared/index/term-ids), still reads.
  * 13: the positions file keeps each position in its document's width of bits (enough for its title+content length) rather
- * than varints of gaps, and every 64th entry's bit offset as a mark (shared/index/position-bits); a version 12 to 8 index's
- * varints still read.
+ * than a varint, the later ones varints of the gaps as before, with every 64th entry's bit offset and every 16th's byte offset as
+ * marks (shared/index/position-bits); a version 12 to 8 index's varints still read.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
@@ -63,7 +63,7 @@ export const INDEX_FILES = {
   terms: 'terms',
   /** Per document: sorted term ids (in groups, forward-ids), term frequency per field (tf-codes; the bytes not 1 and the codes not zero only, tf-sparse), field lengths. */
   forward: 'forward',
-  /** Per (document, term): positions in the title+content stream, each in its document's width of bits; where every 64th entry's starts (position-bits). */
+  /** Per (document, term): positions in the title+content stream, the first in its document's width of bits, the others delta varints; where every 64th entry's first and every 16th's gaps start (position-bits). */
   positions: 'positions',
   /** Per document: its sections' lengths (two or more, else none) and its first section run; per (document, term) of a document whose runs its positions do not give (section-runs): the sections it occurs in, with its count in each. */
   sections: 'sections',

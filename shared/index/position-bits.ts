@@ -8,12 +8,14 @@
  * bytes past the 128th term, about 11 bits here; most entries of a page have
  * no other. The gaps stay varints: the occurrences of a frequent word
  * are near one another, a byte each, less than a width (on pages of real
- * sites, most of the positions). Every 64th entry's bit offset in the first
- * positions and byte offset in the gaps are kept as marks; an entry's are
- * found from its mark by its document's width for each entry before it with
- * a position and by skipping the gaps of their counts (the forward index's
- * frequencies). Spill and merge carry positions as varints of gaps (entries):
- * the writer takes each entry's first varint out, merge's walk puts it back.
+ * sites, most of the positions). Every entry has a first position (0 when it
+ * has none, a term of the anchors or URL only), so where an entry's is
+ * follows from every 64th entry's bit offset (a mark) and the widths of the
+ * documents of the entries between; its gaps from every 16th entry's byte
+ * offset, by skipping the gaps of the entries between, their counts being
+ * the forward index's frequencies. Spill and merge carry positions as
+ * varints of gaps (entries): the writer takes each entry's first varint out,
+ * merge's walk puts it back.
  */
 import { HzError } from '../errors.js';
 import { putVarint, type DocEntries } from './entries.js';
@@ -25,9 +27,14 @@ import { FIELDS } from './types.js';
 
 const TITLE = FIELDS.indexOf('title');
 const CONTENT = FIELDS.indexOf('content');
-/** Marks every 64th entry: a read adds up the counts of at most 63 entries before its own. */
-const MARK_SHIFT = 6;
-const MARK = 1 << MARK_SHIFT;
+/**
+ * The first positions' marks every 64th entry: every entry has one (0 for an entry with no position), so a read
+ * adds up the widths of the entries before its own, by documents, with no counts. The gaps' every 16th: a read of
+ * an entry of more than one position counts the positions of at most 15 entries before it, as format 12 did.
+ */
+const FIRST_SHIFT = 6;
+const GAP_SHIFT = 4;
+const GAP_MARK = 1 << GAP_SHIFT;
 /** The first positions' column, which a positions file of format 13 has; its marks are `first.mark`, the gaps' `gap.mark` (each `…64` in two words past 2^32). */
 export const FIRSTS = 'first';
 const FIRST_MARKS = 'first.mark';
@@ -37,24 +44,22 @@ const POW2 = Array.from({ length: 41 }, (_, i) => 2 ** i);
 /** The bits a first position of a document of `length` title+content terms takes. */
 export const positionWidth = (length: number): number => (length > 1 ? 32 - Math.clz32(length - 1) : 0);
 
-/** What a document's positions take: the bits of its first positions, and the bytes of its gaps (each entry's varints but its first). */
+/** What a document's positions take: the bits of its entries' first positions, and the bytes of its gaps (each entry's varints but its first). */
 export function positionSizes(e: Pick<DocEntries, 'posData' | 'posEnd' | 'lengths'>): { bits: number; bytes: number } {
   const { posData, posEnd } = e;
-  let firsts = 0;
   let firstBytes = 0;
   for (let k = 0, p = 0; k < posEnd.length; p = posEnd[k++]!) {
     if (p === posEnd[k]) continue;
-    firsts++;
     while (posData[p++]! >= 0x80) firstBytes++;
     firstBytes++;
   }
-  return { bits: firsts * positionWidth(e.lengths[TITLE]! + e.lengths[CONTENT]!), bytes: posData.length - firstBytes };
+  return { bits: posEnd.length * positionWidth(e.lengths[TITLE]! + e.lengths[CONTENT]!), bytes: posData.length - firstBytes };
 }
 
 /** The columns of a positions file of `entries` entries, `bits` of first positions and `bytes` of gaps, in the order PositionsWriter appends. */
 export function positionColumns(entries: number, bits: number, bytes: number): ColumnShape[] {
-  const marks = (name: string, end: number): ColumnShape => ({ name: wide(end) ? `${name}64` : name, type: 'u32', length: (wide(end) ? 2 : 1) * markCount(entries, MARK_SHIFT) });
-  return [marks(FIRST_MARKS, bits), marks(GAP_MARKS, bytes), { name: FIRSTS, type: 'u8', length: Math.ceil(bits / 8) }, { name: 'data', type: 'u8', length: bytes }];
+  const marks = (name: string, end: number, shift: number): ColumnShape => ({ name: wide(end) ? `${name}64` : name, type: 'u32', length: (wide(end) ? 2 : 1) * markCount(entries, shift) });
+  return [marks(FIRST_MARKS, bits, FIRST_SHIFT), marks(GAP_MARKS, bytes, GAP_SHIFT), { name: FIRSTS, type: 'u8', length: Math.ceil(bits / 8) }, { name: 'data', type: 'u8', length: bytes }];
 }
 
 /** Writes the positions file positionColumns laid out, a document at a time. */
@@ -80,8 +85,8 @@ export class PositionsWriter {
     bytes: number,
     private readonly file: string,
   ) {
-    this.firstMarks = new MarksWriter(w, 0, entries, bits, MARK_SHIFT);
-    this.gapMarks = new MarksWriter(w, 1, entries, bytes, MARK_SHIFT);
+    this.firstMarks = new MarksWriter(w, 0, entries, bits, FIRST_SHIFT);
+    this.gapMarks = new MarksWriter(w, 1, entries, bytes, GAP_SHIFT);
   }
 
   /**
@@ -102,10 +107,12 @@ export class PositionsWriter {
       const k = order[j]!;
       let p = k ? posEnd[k - 1]! : 0;
       const end = posEnd[k]!;
-      if (p === end) continue;
-      let b = data[p++]!;
-      let v = b & 0x7f;
-      for (let scale = 128; b & 0x80; scale *= 128) v += ((b = data[p++]!) & 0x7f) * scale;
+      let v = 0;
+      if (p < end) {
+        let b = data[p++]!;
+        v = b & 0x7f;
+        for (let scale = 128; b & 0x80; scale *= 128) v += ((b = data[p++]!) & 0x7f) * scale;
+      }
       if (v >= limit) throw new HzError('HZ_ERR_INDEX_FORMAT', `${this.file}: position ${v} is past its document's ${length} terms`);
       // Fewer than 8 bits wait in `acc`: 24 more still fit 31 bits.
       if (width <= 24) this.put(v, width);
@@ -192,7 +199,7 @@ export class PagedPositionBits {
   private readonly data: PagedColumn;
   private readonly firstMarks: PagedMarks;
   private readonly gapMarks: PagedMarks;
-  private readonly counts = new Uint32Array(MARK);
+  private readonly counts = new Uint32Array(GAP_MARK);
   private scratch = new Uint8Array(256);
 
   constructor(
@@ -201,8 +208,8 @@ export class PagedPositionBits {
   ) {
     this.firsts = f.column(FIRSTS, 'u8');
     this.data = f.column('data', 'u8');
-    this.firstMarks = new PagedMarks(f, this.firsts, count, FIRST_MARKS, MARK_SHIFT);
-    this.gapMarks = new PagedMarks(f, this.data, count, GAP_MARKS, MARK_SHIFT);
+    this.firstMarks = new PagedMarks(f, this.firsts, count, FIRST_MARKS, FIRST_SHIFT);
+    this.gapMarks = new PagedMarks(f, this.data, count, GAP_MARKS, GAP_SHIFT);
   }
 
   /** Whether the marks are as many as `entries` entries have, the last ones at the end of the bits and the bytes. */
@@ -212,30 +219,30 @@ export class PagedPositionBits {
 
   /** Entry e's positions, the first `max`, in `docs`. */
   positions(e: number, max: number, docs: DocLayout): number[] {
-    const first = e - (e & (MARK - 1));
     const { counts } = this;
-    this.count(first, e + 1, counts);
-    let bit = this.firstMarks.mark(e >>> MARK_SHIFT);
-    let doc = docOfEntry(docs.start, first);
-    let width = positionWidth(docs.length(doc));
-    let gaps = 0;
-    for (let k = first; k < e; k++) {
-      const c = counts[k - first]!;
-      if (!c) continue;
-      if (docs.start[doc + 1]! <= k) width = positionWidth(docs.length((doc = docOfEntry(docs.start, k, doc + 1))));
-      bit += width;
-      gaps += c - 1;
-    }
-    const n = counts[e - first]!;
+    this.count(e, e + 1, counts);
+    const n = counts[0]!;
     const out: number[] = [];
     if (!n || !max) return out;
-    if (docs.start[doc + 1]! <= e) width = positionWidth(docs.length(docOfEntry(docs.start, e, doc + 1)));
-    const from = Math.floor(bit / 8);
-    const to = Math.ceil((bit + width) / 8);
-    this.f.copy(this.firsts, from, to, this.scratch);
-    out.push(bitsAt(this.scratch, bit - 8 * from, width));
+    // The widths of the entries from the mark's on, a document at a time.
+    const first = e - (e % (1 << FIRST_SHIFT));
+    let bit = this.firstMarks.mark(Math.floor(e / (1 << FIRST_SHIFT)));
+    let doc = docOfEntry(docs.start, e);
+    for (let d = doc, to = e; to > first; d--) {
+      const from = Math.max(first, docs.start[d]!);
+      bit += (to - from) * positionWidth(docs.length(d));
+      to = from;
+    }
+    const width = positionWidth(docs.length(doc));
+    const at = Math.floor(bit / 8);
+    this.f.copy(this.firsts, at, Math.ceil((bit + width) / 8), this.scratch);
+    out.push(bitsAt(this.scratch, bit - 8 * at, width));
     if (n === 1 || max === 1) return out;
-    const g0 = this.gapMarks.skip(this.gapMarks.mark(e >>> MARK_SHIFT), gaps);
+    const g = e - (e & (GAP_MARK - 1));
+    this.count(g, e, counts);
+    let gaps = 0;
+    for (let k = 0; k < e - g; k++) gaps += counts[k]! && counts[k]! - 1;
+    const g0 = this.gapMarks.skip(this.gapMarks.mark(e >>> GAP_SHIFT), gaps);
     const g1 = this.gapMarks.skip(g0, n - 1);
     if (this.scratch.length < g1 - g0) this.scratch = new Uint8Array(2 * (g1 - g0));
     this.f.copy(this.data, g0, g1, this.scratch);
@@ -253,21 +260,18 @@ export function readPositionBits(cols: IndexFileColumns, e0: number, e1: number,
   const m = e1 - e0;
   const widths = new Uint8Array(m);
   let bits = 0;
-  let firsts = 0;
   for (let doc = 0, k = 0; k < m && doc + 1 < docs.start.length; doc++) {
     const width = positionWidth(docs.length(doc));
-    for (const end = Math.min(m, docs.start[doc + 1]! - e0); k < end; k++)
-      if (counts[k]) {
-        widths[k] = width;
-        bits += width;
-        firsts++;
-      }
+    for (const end = Math.min(m, docs.start[doc + 1]! - e0); k < end; k++) {
+      widths[k] = width;
+      bits += width;
+    }
   }
   const from = Math.floor(at.bit / 8);
   const firstBytes = cols.read(FIRSTS, Uint8Array, from, Math.ceil((at.bit + bits) / 8));
   // The window's gaps end before the mark at or past e1.
-  const gapBytes = cols.read('data', Uint8Array, at.byte, readWide(cols, GAP_MARKS, Math.ceil(e1 / MARK), Math.ceil(e1 / MARK) + 1)[0]!);
-  const data = new Uint8Array(gapBytes.length + 5 * firsts);
+  const gapBytes = cols.read('data', Uint8Array, at.byte, readWide(cols, GAP_MARKS, Math.ceil(e1 / GAP_MARK), Math.ceil(e1 / GAP_MARK) + 1)[0]!);
+  const data = new Uint8Array(gapBytes.length + 5 * m);
   const start = new Float64Array(m + 1);
   let bit = at.bit - 8 * from;
   let b = 0;
@@ -275,9 +279,9 @@ export function readPositionBits(cols: IndexFileColumns, e0: number, e1: number,
   for (let k = 0; k < m; k++) {
     start[k] = b;
     const n = counts[k]!;
-    if (!n) continue;
-    b = putVarint(data, b, bitsAt(firstBytes, bit, widths[k]!));
     bit += widths[k]!;
+    if (!n) continue;
+    b = putVarint(data, b, bitsAt(firstBytes, bit - widths[k]!, widths[k]!));
     for (let left = n - 1; left > 0 && g < gapBytes.length; g++) {
       if (gapBytes[g]! < 0x80) left--;
       data[b++] = gapBytes[g]!;

@@ -213,7 +213,7 @@ function varied(): IndexInputDoc[] {
 const GOLDEN = {
   docs: 'a519ca128521c0ab',
   forward: 'b3437fcf370825c7',
-  positions: '5eea5e8fac6bc191',
+  positions: '9db7712900700a9a',
   terms: '3f9a574fc43594ca',
   sections: '3408dd3a38732e6a',
   postings: '8b0287653e530334',
