@@ -214,16 +214,15 @@ export class ForwardFiles {
   /**
    * The runs of positions of entries `e0..e1` of a positions file being walked (merge), as entries carry them,
    * with the window's frequency bytes and codes (from e0): an entry before e0 in its mark's block is read here.
-   * A file of format 13 is read from `at`, where the window before ended (`end`), its widths by `docs`.
+   * A file of format 13 is read from where e0's positions start, the window's widths by `docs`.
    */
-  windowPositions(pos: IndexFileColumns, e0: number, e1: number, bytes: Uint8Array, codes: Uint16Array, docs: DocLayout, at: { bit: number; byte: number }): { start: Float64Array; data: Uint8Array; end: { bit: number; byte: number } } {
+  windowPositions(pos: IndexFileColumns, e0: number, e1: number, bytes: Uint8Array, codes: Uint16Array, docs: DocLayout): { start: Float64Array; data: Uint8Array } {
     if (this.posBits) {
       const counts = new Uint32Array(e1 - e0);
       positionCounts(bytes, codes, 0, e1 - e0, e0, this.over, counts);
-      return readPositionBits(pos, e0, e1, at, counts, docs);
+      return readPositionBits(pos, e0, e1, this.posBits.start(e0, this.docs.layout), counts, docs);
     }
-    const count = (e: number) => (e >= e0 ? positionCount(bytes[e - e0]!, codes[e - e0]!, e, this.over) : this.positionCount(e));
-    return { ...readPositionRuns(pos, e0, e1, count), end: at };
+    return readPositionRuns(pos, e0, e1, (e) => (e >= e0 ? positionCount(bytes[e - e0]!, codes[e - e0]!, e, this.over) : this.positionCount(e)));
   }
 
   /** How many positions an entry has. */

@@ -224,39 +224,54 @@ export class PagedPositionBits {
     const n = counts[0]!;
     const out: number[] = [];
     if (!n || !max) return out;
-    // The widths of the entries from the mark's on, a document at a time.
-    const first = e - (e % (1 << FIRST_SHIFT));
-    let bit = this.firstMarks.mark(Math.floor(e / (1 << FIRST_SHIFT)));
-    let doc = docOfEntry(docs.start, e);
-    for (let d = doc, to = e; to > first; d--) {
-      const from = Math.max(first, docs.start[d]!);
-      bit += (to - from) * positionWidth(docs.length(d));
-      to = from;
-    }
-    const width = positionWidth(docs.length(doc));
+    const bit = this.slot(e, docs);
+    const width = positionWidth(docs.length(docOfEntry(docs.start, e)));
     const at = Math.floor(bit / 8);
     this.f.copy(this.firsts, at, Math.ceil((bit + width) / 8), this.scratch);
     out.push(bitsAt(this.scratch, bit - 8 * at, width));
     if (n === 1 || max === 1) return out;
-    const g = e - (e & (GAP_MARK - 1));
-    this.count(g, e, counts);
-    let gaps = 0;
-    for (let k = 0; k < e - g; k++) gaps += counts[k]! && counts[k]! - 1;
-    const g0 = this.gapMarks.skip(this.gapMarks.mark(e >>> GAP_SHIFT), gaps);
+    const g0 = this.gaps(e);
     const g1 = this.gapMarks.skip(g0, n - 1);
     if (this.scratch.length < g1 - g0) this.scratch = new Uint8Array(2 * (g1 - g0));
     this.f.copy(this.data, g0, g1, this.scratch);
     return addGaps(this.scratch, 0, g1 - g0, out[0]!, max, out);
+  }
+
+  /** Where entry e's first position and gaps start: merge's walk starts a window there. */
+  start(e: number, docs: DocLayout): { bit: number; byte: number } {
+    return { bit: this.slot(e, docs), byte: this.gaps(e) };
+  }
+
+  /** The bit where entry e's first position starts: its mark's, and the widths of the entries from the mark's on, a document at a time. */
+  private slot(e: number, docs: DocLayout): number {
+    const first = e - (e % (1 << FIRST_SHIFT));
+    let bit = this.firstMarks.mark(Math.floor(e / (1 << FIRST_SHIFT)));
+    for (let d = docOfEntry(docs.start, e), to = e; to > first; d--) {
+      const from = Math.max(first, docs.start[d]!);
+      bit += (to - from) * positionWidth(docs.length(d));
+      to = from;
+    }
+    return bit;
+  }
+
+  /** The byte where entry e's gaps start: its mark's, the gaps of the entries from the mark's on skipped. */
+  private gaps(e: number): number {
+    const { counts } = this;
+    const g = e - (e & (GAP_MARK - 1));
+    this.count(g, e, counts);
+    let gaps = 0;
+    for (let k = 0; k < e - g; k++) gaps += counts[k]! && counts[k]! - 1;
+    return this.gapMarks.skip(this.gapMarks.mark(e >>> GAP_SHIFT), gaps);
   }
 }
 
 /**
  * The runs of entries `e0..e1` of a positions file of format 13 being walked (merge), as entries carry them
  * (varints of gaps), with where each starts and the end of the last: `at` is where e0's first position and gaps
- * start (where the window before ended, returned as `end`), `counts[k]` entry e0 + k's count of positions and
- * `docs` the window's documents (`start` from e0's on).
+ * start (PagedPositionBits.start), `counts[k]` entry e0 + k's count of positions and `docs` the window's documents
+ * (`start` from e0's on).
  */
-export function readPositionBits(cols: IndexFileColumns, e0: number, e1: number, at: { bit: number; byte: number }, counts: Uint32Array, docs: DocLayout): { start: Float64Array; data: Uint8Array; end: { bit: number; byte: number } } {
+export function readPositionBits(cols: IndexFileColumns, e0: number, e1: number, at: { bit: number; byte: number }, counts: Uint32Array, docs: DocLayout): { start: Float64Array; data: Uint8Array } {
   const m = e1 - e0;
   const widths = new Uint8Array(m);
   let bits = 0;
@@ -288,5 +303,5 @@ export function readPositionBits(cols: IndexFileColumns, e0: number, e1: number,
     }
   }
   start[m] = b;
-  return { start, data: data.subarray(0, b), end: { bit: at.bit + bits, byte: at.byte + g } };
+  return { start, data: data.subarray(0, b) };
 }

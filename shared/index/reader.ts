@@ -268,8 +268,6 @@ class SegmentedIndexReader implements IndexReader {
         sec = new IndexFileColumns(this.dir, INDEX_FILES.sections);
         const n = this.meta.docCount;
         if (fwd.length('start') !== n + 1) throw inconsistent(this.dir);
-        // Where the window's positions start in a file of format 13 (position-bits): where the one before ended.
-        let posAt = { bit: 0, byte: 0 };
         for (let first = 0; first < n; first += WINDOW_DOCS) {
           const last = Math.min(n, first + WINDOW_DOCS);
           const start = fwd.read('start', Uint32Array, first, last + 1);
@@ -278,8 +276,7 @@ class SegmentedIndexReader implements IndexReader {
           const term = readIds(fwd, e0, e1);
           const [tfBytes, tfCodes] = readTfs(fwd, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
-          const positions = this.fwd.windowPositions(pos, e0, e1, tfBytes, tfCodes, windowLayout(start, lengths), posAt);
-          posAt = positions.end;
+          const positions = this.fwd.windowPositions(pos, e0, e1, tfBytes, tfCodes, windowLayout(start, lengths));
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
           const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
           // Each document's first section run (an index without the column has one for every entry).
