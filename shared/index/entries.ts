@@ -61,7 +61,7 @@ export interface TermStreams {
 }
 
 /** Appends `v` to `bytes` at `b` as a LEB128 varint; returns where it ends. */
-function putVarint(bytes: Uint8Array, b: number, v: number): number {
+export function putVarint(bytes: Uint8Array, b: number, v: number): number {
   for (; ; v >>>= 7) {
     if (v <= 0x7f) {
       bytes[b++] = v;

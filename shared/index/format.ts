@@ -41,10 +41,13 @@ import { HzError } from '../errors.js';
  * 12: the forward index's term ids in groups of 16 entries, a base, a width and the gaps between ids (shared/index/forward-ids):
  * 10 bits an id rather than the dictionary's 18 on a growth crawl; a version 11 to 8 index, every id at the dictionary's width
  * (shared/index/term-ids), still reads.
+ * 13: the positions file keeps each position in its document's width of bits (enough for its title+content length) rather
+ * than a varint, the later ones varints of the gaps as before, with every 64th entry's bit offset and every 16th's byte offset as
+ * marks (shared/index/position-bits); a version 12 to 8 index's varints still read.
  * An index of an older version is refused on open (publish.ts's readIndexMeta) with the commands that rebuild it;
  * other files framed here (a segment's summaries) are still read from version 5 on.
  */
-export const INDEX_FORMAT_VERSION = 12;
+export const INDEX_FORMAT_VERSION = 13;
 /** The oldest version of an index (meta, postings, …) the reader opens. */
 export const OLDEST_INDEX = 8;
 /** The oldest version this code still reads. */
@@ -60,7 +63,7 @@ export const INDEX_FILES = {
   terms: 'terms',
   /** Per document: sorted term ids (in groups, forward-ids), term frequency per field (tf-codes; the bytes not 1 and the codes not zero only, tf-sparse), field lengths. */
   forward: 'forward',
-  /** Per (document, term): positions in the title+content stream, delta varints; where every 16th entry's start (position-marks). */
+  /** Per (document, term): positions in the title+content stream, the first in its document's width of bits, the others delta varints; where every 64th entry's first and every 16th's gaps start (position-bits). */
   positions: 'positions',
   /** Per document: its sections' lengths (two or more, else none) and its first section run; per (document, term) of a document whose runs its positions do not give (section-runs): the sections it occurs in, with its count in each. */
   sections: 'sections',

@@ -12,7 +12,7 @@ import { HzError } from '../errors.js';
 import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import type { SpillSink, SpillSource } from './spill.js';
-import { markColumns, MarksWriter } from './position-marks.js';
+import { positionColumns, PositionsWriter } from './position-bits.js';
 import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { IdGroupsWriter, idColumns } from './forward-ids.js';
@@ -23,6 +23,7 @@ import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
 const TITLE = FIELDS.indexOf('title');
+const CONTENT = FIELDS.indexOf('content');
 
 /** Spills a document's entries. */
 export function spillEntries(t: SpillSink, e: DocEntries): void {
@@ -64,6 +65,8 @@ export interface ForwardShape {
   coded: number;
   /** Entries whose content frequency byte is not 1 (tf-sparse). */
   bytesKept: number;
+  /** The bits of the positions' first ones, and the bytes of their gaps (position-bits). */
+  posBits: number;
   posBytes: number;
   sectionCount: number;
   secBytes: number;
@@ -100,14 +103,13 @@ export class ForwardWriter {
   private readonly forward: PackedColumnsWriter;
   private readonly positions: PackedColumnsWriter;
   private readonly sections: PackedColumnsWriter;
-  private readonly posMarks: MarksWriter;
+  private readonly posWriter: PositionsWriter;
   private readonly secStarts: StartsWriter;
   private readonly termIds: IdGroupsWriter;
   private readonly codes: CodesWriter;
   private readonly bytes: CodesWriter;
   private readonly bits: number;
-  /** The data column of the positions and sections files. */
-  private readonly posDataCol: number;
+  /** The data column of the sections file. */
   private readonly secDataCol: number;
   private readonly start: Uint32Array;
   /** Each document's field lengths (`[doc * F + f]`), which the postings' block bounds are taken from. */
@@ -126,13 +128,13 @@ export class ForwardWriter {
   private docTf = FIELDS.map(() => new Uint16Array(1024));
   private tfBytes = new Uint8Array(1024);
   private tfCodes = new Uint16Array(1024);
-  private posStart = new Float64Array(1024);
   private secStart = new Float64Array(1024);
-  private posOut = new Uint8Array(4096);
+  /** The document at hand's positions as spilled (varints of gaps, entries), valid while it is added. */
+  private posEnd: Uint32Array = new Uint32Array(0);
+  private posData: Uint8Array = new Uint8Array(0);
   private secOut = new Uint8Array(1024);
   private doc = 0;
   private at = 0;
-  private posAt = 0;
   private secAt = 0;
   private secCount = 0;
 
@@ -159,8 +161,7 @@ export class ForwardWriter {
           ...idColumns(s.entries, this.bits), // last: the gaps' length is known once they are written
         ]),
       );
-      const posMarks = markColumns(s.entries, s.posBytes);
-      files.push(new PackedColumnsWriter(dir, INDEX_FILES.positions, [...posMarks, { name: 'data', type: 'u8', length: s.posBytes }]));
+      files.push(new PackedColumnsWriter(dir, INDEX_FILES.positions, positionColumns(s.entries, s.posBits, s.posBytes)));
       const secStarts = startColumns(s.secRuns, s.secOffsets, s.secBytes);
       files.push(
         new PackedColumnsWriter(dir, INDEX_FILES.sections, [
@@ -172,14 +173,13 @@ export class ForwardWriter {
           { name: RUNS_FROM_POSITIONS, type: 'u8', length: 0 },
         ]),
       );
-      this.posDataCol = posMarks.length;
       this.secDataCol = 3 + secStarts.length;
     } catch (e) {
       for (const f of files) f.abandon();
       throw e;
     }
     [this.forward, this.positions, this.sections] = files as [PackedColumnsWriter, PackedColumnsWriter, PackedColumnsWriter];
-    this.posMarks = new MarksWriter(this.positions, 0, s.entries, s.posBytes);
+    this.posWriter = new PositionsWriter(this.positions, s.entries, s.posBits, s.posBytes, dir);
     this.secStarts = new StartsWriter(this.sections, 3, s.secRuns, s.secOffsets, s.secBytes);
     this.termIds = new IdGroupsWriter(this.forward, 10, this.bits);
     this.bytes = new CodesWriter(this.forward, 1, s.entries, BYTES);
@@ -202,10 +202,11 @@ export class ForwardWriter {
     const secEnd = src.u32s(n);
     // Spilled bytes are a view until the next read: the section runs are copied out before the positions are read.
     const secData = this.sectionRuns(src.bytes(n ? secEnd[n - 1]! : 0), docSections);
-    const posData = src.bytes(n ? posEnd[n - 1]! : 0);
-    this.roomFor(n, posData.length);
+    this.posEnd = posEnd;
+    this.posData = src.bytes(n ? posEnd[n - 1]! : 0);
+    this.roomFor(n);
     const sorted = this.sortEntries(terms, rank);
-    this.appendRuns(n, posEnd, posData, secEnd, secData);
+    this.appendRuns(n, secEnd, secData);
     this.appendTerms(n, sorted, tf);
     this.start[this.doc++] = this.at;
     this.at += n;
@@ -224,17 +225,15 @@ export class ForwardWriter {
     return copy;
   }
 
-  private roomFor(n: number, posBytes: number): void {
+  private roomFor(n: number): void {
     if (this.ranks.length < n) {
       this.ranks = new Uint32Array(2 * n);
       this.entryOf = new Uint32Array(2 * n);
       this.docTf = FIELDS.map(() => new Uint16Array(2 * n));
       this.tfBytes = new Uint8Array(2 * n);
       this.tfCodes = new Uint16Array(2 * n);
-      this.posStart = new Float64Array(2 * n);
       this.secStart = new Float64Array(2 * n);
     }
-    this.posOut = room(this.posOut, posBytes, Uint8Array);
   }
 
   /** The document's entry ranks in dictionary order (a native numeric sort), with `entryOf` mapping each back to its spilled entry. */
@@ -251,20 +250,16 @@ export class ForwardWriter {
   }
 
   /** Appends the positions and section runs of the entries in sorted order, with where each starts. */
-  private appendRuns(n: number, posEnd: Uint32Array, posData: Uint8Array, secEnd: Uint32Array, secData: Uint8Array): void {
-    const { posOut, secOut, posStart, secStart, entryOf } = this;
-    let b = 0;
+  private appendRuns(n: number, secEnd: Uint32Array, secData: Uint8Array): void {
+    const { posEnd, secOut, secStart, entryOf } = this;
+    const L = this.lengths;
+    this.posWriter.add(n, L[this.doc * F + TITLE]! + L[this.doc * F + CONTENT]!, this.posData, posEnd, entryOf);
     let sb = 0;
     for (let j = 0; j < n; j++) {
       const k = entryOf[j]!;
-      posStart[j] = this.posAt + b;
-      for (let p = k ? posEnd[k - 1]! : 0, end = posEnd[k]!; p < end; p++) posOut[b++] = posData[p]!;
       secStart[j] = this.secAt + sb;
       for (let p = k ? secEnd[k - 1]! : 0, end = secEnd[k]!; p < end; p++) secOut[sb++] = secData[p]!;
     }
-    this.positions.append(this.posDataCol, posOut.subarray(0, b));
-    this.posMarks.append(posStart.subarray(0, n));
-    this.posAt += b;
     this.secEntry[this.doc] = this.secRunAt;
     if (sb) {
       this.sections.append(this.secDataCol, secOut.subarray(0, sb));
@@ -291,7 +286,7 @@ export class ForwardWriter {
         for (let f = 0; f < F; f++)
           if (tfOf(byte, code, f) < 0) {
             this.overKeys[this.overAt] = overKey(this.at + j, f);
-            this.overTfs[this.overAt++] = docTf[f]![j] === TF_MAX && (f === TITLE || f === BYTE_FIELD) ? this.positionsIn(j, n, f) : docTf[f]![j]!;
+            this.overTfs[this.overAt++] = docTf[f]![j] === TF_MAX && (f === TITLE || f === BYTE_FIELD) ? this.positionsIn(j, f) : docTf[f]![j]!;
           }
     }
     this.bytes.append(tfBytes.subarray(0, n));
@@ -303,18 +298,16 @@ export class ForwardWriter {
    * `field` (title or content): a count capped in its frequency is not, as its
    * positions are read by it (position-marks).
    */
-  private positionsIn(j: number, n: number, field: number): number {
-    const { posOut, posStart } = this;
-    // The document's runs are in posOut from its first one's start on.
-    const base = posStart[0]!;
-    const end = (j + 1 < n ? posStart[j + 1]! : this.posAt) - base;
+  private positionsIn(j: number, field: number): number {
+    const { posEnd, posData } = this;
+    const k = this.entryOf[j]!;
     const titleLength = this.lengths[this.doc * F + TITLE]!;
     let inTitle = 0;
     let all = 0;
-    for (let p = posStart[j]! - base, pos = 0; p < end; all++) {
-      let b = posOut[p++]!;
+    for (let p = k ? posEnd[k - 1]! : 0, end = posEnd[k]!, pos = 0; p < end; all++) {
+      let b = posData[p++]!;
       let v = b & 0x7f;
-      for (let scale = 128; b & 0x80; scale *= 128) v += ((b = posOut[p++]!) & 0x7f) * scale;
+      for (let scale = 128; b & 0x80; scale *= 128) v += ((b = posData[p++]!) & 0x7f) * scale;
       if ((pos += v) < titleLength) inTitle++;
     }
     return field === TITLE ? inTitle : all - inTitle;
@@ -324,7 +317,7 @@ export class ForwardWriter {
   close(): void {
     this.start[this.doc] = this.at;
     this.secDoc[this.doc] = this.secCount;
-    this.posMarks.close(this.posAt);
+    this.posWriter.close();
     this.sections.append(0, bytesOf(this.secDoc));
     this.secEntry[this.doc] = this.secRunAt;
     this.sections.append(2, bytesOf(this.secEntry));

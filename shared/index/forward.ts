@@ -12,6 +12,7 @@ import { HzError } from '../errors.js';
 import { INDEX_FILES, type IndexFileColumns } from './format.js';
 import type { PageCache, PagedColumn } from './paged.js';
 import { PagedFile } from './paged.js';
+import { docOfEntry, FIRSTS, PagedPositionBits, readPositionBits, type DocLayout } from './position-bits.js';
 import { hasMarks, PagedMarks, readPositionRuns } from './position-marks.js';
 import { PagedStarts } from './run-starts.js';
 import { RUNS_FROM_POSITIONS, runsOfPositions } from './section-runs.js';
@@ -23,6 +24,7 @@ import { FIELDS } from './types.js';
 
 const F = FIELDS.length;
 const TITLE = FIELDS.indexOf('title');
+const CONTENT = FIELDS.indexOf('content');
 
 /** Decodes LEB128 varints from `data[from..to)`: as positions (running sums of the gaps), the first `max`. */
 function decodeGaps(data: Uint8Array, from: number, to: number, max: number): number[] {
@@ -100,7 +102,10 @@ class Runs {
 
 export class ForwardFiles {
   private readonly fwd: PagedFile;
-  private readonly pos: Runs;
+  private readonly posFile: PagedFile;
+  /** The positions, a fixed width each (position-bits); or, in an index of format 12 or older, varints of gaps. */
+  private readonly posBits: PagedPositionBits | undefined;
+  private readonly pos: Runs | undefined;
   private readonly secRuns: Runs;
   private readonly sec: PagedFile;
   /** The term ids in groups (forward-ids); or, in an index of format 11 or older, packed `bits` wide (term-ids) or plain 32-bit. */
@@ -116,7 +121,7 @@ export class ForwardFiles {
   private overflow: Map<number, number> | undefined;
   /** Whether a document of two sections or more without runs in the sections file takes them from its positions (section-runs); an older index stored them. */
   private readonly runsFromPositions: boolean;
-  private perDoc: { start: Uint32Array; lengths: Uint32Array; secDoc: Uint32Array; secLength: Uint32Array; secEntry: Uint32Array | undefined } | undefined;
+  private perDoc: { start: Uint32Array; lengths: Uint32Array; secDoc: Uint32Array; secLength: Uint32Array; secEntry: Uint32Array | undefined; layout: DocLayout } | undefined;
 
   constructor(
     private readonly dir: string,
@@ -130,8 +135,10 @@ export class ForwardFiles {
       for (const f of files) f.close();
       throw e;
     }
-    [this.fwd, , this.sec] = files as [PagedFile, PagedFile, PagedFile];
-    this.pos = new Runs(files[1]!, (from, to, out) => this.positionCounts(from, to, out));
+    [this.fwd, this.posFile, this.sec] = files as [PagedFile, PagedFile, PagedFile];
+    const counts = (from: number, to: number, out: Uint32Array) => this.positionCounts(from, to, out);
+    if (this.posFile.has(FIRSTS)) this.posBits = new PagedPositionBits(this.posFile, counts);
+    else this.pos = new Runs(this.posFile, counts);
     this.secRuns = new Runs(this.sec);
     this.runsFromPositions = this.sec.has(RUNS_FROM_POSITIONS);
     const grouped = this.fwd.has(IDS_GAPS);
@@ -146,17 +153,21 @@ export class ForwardFiles {
     else this.term = this.fwd.column(packed ? TERM_PACKED : 'term', 'u32');
     // Documents without section runs have none in the sections file (its `entry` column); an older index has a run for every entry.
     const secRuns = this.sec.has('entry') ? this.sec.u32(this.sec.column('entry', 'u32'), docCount) : entries;
-    if (!(this.ids ? this.ids.holds() : Math.ceil((entries * this.bits) / 32) === this.term!.length) || !this.pos.holds(entries) || !this.secRuns.holds(secRuns) || !this.codes.fits(entries) || !this.bytes.fits(entries)) throw inconsistent(dir);
+    if (!(this.ids ? this.ids.holds() : Math.ceil((entries * this.bits) / 32) === this.term!.length) || !(this.posBits ? this.posBits.fits(entries) : this.pos!.holds(entries)) || !this.secRuns.holds(secRuns) || !this.codes.fits(entries) || !this.bytes.fits(entries)) throw inconsistent(dir);
   }
 
   /** The per-document arrays, read on first use: dedup and merge, which open every segment index, need only the stored fields of most. */
   private get docs() {
-    return (this.perDoc ??= {
-      start: this.fwd.all('start', Uint32Array),
-      lengths: this.fwd.all('lengths', Uint32Array),
+    if (this.perDoc) return this.perDoc;
+    const start = this.fwd.all('start', Uint32Array);
+    const lengths = this.fwd.all('lengths', Uint32Array);
+    return (this.perDoc = {
+      start,
+      lengths,
       secDoc: this.sec.all('doc', Uint32Array),
       secLength: this.sec.all('length', Uint32Array),
       secEntry: this.sec.has('entry') ? this.sec.all('entry', Uint32Array) : undefined,
+      layout: windowLayout(start, lengths),
     });
   }
 
@@ -201,10 +212,16 @@ export class ForwardFiles {
   readonly over = (entry: number, field: number) => this.overflowTf(entry, field);
 
   /**
-   * The runs of positions of entries `e0..e1` of a positions file being walked (merge), with the
-   * window's frequency bytes and codes (from e0): an entry before e0 in its mark's block is read here.
+   * The runs of positions of entries `e0..e1` of a positions file being walked (merge), as entries carry them,
+   * with the window's frequency bytes and codes (from e0): an entry before e0 in its mark's block is read here.
+   * A file of format 13 is read from where e0's positions start, the window's widths by `docs`.
    */
-  windowPositions(pos: IndexFileColumns, e0: number, e1: number, bytes: Uint8Array, codes: Uint16Array): { start: Float64Array; data: Uint8Array } {
+  windowPositions(pos: IndexFileColumns, e0: number, e1: number, bytes: Uint8Array, codes: Uint16Array, docs: DocLayout): { start: Float64Array; data: Uint8Array } {
+    if (this.posBits) {
+      const counts = new Uint32Array(e1 - e0);
+      positionCounts(bytes, codes, 0, e1 - e0, e0, this.over, counts);
+      return readPositionBits(pos, e0, e1, this.posBits.start(e0, this.docs.layout), counts, docs);
+    }
     return readPositionRuns(pos, e0, e1, (e) => (e >= e0 ? positionCount(bytes[e - e0]!, codes[e - e0]!, e, this.over) : this.positionCount(e)));
   }
 
@@ -250,7 +267,8 @@ export class ForwardFiles {
   }
 
   positions(entry: number, max = Infinity): number[] {
-    const [bytes, n] = this.pos.run(entry);
+    if (this.posBits) return this.posBits.positions(entry, max, this.docs.layout);
+    const [bytes, n] = this.pos!.run(entry);
     return decodeGaps(bytes, 0, n, max);
   }
 
@@ -278,21 +296,14 @@ export class ForwardFiles {
 
   close(): void {
     this.fwd.close();
-    this.pos.close();
+    this.posFile.close();
     this.secRuns.close();
   }
 }
 
-/** The document an entry is of: the last whose first entry is at or before it. */
-function docOfEntry(start: Uint32Array, entry: number): number {
-  let lo = 0;
-  let hi = start.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (start[mid]! <= entry) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+/** The layout of documents position-bits reads widths by: `start` and `lengths` of the same documents. */
+export function windowLayout(start: Uint32Array, lengths: Uint32Array): DocLayout {
+  return { start, length: (doc) => lengths[doc * F + TITLE]! + lengths[doc * F + CONTENT]! };
 }
 
 export const inconsistent = (dir: string) => new HzError('HZ_ERR_INDEX_FORMAT', `index ${dir} is inconsistent: its files disagree on the number of documents or terms`);

@@ -9,7 +9,9 @@
  * follows from its start without being stored. Marks are 32-bit, or two
  * 32-bit words each (`mark64`) in a file of 4 GiB of positions or more, as
  * run starts are (run-starts). An index of format 9 or older keeps every
- * start instead (run-starts), and its positions are read that way.
+ * start instead (run-starts), and its positions are read that way. Format
+ * 13's positions (position-bits) keep their marks, every 64th entry's, with
+ * the same writer and reader.
  */
 import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
 import type { PagedColumn, PagedFile } from './paged.js';
@@ -21,8 +23,8 @@ const MARK = 1 << MARK_SHIFT;
 /** The name of the marks column of a file of `bytes` of positions; an older file has none. */
 const markName = (bytes: number) => (wide(bytes) ? 'mark64' : 'mark');
 
-/** Marks of `entries` runs: the start of entries 0, MARK, 2·MARK, … up to `entries` itself, then the end of the last run. */
-const markCount = (entries: number) => (entries >>> MARK_SHIFT) + 2;
+/** Marks of `entries` runs, one every 2^shift: the start of entries 0, 2^shift, … up to `entries` itself, then the end of the last run. */
+export const markCount = (entries: number, shift = MARK_SHIFT) => (entries >>> shift) + 2;
 
 /** Whether a positions file holds marks rather than every start. */
 export const hasMarks = (has: (name: string) => boolean): boolean => has('mark') || has('mark64');
@@ -38,7 +40,10 @@ export function skipVarints(byte: (i: number) => number, at: number, count: numb
   return at;
 }
 
-/** Appends marks, as runs' starts come in entry order, to the column markColumns laid out at `col` of a file being written. */
+/**
+ * Appends marks, as runs' starts come in entry order, to the column markColumns laid out at `col` of a file being
+ * written: every 2^shift-th, the starts in bytes, or in bits (position-bits) whose `end` is then in bits too.
+ */
 export class MarksWriter {
   private entry = 0;
   private readonly marks: Float64Array;
@@ -48,15 +53,17 @@ export class MarksWriter {
     private readonly w: PackedColumnsWriter,
     private readonly col: number,
     entries: number,
-    bytes: number,
+    end: number,
+    private readonly shift = MARK_SHIFT,
   ) {
-    this.marks = new Float64Array(markCount(entries));
-    this.words = wide(bytes) ? 2 : 1;
+    this.marks = new Float64Array(markCount(entries, shift));
+    this.words = wide(end) ? 2 : 1;
   }
 
   /** The next runs' starts (absolute). */
   append(starts: Float64Array): void {
-    for (let k = 0; k < starts.length; k++, this.entry++) if ((this.entry & (MARK - 1)) === 0) this.marks[this.entry >>> MARK_SHIFT] = starts[k]!;
+    const every = (1 << this.shift) - 1;
+    for (let k = 0; k < starts.length; k++, this.entry++) if ((this.entry & every) === 0) this.marks[this.entry >>> this.shift] = starts[k]!;
   }
 
   /** Appends the end of the last run as the start of the next, and as the last mark, and writes the marks. */
@@ -67,40 +74,46 @@ export class MarksWriter {
   }
 }
 
-/** Reads positions' runs through a page cache by their marks, the count of varints of each of entries `from..to` given by `count`. */
+/**
+ * Reads positions' runs through a page cache by their marks (`name`, or its two-word form `<name>64`, every
+ * 2^shift-th entry's), the count of varints of each of entries `from..to` given by `count`.
+ */
 export class PagedMarks {
   private readonly marks: PagedColumn;
   private readonly words: number;
-  private readonly counts = new Uint32Array(MARK);
+  private readonly counts: Uint32Array;
 
   constructor(
     private readonly f: PagedFile,
     private readonly data: PagedColumn,
     private readonly count: (from: number, to: number, out: Uint32Array) => void,
+    name = 'mark',
+    private readonly shift = MARK_SHIFT,
   ) {
-    this.words = f.has('mark64') ? 2 : 1;
-    this.marks = f.column(this.words === 2 ? 'mark64' : 'mark', 'u32');
+    this.words = f.has(`${name}64`) ? 2 : 1;
+    this.marks = f.column(this.words === 2 ? `${name}64` : name, 'u32');
+    this.counts = new Uint32Array(1 << shift);
   }
 
-  /** Whether the marks are as many as `entries` runs have, the last at the end of the data. */
-  fits(entries: number): boolean {
-    return this.marks.length === this.words * markCount(entries) && this.mark(this.marks.length / this.words - 1) === this.data.length;
+  /** Whether the marks are as many as `entries` runs have, the last at the end of the data (`unit` marks' units to a byte of it). */
+  fits(entries: number, unit = 1): boolean {
+    return this.marks.length === this.words * markCount(entries, this.shift) && Math.ceil(this.mark(this.marks.length / this.words - 1) / unit) === this.data.length;
   }
 
   /** Where entry e's run starts and ends. */
   run(e: number): [number, number] {
     // Not `e & ~(MARK - 1)`: entry numbers run to 2^32, past 32-bit signed operations.
-    const first = e - (e & (MARK - 1));
+    const first = e - (e & (this.counts.length - 1));
     const { counts } = this;
     this.count(first, e + 1, counts);
     let before = 0;
     for (let k = 0; k < e - first; k++) before += counts[k]!;
-    const from = this.skip(this.mark(e >>> MARK_SHIFT), before);
+    const from = this.skip(this.mark(e >>> this.shift), before);
     return [from, this.skip(from, counts[e - first]!)];
   }
 
   /** Where `count` varints from `at` end, scanned a page at a time. */
-  private skip(at: number, count: number): number {
+  skip(at: number, count: number): number {
     const limit = this.data.length;
     while (count > 0 && at < limit) {
       const [page, off] = this.f.bytesAt(this.data, at);
@@ -112,7 +125,8 @@ export class PagedMarks {
     return at;
   }
 
-  private mark(i: number): number {
+  /** Mark i: entry i·2^shift's start. */
+  mark(i: number): number {
     return this.words === 1 ? this.f.u32(this.marks, i) : this.f.u32(this.marks, 2 * i) + this.f.u32(this.marks, 2 * i + 1) * 2 ** 32;
   }
 }

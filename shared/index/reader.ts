@@ -23,7 +23,7 @@ import { DocInfo } from './docinfo.js';
 import type { AnalyzedDoc } from './document.js';
 import type { DocEntries } from './entries.js';
 import { column, DELETED_FILE, INDEX_FILES, IndexFileColumns, readIndexFile, unpackColumns } from './format.js';
-import { ForwardFiles, inconsistent } from './forward.js';
+import { ForwardFiles, inconsistent, windowLayout } from './forward.js';
 import { readIds } from './forward-ids.js';
 import { Lru } from './lru.js';
 import { entryRuns, readRuns } from './run-starts.js';
@@ -274,7 +274,7 @@ class SegmentedIndexReader implements IndexReader {
           const term = readIds(fwd, e0, e1);
           const [tfBytes, tfCodes] = readTfs(fwd, e0, e1);
           const lengths = fwd.read('lengths', Uint32Array, first * FIELDS.length, last * FIELDS.length);
-          const positions = this.fwd.windowPositions(pos, e0, e1, tfBytes, tfCodes);
+          const positions = this.fwd.windowPositions(pos, e0, e1, tfBytes, tfCodes, windowLayout(start, lengths));
           const secDoc = sec.read('doc', Uint32Array, first, last + 1);
           const secLength = sec.read('length', Uint32Array, secDoc[0]!, secDoc[last - first]!);
           // Each document's first section run (an index without the column has one for every entry).

@@ -25,6 +25,7 @@ import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from './format.js';
 import { entryBytes, entryCodes, entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
+import { positionSizes } from './position-bits.js';
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
 import { runsFromPositions } from './section-runs.js';
@@ -73,6 +74,7 @@ export class IndexWriter {
   private docs = 0;
   /** Entries (distinct terms of a document) and bytes of positions over every document added. */
   private entries = 0;
+  private posBits = 0;
   private posBytes = 0;
   /** Sections, their terms and the bytes of the entries' section runs over every document added. */
   private sectionCount = 0;
@@ -145,7 +147,9 @@ export class IndexWriter {
     this.coded += entryCodes(e);
     this.bytesKept += entryBytes(e);
     this.entries += n;
-    this.posBytes += e.posData.length;
+    const pos = positionSizes(e);
+    this.posBits += pos.bits;
+    this.posBytes += pos.bytes;
     // A document without section runs has no starts in the sections file (forward-writer).
     const runs = e.secData.length ? n : 0;
     this.secRuns += runs;
@@ -209,7 +213,7 @@ export class IndexWriter {
     const postingCounts = new Uint32Array(T);
     const from = this.opts.postingsFrom;
     const invert = this.withPostings && !from;
-    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, bytesKept: this.bytesKept, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
+    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, bytesKept: this.bytesKept, posBits: this.posBits, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);

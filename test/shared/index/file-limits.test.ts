@@ -21,7 +21,7 @@ test('align8 rounds up to a multiple of 8, past 2 and 4 GiB too', () => {
 
 // Entry and section numbers are 32-bit columns: an index past them is refused by name, not written wrapped; runs of any size are not.
 test('an index whose entries or sections pass 32 bits is refused, naming what and where; positions and section runs past 4 GiB are not', () => {
-  const ok = { entries: 1_040_000_000, sectionCount: 30_000_000, posBytes: 9e9, secBytes: 5e9 };
+  const ok = { entries: 1_040_000_000, sectionCount: 30_000_000, posBits: 7e10, secBytes: 5e9 };
   checkShape(ok, '/crawl/index/000002');
   const cases: [Partial<typeof ok>, RegExp][] = [
     [{ entries: 2 ** 32 }, /4294967296 entries/],

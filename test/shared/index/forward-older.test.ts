@@ -44,7 +44,7 @@ test('format 11: a forward file of ids at a fixed width reads as the grouped one
   for (const d of forwardDocs()) w.add(d);
   await w.write(now);
   const a = await openIndex(now);
-  assert.is(a.meta.version, 12);
+  assert.is(a.meta.version, 13);
   const older = olderForward(now, (e) => a.entryTerm(e));
   assert.is(crypto.createHash('sha256').update(older).digest('hex').slice(0, 16), FORMAT_11_FORWARD, 'the bytes format 11 wrote');
   assert.ok(fs.statSync(path.join(now, INDEX_FILES.forward)).size < 0.8 * older.length, 'the grouped ids are smaller');

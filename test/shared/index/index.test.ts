@@ -207,12 +207,13 @@ function varied(): IndexInputDoc[] {
  * fields went into deflated blocks; docinfo again when it kept each page's text weight; positions when they kept
  * every 16th run's start only, and forward when its overflow list kept the spam's count of 70,000 uncapped and it kept
  * only the frequency codes that are not zero, format 10; postings when their blocks kept no entries and a term of one block no bound, and forward its content frequency bytes only where not 1, format 11; forward when its term ids went into groups of
- * a base, a width and gaps, format 12: forward-older.test.ts reads the layout of format 11).
+ * a base, a width and gaps, format 12: forward-older.test.ts reads the layout of format 11; positions when each entry's first one took its
+ * page's width of bits, format 13: positions-older.test.ts reads the layout of format 12).
  */
 const GOLDEN = {
   docs: 'a519ca128521c0ab',
   forward: 'b3437fcf370825c7',
-  positions: '415c5f12c526d3fa',
+  positions: '9db7712900700a9a',
   terms: '3f9a574fc43594ca',
   sections: '3408dd3a38732e6a',
   postings: '8b0287653e530334',

@@ -95,7 +95,7 @@ test('run-starts: starts past 4 GiB read back exact, offsets or whole, across 2^
   for (const [name, s, offsets, piece, from] of cases) roundTrip(name, s, offsets, piece, from);
 });
 
-test('run-starts: a page of 70,000 positions keeps marks for its positions (position-marks), offsets for its section runs; every run reads back', async () => {
+test('run-starts: a page of 70,000 positions keeps marks for its positions (position-bits), offsets for its section runs; every run reads back', async () => {
   const dir = path.join(tmp, 'index');
   const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'], maxTokens: 100_000 });
   const page = (i: number, content: string, sections?: number[]) => ({
@@ -112,7 +112,7 @@ test('run-starts: a page of 70,000 positions keeps marks for its positions (posi
     c.close();
     return has;
   };
-  assert.is(cols('positions', 'mark'), true, 'positions: marks');
+  assert.is(cols('positions', 'first.mark'), true, 'positions: marks');
   assert.is(cols('positions', 'offset'), false, 'positions: no offsets');
   assert.is(cols('sections', 'offset'), true, 'sections: offsets');
   const r = await openIndex(dir);
