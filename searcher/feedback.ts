@@ -24,7 +24,7 @@ import type { AnalyzedQuery } from './query/analyze.js';
 import { idf } from './rank/bm25f.js';
 import { withParams, type RankParams } from './rank/params.js';
 import { DocTerms } from './rank/docterms.js';
-import { makeScorer, readerStats, type Scorer } from './rank/score.js';
+import { makeScorer, readerStats, termDocFreq, type Scorer } from './rank/score.js';
 import { byScore, PROXIMITY_DEPTH } from './ranking.js';
 import type { RankedHit } from './group.js';
 
@@ -224,7 +224,7 @@ export function addFeedback<H extends RankedHit>(
     memo.bonus.clear();
     memo.profile.clear();
     const stats = readerStats(reader, settings.rank);
-    const idfOf = (t: number) => idf(stats.docCount, Math.max(...FIELDS.map((f) => reader.docFreqOf(f, t))));
+    const idfOf = (t: number) => idf(stats.docCount, termDocFreq(reader, t));
     const pageOf = (h: H) => {
       let p = memo.pages.get(h.id);
       if (!p) memo.pages.set(h.id, (p = feedbackPage(reader, h.id, 0)));

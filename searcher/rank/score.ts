@@ -82,10 +82,13 @@ export function readerStats(reader: IndexReader, params?: Pick<RankParams, 'bm25
   return {
     docCount: reader.meta.docCount,
     avgFieldLength: (f: Field) => (f === 'content' ? body : reader.meta.avgFieldLength[f]),
-    docFreq: (term: string) => Math.max(...FIELDS.map((f) => reader.docFreq(f, term))),
+    docFreq: (term: string) => termDocFreq(reader, reader.termId(term)),
     avgSectionLength: reader.meta.avgSectionLength,
   };
 }
+
+/** A term's document frequency by its id: its largest per-field one, as readerStats counts it. */
+export const termDocFreq = (reader: IndexReader, termId: number): number => Math.max(...FIELDS.map((f) => reader.docFreqOf(f, termId)));
 
 /**
  * Sums term scores, except that the alternatives of one word (the word and

@@ -17,6 +17,7 @@
  * varints of gaps (entries): the writer takes each entry's first varint out,
  * merge's walk puts it back.
  */
+import { lowerBound } from '../bisect.js';
 import { HzError } from '../errors.js';
 import { putVarint, type DocEntries } from './entries.js';
 import type { ColumnShape, IndexFileColumns, PackedColumnsWriter } from './format.js';
@@ -178,20 +179,8 @@ export interface DocLayout {
   length: (doc: number) => number;
 }
 
-/**
- * The document an entry is of, by where each document's entries start: the
- * last at or before it (`from` on, a document known to be at or before it).
- */
-export function docOfEntry(start: ArrayLike<number>, entry: number, from = 0): number {
-  let lo = from;
-  let hi = start.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (start[mid]! <= entry) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
+/** The document an entry is of, by where each document's entries start: the last at or before it. */
+export const docOfEntry = (start: ArrayLike<number>, entry: number): number => lowerBound(start, entry + 1) - 1;
 
 /** Reads entries' positions from a positions file of format 13 through a page cache; `count` gives entries' counts of positions. */
 export class PagedPositionBits {
