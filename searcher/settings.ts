@@ -41,6 +41,7 @@ export function searchSettings(conf: Conf): SearchSettings {
     synonyms: readSynonyms(
       conf.get('searcher.synonyms.file') ? conf.resolveFile(conf.get('searcher.synonyms.file')) : undefined,
       conf.getFloat('searcher.synonyms.weight'),
+      Math.max(0, conf.getFloat('searcher.variants.weight')),
     ),
     relatedWeight: relatedWeight(conf),
     feedback: {

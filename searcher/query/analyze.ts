@@ -18,6 +18,7 @@ import { documentType } from '../../shared/mime.js';
 import { NO_RELATED, type RelatedTerms } from '../../shared/index/related-terms.js';
 import { relatedOf } from './expansion.js';
 import { NO_SYNONYMS, type Synonyms } from './synonyms.js';
+import { derivedForms } from './variants.js';
 
 /** Terms that must occur in a field; with `phrase`, next to each other in this order. */
 export interface Match {
@@ -65,16 +66,19 @@ function isStopWord(c: TextClause, stopWords: ReadonlySet<string>): boolean {
  * A phrase synonym shares the weight among its words, so "annual leave" for
  * "vacation" scores like one synonym, not two.
  */
-function withSynonyms(analyzer: Analyzer, c: TextClause, m: Match, synonyms: Synonyms, fromSynonyms: Map<string, number>): Match[] {
-  if (c.field !== 'default' || c.quoted || synonyms.of.size === 0) return [m];
+function withSynonyms(analyzer: Analyzer, c: TextClause, m: Match, synonyms: Synonyms, fromSynonyms: Map<string, number>, derive: boolean): Match[] {
+  if (c.field !== 'default' || c.quoted) return [m];
   const alts = [m];
-  for (const s of synonyms.of.get(c.text.normalize('NFKC').toLowerCase()) ?? []) {
+  const word = c.text.normalize('NFKC').toLowerCase();
+  const add = (s: string, weight: number) => {
     const sm = toMatch(analyzer, { ...c, text: s });
-    if (!sm || alts.some((a) => a.terms.join(' ') === sm.terms.join(' '))) continue;
+    if (!sm || alts.some((a) => a.terms.join(' ') === sm.terms.join(' '))) return;
     alts.push(sm);
-    const w = synonyms.weight / sm.terms.length;
+    const w = weight / sm.terms.length;
     for (const t of sm.terms) fromSynonyms.set(t, Math.min(w, fromSynonyms.get(t) ?? w));
-  }
+  };
+  for (const s of synonyms.of.get(word) ?? []) add(s, synonyms.weight);
+  if (derive) for (const s of derivedForms(word)) add(s, synonyms.derivedWeight);
   return alts;
 }
 
@@ -114,6 +118,9 @@ export function analyzeQuery(
   const plain: string[] = [];
   const fromSynonyms = new Map<string, number>();
   const stops: Match[][] = [];
+  // A word typed twice (`line by line`) scores on its own, apart from its alternatives: a variant would score as a word of its own.
+  const typedTerms = q.clauses.flatMap((c) => (c.kind === 'text' && !c.exclude ? analyzer.terms(c.text) : []));
+  const typedOnce = (m: Match) => m.terms.length === 1 && typedTerms.filter((t) => t === m.terms[0]).length === 1;
   const withAlternatives: Match[][] = [];
   for (const c of q.clauses) {
     // type:pdf names the format: the full type, so the index's type tag can narrow by it.
@@ -130,7 +137,7 @@ export function analyzeQuery(
         stops.push([m]);
         out.stopped.push(c.text);
       } else {
-        const alts = withSynonyms(analyzer, c, m, synonyms, fromSynonyms);
+        const alts = withSynonyms(analyzer, c, m, synonyms, fromSynonyms, synonyms.derivedWeight > 0 && typedOnce(m));
         const forms = alts.length === 1 ? compoundForms(analyzer, c) : undefined;
         if (forms) {
           // The whole term matches (a page that kept the word whole holds no parts), and so do the parts

@@ -16,14 +16,16 @@ export interface Synonyms {
   /** Lower-case word → the other entries of its groups. */
   readonly of: ReadonlyMap<string, readonly string[]>;
   readonly weight: number;
+  /** What a word's derivational variant (searcher/query/variants) scores relative to the word; 0 adds none. */
+  readonly derivedWeight: number;
 }
 
-export const NO_SYNONYMS: Synonyms = { of: new Map(), weight: 0 };
+export const NO_SYNONYMS: Synonyms = { of: new Map(), weight: 0, derivedWeight: 0 };
 
 const norm = (s: string) => s.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** Parses the text of a synonyms file; `file` names it in errors. */
-export function parseSynonyms(text: string, file: string, weight: number): Synonyms {
+export function parseSynonyms(text: string, file: string, weight: number, derivedWeight = 0): Synonyms {
   const of = new Map<string, string[]>();
   text.split(/\r?\n/).forEach((line, i) => {
     const body = line.replace(/#.*$/, '').trim();
@@ -37,10 +39,10 @@ export function parseSynonyms(text: string, file: string, weight: number): Synon
       of.set(e, others);
     }
   });
-  return { of, weight };
+  return { of, weight, derivedWeight };
 }
 
-export function readSynonyms(file: string | undefined, weight: number): Synonyms {
-  if (!file) return NO_SYNONYMS;
-  return parseSynonyms(readConfText(file, 'the synonyms file'), file, weight);
+export function readSynonyms(file: string | undefined, weight: number, derivedWeight = 0): Synonyms {
+  if (!file) return { ...NO_SYNONYMS, derivedWeight };
+  return parseSynonyms(readConfText(file, 'the synonyms file'), file, weight, derivedWeight);
 }
