@@ -78,7 +78,7 @@ function withSynonyms(analyzer: Analyzer, c: TextClause, m: Match, synonyms: Syn
     for (const t of sm.terms) fromSynonyms.set(t, Math.min(w, fromSynonyms.get(t) ?? w));
   };
   for (const s of synonyms.of.get(word) ?? []) add(s, synonyms.weight);
-  if (derive) for (const s of derivedForms(word)) add(s, synonyms.derivedWeight);
+  if (derive) for (const s of derivedForms(word, (w) => analyzer.terms(w).join(' '))) add(s, synonyms.derivedWeight);
   return alts;
 }
 

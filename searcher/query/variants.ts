@@ -38,17 +38,38 @@ const PAIRS: readonly (readonly [string, string])[] = [
 const MIN_ROOT = 2;
 const WORD = /^[a-z]+$/;
 
-/** The English surface variants of a lower-case word (not including the word). */
-export function derivedForms(word: string): string[] {
+/** Inflected endings and what replaces them on the base form (`storing` → `store`, `inserts` → `insert`). */
+const INFLECTIONS: readonly (readonly [string, string])[] = [
+  ['ing', ''],
+  ['ing', 'e'],
+  ['ed', ''],
+  ['ed', 'e'],
+  ['es', ''],
+  ['s', ''],
+];
+
+/**
+ * The English surface variants of a lower-case word (not including the
+ * word), from the word and from its base form when it is inflected: an
+ * English word that `stem` takes to the same stem (`storing` → `store` →
+ * `storage`; `using` → `us` is another stem, `use` the base).
+ */
+export function derivedForms(word: string, stem: (w: string) => string): string[] {
   if (!WORD.test(word) || word.length < 3) return [];
+  const own = stem(word);
+  const bases = [word];
+  // The first base that fits: `passed` is `pass`, not the rarer `passe`.
+  for (const [ending, base] of INFLECTIONS) {
+    const b = word.slice(0, word.length - ending.length) + base;
+    if (word.endsWith(ending) && b.length >= 3 && isEnglishWord(b) && stem(b) === own) {
+      bases.push(b);
+      break;
+    }
+  }
   const out = new Set<string>();
   const keep = (root: string, ending: string) => {
-    if (root.length >= MIN_ROOT && isEnglishWord(root + ending)) out.add(root + ending);
+    if (root.length >= MIN_ROOT && isEnglishWord(root + ending) && stem(root + ending) !== own) out.add(root + ending);
   };
-  for (const [base, derived] of PAIRS) {
-    if (word.endsWith(base)) keep(word.slice(0, word.length - base.length), derived);
-    if (word.endsWith(derived)) keep(word.slice(0, word.length - derived.length), base);
-  }
-  out.delete(word);
+  for (const w of bases) for (const [base, derived] of PAIRS) if (w.endsWith(base)) keep(w.slice(0, w.length - base.length), derived);
   return [...out];
 }
