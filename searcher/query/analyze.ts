@@ -61,6 +61,18 @@ function isStopWord(c: TextClause, stopWords: ReadonlySet<string>): boolean {
   return c.field === 'default' && !c.quoted && !c.plus && stopWords.has(c.text.toLowerCase().replace(/[^\p{L}\p{N}']/gu, ''));
 }
 
+/** Words that, after `how`, make the question word (`how much`, `how many`): they ask for a quantity and name nothing. */
+const QUANTITY = new Set(['much', 'many']);
+
+/**
+ * Whether `c` is the second word of the question word `how much` or `how
+ * many`, `how` before it being dropped as a stop word: the page answering
+ * how much disk a table uses says disk usage, not much.
+ */
+function asksQuantity(before: ParsedQuery['clauses'][number] | undefined, c: TextClause, stopWords: ReadonlySet<string>): boolean {
+  return before?.kind === 'text' && isStopWord(before, stopWords) && before.text.toLowerCase() === 'how' && isStopWord(c, QUANTITY);
+}
+
 /**
  * The clause and, for a plain word with synonyms, each synonym as an alternative.
  * A phrase synonym shares the weight among its words, so "annual leave" for
@@ -122,7 +134,10 @@ export function analyzeQuery(
   const typedTerms = q.clauses.flatMap((c) => (c.kind === 'text' && !c.exclude ? analyzer.terms(c.text) : []));
   const typedOnce = (m: Match) => m.terms.length === 1 && typedTerms.filter((t) => t === m.terms[0]).length === 1;
   const withAlternatives: Match[][] = [];
+  let previous: ParsedQuery['clauses'][number] | undefined;
   for (const c of q.clauses) {
+    const after = previous;
+    previous = c;
     // type:pdf names the format: the full type, so the index's type tag can narrow by it.
     if (c.kind === 'filter') out.filters.push(c.field === 'type' ? { ...c, value: documentType(c.value) } : c);
     else if (c.kind === 'date') out.dates.push(c);
@@ -133,7 +148,7 @@ export function analyzeQuery(
       const m = toMatch(analyzer, c);
       if (!m) continue;
       if (c.exclude) out.excluded.push(m);
-      else if (isStopWord(c, stopWords)) {
+      else if (isStopWord(c, stopWords) || asksQuantity(after, c, stopWords)) {
         stops.push([m]);
         out.stopped.push(c.text);
       } else {
