@@ -74,6 +74,11 @@ const A = (q: string) => analyzeQuery(parseQuery(q), analyzer, stops);
 const ANALYZE: [input: string, terms: string[], stopped: string[], required: number, excluded: number][] = [
   ['Web Crawler', ['web', 'crawler'], [], 2, 0],
   ['how do I configure the proxy', ['configure', 'proxy'], ['how', 'do', 'I', 'the'], 2, 0],
+  ['how much disk space', ['disk', 'space'], ['how', 'much'], 2, 0],
+  ['how many rows', ['rows'], ['how', 'many'], 1, 0],
+  ['much disk space', ['much', 'disk', 'space'], [], 3, 0],
+  ['how +much disk', ['much', 'disk'], ['how'], 2, 0],
+  ['"how much" disk', ['how', 'much', 'disk'], [], 2, 0],
   ['the', ['the'], [], 1, 0],
   ['the of', ['the', 'of'], [], 2, 0],
   ['+the web', ['the', 'web'], [], 2, 0],
