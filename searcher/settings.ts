@@ -41,9 +41,9 @@ export function searchSettings(conf: Conf): SearchSettings {
     synonyms: readSynonyms(
       conf.get('searcher.synonyms.file') ? conf.resolveFile(conf.get('searcher.synonyms.file')) : undefined,
       conf.getFloat('searcher.synonyms.weight'),
-      Math.max(0, conf.getFloat('searcher.variants.weight')),
+      nonNegativeWeight(conf, 'searcher.variants.weight'),
     ),
-    relatedWeight: relatedWeight(conf),
+    relatedWeight: nonNegativeWeight(conf, 'searcher.related.weight'),
     feedback: {
       pages: Math.max(0, conf.getInt('searcher.feedback.pages')),
       terms: Math.max(1, conf.getInt('searcher.feedback.terms')),
@@ -62,9 +62,9 @@ export function searchSettings(conf: Conf): SearchSettings {
   };
 }
 
-/** searcher.related.weight: 0 or more; a negative weight would rank a page lower for saying the thing in other words. */
-function relatedWeight(conf: Conf): number {
-  const v = conf.getFloat('searcher.related.weight');
-  if (!(v >= 0)) throw new HzError('HZ_ERR_CONF_PROPERTY', `property searcher.related.weight must be 0 or more, not ${conf.get('searcher.related.weight')}`);
+/** A weight of words added to a query (related terms, variants): 0 or more; a negative weight would rank a page lower for saying the thing in other words. */
+function nonNegativeWeight(conf: Conf, name: string): number {
+  const v = conf.getFloat(name);
+  if (!(v >= 0)) throw new HzError('HZ_ERR_CONF_PROPERTY', `property ${name} must be 0 or more, not ${conf.get(name)}`);
   return v;
 }

@@ -7,7 +7,9 @@
  * of a word the user typed (ht://Dig's synonyms factor was 0.5). The index is
  * untouched, so editing the file needs no re-index. Nutch had none; the
  * misses that remain on plain-English questions are mostly vocabulary
- * (reference/ranking.md §10).
+ * (reference/ranking.md §10). The rule-made variants of a word
+ * (searcher/query/variants) are alternatives of the same kind, at their own
+ * weight (`searcher.variants.weight`), carried here beside the file's.
  */
 import { readConfText } from '../../shared/conf.js';
 import { HzError } from '../../shared/errors.js';

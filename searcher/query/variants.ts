@@ -16,9 +16,9 @@ import { isEnglishWord } from '../../shared/analysis/words.js';
 
 /**
  * Suffix pairs [base ending, derived ending]: a word ending in the first
- * also reads as the word ending in the second and back, when at least
- * `MIN_ROOT` letters are left before the ending and the other form is an
- * English word. These are the regular English verb → noun derivations whose
+ * also reads as the word ending in the second, when at least `MIN_ROOT`
+ * letters are left before the ending and that form is an English word
+ * (verb to noun only: back, `damage` would read as `dame`). These are the regular English verb → noun derivations whose
  * noun Porter2 stems apart from the verb (its step 4 strips `ion` only after
  * `s` or `t`, and no `age` or `ification` at all).
  */

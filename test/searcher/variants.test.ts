@@ -55,6 +55,7 @@ test('a plain word typed once gains its variants as alternatives at searcher.var
   assert.equal(q('title:use').terms, ['use']);
   assert.equal(q('use it, use it up').terms, ['use', 'it', 'up'], 'a word typed twice scores on its own, and a variant would score apart from it');
   assert.equal(analyzeQuery(parseQuery('use'), analyzer, new Set()).terms, ['use'], 'weight 0: none');
+  assert.throws(() => searchSettings(Conf.load({ overrides: { 'searcher.variants.weight': '-1' } })), /property searcher.variants.weight must be 0 or more, not -1/);
 });
 
 test('the page named with the noun answers the question asked with the verb (how much disk space does a table use)', async () => {
