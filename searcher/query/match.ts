@@ -38,6 +38,26 @@ export function hasPhrase(positions: readonly (readonly number[])[], opts: { fro
   return false;
 }
 
+/**
+ * hasPhrase told from each word's first position and count of positions
+ * (`counts[k]`, the length of the list `firsts[k]` begins) alone, or
+ * undefined when a word's later positions must tell: a word of one position
+ * pins where the phrase can start, and no word can stand before its first.
+ */
+export function phraseOfFirsts(firsts: readonly number[], counts: readonly number[], opts: Parameters<typeof hasPhrase>[1] = {}): boolean | undefined {
+  if (counts.includes(0)) return false;
+  const pin = counts.indexOf(1);
+  if (pin < 0) return undefined;
+  const start = firsts[pin]! - pin;
+  let open = false;
+  for (let k = 0; k < firsts.length; k++) {
+    const want = start + k;
+    if (want < firsts[k]! || (want > firsts[k]! && counts[k] === 1)) return false;
+    if (want > firsts[k]!) open = true;
+  }
+  return open ? undefined : hasPhrase(firsts.map((p) => [p]), opts);
+}
+
 /** What the filters read of a document. */
 export type FilteredFields = Pick<StoredDoc, 'site' | 'host' | 'type' | 'lang' | 'date'>;
 
@@ -208,8 +228,11 @@ export class Matcher {
     return true;
   }
 
+  /** A located document's words' first positions are read first: most phrases of a word of one position are told by them. */
   private phrase(slots: readonly number[], opts: Parameters<typeof hasPhrase>[1]): boolean {
-    return hasPhrase(
+    const counts = slots.map((s) => this.docTerms.positionCount(s) ?? -1);
+    const byFirsts = counts.includes(-1) ? undefined : phraseOfFirsts(slots.map((s) => this.docTerms.positions(s, 1)[0]!), counts, opts);
+    return byFirsts ?? hasPhrase(
       slots.map((s) => this.docTerms.positions(s)),
       opts,
     );

@@ -17,8 +17,11 @@ import { FIELDS, type IndexReader } from '../../shared/index/types.js';
 import type { DocVector } from './bm25f.js';
 import { lowerBound } from '../../shared/bisect.js';
 import { BLOCK, blockBuffers } from '../../shared/index/postings-codec.js';
+import { TF_MAX } from '../../shared/index/tf-codes.js';
 
 const F = FIELDS.length;
+const TITLE = FIELDS.indexOf('title');
+const CONTENT = FIELDS.indexOf('content');
 /** A located document's entry of a term it holds, not searched for yet. */
 const UNSEARCHED = -2;
 /** A block decoded by `locate`: its documents, then the frequencies of the places it looks up. */
@@ -181,9 +184,27 @@ export class DocTerms implements DocVector {
     return this.row < 0 ? this.reader.entryTf(this.entries[slot]!, field) : this.locatedTf[(this.row * this.ids.length + slot) * F + field]!;
   }
 
-  /** Positions in the document at hand's title + content stream; the first `max` when given. */
+  /**
+   * How many positions (title + content occurrences) a slot has in the document at hand, when its postings told:
+   * undefined for a document not located, or a count at its cap (TF_MAX) in either field.
+   */
+  positionCount(slot: number): number | undefined {
+    if (this.row < 0) return undefined;
+    if (!this.has(slot)) return 0;
+    const at = (this.row * this.ids.length + slot) * F;
+    const title = this.locatedTf[at + TITLE]!;
+    const content = this.locatedTf[at + CONTENT]!;
+    return title < TF_MAX && content < TF_MAX ? title + content : undefined;
+  }
+
+  /**
+   * Positions in the document at hand's title + content stream; the first `max` when given. A located document's
+   * count of them is known: with none, no entry is searched for, and the forward file's counts are not read.
+   */
   positions(slot: number, max?: number): readonly number[] {
+    const count = this.positionCount(slot);
+    if (count === 0) return [];
     const e = this.entry(slot);
-    return e < 0 ? [] : this.reader.entryPositions(e, max);
+    return e < 0 ? [] : this.reader.entryPositions(e, max, count);
   }
 }

@@ -266,8 +266,9 @@ export class ForwardFiles {
     return this.docs.lengths;
   }
 
-  positions(entry: number, max = Infinity): number[] {
-    if (this.posBits) return this.posBits.positions(entry, max, this.docs.layout);
+  /** An entry's positions, the first `max`; `count`, its count of positions when known (format 13 reads no other then). */
+  positions(entry: number, max = Infinity, count?: number): number[] {
+    if (this.posBits) return this.posBits.positions(entry, max, this.docs.layout, count);
     const [bytes, n] = this.pos!.run(entry);
     return decodeGaps(bytes, 0, n, max);
   }

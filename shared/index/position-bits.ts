@@ -206,11 +206,16 @@ export class PagedPositionBits {
     return this.firstMarks.fits(entries, 8) && this.gapMarks.fits(entries);
   }
 
-  /** Entry e's positions, the first `max`, in `docs`. */
-  positions(e: number, max: number, docs: DocLayout): number[] {
-    const { counts } = this;
-    this.count(e, e + 1, counts);
-    const n = counts[0]!;
+  /**
+   * Entry e's positions, the first `max`, in `docs`. `count`, its count of positions when the caller knows it (from
+   * the postings' frequencies), spares reading it: an entry of one position then costs its first's pages alone.
+   */
+  positions(e: number, max: number, docs: DocLayout, count?: number): number[] {
+    let n = count;
+    if (n === undefined) {
+      this.count(e, e + 1, this.counts);
+      n = this.counts[0]!;
+    }
     const out: number[] = [];
     if (!n || !max) return out;
     const bit = this.slot(e, docs);

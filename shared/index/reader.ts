@@ -188,8 +188,8 @@ class SegmentedIndexReader implements IndexReader {
     return this.fwd.tf(entry, field);
   }
 
-  entryPositions(entry: number, max = Infinity): readonly number[] {
-    return this.fwd.positions(entry, max);
+  entryPositions(entry: number, max = Infinity, count?: number): readonly number[] {
+    return this.fwd.positions(entry, max, count);
   }
 
   sectionLengths = (id: number): Uint32Array => this.fwd.sectionLengths(id);

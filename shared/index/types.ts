@@ -198,8 +198,8 @@ export interface IndexReader {
   entryCounts(first: number, end: number, out: Uint32Array): void;
   /** Term frequency at an entry; `field` is an index into FIELDS. */
   entryTf(entry: number, field: number): number;
-  /** Positions at an entry, ascending; only the first `max` when given. */
-  entryPositions(entry: number, max?: number): readonly number[];
+  /** Positions at an entry, ascending; only the first `max` when given. `count`, the entry's count of positions when the caller knows it (its title and body frequencies), is trusted: fewer pages are read. */
+  entryPositions(entry: number, max?: number, count?: number): readonly number[];
   /**
    * The lengths in terms of a document's sections, over its whole text (past
    * indexer.max.tokens too); empty for a document with fewer than two.

@@ -3,7 +3,9 @@
  * page's length needs (none for a page of one term), pages of the lengths at
  * each width's edge read back every position, by entry and by merge's walk,
  * and a position past its page's length is refused by the writer, naming
- * the file, rather than cut to its width.
+ * the file, rather than cut to its width. An entry whose count of
+ * positions the caller gives (a searcher knows it from the postings) is read
+ * without counting any entry's positions in the forward file when it has one.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,8 +13,10 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
-import { PackedColumnsWriter } from '../../../shared/index/format.js';
-import { positionColumns, positionWidth, PositionsWriter } from '../../../shared/index/position-bits.js';
+import { INDEX_FILES, PackedColumnsWriter } from '../../../shared/index/format.js';
+import { windowLayout } from '../../../shared/index/forward.js';
+import { PageCache, PagedFile } from '../../../shared/index/paged.js';
+import { PagedPositionBits, positionColumns, positionWidth, PositionsWriter } from '../../../shared/index/position-bits.js';
 import { openIndex } from '../../../shared/index/reader.js';
 import { IndexWriter } from '../../../shared/index/writer.js';
 
@@ -67,6 +71,46 @@ test('position-bits: pages at every width\'s edge read back each term\'s positio
       }
     });
   } finally {
+    r.close();
+  }
+});
+
+test('position-bits: an entry read with its count given counts no entry\'s positions when it has one, and reads the same positions', async () => {
+  const dir = path.join(tmp, 'counted');
+  const w = new IndexWriter({ analyzer: new Analyzer(), segments: ['20240101000000'] });
+  // Forty terms a page: entries past the first of their gaps' mark (every 16th entry).
+  const text = (i: number) => Array.from({ length: 40 }, (_, k) => `t${k}x`).join(' ') + ` t3x t5x t${i}x`;
+  for (let i = 0; i < 3; i++)
+    w.add({
+      url: `http://c.test/${i}`, title: '', content: text(i), host: 'c.test', site: 'c.test', domain: 'c.test', type: 'text/html', lang: 'en',
+      date: '20240101', tstamp: 1, digest: `d${i}`, boost: 1, segment: '20240101000000', contentLength: 1, anchors: [],
+    });
+  await w.write(dir);
+  const r = await openIndex(dir);
+  const cache = new PageCache(8);
+  const fwd = new PagedFile(dir, INDEX_FILES.forward, cache);
+  const pos = new PagedFile(dir, INDEX_FILES.positions, cache);
+  try {
+    let counted = 0;
+    const bits = new PagedPositionBits(pos, (from, to, out) => ((counted += to - from), r.entryCounts(from, to, out)));
+    const docs = windowLayout(fwd.all('start', Uint32Array), fwd.all('lengths', Uint32Array));
+    let ones = 0;
+    for (let id = 0; id < 3; id++) {
+      const [first, end] = r.entryRange(id);
+      for (let e = first; e < end; e++) {
+        const want = r.entryPositions(e);
+        counted = 0;
+        assert.equal(bits.positions(e, Infinity, docs, want.length), want, `entry ${e}`);
+        if (want.length === 1) (ones++, assert.is(counted, 0, `entry ${e}: one position, its count given`));
+        counted = 0;
+        assert.equal(bits.positions(e, Infinity, docs), want, `entry ${e}, its count read`);
+        assert.ok(counted >= 1, `entry ${e}: its count is read when not given`);
+      }
+    }
+    assert.ok(ones > 60, `${ones} entries of one position`);
+  } finally {
+    fwd.close();
+    pos.close();
     r.close();
   }
 });
