@@ -31,8 +31,6 @@ export interface ServeOptions {
 
 export interface RunningSearcher extends RunningServer {
   snapshots: CrawlSnapshots;
-  /** The warm-up's summaries, begun once it listens (snapshots.warmSummaries); settles when they are done, never rejects. */
-  warmed: Promise<void>;
 }
 
 /** How long close() waits for slow requests before cutting their connections. */
@@ -116,10 +114,7 @@ export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<Run
     throw e;
   }
   snapshots.watch();
-  // After the first answer can be given: they only speed up the first queries' summaries, and a failure in
-  // them is a segment's, met again by the query that shows that hit.
-  const warmed = snapshots.warmSummaries().catch((e) => opts.log?.(`warming the summaries failed: ${(e as Error).message}`));
-  return { ...running, snapshots, warmed };
+  return { ...running, snapshots };
 }
 
 export interface BrokerOptions {

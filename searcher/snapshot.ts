@@ -19,8 +19,7 @@ import { readRelatedTerms, type RelatedTerms } from '../shared/index/related-ter
 import type { IndexReader } from '../shared/index/types.js';
 import { FetchedSegments } from './fetched-segments.js';
 import type { SearchSettings } from './settings.js';
-import { warmSearch, warmSummaries } from './warm.js';
-import type { SearchResult } from './search.js';
+import { warmUp } from './warm.js';
 import { crawlPaths } from '../shared/crawl-dir.js';
 
 export interface Snapshot {
@@ -110,8 +109,6 @@ export class CrawlSnapshots implements SnapshotProvider {
     private readonly source: IndexSource,
     private readonly settings: SearchSettings,
     first: Snapshot,
-    /** The first index's warm search, whose summaries warmSummaries reads. */
-    private warmed: SearchResult | undefined,
   ) {
     this.segments = first.segments;
     this.slot = { snapshot: first, leases: 0, retired: false };
@@ -131,24 +128,7 @@ export class CrawlSnapshots implements SnapshotProvider {
       );
     }
     const segments = new FetchedSegments(crawlPaths(crawlDir).segments);
-    const { snapshot, warmed } = await makeSnapshot(crawlDir, source, settings, segments, found);
-    return new CrawlSnapshots(crawlDir, source, settings, snapshot, warmed);
-  }
-
-  /**
-   * The first index's warm-up, its second part (warm.ts): the summaries of its warm search's hits, while it
-   * answers. A server's start calls it once it listens; a lease keeps that index open through a switch meanwhile.
-   */
-  async warmSummaries(): Promise<void> {
-    const r = this.warmed;
-    this.warmed = undefined;
-    if (!r) return;
-    const lease = this.acquire();
-    try {
-      await warmSummaries(lease.snapshot, r);
-    } finally {
-      lease.release();
-    }
+    return new CrawlSnapshots(crawlDir, source, settings, await makeSnapshot(crawlDir, source, settings, segments, found, { summaries: true }));
   }
 
   get current(): Snapshot {
@@ -180,7 +160,7 @@ export class CrawlSnapshots implements SnapshotProvider {
     if (this.closed) return false;
     const found = this.source.locate(this.crawlDir);
     if (!found || found.version === this.slot.snapshot.version) return false;
-    const { snapshot: next } = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found);
+    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found, { summaries: false });
     if (this.closed) {
       next.reader.close();
       return false;
@@ -217,13 +197,15 @@ async function makeSnapshot(
   settings: SearchSettings,
   segments: FetchedSegments,
   found: { dir: string; version: string },
-): Promise<{ snapshot: Snapshot; warmed: SearchResult | undefined }> {
+  warm: { summaries: boolean },
+): Promise<Snapshot> {
   const reader = await source.open(found.dir, settings.cacheMb);
-  const snapshot = { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version, related: readRelatedTerms(found.dir) };
+  const snap = { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version, related: readRelatedTerms(found.dir) };
   try {
-    return { snapshot, warmed: warmSearch(snapshot) };
+    warmUp(snap, warm);
   } catch (e) {
     reader.close();
     throw e;
   }
+  return snap;
 }

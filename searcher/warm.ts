@@ -1,20 +1,16 @@
 /**
  * @module searcher/warm
- * What the first query on a newly opened index would pay, paid before a
- * query meets it: one search for the index's commonest term, and on start
- * its hits' summaries. The search reads the unit scores' per-document shares
- * and the longest postings list and runs the query path once, so the code is
- * compiled; the commonest term is the one queries meet most. It runs before
- * the index is current: before the first answer, or before a switch (the old
- * index answers meanwhile). The summaries (a third of the warm-up, some
- * 75 ms at 100k pages: opening the segments the hits are in, and compiling
- * the summary code) come after the searcher answers, a hit at a time, each
- * after a turn of the event loop, so `/healthz` and a query that come
- * meanwhile wait for one summary at most. A switch leaves them out: the
- * segments' summaries files are read anew only once the new index is current.
+ * What the first query on a newly opened index would pay, paid before the
+ * index is current (before `/healthz` answers, or before a switch): one
+ * search for the index's commonest term, and on start its hits' summaries.
+ * It reads the unit scores' per-document shares and the longest postings
+ * list, opens the segments its hits are in, and runs the query path once, so
+ * the code is compiled; the commonest term is the one queries meet most. A
+ * switch leaves the summaries out: the segments' summaries files are read
+ * anew only once the new index is current.
  */
 import { hitDetails } from './details.js';
-import { search, type SearchResult } from './search.js';
+import { search } from './search.js';
 import type { Snapshot } from './snapshot.js';
 
 /** The term in the most documents' text; undefined in an empty index. */
@@ -25,16 +21,9 @@ export function commonestTerm(snap: Pick<Snapshot, 'reader'>): string | undefine
   return best < 0 ? undefined : snap.reader.term(best);
 }
 
-/** The search for the commonest term, whose hits warmSummaries takes; undefined in an empty index. */
-export function warmSearch(snap: Snapshot): SearchResult | undefined {
+export function warmUp(snap: Snapshot, opts: { summaries: boolean }): void {
   const term = commonestTerm(snap);
-  return term === undefined ? undefined : search(snap, { query: term });
-}
-
-/** The summaries of the warm search's hits, each after a turn of the event loop: requests that came are answered first. */
-export async function warmSummaries(snap: Snapshot, r: SearchResult): Promise<void> {
-  for (const h of r.hits) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    hitDetails(snap, h, r);
-  }
+  if (term === undefined) return;
+  const r = search(snap, { query: term });
+  if (opts.summaries) for (const h of r.hits) hitDetails(snap, h, r);
 }
