@@ -11,9 +11,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import type { Conf } from '../shared/conf.js';
 import { HzError } from '../shared/errors.js';
 import { crawlPaths } from '../shared/crawl-dir.js';
-import { Broker } from './broker/broker.js';
-import { createBrokerApp } from './broker/broker-routes.js';
-import { ReplicaSet } from './broker/replicas.js';
+import type { Broker } from './broker/broker.js';
 import { createApp } from './http/app.js';
 import { loadBrand, useBrand } from './http/brand.js';
 import { searchSettings } from './settings.js';
@@ -126,11 +124,15 @@ export interface BrokerOptions {
   host: string;
 }
 
-/** A broker over shard searchers (`-shards host:port,...`); it opens nothing, so it starts while shards are down. */
+/**
+ * A broker over shard searchers (`-shards host:port,...`); it opens nothing, so it starts while shards are down.
+ * Its code (and its HTTP client, undici, some 55 ms of a start) loads only here: a searcher never calls shards.
+ */
 export async function startBroker(conf: Conf, opts: BrokerOptions): Promise<RunningServer & { broker: Broker }> {
   checkPort(opts.port);
   useBrand(loadBrand(conf));
   if (!opts.shards.length) throw new HzError('HZ_ERR_USAGE', '-shards needs at least one host:port', { exitCode: 2 });
+  const [{ Broker }, { createBrokerApp }, { ReplicaSet }] = await Promise.all([import('./broker/broker.js'), import('./broker/broker-routes.js'), import('./broker/replicas.js')]);
   const timeout = conf.getDuration('searcher.shards.timeout', 'ms');
   const clients = opts.shards.map((spec) => {
     try {

@@ -3,20 +3,15 @@
  * The searcher's commands: `serve` (the HTTP searcher, also the
  * `hazelnut-searcher` program) and `search` (one query in the terminal,
  * through the same search and summary code as the server).
+ * The primary of `-workers n` only forks: the index, search and HTTP code
+ * (most of a process's start-up) load where they serve, so the workers
+ * start without waiting for the primary to load what it never runs.
  */
 import path from 'node:path';
 import type { Conf } from '../shared/conf.js';
 import { HzError, UsageError } from '../shared/errors.js';
 import { intOption, parseArgs, type Tool, type ToolContext } from '../shared/command.js';
-import { hitDetails } from './details.js';
-import { searchJson } from './http/api.js';
-import { openLink, totalText } from './http/results.js';
-import { search } from './search.js';
-import { startBroker, startSearcher, type RunningServer } from './server.js';
-import { searchSettings } from './settings.js';
-import { CrawlSnapshots } from './snapshot.js';
-import { didYouMean } from './suggest.js';
-import { summaryToText } from './summary.js';
+import type { RunningServer } from './server.js';
 import { listenForStop } from './stop.js';
 import { isWorker, superviseWorkers, workerCount, type WorkerReport } from './workers.js';
 
@@ -67,6 +62,7 @@ async function serve(ctx: ToolContext, args: string[]): Promise<number> {
 /** Opens the index (or the broker's shards) and listens; returns what to say once it serves. */
 async function start(conf: Conf, a: ReturnType<typeof parseArgs>, net: { port: number; host: string; log: (line: string) => void }): Promise<RunningServer & { serving: string }> {
   const { port, host, log } = net;
+  const { startBroker, startSearcher } = await import('./server.js');
   if (a.shards !== undefined) {
     if (a.shard || a.index || a.dir || a._.length) throw new UsageError('a broker (-shards) serves no crawl directory or index: give only -shards, -port and -host');
     const shards = String(a.shards).split(',').filter((s) => s.trim());
@@ -89,39 +85,5 @@ export const serveTool: Tool = {
 export const searchTool: Tool = {
   name: 'search',
   usage: 'Usage: hazelnut search <crawl_dir> <query ...> [-n <hits>] [-start <n>] [-hitsPerSite <n>] [-json]',
-  async run(ctx, args) {
-    const a = parseArgs(args, { string: ['n', 'start', 'hitsPerSite'], boolean: ['json'] });
-    const [dir, ...words] = a._;
-    if (!dir || words.length === 0) throw new UsageError('a crawl directory and a query are needed');
-    const snapshots = await CrawlSnapshots.open(path.resolve(dir), searchSettings(ctx.conf));
-    const lease = snapshots.acquire();
-    try {
-      const snap = lease.snapshot;
-      const r = search(snap, {
-        query: words.join(' '),
-        hitsPerPage: intOption(a.n, 'n') ?? 10,
-        start: intOption(a.start, 'start'),
-        hitsPerSite: intOption(a.hitsPerSite, 'hitsPerSite'),
-      });
-      if (a.json) {
-        ctx.out.write(JSON.stringify(searchJson(snap, r), null, 2) + '\n');
-        return 0;
-      }
-      r.hits.forEach((h, i) => {
-        const d = hitDetails(snap, h, r);
-        const summary = summaryToText(d.summary);
-        const section = d.section && d.section.heading !== h.doc.title.trim() ? `   § ${d.section.heading}\n` : '';
-        ctx.out.write(`${r.start + i + 1}. ${h.doc.title.trim() || h.doc.url}\n   ${openLink({ hit: h, section: d.section }, snap.settings.fileUrlMap)}\n${section}${summary ? `   ${summary}\n` : ''}`);
-      });
-      const shown = r.hits.length ? `hits ${r.start + 1}-${r.start + r.hits.length}` : 'no hits';
-      const hidden = r.hidden ? `, ${r.hidden} more from sites already shown (-hitsPerSite 0)` : '';
-      ctx.out.write(`search: ${shown} of ${totalText(r)} for "${r.raw}" in ${r.ms.toFixed(1)} ms${hidden}\n`);
-      const respelled = didYouMean(snap, r);
-      if (respelled) ctx.out.write(`search: did you mean "${respelled.query}"?\n`);
-      return 0;
-    } finally {
-      lease.release();
-      snapshots.close();
-    }
-  },
+  run: async (ctx, args) => (await import('./search-tool.js')).searchInTerminal(ctx, args),
 };

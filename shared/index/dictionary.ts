@@ -34,15 +34,18 @@ export class TermDictionary {
    */
   private readonly starts: Uint32Array;
 
-  /** The terms file's `words` column, kept as it is (not copied). */
+  /**
+   * The terms file's `words` column, kept as it is (not copied). One pass over its bytes, not an indexOf a
+   * term: at a million pages' 2.1 million terms (20 MB) two passes of indexOf took some 125 ms of a
+   * searcher's start, the loop 30.
+   */
   constructor(words: Uint8Array) {
     this.bytes = Buffer.from(words.buffer, words.byteOffset, words.length);
-    let n = words.length ? 1 : 0;
-    for (let i = words.indexOf(NEWLINE); i >= 0; i = words.indexOf(NEWLINE, i + 1)) n++;
-    this.count = n;
-    this.starts = new Uint32Array((n + EVERY - 1) >>> EVERY_SHIFT);
-    let t = 1;
-    for (let i = words.indexOf(NEWLINE); i >= 0; i = words.indexOf(NEWLINE, i + 1), t++) if ((t & (EVERY - 1)) === 0) this.starts[t >>> EVERY_SHIFT] = i + 1;
+    const kept: number[] = words.length ? [0] : [];
+    let newlines = 0;
+    for (let i = 0; i < words.length; i++) if (words[i] === NEWLINE && (++newlines & (EVERY - 1)) === 0) kept.push(i + 1);
+    this.count = words.length ? newlines + 1 : 0;
+    this.starts = Uint32Array.from(kept);
   }
 
   get size(): number {
