@@ -128,7 +128,8 @@ CREATE TABLE IF NOT EXISTS summary (
  * a rest over half a page leaves the leaf half empty: at 1 KiB the parse rows (about 0.8 KB each) took a leaf
  * each and left a quarter of it empty. At 512 bytes the growth crawl's segment file at 10k took 5.10 → 4.94
  * KB a page (content 3.85 → 3.78, parse 1.01 → 0.88), for the same reading and indexing CPU (BENCHMARKS.md).
- * A file keeps the page size it was made with.
+ * A file of an older format is vacuumed into it when a writing open upgrades it and no other connection
+ * has it open (segments/upgrade.ts).
  */
 export const SEGMENT_PAGE_BYTES = 512;
 

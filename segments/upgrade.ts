@@ -5,12 +5,13 @@
  * with an index on the URL, the URL stored again beside the fetch row's. A
  * writing open moves those rows to content_rows and parse_rows, keyed by
  * their fetch row's rowid (in one transaction, then vacuumed, so the space
- * freed leaves the file); a read-only open reads the file as it is: the
+ * freed leaves the file, into pages of the size new files get where it
+ * can); a read-only open reads the file as it is: the
  * views content and parse take the tables' names, and the readers that go
  * past them (segments/rows.ts) ask which a file holds.
  */
 import type Database from 'better-sqlite3';
-import { SCHEMA } from './schema.js';
+import { SCHEMA, SEGMENT_PAGE_BYTES } from './schema.js';
 
 const isTable = (db: Database.Database, name: string): boolean =>
   db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
@@ -55,6 +56,27 @@ export function keyRowsByFetch(db: Database.Database, file: string): boolean {
                INSERT INTO parse_urls (url, ${PARSE_COLUMNS}) SELECT url, ${PARSE_COLUMNS} FROM parse_7 p WHERE NOT EXISTS (SELECT 1 FROM fetch f WHERE f.url = p.url) ORDER BY p.rowid;
                DROP TABLE parse_7`);
   }).immediate();
-  db.exec('VACUUM');
+  compact(db);
   return true;
+}
+
+/**
+ * Vacuums `db`, into pages of the size a new segment file gets (schema.ts SEGMENT_PAGE_BYTES: a 25,000-page
+ * file of the growth crawl took 130.6 → 126.3 MB more) where no other connection has it open: a page size
+ * changes only out of WAL mode, which SQLite leaves only then. Elsewhere in the page size it has.
+ */
+function compact(db: Database.Database): void {
+  if (db.pragma('page_size', { simple: true }) !== SEGMENT_PAGE_BYTES) {
+    try {
+      if (db.pragma('journal_mode = DELETE', { simple: true }) === 'delete') db.pragma(`page_size = ${SEGMENT_PAGE_BYTES}`);
+    } catch (e) {
+      // Another connection has the file open: it keeps its page size.
+      if ((e as { code?: string }).code !== 'SQLITE_BUSY') throw e;
+    }
+  }
+  try {
+    db.exec('VACUUM');
+  } finally {
+    db.pragma('journal_mode = WAL');
+  }
 }

@@ -133,16 +133,38 @@ test('a version 2 segment written to is marked with the current version, its con
   }
 });
 
-test('a version 7 segment written to keys its parses by the fetch record; a parse without one in the file keeps its URL; both read', () => {
+/** Makes the segment file `file` of 1 KiB pages, as format 7 made its files. */
+const pagesOf1K = (file: string) => {
+  const db = new Database(file);
+  db.pragma('journal_mode = DELETE');
+  db.pragma('page_size = 1024');
+  db.exec('VACUUM');
+  db.pragma('journal_mode = WAL');
+  db.close();
+};
+
+/** The page size of a segment file. */
+const pageSize = (file: string) => {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.pragma('page_size', { simple: true });
+  } finally {
+    db.close();
+  }
+};
+
+test('a version 7 segment written to keys its parses by the fetch record, in 512-byte pages; a parse without one in the file keeps its URL; both read', () => {
   const old = oldSegment(7);
   old.close();
   const other = `${URL}/fetched-elsewhere`;
   const db = new Database(old.file);
   db.prepare("INSERT INTO parse (url, status, title, text, outlinks, meta) VALUES (?, 'success', 'Other', ?, '[]', '{}')").run(other, 'text of a page fetched into another file');
   db.close();
+  pagesOf1K(old.file);
   const seg = Segment.open(old.dir);
   try {
     assert.is(versionOf(seg), '8');
+    assert.is(pageSize(seg.file), 512);
     assert.equal(contentTables(seg.file, 'parse'), { tables: ['parse_rows', 'parse_urls'], keyed: 1 });
     assert.is(seg.getParse(URL)!.text, TEXT);
     assert.equal(seg.getParseTextAndSize(URL)!.contentSize, Buffer.byteLength(BODY));
@@ -151,6 +173,26 @@ test('a version 7 segment written to keys its parses by the fetch record; a pars
     assert.equal([...seg.parseTitles()].map((p) => p.title).sort(), ['Old', 'Other']);
   } finally {
     seg.close();
+  }
+});
+
+test('a version 7 segment another connection has open is upgraded in the page size it has', () => {
+  const old = oldSegment(7);
+  old.close();
+  pagesOf1K(old.file);
+  const reader = new Database(old.file, { readonly: true });
+  try {
+    reader.prepare('SELECT COUNT(*) FROM fetch').get();
+    const seg = Segment.open(old.dir);
+    try {
+      assert.is(versionOf(seg), '8');
+      assert.is(seg.getParse(URL)!.text, TEXT);
+      assert.is(pageSize(seg.file), 1024);
+    } finally {
+      seg.close();
+    }
+  } finally {
+    reader.close();
   }
 });
 
