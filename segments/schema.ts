@@ -127,7 +127,8 @@ CREATE TABLE IF NOT EXISTS summary (
  * table empty. A longer row fills whole overflow pages and leaves the rest, up to a page, in its leaf, where
  * a rest over half a page leaves the leaf half empty: at 1 KiB the parse rows (about 0.8 KB each) took a leaf
  * each and left a quarter of it empty. At 512 bytes the growth crawl's segment file at 10k took 5.10 → 4.94
- * KB a page (content 3.85 → 3.78, parse 1.01 → 0.88), for the same reading and indexing CPU (BENCHMARKS.md).
+ * KB a page (content 3.85 → 3.78, parse 1.01 → 0.88), for about 3 µs more SQLite CPU a parse row read with
+ * its body (29 against 26, beside some 140 of inflating them).
  * A file of an older format is vacuumed into it when a writing open upgrades it and no other connection
  * has it open (segments/upgrade.ts).
  */
