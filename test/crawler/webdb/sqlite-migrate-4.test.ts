@@ -17,16 +17,11 @@ import { webDbFile } from '../../../shared/crawl-dir.js';
 
 const [A, T, SEED] = ['http://a.test/', 'http://t.test/', 'http://seed.test/'];
 
-/** Format 4's pages table, in place of format 5's, and its rows: a seed no link names, and T, which A links to. */
-const FORMAT_4 = `
+/** Format 4's pages table (format 5's page row keyed by its URL), in place of format 5's, and its rows: a seed no link names, and T, which A links to. */
+const FORMAT_4 = (pageRows: string) => `
 DROP VIEW pages;
 DROP TABLE page_rows;
-CREATE TABLE pages (
-  url TEXT PRIMARY KEY, host TEXT NOT NULL, status TEXT NOT NULL, fetch_time INTEGER NOT NULL, fetch_interval INTEGER NOT NULL,
-  retries INTEGER NOT NULL DEFAULT 0, score REAL NOT NULL, link_score REAL NOT NULL DEFAULT 0, signature TEXT,
-  modified_time INTEGER NOT NULL DEFAULT 0, last_fetch_time INTEGER, generate_time INTEGER, protocol_status TEXT,
-  etag TEXT, last_modified TEXT, metadata TEXT
-);
+${pageRows.replace('page_rows', 'pages').replace(/id\s+INTEGER PRIMARY KEY/, 'url TEXT PRIMARY KEY')};
 CREATE INDEX pages_due ON pages (fetch_time);
 CREATE INDEX pages_status ON pages (status);
 INSERT INTO pages (url, host, status, fetch_time, fetch_interval, score, last_fetch_time, metadata)
@@ -38,31 +33,14 @@ INSERT INTO inlink_rows (target, source, seq, anchor) VALUES (2, 1, 0, 'from a')
 UPDATE meta SET value = '4' WHERE key = 'version';
 `;
 
-function formatFour(): { dir: string; drop: () => void } {
+test('a format 4 WebDB is refused read-only, naming the command; a writing open migrates it to pages keyed by their URL number, read, written and ranked as before', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-webdb-v4-'));
-  const dir = path.join(root, 'webdb');
-  openWebDb(dir, { create: true }).close();
-  const db = new Database(webDbFile(dir));
-  db.exec(FORMAT_4);
-  db.close();
-  return { dir, drop: () => fs.rmSync(root, { recursive: true, force: true }) };
-}
-
-test('a format 4 WebDB is refused read-only, naming the command that migrates it, and left as it was', () => {
-  const { dir, drop } = formatFour();
   try {
+    const dir = path.join(root, 'webdb');
+    openWebDb(dir, { create: true }).close();
+    const raw4 = new Database(webDbFile(dir));
+    raw4.exec(FORMAT_4(raw4.prepare("SELECT sql FROM sqlite_master WHERE name = 'page_rows'").pluck().get() as string)).close();
     assert.throws(() => openWebDb(dir, { readonly: true }), /webdb\.sqlite is of format 4.*'hazelnut updatedb <webdb> -dir <segments>'/);
-    const raw = new Database(webDbFile(dir), { readonly: true });
-    assert.is(raw.prepare("SELECT type FROM sqlite_master WHERE name = 'pages'").pluck().get(), 'table');
-    raw.close();
-  } finally {
-    drop();
-  }
-});
-
-test('a writing open migrates a format 4 WebDB to pages keyed by their URL number; they read, write and rank as before', () => {
-  const { dir, drop } = formatFour();
-  try {
     openWebDb(dir).close();
     const raw = new Database(webDbFile(dir), { readonly: true });
     assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '5');
@@ -100,7 +78,7 @@ test('a writing open migrates a format 4 WebDB to pages keyed by their URL numbe
       db.close();
     }
   } finally {
-    drop();
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });
 
