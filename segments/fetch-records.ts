@@ -31,14 +31,14 @@ export class FetchRecords {
 
   /** The size of a URL's stored content before compression. */
   contentSize(url: string): number | undefined {
-    return this.files.lookup<{ size: number }>('SELECT size FROM content WHERE url = ?', url)?.size;
+    return this.files.lookup<{ size: number }>('SELECT size FROM content WHERE url = @url', url)?.size;
   }
 
   /** Content without a parse record (a fetch run with -noParsing, or interrupted before parsing). */
   *unparsedContents(parsedUrls: () => Set<string>): IterableIterator<ContentRecord> {
     if (this.files.parts.length === 0) {
       for (const r of this.files.db
-        .prepare(`${CONTENT} LEFT JOIN parse p ON p.url = c.url WHERE p.url IS NULL ORDER BY c.rowid`)
+        .prepare(`${CONTENT} WHERE NOT EXISTS (SELECT 1 FROM parse p WHERE p.url = c.url) ORDER BY c.rowid`)
         .iterate() as Iterable<ContentRow>)
         yield contentFromRow(r);
       return;
@@ -48,7 +48,7 @@ export class FetchRecords {
   }
 
   getFetch(url: string): FetchRecord | undefined {
-    const r = this.files.lookup<FetchRow>('SELECT * FROM fetch WHERE url = ?', url);
+    const r = this.files.lookup<FetchRow>('SELECT * FROM fetch WHERE url = @url', url);
     return r && fetchFromRow(r);
   }
 
@@ -72,7 +72,7 @@ export class FetchRecords {
   }
 
   getContent(url: string): ContentRecord | undefined {
-    const r = this.files.lookup<ContentRow>(`${CONTENT} WHERE c.url = ?`, url);
+    const r = this.files.lookup<ContentRow>(`${CONTENT} WHERE c.url = @url`, url);
     return r && contentFromRow(r);
   }
 

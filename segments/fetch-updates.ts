@@ -15,9 +15,11 @@ type FetchUpdateRow = FetchRow & { p_status: ParseRow['status'] | null; p_signat
   l_score: number | null;
   l_datum: string | Buffer | null;
 };
-const FETCH_UPDATES_SQL = `SELECT f.*, p.status AS p_status, p.signature AS p_signature, p.outlinks AS p_outlinks, p.meta AS p_meta,
+/** `keyed` for a file whose parse rows are keyed by the fetch row (format 8; a parse stored by URL is looked up), `byUrl` for one before. */
+const fetchUpdatesSql = (parse: string) => `SELECT f.*, p.status AS p_status, p.signature AS p_signature, p.outlinks AS p_outlinks, p.meta AS p_meta,
   l.pos AS l_pos, l.host AS l_host, l.score AS l_score, l.datum AS l_datum
-  FROM fetch f LEFT JOIN parse p ON p.url = f.url LEFT JOIN fetchlist l ON l.url = f.url ORDER BY f.rowid`;
+  FROM fetch f LEFT JOIN ${parse} LEFT JOIN fetchlist l ON l.url = f.url ORDER BY f.rowid`;
+const FETCH_UPDATES_SQL = { keyed: fetchUpdatesSql('parse_rows p ON p.id = f.rowid'), byUrl: fetchUpdatesSql('parse p ON p.url = f.url') };
 
 export function* fetchUpdates(
   files: SegmentFiles,
@@ -27,7 +29,7 @@ export function* fetchUpdates(
   const seen = files.parts.length ? new Set<string>() : undefined;
   for (const db of files.all) {
     const own = db === files.db;
-    for (const r of files.q(db, own ? FETCH_UPDATES_SQL : 'SELECT * FROM fetch ORDER BY rowid').iterate() as Iterable<FetchUpdateRow>) {
+    for (const r of files.q(db, !own ? 'SELECT * FROM fetch ORDER BY rowid' : files.keyedRows(db).parse ? FETCH_UPDATES_SQL.keyed : FETCH_UPDATES_SQL.byUrl).iterate() as Iterable<FetchUpdateRow>) {
       if (seen?.has(r.url)) continue;
       seen?.add(r.url);
       const fetch = fetchFromRow(r);

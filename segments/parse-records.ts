@@ -46,7 +46,7 @@ export class ParseRecords {
 
   /** True when the URL has a parse record. */
   hasParse(url: string): boolean {
-    return this.files.lookup('SELECT 1 FROM parse WHERE url = ?', url) !== undefined;
+    return this.files.lookup('SELECT 1 FROM parse WHERE url = @url', url) !== undefined;
   }
 
   /** URLs that already have a parse record. */
@@ -57,19 +57,23 @@ export class ParseRecords {
   /** Stores parse records in the segment's own file, in one transaction (their text on its own: parse has not the bodies at hand). */
   putParses(recs: Iterable<ParseRecord>): void {
     const put = this.files.q(this.files.db, WRITE_SQL.parse);
+    const putByUrl = this.files.q(this.files.db, WRITE_SQL.parseByUrl);
     this.files.db.transaction(() => {
-      for (const r of recs) put.run(parseParams(r));
+      for (const r of recs) {
+        const params = parseParams(r);
+        if (put.run(params).changes === 0) putByUrl.run(params);
+      }
     })();
   }
 
   /** What updatedb reads of a parse: its links and meta, without inflating its text. */
   getParseLinks(url: string): ParseLinks | undefined {
-    const r = this.files.lookup<ParseLinksRow>('SELECT status, signature, outlinks, meta FROM parse WHERE url = ?', url);
+    const r = this.files.lookup<ParseLinksRow>('SELECT status, signature, outlinks, meta FROM parse WHERE url = @url', url);
     return r && parseLinksFromRow(r);
   }
 
   getParse(url: string): ParseRecord | undefined {
-    const r = this.files.lookup<ParseRowWithBody>(`${PARSE_WITH_BODY} WHERE p.url = ?`, url);
+    const r = this.files.lookup<ParseRowWithBody>(`${PARSE_WITH_BODY} WHERE p.url = @url`, url);
     return r && parseFromRow(r);
   }
 
@@ -81,8 +85,9 @@ export class ParseRecords {
   /** getParseText and the size of the page's content as fetched (null: no content in the parse's file), read together. */
   getParseTextAndSize(url: string): { parse: ParseText; contentSize: number | null } | undefined {
     for (const db of this.files.all) {
-      const join = this.files.keyedContent(db) ? PARSE_TEXT_WITH_BODY.keyed : PARSE_TEXT_WITH_BODY.byUrl;
-      const r = this.files.q(db, `${join} WHERE p.url = ?`).get(url) as ParseTextJoinRow | undefined;
+      const keyed = this.files.keyedRows(db);
+      const sql = keyed.parse ? PARSE_TEXT_WITH_BODY.byFetch : keyed.content ? PARSE_TEXT_WITH_BODY.keyed : PARSE_TEXT_WITH_BODY.byUrl;
+      const r = this.files.q(db, sql).get({ url }) as ParseTextJoinRow | undefined;
       if (r) return { parse: parseTextFromRow({ ...r, dict: this.dictionary(db, r.dict_id) }), contentSize: r.content_size };
     }
     return undefined;

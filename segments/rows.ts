@@ -135,19 +135,33 @@ export type ParseRowWithBody = ParseRow & StoredBody;
 
 /** The stored body (and its dictionary) of the parse row `p`'s page, from the same file. */
 export const BODY = `(SELECT c.data FROM content c WHERE c.url = p.url) AS body, (SELECT ${dictOf('c.data')} FROM content c WHERE c.url = p.url) AS dict`;
+/**
+ * A page's parse text and its body (with the body's dictionary), which a text deflated against it needs, from
+ * the same file, the URL bound as @url: `byFetch` for a file whose parse rows are keyed by the fetch row
+ * (format 8: one lookup of the URL, and a parse stored by URL has no content in its file), `view` for one before.
+ */
+export const TEXT_WITH_BODY = {
+  byFetch: `SELECT p.text, c.data AS body, ${dictOf('c.data')} AS dict FROM fetch f JOIN parse_rows p ON p.id = f.rowid
+            LEFT JOIN content_rows c ON c.id = f.rowid WHERE f.url = @url UNION ALL SELECT text, NULL, NULL FROM parse_urls WHERE url = @url`,
+  view: `SELECT p.text, ${BODY} FROM parse p WHERE p.url = @url`,
+};
 /** The parse row's columns and its page's body from the same file. */
 export const PARSE_WITH_BODY = `SELECT p.*, ${BODY} FROM parse p`;
-const PARSE_TEXT_COLUMNS = 'SELECT p.url, p.status, p.message, p.title, p.text, p.lang, p.signature, p.meta, c.data AS body, c.size AS content_size, substr(c.data, 3, 4) AS dict_id FROM parse p';
+const PARSE_TEXT_COLUMNS = 'p.status, p.message, p.title, p.text, p.lang, p.signature, p.meta, c.data AS body, c.size AS content_size, substr(c.data, 3, 4) AS dict_id';
 /**
  * The same without the outlinks, which the indexer neither reads nor inflates, the content row joined once
  * (not once a column): its body, its size and the id of the host dictionary the body names (its zlib
- * header's bytes 2–5; dictOf), which the reader looks up itself (segments/parse-records.ts), once for many pages.
- * `keyed` for a file whose content rows are keyed by the fetch row (format 7: SQLite would copy the whole
- * content view to join it on the right of a LEFT JOIN), `byUrl` for one written before.
+ * header's bytes 2–5; dictOf), which the reader looks up itself (segments/parse-records.ts), once for many pages;
+ * the URL bound as @url. `byFetch` for a file whose parse and content rows are keyed by the fetch row (format 8:
+ * one lookup of the URL, and a parse stored by URL has no content in its file), `keyed` for one whose content
+ * rows only are (format 7: SQLite would copy the whole content view to join it on the right of a LEFT JOIN),
+ * `byUrl` for one written before.
  */
 export const PARSE_TEXT_WITH_BODY = {
-  keyed: `${PARSE_TEXT_COLUMNS} LEFT JOIN fetch f ON f.url = p.url LEFT JOIN content_rows c ON c.id = f.rowid`,
-  byUrl: `${PARSE_TEXT_COLUMNS} LEFT JOIN content c ON c.url = p.url`,
+  byFetch: `SELECT f.url, ${PARSE_TEXT_COLUMNS} FROM fetch f JOIN parse_rows p ON p.id = f.rowid LEFT JOIN content_rows c ON c.id = f.rowid WHERE f.url = @url
+            UNION ALL SELECT url, status, message, title, text, lang, signature, meta, NULL, NULL, NULL FROM parse_urls WHERE url = @url`,
+  keyed: `SELECT p.url, ${PARSE_TEXT_COLUMNS} FROM parse p LEFT JOIN fetch f ON f.url = p.url LEFT JOIN content_rows c ON c.id = f.rowid WHERE p.url = @url`,
+  byUrl: `SELECT p.url, ${PARSE_TEXT_COLUMNS} FROM parse p LEFT JOIN content c ON c.url = p.url WHERE p.url = @url`,
 };
 
 export function parseFromRow(r: ParseRowWithBody): ParseRecord {

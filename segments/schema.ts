@@ -10,6 +10,11 @@ import { segmentFile } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
 
 /**
+ * 8: parse rows keyed by their fetch row's rowid too (parse_rows), without a
+ * URL or an index of their own; a parse stored in a file without the page's
+ * fetch row (the parse tool's, in the segment's own file, of a page fetched
+ * into a partition's) keeps its URL (parse_urls); `parse` is a view of both,
+ * as the table of that name was. Upgraded and refused as format 7 is.
  * 7: content rows keyed by their fetch row's rowid (content_rows), without a
  * URL or an index of their own, and read through the view content as the
  * table of that name was. A writing open migrates a file of format 6 or
@@ -28,7 +33,7 @@ import { CACHE_PRAGMA, WAL_WRITER_PRAGMAS } from '../shared/sqlite.js';
  * 2: bodies in brotli and parse text as TEXT. This code reads all three, and
  * marks an older file it writes to with this version.
  */
-export const SEGMENT_VERSION = 7;
+export const SEGMENT_VERSION = 8;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -69,8 +74,10 @@ CREATE TABLE IF NOT EXISTS dictionary (
   host TEXT NOT NULL UNIQUE,
   data BLOB NOT NULL               -- up to 32 KB, brotli-compressed
 );
-CREATE TABLE IF NOT EXISTS parse (
-  url       TEXT PRIMARY KEY,
+-- A page's parse row has its fetch row's rowid for its own (format 8), as its content row has, where the file holds the
+-- fetch row; the parse tool stores a page fetched into a partition's file in the segment's own, by URL (parse_urls).
+CREATE TABLE IF NOT EXISTS parse_rows (
+  id        INTEGER PRIMARY KEY,   -- fetch.rowid
   status    TEXT NOT NULL,         -- success | failed | notparsed
   message   TEXT,
   title     TEXT NOT NULL DEFAULT '',
@@ -80,6 +87,20 @@ CREATE TABLE IF NOT EXISTS parse (
   outlinks  BLOB NOT NULL,         -- JSON [{url, anchor}], brotli-compressed when long (TEXT, as it is, in segments written before)
   meta      TEXT NOT NULL          -- JSON ParseMeta, brotli-compressed when long (TEXT, as it is, in segments written before format 6)
 );
+CREATE TABLE IF NOT EXISTS parse_urls (
+  url       TEXT PRIMARY KEY,
+  status    TEXT NOT NULL,         -- as in parse_rows
+  message   TEXT,
+  title     TEXT NOT NULL DEFAULT '',
+  text      BLOB,
+  lang      TEXT,
+  signature TEXT,
+  outlinks  BLOB NOT NULL,
+  meta      TEXT NOT NULL
+);
+CREATE VIEW IF NOT EXISTS parse AS
+  SELECT p.id AS rowid, f.url, p.status, p.message, p.title, p.text, p.lang, p.signature, p.outlinks, p.meta FROM parse_rows p JOIN fetch f ON f.rowid = p.id
+  UNION ALL SELECT rowid, url, status, message, title, text, lang, signature, outlinks, meta FROM parse_urls;
 -- The fetch partition of each fetchlist host (generate -numFetchers); meta 'parts' holds their number.
 CREATE TABLE IF NOT EXISTS partition_hosts (
   host TEXT PRIMARY KEY,
@@ -100,15 +121,29 @@ CREATE TABLE IF NOT EXISTS summary (
 `;
 
 /**
- * WAL pages between checkpoints (SQLite's default is 1000). A fetch commits
- * every page on its own, and each checkpoint syncs the file: at 1000 the
- * syncs took two thirds of the fetcher's storage time; at 10000 (a WAL of up
- * to 40 MB) a tenth. Commits stay durable against a killed process either way.
+ * The page size of a new segment file. A row holds its page whole up to the page size, so 16 KiB pages held
+ * two or three 6–7 KB bodies and a fifth of each page empty (the crawl benchmark's web); at 4 KiB a body of
+ * 3–4 KB (the generated web's, deflated) still took a leaf page of its own and left a sixth of the content
+ * table empty. A longer row fills whole overflow pages and leaves the rest, up to a page, in its leaf, where
+ * a rest over half a page leaves the leaf half empty: at 1 KiB the parse rows (about 0.8 KB each) took a leaf
+ * each and left a quarter of it empty. At 512 bytes the growth crawl's segment file at 10k took 5.10 → 4.94
+ * KB a page (content 3.85 → 3.78, parse 1.01 → 0.88), for about 3 µs more SQLite CPU a parse row read with
+ * its body (29 against 26, beside some 140 of inflating them).
+ * A file of an older format is vacuumed into it when a writing open upgrades it and no other connection
+ * has it open (segments/upgrade.ts).
  */
-const WAL_CHECKPOINT_PAGES = 10_000;
+export const SEGMENT_PAGE_BYTES = 512;
+
+/**
+ * WAL bytes between checkpoints (SQLite's default is 1000 pages). A fetch commits every page on its own,
+ * and each checkpoint syncs the file: at 1000 pages (of 4 KiB then) the syncs took two thirds of the
+ * fetcher's storage time; at 10,000 a tenth. Kept at the 10 MB that was at 1 KiB pages, in bytes as the
+ * page size changes. Commits stay durable against a killed process either way.
+ */
+const WAL_CHECKPOINT_BYTES = 10_000 * 1024;
 
 /** Every writing connection's settings, the writer thread's included. */
-export const WRITER_PRAGMAS = [...WAL_WRITER_PRAGMAS, `wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`];
+export const WRITER_PRAGMAS = [...WAL_WRITER_PRAGMAS, `wal_autocheckpoint = ${WAL_CHECKPOINT_BYTES / SEGMENT_PAGE_BYTES}`];
 
 /** The statements that store a fetch, its content and its parse; segments/segment-writer.ts runs them in a worker. */
 export const WRITE_SQL = {
@@ -121,8 +156,11 @@ export const WRITE_SQL = {
   // Nothing where the URL has no fetch row (the fetch is stored first): the writer refuses a write that changed nothing.
   content: `INSERT OR REPLACE INTO content_rows (id, content_type, charset, size, truncated, data)
             SELECT f.rowid, v.column2, v.column3, v.column4, v.column5, v.column6 FROM (VALUES (?, ?, ?, ?, ?, ?)) v JOIN fetch f ON f.url = v.column1`,
-  parse: `INSERT OR REPLACE INTO parse (url, status, message, title, text, lang, signature, outlinks, meta)
-          VALUES (@url, @status, @message, @title, @text, @lang, @signature, @outlinks, @meta)`,
+  // Nothing where the URL has no fetch row in the file: its parse is stored by URL (parseByUrl) instead.
+  parse: `INSERT OR REPLACE INTO parse_rows (id, status, message, title, text, lang, signature, outlinks, meta)
+          SELECT f.rowid, @status, @message, @title, @text, @lang, @signature, @outlinks, @meta FROM fetch f WHERE f.url = @url`,
+  parseByUrl: `INSERT OR REPLACE INTO parse_urls (url, status, message, title, text, lang, signature, outlinks, meta)
+               VALUES (@url, @status, @message, @title, @text, @lang, @signature, @outlinks, @meta)`,
 } as const;
 
 /**
@@ -137,13 +175,7 @@ export function makeFile(file: string, fill: (db: Database.Database) => void): v
   const made = `${file}.new`;
   fs.rmSync(made, { force: true });
   const init = new Database(made);
-  // A row holds its page whole up to the page size, so 16 KiB pages held two or three 6–7 KB bodies and a
-  // fifth of each page empty (the crawl benchmark's web); at 4 KiB a body of 3–4 KB (the generated web's,
-  // deflated) still took a leaf page of its own and left a sixth of the content table empty. At 1 KiB a
-  // body fills whole overflow pages and leaves under a page in its leaf: the generated web's 10k-page
-  // segment file took 60.8 → 55.5 MB (content 45.1 → 39.9), for about 12 µs more insert CPU a page (in
-  // the writer thread) and the same reading CPU.
-  init.pragma('page_size = 1024');
+  init.pragma(`page_size = ${SEGMENT_PAGE_BYTES}`);
   init.pragma(CACHE_PRAGMA);
   init.pragma('journal_mode = OFF');
   init.pragma('synchronous = OFF');

@@ -11,7 +11,7 @@ import { HzError } from '../shared/errors.js';
 import { segmentFile, segmentPartDir } from '../shared/crawl-dir.js';
 import { CACHE_PRAGMA, LOOKUP_CACHE_PRAGMA } from '../shared/sqlite.js';
 import { SCHEMA, SEGMENT_VERSION, WRITER_PRAGMAS } from './schema.js';
-import { contentKeyed, keyContentByFetch } from './upgrade.js';
+import { contentKeyed, keyRowsByFetch, parseKeyed } from './upgrade.js';
 
 /**
  * A read-only connection to a file written before bodies had dictionaries
@@ -27,7 +27,7 @@ export class SegmentFiles {
   /** This segment's file, then its partitions' files (read-only). */
   readonly all: Database.Database[];
   private readonly prepared = new Map<Database.Database, Map<string, Database.Statement>>();
-  private readonly keyed = new Map<Database.Database, boolean>();
+  private readonly keyed = new Map<Database.Database, { content: boolean; parse: boolean }>();
 
   constructor(
     readonly db: Database.Database,
@@ -54,7 +54,7 @@ export class SegmentFiles {
         throw new Error(`segment format version ${v?.value ?? 'missing'}, this hazelnut reads ${SEGMENT_VERSION}`);
       if (!readonly) {
         // An older file is upgraded before the schema adds what it lacks, or left as it was when it cannot be.
-        if (Number(v.value) < SEGMENT_VERSION) keyContentByFetch(db, file);
+        if (Number(v.value) < SEGMENT_VERSION) keyRowsByFetch(db, file);
         db.exec(SCHEMA);
         // What this hazelnut writes into an older file, a release that wrote it cannot read: it is told by the version.
         if (Number(v.value) < SEGMENT_VERSION) db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(SEGMENT_VERSION));
@@ -82,10 +82,10 @@ export class SegmentFiles {
     return new SegmentFiles(db, parts);
   }
 
-  /** Whether a file's content rows are keyed by their fetch row (format 7), as one of the segment's files is opened once. */
-  keyedContent(db: Database.Database): boolean {
+  /** Whether a file's content rows (format 7) and parse rows (format 8) are keyed by their fetch row, as one of the segment's files is opened once. */
+  keyedRows(db: Database.Database): { content: boolean; parse: boolean } {
     let k = this.keyed.get(db);
-    if (k === undefined) this.keyed.set(db, (k = contentKeyed(db)));
+    if (k === undefined) this.keyed.set(db, (k = { content: contentKeyed(db), parse: parseKeyed(db) }));
     return k;
   }
 
@@ -98,10 +98,10 @@ export class SegmentFiles {
     return st;
   }
 
-  /** The first row `sql` finds for `url` in the segment's files. */
-  lookup<R>(sql: string, url: string): R | undefined {
+  /** The first row `sql` (for each file, when a function: a file's format may need its own) finds for `url`, bound as @url, in the segment's files. */
+  lookup<R>(sql: string | ((db: Database.Database) => string), url: string): R | undefined {
     for (const db of this.all) {
-      const r = this.q(db, sql).get(url);
+      const r = this.q(db, typeof sql === 'string' ? sql : sql(db)).get({ url });
       if (r !== undefined) return r as R;
     }
     return undefined;

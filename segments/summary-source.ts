@@ -9,13 +9,10 @@ import { segmentIndexDir } from '../shared/crawl-dir.js';
 import { metaForSummary, readSummaryMeta, summaryPart } from './offsets.js';
 import type { SummarySource } from './records.js';
 import { unpackText } from './packing.js';
-import { BODY, PARSE_WITH_BODY, parseMetaOf, type ParseRowWithBody } from './rows.js';
+import { PARSE_WITH_BODY, parseMetaOf, TEXT_WITH_BODY, type ParseRowWithBody } from './rows.js';
 import type { SegmentFiles } from './segment-files.js';
 import { SummariesFile } from './summaries.js';
 import { StoredText, WholeText, type TextForm } from './summary-text.js';
-
-/** A page's parse text and its body, which a text deflated against it needs, from the same file. */
-const TEXT_WITH_BODY = `SELECT p.text, ${BODY} FROM parse p WHERE p.url = ?`;
 
 export class SummarySources {
   /** The tables summaries are read from, newest first (the summary table, then the summary_text of older hazelnut), as the segment holds them. */
@@ -66,7 +63,7 @@ export class SummarySources {
         | undefined;
       if (s) return use({ text: new StoredText(s.text, s.form), length: s.length, meta: readSummaryMeta(s.meta), offsets: s.offsets });
     }
-    const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'meta' | 'body' | 'dict'>>(`${PARSE_WITH_BODY} WHERE p.url = ?`, url);
+    const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'meta' | 'body' | 'dict'>>(`${PARSE_WITH_BODY} WHERE p.url = @url`, url);
     if (!r) return undefined;
     const text = unpackText(r.text, r, url);
     return use({ text: new WholeText(summaryPart(text)), length: text.length, meta: metaForSummary(parseMetaOf(r.meta)) });
@@ -74,7 +71,10 @@ export class SummarySources {
 
   /** The parse text of `url`, undefined without a parse. */
   private parseText(url: string): string | undefined {
-    const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'body' | 'dict'>>(TEXT_WITH_BODY, url);
+    const r = this.files.lookup<Pick<ParseRowWithBody, 'text' | 'body' | 'dict'>>(
+      (db) => (this.files.keyedRows(db).parse ? TEXT_WITH_BODY.byFetch : TEXT_WITH_BODY.view),
+      url,
+    );
     return r && unpackText(r.text, r, url);
   }
 

@@ -118,13 +118,14 @@ function open(file) {
   const putFetch = db.prepare(sql.fetch);
   const putContent = db.prepare(sql.content);
   const putParse = db.prepare(sql.parse);
+  const putParseByUrl = db.prepare(sql.parseByUrl);
   const bodies = bodyPacker(db);
   const store = db.transaction((writes) => {
     for (const w of writes) {
       if (w.fetch) putFetch.run(w.fetch);
       // A content row is keyed by its fetch row: a URL without one stores nothing, and is refused.
       if (w.content && putContent.run(...w.content.params, bodies.pack(w.content.params[0], w.content.bytes)).changes === 0) throw unfetched(file, w.content.params[0]);
-      if (w.parse) putParse.run(w.parse);
+      if (w.parse && putParse.run(w.parse).changes === 0) putParseByUrl.run(w.parse);
     }
   });
   // Immediate: the dictionaries are read before the first write, and a read snapshot could not become a write after another thread's commit.

@@ -32,15 +32,15 @@ function fileState(file: string) {
 }
 
 // Format 7: content keyed by the fetch row, no table of content by URL (the view content reads it so).
-const TABLES = ['content_rows', 'dictionary', 'fetch', 'fetchlist', 'meta', 'parse', 'partition_hosts', 'summary'];
+const TABLES = ['content_rows', 'dictionary', 'fetch', 'fetchlist', 'meta', 'parse_rows', 'parse_urls', 'partition_hosts', 'summary'];
 
-test('Segment.create: 1 KiB pages, WAL, the schema and version, nothing of the build left beside it', () => {
+test('Segment.create: 512-byte pages, WAL, the schema and version, nothing of the build left beside it', () => {
   const seg = Segment.create(path.join(tmp, 'a'), new Date(Date.UTC(2024, 0, 1)));
   seg.addFetchlist([{ url: 'http://a.test/', host: 'a.test', score: 1, datum: {} }]);
   seg.markPhase('generated', 1000);
   const file = seg.file;
   seg.close();
-  assert.equal(fileState(file), { pageSize: 1024, journal: 'wal', version: String(SEGMENT_VERSION), tables: TABLES });
+  assert.equal(fileState(file), { pageSize: 512, journal: 'wal', version: String(SEGMENT_VERSION), tables: TABLES });
   assert.equal(fs.readdirSync(path.dirname(file)).filter((f) => f.includes('.new')), []);
   const again = Segment.open(path.dirname(file), { readonly: true });
   assert.equal([...again.fetchlist()].map((e) => e.url), ['http://a.test/']);
@@ -61,7 +61,7 @@ test('a fetch partition file: the same format, with its share of the fetchlist, 
   assert.equal([...part.fetchlist()].map((e) => e.url), ['http://b.test/']);
   part.close();
   seg.close();
-  assert.equal(fileState(file), { pageSize: 1024, journal: 'wal', version: String(SEGMENT_VERSION), tables: TABLES });
+  assert.equal(fileState(file), { pageSize: 512, journal: 'wal', version: String(SEGMENT_VERSION), tables: TABLES });
   assert.not.ok(fs.existsSync(torn));
 });
 

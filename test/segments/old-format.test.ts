@@ -2,11 +2,12 @@
  * Segments written by earlier releases: version 1 (bodies and parse text
  * deflated), version 2 (bodies in brotli, parse text as TEXT), version 3
  * (parse text in brotli on its own), version 4 (no dictionary table) and
- * version 5 (the parse meta as JSON text) and version 6 (content keyed by
- * URL) read as they always did; one this hazelnut writes to is marked with the current
- * version, so a release that cannot read the compressed parse text refuses
- * it by its version instead of misreading it, and its content is keyed by its
- * fetch record (format 7), or the file refused, naming it, where a content
+ * version 5 (the parse meta as JSON text), version 6 (content keyed by
+ * URL) and version 7 (parses keyed by URL) read as they always did; one this
+ * hazelnut writes to is marked with the current version, so a release that
+ * cannot read the compressed parse text refuses it by its version instead of
+ * misreading it, and its content (format 7) and parses (format 8) are keyed
+ * by their fetch record, or the file refused, naming it, where a content
  * row has none; and a segment of a later
  * format is refused with a message naming it, by `hazelnut readseg` too.
  */
@@ -39,20 +40,31 @@ DROP TABLE content_rows;
 CREATE TABLE content (url TEXT PRIMARY KEY, content_type TEXT, charset TEXT, size INTEGER NOT NULL, truncated INTEGER NOT NULL DEFAULT 0, data BLOB NOT NULL);
 `;
 
-/** A segment as release `version` wrote it: its tables (unchanged since but for content), its version, and one page stored its way. */
-function oldSegment(version: 1 | 2 | 3 | 4 | 5 | 6, opts: { fetched?: boolean } = {}): Segment {
+/** The parse table of formats 1 to 7, keyed by URL. */
+const PARSE_BY_URL = `
+DROP VIEW parse;
+DROP TABLE parse_rows;
+DROP TABLE parse_urls;
+CREATE TABLE parse (url TEXT PRIMARY KEY, status TEXT NOT NULL, message TEXT, title TEXT NOT NULL DEFAULT '', text BLOB, lang TEXT, signature TEXT, outlinks BLOB NOT NULL, meta TEXT NOT NULL);
+`;
+
+/** A segment as release `version` wrote it: its tables (unchanged since but for content and parse), its version, and one page stored its way. */
+function oldSegment(version: 1 | 2 | 3 | 4 | 5 | 6 | 7, opts: { fetched?: boolean } = {}): Segment {
   const seg = Segment.create(path.join(tmp, `v${version}${opts.fetched === false ? '-unfetched' : ''}`));
   const file = seg.file;
   seg.close();
   const db = new Database(file);
   try {
     db.prepare("UPDATE meta SET value = ? WHERE key = 'version'").run(String(version));
-    db.exec(CONTENT_BY_URL);
+    if (version < 7) db.exec(CONTENT_BY_URL);
+    db.exec(PARSE_BY_URL);
     if (version < 5) db.exec('DROP TABLE dictionary');
     if (opts.fetched !== false)
       db.prepare("INSERT INTO fetch (url, status, protocol_status, http_status, fetch_time, headers) VALUES (?, 'fetch_success', 'success', 200, 1, '{}')").run(URL);
     const body = version === 1 ? zlib.deflateSync(BODY) : zlib.brotliCompressSync(BODY, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
-    db.prepare('INSERT INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, 0, ?)').run(URL, 'text/html', 'utf-8', Buffer.byteLength(BODY), body);
+    if (version === 7)
+      db.prepare("INSERT INTO content_rows (id, content_type, charset, size, truncated, data) SELECT rowid, 'text/html', 'utf-8', ?, 0, ? FROM fetch WHERE url = ?").run(Buffer.byteLength(BODY), body, URL);
+    else db.prepare('INSERT INTO content (url, content_type, charset, size, truncated, data) VALUES (?, ?, ?, ?, 0, ?)').run(URL, 'text/html', 'utf-8', Buffer.byteLength(BODY), body);
     const text = version === 1 ? zlib.deflateSync(TEXT) : version === 2 ? TEXT : zlib.brotliCompressSync(TEXT, { params: { [zlib.constants.BROTLI_PARAM_LGWIN]: 22 } });
     db.prepare("INSERT INTO parse (url, status, title, text, outlinks, meta) VALUES (?, 'success', 'Old', ?, '[]', ?)").run(URL, text, JSON.stringify(META));
     db.prepare("INSERT INTO fetchlist (url, pos, host, score, datum) VALUES (?, 0, '127.0.0.9', 1, ?)").run(URL, JSON.stringify(DATUM));
@@ -71,7 +83,7 @@ const versionOf = (seg: Segment) => {
   }
 };
 
-for (const version of [1, 2, 3, 4, 5, 6] as const)
+for (const version of [1, 2, 3, 4, 5, 6, 7] as const)
   test(`a version ${version} segment reads: body, parse text and meta, summary source; read-only it stays version ${version}`, () => {
     const seg = oldSegment(version);
     try {
@@ -88,26 +100,28 @@ for (const version of [1, 2, 3, 4, 5, 6] as const)
     }
   });
 
-/** The tables of a segment file, and the rows of its content keyed by the fetch row (format 7), when it has them. */
-function contentTables(file: string): { tables: string[]; keyed: number | undefined } {
+/** The content (or parse) tables of a segment file, and its rows keyed by the fetch row (content_rows, format 7; parse_rows, format 8), when it has them. */
+function contentTables(file: string, kind: 'content' | 'parse' = 'content'): { tables: string[]; keyed: number | undefined } {
   const db = new Database(file, { readonly: true });
   try {
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'content%' ORDER BY name").pluck().all() as string[];
-    return { tables, keyed: tables.includes('content_rows') ? (db.prepare('SELECT COUNT(*) FROM content_rows').pluck().get() as number) : undefined };
+    const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '${kind}%' ORDER BY name`).pluck().all() as string[];
+    return { tables, keyed: tables.includes(`${kind}_rows`) ? (db.prepare(`SELECT COUNT(*) FROM ${kind}_rows`).pluck().get() as number) : undefined };
   } finally {
     db.close();
   }
 }
 
-test('a version 2 segment written to is marked with the current version, its content keyed by the fetch record; old and new parse text both read', () => {
+test('a version 2 segment written to is marked with the current version, its content and parse keyed by the fetch record; old and new parse text both read', () => {
   const old = oldSegment(2);
   old.close();
   assert.equal(contentTables(old.file), { tables: ['content'], keyed: undefined });
+  assert.equal(contentTables(old.file, 'parse'), { tables: ['parse'], keyed: undefined });
   const seg = Segment.open(old.dir);
   try {
-    assert.is(SEGMENT_VERSION, 7);
-    assert.is(versionOf(seg), '7', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
+    assert.is(SEGMENT_VERSION, 8);
+    assert.is(versionOf(seg), '8', 'a release reading version 2 refuses the file rather than inflate brotli as deflate');
     assert.equal(contentTables(seg.file), { tables: ['content_rows'], keyed: 1 }, 'no table of content by URL left');
+    assert.equal(contentTables(seg.file, 'parse'), { tables: ['parse_rows', 'parse_urls'], keyed: 1 }, 'no table of parses by URL left');
     seg.putParses([{ url: `${URL}/new`, status: 'success', title: 'New', text: TEXT, outlinks: [], meta: {} }]);
     assert.is(seg.getParse(URL)!.text, TEXT);
     assert.is(seg.getParse(`${URL}/new`)!.text, TEXT);
@@ -116,6 +130,69 @@ test('a version 2 segment written to is marked with the current version, its con
     assert.is(seg.withSummarySource(URL, (s) => s.text.whole()), TEXT);
   } finally {
     seg.close();
+  }
+});
+
+/** Makes the segment file `file` of 1 KiB pages, as format 7 made its files. */
+const pagesOf1K = (file: string) => {
+  const db = new Database(file);
+  db.pragma('journal_mode = DELETE');
+  db.pragma('page_size = 1024');
+  db.exec('VACUUM');
+  db.pragma('journal_mode = WAL');
+  db.close();
+};
+
+/** The page size of a segment file. */
+const pageSize = (file: string) => {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.pragma('page_size', { simple: true });
+  } finally {
+    db.close();
+  }
+};
+
+test('a version 7 segment written to keys its parses by the fetch record, in 512-byte pages; a parse without one in the file keeps its URL; both read', () => {
+  const old = oldSegment(7);
+  old.close();
+  const other = `${URL}/fetched-elsewhere`;
+  const db = new Database(old.file);
+  db.prepare("INSERT INTO parse (url, status, title, text, outlinks, meta) VALUES (?, 'success', 'Other', ?, '[]', '{}')").run(other, 'text of a page fetched into another file');
+  db.close();
+  pagesOf1K(old.file);
+  const seg = Segment.open(old.dir);
+  try {
+    assert.is(versionOf(seg), '8');
+    assert.is(pageSize(seg.file), 512);
+    assert.equal(contentTables(seg.file, 'parse'), { tables: ['parse_rows', 'parse_urls'], keyed: 1 });
+    assert.is(seg.getParse(URL)!.text, TEXT);
+    assert.equal(seg.getParseTextAndSize(URL)!.contentSize, Buffer.byteLength(BODY));
+    assert.is(seg.getParse(other)!.text, 'text of a page fetched into another file');
+    assert.is(seg.withSummarySource(URL, (s) => s.text.whole()), TEXT);
+    assert.equal([...seg.parseTitles()].map((p) => p.title).sort(), ['Old', 'Other']);
+  } finally {
+    seg.close();
+  }
+});
+
+test('a version 7 segment another connection has open is upgraded in the page size it has', () => {
+  const old = oldSegment(7);
+  old.close();
+  pagesOf1K(old.file);
+  const reader = new Database(old.file, { readonly: true });
+  try {
+    reader.prepare('SELECT COUNT(*) FROM fetch').get();
+    const seg = Segment.open(old.dir);
+    try {
+      assert.is(versionOf(seg), '8');
+      assert.is(seg.getParse(URL)!.text, TEXT);
+      assert.is(pageSize(seg.file), 1024);
+    } finally {
+      seg.close();
+    }
+  } finally {
+    reader.close();
   }
 });
 

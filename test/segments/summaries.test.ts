@@ -278,7 +278,7 @@ test('the searcher reads a segment indexed again once the index merged from it i
       const text = () => snaps.current.segments.withSummarySource(path.basename(dir), URL_OF_PAGE, (s) => s.text.whole());
       assert.is(text(), 'the first words of the page');
       const db = new Database(segmentFile(dir));
-      db.prepare('UPDATE parse SET text = ? WHERE url = ?').run('other words since the page changed', URL_OF_PAGE);
+      db.prepare('UPDATE parse_rows SET text = ? WHERE id = (SELECT rowid FROM fetch WHERE url = ?)').run('other words since the page changed', URL_OF_PAGE);
       db.close();
       await rebuild();
       assert.is(await snaps.refresh(), true);

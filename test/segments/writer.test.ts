@@ -66,8 +66,9 @@ test('parse text and long outlink lists are stored brotli-compressed; text store
     assert.is(outlinks.get(url(1)), JSON.stringify(links(1)), 'a short list stays as it is');
     assert.equal(JSON.parse(zlib.brotliDecompressSync(outlinks.get(url(3)) as Buffer).toString('utf8')), links(3));
     // As segments were written before: the text deflated (version 1), or as TEXT (version 2).
-    raw.prepare('UPDATE parse SET text = ? WHERE url = ?').run(zlib.deflateSync(parse(2).text), url(2));
-    raw.prepare('UPDATE parse SET text = ? WHERE url = ?').run(parse(1).text, url(1));
+    const setText = raw.prepare('UPDATE parse_rows SET text = ? WHERE id = (SELECT rowid FROM fetch WHERE url = ?)');
+    setText.run(zlib.deflateSync(parse(2).text), url(2));
+    setText.run(parse(1).text, url(1));
     raw.close();
     for (let i = 0; i < 4; i++) assert.is(seg.getParse(url(i))!.text, parse(i).text);
     // What the indexer reads: the same record, its outlinks left out.

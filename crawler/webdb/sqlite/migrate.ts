@@ -1,14 +1,14 @@
 /**
  * @module crawler/webdb/sqlite/migrate
  * The WebDB file's format on opening: a new file gets the schema, a file of
- * format 1, 2 or 3 is migrated by a writing open (in one transaction, then
+ * format 1 to 4 is migrated by a writing open (in one transaction, then
  * vacuumed, so the space it frees leaves the file) and refused by a
  * read-only one, and a file of a format this hazelnut does not know is
  * refused either way: never read as something it is not.
  */
 import type Database from 'better-sqlite3';
 import { HzError } from '../../../shared/errors.js';
-import { linkAnchor, SCHEMA, WEBDB_VERSION } from './schema.js';
+import { linkAnchor, PAGE_COLUMNS, SCHEMA, WEBDB_VERSION } from './schema.js';
 
 /** Format 1 kept links and inlinks by URL, in tables of those names: their rows move to the numbered tables, in stored order. */
 const FROM_1 = `
@@ -64,10 +64,28 @@ INSERT OR IGNORE INTO link_gone (target)
   SELECT i.target FROM inlink_rows i WHERE NOT EXISTS (SELECT 1 FROM link_rows l WHERE l.target = i.target AND l.source = i.source);
 `;
 
-/** No index of pages by host; the links numbered so far (the next gets the number after); an anchor an inlink's link row holds kept there only. */
+/** The links numbered so far (the next gets the number after). */
 const AFTER_1_OR_2 = `
-DROP INDEX IF EXISTS pages_host;
 UPDATE meta SET value = (SELECT COALESCE(MAX(seq), 0) FROM link_rows) WHERE key = 'link_seq';
+`;
+
+/** Formats 1 to 4 kept pages by URL, in a table of that name (indexed by host before format 3): it makes way for format 5's view. */
+const BEFORE_4 = `
+DROP INDEX IF EXISTS pages_host;
+DROP INDEX IF EXISTS pages_due;
+DROP INDEX IF EXISTS pages_status;
+ALTER TABLE pages RENAME TO pages_4;
+`;
+
+/** Their rows move to page_rows, keyed by their URL's number (a URL no link named is numbered now). */
+const FROM_4 = `
+INSERT INTO urls (url) SELECT url FROM pages_4 p WHERE NOT EXISTS (SELECT 1 FROM urls u WHERE u.url = p.url) ORDER BY p.rowid;
+INSERT INTO page_rows (id, ${PAGE_COLUMNS}) SELECT u.id, ${PAGE_COLUMNS.replace(/\w+/g, 'p.$&')} FROM pages_4 p JOIN urls u ON u.url = p.url ORDER BY u.id;
+DROP TABLE pages_4;
+`;
+
+/** An anchor an inlink's link row holds, kept there only (updatedb copies it into the inlink before it replaces the link row). */
+const ANCHORS_ONCE = `
 UPDATE inlink_rows SET anchor = NULL WHERE anchor <> '' AND anchor = ${linkAnchor('inlink_rows.target', 'inlink_rows.source')};
 `;
 
@@ -102,6 +120,9 @@ export function prepareSchema(db: Database.Database, file: string, readonly: boo
     if (now !== undefined) checkKnown(file, now);
     if (now === 2) db.exec(BEFORE_2);
     if (now === 3) db.exec(BEFORE_3);
+    // A file of format 1 to 4 without pages (none written by hazelnut) gets format 5's, empty.
+    const pages = now !== undefined && now < 5 && db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pages'").get() !== undefined;
+    if (pages) db.exec(BEFORE_4);
     db.exec(SCHEMA);
     if (now === 1) {
       db.exec(FROM_1);
@@ -111,8 +132,10 @@ export function prepareSchema(db: Database.Database, file: string, readonly: boo
     if (now === 2) db.exec(FROM_2);
     if (now === 3) db.exec(FROM_3);
     if (now === 1 || now === 2) db.exec(AFTER_1_OR_2);
-    if (now !== undefined && now < WEBDB_VERSION) {
-      db.exec(GONE);
+    if (now !== undefined && now < 4) db.exec(GONE);
+    if (pages) db.exec(FROM_4);
+    if (now !== undefined && now < 5) {
+      db.exec(ANCHORS_ONCE);
       migrated = true;
     }
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('version', ?)").run(String(WEBDB_VERSION));

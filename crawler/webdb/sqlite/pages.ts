@@ -1,35 +1,44 @@
 /**
  * @module crawler/webdb/sqlite/pages
- * The `pages` statements of inject, generate, linkrank and readdb.
+ * The `pages` statements of inject, generate, linkrank and readdb. Reads go
+ * through the view by URL; writes that count their changes, or set one
+ * column, go to page_rows by the URL's number (format 5).
  */
 import type Database from 'better-sqlite3';
 import type { GenerateOps, InjectOps, LinkrankOps, PageRow, ReaddbOps } from '../interface.js';
 import type { Statements } from './statements.js';
+import { urlIds } from './urls.js';
+
+/** A page row's key, found by its URL (bound as the statement's last parameter). */
+const BY_URL = 'id = (SELECT id FROM urls WHERE url = ?)';
 
 export function pageOps(db: Database.Database, sql: Statements): InjectOps & GenerateOps & LinkrankOps & ReaddbOps {
   return {
     inject(seeds, now, overwrite) {
       const insert = sql(
-        `INSERT INTO pages (url, host, status, fetch_time, fetch_interval, retries, score, metadata)
-         VALUES (?, ?, 'db_unfetched', ?, ?, 0, ?, ?) ON CONFLICT (url) DO NOTHING`,
+        `INSERT INTO page_rows (id, host, status, fetch_time, fetch_interval, retries, score, metadata)
+         VALUES (?, ?, 'db_unfetched', ?, ?, 0, ?, ?) ON CONFLICT (id) DO NOTHING`,
       );
       const reset = sql(
-        `UPDATE pages SET status = 'db_unfetched', fetch_time = ?, fetch_interval = ?, retries = 0, score = ?, metadata = ?,
+        `UPDATE page_rows SET status = 'db_unfetched', fetch_time = ?, fetch_interval = ?, retries = 0, score = ?, metadata = ?,
            generate_time = NULL, signature = NULL, modified_time = 0, etag = NULL, last_modified = NULL
-         WHERE url = ?`,
+         WHERE id = ?`,
       );
       const n = { injected: 0, overwritten: 0, known: 0 };
       db.transaction(() => {
-        for (const s of seeds) {
-          if (insert.run(s.url, s.host, now, s.interval, s.score, s.meta).changes) n.injected++;
-          else if (overwrite && reset.run(now, s.interval, s.score, s.meta, s.url).changes) n.overwritten++;
+        const list = [...seeds];
+        const ids = urlIds(sql, list.map((s) => s.url), true);
+        for (const s of list) {
+          const id = ids.get(s.url)!;
+          if (insert.run(id, s.host, now, s.interval, s.score, s.meta).changes) n.injected++;
+          else if (overwrite && reset.run(now, s.interval, s.score, s.meta, id).changes) n.overwritten++;
           else n.known++;
         }
       })();
       return n;
     },
     dueIfModified(entries, now) {
-      const due = sql('UPDATE pages SET fetch_time = ? WHERE url = ? AND last_fetch_time IS NOT NULL AND last_fetch_time < ? AND fetch_time > ?');
+      const due = sql(`UPDATE page_rows SET fetch_time = ? WHERE ${BY_URL} AND last_fetch_time IS NOT NULL AND last_fetch_time < ? AND fetch_time > ?`);
       let n = 0;
       db.transaction(() => {
         for (const e of entries) n += due.run(now, e.url, e.lastmod, now).changes;
@@ -44,7 +53,7 @@ export function pageOps(db: Database.Database, sql: Statements): InjectOps & Gen
       ).iterate({ delay: q.delayMs, now: q.now, dueBy: q.dueBy, pullIn: q.pullIn }) as Iterable<PageRow>;
     },
     markGenerated(urls, now) {
-      const mark = sql('UPDATE pages SET generate_time = ? WHERE url = ?');
+      const mark = sql(`UPDATE page_rows SET generate_time = ? WHERE ${BY_URL}`);
       db.transaction(() => {
         for (const u of urls) mark.run(now, u);
       })();
@@ -61,14 +70,13 @@ export function pageOps(db: Database.Database, sql: Statements): InjectOps & Gen
     },
 
     numberPages() {
-      // uid: the page's number in the urls table, which the links name it by (linkEdges sets it).
-      sql('CREATE TEMP TABLE IF NOT EXISTS rank_ids (id INTEGER PRIMARY KEY, url TEXT NOT NULL UNIQUE, uid INTEGER)').run();
+      // uid: the page's number in the urls table, which its row and the links name it by.
+      sql('CREATE TEMP TABLE IF NOT EXISTS rank_ids (id INTEGER PRIMARY KEY, uid INTEGER NOT NULL)').run();
       sql('CREATE INDEX IF NOT EXISTS temp.rank_ids_uid ON rank_ids (uid)').run();
       sql('DELETE FROM temp.rank_ids').run();
-      return sql('INSERT INTO temp.rank_ids (id, url) SELECT ROW_NUMBER() OVER (ORDER BY url) - 1, url FROM pages').run().changes;
+      return sql('INSERT INTO temp.rank_ids (id, uid) SELECT ROW_NUMBER() OVER (ORDER BY u.url) - 1, p.id FROM page_rows p JOIN urls u ON u.id = p.id').run().changes;
     },
     linkEdges(opts) {
-      sql('UPDATE temp.rank_ids SET uid = (SELECT id FROM urls WHERE url = rank_ids.url)').run();
       return sql(
         `SELECT a.id, b.id FROM link_rows l JOIN temp.rank_ids a ON a.uid = l.source JOIN temp.rank_ids b ON b.uid = l.target${opts.withNavigation ? '' : ' WHERE l.nav = 0'}`,
       )
@@ -76,7 +84,7 @@ export function pageOps(db: Database.Database, sql: Statements): InjectOps & Gen
         .iterate() as Iterable<[number, number]>;
     },
     setLinkScores(scores) {
-      const set = sql('UPDATE pages SET link_score = ? WHERE url = (SELECT url FROM temp.rank_ids WHERE id = ?)');
+      const set = sql('UPDATE page_rows SET link_score = ? WHERE id = (SELECT uid FROM temp.rank_ids WHERE id = ?)');
       db.transaction(() => {
         for (let i = 0; i < scores.length; i++) set.run(scores[i]!, i);
       })();

@@ -4,6 +4,11 @@
  * mode). `pages` follows CrawlDatum (webdb.ts's PageRow).
  */
 /**
+ * 5: pages keyed by their URL's number (page_rows; the URL stored once, in
+ * urls, with one index on it: 0.1 KB a page), `pages` a view that shows them
+ * by URL and takes writes as the table did; and an anchor a link row holds
+ * kept there only again where a re-applied updatedb had copied it into the
+ * inlink (a WebDB whose segments were applied again without invertlinks).
  * 4: inlinks keyed by target and source, with no index on the source (0.22
  * KB a page at 100k): a re-parsed page's old inlinks are found through its
  * link rows, and the targets its replaced links named wait in link_gone for
@@ -18,7 +23,7 @@
  * migrates a file of format 1 or 2 (sqlite/migrate.ts); a read-only one
  * refuses it.
  */
-export const WEBDB_VERSION = 4;
+export const WEBDB_VERSION = 5;
 
 /**
  * The anchor an inlink with a NULL anchor has: the first one of its source's
@@ -32,11 +37,18 @@ export const WEBDB_VERSION = 4;
 export const linkAnchor = (target: string, source: string): string =>
   `(SELECT l.anchor FROM link_rows l INDEXED BY sqlite_autoindex_link_rows_1 WHERE l.target = ${target} AND l.source = ${source} AND l.nav = 0 AND l.anchor <> '' ORDER BY l.seq LIMIT 1)`;
 
+/** A page's columns after its URL, as the pages view shows them. */
+export const PAGE_COLUMNS =
+  'host, status, fetch_time, fetch_interval, retries, score, link_score, signature, modified_time, last_fetch_time, generate_time, protocol_status, etag, last_modified, metadata';
+/** The columns with a default, which an insert through the view may omit. */
+const DEFAULTS: Record<string, number> = { retries: 0, link_score: 0, modified_time: 0 };
+
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
-CREATE TABLE IF NOT EXISTS pages (
-  url             TEXT PRIMARY KEY,
+-- A page's row has its URL's number (urls.id) for its own: the URL is stored once, in urls, with one index on it.
+CREATE TABLE IF NOT EXISTS page_rows (
+  id              INTEGER PRIMARY KEY,        -- urls.id
   host            TEXT NOT NULL,
   status          TEXT NOT NULL,              -- db_* (shared/page-status.ts)
   fetch_time      INTEGER NOT NULL,           -- ms: when the page is next due
@@ -53,16 +65,32 @@ CREATE TABLE IF NOT EXISTS pages (
   last_modified   TEXT,                       -- Last-Modified header, for If-Modified-Since
   metadata        TEXT                        -- JSON object: seed metadata, _repr_, …
 );
-CREATE INDEX IF NOT EXISTS pages_due ON pages (fetch_time);
+CREATE INDEX IF NOT EXISTS pages_due ON page_rows (fetch_time);
 -- No index on the host (format 2 had one): no statement selects pages by host.
-CREATE INDEX IF NOT EXISTS pages_status ON pages (status);
+CREATE INDEX IF NOT EXISTS pages_status ON page_rows (status);
 
--- Every URL the link tables name, once: they hold its number (a URL is about 46 bytes, a number 3).
+-- Every URL the pages and link tables name, once: they hold its number (a URL is about 46 bytes, a number 3).
 -- A URL no link names any more keeps its row (a few dozen bytes), so a number never changes meaning.
 CREATE TABLE IF NOT EXISTS urls (
   id  INTEGER PRIMARY KEY,
   url TEXT NOT NULL UNIQUE
 );
+
+-- The pages by URL, as formats 1 to 4 stored them: read and written as that table was (a new URL is numbered; the
+-- defaults of an omitted column are the table's). Writes through it count no changes: a statement that needs the
+-- count writes page_rows (sqlite/pages.ts).
+CREATE VIEW IF NOT EXISTS pages AS
+  SELECT u.url, ${PAGE_COLUMNS.replace(/\w+/g, 'p.$&')} FROM page_rows p JOIN urls u ON u.id = p.id;
+CREATE TRIGGER IF NOT EXISTS pages_insert INSTEAD OF INSERT ON pages BEGIN
+  INSERT INTO urls (url) SELECT NEW.url WHERE NOT EXISTS (SELECT 1 FROM urls WHERE url = NEW.url);
+  INSERT INTO page_rows (id, ${PAGE_COLUMNS}) VALUES ((SELECT id FROM urls WHERE url = NEW.url), ${PAGE_COLUMNS.replace(/\w+/g, (c) => (c in DEFAULTS ? `COALESCE(NEW.${c}, ${DEFAULTS[c]})` : `NEW.${c}`))});
+END;
+CREATE TRIGGER IF NOT EXISTS pages_update INSTEAD OF UPDATE ON pages BEGIN
+  UPDATE page_rows SET ${PAGE_COLUMNS.replace(/\w+/g, '$& = NEW.$&')} WHERE id = (SELECT id FROM urls WHERE url = OLD.url);
+END;
+CREATE TRIGGER IF NOT EXISTS pages_delete INSTEAD OF DELETE ON pages BEGIN
+  DELETE FROM page_rows WHERE id = (SELECT id FROM urls WHERE url = OLD.url);
+END;
 
 -- Outlinks of every parsed page (updatedb replaces a source's rows when it is re-parsed), keyed by target and source
 -- (invertlinks reads a target's, linkAnchor a source's to it: no index on them, no rowid), and numbered in the order

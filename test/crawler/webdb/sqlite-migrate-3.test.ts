@@ -64,7 +64,7 @@ test('a writing open migrates a format 3 WebDB: inlinks and anchors kept in stor
   try {
     openWebDb(dir).close();
     const raw = new Database(webDbFile(dir), { readonly: true });
-    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '4');
+    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '5');
     assert.equal(raw.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'inlink_rows'").pluck().all(), [], 'no index but the key');
     assert.equal(raw.prepare('SELECT target FROM link_gone').pluck().all(), [5], "U's inlink has no link row left: it waits for invertlinks");
     raw.close();

@@ -98,7 +98,7 @@ test('a writing open migrates a format 1 WebDB: pages, links and inlinks kept, i
       db.close();
     }
     const raw = new Database(webDbFile(dir), { readonly: true });
-    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '4');
+    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '5');
     assert.equal(raw.prepare('SELECT source, target, anchor, nav FROM links ORDER BY seq').raw().all(), [
       [C, T, 'from c', 0],
       [A, T, 'from a', 0],
@@ -169,7 +169,7 @@ test('a writing open migrates a format 2 WebDB: inlinks kept in their stored ord
       w.close();
     }
     const raw = new Database(webDbFile(dir), { readonly: true });
-    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '4');
+    assert.is(raw.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get(), '5');
     assert.is(raw.prepare("SELECT COUNT(*) FROM sqlite_master WHERE name = 'pages_host'").pluck().get(), 0);
     assert.equal(raw.prepare('SELECT target, seq, source, anchor FROM inlink_rows ORDER BY target, seq').raw().all(), [
       [2, 0, 1, null],
@@ -189,10 +189,10 @@ test('a writing open migrates a format 2 WebDB: inlinks kept in their stored ord
 });
 
 test('a WebDB of a format this hazelnut does not know is refused, read-only or not', () => {
-  const { dir, drop } = formatOne('5');
+  const { dir, drop } = formatOne('6');
   try {
-    assert.throws(() => openWebDb(dir, { readonly: true }), /format 5, which this hazelnut does not know/);
-    assert.throws(() => openWebDb(dir), /format 5, which this hazelnut does not know/);
+    assert.throws(() => openWebDb(dir, { readonly: true }), /format 6, which this hazelnut does not know/);
+    assert.throws(() => openWebDb(dir), /format 6, which this hazelnut does not know/);
   } finally {
     drop();
   }
