@@ -8,7 +8,9 @@
  * page by part (crawl-disk.ts), and the searcher started on it
  * (growth-searcher.ts). It drives the commands, so it measures whatever
  * index format they write; the growth column reads from the smallest size
- * to the largest.
+ * to the largest. `--keep=<dir>` leaves each size's crawl in `<dir>/<size>`
+ * (a million pages take hours to write and index; a kept crawl can be
+ * searched again by another build).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -49,8 +51,12 @@ interface Run {
   searcher: SearcherFigures;
 }
 
-async function measure(label: string, pages: number): Promise<Run> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-growth-'));
+async function measure(label: string, pages: number, keep: string | undefined): Promise<Run> {
+  const dir = keep ? path.join(keep, label) : fs.mkdtempSync(path.join(os.tmpdir(), 'hz-bench-growth-'));
+  if (keep) {
+    if (fs.existsSync(dir)) throw new Error(`index bench: ${dir} exists; --keep writes a new crawl there`);
+    fs.mkdirSync(dir, { recursive: true });
+  }
   try {
     let t0 = performance.now();
     let told = 0;
@@ -70,7 +76,8 @@ async function measure(label: string, pages: number): Promise<Run> {
     process.stderr.write(`  ${label}: ${JSON.stringify(run)}\n`);
     return run;
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (keep) process.stderr.write(`  ${label}: crawl kept in ${dir}\n`);
+    else fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -78,10 +85,11 @@ export default async function bench(): Promise<{ title: string; markdown: string
   const asked = process.argv.find((a) => a.startsWith('--sizes='))?.slice('--sizes='.length).split(',') ?? ['10k', '100k'];
   const unknown = asked.filter((s) => !(s in SIZES));
   if (unknown.length) throw new Error(`index bench: unknown size ${unknown.join(', ')} (sizes: ${Object.keys(SIZES).join(', ')})`);
+  const keep = process.argv.find((a) => a.startsWith('--keep='))?.slice('--keep='.length);
   const load = [os.loadavg()[0]!];
   const runs: Run[] = [];
   for (const label of asked.sort((a, b) => SIZES[a]! - SIZES[b]!)) {
-    runs.push(await measure(label, SIZES[label]!));
+    runs.push(await measure(label, SIZES[label]!, keep && path.resolve(keep)));
     load.push(os.loadavg()[0]!);
   }
   return report(runs, load);
