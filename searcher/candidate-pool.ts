@@ -141,7 +141,7 @@ export function matchPool(snap: Snapshot, query: AnalyzedQuery, depth: PoolDepth
   return { matches, exact, scorer, docTerms };
 }
 
-/** The matches to rank as pruning sees them: each one's bound from its postings' unit scores, its site and kind. */
+/** The matches to rank as pruning sees them: each one's bound from its postings' unit scores, and its site. */
 export function boundPool(snap: Snapshot, query: AnalyzedQuery, ranked: PoolMatches['matches'], pm: PoolMatches): Pool {
   const { scorer, docTerms } = pm;
   const S = query.terms.length;
@@ -150,7 +150,7 @@ export function boundPool(snap: Snapshot, query: AnalyzedQuery, ranked: PoolMatc
   const unitOf = query.terms.map((t) => units.term(snap.reader.termId(t)));
   const slots = query.terms.map((t) => docTerms.slot(t));
   const n = ranked.length;
-  const pool = { bound: new Float64Array(n), id: new Uint32Array(n), site: new Int32Array(n), sites: 0, full: new Uint8Array(n) };
+  const pool = { bound: new Float64Array(n), id: new Uint32Array(n), site: new Int32Array(n), sites: 0 };
   const siteIndex = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const { hit, row } = ranked[i]!;
@@ -163,7 +163,6 @@ export function boundPool(snap: Snapshot, query: AnalyzedQuery, ranked: PoolMatc
     let site = siteIndex.get(hit.site);
     if (site === undefined) siteIndex.set(hit.site, (site = siteIndex.size));
     pool.site[i] = site;
-    pool.full[i] = hit.full ? 1 : 0;
   }
   pool.sites = siteIndex.size;
   return pool;

@@ -4,11 +4,14 @@
  * than hide. With one site in the results there is nothing to group: every
  * hit is listed in rank order. With several, a site's further hits are
  * listed under its first hit (indented), and past `hitsPerSite` they are
- * hidden behind "more from this site". Grouping hides nothing the plain
- * ranking puts on the first page (`keepTop`), and never puts a page holding
- * every query word behind one holding only some: such a page is not hidden
- * while partial matches rank below it, and a partial match is not lifted
- * under its site's first hit over a full match of another site.
+ * hidden behind "more from this site", as Nutch kept a site's best
+ * `hitsPerSite` by rank. Grouping hides nothing the plain ranking puts on
+ * the first page (`keepTop`), and a partial match is not lifted under its
+ * site's first hit over a full match of another site. A page holding every
+ * word is hidden like any other: partial matches are ranked among the full
+ * ones by score (searcher/ranking's partialsJoin), so one ranked below them
+ * lost on the evidence; sparing it lifted every full match of a site, down
+ * to the last, over the other sites' better partial ones.
  * One walk suffices where Nutch re-queried with `-site:` clauses: over the
  * whole ranked list, or over its exact head with each site's number of
  * matches below it (`groupHead`), when that decides the page. Pure over
@@ -57,7 +60,7 @@ export interface SiteCount {
 export function groupBySite<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, start: number, count: number, keepTop = 0): GroupedPage<H> {
   const severalSites = ranked.some((h) => h.site !== ranked[0]!.site);
   if (!(hitsPerSite > 0 && severalSites)) return flat(ranked, ranked.length, start, count);
-  const w = walk(ranked, hitsPerSite, keepTop, false);
+  const w = walk(ranked, hitsPerSite, keepTop);
   return paged(w.entries, w.hidden, w.sitesWithMore, start, count);
 }
 
@@ -65,17 +68,14 @@ export function groupBySite<H extends RankedHit>(ranked: readonly H[], hitsPerSi
  * groupBySite of a ranked list of which only the head is known, in order,
  * with how many matches each site has in the whole list (`sites`: every
  * site with a match) and so below the head; undefined when what lies below
- * can change the page (a site on it may list a hit from below) or the
- * counts (a full match below may have a partial one below it).
+ * can change the page (a site on it may list a hit from below).
  */
 export function groupHead<H extends RankedHit>(head: readonly H[], sites: ReadonlyMap<string, SiteCount>, hitsPerSite: number, start: number, count: number, keepTop = 0): GroupedPage<H> | undefined {
   let total = 0;
-  let partial = 0;
-  for (const c of sites.values()) (total += c.full + c.partial), (partial += c.partial);
+  for (const c of sites.values()) total += c.full + c.partial;
   if (!(hitsPerSite > 0 && sites.size > 1)) return head.length >= Math.min(total, start + count) ? flat(head, total, start, count) : undefined;
   if (head.length < Math.min(total, keepTop)) return undefined;
-  for (const h of head) if (!h.full) partial--;
-  const w = walk(head, hitsPerSite, keepTop, partial > 0);
+  const w = walk(head, hitsPerSite, keepTop);
   const open = new Set<Entry<H>>();
   let listedBelow = 0;
   let hidden = w.hidden;
@@ -89,8 +89,6 @@ export function groupHead<H extends RankedHit>(head: readonly H[], sites: Readon
     const seen = inHead.get(site) ?? { full: 0, partial: 0 };
     const below = c.full + c.partial - seen.full - seen.partial;
     if (below <= 0) continue;
-    // A full match below with a partial one below it is never hidden: whether one has depends on their order.
-    if (c.full > seen.full && partial > 0) return undefined;
     const known = w.bySite.get(site);
     const listed = Math.min(below, Math.max(0, hitsPerSite - (known?.count ?? 0)));
     listedBelow += listed;
@@ -117,18 +115,8 @@ function flat<H extends RankedHit>(ranked: readonly H[], total: number, start: n
   return { hits, shown: total, hidden: 0, sitesWithMore: new Set<string>(), hasNext: total > start + count };
 }
 
-/**
- * The entries (a site's first hit and those listed under it) of the hits
- * grouped, and what is hidden. `partialAfter`: a partial match ranks after
- * the last of them.
- */
-function walk<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, keepTop: number, partialAfter: boolean) {
-  // partialBelow[i]: a partial match ranks below hit i.
-  const partialBelow: boolean[] = new Array(ranked.length);
-  for (let i = ranked.length - 1, seen = partialAfter; i >= 0; i--) {
-    partialBelow[i] = seen;
-    seen ||= !ranked[i]!.full;
-  }
+/** The entries (a site's first hit and those listed under it) of the hits grouped, and what is hidden. */
+function walk<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, keepTop: number) {
   const bySite = new Map<string, { entry: Entry<H>; count: number }>();
   const entries: Entry<H>[] = [];
   const sitesWithMore = new Set<string>();
@@ -144,7 +132,7 @@ function walk<H extends RankedHit>(ranked: readonly H[], hitsPerSite: number, ke
       if (hit.full) lastFullHead = i;
       return;
     }
-    if (site.count >= hitsPerSite && i >= keepTop && !(hit.full && partialBelow[i])) {
+    if (site.count >= hitsPerSite && i >= keepTop) {
       hidden++;
       sitesWithMore.add(hit.site);
       return;

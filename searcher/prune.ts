@@ -150,8 +150,6 @@ export interface Pool {
   /** Each match's site, as an index below `sites`. */
   site: Int32Array;
   sites: number;
-  /** 1 for a match holding every word. */
-  full: Uint8Array;
 }
 
 export interface PageNeeds {
@@ -214,9 +212,7 @@ export function rankPruned(pool: Pool, score: (i: number) => number, needs: Page
  * Whether the matches below the exact prefix change nothing shown: every
  * site has a match in the prefix (a facet names its site by its best hit)
  * and, when grouping, every site with matches below has `hitsPerSite` in the
- * prefix, so that each match below is hidden whichever order they come in,
- * unless it is a full match with a partial match below it (never hidden): so
- * not both kinds below.
+ * prefix, so that each match below is hidden whichever order they come in.
  */
 function decided(pool: Pool, exact: readonly number[], inExact: Uint8Array, grouped: boolean, hitsPerSite: number): boolean {
   if (exact.length === inExact.length) return true;
@@ -225,15 +221,8 @@ function decided(pool: Pool, exact: readonly number[], inExact: Uint8Array, grou
   for (const j of exact) if (inPrefix[pool.site[j]!]!++ === 0) present++;
   if (present < pool.sites) return false;
   if (!grouped) return true;
-  let full = false;
-  let partial = false;
-  for (let j = 0; j < inExact.length; j++) {
-    if (inExact[j]) continue;
-    if (inPrefix[pool.site[j]!]! < hitsPerSite) return false;
-    if (pool.full[j]) full = true;
-    else partial = true;
-  }
-  return !(full && partial);
+  for (let j = 0; j < inExact.length; j++) if (!inExact[j] && inPrefix[pool.site[j]!]! < hitsPerSite) return false;
+  return true;
 }
 
 /** Match indexes by bound, highest first (ties in any order). */

@@ -258,9 +258,9 @@ test('rankPruned: the shown part of the ranking as a full sort gives it, with fe
       id: Uint32Array.from(truth, (_, i) => i),
       site: Int32Array.from(siteOf, (s) => present.indexOf(s)),
       sites: present.length,
-      full: Uint8Array.from(truth, () => (rnd() < 0.3 ? 1 : 0)),
     };
-    const hitOf = (i: number, score: number) => ({ id: i, score, site: `s${pool.site[i]}`, full: pool.full[i] === 1, doc: { site: `s${pool.site[i]}` } });
+    const holdsAll = Uint8Array.from(truth, () => (rnd() < 0.3 ? 1 : 0));
+    const hitOf = (i: number, score: number) => ({ id: i, score, site: `s${pool.site[i]}`, full: holdsAll[i] === 1, doc: { site: `s${pool.site[i]}` } });
     const paging = { start: Math.floor(rnd() * 3) * 10, hitsPerPage: 10, hitsPerSite: Math.floor(rnd() * 3) };
     const needs = { top: Math.min(100, Math.max(20, paging.start + paging.hitsPerPage)), hitsPerSite: paging.hitsPerSite, keepTop: paging.hitsPerPage };
     const pruned = rankPruned(pool, (i) => truth[i]!, needs);
