@@ -1,7 +1,9 @@
 /**
  * @module searcher/counted
- * A search of plain words (no phrase, OR, exclusion, field or filter):
- * its matches are the documents holding any of its words, so the total,
+ * A search of plain words (no phrase, exclusion, field or filter; a word
+ * may have alternatives, a synonym or variant, or OR between words, each
+ * one term): its matches are the documents holding any of its words (a
+ * word held when any of its alternatives is), so the total,
  * the partial matches, the facets and each site's matches are counted from
  * the postings in one pass (shared/index/match-counts) that weighs every
  * match by its score bound too, with nothing scored; only as deep a pool as
@@ -25,16 +27,28 @@ import { addProximity, bonusMemo, bonusOf, byScore, pageHits, partialsJoin, PROX
 import type { Match, Paging } from './search.js';
 import type { Snapshot } from './snapshot.js';
 
-/** The distinct terms of a query of plain words, each a required word; undefined for any other query. */
+/** Word groups a count tells apart (match-counts' GroupBits: a byte a document). */
+const MAX_GROUPS = 8;
+
+/**
+ * The distinct terms of a query of plain words, each a required word or one
+ * of a required word's alternatives (a synonym, a word variant: an OR of
+ * single terms); undefined for any other query.
+ */
 export function countableTerms(q: AnalyzedQuery): string[] | undefined {
-  if (q.excluded.length || q.filters.length || q.dates.length || q.related.size || q.weights.size || q.alternatives.length) return undefined;
+  if (q.excluded.length || q.filters.length || q.dates.length || q.related.size) return undefined;
+  if (q.required.length > MAX_GROUPS && q.required.some((g) => g.length > 1)) return undefined;
   const words = new Set<string>();
-  for (const [m, ...more] of q.required) {
-    if (!m || more.length || m.field !== 'default' || m.terms.length !== 1) return undefined;
-    words.add(m.terms[0]!);
-  }
+  for (const group of q.required)
+    for (const m of group) {
+      if (m.field !== 'default' || m.terms.length !== 1) return undefined;
+      words.add(m.terms[0]!);
+    }
   return words.size === q.terms.length && q.terms.every((t) => words.has(t)) ? q.terms : undefined;
 }
+
+/** A countable query's words as groups of alternatives to count by, when any word has alternatives; undefined when each is one term. */
+const wordGroups = (q: AnalyzedQuery) => (q.required.some((g) => g.length > 1) ? q.required.map((g) => [...new Set(g.map((m) => m.terms[0]!))]) : undefined);
 
 /**
  * The first pool: this many times the hits that must be ranked exactly.
@@ -70,9 +84,10 @@ function tallies(counts: MatchCounts, joined: boolean) {
  * holds the bonuses its pools worked out.
  */
 export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats'], bonuses: BonusMemo = bonusMemo()) {
-  const counts = countOf(snap.reader, snap.settings.rank, terms, boundWeights(snap, query), blocks);
+  const groups = wordGroups(query);
+  const counts = countOf(snap.reader, snap.settings.rank, terms, boundWeights(snap, query), blocks, groups);
   try {
-    return pageOfCounted(snap, query, terms, paging, counts, bonuses);
+    return pageOfCounted(snap, query, terms, groups?.length ?? terms.length, paging, counts, bonuses);
   } finally {
     counts.pool?.release();
   }
@@ -84,7 +99,7 @@ export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: strin
  * gives a page the bonuses the last one's did, so they are worked out once
  * (`bonuses`).
  */
-function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, counts: MatchCounts, bonuses: BonusMemo) {
+function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], words: number, paging: Paging, counts: MatchCounts, bonuses: BonusMemo) {
   const { reader, settings } = snap;
   const joined = partialsJoin(counts.full, settings.partialBelow);
   const partial = joined ? counts.some : 0;
@@ -100,7 +115,7 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], pa
     const floor = { count: -1, weight: 0 };
     const pm = matchPool(snap, query, { limit, byWeight: joined, floor, taken: counts.pool!.take(limit, joined, floor) });
     const ranked = joined ? pm.matches : pm.matches.filter((m) => m.hit.full);
-    const outside = floor.count < 0 || (!joined && floor.count < terms.length) ? undefined : floor.weight + Math.abs(floor.weight) * 1e-9;
+    const outside = floor.count < 0 || (!joined && floor.count < words) ? undefined : floor.weight + Math.abs(floor.weight) * 1e-9;
     const pool = boundPool(snap, query, ranked, pm);
     const bonus = bonusOf(pm.scorer, bonuses);
     let done: { page: GroupedPage<Match>; first: Map<string, Match> } | undefined;
