@@ -15,7 +15,7 @@
  * shown is the ranking of every match (test/searcher/prune.test.ts).
  */
 import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
-import type { CandidateOptions } from '../shared/index/types.js';
+import type { CandidateOptions, IndexReader } from '../shared/index/types.js';
 import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
 import { addFeedback, feedbackMemo } from './feedback.js';
 import { groupHead, type GroupedPage, type SiteCount } from './group.js';
@@ -47,8 +47,22 @@ export function countableTerms(q: AnalyzedQuery): string[] | undefined {
   return words.size === q.terms.length && q.terms.every((t) => words.has(t)) ? q.terms : undefined;
 }
 
-/** A countable query's words as groups of alternatives to count by, when any word has alternatives; undefined when each is one term. */
-const wordGroups = (q: AnalyzedQuery) => (q.required.some((g) => g.length > 1) ? q.required.map((g) => [...new Set(g.map((m) => m.terms[0]!))]) : undefined);
+/**
+ * What a countable query is counted by: its terms, and its words as groups
+ * of alternatives when a word has more than one the index holds (a synonym
+ * no page says counts for nothing: without one, a common word's count is
+ * kept, searcher/term-counts).
+ */
+function countedWords(reader: IndexReader, q: AnalyzedQuery, terms: string[]): { terms: string[]; groups?: string[][] } {
+  if (q.required.every((g) => g.length === 1)) return { terms };
+  const groups = q.required.map((g) => {
+    const alternatives = [...new Set(g.map((m) => m.terms[0]!))];
+    const held = alternatives.filter((t) => reader.termId(t) >= 0);
+    // A word none of whose terms is held keeps one, which no page holds.
+    return held.length ? held : alternatives.slice(0, 1);
+  });
+  return groups.some((g) => g.length > 1) ? { terms, groups } : { terms: [...new Set(groups.map((g) => g[0]!))] };
+}
 
 /**
  * The first pool: this many times the hits that must be ranked exactly.
@@ -84,10 +98,10 @@ function tallies(counts: MatchCounts, joined: boolean) {
  * holds the bonuses its pools worked out.
  */
 export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats'], bonuses: BonusMemo = bonusMemo()) {
-  const groups = wordGroups(query);
-  const counts = countOf(snap.reader, snap.settings.rank, terms, boundWeights(snap, query), blocks, groups);
+  const counted = countedWords(snap.reader, query, terms);
+  const counts = countOf(snap.reader, snap.settings.rank, counted.terms, boundWeights(snap, query), blocks, counted.groups);
   try {
-    return pageOfCounted(snap, query, terms, groups?.length ?? terms.length, paging, counts, bonuses);
+    return pageOfCounted(snap, query, terms, counted.groups?.length ?? counted.terms.length, paging, counts, bonuses);
   } finally {
     counts.pool?.release();
   }
@@ -132,7 +146,17 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], wo
       if (page) done = { page, first };
       return page !== undefined;
     };
-    const score = (i: number) => (pm.docTerms.selectAt(ranked[i]!.row, pool.id[i]!), pm.scorer.base(pool.id[i]!));
+    // A deeper pool holds the last one's pages: their base scores are not worked out again.
+    const score = (i: number) => {
+      const id = pool.id[i]!;
+      let s = bonuses.base.get(id);
+      if (s === undefined) {
+        pm.docTerms.selectAt(ranked[i]!.row, id);
+        bonuses.base.set(id, (s = pm.scorer.base(id)));
+        bonuses.scored++;
+      }
+      return s;
+    };
     const r = rankPruned(pool, score, { top: need, hitsPerSite: paging.hitsPerSite, keepTop: paging.hitsPerPage, outside, decide });
     if (r.decided && done) {
       const { page, first } = done;
