@@ -10,10 +10,11 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
-import { search, type SearchResult } from '../../searcher/search.js';
+import { search } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { rng } from '../fixtures/rng.js';
+import { shown } from './result-shown.js';
 import { buildCrawl, tempCrawlDir, type FixturePage } from './crawl-fixture.js';
 
 const WORDS = 'vacation holiday leave laptop notebook usage use compare comparison table index disk memory backup restore'.split(' ');
@@ -33,16 +34,6 @@ function corpus(): FixturePage[] {
 /** Words with synonyms (the file below), with a variant (use: usage, compare: comparison), and OR. */
 const QUERIES = ['vacation', 'laptop disk', 'vacation backup memory', 'use', 'compare table', 'laptop use', 'index OR restore', 'w3 OR w9 disk', 'holiday notebook'];
 const PAGES = [{}, { hitsPerSite: 0 }, { start: 10 }, { start: 30, hitsPerPage: 20, hitsPerSite: 3 }];
-
-const shown = (r: SearchResult) => ({
-  hits: r.hits.map((h) => [h.doc.url, h.score, h.full, h.grouped, h.moreFromSite]),
-  total: r.total,
-  partial: r.partial,
-  exact: r.exact,
-  hidden: r.hidden,
-  hasNext: r.hasNext,
-  facets: [r.facets.site.map((v) => [v.value, v.count, v.sample.url]), ...[r.facets.type, r.facets.lang].map((vs) => vs.map((v) => [v.value, v.count]))],
-});
 
 test('words with alternatives are counted: an exact total past a small pool, and the page scoring every match shows, with partial matches joining or not', async () => {
   const dir = tempCrawlDir();

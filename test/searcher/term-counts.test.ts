@@ -12,11 +12,12 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
-import { search, type SearchResult } from '../../searcher/search.js';
+import { search } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { KEPT_DEPTH } from '../../searcher/term-counts.js';
 import { rng } from '../fixtures/rng.js';
+import { shown } from './result-shown.js';
 import { buildCrawl, tempCrawlDir, type FixturePage } from './crawl-fixture.js';
 
 const WORDS = 'socket stream buffer kernel network mount volume backup restore query cache memory'.split(' ');
@@ -32,15 +33,6 @@ function corpus(): FixturePage[] {
     boost: rnd(),
   }));
 }
-
-const shown = (r: SearchResult) => ({
-  hits: r.hits.map((h) => [h.doc.url, h.score, h.full, h.grouped, h.moreFromSite]),
-  total: r.total,
-  exact: r.exact,
-  hidden: r.hidden,
-  hasNext: r.hasNext,
-  facets: [r.facets.site.map((v) => [v.value, v.count, v.sample.url]), ...[r.facets.type, r.facets.lang].map((vs) => vs.map((v) => [v.value, v.count]))],
-});
 
 let dir = '';
 test.before(async () => {
