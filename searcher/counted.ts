@@ -1,7 +1,9 @@
 /**
  * @module searcher/counted
- * A search of plain words (no phrase, OR, exclusion, field or filter):
- * its matches are the documents holding any of its words, so the total,
+ * A search of plain words (no phrase, exclusion, field or filter; a word
+ * may have alternatives, a synonym or variant, or OR between words, each
+ * one term): its matches are the documents holding any of its words (a
+ * word held when any of its alternatives is), so the total,
  * the partial matches, the facets and each site's matches are counted from
  * the postings in one pass (shared/index/match-counts) that weighs every
  * match by its score bound too, with nothing scored; only as deep a pool as
@@ -13,7 +15,7 @@
  * shown is the ranking of every match (test/searcher/prune.test.ts).
  */
 import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
-import type { CandidateOptions } from '../shared/index/types.js';
+import type { CandidateOptions, IndexReader } from '../shared/index/types.js';
 import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
 import { addFeedback, feedbackMemo } from './feedback.js';
 import { groupHead, type GroupedPage, type SiteCount } from './group.js';
@@ -25,15 +27,41 @@ import { addProximity, bonusMemo, bonusOf, byScore, pageHits, partialsJoin, PROX
 import type { Match, Paging } from './search.js';
 import type { Snapshot } from './snapshot.js';
 
-/** The distinct terms of a query of plain words, each a required word; undefined for any other query. */
+/** Word groups a count tells apart (match-counts' GroupBits: a byte a document). */
+const MAX_GROUPS = 8;
+
+/**
+ * The distinct terms of a query of plain words, each a required word or one
+ * of a required word's alternatives (a synonym, a word variant: an OR of
+ * single terms); undefined for any other query.
+ */
 export function countableTerms(q: AnalyzedQuery): string[] | undefined {
-  if (q.excluded.length || q.filters.length || q.dates.length || q.related.size || q.weights.size || q.alternatives.length) return undefined;
+  if (q.excluded.length || q.filters.length || q.dates.length || q.related.size) return undefined;
+  if (q.required.length > MAX_GROUPS && q.required.some((g) => g.length > 1)) return undefined;
   const words = new Set<string>();
-  for (const [m, ...more] of q.required) {
-    if (!m || more.length || m.field !== 'default' || m.terms.length !== 1) return undefined;
-    words.add(m.terms[0]!);
-  }
+  for (const group of q.required)
+    for (const m of group) {
+      if (m.field !== 'default' || m.terms.length !== 1) return undefined;
+      words.add(m.terms[0]!);
+    }
   return words.size === q.terms.length && q.terms.every((t) => words.has(t)) ? q.terms : undefined;
+}
+
+/**
+ * What a countable query is counted by: its terms, and its words as groups
+ * of alternatives when a word has more than one the index holds (a synonym
+ * no page says counts for nothing: without one, a common word's count is
+ * kept, searcher/term-counts).
+ */
+function countedWords(reader: IndexReader, q: AnalyzedQuery, terms: string[]): { terms: string[]; groups?: string[][] } {
+  if (q.required.every((g) => g.length === 1)) return { terms };
+  const groups = q.required.map((g) => {
+    const alternatives = [...new Set(g.map((m) => m.terms[0]!))];
+    const held = alternatives.filter((t) => reader.termId(t) >= 0);
+    // A word none of whose terms is held keeps one, which no page holds.
+    return held.length ? held : alternatives.slice(0, 1);
+  });
+  return groups.some((g) => g.length > 1) ? { terms, groups } : { terms: [...new Set(groups.map((g) => g[0]!))] };
 }
 
 /**
@@ -70,9 +98,10 @@ function tallies(counts: MatchCounts, joined: boolean) {
  * holds the bonuses its pools worked out.
  */
 export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, blocks?: CandidateOptions['stats'], bonuses: BonusMemo = bonusMemo()) {
-  const counts = countOf(snap.reader, snap.settings.rank, terms, boundWeights(snap, query), blocks);
+  const counted = countedWords(snap.reader, query, terms);
+  const counts = countOf(snap.reader, snap.settings.rank, counted.terms, boundWeights(snap, query), blocks, counted.groups);
   try {
-    return pageOfCounted(snap, query, terms, paging, counts, bonuses);
+    return pageOfCounted(snap, query, terms, counted.groups?.length ?? counted.terms.length, paging, counts, bonuses);
   } finally {
     counts.pool?.release();
   }
@@ -84,7 +113,7 @@ export function searchCounted(snap: Snapshot, query: AnalyzedQuery, terms: strin
  * gives a page the bonuses the last one's did, so they are worked out once
  * (`bonuses`).
  */
-function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], paging: Paging, counts: MatchCounts, bonuses: BonusMemo) {
+function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], words: number, paging: Paging, counts: MatchCounts, bonuses: BonusMemo) {
   const { reader, settings } = snap;
   const joined = partialsJoin(counts.full, settings.partialBelow);
   const partial = joined ? counts.some : 0;
@@ -100,7 +129,7 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], pa
     const floor = { count: -1, weight: 0 };
     const pm = matchPool(snap, query, { limit, byWeight: joined, floor, taken: counts.pool!.take(limit, joined, floor) });
     const ranked = joined ? pm.matches : pm.matches.filter((m) => m.hit.full);
-    const outside = floor.count < 0 || (!joined && floor.count < terms.length) ? undefined : floor.weight + Math.abs(floor.weight) * 1e-9;
+    const outside = floor.count < 0 || (!joined && floor.count < words) ? undefined : floor.weight + Math.abs(floor.weight) * 1e-9;
     const pool = boundPool(snap, query, ranked, pm);
     const bonus = bonusOf(pm.scorer, bonuses);
     let done: { page: GroupedPage<Match>; first: Map<string, Match> } | undefined;
@@ -117,7 +146,17 @@ function pageOfCounted(snap: Snapshot, query: AnalyzedQuery, terms: string[], pa
       if (page) done = { page, first };
       return page !== undefined;
     };
-    const score = (i: number) => (pm.docTerms.selectAt(ranked[i]!.row, pool.id[i]!), pm.scorer.base(pool.id[i]!));
+    // A deeper pool holds the last one's pages: their base scores are not worked out again.
+    const score = (i: number) => {
+      const id = pool.id[i]!;
+      let s = bonuses.base.get(id);
+      if (s === undefined) {
+        pm.docTerms.selectAt(ranked[i]!.row, id);
+        bonuses.base.set(id, (s = pm.scorer.base(id)));
+        bonuses.scored++;
+      }
+      return s;
+    };
     const r = rankPruned(pool, score, { top: need, hitsPerSite: paging.hitsPerSite, keepTop: paging.hitsPerPage, outside, decide });
     if (r.decided && done) {
       const { page, first } = done;

@@ -54,16 +54,19 @@ export function addProximity<H extends RankedHit>(ranked: H[], bonus: (hit: H, r
 /**
  * What bonusOf has computed, by document: kept across the pools of one
  * search (searcher/counted takes a deeper pool when the first cannot decide
- * the page), whose scorers give a page the same bonuses. `computed` counts
- * the bonuses worked out, each a page's positions or sections decoded.
+ * the page), whose scorers give a page the same bonuses, and the same base
+ * score (`base`, `scored` of them worked out). `computed` counts the
+ * bonuses worked out, each a page's positions or sections decoded.
  */
 export interface BonusMemo {
   proximity: Map<number, number>;
   lift: Map<number, number>;
   computed: number;
+  base: Map<number, number>;
+  scored: number;
 }
 
-export const bonusMemo = (): BonusMemo => ({ proximity: new Map(), lift: new Map(), computed: 0 });
+export const bonusMemo = (): BonusMemo => ({ proximity: new Map(), lift: new Map(), computed: 0, base: new Map(), scored: 0 });
 
 /**
  * The bonus addProximity adds to a hit at `rank`: its proximity, and its

@@ -47,9 +47,9 @@ function wordsOf(reader: IndexReader, params: RankParams): Lru<string, Kept> {
  * which follow from the reader and `params`: a common word's kept from its
  * first count on.
  */
-export function countOf(reader: IndexReader, params: RankParams, terms: string[], weights: MatchWeights, stats?: CandidateOptions['stats']): MatchCounts {
-  const count = () => reader.countMatches(terms, weights, stats);
-  if (terms.length !== 1) return count();
+export function countOf(reader: IndexReader, params: RankParams, terms: string[], weights: MatchWeights, stats?: CandidateOptions['stats'], groups?: readonly (readonly string[])[]): MatchCounts {
+  const count = () => reader.countMatches(terms, weights, stats, groups);
+  if (terms.length !== 1 || groups) return count();
   const words = wordsOf(reader, params);
   const known = words.get(terms[0]!);
   if (known) return { full: known.full, some: 0, tags: known.tags, pool: keptPool(known, count) };

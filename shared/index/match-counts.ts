@@ -93,6 +93,28 @@ export class CountScratch {
 }
 
 /**
+ * For a query whose words have alternatives (synonyms, word variants), each
+ * list's bit set for each of the query's word groups it is an alternative
+ * of: a document holds a group when it holds any of its terms. At most
+ * MAX_GROUPS groups, so that a document's groups fit the byte `held` keeps.
+ */
+export type GroupBits = readonly number[];
+
+const MAX_GROUPS = 8;
+
+/** The GroupBits of the lists of `termIds` for `groups` (each its terms' ids). */
+export function groupBits(termIds: readonly number[], groups: readonly (readonly number[])[]): GroupBits {
+  if (groups.length > MAX_GROUPS) throw new Error(`a count of ${groups.length} word groups: at most ${MAX_GROUPS}`);
+  return termIds.map((id) => groups.reduce((bits, g, k) => (g.includes(id) ? bits | (1 << k) : bits), 0));
+}
+
+const POPCOUNT = Uint8Array.from({ length: 256 }, (_, v) => {
+  let c = 0;
+  for (let b = v; b; b &= b - 1) c++;
+  return c;
+});
+
+/**
  * Counts the documents of `lists` (one a term, `terms` of them: a term
  * missing from the index has no list, and no document holds every term)
  * among `docCount`, but for the `deleted`. One pass over the postings
@@ -100,9 +122,11 @@ export class CountScratch {
  * document met is counted once, by its tags. With `weights`
  * (and `termIds`, the lists' terms) every match is weighed too (`pool`),
  * its postings' weights summed in the lists' order as the candidate stage
- * sums them; `stats` counts the blocks decoded.
+ * sums them; `stats` counts the blocks decoded. With `groups` (GroupBits,
+ * `terms` then counting the groups), a match holds as many words as groups
+ * it holds a term of: an OR of the lists within a group, an AND across.
  */
-export function countMatches(lists: readonly TermBlocks[], terms: number, docCount: number, column: (tag: CountedTag) => TagColumn, deleted: ReadonlySet<number>, scratch = new CountScratch(docCount), weighing?: { weights: MatchWeights; termIds: readonly number[]; stats?: { decoded: number; skipped: number } }): MatchCounts {
+export function countMatches(lists: readonly TermBlocks[], terms: number, docCount: number, column: (tag: CountedTag) => TagColumn, deleted: ReadonlySet<number>, scratch = new CountScratch(docCount), weighing?: { weights: MatchWeights; termIds: readonly number[]; stats?: { decoded: number; skipped: number } }, groups?: GroupBits): MatchCounts {
   const cols = COUNTED_TAGS.map(column);
   const shared = lists.length < 256;
   const { held, sum, met } = shared ? scratch.take() : { held: new Uint16Array(docCount), sum: new Float64Array(docCount), met: new Uint32Array(docCount) };
@@ -119,6 +143,7 @@ export function countMatches(lists: readonly TermBlocks[], terms: number, docCou
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l]!;
       const weights = weigh?.(weighing!.termIds[l]!);
+      const bit = groups?.[l] ?? 0;
       for (let b = 0; b < list.blocks; b++) {
         // A block whose weights are not known yet is decoded once, with the frequencies they are worked out from.
         const tf = weights?.needsTf?.(b) ?? false;
@@ -130,7 +155,10 @@ export function countMatches(lists: readonly TermBlocks[], terms: number, docCou
           const d = docs[i]!;
           if (skip && deleted.has(d)) continue;
           if (w) sum[d] += w[i]!;
-          if (held[d]++ === 0) met[n++] = d;
+          if (bit) {
+            if (held[d] === 0) met[n++] = d;
+            held[d] |= bit;
+          } else if (held[d]++ === 0) met[n++] = d;
         }
       }
     }
@@ -138,6 +166,8 @@ export function countMatches(lists: readonly TermBlocks[], terms: number, docCou
     release();
     throw e;
   }
+  // The groups a document holds a word of, from their bits.
+  if (groups) for (let i = 0; i < n; i++) held[met[i]!] = POPCOUNT[held[met[i]!]!]!;
   const counts = tally(held, met, n, terms, cols);
   if (!weighing || n === 0) {
     release();

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { Analyzer } from '../analysis/analyzer.js';
 import { HzError } from '../errors.js';
 import { browse, selectCandidates, termIds, type TagField } from './candidates.js';
-import { countMatches, CountScratch, type MatchCounts, type MatchWeights } from './match-counts.js';
+import { countMatches, CountScratch, groupBits, type MatchCounts, type MatchWeights } from './match-counts.js';
 import { cacheBudget, type CacheBudget } from './cache-budget.js';
 import { TermDictionary } from './dictionary.js';
 import { DocInfo } from './docinfo.js';
@@ -158,12 +158,14 @@ class SegmentedIndexReader implements IndexReader {
     return selectCandidates(lists, opts.limit, { accept, ...opts });
   }
 
-  countMatches(terms: string[], weights?: MatchWeights, stats?: CandidateOptions['stats']): MatchCounts {
+  countMatches(terms: string[], weights?: MatchWeights, stats?: CandidateOptions['stats'], groups?: readonly (readonly string[])[]): MatchCounts {
     const ids = termIds(terms, (t) => this.termId(t));
     this.scratch ??= new CountScratch(this.meta.docCount);
     const weighing = weights ? { weights, termIds: ids, stats } : undefined;
-    return countMatches(ids.map((t) => this.postingBlocks(t)), new Set(terms).size, this.meta.docCount, (f) => this.docInfo.column(f), this.deleted, this.scratch, weighing);
+    const bits = groups && groupBits(ids, groups.map((g) => g.map((t) => this.termId(t))));
+    return countMatches(ids.map((t) => this.postingBlocks(t)), groups?.length ?? new Set(terms).size, this.meta.docCount, (f) => this.docInfo.column(f), this.deleted, this.scratch, weighing, bits);
   }
+
 
   docFreq = (field: Field, term: string): number => this.docFreqOf(field, this.dict.id(term));
   docFreqOf = (field: Field, termId: number): number => (termId < 0 ? 0 : this.termsFile.u32(this.df[FIELD_INDEX[field]]!, termId));

@@ -165,8 +165,11 @@ export interface IndexReader {
    * then the best partial matches, up to `limit`. Order carries no score.
    */
   candidates(terms: string[], opts: CandidateOptions): number[];
-  /** How many documents hold every one of `terms` and how many some, by site, type and language, none scored; with the candidate stage's `weights`, each weighed too (its `pool`, to be released). */
-  countMatches(terms: string[], weights?: MatchWeights, stats?: CandidateOptions['stats']): MatchCounts;
+  /**
+   * How many documents hold every one of `terms` and how many some, by site, type and language, none scored; with the candidate stage's `weights`, each weighed too (its `pool`, to be released).
+   * With `groups` (each a word's alternatives, its terms among `terms`; at most 8), a document holds a word when it holds any of its group's terms, and "every" counts the groups.
+   */
+  countMatches(terms: string[], weights?: MatchWeights, stats?: CandidateOptions['stats'], groups?: readonly (readonly string[])[]): MatchCounts;
   /** Documents holding the term in this field. */
   docFreq(field: Field, term: string): number;
   /** Documents holding the term of this id in this field (no lookup by string). */

@@ -2,8 +2,8 @@
  * A search of plain words whose first pool cannot decide its page takes a
  * deeper one (searcher/counted); the proximity and section bonuses of the
  * pages both pools rank are worked out once, not once a pool: each of the
- * proximity block's pages once, whatever the pools. The pages shown are
- * the exhaustive ranking's.
+ * proximity block's pages once, whatever the pools; so are their base
+ * scores. The pages shown are the exhaustive ranking's.
  */
 import fs from 'node:fs';
 import { test } from 'uvu';
@@ -64,6 +64,9 @@ test('a deeper pool works out no bonus the first worked out: each page of the pr
       assert.ok(r.total > 8 * PROXIMITY_DEPTH, `${query}: more matches (${r.total}) than a first pool`);
       assert.ok(bonuses.computed > 0, `${query}: bonuses worked out`);
       assert.ok(bonuses.computed <= PROXIMITY_DEPTH + SECTION_DEPTH, `${query}: ${bonuses.computed} bonuses worked out for a proximity block of ${PROXIMITY_DEPTH}`);
+      // The deeper pool holds the first one's pages: each page's base score is worked out once.
+      assert.ok(bonuses.scored > 8 * PROXIMITY_DEPTH, `${query}: ${bonuses.scored} pages scored, a first pool's and more`);
+      assert.is(bonuses.scored, bonuses.base.size, `${query}: a page scored twice`);
     }
   } finally {
     snaps.close();

@@ -19,13 +19,14 @@ import { DocTerms } from '../../searcher/rank/docterms.js';
 import { makeScorer } from '../../searcher/rank/score.js';
 import { blockBuffers } from '../../shared/index/postings-codec.js';
 import type { StoredDoc } from '../../shared/index/types.js';
-import { pageOfRanked, search, type SearchResult } from '../../searcher/search.js';
+import { pageOfRanked, search } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { rng } from '../fixtures/rng.js';
 import { devwebDir, devwebQueries } from '../bench/ranking/devweb.js';
 import { REALWEB_SETS, realwebDir, realwebQueries } from '../bench/ranking/realweb.js';
 import { JUDGED_QUERIES } from '../judged/queries.js';
+import { shown } from './result-shown.js';
 import { buildCrawl, tempCrawlDir, type FixturePage } from './crawl-fixture.js';
 import { buildJudgedCrawl } from './judged-crawl.js';
 
@@ -59,17 +60,6 @@ const QUERIES = [
   'zzzz', 'w3 w5 w7', 'type:html vacuum',
 ];
 const PAGES = [{}, { hitsPerSite: 0 }, { hitsPerSite: 1 }, { start: 10 }, { start: 95, hitsPerPage: 20 }, { hitsPerPage: 50, hitsPerSite: 3 }, { start: 40, hitsPerSite: 0 }];
-
-/** Everything a result page shows. */
-const shown = (r: SearchResult) => ({
-  hits: r.hits.map((h) => [h.doc.url, h.score, h.full, h.grouped, h.moreFromSite]),
-  total: r.total,
-  partial: r.partial,
-  exact: r.exact,
-  hidden: r.hidden,
-  hasNext: r.hasNext,
-  facets: [r.facets.site.map((v) => [v.value, v.count, v.sample.url]), ...[r.facets.type, r.facets.lang].map((vs) => vs.map((v) => [v.value, v.count]))],
-});
 
 let dir = '';
 let snaps: CrawlSnapshots;

@@ -4,17 +4,20 @@
  * shows what the first count showed and what the exhaustive ranking shows,
  * at a first page, without grouping, and deeper than the matches kept (so
  * counted again); a budget that keeps two counts answers the same. Searches
- * of several common words, their partial matches not joining, too.
+ * of several common words, their partial matches not joining, too; and a
+ * common word whose synonyms no page holds, kept as the word alone.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Conf } from '../../shared/conf.js';
-import { search, type SearchResult } from '../../searcher/search.js';
+import { search } from '../../searcher/search.js';
 import { searchSettings } from '../../searcher/settings.js';
 import { CrawlSnapshots } from '../../searcher/snapshot.js';
 import { KEPT_DEPTH } from '../../searcher/term-counts.js';
 import { rng } from '../fixtures/rng.js';
+import { shown } from './result-shown.js';
 import { buildCrawl, tempCrawlDir, type FixturePage } from './crawl-fixture.js';
 
 const WORDS = 'socket stream buffer kernel network mount volume backup restore query cache memory'.split(' ');
@@ -30,15 +33,6 @@ function corpus(): FixturePage[] {
     boost: rnd(),
   }));
 }
-
-const shown = (r: SearchResult) => ({
-  hits: r.hits.map((h) => [h.doc.url, h.score, h.full, h.grouped, h.moreFromSite]),
-  total: r.total,
-  exact: r.exact,
-  hidden: r.hidden,
-  hasNext: r.hasNext,
-  facets: [r.facets.site.map((v) => [v.value, v.count, v.sample.url]), ...[r.facets.type, r.facets.lang].map((vs) => vs.map((v) => [v.value, v.count]))],
-});
 
 let dir = '';
 test.before(async () => {
@@ -89,6 +83,26 @@ test('several common words: a pool taken from the pages holding all of them alon
           if (exhaustive.partial === 0 && exhaustive.total >= KEPT_DEPTH) apart++;
         }
     assert.ok(apart > 20, `only ${apart} result pages of more full matches than a first pool`);
+  } finally {
+    snaps.close();
+  }
+});
+
+test('a common word whose synonyms no page holds is counted as the word alone: kept, nothing decoded asked again', async () => {
+  const synonyms = path.join(dir, 'synonyms.txt');
+  fs.writeFileSync(synonyms, 'socket, zzsocketsyn\nstream, zzstreamsyn, buffer\n');
+  const snaps = await CrawlSnapshots.open(dir, searchSettings(Conf.load({ overrides: { 'searcher.synonyms.file': synonyms } })));
+  try {
+    const snap = snaps.current;
+    for (const [query, keptAgain] of [['socket', true], ['stream', false]] as const) {
+      const first = search(snap, { query });
+      assert.ok(first.query.required[0]!.length > 1 && first.total >= 2048, `${query}: a common word with a synonym`);
+      const blocks = { decoded: 0, skipped: 0 };
+      const again = search(snap, { query }, { blocks });
+      assert.equal(shown(again), shown(search(snap, { query }, { exhaustive: true })), query);
+      // A synonym the index holds (buffer) is counted with the word, each time.
+      assert.is(blocks.decoded === 0, keptAgain, `${query}: ${blocks.decoded} blocks decoded asked again`);
+    }
   } finally {
     snaps.close();
   }
