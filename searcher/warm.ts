@@ -28,18 +28,33 @@ const BLOCKS_A_TURN = 16;
  * The term in the most documents' text, and the one in the most of those
  * in fewer and at most `few`: undefined in an empty index (or with no such
  * term). Even a small index warms a term other than its commonest before
- * it serves, so a start works the same at any size.
+ * it serves, so a start works the same at any size. One pass over the
+ * content document frequencies, kept per reader (a start asks twice).
  */
 export function warmTerms(snap: Pick<Snapshot, 'reader'>, few = FEW_DOCS): { commonest?: string; few?: string } {
+  const known = few === FEW_DOCS ? found.get(snap.reader) : undefined;
+  if (known) return known;
   const df = snap.reader.docFreqs('content');
   let best = -1;
-  for (let t = 0; t < df.length; t++) if (df[t]! > (best < 0 ? 0 : df[best]!)) best = t;
-  const under = best < 0 ? 0 : Math.min(few + 1, df[best]!);
-  let bounded = -1;
-  for (let t = 0; t < df.length; t++) if (df[t]! < under && df[t]! > (bounded < 0 ? 0 : df[bounded]!)) bounded = t;
+  // The first term of the highest frequency at most `few`, and of the highest below that one's.
+  let first = -1;
+  let second = -1;
+  const at = (t: number) => (t < 0 ? 0 : df[t]!);
+  for (let t = 0; t < df.length; t++) {
+    const n = df[t]!;
+    if (n > at(best)) best = t;
+    if (n > few) continue;
+    if (n > at(first)) (second = first), (first = t);
+    else if (n < at(first) && n > at(second)) second = t;
+  }
   const term = (t: number) => (t < 0 ? undefined : snap.reader.term(t));
-  return { commonest: term(best), few: term(bounded) };
+  const terms = { commonest: term(best), few: term(at(first) < at(best) ? first : second) };
+  if (few === FEW_DOCS) found.set(snap.reader, terms);
+  return terms;
 }
+
+/** warmTerms' answer for each reader, at FEW_DOCS. */
+const found = new WeakMap<Snapshot['reader'], { commonest?: string; few?: string }>();
 
 /** The term in the most documents' text; undefined in an empty index. */
 export const commonestTerm = (snap: Pick<Snapshot, 'reader'>): string | undefined => warmTerms(snap).commonest;
