@@ -6,8 +6,8 @@
  * summaries, so the query and summary code is compiled, at a cost that does
  * not grow with the index. The commonest term, the one queries meet most,
  * is warmed before a switch (the old index answers meanwhile), not before a
- * start: its search grows with the index (some 200 ms of a worker's CPU at
- * 100k pages, a third of its start). After a start only its unit scores
+ * start: its search grows with the index (some 130 ms of a worker's CPU at
+ * 100k pages, a fifth of its start; 300 at a million). After a start only its unit scores
  * are worked out, a few blocks at a time between requests (`warmCommonest`);
  * a query meanwhile works out what it needs itself, the same numbers.
  * A switch leaves the summaries out: the segments' summaries files are
