@@ -84,7 +84,8 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
     // One occurrence's weighted share in each field of each document (8 bytes a document and field), made once.
     if (!shares) {
       shares = new Float64Array(reader.meta.docCount * F);
-      for (let d = 0; d < reader.meta.docCount; d++) for (let f = 0; f < F; f++) shares[d * F + f] = query.unitTf(f, reader.fieldLength(d, FIELDS[f]!));
+      const lengths = reader.fieldLengths();
+      for (let i = 0; i < shares.length; i++) shares[i] = query.unitTf(i % F, lengths[i]!);
     }
     const share = shares;
     const d = decoded ?? buf;

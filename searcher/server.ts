@@ -31,6 +31,8 @@ export interface ServeOptions {
 
 export interface RunningSearcher extends RunningServer {
   snapshots: CrawlSnapshots;
+  /** The commonest term's warm-up after the start (searcher/warm.ts warmCommonest): resolves when it is done or stopped. */
+  warming: Promise<void>;
 }
 
 /** How long close() waits for slow requests before cutting their connections. */
@@ -114,7 +116,9 @@ export async function startSearcher(conf: Conf, opts: ServeOptions): Promise<Run
     throw e;
   }
   snapshots.watch();
-  return { ...running, snapshots };
+  // Only a speed-up: a query meanwhile works the same numbers out itself, and would meet the same failure.
+  const warming = snapshots.warmAfterStart().catch((e) => opts.log?.(`could not warm the commonest term: ${(e as Error).message}`));
+  return { ...running, snapshots, warming };
 }
 
 export interface BrokerOptions {

@@ -19,7 +19,7 @@ import { readRelatedTerms, type RelatedTerms } from '../shared/index/related-ter
 import type { IndexReader } from '../shared/index/types.js';
 import { FetchedSegments } from './fetched-segments.js';
 import type { SearchSettings } from './settings.js';
-import { warmUp } from './warm.js';
+import { warmCommonest, warmUp } from './warm.js';
 import { crawlPaths } from '../shared/crawl-dir.js';
 
 export interface Snapshot {
@@ -160,7 +160,7 @@ export class CrawlSnapshots implements SnapshotProvider {
     if (this.closed) return false;
     const found = this.source.locate(this.crawlDir);
     if (!found || found.version === this.slot.snapshot.version) return false;
-    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found, { summaries: false });
+    const next = await makeSnapshot(this.crawlDir, this.source, this.settings, this.segments, found, { summaries: false, commonest: true });
     if (this.closed) {
       next.reader.close();
       return false;
@@ -173,6 +173,15 @@ export class CrawlSnapshots implements SnapshotProvider {
     if (old.leases === 0) old.snapshot.reader.close();
     this.onSwitch?.(next);
     return true;
+  }
+
+  /**
+   * Works out the commonest term's scores on the current index after a start, between requests
+   * (searcher/warm.ts warmCommonest); stops when the index is switched or closed. Resolves when done.
+   */
+  warmAfterStart(): Promise<void> {
+    const snap = this.slot.snapshot;
+    return warmCommonest(snap, () => !this.closed && this.slot.snapshot === snap);
   }
 
   /** Polls for a new index every `interval` ms (an unref'd timer: it never keeps the process alive). */
@@ -197,7 +206,7 @@ async function makeSnapshot(
   settings: SearchSettings,
   segments: FetchedSegments,
   found: { dir: string; version: string },
-  warm: { summaries: boolean },
+  warm: { summaries: boolean; commonest?: boolean },
 ): Promise<Snapshot> {
   const reader = await source.open(found.dir, settings.cacheMb);
   const snap = { crawlDir, reader, analyzer: reader.analyzer, segments, settings, loadedAt: Date.now(), version: found.version, related: readRelatedTerms(found.dir) };

@@ -27,7 +27,6 @@
 import fs from 'node:fs';
 import { HzError } from '../shared/errors.js';
 import { IndexFileWriter, openIndexFilePieces } from '../shared/index/format.js';
-import { lowerBound } from '../shared/bisect.js';
 import { encodeSummaryMeta, readSummaryMeta, summaryPart } from './offsets.js';
 import { readCheckpoints } from './checkpoints.js';
 import { unpackOffsets } from './packed-offsets.js';
@@ -137,18 +136,44 @@ export class SummariesWriter {
 let scratch = Buffer.allocUnsafeSlow(1 << 16);
 let reading = false;
 
-/** An open summaries file: its table in memory, a record read from disk when asked for. */
+/**
+ * An open summaries file: its table in memory as the file has it, searched
+ * where it lies, a record read from disk when asked for. An entry is checked
+ * when it is read: unpacking and checking every entry on open was a pass
+ * over every page of the segment in a searcher's start (some 10 ms for the
+ * first segment of 25,000 pages).
+ */
 export class SummariesFile {
+  private readonly count: number;
+
   private constructor(
     private readonly file: string,
     private readonly fd: number,
     private readonly payloadAt: number,
-    private readonly hashes: Uint32Array,
-    private readonly sizes: Uint32Array,
-    private readonly positions: Float64Array,
+    private readonly table: Buffer,
+    /** Where the table starts in the payload: every record ends before it. */
+    private readonly tableAt: number,
     /** The tag: older hazelnut's files hold every word's offsets, or the start of the text too. */
     private readonly tag: number,
-  ) {}
+  ) {
+    this.count = table.length / ENTRY_BYTES;
+  }
+
+  private hash(k: number): number {
+    return this.table.readUInt32LE(k * ENTRY_BYTES);
+  }
+
+  /** The first entry of a hash `h` or more (the table is sorted by hash). */
+  private firstOf(h: number): number {
+    let lo = 0;
+    let hi = this.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.hash(mid) < h) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
 
   /** The summaries file in a segment index directory, or undefined when it has none (indexed by older hazelnut). */
   static open(indexDir: string): SummariesFile | undefined {
@@ -165,17 +190,8 @@ export class SummariesFile {
       const tag = footer.readUInt32LE(12);
       if ((tag !== TAG && tag !== PACKED_TAG && tag !== TEXT_TAG) || tableAt + n * ENTRY_BYTES + FOOTER_BYTES !== length) throw bad('has no valid table of its records');
       const table = Buffer.alloc(n * ENTRY_BYTES);
-      if (n) fs.readSync(fd, table, 0, table.length, payloadAt + tableAt);
-      const hashes = new Uint32Array(n);
-      const sizes = new Uint32Array(n);
-      const positions = new Float64Array(n);
-      for (let k = 0; k < n; k++) {
-        hashes[k] = table.readUInt32LE(k * ENTRY_BYTES);
-        sizes[k] = table.readUInt32LE(k * ENTRY_BYTES + 4);
-        positions[k] = table.readDoubleLE(k * ENTRY_BYTES + 8);
-        if (positions[k]! + sizes[k]! > tableAt || (k && hashes[k]! < hashes[k - 1]!)) throw bad(`has a bad table entry (${k})`);
-      }
-      return new SummariesFile(file, fd, payloadAt, hashes, sizes, positions, tag);
+      if (n && fs.readSync(fd, table, 0, table.length, payloadAt + tableAt) !== table.length) throw bad('has no valid table of its records');
+      return new SummariesFile(file, fd, payloadAt, table, tableAt, tag);
     } catch (e) {
       fs.closeSync(fd);
       throw e;
@@ -190,10 +206,9 @@ export class SummariesFile {
    */
   withRecord<T>(url: string, pageText: () => string | undefined, use: (src: SummarySource) => T): { value: T } | undefined {
     const h = urlHash(url);
-    const { hashes } = this;
-    for (let k = lowerBound(hashes, h); k < hashes.length && hashes[k] === h; k++) {
+    for (let k = this.firstOf(h); k < this.count && this.hash(k) === h; k++) {
       const nested = reading;
-      const size = this.sizes[k]!;
+      const size = this.table.readUInt32LE(k * ENTRY_BYTES + 4);
       if (!nested && scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, 2 * scratch.length));
       const b = nested ? Buffer.allocUnsafe(size) : scratch.subarray(0, size);
       const r = this.tag === TEXT_TAG ? this.readWithText(k, url, b) : this.read(k, url, b, pageText);
@@ -212,7 +227,9 @@ export class SummariesFile {
   /** Record k's bytes, read into `b`, checked against its head: URL, meta and what follows, or undefined if it is not `url`'s. */
   private record(k: number, url: string, b: Buffer, head: number): { meta: string; at: number } | undefined {
     const size = b.length;
-    const got = fs.readSync(this.fd, b, 0, size, this.payloadAt + this.positions[k]!);
+    const at = this.table.readDoubleLE(k * ENTRY_BYTES + 8);
+    if (at + size > this.tableAt) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file} has a bad table entry (${k})`);
+    const got = fs.readSync(this.fd, b, 0, size, this.payloadAt + at);
     if (got !== size || size < head) throw this.bad(k);
     const urlBytes = b.readUInt32LE(0);
     const metaBytes = b.readUInt32LE(4);

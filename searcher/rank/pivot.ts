@@ -7,7 +7,10 @@
  * the pivot for every page, and every page past the average would weigh its
  * words more than before.
  */
-import type { IndexReader } from '../../shared/index/types.js';
+import { FIELDS, type IndexReader } from '../../shared/index/types.js';
+
+const F = FIELDS.length;
+const CONTENT = FIELDS.indexOf('content');
 
 /** Per reader, the pivot of each window asked for: a pass over every document's length, once. */
 const pivots = new WeakMap<IndexReader, Map<number, number>>();
@@ -20,8 +23,9 @@ export function bodyPivot(reader: IndexReader, window: number): number {
   let pivot = known.get(window);
   if (pivot === undefined) {
     const n = reader.meta.docCount;
+    const lengths = reader.fieldLengths();
     let sum = 0;
-    for (let d = 0; d < n; d++) sum += Math.min(reader.fieldLength(d, 'content'), window);
+    for (let d = 0; d < n; d++) sum += Math.min(lengths[d * F + CONTENT]!, window);
     known.set(window, (pivot = n ? sum / n : 0));
   }
   return pivot;

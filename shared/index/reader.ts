@@ -231,6 +231,8 @@ class SegmentedIndexReader implements IndexReader {
     return this.fwd.fieldLength(id, FIELD_INDEX[field]);
   }
 
+  fieldLengths = (): Uint32Array => this.fwd.lengths;
+
   positions(id: number, term: string): readonly number[] {
     const e = this.entry(id, this.termId(term));
     return e < 0 ? [] : this.fwd.positions(e);

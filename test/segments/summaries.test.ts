@@ -1,7 +1,8 @@
 /**
  * The summaries file of a segment index: records read back as written in
  * each text form, URLs of one hash told apart, a record read while another
- * is in use, a torn file refused with its name (the searcher then
+ * is in use, a torn file refused with its name, a bad table entry refused
+ * when it is read, not on open (which walks no entry; the searcher then
  * summarizes from the parse text and says why, once), and the searcher
  * reading the new file once a segment indexed again is merged and published.
  */
@@ -134,6 +135,28 @@ test('no file: none; an empty file: no records; a torn or garbled file: refused,
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(empty, { recursive: true, force: true });
+  }
+});
+
+test('a bad table entry: the file opens without walking its table; that entry is refused when read, naming the file, the others read', () => {
+  const urls = ['http://a.test/one', 'http://a.test/two'];
+  const dir = written(urls.map((u) => record(u, `the text of ${u}`)));
+  try {
+    const file = path.join(dir, SUMMARIES_FILE);
+    const bytes = fs.readFileSync(file);
+    // The table's two entries end where the 16-byte footer starts; the first (the lower hash) gets a position past the records.
+    bytes.writeDoubleLE(1e12, bytes.length - 16 - 2 * 16 + 8);
+    fs.writeFileSync(file, bytes);
+    const [bad, good] = [...urls].sort((x, y) => urlHash(x) - urlHash(y));
+    const f = SummariesFile.open(dir)!;
+    try {
+      assert.throws(() => asRead(f, bad!), (err: Error) => err.message.includes(file) && /bad table entry \(0\)/.test(err.message));
+      assert.is(asRead(f, good!)!.text, `the text of ${good}`);
+    } finally {
+      f.close();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 

@@ -85,6 +85,15 @@ test('reader: each term\'s document frequency in each field, read from the terms
   r.close();
 });
 
+test('reader: every field length at once, as fieldLength gives each', async () => {
+  const r = await openIndex(path.join(tmp, 'one'));
+  const lengths = r.fieldLengths();
+  assert.is(lengths.length, r.meta.docCount * FIELDS.length);
+  for (let d = 0; d < r.meta.docCount; d++) FIELDS.forEach((f, k) => assert.is(lengths[d * FIELDS.length + k], r.fieldLength(d, f), `${d} ${f}`));
+  assert.ok(lengths.some((n) => n > 0));
+  r.close();
+});
+
 test('reader: stored fields, tags, link scores and URLs from the docinfo and docs files', async () => {
   const r = await openIndex(path.join(tmp, 'one'));
   const all = pages();
