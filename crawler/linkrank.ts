@@ -23,8 +23,17 @@
  *
  * Stored scores are normalised so their mean is 1 (rank × number of pages):
  * a page with 2.0 has twice the average standing, whatever the crawl size.
- * The searcher turns this into a small, saturating prior (ranking lesson:
- * raw PageRank piles up on hub pages).
+ * With `linkrank.within.site` (the default) the mean is taken over each
+ * site's fetched pages instead: over sites that do not link one another, a
+ * site's share of the rank comes from how its own pages link (how many are
+ * dangling and spread their rank over the whole crawl, how many links are
+ * navigation), not from what other sites say of it, and every page of a
+ * densely linked manual would otherwise lead its equals on other sites (on
+ * realweb the Apache manual's pages averaged 2.20, Python's 1.05). Within its
+ * site a page's score is what that site's links say of it. On a crawl of
+ * sites that link one another, `false` keeps the crawl-wide mean. The
+ * searcher turns this into a small, saturating prior (ranking lesson: raw
+ * PageRank piles up on hub pages).
  */
 import type { Conf } from '../shared/conf.js';
 import { UsageError } from '../shared/errors.js';
@@ -93,12 +102,13 @@ export interface LinkRankSummary {
   delta: number;
 }
 
-export function linkRankOptions(conf: Conf): PageRankOptions & { ignoreNavigation: boolean } {
+export function linkRankOptions(conf: Conf): PageRankOptions & { ignoreNavigation: boolean; withinSite: boolean } {
   return {
     damping: conf.getFloat('linkrank.damping'),
     tolerance: conf.getFloat('linkrank.tolerance'),
     maxIterations: conf.getInt('linkrank.max.iterations'),
     ignoreNavigation: conf.getBoolean('db.ignore.navigation.links'),
+    withinSite: conf.getBoolean('linkrank.within.site'),
   };
 }
 
@@ -132,17 +142,44 @@ export function linkScores(n: number, edges: Iterable<readonly [number, number]>
 }
 
 /**
- * Computes link scores for every page of the WebDB and stores them, in one
- * transaction. Pages are numbers here, never URLs: memory is a few typed
- * arrays, 8 bytes a link and 24 a page.
+ * `scores` (one a numbered page) over the mean score of each page's site as
+ * the index will hold it: `sites` gives each page's host and, for a page
+ * whose content was fetched, its content signature. Only fetched pages are
+ * indexed, and dedup keeps one copy of each content, the best scored (a
+ * site serving each page under several addresses, as a manual with language
+ * variants does, would otherwise count its copies' low scores); a site with
+ * many links to pages never fetched would otherwise have its pages lifted.
+ * A site with no fetched page keeps its scores.
  */
+export function withinSites(scores: Float64Array, sites: Iterable<readonly [host: string, signature: string | null]>): Float64Array {
+  const hostOf: string[] = [];
+  const best = new Map<string, Map<string, number>>();
+  let i = 0;
+  for (const [host, signature] of sites) {
+    hostOf[i] = host;
+    if (signature !== null) {
+      const copies = best.get(host) ?? best.set(host, new Map()).get(host)!;
+      copies.set(signature, Math.max(copies.get(signature) ?? 0, scores[i]!));
+    }
+    i++;
+  }
+  if (i !== scores.length) throw new Error(`linkrank: ${scores.length} pages numbered but ${i} sites read`);
+  const mean = new Map<string, number>();
+  for (const [host, copies] of best) {
+    let sum = 0;
+    for (const x of copies.values()) sum += x;
+    if (sum > 0) mean.set(host, sum / copies.size);
+  }
+  return scores.map((x, id) => x / (mean.get(hostOf[id]!) ?? 1));
+}
+
 export async function linkrank(conf: Conf, opts: { webdb: string; log?: Log }): Promise<LinkRankSummary> {
   const o = linkRankOptions(conf);
   const db = openWebDb(opts.webdb);
   try {
     const pages = db.numberPages();
     const r = linkScores(pages, db.linkEdges({ withNavigation: !o.ignoreNavigation }), o);
-    db.setLinkScores(r.scores);
+    db.setLinkScores(o.withinSite ? withinSites(r.scores, db.numberedSites()) : r.scores);
     opts.log?.info(`${pages} pages, ${r.links} links, ${r.iterations} iterations, last change ${r.delta.toExponential(2)}`);
     return { pages, links: r.links, iterations: r.iterations, delta: r.delta };
   } finally {

@@ -138,6 +138,8 @@ export interface LinkrankOps {
   numberPages(): number;
   /** (source, target) numbers of the stored links between numbered pages, once per stored link (linkrank drops repeats); navigation links left out when asked. */
   linkEdges(opts: { withNavigation: boolean }): Iterable<[number, number]>;
+  /** Each numbered page's host and, when its content was fetched (db_fetched or db_notmodified), its signature (else null), in number order. */
+  numberedSites(): Iterable<[host: string, signature: string | null]>;
   /** Sets the link score of each numbered page to `scores[its number]`, in one transaction. */
   setLinkScores(scores: ArrayLike<number>): void;
 }

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { linkScores, pageRank } from '../../crawler/linkrank.js';
+import { linkScores, pageRank, withinSites } from '../../crawler/linkrank.js';
 import { rng } from '../fixtures/rng.js';
 
 const O = { damping: 0.85, tolerance: 1e-12, maxIterations: 1000 };
@@ -65,3 +65,17 @@ test('link scores over more links than the edge arrays start with: every link co
 });
 
 test.run();
+
+test('within sites: each score over the mean of its site as the index holds it, one copy of a content, the best scored', () => {
+  const cases: { name: string; scores: number[]; sites: [string, string | null][]; want: number[] }[] = [
+    { name: 'two sites, each to a mean of 1', scores: [2, 4, 1, 3], sites: [['a', 's1'], ['a', 's2'], ['b', 's3'], ['b', 's4']], want: [2 / 3, 4 / 3, 0.5, 1.5] },
+    { name: 'a copy of a content counts once, at its best score', scores: [4, 1, 2], sites: [['a', 'x'], ['a', 'x'], ['a', 'y']], want: [4 / 3, 1 / 3, 2 / 3] },
+    { name: 'pages not fetched set no mean but are scaled with their site', scores: [2, 6, 1], sites: [['a', 'x'], ['a', null], ['a', 'y']], want: [4 / 3, 4, 2 / 3] },
+    { name: 'a site with no fetched page, or only pages of score 0, keeps its scores', scores: [3, 0, 5], sites: [['a', null], ['b', 'z'], ['c', null]], want: [3, 0, 5] },
+  ];
+  for (const c of cases) {
+    const got = withinSites(new Float64Array(c.scores), c.sites);
+    c.want.forEach((w, i) => close(got[i]!, w, `${c.name}: page ${i} ${got[i]} ≠ ${w}`));
+  }
+  assert.throws(() => withinSites(new Float64Array([1, 2]), [['a', 'x']]), /2 pages numbered but 1 sites read/);
+});

@@ -221,6 +221,14 @@ function linkrankOps(c: Connection): LinkrankOps {
         { array: true },
       );
     },
+    numberedSites() {
+      return c.cursor<[string, string | null]>(
+        'pages',
+        "SELECT p.host, CASE WHEN p.status IN ('db_fetched', 'db_notmodified') THEN COALESCE(p.signature, '') END FROM rank_ids r JOIN pages p ON p.url = r.url ORDER BY r.id",
+        [],
+        { array: true },
+      );
+    },
     setLinkScores(scores) {
       c.transaction(() => {
         for (let i = 0; i < scores.length; i += CHUNK) {

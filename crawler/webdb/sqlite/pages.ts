@@ -83,6 +83,13 @@ export function pageOps(db: Database.Database, sql: Statements): InjectOps & Gen
         .raw()
         .iterate() as Iterable<[number, number]>;
     },
+    numberedSites() {
+      return sql(
+        "SELECT p.host, CASE WHEN p.status IN ('db_fetched', 'db_notmodified') THEN COALESCE(p.signature, '') END FROM temp.rank_ids r JOIN page_rows p ON p.id = r.uid ORDER BY r.id",
+      )
+        .raw()
+        .iterate() as Iterable<[string, string | null]>;
+    },
     setLinkScores(scores) {
       const set = sql('UPDATE page_rows SET link_score = ? WHERE id = (SELECT uid FROM temp.rank_ids WHERE id = ?)');
       db.transaction(() => {

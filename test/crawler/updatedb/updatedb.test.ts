@@ -198,14 +198,28 @@ test('readlinkdb -url and -dump', async () => {
   await usageError(readlinkdbTool, [webdb]);
 });
 
-test('linkrank stores scores with mean 1, content links only', async () => {
-  const s = await linkrank(conf, { webdb });
+test('linkrank stores scores with mean 1 over the crawl, or over each site\'s fetched pages, content links only', async () => {
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const s = await linkrank(conf.with({ 'linkrank.within.site': 'false' }), { webdb });
   const p = pages();
   const scores = Object.values(p).map((r) => r.link_score);
   assert.is(s.pages, scores.length);
-  assert.ok(Math.abs(scores.reduce((a, b) => a + b, 0) / scores.length - 1) < 1e-9);
+  assert.ok(Math.abs(mean(scores) - 1) < 1e-9);
   assert.ok(p[T]!.link_score > p[C]!.link_score, 'T has content inlinks, C only a navigation one');
   assert.ok(Math.abs(p[C]!.link_score - p[B]!.link_score) < 1e-12, 'B lost its link when A was re-parsed');
+  await linkrank(conf, { webdb });
+  const within = pages();
+  const fetched = Object.entries(within).filter(([url, r]) => url.startsWith(`${H1}/`) && r.status === 'db_fetched');
+  // One copy of each content, the best scored: what dedup leaves in the index.
+  const best = new Map<string | null, number>();
+  for (const [, r] of fetched) best.set(r.signature, Math.max(best.get(r.signature) ?? 0, r.link_score));
+  assert.is(best.size, 1, `${H1}: its one fetched page`);
+  assert.ok(Math.abs(mean([...best.values()]) - 1) < 1e-9, `${H1}: the mean of its fetched contents`);
+  const ratio = within[A]!.link_score / p[A]!.link_score;
+  assert.ok(Math.abs(ratio - 1) > 0.01, 'the site scaled');
+  for (const url of Object.keys(within).filter((u) => u.startsWith(`${H1}/`))) assert.ok(Math.abs(within[url]!.link_score / p[url]!.link_score - ratio) < 1e-9, `${url}: one factor a site`);
+  // Nothing of H2 was fetched: its pages keep the crawl-wide scores.
+  for (const url of [B, C, T]) assert.is(within[url]!.link_score, p[url]!.link_score);
 });
 
 test('readseg -list, -get and -dump with the general options', async () => {

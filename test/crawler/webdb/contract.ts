@@ -442,6 +442,8 @@ export function webDbContract(backend: Backend): void {
     // a → b twice: two links with different anchors (pageRank counts an edge once).
     assert.equal(sorted([...db.linkEdges({ withNavigation: true })]), sorted([[a, b], [a, b], [a, c], [c, B]]));
     assert.equal(sorted([...db.linkEdges({ withNavigation: false })]), sorted([[a, b], [a, b], [c, B]]));
+    // c.test was only injected: not fetched, no signature; B.test's host is b.test.
+    assert.equal([...db.numberedSites()], [['b.test', 'abc'], ['a.test', 'abc'], ['b.test', 'abc'], ['c.test', null]]);
     db.setLinkScores(new Float64Array([0.5, 0.125, 0, 2.5]));
     assert.is(db.page('http://B.test/')!.link_score, 0.5);
     assert.is(db.page('http://a.test/')!.link_score, 0.125);
