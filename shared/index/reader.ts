@@ -166,7 +166,6 @@ class SegmentedIndexReader implements IndexReader {
     return countMatches(ids.map((t) => this.postingBlocks(t)), groups?.length ?? new Set(terms).size, this.meta.docCount, (f) => this.docInfo.column(f), this.deleted, this.scratch, weighing, bits);
   }
 
-
   docFreq = (field: Field, term: string): number => this.docFreqOf(field, this.dict.id(term));
   docFreqOf = (field: Field, termId: number): number => (termId < 0 ? 0 : this.termsFile.u32(this.df[FIELD_INDEX[field]]!, termId));
 
@@ -230,7 +229,6 @@ class SegmentedIndexReader implements IndexReader {
   fieldLength(id: number, field: Field): number {
     return this.fwd.fieldLength(id, FIELD_INDEX[field]);
   }
-
   fieldLengths = (): Uint32Array => this.fwd.lengths;
 
   positions(id: number, term: string): readonly number[] {
