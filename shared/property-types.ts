@@ -69,6 +69,7 @@ export const PROPERTY_TYPES: Readonly<Record<string, PropertyType>> = {
   'linkrank.damping': 'float',
   'linkrank.max.iterations': 'int',
   'linkrank.tolerance': 'float',
+  'linkrank.within.site': 'boolean',
   'log.progress.interval': 'duration',
   'parser.document.max.pages': 'int',
   'parser.document.max.unpacked.mb': 'int',
