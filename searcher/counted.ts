@@ -14,7 +14,7 @@
  * again; a common word's count is kept (searcher/term-counts). What is
  * shown is the ranking of every match (test/searcher/prune.test.ts).
  */
-import { COUNTED_TAGS, type MatchCounts } from '../shared/index/match-counts.js';
+import { COUNTED_TAGS, MAX_GROUPS, type MatchCounts } from '../shared/index/match-counts.js';
 import type { CandidateOptions, IndexReader } from '../shared/index/types.js';
 import { facetsOf, noFacets, topValues, type FacetField } from './facets.js';
 import { addFeedback, feedbackMemo } from './feedback.js';
@@ -26,9 +26,6 @@ import type { AnalyzedQuery } from './query/analyze.js';
 import { addProximity, bonusMemo, bonusOf, byScore, pageHits, partialsJoin, PROXIMITY_DEPTH, type BonusMemo } from './ranking.js';
 import type { Match, Paging } from './search.js';
 import type { Snapshot } from './snapshot.js';
-
-/** Word groups a count tells apart (match-counts' GroupBits: a byte a document). */
-const MAX_GROUPS = 8;
 
 /**
  * The distinct terms of a query of plain words, each a required word or one

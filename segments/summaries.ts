@@ -27,6 +27,7 @@
 import fs from 'node:fs';
 import { HzError } from '../shared/errors.js';
 import { IndexFileWriter, openIndexFilePieces } from '../shared/index/format.js';
+import { lowerBoundBy } from '../shared/bisect.js';
 import { encodeSummaryMeta, readSummaryMeta, summaryPart } from './offsets.js';
 import { readCheckpoints } from './checkpoints.js';
 import { unpackOffsets } from './packed-offsets.js';
@@ -163,18 +164,6 @@ export class SummariesFile {
     return this.table.readUInt32LE(k * ENTRY_BYTES);
   }
 
-  /** The first entry of a hash `h` or more (the table is sorted by hash). */
-  private firstOf(h: number): number {
-    let lo = 0;
-    let hi = this.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.hash(mid) < h) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
   /** The summaries file in a segment index directory, or undefined when it has none (indexed by older hazelnut). */
   static open(indexDir: string): SummariesFile | undefined {
     const opened = openIndexFilePieces(indexDir, SUMMARIES_FILE);
@@ -206,7 +195,8 @@ export class SummariesFile {
    */
   withRecord<T>(url: string, pageText: () => string | undefined, use: (src: SummarySource) => T): { value: T } | undefined {
     const h = urlHash(url);
-    for (let k = this.firstOf(h); k < this.count && this.hash(k) === h; k++) {
+    // The table is sorted by hash.
+    for (let k = lowerBoundBy(this.count, (i) => this.hash(i), h); k < this.count && this.hash(k) === h; k++) {
       const nested = reading;
       const size = this.table.readUInt32LE(k * ENTRY_BYTES + 4);
       if (!nested && scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.max(size, 2 * scratch.length));

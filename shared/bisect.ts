@@ -6,11 +6,16 @@
 
 /** The first index at or after `from` of an ascending array whose value is not below `x` (its length when none is). */
 export function lowerBound(a: ArrayLike<number>, x: number, from = 0): number {
+  return lowerBoundBy(a.length, (i) => a[i]!, x, from);
+}
+
+/** lowerBound over `n` values read by `at` (ascending), for a table that is not an array of them. */
+export function lowerBoundBy(n: number, at: (i: number) => number, x: number, from = 0): number {
   let lo = from;
-  let hi = a.length;
+  let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
+    if (at(mid) < x) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -100,7 +100,8 @@ export class CountScratch {
  */
 export type GroupBits = readonly number[];
 
-const MAX_GROUPS = 8;
+/** Word groups a count tells apart: a document's groups are a byte. */
+export const MAX_GROUPS = 8;
 
 /** The GroupBits of the lists of `termIds` for `groups` (each its terms' ids). */
 export function groupBits(termIds: readonly number[], groups: readonly (readonly number[])[]): GroupBits {
