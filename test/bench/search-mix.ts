@@ -4,8 +4,9 @@
  * answers it: search, summaries and the JSON, without HTTP. Prints one JSON
  * line: the CPU of each pass over the mix, in-process p50/p99 per query
  * length of the last pass, and an md5 of every answer (hits with urls,
- * scores and summaries, totals, facets; the timing left out), so that two
- * versions of the searcher can be shown to answer alike. The searcher code
+ * scores and summaries, totals, facets; the timing left out; each hit's id and
+ * unrounded score), so that two versions of the searcher can be shown to
+ * answer alike. The searcher code
  * is loaded from `tree` (this checkout by default), the crawl only read.
  * Run: npx tsx test/bench/search-mix.ts <crawl dir> [tree] [passes] [answers file]
  * (under `node --cpu-prof --import tsx` to profile it).
@@ -50,9 +51,11 @@ for (let pass = 0; pass < Math.max(1, Number(passesArg ?? 1)); pass++) {
     const ms = [];
     for (const q of qs) {
       const t0 = performance.now();
-      const body = JSON.stringify(searchJson(snap, search(snap, { query: q })));
+      const r = search(snap, { query: q });
+      const body = JSON.stringify(searchJson(snap, r));
       ms.push(performance.now() - t0);
-      if (pass === 0) answers.push(body.replace(/,"timing":\{[^}]*\}/, ''));
+      // The answer as served, and each hit's document id and unrounded score (the JSON rounds scores).
+      if (pass === 0) answers.push(body.replace(/,"timing":\{[^}]*\}/, '') + JSON.stringify(r.hits.map((h: { id: number; score: number }) => [h.id, h.score])));
     }
     latency.push({ words: k + 1, p50: +percentile(ms, 50).toFixed(2), p99: +percentile(ms, 99).toFixed(2) });
   }
