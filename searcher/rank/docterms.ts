@@ -197,6 +197,11 @@ export class DocTerms implements DocVector {
     return title < TF_MAX && content < TF_MAX ? title + content : undefined;
   }
 
+  /** Whether a slot may have positions in the document at hand: false when it lacks the term, or its postings told it has none there (anchors or URL only). */
+  mayHavePositions(slot: number): boolean {
+    return this.has(slot) && this.positionCount(slot) !== 0;
+  }
+
   /**
    * Positions in the document at hand's title + content stream; the first `max` when given. A located document's
    * count of them is known: with none, no entry is searched for, and the forward file's counts are not read.

@@ -72,6 +72,18 @@ export function queryWords(termCount: number, groups: readonly (readonly (readon
   return words;
 }
 
+/**
+ * Which words' positions can add to the proximity bonus, given which words
+ * may have positions in the page (`may[w]`: false only when each of its
+ * terms is known to have none there): a pair counts only when both of its
+ * words have positions, so a word beside no word that may have any adds
+ * nothing, and its positions need not be read (a partial match holding one
+ * word of a query reads none).
+ */
+export function pairedWords(may: readonly boolean[]): boolean[] {
+  return may.map((m, w) => m && (may[w - 1] === true || may[w + 1] === true));
+}
+
 /** Sorted positions of several terms as one: the first `max` of their union, merged from the sorted lists. */
 export function unionPositions(lists: readonly (readonly number[])[], max: number): readonly number[] {
   if (lists.length === 1) return lists[0]!;

@@ -21,7 +21,7 @@ import { DocTerms } from './docterms.js';
 import type { RankParams } from './params.js';
 import { bodyPivot } from './pivot.js';
 import { anchorVotes, identifierTerms, namingBonus } from './naming.js';
-import { proximity, queryWords, unionPositions, type PairProximity } from './proximity.js';
+import { pairedWords, proximity, queryWords, unionPositions, type PairProximity } from './proximity.js';
 import { sectionScorer, sectionVector } from './sections.js';
 import { windowScorer, windowText, type LongPage } from './windows.js';
 
@@ -169,8 +169,11 @@ export function makeScorer(
   const words = queryWords(terms.length, groups);
   const wordNames = words.map((w) => w.map((t) => terms[t]).join('|'));
   const wordIdfs = words.map((w) => Math.max(...w.map((t) => idfs[t]!)));
-  // Proximity reads at most maxPositions of each word, so no more are decoded.
-  const positions = (max = params.proximity.maxPositions) => words.map((w) => unionPositions(w.map((t) => docTerms.positions(slots[t]!, max)), max));
+  // Proximity reads at most maxPositions of each word, so no more are decoded; none of a word no pair can count.
+  const positions = (max = params.proximity.maxPositions) => {
+    const read = pairedWords(words.map((w) => w.some((t) => docTerms.mayHavePositions(slots[t]!))));
+    return words.map((w, i) => (read[i] ? unionPositions(w.map((t) => docTerms.positions(slots[t]!, max)), max) : []));
+  };
   const bonus = (max?: number) => proximity(wordNames, positions(max), wordIdfs, params.proximity);
   const bounds = new Float64Array(terms.length);
   const prior = (id: number) => linkPrior(reader.boost(id), params.linkWeight);

@@ -27,7 +27,7 @@ export interface SearcherFigures {
 const QUERIES = 1_000;
 
 /** A query of `k` words: Zipfian ranks, so the commonest words come often; every tenth starts with the commonest word itself. */
-function queries(): string[][] {
+export function queries(): string[][] {
   const rand = rng(77);
   const zipf = () => wordOfRank(Math.min(VOCABULARY - 1, Math.floor(Math.exp(rand() * Math.log(VOCABULARY + 1))) - 1));
   return [1, 2, 3].map((k) =>

@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Field } from '../../shared/index/types.js';
 import { bm25f, bm25fTerm, idf, type Bm25fParams, type DocStats, type TermStats } from '../../searcher/rank/bm25f.js';
-import { closeness, minDistance, proximity, queryWords, unionPositions } from '../../searcher/rank/proximity.js';
+import { closeness, minDistance, pairedWords, proximity, queryWords, unionPositions } from '../../searcher/rank/proximity.js';
 import { combiner, linkPrior } from '../../searcher/rank/score.js';
 import { hasPhrase } from '../../searcher/query/match.js';
 
@@ -74,6 +74,24 @@ test('proximity: adjacent pairs earn weight × min idf, far ones nothing', () =>
   assert.is(proximity(['a', 'b'], [[5], [60]], [2, 3], p).bonus, 0);
   assert.is(proximity(['a'], [[5]], [2], p).pairs.length, 0);
   assert.is(proximity(['a', 'b'], [[5], [6]], [2, 3], { ...p, weight: 0 }).bonus, 0);
+});
+
+test('proximity reads only the words beside a word that may have positions', () => {
+  assert.equal(pairedWords([true]), [false], 'one word makes no pair');
+  assert.equal(pairedWords([true, false]), [false, false], 'a partial match of one word of two');
+  assert.equal(pairedWords([true, true, false]), [true, true, false]);
+  assert.equal(pairedWords([true, false, true]), [false, false, false], 'pairs are of neighbours only');
+  assert.equal(pairedWords([false, true, true, true]), [false, true, true, true]);
+  // The bonus is the same with the lists of the words left out emptied, on any pattern of empty lists.
+  const p = { weight: 0.5, window: 8, maxPositions: 100 };
+  const lists = [[3, 40], [5], [9, 41], [1]];
+  for (let mask = 0; mask < 16; mask++) {
+    const positions = lists.map((l, w) => ((mask >> w) & 1 ? l : []));
+    const read = pairedWords(positions.map((l) => l.length > 0));
+    const full = proximity(['a', 'b', 'c', 'd'], positions, [1, 2, 3, 4], p);
+    const kept = proximity(['a', 'b', 'c', 'd'], positions.map((l, w) => (read[w] ? l : [])), [1, 2, 3, 4], p);
+    assert.equal(kept, full, `mask ${mask}`);
+  }
 });
 
 // Terms 0 `how`, then a word with synonyms: 1 `vacat` | 2 `annual` 3 `leav` | 4 `holidai`, then 5 `dai`.
