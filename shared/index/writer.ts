@@ -209,8 +209,7 @@ export class IndexWriter {
    */
   private writeDocuments(dir: string, rank: Uint32Array, byWord: number[]): Uint32Array[] {
     const T = rank.length;
-    const dfs = FIELDS.map(() => new Uint32Array(T));
-    const postingCounts = new Uint32Array(T);
+    const counts = new Uint32Array(T * COUNTS);
     const from = this.opts.postingsFrom;
     const invert = this.withPostings && !from;
     const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, bytesKept: this.bytesKept, posBits: this.posBits, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
@@ -221,24 +220,25 @@ export class IndexWriter {
       try {
         for (let id = 0; id < this.docs; id++) {
           const { sorted, tf } = fw.add(src, rank);
-          countTerms(sorted, tf, dfs, postingCounts);
+          countTerms(sorted, tf, counts);
           if (invert) postings.add(id, sorted, tf);
         }
       } finally {
         src.close();
       }
       if (from) {
+        const postingCounts = countColumn(counts, 0);
         const words = byWord.map((i) => this.words[i]!);
-        const counts = mergePostings(dir, this.spill, from, { words, lengths: fw.lengths, boosts: this.info.boosts });
-        const t = counts.findIndex((n, r) => n !== postingCounts[r]);
-        if (t >= 0) throw new HzError('HZ_ERR_INDEX_FORMAT', `the postings of '${words[t]}' in the indexes merged (${from.map((i) => i.dir).join(', ')}) number ${counts[t]}, their documents' entries ${postingCounts[t]}: index those segments again`);
-      } else postings.write(dir, this.withPostings ? postingCounts : new Uint32Array(T), fw.lengths, this.info.boosts);
+        const merged = mergePostings(dir, this.spill, from, { words, lengths: fw.lengths, boosts: this.info.boosts });
+        const t = merged.findIndex((n, r) => n !== postingCounts[r]);
+        if (t >= 0) throw new HzError('HZ_ERR_INDEX_FORMAT', `the postings of '${words[t]}' in the indexes merged (${from.map((i) => i.dir).join(', ')}) number ${merged[t]}, their documents' entries ${postingCounts[t]}: index those segments again`);
+      } else postings.write(dir, this.withPostings ? countColumn(counts, 0) : new Uint32Array(T), fw.lengths, this.info.boosts);
     } catch (e) {
       fw.abandon();
       throw e;
     }
     fw.close();
-    return dfs;
+    return FIELDS.map((_, f) => countColumn(counts, 1 + f));
   }
 
   /** The meta, stored fields, term dictionary and docinfo files. */
@@ -273,13 +273,26 @@ export class IndexWriter {
   }
 }
 
-/** Adds a document's entries (ranks ascending, frequencies in that order) to the document frequencies per field and the postings counts. */
-function countTerms(sorted: Uint32Array, tf: (field: number) => Uint16Array, dfs: Uint32Array[], postingCounts: Uint32Array): void {
+/**
+ * Counts kept per term by rank, side by side (`[rank * COUNTS + c]`): its postings, then its
+ * document frequency in each field. A document's entries are spread over the whole dictionary,
+ * and beside one another a term's counts are one cache line to update, not one an array.
+ */
+const COUNTS = 1 + FIELDS.length;
+
+/** Adds a document's entries (ranks ascending, frequencies in that order) to each term's counts. */
+function countTerms(sorted: Uint32Array, tf: (field: number) => Uint16Array, counts: Uint32Array): void {
   const n = sorted.length;
-  for (let j = 0; j < n; j++) postingCounts[sorted[j]!]!++;
+  for (let j = 0; j < n; j++) counts[sorted[j]! * COUNTS]!++;
   for (let f = 0; f < FIELDS.length; f++) {
-    const d = dfs[f]!;
     const fieldTf = tf(f);
-    for (let j = 0; j < n; j++) if (fieldTf[j]! > 0) d[sorted[j]!]!++;
+    for (let j = 0; j < n; j++) if (fieldTf[j]! > 0) counts[sorted[j]! * COUNTS + 1 + f]!++;
   }
+}
+
+/** Count `c` of every term, by rank. */
+function countColumn(counts: Uint32Array, c: number): Uint32Array {
+  const out = new Uint32Array(counts.length / COUNTS);
+  for (let r = 0; r < out.length; r++) out[r] = counts[r * COUNTS + c]!;
+  return out;
 }
