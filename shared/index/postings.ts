@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns } from './format.js';
 import { blockBound, emptyBound, type BlockBound } from './postings-bounds.js';
-import { BLOCK, blockBuffers, encodeBlock } from './postings-codec.js';
+import { BLOCK, blockBuffers, encodeBlock, type DecodedBlock } from './postings-codec.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS } from './types.js';
 
@@ -203,17 +203,23 @@ export class BlockWriter {
     this.cols = BLOCK_COLUMNS.map((c) => new SpillSink(path.join(spillDir, `postings-${c.name}`)));
   }
 
-  /** Appends the first `n` postings of the term at hand (continuing its documents in ascending order). */
-  add(docs: Uint32Array, tf: Uint16Array[], n = docs.length): void {
+  /** Appends a decoded block's postings (continuing the term at hand's documents in ascending order), each renumbered by `docOf`, those it maps to -1 left out; returns how many were appended. */
+  addRenumbered(block: DecodedBlock, docOf: Int32Array): number {
     const b = this.b;
-    for (let i = 0; i < n; i++) {
-      b.docs[b.n] = docs[i]!;
+    const { docs, tf } = block;
+    let added = 0;
+    for (let i = 0; i < block.n; i++) {
+      const to = docOf[docs[i]!]!;
+      if (to < 0) continue;
+      b.docs[b.n] = to;
       for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[f]![i]!;
+      added++;
       if (++b.n === BLOCK) this.flush();
     }
+    return added;
   }
 
-  /** add() of `n` postings as PostingsBuilder holds them: W words each, its document, then its frequencies by field two to a word. */
+  /** Appends `n` postings as PostingsBuilder holds them: W words each, its document, then its frequencies by field two to a word. */
   addRecords(rec: Uint32Array, n: number): void {
     const b = this.b;
     if (rec !== this.records) (this.records = rec), (this.recordTf = new Uint16Array(rec.buffer, rec.byteOffset, 2 * rec.length));
