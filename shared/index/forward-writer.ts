@@ -133,6 +133,15 @@ export class ForwardWriter {
   private posEnd: Uint32Array = new Uint32Array(0);
   private posData: Uint8Array = new Uint8Array(0);
   private secOut = new Uint8Array(1024);
+  /**
+   * The spilled document at hand, read into arrays reused from one document to the next: an array
+   * made a document (five of them) is memory the allocator and the collector each handle again.
+   */
+  private inTerms = new Uint32Array(1024);
+  private inTf = new Uint16Array(1024 * F);
+  private inPosEnd = new Uint32Array(1024);
+  private inSections = new Uint32Array(1024);
+  private inSecEnd = new Uint32Array(1024);
   private doc = 0;
   private at = 0;
   private secAt = 0;
@@ -194,12 +203,18 @@ export class ForwardWriter {
    */
   add(src: SpillSource, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array } {
     const n = src.u32();
-    this.lengths.set(src.u32s(F), this.doc * F);
-    const terms = src.u32s(n);
-    const tf = src.u16s(n * F);
-    const posEnd = src.u32s(n);
-    const docSections = src.u32s(src.u32());
-    const secEnd = src.u32s(n);
+    src.u32sInto(F, this.lengths.subarray(this.doc * F, this.doc * F + F));
+    this.inTerms = room(this.inTerms, n, Uint32Array);
+    this.inTf = room(this.inTf, n * F, Uint16Array);
+    this.inPosEnd = room(this.inPosEnd, n, Uint32Array);
+    this.inSecEnd = room(this.inSecEnd, n, Uint32Array);
+    const terms = src.u32sInto(n, this.inTerms).subarray(0, n);
+    const tf = src.u16sInto(n * F, this.inTf);
+    const posEnd = src.u32sInto(n, this.inPosEnd);
+    const sectionCount = src.u32();
+    this.inSections = room(this.inSections, sectionCount, Uint32Array);
+    const docSections = src.u32sInto(sectionCount, this.inSections).subarray(0, sectionCount);
+    const secEnd = src.u32sInto(n, this.inSecEnd);
     // Spilled bytes are a view until the next read: the section runs are copied out before the positions are read.
     const secData = this.sectionRuns(src.bytes(n ? secEnd[n - 1]! : 0), docSections);
     this.posEnd = posEnd;

@@ -87,12 +87,15 @@ function valueAt(words: Uint32Array, bit: number, w: number): number {
   return w === 32 ? v >>> 0 : v & ((1 << w) - 1);
 }
 
+/** The most words a block takes: every gap and frequency at 32 bits. */
+export const MAX_BLOCK_WORDS = HEADER_WORDS + BLOCK * (1 + F);
+
 /**
  * Encodes postings `b.docs`, `b.tf` (the first `b.n`) as a block after a
  * block ending at document `prevDoc` (−1 for a term's first): the block's
- * words, a fresh array.
+ * words, at the start of `into` (MAX_BLOCK_WORDS long) when given, else a fresh array.
  */
-export function encodeBlock(b: DecodedBlock, prevDoc: number): Uint32Array {
+export function encodeBlock(b: DecodedBlock, prevDoc: number, into?: Uint32Array): Uint32Array {
   const { n, docs, tf } = b;
   let maxGap = 0;
   for (let i = 0, prev = prevDoc; i < n; prev = docs[i++]!) maxGap |= docs[i]! - prev - 1;
@@ -103,7 +106,8 @@ export function encodeBlock(b: DecodedBlock, prevDoc: number): Uint32Array {
     return bitsOf(m);
   });
   const bits = n * docW + tfW.reduce((s, w) => s + n * w, 0);
-  const words = new Uint32Array(HEADER_WORDS + Math.ceil(bits / 32));
+  const size = HEADER_WORDS + Math.ceil(bits / 32);
+  const words = into ? into.subarray(0, size).fill(0) : new Uint32Array(size);
   words[0] = n | (docW << 8) | NO_ENTRIES;
   words[1] = tfW.reduce((s, w, f) => s | (w << (5 * f)), 0);
   let bit = HEADER_WORDS * 32;

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns } from './format.js';
 import { blockBound, emptyBound, type BlockBound } from './postings-bounds.js';
-import { BLOCK, blockBuffers, encodeBlock, type DecodedBlock } from './postings-codec.js';
+import { BLOCK, blockBuffers, encodeBlock, MAX_BLOCK_WORDS, type DecodedBlock } from './postings-codec.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { FIELDS } from './types.js';
 
@@ -176,6 +176,8 @@ const [LAST, MAX_TF, MIN_LEN, BOOST] = [0, 1, 1 + F, 1 + 2 * F];
  */
 export class BlockWriter {
   private readonly b = blockBuffers();
+  /** Where each block is encoded before it is spilled: one array for all, not one a block. */
+  private readonly encoded = new Uint32Array(MAX_BLOCK_WORDS);
   private prevDoc = -1;
   private words = 0;
   private count = 0;
@@ -241,7 +243,7 @@ export class BlockWriter {
   private flush(): void {
     const b = this.b;
     if (!b.n) return;
-    const words = encodeBlock(b, this.prevDoc);
+    const words = encodeBlock(b, this.prevDoc, this.encoded);
     this.at.u32(this.words);
     this.data.u32s(words);
     this.words += words.length;
