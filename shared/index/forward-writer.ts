@@ -17,7 +17,7 @@ import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { IdGroupsWriter, idColumns } from './forward-ids.js';
 import { termBits } from './term-ids.js';
-import { BYTE_ESCAPE, BYTE_FIELD, codedEntries, escapes, overflows, overKey, TF_MAX, tfByte, tfCode, tfOf } from './tf-codes.js';
+import { BYTE_ESCAPE, BYTE_FIELD, escapes, overKey, TF_MAX, tfByte, tfCode, tfCounts, tfOf, type TfCounts } from './tf-codes.js';
 import { BYTES, codeColumns, CodesWriter } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
@@ -39,20 +39,9 @@ export function spillEntries(t: SpillSink, e: DocEntries): void {
   t.raw(e.posData);
 }
 
-/** The overflowing frequencies of a document's entries (tf-codes), counted when it is added, before the files' columns are laid out. */
-export function entryOverflows(e: DocEntries): number {
-  return overflows(e.tf, e.terms.length);
-}
-
-/** How many of a document's entries have a code other than zero (tf-sparse), counted when it is added. */
-export function entryCodes(e: DocEntries): number {
-  return codedEntries(e.tf, e.terms.length);
-}
-
-/** How many of a document's entries have a content frequency byte other than 1 (tf-sparse), counted when it is added. */
-export function entryBytes(e: DocEntries, n = e.terms.length, kept = 0): number {
-  for (let k = 0; k < n; k++) if (tfByte(e.tf[BYTE_FIELD * n + k]!) !== BYTES.usual) kept++;
-  return kept;
+/** Adds what a document's entries' frequencies add to the files' shape (tf-codes, tf-sparse), counted when it is added, before the columns are laid out. */
+export function countEntryTfs(e: DocEntries, shape: TfCounts): void {
+  tfCounts(e.tf, e.terms.length, BYTES.usual, shape);
 }
 
 /** What the files hold in all: every column's length follows from it. */

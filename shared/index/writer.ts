@@ -24,7 +24,7 @@ import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from './format.js';
-import { entryBytes, entryCodes, entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
+import { countEntryTfs, ForwardWriter, spillEntries } from './forward-writer.js';
 import { positionSizes } from './position-bits.js';
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
@@ -33,6 +33,7 @@ import { PostingsBuilder } from './postings.js';
 import { mergePostings, type PostingsInput } from './postings-merge.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { StoredFieldsWriter } from './stored-fields.js';
+import type { TfCounts } from './tf-codes.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
 
 /** Nutch's indexer.max.tokens default. */
@@ -81,12 +82,8 @@ export class IndexWriter {
   private sectionTerms = 0;
   private secBytes = 0;
   private secRuns = 0;
-  /** Frequencies too large for their place in the forward index (tf-codes). */
-  private overflow = 0;
-  /** Entries occurring in a field other than the content, whose frequency code is kept (tf-sparse). */
-  private coded = 0;
-  /** Entries whose content frequency byte is not 1, which is kept (tf-sparse). */
-  private bytesKept = 0;
+  /** Frequencies too large for their place in the forward index (tf-codes), entries occurring in a field other than the content, whose frequency code is kept, and entries whose content frequency byte is not 1, which is kept (tf-sparse). */
+  private readonly tfs: TfCounts = { overflow: 0, coded: 0, bytesKept: 0 };
   /** A bound on the bytes a block of section runs spans (run-starts). */
   private readonly secBound = new BlockBound();
 
@@ -143,9 +140,7 @@ export class IndexWriter {
     this.info.add(s);
     FIELDS.forEach((f, k) => (this.lengthSums[f] += e.lengths[k]!));
     spillEntries(this.terms, e);
-    this.overflow += entryOverflows(e);
-    this.coded += entryCodes(e);
-    this.bytesKept += entryBytes(e);
+    countEntryTfs(e, this.tfs);
     this.entries += n;
     const pos = positionSizes(e);
     this.posBits += pos.bits;
@@ -212,7 +207,7 @@ export class IndexWriter {
     const counts = new Uint32Array(T * COUNTS);
     const from = this.opts.postingsFrom;
     const invert = this.withPostings && !from;
-    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, bytesKept: this.bytesKept, posBits: this.posBits, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
+    const shape = { docs: this.docs, entries: this.entries, ...this.tfs, posBits: this.posBits, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);
