@@ -17,7 +17,7 @@ import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { IdGroupsWriter, idColumns } from './forward-ids.js';
 import { termBits } from './term-ids.js';
-import { BYTE_ESCAPE, BYTE_FIELD, escapes, overKey, TF_MAX, tfByte, tfCode, tfCounts, tfOf, type TfCounts } from './tf-codes.js';
+import { BYTE_ESCAPE, BYTE_FIELD, escapes, overKey, TF_MAX, tfByte, tfCounts, tfNibble, tfOf, type TfCounts } from './tf-codes.js';
 import { BYTES, codeColumns, CodesWriter } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
@@ -277,14 +277,21 @@ export class ForwardWriter {
   private appendTerms(n: number, sorted: Uint32Array, tf: Uint16Array): void {
     const { entryOf, docTf, tfBytes, tfCodes } = this;
     this.termIds.append(sorted);
+    // A field at a time, each entry's byte and code made as its frequencies are put in order: one pass over them.
+    tfCodes.fill(0, 0, n);
     for (let f = 0; f < F; f++) {
       const out = docTf[f]!;
-      for (let j = 0; j < n; j++) out[j] = tf[f * n + entryOf[j]!]!;
+      const at = f * n;
+      if (f === BYTE_FIELD) for (let j = 0; j < n; j++) tfBytes[j] = tfByte((out[j] = tf[at + entryOf[j]!]!));
+      else
+        for (let j = 0; j < n; j++) {
+          const v = (out[j] = tf[at + entryOf[j]!]!);
+          if (v) tfCodes[j]! |= tfNibble(v, f);
+        }
     }
-    const byteTf = docTf[BYTE_FIELD]!;
     for (let j = 0; j < n; j++) {
-      const byte = (tfBytes[j] = tfByte(byteTf[j]!));
-      const code = (tfCodes[j] = tfCode(docTf, j));
+      const byte = tfBytes[j]!;
+      const code = tfCodes[j]!;
       // Most entries have no other field and a small count: no overflow to look for.
       if ((code !== 0 || byte === BYTE_ESCAPE) && escapes(byte, code))
         for (let f = 0; f < F; f++)

@@ -30,13 +30,13 @@ export const overKey = (entry: number, field: number): number => entry * F + fie
 /** The byte of an entry's content frequency. */
 export const tfByte = (v: number): number => (v < BYTE_ESCAPE ? v : BYTE_ESCAPE);
 
+/** Frequency `v` of field `f` (not the byte's) in its place of the 16-bit code. */
+export const tfNibble = (v: number, f: number): number => (v < NIBBLE_ESCAPE ? v : NIBBLE_ESCAPE) << SHIFT[f]!;
+
 /** The 16-bit code of entry `j`'s other frequencies, `tfs` holding each field's (FIELDS order). */
 export function tfCode(tfs: readonly ArrayLike<number>[], j: number): number {
   let code = 0;
-  for (const f of NIBBLE_FIELDS) {
-    const v = tfs[f]![j]!;
-    code |= (v < NIBBLE_ESCAPE ? v : NIBBLE_ESCAPE) << SHIFT[f]!;
-  }
+  for (const f of NIBBLE_FIELDS) code |= tfNibble(tfs[f]![j]!, f);
   return code;
 }
 
