@@ -16,6 +16,7 @@ import { positionColumns, PositionsWriter } from './position-bits.js';
 import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { IdGroupsWriter, idColumns } from './forward-ids.js';
+import { RankSort } from './rank-sort.js';
 import { termBits } from './term-ids.js';
 import { BYTE_ESCAPE, BYTE_FIELD, escapes, overKey, TF_MAX, tfByte, tfCounts, tfNibble, tfOf, type TfCounts } from './tf-codes.js';
 import { BYTES, codeColumns, CodesWriter } from './tf-sparse.js';
@@ -110,10 +111,9 @@ export class ForwardWriter {
   private readonly overKeys: Float64Array;
   private readonly overTfs: Uint32Array;
   private overAt = 0;
-  /** The entry of each rank in the document at hand. */
-  private readonly slot: Uint32Array;
-  private ranks = new Uint32Array(1024);
-  private entryOf = new Uint32Array(1024);
+  private readonly byRank: RankSort;
+  /** The spilled entry of each of the document at hand's entries in dictionary order (RankSort's order). */
+  private entryOf: Uint32Array = new Uint32Array(0);
   private docTf = FIELDS.map(() => new Uint16Array(1024));
   private tfBytes = new Uint8Array(1024);
   private tfCodes = new Uint16Array(1024);
@@ -144,8 +144,8 @@ export class ForwardWriter {
     this.secEntry = new Uint32Array(s.docs + 1);
     this.overKeys = new Float64Array(s.overflow);
     this.overTfs = new Uint32Array(s.overflow);
-    this.slot = new Uint32Array(terms);
     this.bits = termBits(terms);
+    this.byRank = new RankSort(this.bits);
     const files: PackedColumnsWriter[] = [];
     try {
       files.push(
@@ -230,9 +230,7 @@ export class ForwardWriter {
   }
 
   private roomFor(n: number): void {
-    if (this.ranks.length < n) {
-      this.ranks = new Uint32Array(2 * n);
-      this.entryOf = new Uint32Array(2 * n);
+    if (this.tfBytes.length < n) {
       this.docTf = FIELDS.map(() => new Uint16Array(2 * n));
       this.tfBytes = new Uint8Array(2 * n);
       this.tfCodes = new Uint16Array(2 * n);
@@ -240,16 +238,10 @@ export class ForwardWriter {
     }
   }
 
-  /** The document's entry ranks in dictionary order (a native numeric sort), with `entryOf` mapping each back to its spilled entry. */
+  /** The document's entry ranks in dictionary order, with `entryOf` mapping each back to its spilled entry. */
   private sortEntries(terms: Uint32Array, rank: Uint32Array): Uint32Array {
-    const n = terms.length;
-    for (let k = 0; k < n; k++) {
-      const r = rank[terms[k]!]!;
-      this.ranks[k] = r;
-      this.slot[r] = k;
-    }
-    const sorted = this.ranks.subarray(0, n).sort();
-    for (let j = 0; j < n; j++) this.entryOf[j] = this.slot[sorted[j]!]!;
+    const { sorted, order } = this.byRank.sort(terms, rank);
+    this.entryOf = order;
     return sorted;
   }
 
