@@ -10,9 +10,8 @@
  * miss an entry), took 2.5 times as long on pages like the growth corpus's.
  */
 
-/** Bits of the rank sorted on a pass. */
-const DIGIT = 9;
-const BUCKETS = 1 << DIGIT;
+/** The most bits of the rank sorted on a pass: the ranks' bits are shared evenly among as few passes as that allows. */
+const MAX_DIGIT = 11;
 /** Below this many entries, an insertion sort costs less than clearing and summing the buckets. */
 const SMALL = 64;
 
@@ -21,10 +20,15 @@ export class RankSort {
   private from = new Uint32Array(1024);
   private keys2 = new Uint32Array(1024);
   private from2 = new Uint32Array(1024);
-  private readonly count = new Uint32Array(BUCKETS);
+  /** Bits a pass sorts on. */
+  private readonly digit: number;
+  private readonly count: Uint32Array;
 
   /** `bits`: the bits of the largest rank (term-ids' termBits of the dictionary's size). */
-  constructor(private readonly bits: number) {}
+  constructor(private readonly bits: number) {
+    this.digit = Math.ceil(bits / Math.ceil(bits / MAX_DIGIT));
+    this.count = new Uint32Array(1 << this.digit);
+  }
 
   /**
    * The ranks of `terms` (`rank[term]`, each term once) ascending, and
@@ -45,18 +49,19 @@ export class RankSort {
       return { sorted: keys.subarray(0, n), order: from };
     }
     for (let k = 0; k < n; k++) (keys[k] = rank[terms[k]!]!), (from[k] = k);
-    const count = this.count;
-    for (let shift = 0; shift < this.bits; shift += DIGIT) {
+    const { count, digit } = this;
+    const mask = count.length - 1;
+    for (let shift = 0; shift < this.bits; shift += digit) {
       count.fill(0);
-      for (let i = 0; i < n; i++) count[(keys[i]! >>> shift) & (BUCKETS - 1)]!++;
-      for (let b = 0, sum = 0; b < BUCKETS; b++) {
+      for (let i = 0; i < n; i++) count[(keys[i]! >>> shift) & mask]!++;
+      for (let b = 0, sum = 0; b < count.length; b++) {
         const c = count[b]!;
         count[b] = sum;
         sum += c;
       }
       for (let i = 0; i < n; i++) {
         const key = keys[i]!;
-        const at = count[(key >>> shift) & (BUCKETS - 1)]!++;
+        const at = count[(key >>> shift) & mask]!++;
         keys2[at] = key;
         from2[at] = from[i]!;
       }

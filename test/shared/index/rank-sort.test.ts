@@ -1,7 +1,7 @@
 /**
  * A document's entries in dictionary order (RankSort): the ranks ascending
  * and each one's entry, for documents of a few entries (an insertion sort)
- * and of many (radix passes of 9 bits: one, two or three of them), one
+ * and of many (radix passes of up to 11 bits: one, two or three of them), one
  * sorter used for documents of every size in turn, as the forward writer uses it.
  */
 import { test } from 'uvu';
@@ -37,7 +37,9 @@ test('rank sort: ranks ascending and each one\'s entry, at every size of documen
     [512, [512, 400, 1]],
     [513, [513, 300]],
     [141_540, [1500, 10, 64, 3000, 63, 700]],
+    [2049, [2049, 100]],
     [524_289, [2000, 40, 128]],
+    [(1 << 22) + 1, [1500, 70]],
   ];
   for (const [size, docs] of cases) {
     const rankOf = ranks(size, rnd);
