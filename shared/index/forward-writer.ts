@@ -5,13 +5,13 @@
  * then its term ids and frequencies appended to the forward index, its
  * positions and section runs to their files, each column in place
  * (format.PackedColumnsWriter), since every column's length is known from
- * the documents added. Also the spill format of a document's entries, so
- * what the writer spills and what it reads back are defined side by side.
+ * the documents added.
  */
 import { HzError } from '../errors.js';
 import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
-import type { SpillSink, SpillSource } from './spill.js';
+import { room, type EntrySpillReader } from './entry-spill.js';
+import type { SpillSource } from './spill.js';
 import { positionColumns, PositionsWriter } from './position-bits.js';
 import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
@@ -25,20 +25,6 @@ import { FIELDS } from './types.js';
 const F = FIELDS.length;
 const TITLE = FIELDS.indexOf('title');
 const CONTENT = FIELDS.indexOf('content');
-
-/** Spills a document's entries. */
-export function spillEntries(t: SpillSink, e: DocEntries): void {
-  t.u32(e.terms.length);
-  t.u32s(e.lengths);
-  t.u32s(e.terms);
-  t.u16s(e.tf);
-  t.u32s(e.posEnd);
-  t.u32(e.sections.length);
-  t.u32s(e.sections);
-  t.u32s(e.secEnd);
-  t.raw(e.secData);
-  t.raw(e.posData);
-}
 
 /** Adds what a document's entries' frequencies add to the files' shape (tf-codes, tf-sparse), counted when it is added, before the columns are laid out. */
 export function countEntryTfs(e: DocEntries, shape: TfCounts): void {
@@ -84,11 +70,6 @@ export function checkShape(s: Pick<ForwardShape, 'entries' | 'sectionCount'>, di
 
 const bytesOf = (a: Uint16Array | Uint32Array | Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-/** Grows a scratch array to hold `n`, its contents dropped. */
-function room<A extends Uint8Array | Uint16Array | Uint32Array>(a: A, n: number, ctor: new (n: number) => A): A {
-  return a.length >= n ? a : new ctor(2 * n);
-}
-
 export class ForwardWriter {
   private readonly forward: PackedColumnsWriter;
   private readonly positions: PackedColumnsWriter;
@@ -122,15 +103,6 @@ export class ForwardWriter {
   private posEnd: Uint32Array = new Uint32Array(0);
   private posData: Uint8Array = new Uint8Array(0);
   private secOut = new Uint8Array(1024);
-  /**
-   * The spilled document at hand, read into arrays reused from one document to the next: an array
-   * made a document (five of them) is memory the allocator and the collector each handle again.
-   */
-  private inTerms = new Uint32Array(1024);
-  private inTf = new Uint16Array(1024 * F);
-  private inPosEnd = new Uint32Array(1024);
-  private inSections = new Uint32Array(1024);
-  private inSecEnd = new Uint32Array(1024);
   private doc = 0;
   private at = 0;
   private secAt = 0;
@@ -190,24 +162,13 @@ export class ForwardWriter {
    * entries' ranks, ascending, and their frequencies in that order, both
    * valid until the next call.
    */
-  add(src: SpillSource, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array } {
-    const n = src.u32();
-    src.u32sInto(F, this.lengths.subarray(this.doc * F, this.doc * F + F));
-    this.inTerms = room(this.inTerms, n, Uint32Array);
-    this.inTf = room(this.inTf, n * F, Uint16Array);
-    this.inPosEnd = room(this.inPosEnd, n, Uint32Array);
-    this.inSecEnd = room(this.inSecEnd, n, Uint32Array);
-    const terms = src.u32sInto(n, this.inTerms).subarray(0, n);
-    const tf = src.u16sInto(n * F, this.inTf);
-    const posEnd = src.u32sInto(n, this.inPosEnd);
-    const sectionCount = src.u32();
-    this.inSections = room(this.inSections, sectionCount, Uint32Array);
-    const docSections = src.u32sInto(sectionCount, this.inSections).subarray(0, sectionCount);
-    const secEnd = src.u32sInto(n, this.inSecEnd);
+  add(src: SpillSource, spilled: EntrySpillReader, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array } {
+    const { terms, tf, posEnd, sections, secEnd, secBytes, posBytes } = spilled.next(this.lengths.subarray(this.doc * F, this.doc * F + F));
+    const n = terms.length;
     // Spilled bytes are a view until the next read: the section runs are copied out before the positions are read.
-    const secData = this.sectionRuns(src.bytes(n ? secEnd[n - 1]! : 0), docSections);
+    const secData = this.sectionRuns(src.bytes(secBytes), sections);
     this.posEnd = posEnd;
-    this.posData = src.bytes(n ? posEnd[n - 1]! : 0);
+    this.posData = src.bytes(posBytes);
     this.roomFor(n);
     const sorted = this.sortEntries(terms, rank);
     this.appendRuns(n, secEnd, secData);

@@ -24,7 +24,8 @@ import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from './format.js';
-import { countEntryTfs, ForwardWriter, spillEntries } from './forward-writer.js';
+import { EntrySpillReader, spillEntries } from './entry-spill.js';
+import { countEntryTfs, ForwardWriter } from './forward-writer.js';
 import { positionSizes } from './position-bits.js';
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
@@ -212,9 +213,10 @@ export class IndexWriter {
     try {
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);
       const src = new SpillSource(this.terms.file);
+      const spilled = new EntrySpillReader(src);
       try {
         for (let id = 0; id < this.docs; id++) {
-          const { sorted, tf } = fw.add(src, rank);
+          const { sorted, tf } = fw.add(src, spilled, rank);
           countTerms(sorted, tf, counts);
           if (invert) postings.add(id, sorted, tf);
         }
