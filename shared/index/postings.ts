@@ -17,7 +17,8 @@ import path from 'node:path';
 import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns } from './format.js';
 import { blockBound, emptyBound, type BlockBound } from './postings-bounds.js';
 import { BLOCK, blockBuffers, encodeBlock, MAX_BLOCK_WORDS, type DecodedBlock } from './postings-codec.js';
-import { SpillSink, SpillSource } from './spill.js';
+import { RunReader, writeRun } from './postings-runs.js';
+import { SpillSink } from './spill.js';
 import { FIELDS } from './types.js';
 
 /**
@@ -86,9 +87,9 @@ export class PostingsBuilder {
   }
 
   /**
-   * Writes the batch as a run: per term present, ascending, the term, its count and its postings as
-   * the batch holds them (W words each), in one array written whole: a run holds a few postings a
-   * term, and a write per term and column cost more than the sort.
+   * Writes the batch as a run (postings-runs): sorted by term into one array, per term present,
+   * ascending, the term, its count and its postings as the batch holds them (W words each), then
+   * written whole: a run holds a few postings a term, and a write per term and column cost more than the sort.
    */
   private spill(): void {
     if (!this.held) return;
@@ -110,10 +111,9 @@ export class PostingsBuilder {
       at[term[i]!] = to + W;
       for (let w = 0, r = i * W; w < W; w++) run[to + w] = rec[r + w]!;
     }
-    const sink = new SpillSink(path.join(this.spillDir, `postings-${this.runs.length}`));
-    sink.u32s(run);
-    sink.close();
-    this.runs.push(sink.file);
+    const file = path.join(this.spillDir, `postings-${this.runs.length}`);
+    writeRun(file, run, W);
+    this.runs.push(file);
     this.held = 0;
   }
 
@@ -129,24 +129,18 @@ export class PostingsBuilder {
     const start = new Uint32Array(T + 1);
     for (let t = 0; t < T; t++) start[t + 1] = start[t]! + counts[t]!;
     const blocks = new BlockWriter(this.spillDir, lengths, boosts);
-    const sources = this.runs.map((f) => new SpillSource(f, RUN_READ_BYTES));
-    // A term's postings from a run, read into an array reused from one term to the next (most terms have a few a run).
-    let rec = new Uint32Array(1024 * W);
+    const sources = this.runs.map((f) => new RunReader(f, RUN_READ_BYTES));
     try {
-      const heads = sources.map((s) => (s.more() ? s.u32() : -1));
       for (;;) {
         let term = -1;
-        for (const h of heads) if (h >= 0 && (term < 0 || h < term)) term = h;
+        for (const { head } of sources) if (head >= 0 && (term < 0 || head < term)) term = head;
         if (term < 0) break;
         // Runs in the order written: documents ascending within the term.
-        for (let k = 0; k < sources.length; k++) {
-          if (heads[k] !== term) continue;
-          const s = sources[k]!;
-          const n = s.u32();
-          if (n * W > rec.length) rec = new Uint32Array(n * W);
-          blocks.addRecords(s.u32sInto(n * W, rec), n);
-          heads[k] = s.more() ? s.u32() : -1;
-        }
+        for (const s of sources)
+          if (s.head === term) {
+            const n = s.read();
+            blocks.add(s.docs, s.tf, n);
+          }
         blocks.endTerm();
       }
       blocks.write(dir, start);
@@ -191,9 +185,6 @@ export class BlockWriter {
   private readonly data: SpillSink;
   private readonly cols: SpillSink[];
   private readonly at: SpillSink;
-  /** The array addRecords was last given, and its frequencies' view. */
-  private records: Uint32Array = new Uint32Array(0);
-  private recordTf: Uint16Array = new Uint16Array(0);
 
   constructor(
     spillDir: string,
@@ -221,15 +212,12 @@ export class BlockWriter {
     return added;
   }
 
-  /** Appends `n` postings as PostingsBuilder holds them: W words each, its document, then its frequencies by field two to a word. */
-  addRecords(rec: Uint32Array, n: number): void {
+  /** Appends the first `n` postings of `docs` and `tf` (one array a field), continuing the term at hand's documents in ascending order. */
+  add(docs: Uint32Array, tf: Uint16Array[], n: number): void {
     const b = this.b;
-    if (rec !== this.records) (this.records = rec), (this.recordTf = new Uint16Array(rec.buffer, rec.byteOffset, 2 * rec.length));
-    const tf = this.recordTf;
     for (let i = 0; i < n; i++) {
-      const r = i * W;
-      b.docs[b.n] = rec[r]!;
-      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[2 * (r + 1) + f]!;
+      b.docs[b.n] = docs[i]!;
+      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[f]![i]!;
       if (++b.n === BLOCK) this.flush();
     }
   }
