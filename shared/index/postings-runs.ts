@@ -32,6 +32,7 @@ export function writeRun(file: string, run: Uint32Array, w: number): void {
   let b = 0;
   for (let g = 0; g < run.length; ) {
     const count = run[g + 1]!;
+    if (count > COUNT_MASK) throw new RangeError(`a postings run of ${count} postings of one term: a batch holds fewer than ${COUNT_MASK + 1}`);
     const first = g + 2;
     let present = 0;
     let wide = 0;
