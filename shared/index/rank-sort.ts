@@ -48,7 +48,14 @@ export class RankSort {
       }
       return { sorted: keys.subarray(0, n), order: from };
     }
-    for (let k = 0; k < n; k++) (keys[k] = rank[terms[k]!]!), (from[k] = k);
+    // Merge adds a segment's entries with their ranks ascending already: those need no pass.
+    let ascending = true;
+    for (let k = 0; k < n; k++) {
+      const r = (keys[k] = rank[terms[k]!]!);
+      from[k] = k;
+      if (k && r < keys[k - 1]!) ascending = false;
+    }
+    if (ascending) return { sorted: keys.subarray(0, n), order: from };
     const { count, digit } = this;
     const mask = count.length - 1;
     for (let shift = 0; shift < this.bits; shift += digit) {

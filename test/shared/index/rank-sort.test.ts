@@ -1,7 +1,8 @@
 /**
  * A document's entries in dictionary order (RankSort): the ranks ascending
  * and each one's entry, for documents of a few entries (an insertion sort)
- * and of many (radix passes of up to 11 bits: one, two or three of them), one
+ * and of many (radix passes of up to 11 bits: one, two or three of them, or
+ * none when they come in order already), one
  * sorter used for documents of every size in turn, as the forward writer uses it.
  */
 import { test } from 'uvu';
@@ -50,6 +51,11 @@ test('rank sort: ranks ascending and each one\'s entry, at every size of documen
       const label = `${n} entries of ${size} terms`;
       assert.equal([...sorted], [...doc].map((t) => rankOf[t]!).sort((a, b) => a - b), label);
       assert.equal(Array.from({ length: n }, (_, j) => rankOf[doc[order[j]!]!]!), [...sorted], label);
+      // The same entries with their ranks ascending already (as merge adds them): as they are.
+      const inOrder = Uint32Array.from([...doc].sort((a, b) => rankOf[a]! - rankOf[b]!));
+      const again = sorter.sort(inOrder, rankOf);
+      assert.equal([...again.sorted], [...sorted], `${label}, in order`);
+      assert.equal([...again.order.subarray(0, n)], Array.from({ length: n }, (_, j) => j), `${label}, in order`);
     }
   }
 });
