@@ -147,7 +147,15 @@ function postingInputs(indexes: readonly SegmentIndex[], dest: readonly Int32Arr
 /** Maps ids of a segment index's dictionary `words` to ids of `writer`'s, each word looked up when first met. */
 function termMap(words: readonly string[], writer: IndexWriter): (ids: Uint32Array) => Uint32Array {
   const map = new Int32Array(words.length).fill(-1);
-  return (ids) => ids.map((t) => (map[t]! >= 0 ? map[t]! : (map[t] = writer.termId(words[t]!))));
+  return (ids) => {
+    const out = new Uint32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) {
+      const t = ids[i]!;
+      const m = map[t]!;
+      out[i] = m >= 0 ? m : (map[t] = writer.termId(words[t]!));
+    }
+    return out;
+  };
 }
 
 const MAX_SHARDS = 256;

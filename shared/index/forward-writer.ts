@@ -5,19 +5,20 @@
  * then its term ids and frequencies appended to the forward index, its
  * positions and section runs to their files, each column in place
  * (format.PackedColumnsWriter), since every column's length is known from
- * the documents added. Also the spill format of a document's entries, so
- * what the writer spills and what it reads back are defined side by side.
+ * the documents added.
  */
 import { HzError } from '../errors.js';
 import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
-import type { SpillSink, SpillSource } from './spill.js';
+import { room, type EntrySpillReader } from './entry-spill.js';
+import type { SpillSource } from './spill.js';
 import { positionColumns, PositionsWriter } from './position-bits.js';
 import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
 import { IdGroupsWriter, idColumns } from './forward-ids.js';
+import { RankSort } from './rank-sort.js';
 import { termBits } from './term-ids.js';
-import { BYTE_ESCAPE, BYTE_FIELD, codedEntries, escapes, overflows, overKey, TF_MAX, tfByte, tfCode, tfOf } from './tf-codes.js';
+import { BYTE_ESCAPE, BYTE_FIELD, escapes, overKey, TF_MAX, tfByte, tfCounts, tfNibble, tfOf, type TfCounts } from './tf-codes.js';
 import { BYTES, codeColumns, CodesWriter } from './tf-sparse.js';
 import { FIELDS } from './types.js';
 
@@ -25,34 +26,9 @@ const F = FIELDS.length;
 const TITLE = FIELDS.indexOf('title');
 const CONTENT = FIELDS.indexOf('content');
 
-/** Spills a document's entries. */
-export function spillEntries(t: SpillSink, e: DocEntries): void {
-  t.u32(e.terms.length);
-  t.u32s(e.lengths);
-  t.u32s(e.terms);
-  t.u16s(e.tf);
-  t.u32s(e.posEnd);
-  t.u32(e.sections.length);
-  t.u32s(e.sections);
-  t.u32s(e.secEnd);
-  t.raw(e.secData);
-  t.raw(e.posData);
-}
-
-/** The overflowing frequencies of a document's entries (tf-codes), counted when it is added, before the files' columns are laid out. */
-export function entryOverflows(e: DocEntries): number {
-  return overflows(e.tf, e.terms.length);
-}
-
-/** How many of a document's entries have a code other than zero (tf-sparse), counted when it is added. */
-export function entryCodes(e: DocEntries): number {
-  return codedEntries(e.tf, e.terms.length);
-}
-
-/** How many of a document's entries have a content frequency byte other than 1 (tf-sparse), counted when it is added. */
-export function entryBytes(e: DocEntries, n = e.terms.length, kept = 0): number {
-  for (let k = 0; k < n; k++) if (tfByte(e.tf[BYTE_FIELD * n + k]!) !== BYTES.usual) kept++;
-  return kept;
+/** Adds what a document's entries' frequencies add to the files' shape (tf-codes, tf-sparse), counted when it is added, before the columns are laid out. */
+export function countEntryTfs(e: DocEntries, shape: TfCounts): void {
+  tfCounts(e.tf, e.terms.length, BYTES.usual, shape);
 }
 
 /** What the files hold in all: every column's length follows from it. */
@@ -94,11 +70,6 @@ export function checkShape(s: Pick<ForwardShape, 'entries' | 'sectionCount'>, di
 
 const bytesOf = (a: Uint16Array | Uint32Array | Float64Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
-/** Grows a scratch array to hold `n`, its contents dropped. */
-function room<A extends Uint8Array | Uint16Array | Uint32Array>(a: A, n: number, ctor: new (n: number) => A): A {
-  return a.length >= n ? a : new ctor(2 * n);
-}
-
 export class ForwardWriter {
   private readonly forward: PackedColumnsWriter;
   private readonly positions: PackedColumnsWriter;
@@ -121,10 +92,9 @@ export class ForwardWriter {
   private readonly overKeys: Float64Array;
   private readonly overTfs: Uint32Array;
   private overAt = 0;
-  /** The entry of each rank in the document at hand. */
-  private readonly slot: Uint32Array;
-  private ranks = new Uint32Array(1024);
-  private entryOf = new Uint32Array(1024);
+  private readonly byRank: RankSort;
+  /** The spilled entry of each of the document at hand's entries in dictionary order (RankSort's order). */
+  private entryOf: Uint32Array = new Uint32Array(0);
   private docTf = FIELDS.map(() => new Uint16Array(1024));
   private tfBytes = new Uint8Array(1024);
   private tfCodes = new Uint16Array(1024);
@@ -146,8 +116,8 @@ export class ForwardWriter {
     this.secEntry = new Uint32Array(s.docs + 1);
     this.overKeys = new Float64Array(s.overflow);
     this.overTfs = new Uint32Array(s.overflow);
-    this.slot = new Uint32Array(terms);
     this.bits = termBits(terms);
+    this.byRank = new RankSort(this.bits);
     const files: PackedColumnsWriter[] = [];
     try {
       files.push(
@@ -192,18 +162,13 @@ export class ForwardWriter {
    * entries' ranks, ascending, and their frequencies in that order, both
    * valid until the next call.
    */
-  add(src: SpillSource, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array } {
-    const n = src.u32();
-    this.lengths.set(src.u32s(F), this.doc * F);
-    const terms = src.u32s(n);
-    const tf = src.u16s(n * F);
-    const posEnd = src.u32s(n);
-    const docSections = src.u32s(src.u32());
-    const secEnd = src.u32s(n);
+  add(src: SpillSource, spilled: EntrySpillReader, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array } {
+    const { terms, tf, posEnd, sections, secEnd, secBytes, posBytes } = spilled.next(this.lengths.subarray(this.doc * F, this.doc * F + F));
+    const n = terms.length;
     // Spilled bytes are a view until the next read: the section runs are copied out before the positions are read.
-    const secData = this.sectionRuns(src.bytes(n ? secEnd[n - 1]! : 0), docSections);
+    const secData = this.sectionRuns(src.bytes(secBytes), sections);
     this.posEnd = posEnd;
-    this.posData = src.bytes(n ? posEnd[n - 1]! : 0);
+    this.posData = src.bytes(posBytes);
     this.roomFor(n);
     const sorted = this.sortEntries(terms, rank);
     this.appendRuns(n, secEnd, secData);
@@ -226,9 +191,7 @@ export class ForwardWriter {
   }
 
   private roomFor(n: number): void {
-    if (this.ranks.length < n) {
-      this.ranks = new Uint32Array(2 * n);
-      this.entryOf = new Uint32Array(2 * n);
+    if (this.tfBytes.length < n) {
       this.docTf = FIELDS.map(() => new Uint16Array(2 * n));
       this.tfBytes = new Uint8Array(2 * n);
       this.tfCodes = new Uint16Array(2 * n);
@@ -236,16 +199,10 @@ export class ForwardWriter {
     }
   }
 
-  /** The document's entry ranks in dictionary order (a native numeric sort), with `entryOf` mapping each back to its spilled entry. */
+  /** The document's entry ranks in dictionary order, with `entryOf` mapping each back to its spilled entry. */
   private sortEntries(terms: Uint32Array, rank: Uint32Array): Uint32Array {
-    const n = terms.length;
-    for (let k = 0; k < n; k++) {
-      const r = rank[terms[k]!]!;
-      this.ranks[k] = r;
-      this.slot[r] = k;
-    }
-    const sorted = this.ranks.subarray(0, n).sort();
-    for (let j = 0; j < n; j++) this.entryOf[j] = this.slot[sorted[j]!]!;
+    const { sorted, order } = this.byRank.sort(terms, rank);
+    this.entryOf = order;
     return sorted;
   }
 
@@ -273,14 +230,21 @@ export class ForwardWriter {
   private appendTerms(n: number, sorted: Uint32Array, tf: Uint16Array): void {
     const { entryOf, docTf, tfBytes, tfCodes } = this;
     this.termIds.append(sorted);
+    // A field at a time, each entry's byte and code made as its frequencies are put in order: one pass over them.
+    tfCodes.fill(0, 0, n);
     for (let f = 0; f < F; f++) {
       const out = docTf[f]!;
-      for (let j = 0; j < n; j++) out[j] = tf[f * n + entryOf[j]!]!;
+      const at = f * n;
+      if (f === BYTE_FIELD) for (let j = 0; j < n; j++) tfBytes[j] = tfByte((out[j] = tf[at + entryOf[j]!]!));
+      else
+        for (let j = 0; j < n; j++) {
+          const v = (out[j] = tf[at + entryOf[j]!]!);
+          if (v) tfCodes[j]! |= tfNibble(v, f);
+        }
     }
-    const byteTf = docTf[BYTE_FIELD]!;
     for (let j = 0; j < n; j++) {
-      const byte = (tfBytes[j] = tfByte(byteTf[j]!));
-      const code = (tfCodes[j] = tfCode(docTf, j));
+      const byte = tfBytes[j]!;
+      const code = tfCodes[j]!;
       // Most entries have no other field and a small count: no overflow to look for.
       if ((code !== 0 || byte === BYTE_ESCAPE) && escapes(byte, code))
         for (let f = 0; f < F; f++)

@@ -48,11 +48,11 @@ export function blockBuffers(): DecodedBlock {
   return { n: 0, docs: new Uint32Array(BLOCK), tf: FIELDS.map(() => new Uint16Array(BLOCK)) };
 }
 
-/** Appends `n` values of `w` bits from `get(i)` to zeroed `words` at bit `bit`; returns the bit after them. */
-function pack(words: Uint32Array, bit: number, n: number, w: number, get: (i: number) => number): number {
+/** Appends the first `n` of `values`, `w` bits each, to zeroed `words` at bit `bit`; returns the bit after them. */
+function pack(words: Uint32Array, bit: number, n: number, w: number, values: Uint32Array | Uint16Array): number {
   if (!w) return bit;
   for (let i = 0; i < n; i++, bit += w) {
-    const v = get(i);
+    const v = values[i]!;
     const k = bit >>> 5;
     const o = bit & 31;
     words[k]! |= v << o;
@@ -87,28 +87,38 @@ function valueAt(words: Uint32Array, bit: number, w: number): number {
   return w === 32 ? v >>> 0 : v & ((1 << w) - 1);
 }
 
+/** A block's document gaps as encodeBlock packs them. */
+const GAPS = new Uint32Array(BLOCK);
+
+/** The most words a block takes: every gap and frequency at 32 bits. */
+export const MAX_BLOCK_WORDS = HEADER_WORDS + BLOCK * (1 + F);
+
 /**
  * Encodes postings `b.docs`, `b.tf` (the first `b.n`) as a block after a
  * block ending at document `prevDoc` (−1 for a term's first): the block's
- * words, a fresh array.
+ * words, at the start of `into` (MAX_BLOCK_WORDS long) when given, else a fresh array.
  */
-export function encodeBlock(b: DecodedBlock, prevDoc: number): Uint32Array {
+export function encodeBlock(b: DecodedBlock, prevDoc: number, into?: Uint32Array): Uint32Array {
   const { n, docs, tf } = b;
   let maxGap = 0;
-  for (let i = 0, prev = prevDoc; i < n; prev = docs[i++]!) maxGap |= docs[i]! - prev - 1;
+  for (let i = 0, prev = prevDoc; i < n; prev = docs[i++]!) maxGap |= GAPS[i] = docs[i]! - prev - 1;
   const docW = bitsOf(maxGap);
-  const tfW = tf.map((col) => {
+  let bits = n * docW;
+  let tfWidths = 0;
+  for (let f = 0; f < F; f++) {
+    const col = tf[f]!;
     let m = 0;
     for (let i = 0; i < n; i++) m |= col[i]!;
-    return bitsOf(m);
-  });
-  const bits = n * docW + tfW.reduce((s, w) => s + n * w, 0);
-  const words = new Uint32Array(HEADER_WORDS + Math.ceil(bits / 32));
+    const w = bitsOf(m);
+    bits += n * w;
+    tfWidths |= w << (5 * f);
+  }
+  const size = HEADER_WORDS + Math.ceil(bits / 32);
+  const words = into ? into.subarray(0, size).fill(0) : new Uint32Array(size);
   words[0] = n | (docW << 8) | NO_ENTRIES;
-  words[1] = tfW.reduce((s, w, f) => s | (w << (5 * f)), 0);
-  let bit = HEADER_WORDS * 32;
-  bit = pack(words, bit, n, docW, (i) => docs[i]! - (i ? docs[i - 1]! : prevDoc) - 1);
-  for (let f = 0; f < F; f++) bit = pack(words, bit, n, tfW[f]!, (i) => tf[f]![i]!);
+  words[1] = tfWidths;
+  let bit = pack(words, HEADER_WORDS * 32, n, docW, GAPS);
+  for (let f = 0; f < F; f++) bit = pack(words, bit, n, (tfWidths >>> (5 * f)) & 31, tf[f]!);
   return words;
 }
 

@@ -18,9 +18,7 @@ import { HzError } from '../errors.js';
 import { IndexFileColumns, INDEX_FILES } from './format.js';
 import { BLOCK, blockBuffers, decodeBlock, type DecodedBlock } from './postings-codec.js';
 import { BlockWriter } from './postings.js';
-import { FIELDS } from './types.js';
 
-const F = FIELDS.length;
 /** Elements of an input's column read at a time. */
 const WINDOW = 1 << 18;
 
@@ -35,7 +33,7 @@ export interface PostingsInput {
 export interface MergedDocs {
   /** The merged index's dictionary, sorted. */
   words: readonly string[];
-  /** Each document's field lengths (`[doc * F + f]`) and link score: the blocks' bounds. */
+  /** Each document's field lengths (`[doc * FIELDS.length + f]`) and link score: the blocks' bounds. */
   lengths: Uint32Array;
   boosts: Float64Array;
 }
@@ -124,29 +122,16 @@ class InputCursor {
     const words = this.data.range(w0, at[blocks]!);
     const last = this.last.range(b0, b0 + blocks);
     const buf = (this.buf ??= blockBuffers());
-    const kept = (this.kept ??= blockBuffers());
-    const { docOf } = this.input;
     let n = 0;
     for (let b = 0; b < blocks; b++) {
       const got = decodeBlock(words, at[b]! - w0, b ? last[b - 1]! : -1, buf);
       if (got !== Math.min(BLOCK, count - b * BLOCK)) throw new HzError('HZ_ERR_INDEX_FORMAT', `index file ${this.file.file}: block ${b0 + b} holds ${got} postings, not ${Math.min(BLOCK, count - b * BLOCK)}`);
-      let k = 0;
-      for (let i = 0; i < got; i++) {
-        const d = buf.docs[i]!;
-        const to = docOf[d]!;
-        if (to < 0) continue;
-        kept.docs[k] = to;
-        for (let f = 0; f < F; f++) kept.tf[f]![k] = buf.tf[f]![i]!;
-        k++;
-      }
-      if (k) out.add(kept.docs.subarray(0, k), kept.tf.map((t) => t.subarray(0, k)));
-      n += k;
+      n += out.addRenumbered(buf, this.input.docOf);
     }
     return n;
   }
 
   private buf: DecodedBlock | undefined;
-  private kept: DecodedBlock | undefined;
 
   close(): void {
     this.file.close();

@@ -16,8 +16,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { columnSource, INDEX_FILES, writeIndexFileWith, writePackedColumns } from './format.js';
 import { blockBound, emptyBound, type BlockBound } from './postings-bounds.js';
-import { BLOCK, blockBuffers, encodeBlock } from './postings-codec.js';
-import { SpillSink, SpillSource } from './spill.js';
+import { BLOCK, blockBuffers, encodeBlock, MAX_BLOCK_WORDS, type DecodedBlock } from './postings-codec.js';
+import { RunReader, writeRun } from './postings-runs.js';
+import { SpillSink } from './spill.js';
 import { FIELDS } from './types.js';
 
 /**
@@ -86,9 +87,9 @@ export class PostingsBuilder {
   }
 
   /**
-   * Writes the batch as a run: per term present, ascending, the term, its count and its postings as
-   * the batch holds them (W words each), in one array written whole: a run holds a few postings a
-   * term, and a write per term and column cost more than the sort.
+   * Writes the batch as a run (postings-runs): sorted by term into one array, per term present,
+   * ascending, the term, its count and its postings as the batch holds them (W words each), then
+   * written whole: a run holds a few postings a term, and a write per term and column cost more than the sort.
    */
   private spill(): void {
     if (!this.held) return;
@@ -110,10 +111,9 @@ export class PostingsBuilder {
       at[term[i]!] = to + W;
       for (let w = 0, r = i * W; w < W; w++) run[to + w] = rec[r + w]!;
     }
-    const sink = new SpillSink(path.join(this.spillDir, `postings-${this.runs.length}`));
-    sink.u32s(run);
-    sink.close();
-    this.runs.push(sink.file);
+    const file = path.join(this.spillDir, `postings-${this.runs.length}`);
+    writeRun(file, run, W);
+    this.runs.push(file);
     this.held = 0;
   }
 
@@ -129,24 +129,18 @@ export class PostingsBuilder {
     const start = new Uint32Array(T + 1);
     for (let t = 0; t < T; t++) start[t + 1] = start[t]! + counts[t]!;
     const blocks = new BlockWriter(this.spillDir, lengths, boosts);
-    const sources = this.runs.map((f) => new SpillSource(f, RUN_READ_BYTES));
-    // A term's postings from a run, read into an array reused from one term to the next (most terms have a few a run).
-    let rec = new Uint32Array(1024 * W);
+    const sources = this.runs.map((f) => new RunReader(f, RUN_READ_BYTES));
     try {
-      const heads = sources.map((s) => (s.more() ? s.u32() : -1));
       for (;;) {
         let term = -1;
-        for (const h of heads) if (h >= 0 && (term < 0 || h < term)) term = h;
+        for (const { head } of sources) if (head >= 0 && (term < 0 || head < term)) term = head;
         if (term < 0) break;
         // Runs in the order written: documents ascending within the term.
-        for (let k = 0; k < sources.length; k++) {
-          if (heads[k] !== term) continue;
-          const s = sources[k]!;
-          const n = s.u32();
-          if (n * W > rec.length) rec = new Uint32Array(n * W);
-          blocks.addRecords(s.u32sInto(n * W, rec), n);
-          heads[k] = s.more() ? s.u32() : -1;
-        }
+        for (const s of sources)
+          if (s.head === term) {
+            const n = s.read();
+            blocks.add(s.docs, s.tf, n);
+          }
         blocks.endTerm();
       }
       blocks.write(dir, start);
@@ -176,6 +170,8 @@ const [LAST, MAX_TF, MIN_LEN, BOOST] = [0, 1, 1 + F, 1 + 2 * F];
  */
 export class BlockWriter {
   private readonly b = blockBuffers();
+  /** Where each block is encoded before it is spilled: one array for all, not one a block. */
+  private readonly encoded = new Uint32Array(MAX_BLOCK_WORDS);
   private prevDoc = -1;
   private words = 0;
   private count = 0;
@@ -189,9 +185,6 @@ export class BlockWriter {
   private readonly data: SpillSink;
   private readonly cols: SpillSink[];
   private readonly at: SpillSink;
-  /** The array addRecords was last given, and its frequencies' view. */
-  private records: Uint32Array = new Uint32Array(0);
-  private recordTf: Uint16Array = new Uint16Array(0);
 
   constructor(
     spillDir: string,
@@ -203,25 +196,28 @@ export class BlockWriter {
     this.cols = BLOCK_COLUMNS.map((c) => new SpillSink(path.join(spillDir, `postings-${c.name}`)));
   }
 
-  /** Appends the first `n` postings of the term at hand (continuing its documents in ascending order). */
-  add(docs: Uint32Array, tf: Uint16Array[], n = docs.length): void {
+  /** Appends a decoded block's postings (continuing the term at hand's documents in ascending order), each renumbered by `docOf`, those it maps to -1 left out; returns how many were appended. */
+  addRenumbered(block: DecodedBlock, docOf: Int32Array): number {
+    const b = this.b;
+    const { docs, tf } = block;
+    let added = 0;
+    for (let i = 0; i < block.n; i++) {
+      const to = docOf[docs[i]!]!;
+      if (to < 0) continue;
+      b.docs[b.n] = to;
+      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[f]![i]!;
+      added++;
+      if (++b.n === BLOCK) this.flush();
+    }
+    return added;
+  }
+
+  /** Appends the first `n` postings of `docs` and `tf` (one array a field), continuing the term at hand's documents in ascending order. */
+  add(docs: Uint32Array, tf: Uint16Array[], n: number): void {
     const b = this.b;
     for (let i = 0; i < n; i++) {
       b.docs[b.n] = docs[i]!;
       for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[f]![i]!;
-      if (++b.n === BLOCK) this.flush();
-    }
-  }
-
-  /** add() of `n` postings as PostingsBuilder holds them: W words each, its document, then its frequencies by field two to a word. */
-  addRecords(rec: Uint32Array, n: number): void {
-    const b = this.b;
-    if (rec !== this.records) (this.records = rec), (this.recordTf = new Uint16Array(rec.buffer, rec.byteOffset, 2 * rec.length));
-    const tf = this.recordTf;
-    for (let i = 0; i < n; i++) {
-      const r = i * W;
-      b.docs[b.n] = rec[r]!;
-      for (let f = 0; f < F; f++) b.tf[f]![b.n] = tf[2 * (r + 1) + f]!;
       if (++b.n === BLOCK) this.flush();
     }
   }
@@ -235,7 +231,7 @@ export class BlockWriter {
   private flush(): void {
     const b = this.b;
     if (!b.n) return;
-    const words = encodeBlock(b, this.prevDoc);
+    const words = encodeBlock(b, this.prevDoc, this.encoded);
     this.at.u32(this.words);
     this.data.u32s(words);
     this.words += words.length;

@@ -171,6 +171,11 @@ export class SpillSource {
     return out;
   }
 
+  /** `n` u16 values into `out` from its start (it has room), which is returned. */
+  u16sInto(n: number, out: Uint16Array): Uint16Array {
+    return this.into(out, n);
+  }
+
   /** Passes over `bytes` bytes, which the buffer holds before `at` after the call; returns the buffer. */
   private take(bytes: number): Buffer {
     if (!this.need(bytes)) throw new Error(`spill file ${this.file} ended early`);

@@ -30,13 +30,13 @@ export const overKey = (entry: number, field: number): number => entry * F + fie
 /** The byte of an entry's content frequency. */
 export const tfByte = (v: number): number => (v < BYTE_ESCAPE ? v : BYTE_ESCAPE);
 
+/** Frequency `v` of field `f` (not the byte's) in its place of the 16-bit code. */
+export const tfNibble = (v: number, f: number): number => (v < NIBBLE_ESCAPE ? v : NIBBLE_ESCAPE) << SHIFT[f]!;
+
 /** The 16-bit code of entry `j`'s other frequencies, `tfs` holding each field's (FIELDS order). */
 export function tfCode(tfs: readonly ArrayLike<number>[], j: number): number {
   let code = 0;
-  for (const f of NIBBLE_FIELDS) {
-    const v = tfs[f]![j]!;
-    code |= (v < NIBBLE_ESCAPE ? v : NIBBLE_ESCAPE) << SHIFT[f]!;
-  }
+  for (const f of NIBBLE_FIELDS) code |= tfNibble(tfs[f]![j]!, f);
   return code;
 }
 
@@ -47,26 +47,41 @@ export function escapes(byte: number, code: number): number {
   return n;
 }
 
-/** How many of a document's field-major frequencies (DocEntries.tf, `n` entries) their bytes and codes leave to the overflow list: each entry's `escapes`, summed. */
-export function overflows(tf: ArrayLike<number>, n: number): number {
-  let over = 0;
-  for (let f = 0; f < F; f++) {
-    const limit = f === BYTE_FIELD ? BYTE_ESCAPE : NIBBLE_ESCAPE;
-    for (let i = f * n, end = i + n; i < end; i++) if (tf[i]! >= limit) over++;
-  }
-  return over;
+/** What a document's frequencies add to the forward index's columns (tfCounts). */
+export interface TfCounts {
+  /** Frequencies their bytes and codes leave to the overflow list: each entry's `escapes`, summed. */
+  overflow: number;
+  /** Entries occurring in a field other than the byte's: their code is not zero. */
+  coded: number;
+  /** Entries whose byte is not `usual`. */
+  bytesKept: number;
 }
 
-/** How many of a document's field-major frequencies' (DocEntries.tf, `n` entries) entries occur in a field other than the byte's: their code is not zero. */
-export function codedEntries(tf: ArrayLike<number>, n: number): number {
+/**
+ * Adds to `into` the counts of a document's field-major frequencies (DocEntries.tf, `n` entries),
+ * in one pass over them: `usual` is the byte a sparse column leaves out (tf-sparse).
+ */
+export function tfCounts(tf: ArrayLike<number>, n: number, usual: number, into: TfCounts): void {
+  let over = 0;
   let coded = 0;
-  for (let k = 0; k < n; k++)
-    for (const f of NIBBLE_FIELDS)
-      if (tf[f * n + k]) {
-        coded++;
-        break;
+  let kept = 0;
+  for (let k = 0; k < n; k++) {
+    let other = 0;
+    for (let f = 0; f < F; f++) {
+      const v = tf[f * n + k]!;
+      if (f === BYTE_FIELD) {
+        if (v >= BYTE_ESCAPE) over++;
+        if (tfByte(v) !== usual) kept++;
+      } else {
+        other |= v;
+        if (v >= NIBBLE_ESCAPE) over++;
       }
-  return coded;
+    }
+    if (other) coded++;
+  }
+  into.overflow += over;
+  into.coded += coded;
+  into.bytesKept += kept;
 }
 
 /** A field's frequency from an entry's byte and code; -1 when it is in the overflow list. */

@@ -24,7 +24,8 @@ import { DocInfoBuilder } from './docinfo.js';
 import { analyzeDoc, type AnalyzedDoc } from './document.js';
 import { EntryBuilder, type DocEntries, type TermStreams } from './entries.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, packColumns, writeIndexFile } from './format.js';
-import { entryBytes, entryCodes, entryOverflows, ForwardWriter, spillEntries } from './forward-writer.js';
+import { EntrySpillReader, spillEntries } from './entry-spill.js';
+import { countEntryTfs, ForwardWriter } from './forward-writer.js';
 import { positionSizes } from './position-bits.js';
 import { removeStaleTmp } from './publish.js';
 import { BlockBound } from './run-starts.js';
@@ -33,6 +34,7 @@ import { PostingsBuilder } from './postings.js';
 import { mergePostings, type PostingsInput } from './postings-merge.js';
 import { SpillSink, SpillSource } from './spill.js';
 import { StoredFieldsWriter } from './stored-fields.js';
+import type { TfCounts } from './tf-codes.js';
 import { FIELDS, type Field, type IndexInputDoc, type IndexMeta, type StoredDoc } from './types.js';
 
 /** Nutch's indexer.max.tokens default. */
@@ -81,12 +83,8 @@ export class IndexWriter {
   private sectionTerms = 0;
   private secBytes = 0;
   private secRuns = 0;
-  /** Frequencies too large for their place in the forward index (tf-codes). */
-  private overflow = 0;
-  /** Entries occurring in a field other than the content, whose frequency code is kept (tf-sparse). */
-  private coded = 0;
-  /** Entries whose content frequency byte is not 1, which is kept (tf-sparse). */
-  private bytesKept = 0;
+  /** Frequencies too large for their place in the forward index (tf-codes), entries occurring in a field other than the content, whose frequency code is kept, and entries whose content frequency byte is not 1, which is kept (tf-sparse). */
+  private readonly tfs: TfCounts = { overflow: 0, coded: 0, bytesKept: 0 };
   /** A bound on the bytes a block of section runs spans (run-starts). */
   private readonly secBound = new BlockBound();
 
@@ -143,9 +141,7 @@ export class IndexWriter {
     this.info.add(s);
     FIELDS.forEach((f, k) => (this.lengthSums[f] += e.lengths[k]!));
     spillEntries(this.terms, e);
-    this.overflow += entryOverflows(e);
-    this.coded += entryCodes(e);
-    this.bytesKept += entryBytes(e);
+    countEntryTfs(e, this.tfs);
     this.entries += n;
     const pos = positionSizes(e);
     this.posBits += pos.bits;
@@ -209,36 +205,37 @@ export class IndexWriter {
    */
   private writeDocuments(dir: string, rank: Uint32Array, byWord: number[]): Uint32Array[] {
     const T = rank.length;
-    const dfs = FIELDS.map(() => new Uint32Array(T));
-    const postingCounts = new Uint32Array(T);
+    const counts = new Uint32Array(T * COUNTS);
     const from = this.opts.postingsFrom;
     const invert = this.withPostings && !from;
-    const shape = { docs: this.docs, entries: this.entries, overflow: this.overflow, coded: this.coded, bytesKept: this.bytesKept, posBits: this.posBits, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
+    const shape = { docs: this.docs, entries: this.entries, ...this.tfs, posBits: this.posBits, posBytes: this.posBytes, sectionCount: this.sectionCount, secBytes: this.secBytes, secRuns: this.secRuns, secOffsets: this.secBound.fits };
     const fw = new ForwardWriter(dir, shape, T);
     try {
       const postings = new PostingsBuilder(this.spill, this.opts.postingsBatch);
       const src = new SpillSource(this.terms.file);
+      const spilled = new EntrySpillReader(src);
       try {
         for (let id = 0; id < this.docs; id++) {
-          const { sorted, tf } = fw.add(src, rank);
-          countTerms(sorted, tf, dfs, postingCounts);
+          const { sorted, tf } = fw.add(src, spilled, rank);
+          countTerms(sorted, tf, counts);
           if (invert) postings.add(id, sorted, tf);
         }
       } finally {
         src.close();
       }
       if (from) {
+        const postingCounts = countColumn(counts, 0);
         const words = byWord.map((i) => this.words[i]!);
-        const counts = mergePostings(dir, this.spill, from, { words, lengths: fw.lengths, boosts: this.info.boosts });
-        const t = counts.findIndex((n, r) => n !== postingCounts[r]);
-        if (t >= 0) throw new HzError('HZ_ERR_INDEX_FORMAT', `the postings of '${words[t]}' in the indexes merged (${from.map((i) => i.dir).join(', ')}) number ${counts[t]}, their documents' entries ${postingCounts[t]}: index those segments again`);
-      } else postings.write(dir, this.withPostings ? postingCounts : new Uint32Array(T), fw.lengths, this.info.boosts);
+        const merged = mergePostings(dir, this.spill, from, { words, lengths: fw.lengths, boosts: this.info.boosts });
+        const t = merged.findIndex((n, r) => n !== postingCounts[r]);
+        if (t >= 0) throw new HzError('HZ_ERR_INDEX_FORMAT', `the postings of '${words[t]}' in the indexes merged (${from.map((i) => i.dir).join(', ')}) number ${merged[t]}, their documents' entries ${postingCounts[t]}: index those segments again`);
+      } else postings.write(dir, this.withPostings ? countColumn(counts, 0) : new Uint32Array(T), fw.lengths, this.info.boosts);
     } catch (e) {
       fw.abandon();
       throw e;
     }
     fw.close();
-    return dfs;
+    return FIELDS.map((_, f) => countColumn(counts, 1 + f));
   }
 
   /** The meta, stored fields, term dictionary and docinfo files. */
@@ -273,13 +270,26 @@ export class IndexWriter {
   }
 }
 
-/** Adds a document's entries (ranks ascending, frequencies in that order) to the document frequencies per field and the postings counts. */
-function countTerms(sorted: Uint32Array, tf: (field: number) => Uint16Array, dfs: Uint32Array[], postingCounts: Uint32Array): void {
+/**
+ * Counts kept per term by rank, side by side (`[rank * COUNTS + c]`): its postings, then its
+ * document frequency in each field. A document's entries are spread over the whole dictionary,
+ * and beside one another a term's counts are one cache line to update, not one an array.
+ */
+const COUNTS = 1 + FIELDS.length;
+
+/** Adds a document's entries (ranks ascending, frequencies in that order) to each term's counts. */
+function countTerms(sorted: Uint32Array, tf: (field: number) => Uint16Array, counts: Uint32Array): void {
   const n = sorted.length;
-  for (let j = 0; j < n; j++) postingCounts[sorted[j]!]!++;
+  for (let j = 0; j < n; j++) counts[sorted[j]! * COUNTS]!++;
   for (let f = 0; f < FIELDS.length; f++) {
-    const d = dfs[f]!;
     const fieldTf = tf(f);
-    for (let j = 0; j < n; j++) if (fieldTf[j]! > 0) d[sorted[j]!]!++;
+    for (let j = 0; j < n; j++) if (fieldTf[j]! > 0) counts[sorted[j]! * COUNTS + 1 + f]!++;
   }
+}
+
+/** Count `c` of every term, by rank. */
+function countColumn(counts: Uint32Array, c: number): Uint32Array {
+  const out = new Uint32Array(counts.length / COUNTS);
+  for (let r = 0; r < out.length; r++) out[r] = counts[r * COUNTS + c]!;
+  return out;
 }

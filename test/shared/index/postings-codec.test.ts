@@ -6,7 +6,7 @@
  */
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BLOCK, blockBuffers, decodeBlock, decodePlaces, encodeBlock } from '../../../shared/index/postings-codec.js';
+import { BLOCK, blockBuffers, decodeBlock, decodePlaces, encodeBlock, MAX_BLOCK_WORDS } from '../../../shared/index/postings-codec.js';
 import { FIELDS } from '../../../shared/index/types.js';
 import { rng } from '../../fixtures/rng.js';
 
@@ -28,6 +28,36 @@ test('postings codec: frequencies at chosen places are those of the whole block,
     const out = blockBuffers();
     decodePlaces(words, 1, places, places.length, out);
     for (let f = 0; f < FIELDS.length; f++) assert.equal([...out.tf[f]!.subarray(0, places.length)], places.map((p) => whole.tf[f]![p]!), `round ${round}: ${FIELDS[f]}`);
+  }
+});
+
+test('postings codec: a block encoded into a reused array is the block encoded afresh, whatever the array held', () => {
+  // [postings, the first document, the gap between documents, a frequency in each field (0: absent)]
+  const cases: [number, number, number, number[]][] = [
+    [1, 0, 1, [1, 0, 0, 0, 0]],
+    [3, 5, 2, [0, 0, 2, 0, 0]],
+    [BLOCK, 0, 1, [1, 1, 1, 1, 1]],
+    [BLOCK, 1000, 0x7fff, [0xffff, 0, 0xffff, 3, 0]],
+    [BLOCK, 0, 2 ** 24, [0xffff, 0xffff, 0xffff, 0xffff, 0xffff]],
+    [17, 4_000_000_000, 1, [0, 9, 0, 0, 0]],
+  ];
+  const into = new Uint32Array(MAX_BLOCK_WORDS);
+  for (const [n, first, gap, tfs] of cases) {
+    const b = blockBuffers();
+    b.n = n;
+    for (let i = 0; i < n; i++) b.docs[i] = first + i * gap;
+    b.tf.forEach((col, f) => col.fill(tfs[f]!, 0, n));
+    const prev = first >= gap ? first - gap : -1;
+    const fresh = encodeBlock(b, prev);
+    into.fill(0xffffffff);
+    const reused = encodeBlock(b, prev, into);
+    const label = `${n} postings from ${first} every ${gap}`;
+    assert.is(reused.buffer, into.buffer, label);
+    assert.equal([...reused], [...fresh], label);
+    const back = blockBuffers();
+    assert.is(decodeBlock(reused, 0, prev, back), n, label);
+    assert.equal([...back.docs.subarray(0, n)], [...b.docs.subarray(0, n)], label);
+    for (let f = 0; f < FIELDS.length; f++) assert.equal([...back.tf[f]!.subarray(0, n)], [...b.tf[f]!.subarray(0, n)], `${label}: ${FIELDS[f]}`);
   }
 });
 

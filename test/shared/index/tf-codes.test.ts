@@ -12,7 +12,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { Analyzer } from '../../../shared/analysis/analyzer.js';
 import { openIndex } from '../../../shared/index/reader.js';
-import { BYTE_ESCAPE, decodeTfs, escapes, NIBBLE_ESCAPE, overflows, overKey, tfByte, tfCode, tfOf } from '../../../shared/index/tf-codes.js';
+import { BYTE_ESCAPE, decodeTfs, escapes, NIBBLE_ESCAPE, overKey, tfByte, tfCode, tfCounts, tfOf } from '../../../shared/index/tf-codes.js';
 import { FIELDS, type IndexInputDoc } from '../../../shared/index/types.js';
 import { IndexWriter } from '../../../shared/index/writer.js';
 
@@ -44,13 +44,21 @@ test('tf-codes: each field read back from the byte and code, or left to the over
   }
 });
 
-test("tf-codes: a document's overflows are its entries' escapes, summed", () => {
-  // The cases as one document's entries, field-major.
+test("tf-codes: a document's counts are its entries' escapes, coded entries and kept bytes, summed", () => {
+  // The cases as one document's entries, field-major; an entry is coded when a field other than the content has it.
   const n = CASES.length;
   const tf = new Uint16Array(FIELDS.length * n);
   CASES.forEach(([v], k) => v.forEach((x, f) => (tf[f * n + k] = x)));
-  assert.is(overflows(tf, n), CASES.reduce((s, [, over]) => s + over, 0));
-  assert.is(overflows(tf.subarray(0, 0), 0), 0);
+  const counts = { overflow: 0, coded: 0, bytesKept: 0 };
+  tfCounts(tf, n, 1, counts);
+  assert.equal(counts, { overflow: CASES.reduce((s, [, over]) => s + over, 0), coded: 5, bytesKept: 6 });
+  // Added to what is there: a second document of the same entries doubles them, an empty one adds nothing.
+  tfCounts(tf, n, 1, counts);
+  tfCounts(tf.subarray(0, 0), 0, 1, counts);
+  assert.equal(counts, { overflow: 20, coded: 10, bytesKept: 12 });
+  const byZero = { overflow: 0, coded: 0, bytesKept: 0 };
+  tfCounts(tf, n, 0, byZero);
+  assert.is(byZero.bytesKept, 7);
 });
 
 test('tf-codes: a window decoded field-major, the overflowing values asked for by entry and field', () => {
