@@ -47,6 +47,8 @@ interface Cursor {
   block: number;
   /** The block decoded (its postings), or -1. */
   n: number;
+  /** Whether the block was decoded with its frequencies, for its weights. */
+  tf: boolean;
   pos: number;
   buf: DecodedBlock;
   w: ArrayLike<number> | undefined;
@@ -64,7 +66,7 @@ export function selectCandidates(lists: readonly CandidateList[], limit: number,
   const scale = rules.docScale;
   // A document's weight: the exhaustive pass's arithmetic, so its ties are these.
   const total = (d: number, sum: number) => (scale && sum > 0 ? scale(d) * sum : sum) + (docWeight ? docWeight(d) : 0);
-  const cursors: Cursor[] = lists.map((l) => ({ blocks: l.blocks, weights: l.weights, block: 0, n: -1, pos: 0, buf: blockBuffers(), w: undefined }));
+  const cursors: Cursor[] = lists.map((l) => ({ blocks: l.blocks, weights: l.weights, block: 0, n: -1, tf: false, pos: 0, buf: blockBuffers(), w: undefined }));
   const top = new TopK(limit);
   const inWindow: Cursor[] = [];
   for (let cur = 0; ; ) {
@@ -119,10 +121,12 @@ function boundWithOwn(inWindow: Cursor[], sum: number, docWeight: CandidateRules
   return best;
 }
 
-/** Decodes a cursor's block (its document ids) unless it is, and moves it to the first document from `cur`. */
+/** Decodes a cursor's block (its document ids, and frequencies its weights need) unless it is, and moves it to the first document from `cur`. */
 function load(c: Cursor, cur: number, stats: CandidateRules['stats']): void {
   if (c.n < 0) {
-    c.n = c.blocks.decode(c.block, c.buf, false);
+    // A block whose weights are not known yet is decoded with the frequencies they are worked out from, once.
+    c.tf = c.weights?.needsTf?.(c.block) ?? false;
+    c.n = c.blocks.decode(c.block, c.buf, c.tf);
     c.pos = 0;
     if (stats) stats.decoded++;
   }
@@ -159,7 +163,7 @@ function collect(inWindow: Cursor[], cur: number, end: number, top: TopK, rules:
   for (const c of inWindow) {
     load(c, cur, stats);
     if (c.weights && !c.w) {
-      c.w = c.weights.of(c.block);
+      c.w = c.weights.of(c.block, c.tf ? c.buf : undefined);
       const withOwn = c.weights.withOwn;
       if (withOwn && docWeight && Number.isNaN(withOwn[c.block])) {
         let m = -Infinity;

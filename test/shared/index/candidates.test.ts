@@ -7,6 +7,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { selectCandidates } from '../../../shared/index/candidates.js';
+import { blockBuffers, type DecodedBlock } from '../../../shared/index/postings-codec.js';
 import type { TermBlocks } from '../../../shared/index/types.js';
 import { rng } from '../../fixtures/rng.js';
 
@@ -127,6 +128,36 @@ test('candidates: once the pool is full, a window walks only the lists a documen
     const size = 1 + Math.floor(rnd() * 16);
     assert.equal(selectCandidates(ls.map((l) => listOf(l.docs, l.weights, size)), limit, { accept, byWeight }), exhaustive(ls, limit, accept, undefined, { byWeight }), `round ${round}`);
   }
+});
+
+test('candidates: a block whose weights need its frequencies is decoded once, with them', () => {
+  const docs = Array.from({ length: 40 }, (_, d) => d * 3);
+  const tfOf = (d: number) => 1 + (d % 4);
+  const blocks = blocksOf(docs, 8);
+  const asked: string[] = [];
+  const counted: TermBlocks = {
+    ...blocks,
+    decode: (b, out, withTf) => {
+      asked.push(`${b}${withTf ? ' with frequencies' : ''}`);
+      const n = blocks.decode(b, out, withTf);
+      for (let i = 0; i < n; i++) out.tf[0]![i] = withTf ? tfOf(out.docs[i]!) : 0;
+      return (out.n = n);
+    },
+  };
+  const weights = {
+    bound: () => 4,
+    needsTf: () => true,
+    // Worked out from the frequencies: decoded again here when the caller did not give them.
+    of: (b: number, decoded?: DecodedBlock) => {
+      const block = decoded ?? blockBuffers();
+      const n = decoded ? decoded.n : counted.decode(b, block, true);
+      return Array.from(block.tf[0]!.subarray(0, n));
+    },
+  };
+  const got = selectCandidates([{ blocks: counted, weights }], 5);
+  assert.equal(got, exhaustive([{ docs, weights: docs.map(tfOf) }], 5));
+  assert.ok(asked.length > 0);
+  assert.equal(asked, [...new Set(asked.map((a) => `${parseInt(a)} with frequencies`))], 'each block decoded once, with its frequencies');
 });
 
 test.run();
