@@ -36,13 +36,13 @@ export function spillEntries(t: SpillSink, e: DocEntries): void {
   t.u32s(e.terms);
   if (flags & WIDE_TF) t.u16s(tf);
   else {
-    if (narrowTf.length < n * F) narrowTf = new Uint8Array(2 * n * F);
+    narrowTf = room(narrowTf, n * F, Uint8Array);
     narrowTf.set(tf.subarray(0, n * F));
     t.raw(narrowTf.subarray(0, n * F));
   }
   if (flags & WIDE_POS) t.u32s(posEnd);
   else {
-    if (narrowPos.length < n) narrowPos = new Uint16Array(2 * n);
+    narrowPos = room(narrowPos, n, Uint16Array);
     narrowPos.set(posEnd.subarray(0, n));
     t.u16s(narrowPos.subarray(0, n));
   }
@@ -70,15 +70,18 @@ export class EntrySpillReader {
   private narrow = new Uint16Array(1024);
   private sections = new Uint32Array(1024);
   private secEnd = new Uint32Array(1024);
+  /** The bytes of the document at hand's section runs, then of its positions, still to be read. */
+  private secBytes = 0;
+  private posBytes = 0;
 
   constructor(private readonly src: SpillSource) {}
 
   /**
    * The next document's entries, its field lengths read into `lengths`; its
-   * section runs' bytes then its positions' bytes are read next from the
-   * source, `secBytes` and `posBytes` of them.
+   * section runs' bytes (`sectionData`) then its positions' bytes
+   * (`positionData`) are to be read next.
    */
-  next(lengths: Uint32Array): { terms: Uint32Array; tf: Uint16Array; posEnd: Uint32Array; sections: Uint32Array; secEnd: Uint32Array; secBytes: number; posBytes: number } {
+  next(lengths: Uint32Array): { terms: Uint32Array; tf: Uint16Array; posEnd: Uint32Array; sections: Uint32Array; secEnd: Uint32Array } {
     const src = this.src;
     const n = src.u32();
     src.u32sInto(F, lengths);
@@ -100,10 +103,21 @@ export class EntrySpillReader {
     const sectionCount = src.u32();
     this.sections = room(this.sections, sectionCount, Uint32Array);
     const sections = src.u32sInto(sectionCount, this.sections).subarray(0, sectionCount);
-    const secBytes = src.u32();
+    this.secBytes = src.u32();
     const secEnd = this.secEnd;
-    if (secBytes) src.u32sInto(n, secEnd);
+    if (this.secBytes) src.u32sInto(n, secEnd);
     else secEnd.fill(0, 0, n);
-    return { terms, tf, posEnd, sections, secEnd, secBytes, posBytes: n ? posEnd[n - 1]! : 0 };
+    this.posBytes = n ? posEnd[n - 1]! : 0;
+    return { terms, tf, posEnd, sections, secEnd };
+  }
+
+  /** The document at hand's section runs' bytes: a view of the source's buffer until its next read. */
+  sectionData(): Uint8Array {
+    return this.src.bytes(this.secBytes);
+  }
+
+  /** The document at hand's positions' bytes, after its section runs': a view until the next read. */
+  positionData(): Uint8Array {
+    return this.src.bytes(this.posBytes);
   }
 }

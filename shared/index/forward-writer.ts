@@ -11,7 +11,6 @@ import { HzError } from '../errors.js';
 import type { DocEntries } from './entries.js';
 import { INDEX_FILES, PackedColumnsWriter } from './format.js';
 import { room, type EntrySpillReader } from './entry-spill.js';
-import type { SpillSource } from './spill.js';
 import { positionColumns, PositionsWriter } from './position-bits.js';
 import { startColumns, StartsWriter } from './run-starts.js';
 import { RUNS_FROM_POSITIONS } from './section-runs.js';
@@ -162,13 +161,13 @@ export class ForwardWriter {
    * entries' ranks, ascending, and their frequencies in that order, both
    * valid until the next call.
    */
-  add(src: SpillSource, spilled: EntrySpillReader, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array } {
-    const { terms, tf, posEnd, sections, secEnd, secBytes, posBytes } = spilled.next(this.lengths.subarray(this.doc * F, this.doc * F + F));
+  add(spilled: EntrySpillReader, rank: Uint32Array): { sorted: Uint32Array; tf: (field: number) => Uint16Array } {
+    const { terms, tf, posEnd, sections, secEnd } = spilled.next(this.lengths.subarray(this.doc * F, this.doc * F + F));
     const n = terms.length;
     // Spilled bytes are a view until the next read: the section runs are copied out before the positions are read.
-    const secData = this.sectionRuns(src.bytes(secBytes), sections);
+    const secData = this.sectionRuns(spilled.sectionData(), sections);
     this.posEnd = posEnd;
-    this.posData = src.bytes(posBytes);
+    this.posData = spilled.positionData();
     this.roomFor(n);
     const sorted = this.sortEntries(terms, rank);
     this.appendRuns(n, secEnd, secData);

@@ -216,7 +216,7 @@ export class IndexWriter {
       const spilled = new EntrySpillReader(src);
       try {
         for (let id = 0; id < this.docs; id++) {
-          const { sorted, tf } = fw.add(src, spilled, rank);
+          const { sorted, tf } = fw.add(spilled, rank);
           countTerms(sorted, tf, counts);
           if (invert) postings.add(id, sorted, tf);
         }
