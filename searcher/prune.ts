@@ -92,12 +92,15 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
     const n = decoded ? decoded.n : blocks.decode(b, buf);
     const { docs, tf } = d;
     const at0 = b * BLOCK;
+    // The five fields' columns at hand, summed in field order as the scorer sums them (a million-page list's
+    // scores are worked out again whenever they leave the cache: a fifth of a query there).
+    const [t0, t1, t2, t3, t4] = tf as [Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array];
+    const { units } = u;
     for (let i = 0; i < n; i++) {
       const at = docs[i]! * F;
-      let w = 0;
-      for (let f = 0; f < F; f++) w += tf[f]![i]! * share[at + f]!;
+      const w = t0[i]! * share[at]! + t1[i]! * share[at + 1]! + t2[i]! * share[at + 2]! + t3[i]! * share[at + 3]! + t4[i]! * share[at + 4]!;
       // float32 keeps about 7 digits, and the shares are rounded otherwise than the scorer's sum: scaled up past both, the stored score stays a bound.
-      u.units[at0 + i] = query.termScore(0, w) * (1 + 1e-6);
+      units[at0 + i] = query.termScore(0, w) * (1 + 1e-6);
     }
     u.done[b] = 1;
     u.bounds[b] = NaN;
