@@ -92,8 +92,8 @@ export function unitScores(reader: IndexReader, params: RankParams): UnitScores 
     const n = decoded ? decoded.n : blocks.decode(b, buf);
     const { docs, tf } = d;
     const at0 = b * BLOCK;
-    // The five fields' columns at hand, summed in field order as the scorer sums them (a million-page list's
-    // scores are worked out again whenever they leave the cache: a fifth of a query there).
+    // The five fields' columns held at hand, summed in field order: a million-page list's scores are worked
+    // out again whenever they leave the cache, a fifth of a query there.
     const [t0, t1, t2, t3, t4] = tf as [Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array];
     const { units } = u;
     for (let i = 0; i < n; i++) {
