@@ -12,7 +12,7 @@
  * Run: npx tsx test/bench/counting-share.ts <crawl dir> [passes]
  */
 import path from 'node:path';
-import { queries } from './growth-searcher.js';
+import { percentile, queries } from './growth-searcher.js';
 import { loadConf } from '../../shared/plugin/properties.js';
 import type { IndexReader } from '../../shared/index/types.js';
 import { searchJson } from '../../searcher/http/api.js';
@@ -68,12 +68,11 @@ for (let pass = 1; pass <= Math.max(1, Number(passesArg ?? 1)); pass++) {
       searchMs += performance.now() - t0;
       perQuery.push(countMs - before);
     }
-    perQuery.sort((a, b) => a - b);
     return {
       words: k + 1,
       searchMsMean: round(searchMs / qs.length),
       countMsMean: round(countMs / qs.length),
-      countMsP50: round(perQuery[perQuery.length >> 1]!),
+      countMsP50: round(percentile(perQuery, 50)),
       countShare: round(countMs / searchMs, 3),
       postingsWalkedMean: Math.round(walked / qs.length),
       countNsAPosting: walked ? round((countMs * 1e6) / walked, 1) : 0,

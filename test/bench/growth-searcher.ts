@@ -35,7 +35,8 @@ export function queries(): string[][] {
   );
 }
 
-const percentile = (xs: number[], p: number) => {
+/** The value at percentile `p` (0–100) of `xs`. */
+export const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };

@@ -14,7 +14,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { queries } from './growth-searcher.js';
+import { percentile, queries } from './growth-searcher.js';
 
 const [crawlDir, treeArg, passesArg, answersFile] = process.argv.slice(2);
 if (!crawlDir) {
@@ -34,7 +34,6 @@ await snapshots.warmAfterStart();
 const lease = snapshots.acquire();
 const snap = lease.snapshot;
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
